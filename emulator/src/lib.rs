@@ -1,0 +1,1 @@
+//! The machine that hosts Kempelen's 8-bit builds.

@@ -1,0 +1,1 @@
+//! Kempelen's cross-assembler for the Z80 and the NMOS 6502.
