@@ -100,10 +100,16 @@ impl fmt::Display for FenReason {
             }
             FenReason::BadSquare(s) => write!(f, "'{s}' is not '-' or a square"),
             FenReason::EpWrongRank(s) => {
-                write!(f, "{s} is not on the rank a double push of the side that just moved passes")
+                write!(
+                    f,
+                    "{s} is not on the rank a double push of the side that just moved passes"
+                )
             }
             FenReason::EpNoDoublePush(s) => {
-                write!(f, "{s} does not follow a double pawn push (pawn missing or squares occupied)")
+                write!(
+                    f,
+                    "{s} does not follow a double pawn push (pawn missing or squares occupied)"
+                )
             }
             FenReason::BadNumber(s) => write!(f, "'{s}' is not a number from 0 to 65535"),
         }
@@ -187,7 +193,11 @@ impl Position {
             }
         }
         s.push(' ');
-        s.push_str(&if self.ep == NO_SQUARE { "-".to_string() } else { square::name(self.ep) });
+        s.push_str(&if self.ep == NO_SQUARE {
+            "-".to_string()
+        } else {
+            square::name(self.ep)
+        });
         s.push_str(&format!(" {} {}", self.halfmove, self.fullmove));
         s
     }
@@ -207,7 +217,9 @@ fn parse_board(pos: &mut Position, text: &str) -> Result<(), FenError> {
             } else if let Some(p) = piece::from_char(c) {
                 if file < 8 {
                     let sq = square::square(file as u8, rank);
-                    if piece::piece_type(p) == KING && pos.kings[piece::index(piece::colour(p))] != NO_SQUARE {
+                    if piece::piece_type(p) == KING
+                        && pos.kings[piece::index(piece::colour(p))] != NO_SQUARE
+                    {
                         let side = SIDE_NAMES[piece::index(piece::colour(p))];
                         return Err(err(FenField::Board, FenReason::ExtraKing(side)));
                     }
@@ -219,7 +231,13 @@ fn parse_board(pos: &mut Position, text: &str) -> Result<(), FenError> {
             }
         }
         if file != 8 {
-            return Err(err(FenField::Board, FenReason::RankLength { rank: rank + 1, squares: file }));
+            return Err(err(
+                FenField::Board,
+                FenReason::RankLength {
+                    rank: rank + 1,
+                    squares: file,
+                },
+            ));
         }
     }
     Ok(())
@@ -239,7 +257,10 @@ fn parse_castling(text: &str) -> Result<u8, FenError> {
             _ => 0,
         };
         if bit == 0 || rights & bit != 0 {
-            return Err(err(FenField::Castling, FenReason::BadCastling(text.to_string())));
+            return Err(err(
+                FenField::Castling,
+                FenReason::BadCastling(text.to_string()),
+            ));
         }
         rights |= bit;
     }
@@ -249,7 +270,9 @@ fn parse_castling(text: &str) -> Result<u8, FenError> {
 fn parse_number(text: Option<&str>, default: u16, field: FenField) -> Result<u16, FenError> {
     match text {
         None => Ok(default),
-        Some(t) => t.parse::<u16>().map_err(|_| err(field, FenReason::BadNumber(t.to_string()))),
+        Some(t) => t
+            .parse::<u16>()
+            .map_err(|_| err(field, FenReason::BadNumber(t.to_string()))),
     }
 }
 
@@ -261,7 +284,10 @@ fn validate(pos: &Position) -> Result<(), FenError> {
         let bb = &pos.bb[ci];
         let pawns = bb[PAWN as usize].count_ones() as i32;
         let extra = |t: u8, normal: i32| (bb[t as usize].count_ones() as i32 - normal).max(0);
-        let promoted = extra(piece::KNIGHT, 2) + extra(piece::BISHOP, 2) + extra(piece::ROOK, 2) + extra(piece::QUEEN, 1);
+        let promoted = extra(piece::KNIGHT, 2)
+            + extra(piece::BISHOP, 2)
+            + extra(piece::ROOK, 2)
+            + extra(piece::QUEEN, 1);
         if bb[0].count_ones() > 16 || pawns > 8 || pawns + promoted > 8 {
             return Err(err(FenField::Board, FenReason::TooManyPieces(side)));
         }
@@ -271,7 +297,10 @@ fn validate(pos: &Position) -> Result<(), FenError> {
         let on_back = pos.bb[ci][PAWN as usize] & back_ranks;
         if on_back != 0 {
             let sq = square::sq88(on_back.trailing_zeros() as usize);
-            return Err(err(FenField::Board, FenReason::PawnOnBackRank(square::name(sq))));
+            return Err(err(
+                FenField::Board,
+                FenReason::PawnOnBackRank(square::name(sq)),
+            ));
         }
     }
     // Castling rights need king and rook on their original squares.
@@ -293,7 +322,10 @@ fn validate(pos: &Position) -> Result<(), FenError> {
             None
         };
         if let Some(missing) = missing {
-            return Err(err(FenField::Castling, FenReason::CastlingInconsistent { right: c, missing }));
+            return Err(err(
+                FenField::Castling,
+                FenReason::CastlingInconsistent { right: c, missing },
+            ));
         }
     }
     if pos.ep != NO_SQUARE {
@@ -305,7 +337,10 @@ fn validate(pos: &Position) -> Result<(), FenError> {
         let pawn_sq = (pos.ep as i32 + dir) as usize;
         let origin = (pos.ep as i32 - dir) as usize;
         let them = pos.side ^ BLACK;
-        if pos.board[pawn_sq] != PAWN | them || pos.board[pos.ep as usize] != 0 || pos.board[origin] != 0 {
+        if pos.board[pawn_sq] != PAWN | them
+            || pos.board[pos.ep as usize] != 0
+            || pos.board[origin] != 0
+        {
             return Err(err(FenField::EnPassant, FenReason::EpNoDoublePush(name)));
         }
     }

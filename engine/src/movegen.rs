@@ -98,7 +98,8 @@ impl Position {
                 evasion |= 1 << s;
             }
         }
-        let mut sliders = self.bb[ti][BISHOP as usize] | self.bb[ti][ROOK as usize] | self.bb[ti][QUEEN as usize];
+        let mut sliders =
+            self.bb[ti][BISHOP as usize] | self.bb[ti][ROOK as usize] | self.bb[ti][QUEEN as usize];
         while sliders != 0 {
             let s = sliders.trailing_zeros() as usize;
             sliders &= sliders - 1;
@@ -136,7 +137,12 @@ impl Position {
         if checkers == 0 {
             evasion = !0;
         }
-        Legality { king, checkers, evasion, pinned }
+        Legality {
+            king,
+            checkers,
+            evasion,
+            pinned,
+        }
     }
 
     /// Whether a non-king, non-en-passant move is legal given the check and pin information.
@@ -222,7 +228,14 @@ impl Position {
         }
     }
 
-    fn gen_slider(&self, list: &mut MoveList, info: &Legality, from: Square, dirs: &[i8], quiet: bool) {
+    fn gen_slider(
+        &self,
+        list: &mut MoveList,
+        info: &Legality,
+        from: Square,
+        dirs: &[i8],
+        quiet: bool,
+    ) {
         if info.checkers >= 2 {
             return;
         }
@@ -255,7 +268,11 @@ impl Position {
             }
             let to = t as Square;
             let target = self.board[to as usize];
-            let wanted = if target == 0 { quiet } else { piece::colour(target) != self.side };
+            let wanted = if target == 0 {
+                quiet
+            } else {
+                piece::colour(target) != self.side
+            };
             if wanted && !self.attacked_ignoring(to, them, from) {
                 list.push(Move::new(from, to, 0));
             }
@@ -310,4 +327,3 @@ fn emit_promotions(list: &mut MoveList, from: Square, to: Square, quiet: bool) {
         list.push(Move::new(from, to, QUEEN));
     }
 }
-

@@ -17,13 +17,21 @@ pub struct Move {
 
 impl Move {
     /// "No move" (a1a1): never a legal move.
-    pub const NULL: Move = Move { from: 0, to: 0, promotion: 0 };
+    pub const NULL: Move = Move {
+        from: 0,
+        to: 0,
+        promotion: 0,
+    };
 
     /// A move from its parts. It is only meaningful for a position in which it is legal (see
     /// [`crate::Position::find_move`]).
     #[inline]
     pub const fn new(from: Square, to: Square, promotion: u8) -> Move {
-        Move { from, to, promotion }
+        Move {
+            from,
+            to,
+            promotion,
+        }
     }
 
     /// Origin square (0x88).
@@ -79,7 +87,11 @@ impl Move {
             Some(b'q') => piece::QUEEN,
             Some(_) => return None,
         };
-        Some(Move { from, to, promotion })
+        Some(Move {
+            from,
+            to,
+            promotion,
+        })
     }
 }
 
@@ -125,7 +137,10 @@ impl Default for MoveList {
 impl MoveList {
     /// An empty list.
     pub const fn new() -> Self {
-        MoveList { moves: [Move::NULL; 256], len: 0 }
+        MoveList {
+            moves: [Move::NULL; 256],
+            len: 0,
+        }
     }
 
     /// Removes every move.

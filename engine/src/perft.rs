@@ -2,8 +2,8 @@
 //! make/unmake the search uses, so perft certifies the code that plays. Depth 1 is counted in
 //! bulk (the length of the legal move list); there is no hash table.
 
-use crate::moves::{Move, MoveList};
 use crate::movegen::GenMode;
+use crate::moves::{Move, MoveList};
 use crate::position::Position;
 
 /// The number of leaves of the legal move tree of `depth` plies below `pos`.

@@ -45,7 +45,11 @@ pub const fn index(colour: u8) -> usize {
 /// FEN letter of a piece code (`P` white pawn ... `k` black king).
 pub fn to_char(p: Piece) -> char {
     let c = b" PNBRQK"[piece_type(p) as usize] as char;
-    if colour(p) == BLACK { c.to_ascii_lowercase() } else { c }
+    if colour(p) == BLACK {
+        c.to_ascii_lowercase()
+    } else {
+        c
+    }
 }
 
 /// Piece code of a FEN letter.

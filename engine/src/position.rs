@@ -121,11 +121,14 @@ impl Position {
     pub(crate) fn init_keys(&mut self) {
         let mut key = 0;
         let mut key64 = 0;
-        for i in 0..64 {
-            let p = self.board[square::sq88(i) as usize];
-            if p != 0 {
-                key ^= KEY32[p as usize][i];
-                key64 ^= ZOBRIST64.piece[p as usize][i];
+        for c in 0..2 {
+            let mut all = self.bb[c][0];
+            while all != 0 {
+                let s = all.trailing_zeros() as usize;
+                all &= all - 1;
+                let p = self.board[square::sq88(s) as usize] as usize;
+                key ^= KEY32[p][s];
+                key64 ^= ZOBRIST64.piece[p][s];
             }
         }
         if self.side == BLACK {
@@ -278,7 +281,8 @@ impl Position {
         {
             return false;
         }
-        let minors = w[KNIGHT as usize] | b[KNIGHT as usize] | w[BISHOP as usize] | b[BISHOP as usize];
+        let minors =
+            w[KNIGHT as usize] | b[KNIGHT as usize] | w[BISHOP as usize] | b[BISHOP as usize];
         minors.count_ones() <= 1
     }
 
@@ -356,7 +360,11 @@ impl Position {
             self.clear_keyed(cap_sq, captured);
         }
         self.clear_keyed(from, moving);
-        let placed = if m.promotion() != 0 { m.promotion() | us } else { moving };
+        let placed = if m.promotion() != 0 {
+            m.promotion() | us
+        } else {
+            moving
+        };
         self.put_keyed(to, placed);
         if piece::piece_type(moving) == KING {
             let d = to as i32 - from as i32;
@@ -378,7 +386,8 @@ impl Position {
                     self.key ^= ZOBRIST32.castling[b];
                 }
             }
-            self.key64 ^= ZOBRIST64.castling[self.castling as usize] ^ ZOBRIST64.castling[rights as usize];
+            self.key64 ^=
+                ZOBRIST64.castling[self.castling as usize] ^ ZOBRIST64.castling[rights as usize];
             self.castling = rights;
         }
         if self.ep != NO_SQUARE {
@@ -414,7 +423,11 @@ impl Position {
         self.side = us;
         let ci = piece::index(us);
         let placed = self.board[to as usize];
-        let moving = if m.promotion() != 0 { PAWN | us } else { placed };
+        let moving = if m.promotion() != 0 {
+            PAWN | us
+        } else {
+            placed
+        };
         self.clear(to, placed);
         self.put(from, moving);
         if piece::piece_type(moving) == KING {
@@ -514,7 +527,9 @@ impl Position {
             }
         }
         let k = self.kings[c] as i32;
-        if k != NO_SQUARE as i32 && ATTACK_MASK[(s - k + 119) as usize] & tables::type_bit(KING) != 0 {
+        if k != NO_SQUARE as i32
+            && ATTACK_MASK[(s - k + 119) as usize] & tables::type_bit(KING) != 0
+        {
             return true;
         }
         let mut sliders = bb[BISHOP as usize] | bb[ROOK as usize] | bb[QUEEN as usize];
@@ -544,4 +559,12 @@ impl Position {
 }
 
 /// Non-pawn material value by type (pawns and kings count 0).
-const NPM_VALUE: [i16; 7] = [0, 0, tables::VALUE[2], tables::VALUE[3], tables::VALUE[4], tables::VALUE[5], 0];
+const NPM_VALUE: [i16; 7] = [
+    0,
+    0,
+    tables::VALUE[2],
+    tables::VALUE[3],
+    tables::VALUE[4],
+    tables::VALUE[5],
+    0,
+];

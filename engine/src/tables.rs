@@ -143,7 +143,11 @@ pub struct Zobrist32 {
 
 /// The reference keys (ALGORITHM.md §6), computed at compile time.
 pub const ZOBRIST32: Zobrist32 = {
-    let mut z = Zobrist32 { piece: [[[0; 64]; 7]; 2], side: 0, castling: [0; 4] };
+    let mut z = Zobrist32 {
+        piece: [[[0; 64]; 7]; 2],
+        side: 0,
+        castling: [0; 4],
+    };
     let mut x = ZOBRIST_SEED;
     let mut c = 0;
     while c < 2 {
@@ -192,7 +196,12 @@ pub const ZOBRIST64: Zobrist64 = {
         x ^= x << 17;
         x
     }
-    let mut z = Zobrist64 { piece: [[0; 64]; 16], side: 0, castling: [0; 16], ep_file: [0; 8] };
+    let mut z = Zobrist64 {
+        piece: [[0; 64]; 16],
+        side: 0,
+        castling: [0; 16],
+        ep_file: [0; 8],
+    };
     let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
     let mut p = 0;
     while p < 16 {

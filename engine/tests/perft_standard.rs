@@ -24,14 +24,22 @@ fn check(index: usize, max_depth: u32) {
     let (fen, counts) = COUNTS[index];
     let pos = Position::from_fen(fen).unwrap();
     for depth in 1..=max_depth {
-        assert_eq!(perft(&pos, depth), counts[depth as usize - 1], "{fen} depth {depth}");
+        assert_eq!(
+            perft(&pos, depth),
+            counts[depth as usize - 1],
+            "{fen} depth {depth}"
+        );
     }
 }
 
 fn check_depth(index: usize, depth: u32) {
     let (fen, counts) = COUNTS[index];
     let pos = Position::from_fen(fen).unwrap();
-    assert_eq!(perft(&pos, depth), counts[depth as usize - 1], "{fen} depth {depth}");
+    assert_eq!(
+        perft(&pos, depth),
+        counts[depth as usize - 1],
+        "{fen} depth {depth}"
+    );
 }
 
 macro_rules! standard {
@@ -65,7 +73,9 @@ standard! {
 #[test]
 fn mirrored_pos4_matches() {
     // The colour-mirrored twin of position 4 must give the same counts.
-    let pos = Position::from_fen("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1").unwrap();
+    let pos =
+        Position::from_fen("r2q1rk1/pP1p2pp/Q4n2/bbp1p3/Np6/1B3NBn/pPPP1PPP/R3K2R b KQ - 0 1")
+            .unwrap();
     assert_eq!(perft(&pos, 3), 9467);
     assert_eq!(perft(&pos, 4), 422333);
 }
