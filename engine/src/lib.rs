@@ -25,3 +25,20 @@ pub use moves::{Move, MoveError, MoveList};
 pub use perft::{divide, perft};
 pub use position::{Position, START_FEN, Undo};
 pub use square::Square;
+pub mod engine;
+pub mod eval;
+pub mod full;
+pub mod game;
+pub mod native;
+pub mod reference;
+pub mod san;
+pub mod time;
+pub mod uci;
+
+pub use engine::{
+    Engine, EngineError, EngineOption, INF, Limits, MATE, OptionKind, SearchControl, SearchInfo,
+    SearchResult, mate_in,
+};
+pub use game::{Game, GameStatus};
+pub use native::{NativeEngine, Profile};
+pub use reference::{ReferenceLimits, ReferenceSearch};
