@@ -25,6 +25,7 @@ pub use moves::{Move, MoveError, MoveList};
 pub use perft::{divide, perft};
 pub use position::{Position, START_FEN, Undo};
 pub use square::Square;
+pub mod bench;
 pub mod engine;
 pub mod eval;
 pub mod full;

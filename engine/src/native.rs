@@ -136,8 +136,12 @@ impl Engine for NativeEngine {
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {
-        if let Some(full) = &mut self.full {
-            full.clear();
+        match &mut self.full {
+            Some(full) => full.clear(),
+            None if self.profile == Profile::Full => {
+                self.full_state();
+            }
+            None => {}
         }
         Ok(())
     }
