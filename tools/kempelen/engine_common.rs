@@ -28,6 +28,6 @@ pub fn backend(profile: Profile) -> Box<dyn Engine> {
 
 /// Nodes per second, guarding against a zero duration.
 pub fn nps(nodes: u64, time: std::time::Duration) -> u64 {
-    let us = time.as_micros().max(1) as u128;
+    let us = time.as_micros().max(1);
     (nodes as u128 * 1_000_000 / us) as u64
 }
