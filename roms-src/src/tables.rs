@@ -16,111 +16,44 @@
 
 use std::fmt::Write as _;
 
-/// Material values by piece type (index 0 = empty, 1 pawn ... 6 king).
-pub const VALUE: [i16; 7] = [0, 100, 320, 330, 500, 900, 0];
+use kempelen_engine::engine::{INF, MATE};
+use kempelen_engine::reference::{MAX_DEPTH, MAX_PLY};
+use kempelen_engine::tables::{
+    BISHOP_DIRS, CASTLE_MASK, ENDGAME_NPM, KEY_CAPTURE, KEY_QUEEN_PROMOTION, KING_DIRS,
+    KNIGHT_OFFSETS, PST, PST_KING_END, ROOK_DIRS, VALUE, ZOBRIST32,
+};
 
-/// Piece-square tables printed rank 8 first, as in ALGORITHM.md section 5; index 0..6 =
-/// pawn, knight, bishop, rook, queen, king (middle game), king (endgame).
-#[rustfmt::skip]
-pub const PST_PRINTED: [[i8; 64]; 7] = [
-    [ 0,  0,  0,  0,  0,  0,  0,  0,
-     50, 50, 50, 50, 50, 50, 50, 50,
-     12, 14, 20, 28, 28, 20, 14, 12,
-      6,  8, 12, 22, 22, 12,  8,  6,
-      2,  4,  8, 20, 20,  8,  4,  2,
-      4,  2,  4,  8,  8,  0,  2,  4,
-      0,  0,  0,-18,-18,  6,  6,  4,
-      0,  0,  0,  0,  0,  0,  0,  0],
-    [-45,-30,-20,-20,-20,-20,-30,-45,
-     -30,-12,  0,  4,  4,  0,-12,-30,
-     -20,  4, 12, 16, 16, 12,  4,-20,
-     -20,  4, 16, 22, 22, 16,  4,-20,
-     -20,  2, 14, 20, 20, 14,  2,-20,
-     -20,  2, 10, 12, 12, 10,  2,-20,
-     -30,-12,  0,  4,  4,  0,-12,-30,
-     -45,-25,-20,-20,-20,-20,-25,-45],
-    [-18,-10,-10,-10,-10,-10,-10,-18,
-     -10,  0,  0,  0,  0,  0,  0,-10,
-     -10,  0,  6, 10, 10,  6,  0,-10,
-     -10,  6,  6, 10, 10,  6,  6,-10,
-     -10,  0, 10, 10, 10, 10,  0,-10,
-     -10, 10, 10, 10, 10, 10, 10,-10,
-     -10,  6,  0,  0,  0,  0,  6,-10,
-     -18,-10,-12,-10,-10,-12,-10,-18],
-    [  0,  0,  0,  4,  4,  0,  0,  0,
-       8, 12, 12, 12, 12, 12, 12,  8,
-      -4,  0,  0,  0,  0,  0,  0, -4,
-      -4,  0,  0,  0,  0,  0,  0, -4,
-      -4,  0,  0,  0,  0,  0,  0, -4,
-      -4,  0,  0,  0,  0,  0,  0, -4,
-      -4,  0,  0,  0,  0,  0,  0, -4,
-       0,  0,  0,  6,  6,  4,  0,  0],
-    [-20,-10,-10, -4, -4,-10,-10,-20,
-     -10,  0,  0,  0,  0,  0,  0,-10,
-     -10,  0,  4,  4,  4,  4,  0,-10,
-      -4,  0,  4,  6,  6,  4,  0, -4,
-      -4,  0,  4,  6,  6,  4,  0, -4,
-     -10,  2,  4,  4,  4,  4,  0,-10,
-     -10,  0,  2,  0,  0,  0,  0,-10,
-     -20,-10,-10, -4, -4,-10,-10,-20],
-    [-32,-42,-42,-52,-52,-42,-42,-32,
-     -32,-42,-42,-52,-52,-42,-42,-32,
-     -32,-42,-42,-52,-52,-42,-42,-32,
-     -32,-42,-42,-52,-52,-42,-42,-32,
-     -22,-32,-32,-42,-42,-32,-32,-22,
-     -12,-22,-22,-24,-24,-22,-22,-12,
-      14, 14, -4, -8, -8, -4, 14, 14,
-      18, 28,  8, -2,  0,  6, 30, 18],
-    [-50,-36,-26,-20,-20,-26,-36,-50,
-     -36,-16, -6,  0,  0, -6,-16,-36,
-     -26, -6, 14, 22, 22, 14, -6,-26,
-     -20,  0, 22, 30, 30, 22,  0,-20,
-     -20,  0, 22, 30, 30, 22,  0,-20,
-     -26, -6, 14, 22, 22, 14, -6,-26,
-     -36,-16, -6,  0,  0, -6,-16,-36,
-     -50,-36,-26,-20,-20,-26,-36,-50],
-];
+/// Constants of ALGORITHM.md that the native engine writes inline rather than as named
+/// constants: the null move's minimum non-pawn material (a bishop's value, section 7), its
+/// depth reduction, and the fifty-move limit in plies (section 6).
+const NULL_MIN_NPM: i16 = VALUE[3];
+const NULL_R: i32 = 2;
+const FIFTY_PLIES: i32 = 100;
 
-/// The value of a piece-square table `t` (0 pawn ... 5 king, 6 king endgame) at `sq64` from
+/// The value of a piece-square table `t` (1 pawn ... 6 king, 7 king endgame) at `sq64` from
 /// White's point of view.
 pub fn pst(t: usize, sq64: usize) -> i8 {
-    let rank = sq64 / 8;
-    let file = sq64 % 8;
-    PST_PRINTED[t][(7 - rank) * 8 + file]
-}
-
-/// Castling-rights mask by 0x88 square (ALGORITHM.md section 4).
-pub fn castle_mask(sq: u8) -> u8 {
-    match sq {
-        0x00 => 0x0D,
-        0x04 => 0x0C,
-        0x07 => 0x0E,
-        0x70 => 0x07,
-        0x74 => 0x03,
-        0x77 => 0x0B,
-        _ => 0x0F,
+    if t == 7 {
+        PST_KING_END[sq64]
+    } else {
+        PST[t][sq64]
     }
 }
 
-/// The Zobrist keys of ALGORITHM.md section 6, in generation order: 768 piece keys (colour,
+/// The Zobrist keys of ALGORITHM.md section 6 in generation order: 768 piece keys (colour,
 /// type, sq64), the side key, then the four castling keys.
 pub fn zobrist_keys() -> Vec<u32> {
-    let mut x: u32 = 0x4B45_4D50;
-    (0..768 + 1 + 4)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 17;
-            x ^= x << 5;
-            x
-        })
-        .collect()
+    let z = &ZOBRIST32;
+    let mut v = Vec::with_capacity(773);
+    for colour in &z.piece {
+        for table in &colour[1..=6] {
+            v.extend_from_slice(table);
+        }
+    }
+    v.push(z.side);
+    v.extend_from_slice(&z.castling);
+    v
 }
-
-/// Knight offsets, then king/queen, bishop and rook directions, in generation order.
-pub const KNIGHT_OFFSETS: [i8; 8] = [-33, -31, -18, -14, 14, 18, 31, 33];
-pub const QUEEN_DIRS: [i8; 8] = [-17, -16, -15, -1, 1, 15, 16, 17];
-pub const BISHOP_DIRS: [i8; 4] = [-17, -15, 15, 17];
-pub const ROOK_DIRS: [i8; 4] = [-16, -1, 1, 16];
 
 /// Where the piece-square table of type `t` (1 pawn ... 6 king, 7 king endgame) starts: the
 /// byte for 0x88 square `sq` (White's view) is at `PST_BASE[t] | sq`. Two tables share each
@@ -132,7 +65,7 @@ pub const MASK_BASE: u16 = 0x0888;
 /// Step from square `b` towards square `a` when both lie on one rank, file or diagonal.
 fn direction(a: i32, b: i32) -> i8 {
     let d = a - b;
-    for step in QUEEN_DIRS {
+    for step in KING_DIRS {
         let s = step as i32;
         for k in 1..8 {
             if s * k == d {
@@ -191,16 +124,16 @@ pub fn tables_inc() -> String {
     );
     o.push_str("; --- search and evaluation constants (ALGORITHM.md sections 5, 7, 8, 10) ---\n");
     for (name, v) in [
-        ("MATE", 32000),
-        ("INF", 32001),
-        ("MAX_PLY", 64),
-        ("MAX_DEPTH", 32),
-        ("ENDGAME_NPM", 2600),
-        ("NULL_MIN_NPM", 330),
-        ("NULL_R", 2),
-        ("ORD_CAPTURE", 160),
-        ("ORD_QPROMO", 160),
-        ("FIFTY_PLIES", 100),
+        ("MATE", MATE),
+        ("INF", INF),
+        ("MAX_PLY", MAX_PLY as i32),
+        ("MAX_DEPTH", MAX_DEPTH as i32),
+        ("ENDGAME_NPM", ENDGAME_NPM as i32),
+        ("NULL_MIN_NPM", NULL_MIN_NPM as i32),
+        ("NULL_R", NULL_R),
+        ("ORD_CAPTURE", KEY_CAPTURE as i32),
+        ("ORD_QPROMO", KEY_QUEEN_PROMOTION as i32),
+        ("FIFTY_PLIES", FIFTY_PLIES),
     ] {
         writeln!(o, "{name}: equ {v}").unwrap();
     }
@@ -235,11 +168,11 @@ pub fn tables_inc() -> String {
                     let base = (base - 0x0700) as usize;
                     for sq in (0..128usize).filter(|s| s & 0x88 == 0) {
                         let sq64 = (sq + (sq & 7)) >> 1;
-                        block[base | sq] = pst(t - 1, sq64) as u8;
+                        block[base | sq] = pst(t, sq64) as u8;
                     }
                 }
                 for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
-                    block[(MASK_BASE - 0x0700) as usize | sq as usize] = castle_mask(sq);
+                    block[(MASK_BASE - 0x0700) as usize | sq as usize] = CASTLE_MASK[sq as usize];
                 }
                 o.push_str("PST_PAGE: equ $07\nMASK_BASE: equ $0888\n");
                 bytes_line(&mut o, &block);
@@ -340,7 +273,7 @@ pub fn tables_inc() -> String {
     small.push((
         "QUEEN_DIRS".into(),
         "queen and king directions in generation order, 0-terminated".into(),
-        term(&QUEEN_DIRS),
+        term(&KING_DIRS),
     ));
     small.push((
         "BISHOP_DIRS".into(),
@@ -370,12 +303,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn zobrist_first_key_is_the_xorshift_of_the_seed() {
-        let mut x: u32 = 0x4B45_4D50;
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        assert_eq!(zobrist_keys()[0], x);
+    fn zobrist_keys_come_in_generation_order() {
+        let k = zobrist_keys();
+        assert_eq!(k.len(), 773);
+        let x = kempelen_engine::tables::xorshift32(kempelen_engine::tables::ZOBRIST_SEED);
+        assert_eq!(k[0], x);
+        assert_eq!(k[1], kempelen_engine::tables::xorshift32(x));
     }
 
     #[test]
@@ -407,7 +340,7 @@ mod tests {
 
     #[test]
     fn pst_reads_rank_one_from_the_last_printed_row() {
-        assert_eq!(pst(5, 6), 30); // king on g1
-        assert_eq!(pst(0, 8 + 3), -18); // pawn on d2
+        assert_eq!(pst(6, 6), 30); // king on g1
+        assert_eq!(pst(1, 8 + 3), -18); // pawn on d2
     }
 }

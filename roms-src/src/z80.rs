@@ -1,15 +1,20 @@
 //! The Z80 reference engine: assemble `z80/engine.asm`, load it, write a command and a
-//! position into the protocol block, run the CPU until the engine's "done" host call, read
-//! the result back. Every address comes from the assembler's symbol table.
+//! position into the protocol block (docs/PROTOCOL.md), run the CPU until the engine's
+//! "done" host call, read the result back. Every address comes from the assembler's symbol
+//! table. [`Z80Engine`] implements the native engine's [`Engine`] trait, so `perft`,
+//! `search`, `compare`, `bench` and `uci` run it like the native engine.
 //!
-//! The CPU runs on the bare `z80` crate with a flat 64 KB memory and the port contract of the
-//! Kempelen machine (0x00/0x01 console, 0xFF host call); this is replaced by
-//! kempelen-emulator's machine once it exists.
+//! The CPU runs on the bare `z80` crate with a flat 64 KB memory (ROM below 0x8000, RAM
+//! above) and the port contract of the Kempelen machine (0x00/0x01 console, 0xFF host call).
 
 use std::collections::HashMap;
-use std::fmt;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
+use kempelen_engine::engine::{
+    Engine, EngineError, Limits, SearchControl, SearchInfo, SearchResult,
+};
+use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
 use z80::{Z80, Z80_io};
 
@@ -19,75 +24,6 @@ use crate::symbols::Symbols;
 /// Where the engine's sources live.
 pub fn source_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("z80")
-}
-
-/// A move as the engine stores it: `from` and `to` are 0x88 squares, `promo` is the piece
-/// type a pawn becomes (2 knight ... 5 queen) or 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Move {
-    pub from: u8,
-    pub to: u8,
-    pub promo: u8,
-}
-
-impl Move {
-    /// Decodes the 2-byte protocol form; `None` for the "no move" marker FFh FFh.
-    /// `promo_possible` tells whether the mover was a pawn reaching the last rank (the
-    /// promotion bits are only meaningful then; the engine's PV moves always are).
-    pub fn from_bytes(from: u8, to: u8) -> Option<Move> {
-        if from == 0xFF {
-            return None;
-        }
-        let sq = to & 0x77;
-        let last_rank = sq >> 4 == 7 || sq >> 4 == 0;
-        let promo = if last_rank {
-            promo_of_bits(to & 0x88)
-        } else {
-            0
-        };
-        Some(Move {
-            from: from & 0x77,
-            to: sq,
-            promo,
-        })
-    }
-
-    /// The move with its promotion decided by the piece that makes it.
-    pub fn with_board(self, board: &[u8; 128]) -> Move {
-        if board[self.from as usize] & 7 != 1 {
-            Move { promo: 0, ..self }
-        } else {
-            self
-        }
-    }
-
-    /// Coordinate notation (`e2e4`, `e7e8q`).
-    pub fn uci(&self) -> String {
-        let sq = |s: u8| format!("{}{}", (b'a' + (s & 7)) as char, (s >> 4) + 1);
-        let p = match self.promo {
-            2 => "n",
-            3 => "b",
-            4 => "r",
-            5 => "q",
-            _ => "",
-        };
-        format!("{}{}{}", sq(self.from), sq(self.to), p)
-    }
-}
-
-fn promo_of_bits(bits: u8) -> u8 {
-    match bits {
-        0x00 => 5,
-        0x08 => 4,
-        0x80 => 3,
-        _ => 2,
-    }
-}
-
-impl fmt::Display for Move {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.uci())
-    }
 }
 
 /// What went wrong running the Z80 engine.
@@ -107,6 +43,10 @@ pub enum Z80Error {
     HostCall(u8),
     #[error("history has {0} keys; the engine takes at most {1}")]
     HistoryTooLong(usize, usize),
+    #[error("search depth {0} is outside 1..=32")]
+    Depth(u32),
+    #[error("the engine returned move {from:02x}{to:02x}, which is not legal in {fen}")]
+    IllegalMove { from: u8, to: u8, fen: String },
 }
 
 /// The name of an engine status code (ram.inc, docs/PROTOCOL.md).
@@ -116,7 +56,6 @@ pub fn status_name(code: u8) -> &'static str {
         1 => "bad command",
         2 => "bad position",
         3 => "history overflow",
-        4 => "history mismatch",
         5 => "search stack overflow",
         6 => "counter overflow",
         _ => "unknown status",
@@ -126,24 +65,25 @@ pub fn status_name(code: u8) -> &'static str {
 /// Result of a perft run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PerftOutcome {
+    /// Leaves of the legal move tree.
     pub count: u64,
+    /// Z80 T-states the run took.
     pub cycles: u64,
 }
 
-/// Result of a search run.
+/// Result of a search run: the engine's answer plus what it cost.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchOutcome {
-    pub best: Option<Move>,
-    pub score: i16,
-    pub depth: u8,
-    pub nodes: u32,
-    pub pv: Vec<Move>,
+    /// Best move, score, principal variation, completed depth, nodes (`time` is the
+    /// emulated time at [`Z80Engine::clock_hz`], or the host's time without a clock).
+    pub result: SearchResult,
+    /// Z80 T-states from reset to the "done" host call.
     pub cycles: u64,
     /// Distinct RAM bytes written by the host or the engine during the run.
     pub ram_bytes: usize,
-    /// Highest search-stack address written (frames and move lists).
+    /// Highest address of the search stack written (frames and move lists).
     pub frames_top: u16,
-    /// Lowest address the Z80 stack reached.
+    /// Lowest address the Z80 stack pointer reached.
     pub stack_low: u16,
 }
 
@@ -170,6 +110,8 @@ struct Layout {
     hist: u16,
     hist_max: u16,
     frames: u16,
+    v_limit_on: u16,
+    v_budget: u16,
     cmd_perft: u8,
     cmd_search: u8,
 }
@@ -198,6 +140,8 @@ impl Layout {
             hist: g("HIST")?,
             hist_max: g("HIST_MAX_GAME")?,
             frames: g("FRAMES")?,
+            v_limit_on: g("V_LIMIT_ON")?,
+            v_budget: g("V_BUDGET")?,
             cmd_perft: g("CMD_PERFT")? as u8,
             cmd_search: g("CMD_SEARCH")? as u8,
         })
@@ -210,9 +154,17 @@ pub struct Z80Engine {
     rom: Vec<u8>,
     symbols: Symbols,
     layout: Layout,
-    /// Cycle budget of one command.
+    /// Cycle budget of one command (a run that needs more ends with [`Z80Error::Timeout`]).
     pub max_cycles: u64,
+    /// Clock of the emulated machine: with it, search times and time limits are emulated
+    /// time (cycles / clock); without it, the host's time.
+    pub clock_hz: Option<u64>,
+    /// With a clock: hold the emulation back to the machine's real speed.
+    pub realtime: bool,
 }
+
+/// How often the run loop looks at the stop flag, the clock and finished iterations.
+const POLL_CYCLES: u64 = 1 << 20;
 
 impl Z80Engine {
     /// Builds the engine from an assembled image (loaded at 0x0000) and its symbols.
@@ -222,14 +174,20 @@ impl Z80Engine {
             rom,
             symbols,
             layout,
-            max_cycles: 2_000_000_000_000,
+            max_cycles: 1 << 44,
+            clock_hz: None,
+            realtime: false,
         })
     }
 
     /// Assembles `z80/engine.asm` with pasmo (development path).
     pub fn assemble_with_pasmo() -> Result<Z80Engine, Z80Error> {
         let dir = source_dir();
-        let out = std::env::temp_dir().join(format!("kempelen-z80-{}", std::process::id()));
+        let out = std::env::temp_dir().join(format!(
+            "kempelen-z80-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
         std::fs::create_dir_all(&out).map_err(|e| asm_err("engine.asm", e))?;
         let bin = out.join("engine.bin");
         let sym = out.join("engine.sym");
@@ -265,13 +223,13 @@ impl Z80Engine {
     }
 
     /// Counts the leaves of the legal move tree of `depth` plies.
-    pub fn perft(&self, setup: &Setup, depth: u8) -> Result<PerftOutcome, Z80Error> {
+    pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, Z80Error> {
         let l = &self.layout;
         let mut m = self.machine();
-        self.write_position(&mut m, setup, &[])?;
+        self.write_position(&mut m, &Setup::from_position(pos), &[])?;
         m.host_write(l.p_cmd, &[l.cmd_perft]);
         m.host_write(l.p_depth, &[depth]);
-        let cycles = m.run(self.max_cycles)?;
+        let cycles = m.run(self.max_cycles, &mut |_, _| {})?;
         self.check_status(&m)?;
         Ok(PerftOutcome {
             count: m.read_u32(l.r_perft) as u64,
@@ -279,53 +237,111 @@ impl Z80Engine {
         })
     }
 
-    /// Development aid: the whole memory after a perft run.
-    pub fn perft_memory(&self, setup: &Setup, depth: u8) -> Result<Vec<u8>, Z80Error> {
-        let l = &self.layout;
-        let mut m = self.machine();
-        self.write_position(&mut m, setup, &[])?;
-        m.host_write(l.p_cmd, &[l.cmd_perft]);
-        m.host_write(l.p_depth, &[depth]);
-        m.run(self.max_cycles)?;
-        Ok(m.mem)
-    }
-
-    /// Searches `setup` to `depth` (1..=32), or with a node limit (`nodes` > 0) up to
-    /// `depth`. `history` holds the keys of the game positions before the root, oldest
-    /// first, and ends with the root's own key (may be empty).
+    /// Searches `pos` to `depth` (1..=32) with an optional node limit (ALGORITHM.md
+    /// section 9). `history` holds the keys of the game positions before the root, oldest
+    /// first, ending with the root's own key (see [`Game::reference_history`]); it may be
+    /// empty.
     pub fn search(
         &self,
-        setup: &Setup,
+        pos: &Position,
         history: &[u32],
-        depth: u8,
-        nodes: u32,
+        depth: u32,
+        nodes: Option<u32>,
     ) -> Result<SearchOutcome, Z80Error> {
-        let l = &self.layout;
+        self.search_with(pos, history, depth, nodes, None, None)
+    }
+
+    /// [`Z80Engine::search`] with a control (stop flag, info callback after every iteration)
+    /// and time limits (soft: no new iteration, hard: stop), measured in emulated time when
+    /// [`Z80Engine::clock_hz`] is set.
+    pub fn search_with(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        depth: u32,
+        nodes: Option<u32>,
+        control: Option<&SearchControl>,
+        budget: Option<time::TimeBudget>,
+    ) -> Result<SearchOutcome, Z80Error> {
+        if !(1..=32).contains(&depth) {
+            return Err(Z80Error::Depth(depth));
+        }
+        let l = self.layout.clone();
         let mut m = self.machine();
-        self.write_position(&mut m, setup, history)?;
+        self.write_position(&mut m, &Setup::from_position(pos), history)?;
         m.host_write(l.p_cmd, &[l.cmd_search]);
-        m.host_write(l.p_depth, &[depth]);
-        m.host_write(l.p_nodes, &nodes.to_le_bytes());
-        let cycles = m.run(self.max_cycles)?;
+        m.host_write(l.p_depth, &[depth as u8]);
+        m.host_write(l.p_nodes, &nodes.unwrap_or(0).to_le_bytes());
+        let start = control.map(|c| c.start).unwrap_or_else(Instant::now);
+        let clock = self.clock_hz;
+        let elapsed = |cycles: u64| match clock {
+            Some(hz) => Duration::from_secs_f64(cycles as f64 / hz as f64),
+            None => start.elapsed(),
+        };
+        let budget = budget.unwrap_or_default();
+        let mut reported = 0u8;
+        let mut stopping = false;
+        let mut poll = |m: &mut Machine, cycles: u64| {
+            if let (Some(hz), true) = (clock, self.realtime) {
+                let due = Duration::from_secs_f64(cycles as f64 / hz as f64);
+                if let Some(wait) = due.checked_sub(start.elapsed()) {
+                    std::thread::sleep(wait);
+                }
+            }
+            let done = m.mem[l.r_depth as usize];
+            let t = elapsed(cycles);
+            if done > reported {
+                reported = done;
+                if let Some(c) = control {
+                    if let Ok(pv) = read_pv(m, &l, pos) {
+                        c.report(&SearchInfo {
+                            depth: done as u32,
+                            seldepth: done as u32,
+                            score: m.read_u16(l.r_score) as i16 as i32,
+                            nodes: m.read_u32(l.r_nodes) as u64,
+                            time: t,
+                            pv,
+                            hashfull: None,
+                        });
+                    }
+                }
+                if budget.soft.is_some_and(|s| t >= s) {
+                    stopping = true;
+                }
+            }
+            if control.is_some_and(|c| c.stopped()) || budget.hard.is_some_and(|h| t >= h) {
+                stopping = true;
+            }
+            // A stop works like the node limit (ALGORITHM.md section 9): once iteration 1 is
+            // complete the engine ends at its next node with the last completed iteration.
+            if stopping && reported > 0 {
+                m.host_write(l.v_budget, &[0; 4]);
+                m.host_write(l.v_limit_on, &[1]);
+            }
+        };
+        let cycles = m.run(self.max_cycles, &mut poll)?;
         self.check_status(&m)?;
-        let pvlen = m.mem[l.r_pvlen as usize] as usize;
-        let pv = (0..pvlen)
-            .filter_map(|i| {
-                let a = l.r_pv as usize + 2 * i;
-                Move::from_bytes(m.mem[a], m.mem[a + 1])
-            })
-            .collect();
-        let best = Move::from_bytes(m.mem[l.r_best as usize], m.mem[l.r_best as usize + 1]);
+        let pv = read_pv(&m, &l, pos)?;
+        // R_BEST is the first PV move, or FFh FFh when the root has no legal move.
+        let best = if m.mem[l.r_best as usize] == 0xFF {
+            None
+        } else {
+            pv.first().copied()
+        };
         let frames_top = (l.frames as usize..0xF800)
             .rev()
             .find(|&a| m.written[a])
             .unwrap_or(l.frames as usize) as u16;
-        Ok(SearchOutcome {
-            best: best.map(|b| b.with_board(&setup.board)),
-            score: m.read_u16(l.r_score) as i16,
-            depth: m.mem[l.r_depth as usize],
-            nodes: m.read_u32(l.r_nodes),
+        let result = SearchResult {
+            best,
+            score: m.read_u16(l.r_score) as i16 as i32,
             pv,
+            depth: m.mem[l.r_depth as usize] as u32,
+            nodes: m.read_u32(l.r_nodes) as u64,
+            time: elapsed(cycles),
+        };
+        Ok(SearchOutcome {
+            result,
             cycles,
             ram_bytes: m.written[0x8000..].iter().filter(|&&w| w).count(),
             frames_top,
@@ -363,29 +379,27 @@ impl Z80Engine {
     }
 
     /// Runs a search and returns the cycles spent per routine (by the nearest preceding
-    /// code symbol), highest first. A development aid until the emulator's profiler lands.
+    /// code label), highest first.
     pub fn profile_search(
         &self,
-        setup: &Setup,
+        pos: &Position,
         depth: u8,
-    ) -> Result<(SearchOutcome, Vec<(String, u64)>), Z80Error> {
+    ) -> Result<(u64, Vec<(String, u64)>), Z80Error> {
         let l = &self.layout;
         let mut m = self.machine();
         m.profile = Some(vec![0u64; 65536]);
-        self.write_position(&mut m, setup, &[])?;
+        self.write_position(&mut m, &Setup::from_position(pos), &[])?;
         m.host_write(l.p_cmd, &[l.cmd_search]);
         m.host_write(l.p_depth, &[depth]);
-        m.host_write(l.p_nodes, &0u32.to_le_bytes());
-        let cycles = m.run(self.max_cycles)?;
+        let cycles = m.run(self.max_cycles, &mut |_, _| {})?;
         self.check_status(&m)?;
         let prof = m.profile.take().unwrap_or_default();
+        // Code labels are lower case; upper-case names are tables and equates.
         let code: Vec<(String, u16)> = self
             .symbols
             .sorted()
             .into_iter()
-            .filter(|(n, v)| {
-                (*v as usize) < self.rom.len() && *v >= 0x0F00 && n.to_lowercase() == *n
-            })
+            .filter(|(n, v)| (*v as usize) < self.rom.len() && n.to_lowercase() == *n)
             .collect();
         let mut by: HashMap<String, u64> = HashMap::new();
         for (pc, &c) in prof.iter().enumerate() {
@@ -402,19 +416,42 @@ impl Z80Engine {
         }
         let mut v: Vec<(String, u64)> = by.into_iter().collect();
         v.sort_by_key(|e| std::cmp::Reverse(e.1));
-        let out = SearchOutcome {
-            best: None,
-            score: m.read_u16(l.r_score) as i16,
-            depth: m.mem[l.r_depth as usize],
-            nodes: m.read_u32(l.r_nodes),
-            pv: vec![],
-            cycles,
-            ram_bytes: 0,
-            frames_top: 0,
-            stack_low: m.stack_low,
-        };
-        Ok((out, v))
+        Ok((cycles, v))
     }
+}
+
+/// Decodes the principal variation in RAM by replaying it: the promotion bits of a `to`
+/// byte only mean something for a pawn reaching the last rank.
+fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Error> {
+    let len = m.mem[l.r_pvlen as usize] as usize;
+    let mut pos = root.clone();
+    let mut pv = Vec::with_capacity(len);
+    for i in 0..len.min(32) {
+        let a = l.r_pv as usize + 2 * i;
+        let (from, to) = (m.mem[a], m.mem[a + 1]);
+        let promo = match to & 0x88 {
+            0x00 => 5,
+            0x08 => 4,
+            0x80 => 3,
+            _ => 2,
+        };
+        let legal = pos.legal_moves();
+        let found = legal.iter().copied().find(|mv| {
+            mv.from() == from
+                && mv.to() == to & 0x77
+                && (mv.promotion() == 0 || mv.promotion() == promo)
+        });
+        let Some(mv) = found else {
+            return Err(Z80Error::IllegalMove {
+                from,
+                to,
+                fen: pos.to_fen(),
+            });
+        };
+        pos.play(mv);
+        pv.push(mv);
+    }
+    Ok(pv)
 }
 
 fn asm_err(file: &str, e: std::io::Error) -> Z80Error {
@@ -424,12 +461,65 @@ fn asm_err(file: &str, e: std::io::Error) -> Z80Error {
     }
 }
 
+fn backend(e: Z80Error) -> EngineError {
+    EngineError::Backend(e.to_string())
+}
+
+impl Engine for Z80Engine {
+    fn name(&self) -> String {
+        format!("Kempelen {} (Z80 reference)", env!("CARGO_PKG_VERSION"))
+    }
+
+    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
+        let d = u8::try_from(depth)
+            .map_err(|_| EngineError::Unsupported(format!("perft depth {depth} above 255")))?;
+        Z80Engine::perft(self, pos, d)
+            .map(|p| p.count)
+            .map_err(backend)
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+    ) -> Result<SearchResult, EngineError> {
+        let depth = limits.depth.unwrap_or(32);
+        if !(1..=32).contains(&depth) {
+            return Err(EngineError::Unsupported(format!(
+                "depth {depth}: the Z80 engine searches depths 1 to 32"
+            )));
+        }
+        let nodes =
+            match limits.nodes {
+                None => None,
+                Some(n) => Some(u32::try_from(n).map_err(|_| {
+                    EngineError::Unsupported(format!("node limit {n} above 2^32 - 1"))
+                })?),
+            };
+        let pos = game.position();
+        let budget = time::budget(limits, pos.side());
+        let out = self
+            .search_with(
+                pos,
+                &game.reference_history(),
+                depth,
+                nodes,
+                Some(control),
+                Some(budget),
+            )
+            .map_err(backend)?;
+        Ok(out.result)
+    }
+}
+
 /// Flat 64 KB memory with the Kempelen port contract.
 struct Machine {
     mem: Vec<u8>,
     written: Vec<bool>,
     done: Option<u8>,
     stack_low: u16,
+    cycles: u64,
     profile: Option<Vec<u64>>,
 }
 
@@ -440,6 +530,7 @@ impl Machine {
             written: vec![false; 65536],
             done: None,
             stack_low: 0xFFFF,
+            cycles: 0,
             profile: None,
         }
     }
@@ -466,14 +557,19 @@ impl Machine {
         ])
     }
 
-    fn run(&mut self, max_cycles: u64) -> Result<u64, Z80Error> {
+    /// Runs from reset until the host call; `poll` sees the machine every [`POLL_CYCLES`].
+    fn run(
+        &mut self,
+        max_cycles: u64,
+        poll: &mut dyn FnMut(&mut Machine, u64),
+    ) -> Result<u64, Z80Error> {
         let mut cpu = Z80::new();
         cpu.init();
-        let mut cycles = 0u64;
+        let mut next_poll = POLL_CYCLES;
         loop {
             let pc = cpu.pc;
             let c = cpu.step(self) as u64;
-            cycles += c;
+            self.cycles += c;
             if let Some(p) = &mut self.profile {
                 p[pc as usize] += c;
             }
@@ -482,7 +578,7 @@ impl Machine {
             }
             if let Some(v) = self.done {
                 return if v == 0 {
-                    Ok(cycles)
+                    Ok(self.cycles)
                 } else {
                     Err(Z80Error::HostCall(v))
                 };
@@ -490,8 +586,13 @@ impl Machine {
             if cpu.halted {
                 return Err(Z80Error::Halted(cpu.pc));
             }
-            if cycles > max_cycles {
-                return Err(Z80Error::Timeout(max_cycles));
+            if self.cycles >= next_poll {
+                next_poll += POLL_CYCLES;
+                if self.cycles > max_cycles {
+                    return Err(Z80Error::Timeout(max_cycles));
+                }
+                let c = self.cycles;
+                poll(self, c);
             }
         }
     }

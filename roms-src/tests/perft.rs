@@ -1,7 +1,8 @@
 //! Perft of the Z80 engine against the public reference counts (HISTORY.md): the same
 //! generator, make and unmake that the search uses.
 
-use kempelen_roms::{Setup, Z80Engine};
+use kempelen_engine::Position;
+use kempelen_roms::Z80Engine;
 
 const POSITIONS: [(&str, &str, [u64; 4]); 6] = [
     (
@@ -43,7 +44,7 @@ fn engine() -> Z80Engine {
 fn check(depth: usize) {
     let e = engine();
     for (name, fen, counts) in POSITIONS {
-        let s = Setup::from_fen(fen).unwrap();
+        let s = Position::from_fen(fen).unwrap();
         for d in 1..=depth {
             let got = e.perft(&s, d as u8).unwrap();
             assert_eq!(got.count, counts[d - 1], "{name} perft({d})");
