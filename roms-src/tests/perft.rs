@@ -62,3 +62,31 @@ fn perft_six_positions_depth_3() {
 fn perft_six_positions_depth_4() {
     check(4);
 }
+
+/// The engine's perft suite (rule corner cases and random games, counts by Stockfish): every
+/// depth whose count is at most 30,000 leaves, so the normal run stays fast.
+const PERFT_SUITE: &str = include_str!("../../engine/tests/data/perft_suite.epd");
+
+fn perft_suite_line(line: usize) {
+    let text = PERFT_SUITE.lines().nth(line - 1).unwrap();
+    let mut parts = text.split(';');
+    let fen = parts.next().unwrap().trim();
+    let pos = Position::from_fen(fen).unwrap();
+    let e = engine_once();
+    for p in parts {
+        let (d, count) = p.trim().split_once(' ').unwrap();
+        let d: u8 = d.trim_start_matches('D').parse().unwrap();
+        let count: u64 = count.trim().parse().unwrap();
+        if count > 30_000 {
+            break;
+        }
+        assert_eq!(e.perft(&pos, d).unwrap().count, count, "{fen} perft({d})");
+    }
+}
+
+fn engine_once() -> &'static Z80Engine {
+    static E: std::sync::OnceLock<Z80Engine> = std::sync::OnceLock::new();
+    E.get_or_init(engine)
+}
+
+include!(concat!(env!("OUT_DIR"), "/perft_suite_tests.rs"));
