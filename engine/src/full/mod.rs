@@ -433,8 +433,9 @@ impl Searcher<'_, '_, '_> {
             let mut prune_if_quiet = false;
             if ply > 0 && !in_check && best_score > -MATE_BOUND {
                 if quiet {
-                    prune_if_quiet = (!pv_node && depth <= 8 && quiet_count >= lmp_limit)
-                        || (!pv_node && depth <= 8 && static_eval + 90 + 80 * depth <= alpha)
+                    let late = quiet_count >= lmp_limit;
+                    let futile = static_eval + 90 + 80 * depth <= alpha;
+                    prune_if_quiet = (!pv_node && depth <= 8 && (late || futile))
                         || (depth <= 3 && scores[i] < -3000 * depth);
                 } else if depth <= 6 && scores[i] < 0 && see::see(&self.pos, m) < -90 * depth {
                     continue;
