@@ -91,9 +91,9 @@ fn castling_masks_match() {
         assert!(text.contains(&expected), "{expected} in: {text}");
     }
     let special = [0x00, 0x04, 0x07, 0x70, 0x74, 0x77];
-    for sq in 0..128 {
+    for (sq, &mask) in CASTLE_MASK.iter().enumerate() {
         if !special.contains(&sq) {
-            assert_eq!(CASTLE_MASK[sq], 0x0F);
+            assert_eq!(mask, 0x0F);
         }
     }
 }
@@ -115,9 +115,9 @@ fn zobrist_generator_matches() {
     }
     x = xorshift32(x);
     assert_eq!(ZOBRIST32.side, x);
-    for b in 0..4 {
+    for key in ZOBRIST32.castling {
         x = xorshift32(x);
-        assert_eq!(ZOBRIST32.castling[b], x);
+        assert_eq!(key, x);
     }
 }
 
