@@ -200,3 +200,27 @@ fn stop_flag_ends_an_infinite_search() {
     handle.join().unwrap();
     assert!(r.best.is_some() && r.depth >= 1);
 }
+
+#[test]
+fn reference_node_limit_below_iteration_one_stops_at_iteration_two() {
+    // Iteration 1 of the start position takes 21 nodes; with N = 5 the first node of
+    // iteration 2 stops the search (ALGORITHM.md §9).
+    let mut engine = NativeEngine::new(Profile::Reference);
+    let one = engine
+        .search(
+            &Game::default(),
+            &Limits::depth(1),
+            &SearchControl::default(),
+        )
+        .unwrap();
+    let r = engine
+        .search(
+            &Game::default(),
+            &Limits::nodes(5),
+            &SearchControl::default(),
+        )
+        .unwrap();
+    assert_eq!(r.depth, 1);
+    assert_eq!(r.nodes, one.nodes + 1);
+    assert_eq!(r.best, one.best);
+}
