@@ -931,12 +931,12 @@ impl Machine {
         loop {
             let limit = budget.min(self.st.cycles + slice);
             let exit = self.run_until(limit);
-            if !matches!(exit, Exit::Limit) || self.st.cycles >= budget {
-                return exit;
-            }
             let due = started + Duration::from_secs_f64(self.st.cycles as f64 / hz);
             if let Some(wait) = due.checked_duration_since(Instant::now()) {
                 std::thread::sleep(wait);
+            }
+            if !matches!(exit, Exit::Limit) || self.st.cycles >= budget {
+                return exit;
             }
         }
     }
