@@ -5,8 +5,19 @@
 
 use clap::{Parser, Subcommand};
 
+// --- native engine (issue 2) ---
+mod bench;
+mod engine_common;
+mod perft;
+mod search;
+mod uci;
+
 #[derive(Parser)]
-#[command(name = "kempelen", version, about = "A chess engine hidden inside an 8-bit computer")]
+#[command(
+    name = "kempelen",
+    version,
+    about = "A chess engine hidden inside an 8-bit computer"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -15,6 +26,14 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     // --- native engine (issue 2) ---
+    /// Count the leaves of the legal move tree (perft), optionally per root move.
+    Perft(perft::PerftArgs),
+    /// Search a position and print best move, score, nodes and principal variation.
+    Search(search::SearchArgs),
+    /// Run as a UCI engine on standard input and output.
+    Uci(uci::UciArgs),
+    /// Search the fixed bench positions: deterministic node totals and speed per profile.
+    Bench(bench::BenchArgs),
     // --- emulator (issue 3) ---
     // --- assembler (issue 4) ---
     // --- 8-bit engines (issue 5) ---
@@ -26,6 +45,15 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         // --- native engine (issue 2) ---
+        Command::Perft(args) => perft::run(
+            &args,
+            engine_common::backend(kempelen_engine::Profile::Reference).as_mut(),
+        ),
+        Command::Search(args) => {
+            search::run(&args, engine_common::backend(args.profile.into()).as_mut())
+        }
+        Command::Uci(args) => uci::run(engine_common::backend(args.profile.into()).as_mut()),
+        Command::Bench(args) => bench::run(&args),
         // --- emulator (issue 3) ---
         // --- assembler (issue 4) ---
         // --- 8-bit engines (issue 5) ---

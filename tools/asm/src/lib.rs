@@ -1,1 +1,16 @@
-//! Kempelen's cross-assembler for the Z80 and the NMOS 6502.
+//! Kempelen's cross-assembler and disassembler for the Z80 and the NMOS 6502.
+//!
+//! - [`isa`]: one instruction table per CPU, shared by the assembler, the disassembler and the
+//!   emulator's tracer.
+//! - [`disasm`]: decode one instruction (length, text, cycles) or a whole buffer.
+//! - [`symbols`]: the symbol file the assembler writes and the profiler and tracer read.
+
+mod cpu;
+pub mod disasm;
+pub mod isa;
+pub mod symbols;
+
+pub use cpu::{Cpu, UnknownCpu};
+pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble};
+pub use isa::{CycleExtra, Cycles, Instr};
+pub use symbols::{SymbolKind, SymbolTable};
