@@ -19,6 +19,7 @@ pub struct ClockProfile {
     /// The machine and the chess program it is remembered for.
     pub machine: &'static str,
     /// The instruction set the emulator runs for it.
+    #[serde(serialize_with = "crate::serialize_cpu")]
     pub cpu: Cpu,
     /// The chip as named by the source (6502, 6507, 6510, Z80).
     pub chip: &'static str,

@@ -21,9 +21,7 @@ mod bus_impl;
 pub mod clock;
 pub mod core;
 pub mod cpm;
-mod cpu;
 pub mod devices;
-mod disasm;
 pub mod error;
 pub mod machine;
 pub mod memory;
@@ -36,12 +34,17 @@ pub use bus::{Bus, FlatBus};
 pub use bus_impl::{BusEvent, MachineBus};
 pub use clock::{ClockProfile, MACHINES};
 pub use core::{Core, Registers};
-pub use cpu::{Cpu, UnknownCpu};
 pub use devices::{Console, ConsoleHost};
 pub use error::{Fault, RunError};
+pub use kempelen_asm::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
 pub use machine::{CoreKind, Machine, MachineBuilder};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 pub use profiler::ProfileReport;
 pub use stats::{RamProfile, RunStats, StopReason};
-pub use symbols::Symbols;
+pub use symbols::Routines;
 pub use trace::{TraceEntry, TraceFilter, Tracer};
+
+/// Serializes a [`Cpu`] as its command-line name (`z80`, `6502`).
+pub(crate) fn serialize_cpu<S: serde::Serializer>(cpu: &Cpu, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(cpu.name())
+}

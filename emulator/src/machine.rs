@@ -21,7 +21,6 @@
 //! inside the program, the opcode pre-check (halts, illegal opcodes), the bus events, the stack
 //! region, and one store into the ring of recent PCs.
 
-use crate::Cpu;
 use crate::bus_impl::{BusEvent, MachineBus, attr, is_done};
 use crate::clock::{ClockProfile, default_machine};
 use crate::core::{Core, Mos6502Core, Registers, RustzxCore, Z80Core};
@@ -30,8 +29,9 @@ use crate::error::{Fault, RunError};
 use crate::memory::{AddrRange, ConfigError, MemoryMap};
 use crate::profiler::{ProfileReport, Profiler};
 use crate::stats::{RamProfile, RegionUse, RunStats, StackUse, StopReason};
-use crate::symbols::Symbols;
+use crate::symbols::Routines;
 use crate::trace::{RECENT, RecentTrace, TraceEntry, Tracer};
+use crate::{Cpu, SymbolTable};
 use std::time::{Duration, Instant};
 
 /// Which emulation core runs the CPU.
@@ -91,16 +91,10 @@ mod class {
     pub const ILLEGAL: u8 = 4;
 }
 
-/// The documented NMOS 6502 opcodes as the 16x16 datasheet grid: row = high nibble, bit n of
-/// a row = low nibble n. 151 opcodes.
-const DOCUMENTED_6502: [u16; 16] = [
-    0x6763, 0x6363, 0x7773, 0x6363, 0x7763, 0x6363, 0x7763, 0x6363, // 0x-7x
-    0x7572, 0x2773, 0x7777, 0x7773, 0x7773, 0x6363, 0x7773, 0x6363, // 8x-Fx
-];
-
-/// Whether `op` is a documented NMOS 6502 opcode.
+/// Whether `op` is a documented NMOS 6502 opcode: a row of the assembler's instruction table
+/// (the one table the assembler, the disassembler and the machine share).
 pub fn is_documented_6502(op: u8) -> bool {
-    DOCUMENTED_6502[usize::from(op >> 4)] & (1 << (op & 15)) != 0
+    kempelen_asm::decode(Cpu::Mos6502, &[op, 0, 0], 0).is_ok_and(|d| d.is_documented())
 }
 
 /// Whether `ED op` is a defined Z80 instruction (documented, or one of the undocumented
@@ -238,7 +232,7 @@ impl Watch for NoWatch {
 struct Watching<'a> {
     profiler: Option<&'a mut Profiler>,
     tracer: Option<&'a mut Tracer>,
-    symbols: Option<&'a Symbols>,
+    symbols: Option<&'a SymbolTable>,
 }
 
 impl Watch for Watching<'_> {
@@ -426,7 +420,7 @@ pub struct MachineBuilder {
     sp: Option<u16>,
     allow_undocumented: bool,
     stop_on_brk: bool,
-    symbols: Option<Symbols>,
+    symbols: Option<SymbolTable>,
     clock: &'static ClockProfile,
 }
 
@@ -481,7 +475,7 @@ impl MachineBuilder {
     }
 
     /// Symbols for traces, error reports and the profiler.
-    pub fn symbols(mut self, symbols: Symbols) -> Self {
+    pub fn symbols(mut self, symbols: SymbolTable) -> Self {
         self.symbols = Some(symbols);
         self
     }
@@ -573,7 +567,7 @@ pub struct Machine {
     map: MemoryMap,
     program: Vec<AddrRange>,
     st: RunState,
-    symbols: Option<Symbols>,
+    symbols: Option<SymbolTable>,
     profiler: Option<Profiler>,
     tracer: Option<Tracer>,
     clock: &'static ClockProfile,
@@ -774,22 +768,24 @@ impl Machine {
     }
 
     /// The symbols, if any.
-    pub fn symbols(&self) -> Option<&Symbols> {
+    pub fn symbols(&self) -> Option<&SymbolTable> {
         self.symbols.as_ref()
     }
 
     /// Sets the symbols used by traces and error reports (and by a profiler enabled later).
-    pub fn set_symbols(&mut self, symbols: Symbols) {
+    pub fn set_symbols(&mut self, symbols: SymbolTable) {
         self.symbols = Some(symbols);
     }
 
-    /// Turns on the cycle profiler, charging cycles to the machine's symbols that lie inside
-    /// the loaded program (constants defined with `EQU`, such as port numbers, are left out).
+    /// Turns on the cycle profiler, charging cycles to the machine's routines: the global
+    /// labels of its symbol table that lie inside the loaded program (constants and local
+    /// labels are not routines).
     pub fn enable_profiler(&mut self) {
         let bus = self.core.bus();
         let code = self
             .symbols
-            .clone()
+            .as_ref()
+            .map(Routines::from_table)
             .unwrap_or_default()
             .filtered(|_, a| bus.attr[usize::from(a)] & attr::EXEC != 0);
         self.profiler = Some(Profiler::new(self.cpu, code));

@@ -13,7 +13,7 @@
 //! and nothing at all when the profiler is off (the machine's step loop is compiled without it).
 
 use crate::Cpu;
-use crate::symbols::Symbols;
+use crate::symbols::Routines;
 use std::fmt;
 
 /// Index of the pseudo-routine for addresses below the first symbol.
@@ -40,7 +40,7 @@ struct Frame {
 #[derive(Debug, Clone)]
 pub struct Profiler {
     cpu: Cpu,
-    symbols: Symbols,
+    symbols: Routines,
     /// Routine index (0 = no symbol, i + 1 = symbol i) for every address.
     routine_of: Box<[u16]>,
     self_cycles: Vec<u64>,
@@ -55,7 +55,7 @@ pub struct Profiler {
 
 impl Profiler {
     /// A profiler charging `cpu` cycles to `symbols` (at most 65535 of them).
-    pub fn new(cpu: Cpu, symbols: Symbols) -> Self {
+    pub fn new(cpu: Cpu, symbols: Routines) -> Self {
         let mut routine_of = vec![NO_SYMBOL as u16; 0x10000].into_boxed_slice();
         for addr in 0..=0xFFFFu16 {
             if let Some(i) = symbols.index_at(addr) {
@@ -78,8 +78,8 @@ impl Profiler {
         }
     }
 
-    /// The symbols cycles are charged to.
-    pub fn symbols(&self) -> &Symbols {
+    /// The routines cycles are charged to.
+    pub fn routines(&self) -> &Routines {
         &self.symbols
     }
 
@@ -299,7 +299,7 @@ mod tests {
     #[test]
     fn self_and_inclusive_time_with_recursion() {
         // MAIN at $0100 calls REC at $0200, which calls itself once and returns.
-        let syms = Symbols::new([("MAIN", 0x0100), ("REC", 0x0200)]);
+        let syms = Routines::new([("MAIN", 0x0100), ("REC", 0x0200)]);
         let mut p = Profiler::new(Cpu::Z80, syms);
         p.begin_run(0x0000);
         p.after_step(0x0100, 0xCD, 17, 0xFFFE, 0x0200); // CALL REC

@@ -1,31 +1,44 @@
-//! Code symbols: which routine an address belongs to.
+//! Routines: which routine an address belongs to, for the cycle profiler.
 //!
-//! The assembler writes a symbol file (`NAME EQU $XXXX`, one per line). The tracer, the error
-//! traces and the cycle profiler only need "the nearest symbol at or below this address", so
-//! this module keeps the symbols sorted by address and answers that in `O(log n)`; the profiler
-//! turns it into a table of all 65536 addresses once.
+//! The assembler writes a symbol file (`NAME EQU $XXXX`, one per line) that
+//! `kempelen_asm::SymbolTable` reads. The profiler charges cycles to routines, so it keeps only
+//! the symbols that can be routines (global labels; not constants, not local labels) sorted by
+//! address, answers "the nearest routine at or below this address" in `O(log n)`, and turns that
+//! into a table of all 65536 addresses once.
 
-/// Symbols sorted by address.
+use kempelen_asm::{SymbolKind, SymbolTable};
+
+/// Routine entry points sorted by address.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Symbols {
+pub struct Routines {
     /// (address, name), sorted by address, then name.
     by_addr: Vec<(u16, String)>,
 }
 
-impl Symbols {
-    /// Symbols from (name, address) pairs.
+impl Routines {
+    /// The global labels of a symbol table (constants and local labels are not routines).
+    pub fn from_table(table: &SymbolTable) -> Self {
+        Routines::new(
+            table
+                .iter()
+                .filter(|s| s.kind == SymbolKind::Label && !s.is_local())
+                .map(|s| (s.name.clone(), s.value)),
+        )
+    }
+
+    /// Routines from (name, address) pairs.
     pub fn new<S: Into<String>>(pairs: impl IntoIterator<Item = (S, u16)>) -> Self {
         let mut by_addr: Vec<(u16, String)> =
             pairs.into_iter().map(|(n, a)| (a, n.into())).collect();
         by_addr.sort();
         by_addr.dedup_by(|a, b| a.0 == b.0);
-        Symbols { by_addr }
+        Routines { by_addr }
     }
 
     /// Only the symbols for which `keep(name, address)` holds (for example those inside the
     /// program, leaving out `EQU` constants such as port numbers).
     pub fn filtered(&self, mut keep: impl FnMut(&str, u16) -> bool) -> Self {
-        Symbols {
+        Routines {
             by_addr: self
                 .by_addr
                 .iter()
@@ -98,7 +111,7 @@ mod tests {
 
     #[test]
     fn nearest_symbol_at_or_below() {
-        let s = Symbols::new([("SEARCH", 0x0200), ("START", 0x0100), ("EVAL", 0x0300)]);
+        let s = Routines::new([("SEARCH", 0x0200), ("START", 0x0100), ("EVAL", 0x0300)]);
         assert_eq!(s.routine_at(0x00FF), None);
         assert_eq!(s.routine_at(0x0100), Some(("START", 0)));
         assert_eq!(s.routine_at(0x01FF), Some(("START", 0xFF)));
@@ -110,8 +123,19 @@ mod tests {
     }
 
     #[test]
+    fn only_global_labels_are_routines() {
+        let mut t = SymbolTable::new();
+        t.insert("PORT", 0x00FF, SymbolKind::Constant);
+        t.insert("START", 0x0100, SymbolKind::Label);
+        t.insert("START@loop", 0x0104, SymbolKind::Label);
+        let r = Routines::from_table(&t);
+        assert_eq!(r.len(), 1);
+        assert_eq!(r.routine_at(0x0105), Some(("START", 5)));
+    }
+
+    #[test]
     fn filtering_drops_constants() {
-        let s = Symbols::new([("PORT", 0x00FF), ("START", 0x0100)]);
+        let s = Routines::new([("PORT", 0x00FF), ("START", 0x0100)]);
         let code = s.filtered(|_, a| a >= 0x0100);
         assert_eq!(code.len(), 1);
         assert_eq!(code.routine_at(0x0100), Some(("START", 0)));

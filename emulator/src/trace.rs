@@ -5,11 +5,9 @@
 //! [`Tracer`] records every instruction that passes its filter (a count, an address range) with
 //! disassembly, symbol and registers, and hands each entry to a sink the caller chooses.
 
-use crate::Cpu;
 use crate::core::Registers;
-use crate::disasm::{Decoded, decode};
 use crate::memory::AddrRange;
-use crate::symbols::Symbols;
+use crate::{Cpu, SymbolTable};
 use std::fmt;
 
 /// How many recent instructions an error trace shows.
@@ -40,23 +38,37 @@ impl TraceEntry {
         cpu: Cpu,
         mem: &[u8; 0x10000],
         pc: u16,
-        symbols: Option<&Symbols>,
+        symbols: Option<&SymbolTable>,
         registers: Option<Registers>,
     ) -> Self {
-        let Decoded { len, text } = decode(cpu, mem, pc);
-        let bytes = (0..len)
-            .map(|i| mem[pc.wrapping_add(i as u16) as usize])
+        let window: Vec<u8> = (0..4)
+            .map(|i| mem[usize::from(pc.wrapping_add(i))])
             .collect();
+        // Four bytes always hold a whole instruction, so decoding cannot fail.
+        let d = kempelen_asm::decode_with(cpu, &window, pc, symbols).expect("4 bytes decode");
+        let bytes = d.bytes().to_vec();
+        let text = d.text();
         TraceEntry {
             index: 0,
             cycles: 0,
             pc,
             bytes,
             text,
-            symbol: symbols.and_then(|s| s.describe(pc)),
+            symbol: symbols.and_then(|s| routine_offset(s, pc)),
             registers,
         }
     }
+}
+
+/// `ROUTINE` or `ROUTINE+offset` for `pc`, if a routine lies at or below it.
+fn routine_offset(symbols: &SymbolTable, pc: u16) -> Option<String> {
+    symbols.containing(pc).map(|(name, offset)| {
+        if offset == 0 {
+            name.to_string()
+        } else {
+            format!("{name}+{offset}")
+        }
+    })
 }
 
 impl fmt::Display for TraceEntry {

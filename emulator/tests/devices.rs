@@ -4,9 +4,22 @@
 use kempelen_emulator::clock::machine;
 use kempelen_emulator::trace::TraceFilter;
 use kempelen_emulator::{
-    AddrRange, CoreKind, Cpu, Fault, Machine, Registers, StopReason, Symbols, Tracer,
+    AddrRange, CoreKind, Cpu, Fault, Machine, Registers, StopReason, SymbolKind, SymbolTable,
+    Tracer,
 };
 use std::time::Duration;
+
+/// A symbol table of labels and constants.
+fn symbols(labels: &[(&str, u16)], constants: &[(&str, u16)]) -> SymbolTable {
+    let mut t = SymbolTable::new();
+    for &(name, value) in labels {
+        t.insert(name, value, SymbolKind::Label);
+    }
+    for &(name, value) in constants {
+        t.insert(name, value, SymbolKind::Constant);
+    }
+    t
+}
 
 /// Echoes console input until a newline, then makes the host call "done".
 const Z80_ECHO: [u8; 17] = [
@@ -127,7 +140,10 @@ fn ram_profile_counts_data_and_stack() {
 
 #[test]
 fn profiler_charges_cycles_to_routines() {
-    let symbols = Symbols::new([("START", 0x0000), ("SUB", 0x0010), ("PORT", 0x00FF)]);
+    let symbols = symbols(
+        &[("START", 0x0000), ("SUB", 0x0010), ("DATA", 0x8000)],
+        &[("PORT", 0x0001)],
+    );
     let mut m = Machine::builder(Cpu::Z80)
         .load(0, &Z80_RAM)
         .symbols(symbols)
@@ -136,7 +152,7 @@ fn profiler_charges_cycles_to_routines() {
     m.enable_profiler();
     let stats = m.run(10_000).unwrap();
     let p = m.profile().unwrap();
-    // PORT is a constant outside the program: not a routine.
+    // PORT is a constant and DATA lies outside the program: neither is a routine.
     assert_eq!(p.rows.len(), 2);
     let start = p.row("START").unwrap();
     let sub = p.row("SUB").unwrap();
@@ -163,7 +179,7 @@ fn tracer_records_instructions_with_registers() {
     let mut m = Machine::builder(Cpu::Z80)
         .core(CoreKind::RustzxZ80)
         .load(0, &Z80_RAM)
-        .symbols(Symbols::new([("START", 0)]))
+        .symbols(symbols(&[("START", 0)], &[]))
         .build()
         .unwrap();
     m.set_tracer(tracer);
