@@ -11,6 +11,9 @@ mod engine_common;
 mod perft;
 mod search;
 mod uci;
+// --- emulator (issue 3) ---
+mod machines;
+mod run;
 
 #[derive(Parser)]
 #[command(
@@ -35,6 +38,10 @@ enum Command {
     /// Search the fixed bench positions: deterministic node totals and speed per profile.
     Bench(bench::BenchArgs),
     // --- emulator (issue 3) ---
+    /// Run an 8-bit program in Kempelen's machine: exact cycles, time at a historical clock.
+    Run(run::RunArgs),
+    /// List the clock profiles of the historical machines.
+    Machines(machines::MachinesArgs),
     // --- assembler (issue 4) ---
     // --- 8-bit engines (issue 5) ---
     /// Print the version and exit.
@@ -55,6 +62,8 @@ fn main() -> anyhow::Result<()> {
         Command::Uci(args) => uci::run(engine_common::backend(args.profile.into()).as_mut()),
         Command::Bench(args) => bench::run(&args),
         // --- emulator (issue 3) ---
+        Command::Run(args) => run::run(&args),
+        Command::Machines(args) => machines::run(&args),
         // --- assembler (issue 4) ---
         // --- 8-bit engines (issue 5) ---
         Command::Version => {
