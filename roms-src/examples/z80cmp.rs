@@ -75,7 +75,7 @@ fn main() {
     );
     if let (true, Some(pos)) = (profile, last) {
         let (total, by) = e.profile_search(&pos, depth as u8).expect("profile");
-        for (name, c) in by.iter().take(30) {
+        for (name, c) in by.iter().take(200) {
             println!("{name:20} {c:12} {:5.1}%", *c as f64 * 100.0 / total as f64);
         }
     }
