@@ -12,6 +12,16 @@ fn main() {
     let depth: u32 = args[0].parse().expect("depth");
     let profile = args.iter().any(|a| a == "--profile");
     let e = Z80Engine::assemble_with_pasmo().expect("assemble");
+    if args.iter().any(|a| a == "--perft") {
+        for line in std::io::stdin().lock().lines() {
+            let fen = line.unwrap();
+            let pos = Position::from_fen(fen.trim()).expect("fen");
+            let z = e.perft(&pos, depth as u8).expect("perft").count;
+            let n = kempelen_engine::perft(&pos, depth);
+            println!("{} {z} {n} {fen}", if z == n { "ok" } else { "DIFF" });
+        }
+        return;
+    }
     let (mut agree, mut total, mut nodes, mut cycles) = (0, 0, 0u64, 0u64);
     let mut last = None;
     for line in std::io::stdin().lock().lines() {
@@ -75,8 +85,31 @@ fn main() {
     );
     if let (true, Some(pos)) = (profile, last) {
         let (total, by) = e.profile_search(&pos, depth as u8).expect("profile");
-        for (name, c) in by.iter().take(200) {
+        for (name, c) in by.iter().filter(|(n, _)| !n.starts_with("calls:")).take(40) {
             println!("{name:20} {c:12} {:5.1}%", *c as f64 * 100.0 / total as f64);
+        }
+        for (name, c) in by.iter().filter(|(n, _)| n.starts_with("calls:")) {
+            if [
+                "gen_tac",
+                "gen_quiet",
+                "search",
+                "quiesce",
+                "evaluate",
+                "make",
+                "is_attacked",
+                "in_check",
+                "q_body",
+                "pick_tac",
+                "next_move",
+                "s_gen",
+                "q_gen",
+                "count_node",
+            ]
+            .iter()
+            .any(|k| name == &format!("calls:{k}"))
+            {
+                println!("{name:24} {c:10}");
+            }
         }
     }
 }

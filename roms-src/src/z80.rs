@@ -387,7 +387,7 @@ impl Z80Engine {
     ) -> Result<(u64, Vec<(String, u64)>), Z80Error> {
         let l = &self.layout;
         let mut m = self.machine();
-        m.profile = Some(vec![0u64; 65536]);
+        m.profile = Some(vec![0u64; 2 * 65536]);
         self.write_position(&mut m, &Setup::from_position(pos), &[])?;
         m.host_write(l.p_cmd, &[l.cmd_search]);
         m.host_write(l.p_depth, &[depth]);
@@ -402,7 +402,7 @@ impl Z80Engine {
             .filter(|(n, v)| (*v as usize) < self.rom.len() && n.to_lowercase() == *n)
             .collect();
         let mut by: HashMap<String, u64> = HashMap::new();
-        for (pc, &c) in prof.iter().enumerate() {
+        for (pc, &c) in prof[..65536].iter().enumerate() {
             if c == 0 {
                 continue;
             }
@@ -416,6 +416,13 @@ impl Z80Engine {
         }
         let mut v: Vec<(String, u64)> = by.into_iter().collect();
         v.sort_by_key(|e| std::cmp::Reverse(e.1));
+        // Entries: executions of each routine's first instruction, as "calls:NAME".
+        for (name, addr) in &code {
+            let n = prof[65536 + *addr as usize];
+            if n > 0 {
+                v.push((format!("calls:{name}"), n));
+            }
+        }
         Ok((cycles, v))
     }
 }
@@ -572,6 +579,7 @@ impl Machine {
             self.cycles += c;
             if let Some(p) = &mut self.profile {
                 p[pc as usize] += c;
+                p[65536 + pc as usize] += 1;
             }
             if cpu.sp < self.stack_low && cpu.sp >= 0x8000 {
                 self.stack_low = cpu.sp;
