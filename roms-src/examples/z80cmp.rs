@@ -84,32 +84,12 @@ fn main() {
         nodes as f64 * 3.5e6 / cycles.max(1) as f64
     );
     if let (true, Some(pos)) = (profile, last) {
-        let (total, by) = e.profile_search(&pos, depth as u8).expect("profile");
-        for (name, c) in by.iter().filter(|(n, _)| !n.starts_with("calls:")).take(40) {
-            println!("{name:20} {c:12} {:5.1}%", *c as f64 * 100.0 / total as f64);
-        }
-        for (name, c) in by.iter().filter(|(n, _)| n.starts_with("calls:")) {
-            if [
-                "gen_tac",
-                "gen_quiet",
-                "search",
-                "quiesce",
-                "evaluate",
-                "make",
-                "is_attacked",
-                "in_check",
-                "q_body",
-                "pick_tac",
-                "next_move",
-                "s_gen",
-                "q_gen",
-                "count_node",
-            ]
-            .iter()
-            .any(|k| name == &format!("calls:{k}"))
-            {
-                println!("{name:24} {c:10}");
-            }
+        let report = e.profile_search(&pos, depth).expect("profile");
+        for r in report.rows.iter().take(40) {
+            println!(
+                "{:20} {:12} {:5.1}% {:8} calls",
+                r.routine, r.cycles, r.share, r.calls
+            );
         }
     }
 }

@@ -2,14 +2,12 @@
 //! folder and drives them through the host protocol described in `docs/PROTOCOL.md`.
 //!
 //! - [`tables`]: generator of `z80/tables.inc`, the tables shared with the native engine.
-//! - [`symbols`]: the assembler's symbol table, where every protocol address comes from.
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`z80`]: the Z80 engine: assemble, load, run a command, read the result.
 
 pub mod setup;
 pub mod suite;
-pub mod symbols;
 pub mod tables;
 pub mod z80;
 
