@@ -12,6 +12,23 @@ fn main() {
     let depth: u32 = args[0].parse().expect("depth");
     let profile = args.iter().any(|a| a == "--profile");
     let e = Z80Engine::assemble_with_pasmo().expect("assemble");
+    if args.iter().any(|a| a == "--ram") {
+        for line in std::io::stdin().lock().lines() {
+            let fen = line.unwrap();
+            let pos = Position::from_fen(fen.trim()).expect("fen");
+            let mut row = Vec::new();
+            for d in 1..=depth {
+                let z = e.search(&pos, &[], d, None).expect("search");
+                row.push(format!(
+                    "{}/{}",
+                    z.ram.peak_bytes,
+                    z.ram.stack.map(|s| s.max_depth).unwrap_or(0)
+                ));
+            }
+            println!("{} | {}", row.join(" "), fen.trim());
+        }
+        return;
+    }
     if args.iter().any(|a| a == "--perft") {
         for line in std::io::stdin().lock().lines() {
             let fen = line.unwrap();

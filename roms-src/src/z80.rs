@@ -163,12 +163,24 @@ pub struct Z80Engine {
     pub realtime: bool,
 }
 
+/// The ROM region of the machine's default Z80 memory map (docs/MACHINE.md).
+const ROM_LIMIT: usize = 0x4000;
+
 /// How often the run loop looks at the stop flag, the clock and finished iterations.
 const POLL_CYCLES: u64 = 1 << 20;
 
 impl Z80Engine {
     /// Builds the engine from an assembled image (loaded at 0x0000) and its symbols.
     pub fn new(rom: Vec<u8>, symbols: SymbolTable) -> Result<Z80Engine, Z80Error> {
+        if rom.len() > ROM_LIMIT {
+            return Err(Z80Error::Assemble {
+                file: "engine.asm".into(),
+                message: format!(
+                    "the image has {} bytes; the ROM holds {ROM_LIMIT}",
+                    rom.len()
+                ),
+            });
+        }
         let layout = Layout::from_symbols(&symbols)?;
         Ok(Z80Engine {
             rom,

@@ -13,7 +13,8 @@
     org 0
     jp start
     include "setup.inc"
-    defs 0100h-$            ; (an error here means setup.inc outgrew page 0)
+    include "page0.inc"
+    defs 0100h-$            ; (an error here means page 0 overflowed)
     include "tables.inc"
 
 ; start: run the command in P_CMD, store the status, signal "done" to the host.
