@@ -14,6 +14,8 @@ mod uci;
 // --- emulator (issue 3) ---
 mod machines;
 mod run;
+// --- 8-bit engines (issue 5) ---
+mod gen_tables;
 
 #[derive(Parser)]
 #[command(
@@ -44,6 +46,8 @@ enum Command {
     Machines(machines::MachinesArgs),
     // --- assembler (issue 4) ---
     // --- 8-bit engines (issue 5) ---
+    /// Write roms-src/z80/tables.inc (tables shared by the native and Z80 engines).
+    GenTables(gen_tables::GenTablesArgs),
     /// Print the version and exit.
     Version,
 }
@@ -66,6 +70,7 @@ fn main() -> anyhow::Result<()> {
         Command::Machines(args) => machines::run(&args),
         // --- assembler (issue 4) ---
         // --- 8-bit engines (issue 5) ---
+        Command::GenTables(args) => gen_tables::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
             Ok(())
