@@ -7,8 +7,8 @@
 //! serves perft and move parsing.
 //!
 //! Layout, one vocabulary item per file: [`square`], [`piece`], [`moves`], [`position`],
-//! [`fen`], [`movegen`], [`san`], [`game`], [`perft`], [`tables`], [`eval`], [`reference`],
-//! [`full`], [`engine`] (the backend trait), [`uci`] (the only module doing I/O), [`bench`].
+//! [`fen`], [`movegen`], [`san`], [`game`], [`perft`](mod@perft), [`tables`], [`eval`], [`reference`](mod@reference),
+//! [`full`], [`engine`] (the backend trait), [`uci`] (the only module doing I/O), [`bench`](mod@bench).
 //!
 //! A reference search as a port host would run it (fixed depth, deterministic node count):
 //!
