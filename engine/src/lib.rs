@@ -2,4 +2,44 @@
 //!
 //! The engine is also the executable reference for the 8-bit ports: the `reference` search
 //! profile implements `docs/ALGORITHM.md` exactly, so that the Z80 and 6502 builds reproduce its
-//! best move, score and node count bit for bit.
+//! best move, score and node count bit for bit. The `full` profile is the native engine at its
+//! best, for people who play against it. Both run over the one legal move generator that also
+//! serves perft and move parsing.
+//!
+//! Layout, one vocabulary item per file: [`square`], [`piece`], [`moves`], [`position`],
+//! [`fen`], [`movegen`], [`san`], [`game`], [`perft`], [`tables`], [`eval`], [`reference`],
+//! [`full`], [`engine`] (the backend trait), [`uci`] (the only module doing I/O), [`bench`].
+
+pub mod fen;
+pub mod movegen;
+pub mod moves;
+pub mod perft;
+pub mod piece;
+pub mod position;
+pub mod square;
+pub mod tables;
+
+pub use fen::{FenError, FenField, FenReason};
+pub use movegen::GenMode;
+pub use moves::{Move, MoveError, MoveList};
+pub use perft::{divide, perft};
+pub use position::{Position, START_FEN, Undo};
+pub use square::Square;
+pub mod bench;
+pub mod engine;
+pub mod eval;
+pub mod full;
+pub mod game;
+pub mod native;
+pub mod reference;
+pub mod san;
+pub mod time;
+pub mod uci;
+
+pub use engine::{
+    Engine, EngineError, EngineOption, INF, Limits, MATE, OptionKind, SearchControl, SearchInfo,
+    SearchResult, mate_in,
+};
+pub use game::{Game, GameStatus};
+pub use native::{NativeEngine, Profile};
+pub use reference::{ReferenceLimits, ReferenceSearch};

@@ -5,6 +5,15 @@
 
 use clap::{Parser, Subcommand};
 
+// --- native engine (issue 2) ---
+mod bench;
+mod engine_common;
+mod perft;
+mod search;
+mod uci;
+// --- emulator (issue 3) ---
+mod machines;
+mod run;
 // --- assembler (issue 4) ---
 mod asm;
 
@@ -22,7 +31,19 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     // --- native engine (issue 2) ---
+    /// Count the leaves of the legal move tree (perft), optionally per root move.
+    Perft(perft::PerftArgs),
+    /// Search a position and print best move, score, nodes and principal variation.
+    Search(search::SearchArgs),
+    /// Run as a UCI engine on standard input and output.
+    Uci(uci::UciArgs),
+    /// Search the fixed bench positions: deterministic node totals and speed per profile.
+    Bench(bench::BenchArgs),
     // --- emulator (issue 3) ---
+    /// Run an 8-bit program in Kempelen's machine: exact cycles, time at a historical clock.
+    Run(run::RunArgs),
+    /// List the clock profiles of the historical machines.
+    Machines(machines::MachinesArgs),
     // --- assembler (issue 4) ---
     /// Assemble a Z80 or 6502 source into a binary (with listing and symbol file on request).
     Asm(asm::AsmArgs),
@@ -37,7 +58,18 @@ fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         // --- native engine (issue 2) ---
+        Command::Perft(args) => perft::run(
+            &args,
+            engine_common::backend(kempelen_engine::Profile::Reference).as_mut(),
+        ),
+        Command::Search(args) => {
+            search::run(&args, engine_common::backend(args.profile.into()).as_mut())
+        }
+        Command::Uci(args) => uci::run(engine_common::backend(args.profile.into()).as_mut()),
+        Command::Bench(args) => bench::run(&args),
         // --- emulator (issue 3) ---
+        Command::Run(args) => run::run(&args),
+        Command::Machines(args) => machines::run(&args),
         // --- assembler (issue 4) ---
         Command::Asm(args) => asm::run_asm(args),
         Command::Disasm(args) => asm::run_disasm(args),

@@ -1,0 +1,250 @@
+//! The backend trait through which the command line runs `perft`, `search`, `bench` and `uci`:
+//! the native engine implements it for both profiles, the Z80 host glue (`kempelen-roms`)
+//! implements it for the 8-bit build. Also the shared vocabulary of a search request: limits,
+//! control (stop flag, info callback) and result.
+
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::Position;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// Mate score (ALGORITHM.md §7): a side checkmated at ply `p` scores `-(MATE - p)`.
+pub const MATE: i32 = 32000;
+/// Larger than every score.
+pub const INF: i32 = 32001;
+/// Scores at least this far from zero are mate scores (up to 500 plies from the root).
+pub const MATE_BOUND: i32 = MATE - 500;
+
+/// Moves to mate for a mate score (positive: the side to move mates), `None` otherwise.
+pub fn mate_in(score: i32) -> Option<i32> {
+    if score >= MATE_BOUND {
+        Some((MATE - score + 1) / 2)
+    } else if score <= -MATE_BOUND {
+        Some(-((MATE + score) / 2))
+    } else {
+        None
+    }
+}
+
+/// What bounds a search. All given limits apply; none at all means "until stopped".
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Limits {
+    /// Deepest iteration.
+    pub depth: Option<u32>,
+    /// Node limit (for the reference profile with the exact semantics of ALGORITHM.md §9).
+    pub nodes: Option<u64>,
+    /// Time for this move.
+    pub movetime: Option<Duration>,
+    /// White's clock.
+    pub wtime: Option<Duration>,
+    /// Black's clock.
+    pub btime: Option<Duration>,
+    /// White's increment per move.
+    pub winc: Option<Duration>,
+    /// Black's increment per move.
+    pub binc: Option<Duration>,
+    /// Moves to the next time control.
+    pub movestogo: Option<u32>,
+    /// Search until stopped (the result is still reported when a depth or node limit is hit).
+    pub infinite: bool,
+}
+
+impl Limits {
+    /// A fixed-depth search.
+    pub fn depth(depth: u32) -> Limits {
+        Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        }
+    }
+
+    /// A node-limited search.
+    pub fn nodes(nodes: u64) -> Limits {
+        Limits {
+            nodes: Some(nodes),
+            ..Limits::default()
+        }
+    }
+
+    /// A search of fixed duration.
+    pub fn movetime(t: Duration) -> Limits {
+        Limits {
+            movetime: Some(t),
+            ..Limits::default()
+        }
+    }
+}
+
+/// Progress of a search, reported after each completed iteration (and by the full profile
+/// when the best move changes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchInfo {
+    /// Completed depth.
+    pub depth: u32,
+    /// Deepest ply reached.
+    pub seldepth: u32,
+    /// Score in centipawns, side to move's view, mate scores as [`MATE`] minus plies.
+    pub score: i32,
+    /// Nodes so far.
+    pub nodes: u64,
+    /// Time since the search started.
+    pub time: Duration,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// Transposition-table fill in permille, if the backend has one.
+    pub hashfull: Option<u32>,
+}
+
+/// Callback receiving [`SearchInfo`] lines.
+pub type InfoCallback<'a> = Box<dyn Fn(&SearchInfo) + Send + Sync + 'a>;
+
+/// How the caller steers a running search: a stop flag (set from another thread) and an info
+/// callback.
+pub struct SearchControl<'a> {
+    /// Set to stop the search; the result of the last completed iteration is returned.
+    pub stop: Arc<AtomicBool>,
+    /// Receives progress reports.
+    pub info: Option<InfoCallback<'a>>,
+    /// When the clock started (time limits count from here).
+    pub start: Instant,
+}
+
+impl Default for SearchControl<'_> {
+    fn default() -> Self {
+        SearchControl {
+            stop: Arc::new(AtomicBool::new(false)),
+            info: None,
+            start: Instant::now(),
+        }
+    }
+}
+
+impl<'a> SearchControl<'a> {
+    /// A control with an info callback.
+    pub fn with_info(info: impl Fn(&SearchInfo) + Send + Sync + 'a) -> Self {
+        SearchControl {
+            info: Some(Box::new(info)),
+            ..SearchControl::default()
+        }
+    }
+
+    /// Whether stop was requested.
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Reports progress to the callback, if any.
+    pub fn report(&self, info: &SearchInfo) {
+        if let Some(cb) = &self.info {
+            cb(info);
+        }
+    }
+}
+
+/// The outcome of a search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchResult {
+    /// Best move; `None` only when the side to move has no legal move.
+    pub best: Option<Move>,
+    /// Its score (centipawns, side to move's view; mate scores as [`MATE`] minus plies).
+    pub score: i32,
+    /// Principal variation, starting with the best move.
+    pub pv: Vec<Move>,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Total nodes (ALGORITHM.md §7 definition for the reference profile).
+    pub nodes: u64,
+    /// Wall time spent.
+    pub time: Duration,
+}
+
+/// Errors of an engine backend.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EngineError {
+    /// The backend itself failed (for example an emulator error in an 8-bit build).
+    #[error("engine backend failed: {0}")]
+    Backend(String),
+    /// The request is outside what the backend supports.
+    #[error("unsupported request: {0}")]
+    Unsupported(String),
+    /// A `setoption` name the backend does not have.
+    #[error("unknown option '{0}'")]
+    UnknownOption(String),
+    /// A `setoption` value out of range or malformed.
+    #[error("invalid value '{value}' for option '{name}': {reason}")]
+    InvalidOption {
+        /// Option name.
+        name: String,
+        /// Offending value.
+        value: String,
+        /// Why it was refused.
+        reason: String,
+    },
+}
+
+/// Kind of an engine option, as UCI prints it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OptionKind {
+    /// Integer in a range.
+    Spin {
+        /// Default value.
+        default: i64,
+        /// Smallest value.
+        min: i64,
+        /// Largest value.
+        max: i64,
+    },
+    /// One of a list of strings.
+    Combo {
+        /// Default value.
+        default: String,
+        /// Allowed values.
+        choices: Vec<String>,
+    },
+}
+
+/// An option a backend offers (printed by `uci`, set by `setoption`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineOption {
+    /// Name as used by `setoption name`.
+    pub name: String,
+    /// Type and range.
+    pub kind: OptionKind,
+}
+
+/// A chess engine backend: the native engine or an 8-bit build in the emulator.
+pub trait Engine: Send {
+    /// Name and version for `id name`.
+    fn name(&self) -> String;
+
+    /// Perft of `pos` to `depth`.
+    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError>;
+
+    /// Searches the current position of `game` within `limits`. Returns the result of the last
+    /// completed iteration when stopped or out of time.
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+    ) -> Result<SearchResult, EngineError>;
+
+    /// Forget everything learnt from previous searches (`ucinewgame`).
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        Ok(())
+    }
+
+    /// The options this backend offers.
+    fn options(&self) -> Vec<EngineOption> {
+        Vec::new()
+    }
+
+    /// Sets an option.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let _ = value;
+        Err(EngineError::UnknownOption(name.to_string()))
+    }
+}

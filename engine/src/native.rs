@@ -1,0 +1,194 @@
+//! The native engine as an [`Engine`] backend, with its two search profiles: `reference`
+//! (exactly `docs/ALGORITHM.md`, what the 8-bit ports reproduce) and `full` (the strongest
+//! native search). UCI options: `Hash` (megabytes, full profile) and `Profile`.
+
+use crate::engine::{
+    Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchResult,
+};
+use crate::full::{FullLimits, FullState};
+use crate::game::Game;
+use crate::position::Position;
+use crate::reference::{ReferenceLimits, ReferenceSearch};
+use crate::time;
+use std::fmt;
+use std::str::FromStr;
+
+/// Which search the native engine runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// Exactly the reference algorithm of `docs/ALGORITHM.md`.
+    Reference,
+    /// The native engine at its best.
+    Full,
+}
+
+impl fmt::Display for Profile {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Profile::Reference => "reference",
+            Profile::Full => "full",
+        })
+    }
+}
+
+impl FromStr for Profile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Profile, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "reference" => Ok(Profile::Reference),
+            "full" => Ok(Profile::Full),
+            _ => Err(format!(
+                "unknown profile '{s}' (expected 'reference' or 'full')"
+            )),
+        }
+    }
+}
+
+/// Default transposition-table size of the full profile in megabytes.
+pub const DEFAULT_HASH_MB: usize = 64;
+/// Largest accepted `Hash` value.
+pub const MAX_HASH_MB: usize = 4096;
+
+/// The native engine.
+pub struct NativeEngine {
+    profile: Profile,
+    hash_mb: usize,
+    full: Option<FullState>,
+}
+
+impl NativeEngine {
+    /// An engine running `profile`.
+    pub fn new(profile: Profile) -> Self {
+        NativeEngine {
+            profile,
+            hash_mb: DEFAULT_HASH_MB,
+            full: None,
+        }
+    }
+
+    /// The active profile.
+    pub fn profile(&self) -> Profile {
+        self.profile
+    }
+
+    /// Switches the profile.
+    pub fn set_profile(&mut self, profile: Profile) {
+        self.profile = profile;
+    }
+
+    /// Sets the transposition-table size of the full profile (megabytes).
+    pub fn set_hash_mb(&mut self, mb: usize) {
+        self.hash_mb = mb.clamp(1, MAX_HASH_MB);
+        if let Some(full) = &mut self.full {
+            full.resize(self.hash_mb);
+        }
+    }
+
+    fn full_state(&mut self) -> &mut FullState {
+        let mb = self.hash_mb;
+        self.full.get_or_insert_with(|| FullState::new(mb))
+    }
+}
+
+impl Engine for NativeEngine {
+    fn name(&self) -> String {
+        format!("Kempelen {} ({})", env!("CARGO_PKG_VERSION"), self.profile)
+    }
+
+    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
+        Ok(crate::perft::perft(pos, depth))
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+    ) -> Result<SearchResult, EngineError> {
+        let pos = game.position();
+        let budget = time::budget(limits, pos.side());
+        match self.profile {
+            Profile::Reference => {
+                if limits.depth.is_some_and(|d| d == 0) {
+                    return Err(EngineError::Unsupported("depth must be at least 1".into()));
+                }
+                let rl = ReferenceLimits {
+                    depth: limits.depth,
+                    nodes: limits.nodes,
+                    soft_time: budget.soft,
+                    hard_time: budget.hard,
+                };
+                Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
+                    .with_control(control)
+                    .run())
+            }
+            Profile::Full => {
+                let fl = FullLimits {
+                    depth: limits.depth,
+                    nodes: limits.nodes,
+                    soft_time: budget.soft,
+                    hard_time: budget.hard,
+                };
+                let history = game.history64();
+                Ok(self.full_state().search(pos, &history, fl, control))
+            }
+        }
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        match &mut self.full {
+            Some(full) => full.clear(),
+            None if self.profile == Profile::Full => {
+                self.full_state();
+            }
+            None => {}
+        }
+        Ok(())
+    }
+
+    fn options(&self) -> Vec<EngineOption> {
+        vec![
+            EngineOption {
+                name: "Hash".into(),
+                kind: OptionKind::Spin {
+                    default: DEFAULT_HASH_MB as i64,
+                    min: 1,
+                    max: MAX_HASH_MB as i64,
+                },
+            },
+            EngineOption {
+                name: "Profile".into(),
+                kind: OptionKind::Combo {
+                    default: self.profile.to_string(),
+                    choices: vec!["full".into(), "reference".into()],
+                },
+            },
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let invalid = |reason: String| EngineError::InvalidOption {
+            name: name.to_string(),
+            value: value.to_string(),
+            reason,
+        };
+        match name.to_ascii_lowercase().as_str() {
+            "hash" => {
+                let mb: usize = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| invalid("not a number".into()))?;
+                if !(1..=MAX_HASH_MB).contains(&mb) {
+                    return Err(invalid(format!("must be between 1 and {MAX_HASH_MB}")));
+                }
+                self.set_hash_mb(mb);
+                Ok(())
+            }
+            "profile" => {
+                self.profile = value.trim().parse().map_err(invalid)?;
+                Ok(())
+            }
+            _ => Err(EngineError::UnknownOption(name.to_string())),
+        }
+    }
+}

@@ -1,0 +1,411 @@
+//! The reference search, exactly as `docs/ALGORITHM.md` §7-§9 define it: iterative deepening
+//! over a fail-hard negamax alpha-beta with null move (R = 2), quiescence over tactical moves,
+//! and move ordering by one-byte keys (PV move, MVV-LVA captures, queen promotions, two killers).
+//! The Z80 and 6502 ports reproduce its best move, score, principal variation and node count.
+//!
+//! Time limits and the stop flag are extras for playing: they end the search between nodes
+//! like the node limit does, so a fixed-depth or node-limited search is fully reproducible.
+
+use crate::engine::{INF, MATE, SearchControl, SearchInfo, SearchResult};
+use crate::eval::evaluate;
+use crate::movegen::GenMode;
+use crate::moves::{Move, MoveList};
+use crate::piece::{self, PAWN};
+use crate::position::Position;
+use crate::tables::{
+    KEY_CAPTURE, KEY_KILLER1, KEY_KILLER2, KEY_OTHER, KEY_PV, KEY_QUEEN_PROMOTION,
+};
+use std::time::{Duration, Instant};
+
+/// Deepest iteration (ALGORITHM.md §10).
+pub const MAX_DEPTH: u32 = 32;
+/// Deepest ply from the root, search and quiescence together.
+pub const MAX_PLY: usize = 64;
+
+/// What the reference search is asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReferenceLimits {
+    /// Iterations to run (1..=32); `None` means [`MAX_DEPTH`].
+    pub depth: Option<u32>,
+    /// Node limit with the semantics of ALGORITHM.md §9.
+    pub nodes: Option<u64>,
+    /// Do not start an iteration after this much time (playing only).
+    pub soft_time: Option<Duration>,
+    /// Abort the running iteration after this much time (playing only).
+    pub hard_time: Option<Duration>,
+}
+
+/// The ordering key of a move (ALGORITHM.md §8), given the PV move and killers of the ply.
+pub fn ordering_key(pos: &Position, m: Move, pv_move: Option<Move>, killers: &[Move; 2]) -> u8 {
+    if Some(m) == pv_move {
+        return KEY_PV;
+    }
+    let victim = pos.piece_at(m.to());
+    let attacker = piece::piece_type(pos.piece_at(m.from()));
+    if victim != 0 {
+        return KEY_CAPTURE + 8 * piece::piece_type(victim) - attacker;
+    }
+    if pos.is_en_passant(m) {
+        return KEY_CAPTURE + 8 * PAWN - PAWN;
+    }
+    if m.promotion() == piece::QUEEN {
+        return KEY_QUEEN_PROMOTION;
+    }
+    if m.promotion() == 0 {
+        let same = |k: Move| k.from() == m.from() && k.to() == m.to();
+        if same(killers[0]) {
+            return KEY_KILLER1;
+        }
+        if same(killers[1]) {
+            return KEY_KILLER2;
+        }
+    }
+    KEY_OTHER
+}
+
+/// The state of one reference search.
+pub struct ReferenceSearch<'c, 'i> {
+    pos: Position,
+    /// Keys of earlier game positions, the root, and the current path (ALGORITHM.md §6).
+    history: Vec<u32>,
+    nodes: u64,
+    limits: ReferenceLimits,
+    iteration_one_done: bool,
+    aborted: bool,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 1],
+    prev_pv: Vec<Move>,
+    follow: bool,
+    lists: Vec<MoveList>,
+    seldepth: usize,
+    control: Option<&'c SearchControl<'i>>,
+    start: Instant,
+}
+
+impl<'c, 'i> ReferenceSearch<'c, 'i> {
+    /// A search of `pos` with `history` = keys of earlier positions, oldest first, ending with
+    /// the key of `pos` itself (see [`crate::Game::reference_history`]). An empty history is
+    /// taken as just the root.
+    pub fn new(pos: &Position, history: &[u32], limits: ReferenceLimits) -> Self {
+        let mut h = history.to_vec();
+        if h.last() != Some(&pos.key()) {
+            h.push(pos.key());
+        }
+        ReferenceSearch {
+            pos: pos.clone(),
+            history: h,
+            nodes: 0,
+            limits,
+            iteration_one_done: false,
+            aborted: false,
+            killers: [[Move::NULL; 2]; MAX_PLY + 1],
+            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: [0; MAX_PLY + 1],
+            prev_pv: Vec::new(),
+            follow: false,
+            lists: vec![MoveList::new(); MAX_PLY + 1],
+            seldepth: 0,
+            control: None,
+            start: Instant::now(),
+        }
+    }
+
+    /// Attaches a control (stop flag, info callback, start time).
+    pub fn with_control(mut self, control: &'c SearchControl<'i>) -> Self {
+        self.start = control.start;
+        self.control = Some(control);
+        self
+    }
+
+    /// Runs iterative deepening and returns the result of the last completed iteration.
+    pub fn run(mut self) -> SearchResult {
+        let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        let root_moves = self.pos.legal_moves();
+        if root_moves.is_empty() {
+            let score = if self.pos.in_check() { -MATE } else { 0 };
+            return SearchResult {
+                best: None,
+                score,
+                pv: Vec::new(),
+                depth: 0,
+                nodes: 0,
+                time: self.start.elapsed(),
+            };
+        }
+        let mut result = SearchResult {
+            best: None,
+            score: 0,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            time: Duration::ZERO,
+        };
+        for depth in 1..=max_depth {
+            if depth > 1 {
+                if let Some(soft) = self.limits.soft_time {
+                    if self.start.elapsed() >= soft {
+                        break;
+                    }
+                }
+                if self.control.is_some_and(|c| c.stopped()) {
+                    break;
+                }
+            }
+            self.follow = true;
+            let score = self.search(depth as i32, 0, -INF, INF, true);
+            if self.aborted {
+                break;
+            }
+            self.iteration_one_done = true;
+            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            self.prev_pv = pv.clone();
+            result = SearchResult {
+                best: pv.first().copied(),
+                score,
+                pv,
+                depth,
+                nodes: self.nodes,
+                time: self.start.elapsed(),
+            };
+            if let Some(c) = self.control {
+                c.report(&SearchInfo {
+                    depth,
+                    seldepth: self.seldepth as u32,
+                    score,
+                    nodes: self.nodes,
+                    time: result.time,
+                    pv: result.pv.clone(),
+                    hashfull: None,
+                });
+            }
+        }
+        result.nodes = self.nodes;
+        result.time = self.start.elapsed();
+        result
+    }
+
+    /// Step 1 of `search` and `quiesce`: count the node and check the limits.
+    #[inline]
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.iteration_one_done {
+            return false;
+        }
+        if let Some(n) = self.limits.nodes {
+            if self.nodes > n {
+                self.aborted = true;
+                return true;
+            }
+        }
+        if self.nodes & 1023 == 0 {
+            if self.control.is_some_and(|c| c.stopped()) {
+                self.aborted = true;
+            }
+            if let Some(hard) = self.limits.hard_time {
+                if self.start.elapsed() >= hard {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    fn is_repetition(&self) -> bool {
+        let n = self.history.len();
+        let current = self.history[n - 1];
+        let limit = self.pos.halfmove_clock() as usize;
+        let mut k = 4;
+        while k <= limit && k < n {
+            if self.history[n - 1 - k] == current {
+                return true;
+            }
+            k += 2;
+        }
+        false
+    }
+
+    fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, null_ok: bool) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        if ply > 0 {
+            if self.pos.halfmove_clock() >= 100 {
+                return if self.pos.in_check() && self.pos.legal_moves().is_empty() {
+                    -(MATE - ply as i32)
+                } else {
+                    0
+                };
+            }
+            if self.is_repetition() || self.pos.insufficient_material() {
+                return 0;
+            }
+        }
+        if ply >= MAX_PLY {
+            return evaluate(&self.pos) as i32;
+        }
+        if depth <= 0 {
+            return self.quiesce_body(ply, alpha, beta);
+        }
+        let in_check = self.pos.in_check();
+        let mut pv_move = None;
+        if self.follow {
+            if ply < self.prev_pv.len() {
+                pv_move = Some(self.prev_pv[ply]);
+            } else {
+                self.follow = false;
+            }
+        }
+        let side = self.pos.side();
+        if null_ok && ply > 0 && !in_check && !self.follow && self.pos.npm(side) > 330 {
+            let undo = self.pos.make_null();
+            self.history.push(self.pos.key());
+            let score = -self.search(depth - 3, ply + 1, -beta, -beta + 1, false);
+            self.history.pop();
+            self.pos.unmake_null(&undo);
+            if self.aborted {
+                return 0;
+            }
+            if score >= beta {
+                return beta;
+            }
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.pos.generate(&mut list, GenMode::All);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return if in_check { -(MATE - ply as i32) } else { 0 };
+        }
+        let mut keys = [0u8; 256];
+        let killers = self.killers[ply];
+        for (i, &m) in list.iter().enumerate() {
+            keys[i] = ordering_key(&self.pos, m, pv_move, &killers);
+        }
+        let mut result = alpha;
+        let mut searched = 0;
+        while let Some(i) = pick_next(&mut keys[..list.len()]) {
+            let m = list.as_slice()[i];
+            if searched > 0 {
+                self.follow = false;
+            }
+            searched += 1;
+            let quiet = m.promotion() == 0 && !self.pos.is_capture(m);
+            let undo = self.pos.make(m);
+            self.history.push(self.pos.key());
+            let score = -self.search(depth - 1, ply + 1, -beta, -alpha, true);
+            self.history.pop();
+            self.pos.unmake(m, &undo);
+            if self.aborted {
+                result = 0;
+                break;
+            }
+            if score >= beta {
+                if quiet
+                    && (self.killers[ply][0].from() != m.from()
+                        || self.killers[ply][0].to() != m.to())
+                {
+                    self.killers[ply][1] = self.killers[ply][0];
+                    self.killers[ply][0] = m;
+                }
+                result = beta;
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                result = alpha;
+                self.update_pv(ply, m);
+            }
+        }
+        self.lists[ply] = list;
+        result
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let child_len = if ply < MAX_PLY {
+            self.pv_len[ply + 1]
+        } else {
+            0
+        };
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        head[ply][0] = m;
+        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
+        self.pv_len[ply] = child_len + 1;
+    }
+
+    fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        self.pv_len[ply] = 0;
+        self.seldepth = self.seldepth.max(ply);
+        if self.pos.insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate(&self.pos) as i32;
+        }
+        self.quiesce_body(ply, alpha, beta)
+    }
+
+    fn quiesce_body(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        let stand = evaluate(&self.pos) as i32;
+        if stand >= beta {
+            return beta;
+        }
+        if stand > alpha {
+            alpha = stand;
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.pos.generate(&mut list, GenMode::Tactical);
+        let mut keys = [0u8; 256];
+        for (i, &m) in list.iter().enumerate() {
+            keys[i] = ordering_key(&self.pos, m, None, &[Move::NULL; 2]);
+        }
+        let mut result = alpha;
+        while let Some(i) = pick_next(&mut keys[..list.len()]) {
+            let m = list.as_slice()[i];
+            let undo = self.pos.make(m);
+            let score = -self.quiesce(ply + 1, -beta, -alpha);
+            self.pos.unmake(m, &undo);
+            if self.aborted {
+                result = 0;
+                break;
+            }
+            if score >= beta {
+                result = beta;
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                result = alpha;
+            }
+        }
+        self.lists[ply] = list;
+        result
+    }
+}
+
+/// Index of the first move with the highest key not yet taken (keys are >= 1; a taken move's
+/// key is set to 0). This visits moves in the order of a stable descending sort.
+#[inline]
+fn pick_next(keys: &mut [u8]) -> Option<usize> {
+    let mut best = 0;
+    let mut at = None;
+    for (i, &k) in keys.iter().enumerate() {
+        if k > best {
+            best = k;
+            at = Some(i);
+        }
+    }
+    if let Some(i) = at {
+        keys[i] = 0;
+    }
+    at
+}
+
+/// Runs the reference search on a position with the given history and limits.
+pub fn search(pos: &Position, history: &[u32], limits: ReferenceLimits) -> SearchResult {
+    ReferenceSearch::new(pos, history, limits).run()
+}

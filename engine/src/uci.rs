@@ -1,0 +1,443 @@
+//! The UCI protocol loop, the engine crate's only I/O. It reads commands from any `BufRead`,
+//! writes to any `Write`, and runs searches on a second thread so that `isready`, `stop` and
+//! `quit` are answered while the engine thinks. Malformed commands and illegal moves get an
+//! `info string error ...` line naming the command, and the loop keeps going.
+
+use crate::engine::{Engine, EngineError, Limits, OptionKind, SearchControl, SearchInfo, mate_in};
+use crate::game::Game;
+use crate::moves::Move;
+use std::io::{self, BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::{self, ScopedJoinHandle};
+use std::time::{Duration, Instant};
+
+/// Formats a score as UCI `score cp N` or `score mate N`.
+pub fn format_score(score: i32) -> String {
+    match mate_in(score) {
+        Some(n) => format!("mate {n}"),
+        None => format!("cp {score}"),
+    }
+}
+
+/// Formats an `info` line.
+pub fn format_info(info: &SearchInfo) -> String {
+    let ms = info.time.as_millis().max(1) as u64;
+    let nps = info.nodes * 1000 / ms;
+    let mut s = format!(
+        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+        info.depth,
+        info.seldepth.max(info.depth),
+        format_score(info.score),
+        info.nodes,
+        nps,
+        info.time.as_millis()
+    );
+    if let Some(h) = info.hashfull {
+        s.push_str(&format!(" hashfull {h}"));
+    }
+    if !info.pv.is_empty() {
+        s.push_str(" pv");
+        for m in &info.pv {
+            s.push(' ');
+            s.push_str(&m.to_uci());
+        }
+    }
+    s
+}
+
+/// Parses the arguments of `position`.
+pub fn parse_position(args: &[&str]) -> Result<Game, String> {
+    let (mut game, rest) = match args.first() {
+        Some(&"startpos") => (Game::default(), &args[1..]),
+        Some(&"fen") => {
+            let end = args
+                .iter()
+                .position(|&t| t == "moves")
+                .unwrap_or(args.len());
+            let fen = args[1..end].join(" ");
+            let game = Game::from_fen(&fen).map_err(|e| e.to_string())?;
+            (game, &args[end..])
+        }
+        Some(other) => return Err(format!("expected 'startpos' or 'fen', found '{other}'")),
+        None => return Err("expected 'startpos' or 'fen'".into()),
+    };
+    if let Some((&first, moves)) = rest.split_first() {
+        if first != "moves" {
+            return Err(format!("expected 'moves', found '{first}'"));
+        }
+        for (i, text) in moves.iter().enumerate() {
+            game.push_uci(text)
+                .map_err(|e| format!("move {} ({text}): {e}", i + 1))?;
+        }
+    }
+    Ok(game)
+}
+
+/// Parses the arguments of `go`.
+pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
+    let mut limits = Limits::default();
+    let mut i = 0;
+    let mut any = false;
+    while i < args.len() {
+        let word = args[i];
+        let mut number = || -> Result<i64, String> {
+            i += 1;
+            let v = args
+                .get(i)
+                .ok_or_else(|| format!("'{word}' needs a number"))?;
+            v.parse::<i64>()
+                .map_err(|_| format!("'{word}' needs a number, found '{v}'"))
+        };
+        let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        match word {
+            "depth" => {
+                let d = number()?;
+                if d < 1 {
+                    return Err("'depth' must be at least 1".into());
+                }
+                limits.depth = Some(d.min(1000) as u32);
+            }
+            "nodes" => limits.nodes = Some(number()?.max(1) as u64),
+            "movetime" => limits.movetime = Some(ms(number()?)),
+            "wtime" => limits.wtime = Some(ms(number()?)),
+            "btime" => limits.btime = Some(ms(number()?)),
+            "winc" => limits.winc = Some(ms(number()?)),
+            "binc" => limits.binc = Some(ms(number()?)),
+            "movestogo" => limits.movestogo = Some(number()?.max(1) as u32),
+            "mate" => limits.depth = Some((number()?.max(1) * 2) as u32),
+            "infinite" | "ponder" => limits.infinite = true,
+            "searchmoves" => return Err("'searchmoves' is not supported".into()),
+            other => return Err(format!("unknown 'go' parameter '{other}'")),
+        }
+        any = true;
+        i += 1;
+    }
+    if !any {
+        limits.infinite = true;
+    }
+    Ok(limits)
+}
+
+type Running<'scope> = ScopedJoinHandle<'scope, &'scope mut dyn Engine>;
+
+struct Shared<W> {
+    out: Mutex<W>,
+}
+
+impl<W: Write> Shared<W> {
+    fn line(&self, text: &str) {
+        let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = writeln!(out, "{text}");
+        let _ = out.flush();
+    }
+}
+
+/// Runs the UCI loop until `quit` or end of input.
+pub fn run<R: BufRead, W: Write + Send>(
+    engine: &mut dyn Engine,
+    input: R,
+    output: W,
+) -> io::Result<()> {
+    let shared = Shared {
+        out: Mutex::new(output),
+    };
+    let shared = &shared;
+    thread::scope(|scope| -> io::Result<()> {
+        let mut idle: Option<&mut dyn Engine> = Some(engine);
+        let mut running: Option<Running<'_>> = None;
+        let mut stop = Arc::new(AtomicBool::new(false));
+        let mut game = Game::default();
+        let mut searching_infinite = false;
+        for line in input.lines() {
+            let line = line?;
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some((&command, args)) = words.split_first() else {
+                continue;
+            };
+            if running.as_ref().is_some_and(|h| h.is_finished()) {
+                let handle = running.take().expect("checked");
+                match handle.join() {
+                    Ok(e) => idle = Some(e),
+                    Err(_) => shared.line("info string error: the search thread panicked"),
+                }
+            }
+            match command {
+                "uci" => {
+                    finish(&mut running, &mut idle, &stop, shared);
+                    let engine = idle.as_deref_mut().expect("engine is idle");
+                    shared.line(&format!("id name {}", engine.name()));
+                    shared.line("id author the Kempelen developers");
+                    for o in engine.options() {
+                        shared.line(&match o.kind {
+                            OptionKind::Spin { default, min, max } => {
+                                format!("option name {} type spin default {default} min {min} max {max}", o.name)
+                            }
+                            OptionKind::Combo { default, choices } => {
+                                let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+                                format!("option name {} type combo default {default} {}", o.name, vars.join(" "))
+                            }
+                        });
+                    }
+                    shared.line("uciok");
+                }
+                "isready" => shared.line("readyok"),
+                "debug" | "register" | "ponderhit" => {}
+                "ucinewgame" => {
+                    finish(&mut running, &mut idle, &stop, shared);
+                    game = Game::default();
+                    if let Err(e) = idle.as_deref_mut().expect("idle").new_game() {
+                        shared.line(&format!("info string error: ucinewgame: {e}"));
+                    }
+                }
+                "position" => {
+                    finish(&mut running, &mut idle, &stop, shared);
+                    match parse_position(args) {
+                        Ok(g) => game = g,
+                        Err(e) => shared.line(&format!("info string error: position: {e}")),
+                    }
+                }
+                "setoption" => {
+                    finish(&mut running, &mut idle, &stop, shared);
+                    match parse_setoption(args) {
+                        Ok((name, value)) => {
+                            if let Err(e) =
+                                idle.as_deref_mut().expect("idle").set_option(&name, &value)
+                            {
+                                shared.line(&format!("info string error: setoption: {e}"));
+                            }
+                        }
+                        Err(e) => shared.line(&format!("info string error: setoption: {e}")),
+                    }
+                }
+                "go" => {
+                    if running.is_some() {
+                        shared.line("info string error: go: already searching (send 'stop' first)");
+                        continue;
+                    }
+                    let limits = match parse_go(args) {
+                        Ok(l) => l,
+                        Err(e) => {
+                            shared.line(&format!("info string error: go: {e}"));
+                            continue;
+                        }
+                    };
+                    searching_infinite = limits.infinite;
+                    stop = Arc::new(AtomicBool::new(false));
+                    let engine = idle.take().expect("engine is idle");
+                    let flag = Arc::clone(&stop);
+                    let game = game.clone();
+                    running = Some(
+                        scope.spawn(move || search_thread(engine, &game, &limits, flag, shared)),
+                    );
+                }
+                "stop" => finish(&mut running, &mut idle, &stop, shared),
+                "quit" => {
+                    finish(&mut running, &mut idle, &stop, shared);
+                    return Ok(());
+                }
+                "d" => shared.line(&format!("info string fen {}", game.position().to_fen())),
+                other => shared.line(&format!("info string error: unknown command '{other}'")),
+            }
+        }
+        // End of input: let a bounded search finish, stop an infinite one.
+        if !searching_infinite {
+            if let Some(handle) = running.take() {
+                if let Ok(e) = handle.join() {
+                    idle = Some(e);
+                }
+            }
+        }
+        finish(&mut running, &mut idle, &stop, shared);
+        Ok(())
+    })
+}
+
+/// Stops a running search (if any) and takes the engine back.
+fn finish<'scope, W: Write>(
+    running: &mut Option<Running<'scope>>,
+    idle: &mut Option<&'scope mut dyn Engine>,
+    stop: &AtomicBool,
+    shared: &Shared<W>,
+) {
+    if let Some(handle) = running.take() {
+        stop.store(true, Ordering::Relaxed);
+        match handle.join() {
+            Ok(e) => *idle = Some(e),
+            Err(_) => shared.line("info string error: the search thread panicked"),
+        }
+    }
+}
+
+fn search_thread<'a, W: Write + Send>(
+    engine: &'a mut dyn Engine,
+    game: &Game,
+    limits: &Limits,
+    stop: Arc<AtomicBool>,
+    shared: &Shared<W>,
+) -> &'a mut dyn Engine {
+    let control = SearchControl {
+        stop: Arc::clone(&stop),
+        info: Some(Box::new(|info: &SearchInfo| {
+            shared.line(&format_info(info))
+        })),
+        start: Instant::now(),
+    };
+    let result = engine.search(game, limits, &control);
+    // UCI: in infinite mode the best move is only sent after "stop".
+    if limits.infinite {
+        while !stop.load(Ordering::Relaxed) {
+            thread::sleep(Duration::from_millis(2));
+        }
+    }
+    match result {
+        Ok(r) => {
+            let mut line = format!(
+                "bestmove {}",
+                r.best.map_or("0000".to_string(), Move::to_uci)
+            );
+            if let Some(ponder) = r.pv.get(1) {
+                line.push_str(&format!(" ponder {ponder}"));
+            }
+            shared.line(&line);
+        }
+        Err(e) => {
+            shared.line(&format!("info string error: go: {e}"));
+            let fallback = game.position().legal_moves().first().copied();
+            shared.line(&format!(
+                "bestmove {}",
+                fallback.map_or("0000".to_string(), Move::to_uci)
+            ));
+        }
+    }
+    engine
+}
+
+/// Parses `setoption name <name...> [value <value...>]`.
+pub fn parse_setoption(args: &[&str]) -> Result<(String, String), EngineError> {
+    if args.first() != Some(&"name") {
+        return Err(EngineError::Unsupported(
+            "expected 'setoption name <name> value <value>'".into(),
+        ));
+    }
+    let value_at = args
+        .iter()
+        .position(|&t| t == "value")
+        .unwrap_or(args.len());
+    let name = args[1..value_at].join(" ");
+    if name.is_empty() {
+        return Err(EngineError::Unsupported("missing option name".into()));
+    }
+    let value = if value_at < args.len() {
+        args[value_at + 1..].join(" ")
+    } else {
+        String::new()
+    };
+    Ok((name, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::native::{NativeEngine, Profile};
+
+    fn session(input: &str) -> String {
+        let mut engine = NativeEngine::new(Profile::Reference);
+        let mut out = Vec::new();
+        run(&mut engine, input.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn handshake_lists_options() {
+        let out = session("uci\nisready\nquit\n");
+        assert!(out.contains("id name Kempelen"));
+        assert!(out.contains("option name Hash type spin"));
+        assert!(
+            out.contains("option name Profile type combo default reference var full var reference")
+        );
+        assert!(out.contains("uciok\nreadyok\n"));
+    }
+
+    #[test]
+    fn fixed_depth_search_reports_info_and_bestmove() {
+        let out = session("position startpos moves e2e4\ngo depth 3\nisready\n");
+        let lines: Vec<&str> = out.lines().collect();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info depth 3 ") && l.contains(" pv ")),
+            "{out}"
+        );
+        assert!(lines.iter().any(|l| l.starts_with("bestmove ")), "{out}");
+    }
+
+    #[test]
+    fn mate_scores_are_printed_as_mate() {
+        let out = session("position fen 7k/8/6K1/8/8/8/8/R7 w - - 0 1\ngo depth 2\n");
+        assert!(out.contains("score mate 1"), "{out}");
+        assert!(out.contains("bestmove a1a8"), "{out}");
+    }
+
+    #[test]
+    fn errors_are_reported_and_the_loop_continues() {
+        let out = session(
+            "position startpos moves e2e5\nposition fen 8/8/8/8/8/8/8/8 w - - 0 1\ngo depth x\nfoo\nsetoption name Hash value abc\nsetoption name Nope value 1\nisready\n",
+        );
+        assert!(
+            out.contains("info string error: position: move 1 (e2e5): 'e2e5' is not a legal move"),
+            "{out}"
+        );
+        assert!(out.contains("info string error: position: invalid FEN, piece placement (field 1): White has no king"), "{out}");
+        assert!(
+            out.contains("info string error: go: 'depth' needs a number, found 'x'"),
+            "{out}"
+        );
+        assert!(
+            out.contains("info string error: unknown command 'foo'"),
+            "{out}"
+        );
+        assert!(
+            out.contains("invalid value 'abc' for option 'Hash'"),
+            "{out}"
+        );
+        assert!(out.contains("unknown option 'Nope'"), "{out}");
+        assert!(out.trim_end().ends_with("readyok"), "{out}");
+    }
+
+    #[test]
+    fn infinite_search_waits_for_stop() {
+        let out =
+            session("position fen 7k/8/8/8/8/8/8/K7 w - - 0 1\ngo infinite\nisready\nstop\nquit\n");
+        let ready = out.find("readyok").expect("readyok");
+        let best = out.find("bestmove").expect("bestmove");
+        assert!(ready < best, "{out}");
+    }
+
+    #[test]
+    fn go_parsing() {
+        let l = parse_go(&[
+            "wtime",
+            "1000",
+            "btime",
+            "-5",
+            "winc",
+            "10",
+            "movestogo",
+            "3",
+        ])
+        .unwrap();
+        assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
+        assert_eq!(l.btime, Some(Duration::ZERO));
+        assert_eq!(l.movestogo, Some(3));
+        assert!(parse_go(&[]).unwrap().infinite);
+        assert!(parse_go(&["depth", "0"]).is_err());
+        assert!(parse_go(&["bogus"]).is_err());
+    }
+
+    #[test]
+    fn checkmated_position_gives_null_bestmove() {
+        let out = session("position fen R6k/8/6K1/8/8/8/8/8 b - - 0 1\ngo depth 3\n");
+        assert!(out.contains("bestmove 0000"), "{out}");
+    }
+}
