@@ -58,7 +58,16 @@ pub(crate) const DIRECTIVES: &[(&str, Dir)] = &[
     ("ERROR", Dir::Error),
 ];
 
-pub(crate) fn directive(name: &str) -> Option<Dir> {
+/// The directive `name` spells, if any. A mnemonic wins over an undotted directive of the same
+/// name (`RES` is a Z80 instruction; the ca65 directive is written `.RES`).
+pub(crate) fn directive_for(cpu: Cpu, name: &str) -> Option<Dir> {
+    if !name.starts_with('.') && isa::is_mnemonic(cpu, name) {
+        return None;
+    }
+    directive(name)
+}
+
+fn directive(name: &str) -> Option<Dir> {
     let bare = name.strip_prefix('.').unwrap_or(name);
     DIRECTIVES
         .iter()
@@ -154,7 +163,7 @@ pub(crate) fn parse_line(cpu: Cpu, text: &str) -> Stmt {
             body: Body::Empty,
         };
     };
-    let body = if let Some(dir) = directive(op) {
+    let body = if let Some(dir) = directive_for(cpu, op) {
         let args = raw
             .args
             .iter()
