@@ -175,6 +175,17 @@ pub fn forms(cpu: Cpu, mnemonic: &str) -> Vec<&'static Instr> {
     }
 }
 
+/// The rows of an upper-case mnemonic, without allocating (the assembler's hot path).
+pub(crate) fn rows(cpu: Cpu, upper: &str) -> impl Iterator<Item = &'static Instr> {
+    let table = table(cpu);
+    table
+        .by_mnemonic
+        .get(upper)
+        .into_iter()
+        .flatten()
+        .map(move |&i| &table.instrs[i])
+}
+
 /// Whether `name` (any case) is a mnemonic of `cpu`.
 pub fn is_mnemonic(cpu: Cpu, name: &str) -> bool {
     let upper = name.to_ascii_uppercase();
