@@ -59,6 +59,9 @@ pub enum BusEvent {
         /// Value.
         value: u8,
     },
+    /// The program read the console while its input queue was empty, with
+    /// [`Console::set_stop_on_empty_input`] on.
+    InputWait,
 }
 
 /// The machine's bus: 64 KB of memory under a memory map, the console and the host-call
@@ -67,7 +70,8 @@ pub struct MachineBus {
     pub(crate) mem: Box<[u8; 0x10000]>,
     pub(crate) attr: Box<[u8; 0x10000]>,
     pub(crate) console: RefCell<Console>,
-    pub(crate) event: Option<BusEvent>,
+    /// A cell because a console read (through `&self`) can record [`BusEvent::InputWait`].
+    pub(crate) event: Cell<Option<BusEvent>>,
     pub(crate) unmapped_reads: Cell<u64>,
 }
 
@@ -103,23 +107,37 @@ impl MachineBus {
             mem,
             attr,
             console: RefCell::new(Console::default()),
-            event: None,
+            event: Cell::new(None),
             unmapped_reads: Cell::new(0),
         }
     }
 
-    fn record(&mut self, event: BusEvent) {
-        if self.event.is_none() {
-            self.event = Some(event);
+    fn record(&self, event: BusEvent) {
+        if self.event.get().is_none() {
+            self.event.set(Some(event));
         }
+    }
+
+    /// A console register read: `status` or data, reporting a starved console as an event.
+    fn console_read(&self, status: bool) -> u8 {
+        let mut console = self.console.borrow_mut();
+        let value = if status {
+            console.status()
+        } else {
+            console.read()
+        };
+        if console.take_starved() {
+            self.record(BusEvent::InputWait);
+        }
+        value
     }
 
     #[cold]
     fn read_slow(&self, addr: u16, a: u8) -> u8 {
         if a & attr::IO != 0 {
             match addr as u8 {
-                PORT_CONSOLE_STATUS => return self.console.borrow_mut().status(),
-                PORT_CONSOLE_DATA => return self.console.borrow_mut().read(),
+                PORT_CONSOLE_STATUS => return self.console_read(true),
+                PORT_CONSOLE_DATA => return self.console_read(false),
                 _ => {}
             }
         }
@@ -174,8 +192,8 @@ impl Bus for MachineBus {
 
     fn port_in(&self, port: u16) -> u8 {
         match port as u8 {
-            PORT_CONSOLE_STATUS => self.console.borrow_mut().status(),
-            PORT_CONSOLE_DATA => self.console.borrow_mut().read(),
+            PORT_CONSOLE_STATUS => self.console_read(true),
+            PORT_CONSOLE_DATA => self.console_read(false),
             _ => {
                 self.unmapped_reads.set(self.unmapped_reads.get() + 1);
                 0xFF
@@ -212,7 +230,7 @@ mod tests {
         assert_eq!(b.read(0x4000), 7);
         assert_ne!(b.attr[0x4000] & attr::WRITTEN, 0);
         assert_eq!(b.attr[0x4001] & attr::WRITTEN, 0);
-        assert_eq!(b.event, None);
+        assert_eq!(b.event.get(), None);
     }
 
     #[test]
@@ -222,7 +240,7 @@ mod tests {
         b.write(0x0100, 0xAA);
         assert_eq!(b.read(0x0100), 0x55);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::RomWrite {
                 addr: 0x0100,
                 value: 0xAA
@@ -231,7 +249,7 @@ mod tests {
         // Only the first event of an instruction is kept.
         b.write(0x0200, 1);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::RomWrite {
                 addr: 0x0100,
                 value: 0xAA
@@ -247,7 +265,7 @@ mod tests {
         assert_eq!(b.unmapped_reads.get(), 2);
         b.write(0x1234, 0);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::UnmappedWrite {
                 addr: 0x1234,
                 value: 0
@@ -268,7 +286,7 @@ mod tests {
         assert_eq!(b.port_in(0x0042), 0xFF);
         assert_eq!(b.unmapped_reads.get(), 1);
         b.port_out(0x00FF, 0);
-        assert_eq!(b.event, Some(BusEvent::HostCall(0)));
+        assert_eq!(b.event.get(), Some(BusEvent::HostCall(0)));
         assert!(is_done(0));
     }
 
@@ -277,7 +295,7 @@ mod tests {
         let mut b = bus(Cpu::Z80);
         b.port_out(0x0010, 3);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::PortWrite {
                 port: 0x0010,
                 value: 3
@@ -295,11 +313,11 @@ mod tests {
         assert_eq!(b.console.get_mut().output(), b"!");
         assert_eq!(b.read(0xBF42), 0xFF);
         b.write(0xBFFF, 0);
-        assert_eq!(b.event, Some(BusEvent::HostCall(0)));
-        b.event = None;
+        assert_eq!(b.event.get(), Some(BusEvent::HostCall(0)));
+        b.event.set(None);
         b.write(0xBF42, 9);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::UnmappedWrite {
                 addr: 0xBF42,
                 value: 9

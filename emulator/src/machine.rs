@@ -310,7 +310,7 @@ fn step_loop<C: Core<Bus = MachineBus>, W: Watch>(
         let new_pc = core.pc();
         let sp = core.sp();
         watch.after(pc, op, cycles, sp, new_pc);
-        if core.bus().event.is_some() {
+        if core.bus().event.get().is_some() {
             return Exit::Event { pc };
         }
         if new_pc == pc && sp == sp_before && !repeats_in_place(st.cpu, op) {
@@ -884,7 +884,7 @@ impl Machine {
         for a in bus.attr.iter_mut() {
             *a &= !attr::WRITTEN;
         }
-        bus.event = None;
+        bus.event.set(None);
         bus.unmapped_reads.set(0);
         self.st.cycles = 0;
         self.st.instructions = 0;
@@ -965,6 +965,7 @@ impl Machine {
                 let event = self.core.bus_mut().event.take().expect("event recorded");
                 let fault = match event {
                     BusEvent::HostCall(v) if is_done(v) => return Ok(StopReason::HostDone),
+                    BusEvent::InputWait => return Ok(StopReason::InputWait { pc }),
                     BusEvent::HostCall(value) => Fault::UnknownHostCall { value, pc },
                     BusEvent::RomWrite { addr, value } => Fault::RomWrite { addr, value, pc },
                     BusEvent::UnmappedWrite { addr, value } => {

@@ -279,6 +279,10 @@ pub fn run(args: &RunArgs) -> Result<()> {
         m.console_mut()
             .push_input(text.replace("\\n", "\n").as_bytes());
     }
+    if args.json || args.input.is_some() {
+        // Scripted input that has run out never grows: stop instead of spinning to the budget.
+        m.console_mut().set_stop_on_empty_input(true);
+    }
     if !args.json && args.input.is_none() {
         m.console_mut().attach(Box::new(Terminal::new()));
     }
