@@ -16,6 +16,8 @@ mod machines;
 mod run;
 // --- assembler (issue 4) ---
 mod asm;
+// --- 8-bit engines (issue 5) ---
+mod play;
 
 #[derive(Parser)]
 #[command(
@@ -50,6 +52,9 @@ enum Command {
     /// Disassemble a binary as Z80 or 6502 source.
     Disasm(asm::DisasmArgs),
     // --- 8-bit engines (issue 5) ---
+    /// Play chess against the Z80 engine on the terminal (the console front end, run in the
+    /// emulator).
+    Play(play::PlayArgs),
     /// Print the version and exit.
     Version,
 }
@@ -74,6 +79,7 @@ fn main() -> anyhow::Result<()> {
         Command::Asm(args) => asm::run_asm(args),
         Command::Disasm(args) => asm::run_disasm(args),
         // --- 8-bit engines (issue 5) ---
+        Command::Play(args) => play::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
             Ok(())
