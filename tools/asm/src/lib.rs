@@ -12,6 +12,7 @@ mod cpu;
 pub mod diag;
 pub mod disasm;
 mod expr;
+mod hash;
 pub mod isa;
 pub mod listing;
 mod parse;
