@@ -12,6 +12,7 @@ use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, PAWN};
 use crate::position::Position;
+use crate::pv::{PvTable, is_repetition};
 use crate::tables::{
     KEY_CAPTURE, KEY_KILLER1, KEY_KILLER2, KEY_OTHER, KEY_PV, KEY_QUEEN_PROMOTION,
 };
@@ -73,8 +74,7 @@ pub struct ReferenceSearch<'c, 'i> {
     iteration_one_done: bool,
     aborted: bool,
     killers: [[Move; 2]; MAX_PLY + 1],
-    pv: Vec<[Move; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: PvTable,
     prev_pv: Vec<Move>,
     follow: bool,
     lists: Vec<MoveList>,
@@ -100,8 +100,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             iteration_one_done: false,
             aborted: false,
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: PvTable::new(MAX_PLY),
             prev_pv: Vec::new(),
             follow: false,
             lists: vec![MoveList::new(); MAX_PLY + 1],
@@ -158,7 +157,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
                 break;
             }
             self.iteration_one_done = true;
-            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            let pv = self.pv.line(0).to_vec();
             self.prev_pv = pv.clone();
             result = SearchResult {
                 best: pv.first().copied(),
@@ -211,25 +210,11 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
         self.aborted
     }
 
-    fn is_repetition(&self) -> bool {
-        let n = self.history.len();
-        let current = self.history[n - 1];
-        let limit = self.pos.halfmove_clock() as usize;
-        let mut k = 4;
-        while k <= limit && k < n {
-            if self.history[n - 1 - k] == current {
-                return true;
-            }
-            k += 2;
-        }
-        false
-    }
-
     fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, null_ok: bool) -> i32 {
         if self.count_node() {
             return 0;
         }
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 {
             if self.pos.halfmove_clock() >= 100 {
@@ -239,7 +224,9 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
                     0
                 };
             }
-            if self.is_repetition() || self.pos.insufficient_material() {
+            if is_repetition(&self.history, self.pos.halfmove_clock())
+                || self.pos.insufficient_material()
+            {
                 return 0;
             }
         }
@@ -315,30 +302,18 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             if score > alpha {
                 alpha = score;
                 result = alpha;
-                self.update_pv(ply, m);
+                self.pv.update(ply, m);
             }
         }
         self.lists[ply] = list;
         result
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let child_len = if ply < MAX_PLY {
-            self.pv_len[ply + 1]
-        } else {
-            0
-        };
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][0] = m;
-        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
-    }
-
     fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
         if self.count_node() {
             return 0;
         }
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         if self.pos.insufficient_material() {
             return 0;
