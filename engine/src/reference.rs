@@ -122,15 +122,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let root_moves = self.pos.legal_moves();
         if root_moves.is_empty() {
-            let score = if self.pos.in_check() { -MATE } else { 0 };
-            return SearchResult {
-                best: None,
-                score,
-                pv: Vec::new(),
-                depth: 0,
-                nodes: 0,
-                time: self.start.elapsed(),
-            };
+            return SearchResult::no_move(self.pos.in_check(), self.start.elapsed());
         }
         let mut result = SearchResult {
             best: None,

@@ -152,15 +152,7 @@ impl Searcher<'_, '_, '_> {
     fn iterate(&mut self) -> SearchResult {
         let root_moves = self.pos.legal_moves();
         if root_moves.is_empty() {
-            let score = if self.pos.in_check() { -MATE } else { 0 };
-            return SearchResult {
-                best: None,
-                score,
-                pv: vec![],
-                depth: 0,
-                nodes: 0,
-                time: self.start.elapsed(),
-            };
+            return SearchResult::no_move(self.pos.in_check(), self.start.elapsed());
         }
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut result = SearchResult {
@@ -489,13 +481,7 @@ impl Searcher<'_, '_, '_> {
             }
         }
         self.lists[ply] = list;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         let eval_store = if in_check { 0 } else { static_eval };
         self.state.tt.store(
             key,
@@ -635,13 +621,7 @@ impl Searcher<'_, '_, '_> {
             }
         }
         self.lists[ply] = list;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         let eval_store = if in_check { 0 } else { stand };
         self.state
             .tt
