@@ -1,1 +1,50 @@
-//! The machine that hosts Kempelen's 8-bit builds.
+//! The machine that hosts Kempelen's 8-bit builds and measures them exactly.
+//!
+//! Kempelen runs its hand-written Z80 (and 6502) chess engines inside this crate's
+//! [`Machine`]: a CPU core from a well-tested crate behind one narrow trait ([`Core`]), a
+//! 64 KB address space cut into ROM, RAM, I/O and unmapped space ([`MemoryMap`]), a console
+//! and the host-call device ([`devices`]), and a run loop that counts every cycle and guards
+//! against runaway programs (a cycle budget, ROM writes, illegal opcodes, the PC leaving the
+//! program, the stack leaving its region). Runs report exact cycles and instructions
+//! ([`RunStats`]), the time at a historical machine's clock ([`clock`]), RAM use
+//! ([`RamProfile`]) and, when asked, cycles per routine ([`profiler`]) and an instruction trace
+//! ([`trace`]).
+//!
+//! The layout follows the hardware: [`core`] (CPUs), [`bus`] (what a CPU sees), [`memory`]
+//! (the map), [`devices`], [`machine`] (the run loop), then the measuring parts. The library
+//! does no I/O: the console talks to the terminal only through a [`ConsoleHost`] the caller
+//! attaches. `docs/MACHINE.md` documents the memory map and devices for program authors.
+
+pub mod bench;
+pub mod bus;
+mod bus_impl;
+pub mod clock;
+pub mod core;
+pub mod cpm;
+pub mod devices;
+pub mod error;
+pub mod machine;
+pub mod memory;
+pub mod profiler;
+pub mod stats;
+pub mod symbols;
+pub mod trace;
+
+pub use bus::{Bus, FlatBus};
+pub use bus_impl::{BusEvent, MachineBus};
+pub use clock::{ClockProfile, MACHINES};
+pub use core::{Core, Registers};
+pub use devices::{Console, ConsoleHost};
+pub use error::{Fault, RunError};
+pub use kempelen_asm::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
+pub use machine::{CoreKind, Machine, MachineBuilder};
+pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
+pub use profiler::ProfileReport;
+pub use stats::{RamProfile, RunStats, StopReason};
+pub use symbols::Routines;
+pub use trace::{TraceEntry, TraceFilter, Tracer};
+
+/// Serializes a [`Cpu`] as its command-line name (`z80`, `6502`).
+pub(crate) fn serialize_cpu<S: serde::Serializer>(cpu: &Cpu, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(cpu.name())
+}

@@ -11,6 +11,11 @@ mod engine_common;
 mod perft;
 mod search;
 mod uci;
+// --- emulator (issue 3) ---
+mod machines;
+mod run;
+// --- assembler (issue 4) ---
+mod asm;
 
 #[derive(Parser)]
 #[command(
@@ -35,7 +40,15 @@ enum Command {
     /// Search the fixed bench positions: deterministic node totals and speed per profile.
     Bench(bench::BenchArgs),
     // --- emulator (issue 3) ---
+    /// Run an 8-bit program in Kempelen's machine: exact cycles, time at a historical clock.
+    Run(run::RunArgs),
+    /// List the clock profiles of the historical machines.
+    Machines(machines::MachinesArgs),
     // --- assembler (issue 4) ---
+    /// Assemble a Z80 or 6502 source into a binary (with listing and symbol file on request).
+    Asm(asm::AsmArgs),
+    /// Disassemble a binary as Z80 or 6502 source.
+    Disasm(asm::DisasmArgs),
     // --- 8-bit engines (issue 5) ---
     /// Print the version and exit.
     Version,
@@ -55,7 +68,11 @@ fn main() -> anyhow::Result<()> {
         Command::Uci(args) => uci::run(engine_common::backend(args.profile.into()).as_mut()),
         Command::Bench(args) => bench::run(&args),
         // --- emulator (issue 3) ---
+        Command::Run(args) => run::run(&args),
+        Command::Machines(args) => machines::run(&args),
         // --- assembler (issue 4) ---
+        Command::Asm(args) => asm::run_asm(args),
+        Command::Disasm(args) => asm::run_disasm(args),
         // --- 8-bit engines (issue 5) ---
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));

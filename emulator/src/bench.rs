@@ -1,0 +1,213 @@
+//! The emulator benchmark: emulated MHz through the machine layer against the bare crates.
+//!
+//! The workload is the BYTE sieve of Eratosthenes (8192 flags, 1899 primes), written for each
+//! CPU (sources in `emulator/benches/workloads/`). The same bytes run twice in one process:
+//! on the bare crate with a minimal bus (64 KB array, a flag for the host call) and on the
+//! [`Machine`] with everything a normal run has (memory map, devices, budget, PC and stack
+//! checks, RAM profile, recent-instruction ring). Both runs must count the same cycles; the
+//! overhead is the machine's extra wall time. `cargo bench -p kempelen-emulator` prints the
+//! table.
+
+use crate::{Cpu, Machine};
+use mos6502::cpu::CPU;
+use mos6502::instruction::Nmos6502;
+use std::time::{Duration, Instant};
+
+/// A fixed benchmark program.
+#[derive(Debug, Clone, Copy)]
+pub struct Workload {
+    /// Name for reports.
+    pub name: &'static str,
+    /// CPU.
+    pub cpu: Cpu,
+    /// Load and entry address.
+    pub origin: u16,
+    /// The program.
+    pub code: &'static [u8],
+    /// Where the program leaves the prime count of its last pass (little-endian word).
+    pub result_addr: u16,
+}
+
+/// `sieve-z80.asm` assembled (200 passes).
+pub const Z80_SIEVE: Workload = Workload {
+    name: "sieve (Z80, 200 passes)",
+    cpu: Cpu::Z80,
+    origin: 0x0000,
+    code: &[
+        0x21, 0xC8, 0x00, 0x22, 0x00, 0x40, 0xCD, 0x17, 0x00, 0x2A, 0x00, 0x40, 0x2B, 0x22, 0x00,
+        0x40, 0x7C, 0xB5, 0x20, 0xF2, 0xAF, 0xD3, 0xFF, 0x21, 0x00, 0x80, 0x11, 0x01, 0x80, 0x01,
+        0xFF, 0x1F, 0x36, 0x01, 0xED, 0xB0, 0xDD, 0x21, 0x00, 0x00, 0x11, 0x00, 0x80, 0x1A, 0xB7,
+        0x28, 0x15, 0x62, 0x6B, 0x29, 0x23, 0x23, 0x23, 0x44, 0x4D, 0x19, 0x7C, 0xFE, 0xA0, 0x30,
+        0x05, 0x36, 0x00, 0x09, 0x18, 0xF6, 0xDD, 0x23, 0x13, 0x7A, 0xFE, 0xA0, 0x38, 0xE1, 0xDD,
+        0x22, 0x02, 0x40, 0xC9,
+    ],
+    result_addr: 0x4002,
+};
+
+/// `sieve-6502.asm` assembled (60 passes), code only (entry `$C000`).
+pub const MOS6502_SIEVE: Workload = Workload {
+    name: "sieve (6502, 60 passes)",
+    cpu: Cpu::Mos6502,
+    origin: 0xC000,
+    code: &[
+        0xA9, 0x3C, 0x85, 0x06, 0xA9, 0x00, 0x85, 0x07, 0x20, 0x1C, 0xC0, 0xA5, 0x06, 0xD0, 0x02,
+        0xC6, 0x07, 0xC6, 0x06, 0xA5, 0x06, 0x05, 0x07, 0xD0, 0xEF, 0x8D, 0xFF, 0xBF, 0xA9, 0x00,
+        0x85, 0x00, 0xA9, 0x20, 0x85, 0x01, 0xA0, 0x00, 0xA9, 0x01, 0x91, 0x00, 0xC8, 0xD0, 0xFB,
+        0xE6, 0x01, 0xA6, 0x01, 0xE0, 0x40, 0xD0, 0xF3, 0xA9, 0x00, 0x85, 0x08, 0x85, 0x09, 0xA9,
+        0x20, 0x85, 0x01, 0xA0, 0x00, 0xB1, 0x00, 0xF0, 0x46, 0xA5, 0x01, 0x38, 0xE9, 0x20, 0x85,
+        0x03, 0xA5, 0x00, 0x0A, 0x85, 0x02, 0x26, 0x03, 0x18, 0xA5, 0x02, 0x69, 0x03, 0x85, 0x02,
+        0x90, 0x02, 0xE6, 0x03, 0x18, 0xA5, 0x00, 0x65, 0x02, 0x85, 0x04, 0xA5, 0x01, 0x65, 0x03,
+        0x85, 0x05, 0xA5, 0x05, 0xC9, 0x40, 0xB0, 0x14, 0xA9, 0x00, 0x91, 0x04, 0x18, 0xA5, 0x04,
+        0x65, 0x02, 0x85, 0x04, 0xA5, 0x05, 0x65, 0x03, 0x85, 0x05, 0x4C, 0x6B, 0xC0, 0xE6, 0x08,
+        0xD0, 0x02, 0xE6, 0x09, 0xE6, 0x00, 0xD0, 0x02, 0xE6, 0x01, 0xA5, 0x01, 0xC9, 0x40, 0xD0,
+        0xA8, 0x60,
+    ],
+    result_addr: 0x0008,
+};
+
+/// One timed run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Measurement {
+    /// Emulated cycles.
+    pub cycles: u64,
+    /// The prime count the program left in memory.
+    pub result: u16,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+impl Measurement {
+    /// Emulated MHz.
+    pub fn mhz(&self) -> f64 {
+        self.cycles as f64 / self.elapsed.as_secs_f64() / 1e6
+    }
+}
+
+/// A flat 64 KB bus for the bare crates: the host call is the only device.
+struct BareBus {
+    mem: Box<[u8; 0x10000]>,
+    done: bool,
+}
+
+impl BareBus {
+    fn new(w: &Workload) -> Self {
+        let mut mem: Box<[u8; 0x10000]> = vec![0u8; 0x10000].into_boxed_slice().try_into().unwrap();
+        let o = usize::from(w.origin);
+        mem[o..o + w.code.len()].copy_from_slice(w.code);
+        BareBus { mem, done: false }
+    }
+}
+
+impl z80::Z80_io for BareBus {
+    #[inline(always)]
+    fn read_byte(&self, addr: u16) -> u8 {
+        self.mem[usize::from(addr)]
+    }
+    #[inline(always)]
+    fn write_byte(&mut self, addr: u16, value: u8) {
+        self.mem[usize::from(addr)] = value;
+    }
+    fn port_out(&mut self, addr: u16, _value: u8) {
+        if addr as u8 == 0xFF {
+            self.done = true;
+        }
+    }
+}
+
+impl mos6502::memory::Bus for BareBus {
+    #[inline(always)]
+    fn get_byte(&mut self, addr: u16) -> u8 {
+        self.mem[usize::from(addr)]
+    }
+    #[inline(always)]
+    fn set_byte(&mut self, addr: u16, value: u8) {
+        if addr == 0xBFFF {
+            self.done = true;
+        } else {
+            self.mem[usize::from(addr)] = value;
+        }
+    }
+}
+
+/// Runs `w` on the bare crate (`z80` or `mos6502`) with a minimal bus.
+pub fn run_bare(w: &Workload) -> Measurement {
+    let bus = BareBus::new(w);
+    let started = Instant::now();
+    let (cycles, mem) = match w.cpu {
+        Cpu::Z80 => {
+            let mut io = bus;
+            let mut cpu = z80::Z80::new();
+            cpu.init();
+            cpu.pc = w.origin;
+            cpu.sp = 0x0000;
+            let mut cycles = 0u64;
+            while !io.done {
+                cycles += u64::from(cpu.step(&mut io));
+            }
+            (cycles, io.mem)
+        }
+        Cpu::Mos6502 => {
+            let mut cpu = CPU::new(bus, Nmos6502);
+            cpu.registers.program_counter = w.origin;
+            cpu.registers.stack_pointer.0 = 0xFF;
+            while !cpu.memory.done {
+                cpu.single_step();
+            }
+            (cpu.cycles, cpu.memory.mem)
+        }
+    };
+    let elapsed = started.elapsed();
+    let r = usize::from(w.result_addr);
+    Measurement {
+        cycles,
+        result: u16::from_le_bytes([mem[r], mem[r + 1]]),
+        elapsed,
+    }
+}
+
+/// Runs `w` on Kempelen's [`Machine`] with the default memory map and core.
+pub fn run_machine(w: &Workload) -> Measurement {
+    let mut m = Machine::builder(w.cpu)
+        .load(w.origin, w.code)
+        .entry(w.origin)
+        .build()
+        .expect("workload fits the default map");
+    let stats = m.run(u64::MAX).expect("workload runs to its host call");
+    assert!(stats.is_done());
+    Measurement {
+        cycles: stats.cycles,
+        result: m.read_word(w.result_addr),
+        elapsed: stats.wall_time,
+    }
+}
+
+/// The best (shortest) of `repeats` runs of `f`.
+pub fn best_of(repeats: usize, mut f: impl FnMut() -> Measurement) -> Measurement {
+    (0..repeats.max(1))
+        .map(|_| f())
+        .min_by(|a, b| a.elapsed.cmp(&b.elapsed))
+        .expect("at least one run")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn z80_sieve_finds_1899_primes_with_the_same_cycles_bare_and_in_the_machine() {
+        let bare = run_bare(&Z80_SIEVE);
+        let machine = run_machine(&Z80_SIEVE);
+        assert_eq!(bare.result, 1899);
+        assert_eq!(machine.result, 1899);
+        assert_eq!(bare.cycles, machine.cycles);
+    }
+
+    #[test]
+    fn mos6502_sieve_finds_1899_primes_with_the_same_cycles_bare_and_in_the_machine() {
+        let bare = run_bare(&MOS6502_SIEVE);
+        let machine = run_machine(&MOS6502_SIEVE);
+        assert_eq!(bare.result, 1899);
+        assert_eq!(machine.result, 1899);
+        assert_eq!(bare.cycles, machine.cycles);
+    }
+}

@@ -1,0 +1,74 @@
+//! The bus every CPU core talks to.
+//!
+//! A core sees the rest of the machine only through [`Bus`]: memory reads and writes and the
+//! Z80's I/O ports. The same cores therefore run on the full [`MachineBus`](crate::MachineBus)
+//! (memory map, devices, bookkeeping) and on the [`FlatBus`] that unit tests use to run a few
+//! bytes of code against 64 KB of plain RAM.
+//!
+//! Reads take `&self` because the fastest core (the `z80` crate) reads through a shared
+//! reference; a bus that must count or consume on a read uses interior mutability.
+
+/// Memory and I/O as the CPU sees them.
+pub trait Bus {
+    /// Reads the byte at `addr`.
+    fn read(&self, addr: u16) -> u8;
+    /// Writes `value` to `addr`.
+    fn write(&mut self, addr: u16, value: u8);
+    /// Reads Z80 I/O port `port` (the full 16-bit address the CPU puts on the bus; devices
+    /// decode the low byte). The 6502 has no ports and never calls this.
+    fn port_in(&self, _port: u16) -> u8 {
+        0xFF
+    }
+    /// Writes Z80 I/O port `port`.
+    fn port_out(&mut self, _port: u16, _value: u8) {}
+}
+
+/// 64 KB of RAM and nothing else, for tests of single instructions. Port writes are recorded,
+/// port reads return `port_input`.
+#[derive(Clone)]
+pub struct FlatBus {
+    /// The whole address space.
+    pub mem: Box<[u8; 0x10000]>,
+    /// Every `OUT` so far, as (port, value).
+    pub port_writes: Vec<(u16, u8)>,
+    /// What every `IN` returns.
+    pub port_input: u8,
+}
+
+impl FlatBus {
+    /// 64 KB of zeros with `code` copied to `addr`.
+    pub fn with_code(addr: u16, code: &[u8]) -> Self {
+        let mut mem: Box<[u8; 0x10000]> = vec![0u8; 0x10000].into_boxed_slice().try_into().unwrap();
+        for (i, &b) in code.iter().enumerate() {
+            mem[(addr as usize + i) & 0xFFFF] = b;
+        }
+        FlatBus {
+            mem,
+            port_writes: Vec::new(),
+            port_input: 0xFF,
+        }
+    }
+}
+
+impl Default for FlatBus {
+    fn default() -> Self {
+        Self::with_code(0, &[])
+    }
+}
+
+impl Bus for FlatBus {
+    #[inline]
+    fn read(&self, addr: u16) -> u8 {
+        self.mem[addr as usize]
+    }
+    #[inline]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.mem[addr as usize] = value;
+    }
+    fn port_in(&self, _port: u16) -> u8 {
+        self.port_input
+    }
+    fn port_out(&mut self, port: u16, value: u8) {
+        self.port_writes.push((port, value));
+    }
+}

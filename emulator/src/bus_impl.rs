@@ -1,0 +1,309 @@
+//! [`MachineBus`]: memory, memory map and devices as the CPU sees them.
+//!
+//! One attribute byte per address says what the address is (RAM, ROM, I/O, unmapped), whether
+//! it belongs to the loaded program, and whether the CPU has written it during the current run.
+//! Reads and writes of plain RAM and ROM take one table look-up and one predictable branch;
+//! everything else (devices, faults, counting) is on a slow path.
+//!
+//! The bus cannot stop the CPU in the middle of an instruction. A write that must end the run
+//! (to ROM, to unmapped memory, a host call) is recorded as a [`BusEvent`]; the machine checks
+//! for an event after every instruction and stops there. The first event of an instruction
+//! wins.
+
+use crate::devices::{
+    Console, HOST_CALL_DONE, PORT_CONSOLE_DATA, PORT_CONSOLE_STATUS, PORT_HOST_CALL,
+};
+use crate::memory::{MemoryMap, RegionKind};
+use crate::{Bus, Cpu};
+use std::cell::{Cell, RefCell};
+
+/// Attribute bits, one byte per address.
+pub(crate) mod attr {
+    /// Read-write memory.
+    pub const RAM: u8 = 1;
+    /// Read-only memory.
+    pub const ROM: u8 = 2;
+    /// 6502 I/O page.
+    pub const IO: u8 = 4;
+    /// Nothing there.
+    pub const UNMAPPED: u8 = 8;
+    /// Part of a loaded program image: the PC may be here.
+    pub const EXEC: u8 = 16;
+    /// Written by the CPU during the current run.
+    pub const WRITTEN: u8 = 32;
+}
+
+/// Something a bus access did that the machine must act on after the instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum BusEvent {
+    /// A write to the host-call device.
+    HostCall(u8),
+    /// A CPU write to ROM (not applied).
+    RomWrite {
+        /// Address written.
+        addr: u16,
+        /// Value the CPU tried to write.
+        value: u8,
+    },
+    /// A CPU write to unmapped memory or to an unconnected I/O-page address (not applied).
+    UnmappedWrite {
+        /// Address written.
+        addr: u16,
+        /// Value.
+        value: u8,
+    },
+    /// A Z80 `OUT` to an unconnected port.
+    PortWrite {
+        /// The full 16-bit port address.
+        port: u16,
+        /// Value.
+        value: u8,
+    },
+}
+
+/// The machine's bus: 64 KB of memory under a memory map, the console and the host-call
+/// device.
+pub struct MachineBus {
+    pub(crate) mem: Box<[u8; 0x10000]>,
+    pub(crate) attr: Box<[u8; 0x10000]>,
+    pub(crate) console: RefCell<Console>,
+    pub(crate) event: Option<BusEvent>,
+    pub(crate) unmapped_reads: Cell<u64>,
+}
+
+fn page_array(fill: u8) -> Box<[u8; 0x10000]> {
+    vec![fill; 0x10000]
+        .into_boxed_slice()
+        .try_into()
+        .expect("64 KB")
+}
+
+impl MachineBus {
+    /// A bus for `cpu` laid out as `map` (which must be valid). Unmapped bytes read as `0xFF`;
+    /// RAM and ROM start as zeros.
+    pub(crate) fn new(cpu: Cpu, map: &MemoryMap) -> Self {
+        let mut mem = page_array(0xFF);
+        let mut attr = page_array(attr::UNMAPPED);
+        for region in &map.regions {
+            let bits = match region.kind {
+                RegionKind::Ram => attr::RAM,
+                RegionKind::Rom => attr::ROM,
+            };
+            for a in region.range.indices() {
+                attr[a] = bits;
+                mem[a] = 0;
+            }
+        }
+        if let Some(io) = map.io_range(cpu) {
+            for a in io.indices() {
+                attr[a] = attr::IO;
+            }
+        }
+        MachineBus {
+            mem,
+            attr,
+            console: RefCell::new(Console::default()),
+            event: None,
+            unmapped_reads: Cell::new(0),
+        }
+    }
+
+    fn record(&mut self, event: BusEvent) {
+        if self.event.is_none() {
+            self.event = Some(event);
+        }
+    }
+
+    #[cold]
+    fn read_slow(&self, addr: u16, a: u8) -> u8 {
+        if a & attr::IO != 0 {
+            match addr as u8 {
+                PORT_CONSOLE_STATUS => return self.console.borrow_mut().status(),
+                PORT_CONSOLE_DATA => return self.console.borrow_mut().read(),
+                _ => {}
+            }
+        }
+        self.unmapped_reads.set(self.unmapped_reads.get() + 1);
+        0xFF
+    }
+
+    #[cold]
+    fn write_slow(&mut self, addr: u16, value: u8, a: u8) {
+        if a & attr::ROM != 0 {
+            self.record(BusEvent::RomWrite { addr, value });
+        } else if a & attr::IO != 0 {
+            match addr as u8 {
+                PORT_CONSOLE_DATA => self.console.get_mut().write(value),
+                PORT_HOST_CALL => self.record(BusEvent::HostCall(value)),
+                _ => self.record(BusEvent::UnmappedWrite { addr, value }),
+            }
+        } else {
+            self.record(BusEvent::UnmappedWrite { addr, value });
+        }
+    }
+
+    /// The byte at `addr` as stored, without device side effects (`0xFF` when unmapped).
+    #[inline]
+    pub(crate) fn peek(&self, addr: u16) -> u8 {
+        self.mem[addr as usize]
+    }
+}
+
+impl Bus for MachineBus {
+    #[inline(always)]
+    fn read(&self, addr: u16) -> u8 {
+        let a = self.attr[addr as usize];
+        if a & (attr::IO | attr::UNMAPPED) == 0 {
+            self.mem[addr as usize]
+        } else {
+            self.read_slow(addr, a)
+        }
+    }
+
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        let i = addr as usize;
+        let a = self.attr[i];
+        if a & attr::RAM != 0 {
+            self.mem[i] = value;
+            self.attr[i] = a | attr::WRITTEN;
+        } else {
+            self.write_slow(addr, value, a)
+        }
+    }
+
+    fn port_in(&self, port: u16) -> u8 {
+        match port as u8 {
+            PORT_CONSOLE_STATUS => self.console.borrow_mut().status(),
+            PORT_CONSOLE_DATA => self.console.borrow_mut().read(),
+            _ => {
+                self.unmapped_reads.set(self.unmapped_reads.get() + 1);
+                0xFF
+            }
+        }
+    }
+
+    fn port_out(&mut self, port: u16, value: u8) {
+        match port as u8 {
+            PORT_CONSOLE_DATA => self.console.get_mut().write(value),
+            PORT_HOST_CALL => self.record(BusEvent::HostCall(value)),
+            _ => self.record(BusEvent::PortWrite { port, value }),
+        }
+    }
+}
+
+/// Whether a host-call value means "done".
+pub(crate) fn is_done(value: u8) -> bool {
+    value == HOST_CALL_DONE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn bus(cpu: Cpu) -> MachineBus {
+        MachineBus::new(cpu, &MemoryMap::default_for(cpu))
+    }
+
+    #[test]
+    fn ram_is_written_and_remembered() {
+        let mut b = bus(Cpu::Z80);
+        b.write(0x4000, 7);
+        assert_eq!(b.read(0x4000), 7);
+        assert_ne!(b.attr[0x4000] & attr::WRITTEN, 0);
+        assert_eq!(b.attr[0x4001] & attr::WRITTEN, 0);
+        assert_eq!(b.event, None);
+    }
+
+    #[test]
+    fn rom_write_is_reported_not_applied() {
+        let mut b = bus(Cpu::Z80);
+        b.mem[0x0100] = 0x55;
+        b.write(0x0100, 0xAA);
+        assert_eq!(b.read(0x0100), 0x55);
+        assert_eq!(
+            b.event,
+            Some(BusEvent::RomWrite {
+                addr: 0x0100,
+                value: 0xAA
+            })
+        );
+        // Only the first event of an instruction is kept.
+        b.write(0x0200, 1);
+        assert_eq!(
+            b.event,
+            Some(BusEvent::RomWrite {
+                addr: 0x0100,
+                value: 0xAA
+            })
+        );
+    }
+
+    #[test]
+    fn unmapped_reads_give_ff_and_are_counted_writes_are_reported() {
+        let mut b = MachineBus::new(Cpu::Z80, &MemoryMap::empty().ram("ram", 0x8000..=0xFFFF));
+        assert_eq!(b.read(0x1234), 0xFF);
+        assert_eq!(b.read(0x0000), 0xFF);
+        assert_eq!(b.unmapped_reads.get(), 2);
+        b.write(0x1234, 0);
+        assert_eq!(
+            b.event,
+            Some(BusEvent::UnmappedWrite {
+                addr: 0x1234,
+                value: 0
+            })
+        );
+    }
+
+    #[test]
+    fn z80_ports_reach_the_console_and_the_host_call() {
+        let mut b = bus(Cpu::Z80);
+        assert_eq!(b.port_in(0x0000), 0, "no key waiting");
+        b.console.get_mut().push_input(b"k");
+        assert_eq!(b.port_in(0x0000), 1);
+        assert_eq!(b.port_in(0x0001), b'k');
+        assert_eq!(b.port_in(0x0001), 0, "0 when no key");
+        b.port_out(0x4101, b'A'); // OUT ($01),A with A = $41 on the high byte
+        assert_eq!(b.console.get_mut().output(), b"A");
+        assert_eq!(b.port_in(0x0042), 0xFF);
+        assert_eq!(b.unmapped_reads.get(), 1);
+        b.port_out(0x00FF, 0);
+        assert_eq!(b.event, Some(BusEvent::HostCall(0)));
+        assert!(is_done(0));
+    }
+
+    #[test]
+    fn unconnected_port_write_is_reported() {
+        let mut b = bus(Cpu::Z80);
+        b.port_out(0x0010, 3);
+        assert_eq!(
+            b.event,
+            Some(BusEvent::PortWrite {
+                port: 0x0010,
+                value: 3
+            })
+        );
+    }
+
+    #[test]
+    fn mos6502_io_page_maps_the_same_devices() {
+        let mut b = bus(Cpu::Mos6502);
+        b.console.get_mut().push_input(b"z");
+        assert_eq!(b.read(0xBF00), 1);
+        assert_eq!(b.read(0xBF01), b'z');
+        b.write(0xBF01, b'!');
+        assert_eq!(b.console.get_mut().output(), b"!");
+        assert_eq!(b.read(0xBF42), 0xFF);
+        b.write(0xBFFF, 0);
+        assert_eq!(b.event, Some(BusEvent::HostCall(0)));
+        b.event = None;
+        b.write(0xBF42, 9);
+        assert_eq!(
+            b.event,
+            Some(BusEvent::UnmappedWrite {
+                addr: 0xBF42,
+                value: 9
+            })
+        );
+    }
+}

@@ -1,0 +1,153 @@
+//! The Z80 core from the `z80` crate: the fastest and the default.
+//!
+//! The crate keeps A, F, BC, DE, HL (and shadows) private, so [`Core::registers`] reports them as
+//! unknown; use [`RustzxCore`](super::RustzxCore) when a trace must show them.
+
+use super::{Core, Registers, Z80Registers};
+use crate::{Bus, Cpu};
+
+/// Lends a [`Bus`] to the `z80` crate for one step.
+struct Io<'a, B>(&'a mut B);
+
+impl<B: Bus> ::z80::Z80_io for Io<'_, B> {
+    #[inline(always)]
+    fn read_byte(&self, addr: u16) -> u8 {
+        self.0.read(addr)
+    }
+    #[inline(always)]
+    fn write_byte(&mut self, addr: u16, value: u8) {
+        self.0.write(addr, value)
+    }
+    #[inline]
+    fn port_in(&self, addr: u16) -> u8 {
+        self.0.port_in(addr)
+    }
+    #[inline]
+    fn port_out(&mut self, addr: u16, value: u8) {
+        self.0.port_out(addr, value)
+    }
+}
+
+/// Z80 on the `z80` crate.
+pub struct Z80Core<B> {
+    cpu: ::z80::Z80,
+    bus: B,
+}
+
+impl<B: Bus> Core for Z80Core<B> {
+    type Bus = B;
+    const CPU: Cpu = Cpu::Z80;
+    const NAME: &'static str = "z80";
+
+    fn new(bus: B) -> Self {
+        let mut cpu = ::z80::Z80::new();
+        // Power-on state as the crate defines it: PC 0, SP and AF 0xFFFF, others 0.
+        cpu.init();
+        Z80Core { cpu, bus }
+    }
+
+    #[inline(always)]
+    fn step(&mut self) -> u32 {
+        self.cpu.step(&mut Io(&mut self.bus))
+    }
+
+    #[inline(always)]
+    fn bus(&self) -> &B {
+        &self.bus
+    }
+
+    #[inline(always)]
+    fn bus_mut(&mut self) -> &mut B {
+        &mut self.bus
+    }
+
+    #[inline(always)]
+    fn pc(&self) -> u16 {
+        self.cpu.pc
+    }
+
+    fn set_pc(&mut self, pc: u16) {
+        self.cpu.pc = pc;
+        self.cpu.halted = false;
+    }
+
+    #[inline(always)]
+    fn sp(&self) -> u16 {
+        self.cpu.sp
+    }
+
+    fn set_sp(&mut self, sp: u16) {
+        self.cpu.sp = sp;
+    }
+
+    fn registers(&self) -> Registers {
+        Registers::Z80(Z80Registers {
+            pc: self.cpu.pc,
+            sp: self.cpu.sp,
+            ix: self.cpu.ix,
+            iy: self.cpu.iy,
+            i: self.cpu.i,
+            r: self.cpu.r,
+            iff1: self.cpu.iff1,
+            iff2: self.cpu.iff2,
+            im: self.cpu.interrupt_mode,
+            main: None,
+        })
+    }
+
+    fn reset(&mut self) {
+        self.cpu.reset();
+    }
+
+    fn set_irq(&mut self, active: bool) {
+        if active {
+            self.cpu.assert_irq(0xFF);
+        } else {
+            self.cpu.clr_irq();
+        }
+    }
+
+    fn pulse_nmi(&mut self) {
+        self.cpu.pulse_nmi();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::FlatBus;
+
+    /// Runs `code` from 0 for `steps` instructions and returns the core and the cycles.
+    fn run(code: &[u8], steps: usize) -> (Z80Core<FlatBus>, u32) {
+        let mut core = Z80Core::new(FlatBus::with_code(0, code));
+        let cycles = (0..steps).map(|_| core.step()).sum();
+        (core, cycles)
+    }
+
+    #[test]
+    fn ld_and_store_take_documented_cycles() {
+        // LD A,$42 (7); LD ($8000),A (13)
+        let (core, cycles) = run(&[0x3E, 0x42, 0x32, 0x00, 0x80], 2);
+        assert_eq!(core.bus().mem[0x8000], 0x42);
+        assert_eq!(cycles, 7 + 13);
+        assert_eq!(core.pc(), 5);
+    }
+
+    #[test]
+    fn call_pushes_return_address() {
+        // LD SP,$9000 (10); CALL $0010 (17)
+        let (core, cycles) = run(&[0x31, 0x00, 0x90, 0xCD, 0x10, 0x00], 2);
+        assert_eq!(core.sp(), 0x8FFE);
+        assert_eq!(core.bus().mem[0x8FFE..0x9000], [0x06, 0x00]);
+        assert_eq!(core.pc(), 0x0010);
+        assert_eq!(cycles, 27);
+    }
+
+    #[test]
+    fn out_reaches_the_bus() {
+        // LD A,$2A; OUT ($01),A (11)
+        let (core, cycles) = run(&[0x3E, 0x2A, 0xD3, 0x01], 2);
+        assert_eq!(core.bus().port_writes, vec![(0x2A01, 0x2A)]);
+        assert_eq!(cycles, 7 + 11);
+    }
+}

@@ -1,0 +1,195 @@
+//! The machine's devices: the console and the host-call device, and where the CPUs find them.
+//!
+//! The Z80 reaches the devices through I/O ports (the contract in the project brief):
+//!
+//! | port | read | write |
+//! |---|---|---|
+//! | `0x00` | console status: bit 0 = a character is waiting | - |
+//! | `0x01` | next console character (0 if none) | print a character |
+//! | `0xFF` | - | host call: `0x00` = done, other values are reserved (error) |
+//!
+//! The 6502 has no ports, so the same devices sit in an I/O page of its address space
+//! (default [`MOS6502_IO_PAGE`] = `$BF00`): address `page + n` behaves as Z80 port `n`, so
+//! `$BF00` is the console status, `$BF01` the console data and `$BFFF` the host call.
+//! Other ports and other I/O-page addresses are not connected: reads give `0xFF` (counted),
+//! writes stop the run with an error.
+
+use std::collections::VecDeque;
+use std::fmt;
+
+/// Console status port (read): bit 0 set when a character is waiting.
+pub const PORT_CONSOLE_STATUS: u8 = 0x00;
+/// Console data port: read the next character (0 if none), write to print one.
+pub const PORT_CONSOLE_DATA: u8 = 0x01;
+/// Host-call port (write).
+pub const PORT_HOST_CALL: u8 = 0xFF;
+/// Host-call value meaning "done": the run ends normally and the host reads results from RAM.
+pub const HOST_CALL_DONE: u8 = 0x00;
+/// Default base of the 6502 I/O page.
+pub const MOS6502_IO_PAGE: u16 = 0xBF00;
+
+/// Where a console's characters come from and go to when it is attached to something outside
+/// the emulator (the terminal, in `kempelen run`).
+pub trait ConsoleHost {
+    /// The next typed character, if one is waiting. Must not block.
+    fn poll(&mut self) -> Option<u8>;
+    /// Prints one character.
+    fn put(&mut self, byte: u8);
+}
+
+/// A character console, scripted by default: input comes from a queue the host fills and output
+/// is captured, so tests and the host protocol can drive interactive programs. Attach a
+/// [`ConsoleHost`] to connect it to a real terminal; while attached, output goes to the host
+/// instead of the capture buffer, and input is taken from the queue first, then from the host.
+#[derive(Default)]
+pub struct Console {
+    input: VecDeque<u8>,
+    output: Vec<u8>,
+    host: Option<Box<dyn ConsoleHost>>,
+    /// Characters the program has read.
+    chars_read: u64,
+    /// Characters the program has written.
+    chars_written: u64,
+}
+
+impl fmt::Debug for Console {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Console")
+            .field("input", &self.input)
+            .field("output", &String::from_utf8_lossy(&self.output))
+            .field("host", &self.host.is_some())
+            .finish()
+    }
+}
+
+impl Console {
+    /// Queues characters for the program to read.
+    pub fn push_input(&mut self, bytes: &[u8]) {
+        self.input.extend(bytes);
+    }
+
+    /// Characters queued and not yet read.
+    pub fn pending_input(&self) -> usize {
+        self.input.len()
+    }
+
+    /// Everything the program printed since the last [`Console::take_output`] (nothing while a
+    /// host is attached).
+    pub fn output(&self) -> &[u8] {
+        &self.output
+    }
+
+    /// Takes the captured output, leaving the buffer empty.
+    pub fn take_output(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.output)
+    }
+
+    /// Connects the console to `host` (for example a terminal).
+    pub fn attach(&mut self, host: Box<dyn ConsoleHost>) {
+        self.host = Some(host);
+    }
+
+    /// Disconnects the host, returning it.
+    pub fn detach(&mut self) -> Option<Box<dyn ConsoleHost>> {
+        self.host.take()
+    }
+
+    /// Characters the program has read and written so far.
+    pub fn counts(&self) -> (u64, u64) {
+        (self.chars_read, self.chars_written)
+    }
+
+    fn refill(&mut self) {
+        if self.input.is_empty() {
+            if let Some(b) = self.host.as_mut().and_then(|host| host.poll()) {
+                self.input.push_back(b);
+            }
+        }
+    }
+
+    /// The status register: bit 0 = a character is waiting.
+    pub fn status(&mut self) -> u8 {
+        self.refill();
+        u8::from(!self.input.is_empty())
+    }
+
+    /// The data register read: the next character, or 0 if none is waiting.
+    pub fn read(&mut self) -> u8 {
+        self.refill();
+        match self.input.pop_front() {
+            Some(b) => {
+                self.chars_read += 1;
+                b
+            }
+            None => 0,
+        }
+    }
+
+    /// The data register write: prints `byte`.
+    pub fn write(&mut self, byte: u8) {
+        self.chars_written += 1;
+        match self.host.as_mut() {
+            Some(host) => host.put(byte),
+            None => self.output.push(byte),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scripted_input_and_captured_output() {
+        let mut c = Console::default();
+        assert_eq!(c.status(), 0);
+        assert_eq!(c.read(), 0, "no character: 0");
+        c.push_input(b"ab");
+        assert_eq!(c.status(), 1);
+        assert_eq!(c.read(), b'a');
+        assert_eq!(c.read(), b'b');
+        assert_eq!(c.status(), 0);
+        c.write(b'x');
+        c.write(b'y');
+        assert_eq!(c.output(), b"xy");
+        assert_eq!(c.take_output(), b"xy");
+        assert!(c.output().is_empty());
+        assert_eq!(c.counts(), (2, 2));
+    }
+
+    struct Fake {
+        typed: Vec<u8>,
+        printed: std::rc::Rc<std::cell::RefCell<Vec<u8>>>,
+    }
+    impl ConsoleHost for Fake {
+        fn poll(&mut self) -> Option<u8> {
+            if self.typed.is_empty() {
+                None
+            } else {
+                Some(self.typed.remove(0))
+            }
+        }
+        fn put(&mut self, byte: u8) {
+            self.printed.borrow_mut().push(byte);
+        }
+    }
+
+    #[test]
+    fn attached_host_supplies_input_after_the_queue_and_receives_output() {
+        let printed = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let mut c = Console::default();
+        c.push_input(b"q");
+        c.attach(Box::new(Fake {
+            typed: b"h".to_vec(),
+            printed: printed.clone(),
+        }));
+        assert_eq!(c.read(), b'q');
+        assert_eq!(c.status(), 1);
+        assert_eq!(c.read(), b'h');
+        assert_eq!(c.status(), 0);
+        c.write(b'!');
+        assert_eq!(*printed.borrow(), b"!");
+        assert!(c.output().is_empty());
+        assert!(c.detach().is_some());
+    }
+}

@@ -1,0 +1,165 @@
+//! Why a run failed.
+//!
+//! A [`RunError`] is a [`Fault`] (what went wrong and where) together with the counts at the
+//! moment of the fault and a short trace of the instructions that led there, so a runaway
+//! program explains itself without a rerun under the tracer.
+
+use crate::memory::AddrRange;
+use crate::trace::RecentTrace;
+use std::fmt;
+
+/// What stopped a run abnormally. Every variant names the PC of the instruction at fault.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, serde::Serialize)]
+pub enum Fault {
+    /// The run used up its cycle budget.
+    #[error("cycle budget of {budget} cycles exceeded at PC ${pc:04X}")]
+    BudgetExceeded {
+        /// The budget.
+        budget: u64,
+        /// PC of the next instruction.
+        pc: u16,
+    },
+    /// The CPU wrote to ROM; the write was not applied.
+    #[error("write of ${value:02X} to ROM at ${addr:04X} by the instruction at PC ${pc:04X}")]
+    RomWrite {
+        /// Address written.
+        addr: u16,
+        /// Value.
+        value: u8,
+        /// Instruction.
+        pc: u16,
+    },
+    /// The CPU wrote to unmapped memory or an unconnected I/O address; not applied.
+    #[error(
+        "write of ${value:02X} to unmapped address ${addr:04X} by the instruction at PC ${pc:04X}"
+    )]
+    UnmappedWrite {
+        /// Address written.
+        addr: u16,
+        /// Value.
+        value: u8,
+        /// Instruction.
+        pc: u16,
+    },
+    /// A Z80 `OUT` to a port with no device.
+    #[error("OUT of ${value:02X} to unconnected port ${port:02X} at PC ${pc:04X}", port = port & 0xFF)]
+    UnconnectedPort {
+        /// Full 16-bit port address.
+        port: u16,
+        /// Value.
+        value: u8,
+        /// Instruction.
+        pc: u16,
+    },
+    /// An opcode the machine refuses to run (Z80: an undefined `ED` opcode; 6502: a `JAM`
+    /// opcode, or an undocumented one unless allowed).
+    #[error("illegal opcode {} at PC ${pc:04X}", hex_bytes(bytes))]
+    IllegalOpcode {
+        /// The opcode bytes.
+        bytes: Vec<u8>,
+        /// Where.
+        pc: u16,
+    },
+    /// The PC left the loaded program.
+    #[error("PC ${pc:04X} is outside the program (loaded at {program}){}", came_from(*from))]
+    PcOutOfProgram {
+        /// The PC.
+        pc: u16,
+        /// The previous instruction, if any.
+        from: Option<u16>,
+        /// The loaded images.
+        program: String,
+    },
+    /// The stack grew below its region.
+    #[error(
+        "stack overflow: SP ${sp:04X} below the stack region {region} after the instruction at PC ${pc:04X}"
+    )]
+    StackOverflow {
+        /// SP after the instruction.
+        sp: u16,
+        /// Instruction.
+        pc: u16,
+        /// The stack region.
+        region: AddrRange,
+    },
+    /// The stack was popped above the top of its region (or SP was set outside it).
+    #[error(
+        "stack underflow: SP ${sp:04X} above the stack region {region} after the instruction at PC ${pc:04X}"
+    )]
+    StackUnderflow {
+        /// SP after the instruction.
+        sp: u16,
+        /// Instruction.
+        pc: u16,
+        /// The stack region.
+        region: AddrRange,
+    },
+    /// A host call with a reserved value.
+    #[error("unknown host call ${value:02X} at PC ${pc:04X} (only $00 = done is defined)")]
+    UnknownHostCall {
+        /// The value written.
+        value: u8,
+        /// Instruction.
+        pc: u16,
+    },
+}
+
+impl Fault {
+    /// The PC the fault names.
+    pub fn pc(&self) -> u16 {
+        match self {
+            Fault::BudgetExceeded { pc, .. }
+            | Fault::RomWrite { pc, .. }
+            | Fault::UnmappedWrite { pc, .. }
+            | Fault::UnconnectedPort { pc, .. }
+            | Fault::IllegalOpcode { pc, .. }
+            | Fault::PcOutOfProgram { pc, .. }
+            | Fault::StackOverflow { pc, .. }
+            | Fault::StackUnderflow { pc, .. }
+            | Fault::UnknownHostCall { pc, .. } => *pc,
+        }
+    }
+}
+
+fn hex_bytes(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| format!("{b:02X}"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn came_from(from: Option<u16>) -> String {
+    from.map(|f| format!(", reached from PC ${f:04X}"))
+        .unwrap_or_default()
+}
+
+/// A failed run: the fault, the counts when it happened, and the last instructions.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RunError {
+    /// What went wrong.
+    pub fault: Fault,
+    /// Cycles of this run up to the fault.
+    pub cycles: u64,
+    /// Instructions of this run up to the fault.
+    pub instructions: u64,
+    /// The last instructions before the fault, oldest first, with the registers at the end.
+    pub trace: RecentTrace,
+}
+
+impl fmt::Display for RunError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "{} ({} cycles, {} instructions into the run)",
+            self.fault, self.cycles, self.instructions
+        )?;
+        write!(f, "{}", self.trace)
+    }
+}
+
+impl std::error::Error for RunError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        Some(&self.fault)
+    }
+}

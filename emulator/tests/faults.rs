@@ -1,0 +1,404 @@
+//! Every way a run can end: the clean stops and each fault, on small hand-assembled programs,
+//! with exact cycle counts and the recent-instruction trace.
+
+use kempelen_emulator::{
+    AddrRange, ConfigError, Cpu, Fault, Machine, MemoryMap, RunError, StopReason,
+};
+
+/// A Z80 machine on the default map with `code` at $0000.
+fn z80(code: &[u8]) -> Machine {
+    Machine::builder(Cpu::Z80)
+        .load(0x0000, code)
+        .build()
+        .unwrap()
+}
+
+/// A 6502 machine on the default map with `code` at $C000.
+fn m6502(code: &[u8]) -> Machine {
+    Machine::builder(Cpu::Mos6502)
+        .load(0xC000, code)
+        .build()
+        .unwrap()
+}
+
+fn fault(m: &mut Machine, budget: u64) -> RunError {
+    match m.run(budget) {
+        Ok(stats) => panic!("expected a fault, the run ended with {:?}", stats.stop),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn budget_exceeded_names_budget_and_pc() {
+    // loop: INC A (4) ; JR loop (12)
+    let mut m = z80(&[0x3C, 0x18, 0xFD]);
+    let e = fault(&mut m, 1000);
+    // 62 loops = 992 cycles, then the 63rd: INC A (996) and JR (1008); the check before the
+    // next instruction stops the run.
+    assert_eq!(
+        e.fault,
+        Fault::BudgetExceeded {
+            budget: 1000,
+            pc: 0x0000
+        }
+    );
+    assert_eq!((e.cycles, e.instructions), (1008, 126));
+    assert_eq!(e.trace.entries.len(), 16);
+    assert_eq!(e.trace.entries.last().unwrap().pc, 0x0000);
+    let text = e.to_string();
+    assert!(
+        text.starts_with("cycle budget of 1000 cycles exceeded at PC $0000"),
+        "{text}"
+    );
+}
+
+#[test]
+fn rom_write_is_an_error_and_not_applied() {
+    // LD A,1 ; LD ($0100),A
+    let mut m = z80(&[0x3E, 0x01, 0x32, 0x00, 0x01]);
+    let e = fault(&mut m, 1000);
+    assert_eq!(
+        e.fault,
+        Fault::RomWrite {
+            addr: 0x0100,
+            value: 1,
+            pc: 0x0002
+        }
+    );
+    assert_eq!(m.read_byte(0x0100), 0);
+    assert_eq!((e.cycles, e.instructions), (7 + 13, 2));
+    assert_eq!(e.trace.entries.last().unwrap().pc, 0x0002);
+}
+
+#[test]
+fn rom_write_on_the_6502() {
+    // LDA #$55 ; STA $C100
+    let mut m = m6502(&[0xA9, 0x55, 0x8D, 0x00, 0xC1]);
+    let e = fault(&mut m, 1000);
+    assert_eq!(
+        e.fault,
+        Fault::RomWrite {
+            addr: 0xC100,
+            value: 0x55,
+            pc: 0xC002
+        }
+    );
+}
+
+#[test]
+fn unmapped_write_is_an_error_and_unmapped_reads_are_counted() {
+    let map = MemoryMap::empty()
+        .rom("rom", 0x0000..=0x0FFF)
+        .ram("ram", 0x8000..=0xFFFF)
+        .with_stack(0xF000..=0xFFFF);
+    // LD A,($2000) ; LD A,($2001) ; XOR A ; OUT ($FF),A
+    let code = [0x3A, 0x00, 0x20, 0x3A, 0x01, 0x20, 0xAF, 0xD3, 0xFF];
+    let mut m = Machine::builder(Cpu::Z80)
+        .memory_map(map.clone())
+        .load(0, &code)
+        .build()
+        .unwrap();
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.unmapped_reads, 2);
+    // LD ($2000),A
+    let mut m = Machine::builder(Cpu::Z80)
+        .memory_map(map)
+        .load(0, &[0x32, 0x00, 0x20])
+        .build()
+        .unwrap();
+    assert_eq!(
+        fault(&mut m, 1000).fault,
+        Fault::UnmappedWrite {
+            addr: 0x2000,
+            value: 0xFF,
+            pc: 0
+        }
+    );
+}
+
+#[test]
+fn illegal_z80_ed_opcode() {
+    // NOP ; DB $ED,$00
+    let mut m = z80(&[0x00, 0xED, 0x00]);
+    let e = fault(&mut m, 1000);
+    assert_eq!(
+        e.fault,
+        Fault::IllegalOpcode {
+            bytes: vec![0xED, 0x00],
+            pc: 0x0001
+        }
+    );
+    assert_eq!((e.cycles, e.instructions), (4, 1));
+    assert_eq!(e.trace.entries.len(), 2, "the NOP and the illegal opcode");
+    assert!(
+        e.to_string()
+            .starts_with("illegal opcode ED 00 at PC $0001")
+    );
+}
+
+#[test]
+fn illegal_6502_jam_and_undocumented_opcodes() {
+    let mut m = m6502(&[0xEA, 0x02]);
+    assert_eq!(
+        fault(&mut m, 1000).fault,
+        Fault::IllegalOpcode {
+            bytes: vec![0x02],
+            pc: 0xC001
+        }
+    );
+    // LAX $10 (undocumented) is refused unless allowed.
+    let mut m = m6502(&[0xA7, 0x10]);
+    assert_eq!(
+        fault(&mut m, 1000).fault,
+        Fault::IllegalOpcode {
+            bytes: vec![0xA7],
+            pc: 0xC000
+        }
+    );
+    // Allowed: LAX $10 ; STA $BFFF (A = 0: done)
+    let mut m = Machine::builder(Cpu::Mos6502)
+        .allow_undocumented(true)
+        .load(0xC000, &[0xA7, 0x10, 0x8D, 0xFF, 0xBF])
+        .build()
+        .unwrap();
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(stats.cycles, 3 + 4);
+}
+
+#[test]
+fn stack_overflow_on_the_z80() {
+    // f: CALL f   (endless recursion)
+    let mut m = z80(&[0xCD, 0x00, 0x00]);
+    let e = fault(&mut m, 1_000_000);
+    let region = AddrRange::new(0xF000, 0xFFFF).unwrap();
+    // 2048 calls fill the 4 KB region exactly; the 2049th leaves it.
+    assert_eq!(
+        e.fault,
+        Fault::StackOverflow {
+            sp: 0xEFFE,
+            pc: 0x0000,
+            region
+        }
+    );
+    assert_eq!((e.instructions, e.cycles), (2049, 2049 * 17));
+}
+
+#[test]
+fn stack_overflow_on_the_6502_is_seen_through_the_page_wrap() {
+    // f: JSR f
+    let mut m = m6502(&[0x20, 0x00, 0xC0]);
+    let e = fault(&mut m, 1_000_000);
+    let region = AddrRange::new(0x0100, 0x01FF).unwrap();
+    // 128 calls fill page 1; the 129th wraps S to $FD.
+    assert_eq!(
+        e.fault,
+        Fault::StackOverflow {
+            sp: 0x01FD,
+            pc: 0xC000,
+            region
+        }
+    );
+    assert_eq!((e.instructions, e.cycles), (129, 129 * 6));
+}
+
+#[test]
+fn stack_underflow() {
+    // POP HL with an empty stack.
+    let mut m = z80(&[0xE1]);
+    let e = fault(&mut m, 1000);
+    assert!(
+        matches!(
+            e.fault,
+            Fault::StackUnderflow {
+                sp: 0x0002,
+                pc: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // PLA with an empty stack.
+    let mut m = m6502(&[0x68]);
+    let e = fault(&mut m, 1000);
+    assert!(
+        matches!(
+            e.fault,
+            Fault::StackUnderflow {
+                sp: 0x0100,
+                pc: 0xC000,
+                ..
+            }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn stack_pointer_set_outside_the_region() {
+    // LD SP,$8000
+    let mut m = z80(&[0x31, 0x00, 0x80, 0x00]);
+    let e = fault(&mut m, 1000);
+    assert!(
+        matches!(
+            e.fault,
+            Fault::StackOverflow {
+                sp: 0x8000,
+                pc: 0,
+                ..
+            }
+        ),
+        "{e}"
+    );
+    // Building with an initial SP outside the region is refused.
+    let err = Machine::builder(Cpu::Z80)
+        .load(0, &[0])
+        .stack_pointer(0x8000)
+        .build()
+        .unwrap_err();
+    assert!(matches!(
+        err,
+        ConfigError::SpOutsideStack { sp: 0x8000, .. }
+    ));
+}
+
+#[test]
+fn pc_leaving_the_program() {
+    // JP $2000 (ROM, but nothing loaded there)
+    let mut m = z80(&[0xC3, 0x00, 0x20]);
+    let e = fault(&mut m, 1000);
+    assert!(
+        matches!(
+            e.fault,
+            Fault::PcOutOfProgram {
+                pc: 0x2000,
+                from: Some(0),
+                ..
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(
+        e.fault.to_string(),
+        "PC $2000 is outside the program (loaded at $0000-$0002), reached from PC $0000"
+    );
+    // Running off the end of the image.
+    let mut m = m6502(&[0xEA]);
+    assert!(matches!(
+        fault(&mut m, 1000).fault,
+        Fault::PcOutOfProgram {
+            pc: 0xC001,
+            from: Some(0xC000),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn unknown_host_call() {
+    // LD A,7 ; OUT ($FF),A
+    let mut m = z80(&[0x3E, 0x07, 0xD3, 0xFF]);
+    let e = fault(&mut m, 1000);
+    assert_eq!(e.fault, Fault::UnknownHostCall { value: 7, pc: 2 });
+    assert_eq!(
+        e.fault.to_string(),
+        "unknown host call $07 at PC $0002 (only $00 = done is defined)"
+    );
+    // LDA #$01 ; STA $BFFF
+    let mut m = m6502(&[0xA9, 0x01, 0x8D, 0xFF, 0xBF]);
+    assert_eq!(
+        fault(&mut m, 1000).fault,
+        Fault::UnknownHostCall {
+            value: 1,
+            pc: 0xC002
+        }
+    );
+}
+
+#[test]
+fn unconnected_port() {
+    // OUT ($10),A
+    let mut m = z80(&[0xD3, 0x10]);
+    assert!(matches!(
+        fault(&mut m, 1000).fault,
+        Fault::UnconnectedPort {
+            port: 0xFF10,
+            value: 0xFF,
+            pc: 0
+        }
+    ));
+}
+
+#[test]
+fn clean_stops() {
+    // NOP ; HALT
+    let mut m = z80(&[0x00, 0x76]);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::Halt { pc: 1 });
+    assert_eq!((stats.cycles, stats.instructions), (4, 1));
+    // JR $
+    let mut m = z80(&[0x18, 0xFE]);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0 });
+    assert_eq!((stats.cycles, stats.instructions), (12, 1));
+    // NOP ; BRK
+    let mut m = m6502(&[0xEA, 0x00]);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::Brk { pc: 0xC001 });
+    assert_eq!(stats.cycles, 2);
+    // BNE * with Z clear (LDX #1 first)
+    let mut m = m6502(&[0xA2, 0x01, 0xD0, 0xFE]);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0xC002 });
+    assert_eq!(stats.cycles, 2 + 3);
+}
+
+#[test]
+fn djnz_and_ldir_in_place_are_not_self_loops() {
+    // LD B,3 ; DJNZ $ ; LD HL,$4000 ; LD DE,$4001 ; LD BC,3 ; LDIR ; XOR A ; OUT ($FF),A
+    let code = [
+        0x06, 0x03, 0x10, 0xFE, 0x21, 0x00, 0x40, 0x11, 0x01, 0x40, 0x01, 0x03, 0x00, 0xED, 0xB0,
+        0xAF, 0xD3, 0xFF,
+    ];
+    let mut m = z80(&code);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    // LD B 7; DJNZ 13+13+8; LD HL/DE/BC 3x10; LDIR 21+21+16; XOR 4; OUT 11
+    assert_eq!(stats.cycles, 7 + 34 + 30 + 58 + 4 + 11);
+}
+
+#[test]
+fn host_writes_are_checked() {
+    let mut m = m6502(&[0xEA]);
+    assert!(m.write_byte(0xC000, 0xEA).is_ok(), "the host may patch ROM");
+    assert_eq!(
+        m.write_byte(0xBF01, 0).unwrap_err(),
+        ConfigError::NotMemory {
+            addr: 0xBF01,
+            what: "the I/O page"
+        }
+    );
+    m.write_word(0x0200, 0x1234).unwrap();
+    assert_eq!(m.read_word(0x0200), 0x1234);
+    assert_eq!(m.read_bytes(0x0200, 2), [0x34, 0x12]);
+    let err = Machine::builder(Cpu::Z80)
+        .load(0xFFF0, &[0; 32])
+        .build()
+        .unwrap_err();
+    assert_eq!(
+        err,
+        ConfigError::ImageTooLarge {
+            addr: 0xFFF0,
+            len: 32
+        }
+    );
+    let err = Machine::builder(Cpu::Mos6502)
+        .load(0xBF00, &[0])
+        .build()
+        .unwrap_err();
+    assert!(matches!(err, ConfigError::NotMemory { addr: 0xBF00, .. }));
+    assert_eq!(
+        Machine::builder(Cpu::Z80).build().unwrap_err(),
+        ConfigError::NoProgram
+    );
+}

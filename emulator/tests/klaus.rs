@@ -1,0 +1,45 @@
+//! Klaus Dormann's 6502 functional test through Kempelen's machine.
+//!
+//! Two builds of the test are in the dependency tree, and both must reach their success trap
+//! (`JMP *`): the official binary as shipped by `r6502` (success trap at `$3469`) and the
+//! build shipped by `mos6502` (assembled with other options; success trap at `$331C`). The
+//! machine stops at the first execution of a jump to itself, so the totals below include the
+//! trap's `JMP` (1 instruction, 3 cycles) once. For the official build they are the published
+//! figures, 30,646,177 instructions and 96,241,367 cycles. They are exact and deterministic;
+//! see `docs/MACHINE.md`.
+
+mod common;
+
+use kempelen_emulator::{Cpu, Machine, MemoryMap, RunStats, StopReason};
+
+/// Runs a 64 KB functional-test image from `$0400` and returns the statistics.
+fn run(image: &[u8]) -> RunStats {
+    assert_eq!(image.len(), 0x10000, "a full 64 KB image");
+    let mut m = Machine::builder(Cpu::Mos6502)
+        // No stack region: the test wraps S around page 1 on purpose.
+        .memory_map(MemoryMap::all_ram())
+        .stop_on_brk(false)
+        .load(0x0000, image)
+        .entry(0x0400)
+        .build()
+        .expect("machine");
+    m.run(200_000_000).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn official_build_from_r6502_reaches_success_trap() {
+    let image = common::crate_file("r6502", "1.", "tests/6502_functional_test.bin");
+    let stats = run(&image);
+    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0x3469 });
+    assert_eq!(stats.instructions, 30_646_177);
+    assert_eq!(stats.cycles, 96_241_367);
+}
+
+#[test]
+fn mos6502_crate_build_reaches_success_trap() {
+    let image = common::crate_file("mos6502", "0.10", "tests/assets/6502_functional_test.bin");
+    let stats = run(&image);
+    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0x331C });
+    assert_eq!(stats.instructions, 30_607_781);
+    assert_eq!(stats.cycles, 96_165_271);
+}

@@ -1,0 +1,223 @@
+//! The NMOS 6502 instruction table: the 16x16 opcode grid of the MOS datasheet.
+//!
+//! Row = high nibble, column = low nibble. Each cell is `"<mnemonic> <mode> <cycles>"` or `""`
+//! for the 105 opcodes MOS does not document. Modes: `A` accumulator, `#n` immediate, `zp`,
+//! `zp,X`, `zp,Y`, `abs`, `abs,X`, `abs,Y`, `(abs)` indirect (`JMP` only), `(zp,X)`, `(zp),Y`,
+//! `rel` (branches), nothing for implied. Cycles as in the datasheet: `*` = one more if the
+//! indexed address crosses a page, `**` = one more if the branch is taken and one more again if
+//! it lands on another page.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use super::{Form, Instr, Table, parse_cycles};
+use crate::Cpu;
+
+/// 6502 addressing modes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// No operand (`CLC`, `RTS`).
+    Implied,
+    /// `ASL A` (also written `ASL`).
+    Accumulator,
+    /// `LDA #$10`.
+    Immediate,
+    /// `LDA $10`.
+    ZeroPage,
+    /// `LDA $10,X`.
+    ZeroPageX,
+    /// `LDX $10,Y`.
+    ZeroPageY,
+    /// `LDA $1234`.
+    Absolute,
+    /// `LDA $1234,X`.
+    AbsoluteX,
+    /// `LDA $1234,Y`.
+    AbsoluteY,
+    /// `JMP ($1234)`.
+    Indirect,
+    /// `LDA ($10,X)`.
+    IndirectX,
+    /// `LDA ($10),Y`.
+    IndirectY,
+    /// Branches: `BNE label`.
+    Relative,
+}
+
+impl Mode {
+    const ALL: [Mode; 13] = [
+        Mode::Implied,
+        Mode::Accumulator,
+        Mode::Immediate,
+        Mode::ZeroPage,
+        Mode::ZeroPageX,
+        Mode::ZeroPageY,
+        Mode::Absolute,
+        Mode::AbsoluteX,
+        Mode::AbsoluteY,
+        Mode::Indirect,
+        Mode::IndirectX,
+        Mode::IndirectY,
+        Mode::Relative,
+    ];
+
+    /// The notation used in the grid and in "accepted forms" notes.
+    pub fn notation(self) -> &'static str {
+        match self {
+            Mode::Implied => "",
+            Mode::Accumulator => "A",
+            Mode::Immediate => "#n",
+            Mode::ZeroPage => "zp",
+            Mode::ZeroPageX => "zp,X",
+            Mode::ZeroPageY => "zp,Y",
+            Mode::Absolute => "abs",
+            Mode::AbsoluteX => "abs,X",
+            Mode::AbsoluteY => "abs,Y",
+            Mode::Indirect => "(abs)",
+            Mode::IndirectX => "(zp,X)",
+            Mode::IndirectY => "(zp),Y",
+            Mode::Relative => "rel",
+        }
+    }
+
+    /// Operand bytes after the opcode.
+    pub fn operand_size(self) -> u8 {
+        match self {
+            Mode::Implied | Mode::Accumulator => 0,
+            Mode::Absolute | Mode::AbsoluteX | Mode::AbsoluteY | Mode::Indirect => 2,
+            _ => 1,
+        }
+    }
+
+    /// The zero-page mode an absolute mode shrinks to when its address fits in a byte.
+    pub fn zero_page_form(self) -> Option<Mode> {
+        match self {
+            Mode::Absolute => Some(Mode::ZeroPage),
+            Mode::AbsoluteX => Some(Mode::ZeroPageX),
+            Mode::AbsoluteY => Some(Mode::ZeroPageY),
+            _ => None,
+        }
+    }
+
+    fn parse(text: &str) -> Option<Mode> {
+        Mode::ALL.into_iter().find(|m| m.notation() == text)
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.notation())
+    }
+}
+
+#[rustfmt::skip]
+const GRID: [[&str; 16]; 16] = [
+/*        x0               x1                x2             x3  x4               x5               x6               x7  x8            x9               xA            xB  xC               xD               xE               xF */
+/* 0x */ ["BRK 7",         "ORA (zp,X) 6",  "",            "", "",              "ORA zp 3",      "ASL zp 5",      "", "PHP 3",      "ORA #n 2",      "ASL A 2",    "", "",              "ORA abs 4",     "ASL abs 6",     ""],
+/* 1x */ ["BPL rel 2**",   "ORA (zp),Y 5*", "",            "", "",              "ORA zp,X 4",    "ASL zp,X 6",    "", "CLC 2",      "ORA abs,Y 4*",  "",           "", "",              "ORA abs,X 4*",  "ASL abs,X 7",   ""],
+/* 2x */ ["JSR abs 6",     "AND (zp,X) 6",  "",            "", "BIT zp 3",      "AND zp 3",      "ROL zp 5",      "", "PLP 4",      "AND #n 2",      "ROL A 2",    "", "BIT abs 4",     "AND abs 4",     "ROL abs 6",     ""],
+/* 3x */ ["BMI rel 2**",   "AND (zp),Y 5*", "",            "", "",              "AND zp,X 4",    "ROL zp,X 6",    "", "SEC 2",      "AND abs,Y 4*",  "",           "", "",              "AND abs,X 4*",  "ROL abs,X 7",   ""],
+/* 4x */ ["RTI 6",         "EOR (zp,X) 6",  "",            "", "",              "EOR zp 3",      "LSR zp 5",      "", "PHA 3",      "EOR #n 2",      "LSR A 2",    "", "JMP abs 3",     "EOR abs 4",     "LSR abs 6",     ""],
+/* 5x */ ["BVC rel 2**",   "EOR (zp),Y 5*", "",            "", "",              "EOR zp,X 4",    "LSR zp,X 6",    "", "CLI 2",      "EOR abs,Y 4*",  "",           "", "",              "EOR abs,X 4*",  "LSR abs,X 7",   ""],
+/* 6x */ ["RTS 6",         "ADC (zp,X) 6",  "",            "", "",              "ADC zp 3",      "ROR zp 5",      "", "PLA 4",      "ADC #n 2",      "ROR A 2",    "", "JMP (abs) 5",   "ADC abs 4",     "ROR abs 6",     ""],
+/* 7x */ ["BVS rel 2**",   "ADC (zp),Y 5*", "",            "", "",              "ADC zp,X 4",    "ROR zp,X 6",    "", "SEI 2",      "ADC abs,Y 4*",  "",           "", "",              "ADC abs,X 4*",  "ROR abs,X 7",   ""],
+/* 8x */ ["",              "STA (zp,X) 6",  "",            "", "STY zp 3",      "STA zp 3",      "STX zp 3",      "", "DEY 2",      "",              "TXA 2",      "", "STY abs 4",     "STA abs 4",     "STX abs 4",     ""],
+/* 9x */ ["BCC rel 2**",   "STA (zp),Y 6",  "",            "", "STY zp,X 4",    "STA zp,X 4",    "STX zp,Y 4",    "", "TYA 2",      "STA abs,Y 5",   "TXS 2",      "", "",              "STA abs,X 5",   "",              ""],
+/* Ax */ ["LDY #n 2",      "LDA (zp,X) 6",  "LDX #n 2",    "", "LDY zp 3",      "LDA zp 3",      "LDX zp 3",      "", "TAY 2",      "LDA #n 2",      "TAX 2",      "", "LDY abs 4",     "LDA abs 4",     "LDX abs 4",     ""],
+/* Bx */ ["BCS rel 2**",   "LDA (zp),Y 5*", "",            "", "LDY zp,X 4",    "LDA zp,X 4",    "LDX zp,Y 4",    "", "CLV 2",      "LDA abs,Y 4*",  "TSX 2",      "", "LDY abs,X 4*",  "LDA abs,X 4*",  "LDX abs,Y 4*",  ""],
+/* Cx */ ["CPY #n 2",      "CMP (zp,X) 6",  "",            "", "CPY zp 3",      "CMP zp 3",      "DEC zp 5",      "", "INY 2",      "CMP #n 2",      "DEX 2",      "", "CPY abs 4",     "CMP abs 4",     "DEC abs 6",     ""],
+/* Dx */ ["BNE rel 2**",   "CMP (zp),Y 5*", "",            "", "",              "CMP zp,X 4",    "DEC zp,X 6",    "", "CLD 2",      "CMP abs,Y 4*",  "",           "", "",              "CMP abs,X 4*",  "DEC abs,X 7",   ""],
+/* Ex */ ["CPX #n 2",      "SBC (zp,X) 6",  "",            "", "CPX zp 3",      "SBC zp 3",      "INC zp 5",      "", "INX 2",      "SBC #n 2",      "NOP 2",      "", "CPX abs 4",     "SBC abs 4",     "INC abs 6",     ""],
+/* Fx */ ["BEQ rel 2**",   "SBC (zp),Y 5*", "",            "", "",              "SBC zp,X 4",    "INC zp,X 6",    "", "SED 2",      "SBC abs,Y 4*",  "",           "", "",              "SBC abs,X 4*",  "INC abs,X 7",   ""],
+];
+
+const MNEMONICS: [&str; 56] = [
+    "ADC", "AND", "ASL", "BCC", "BCS", "BEQ", "BIT", "BMI", "BNE", "BPL", "BRK", "BVC", "BVS",
+    "CLC", "CLD", "CLI", "CLV", "CMP", "CPX", "CPY", "DEC", "DEX", "DEY", "EOR", "INC", "INX",
+    "INY", "JMP", "JSR", "LDA", "LDX", "LDY", "LSR", "NOP", "ORA", "PHA", "PHP", "PLA", "PLP",
+    "ROL", "ROR", "RTI", "RTS", "SBC", "SEC", "SED", "SEI", "STA", "STX", "STY", "TAX", "TAY",
+    "TSX", "TXA", "TXS", "TYA",
+];
+
+fn row(opcode: u8, cell: &str) -> Instr {
+    let mut parts = cell.split(' ');
+    let mnemonic = parts.next().expect("cell has a mnemonic");
+    let mnemonic = MNEMONICS
+        .iter()
+        .copied()
+        .find(|m| *m == mnemonic)
+        .expect("known mnemonic");
+    let rest: Vec<&str> = parts.collect();
+    let (mode, cycles) = match rest.as_slice() {
+        [cycles] => (Mode::Implied, *cycles),
+        [mode, cycles] => (
+            Mode::parse(mode).unwrap_or_else(|| panic!("bad mode in {cell:?}")),
+            *cycles,
+        ),
+        _ => panic!("bad cell {cell:?}"),
+    };
+    Instr {
+        cpu: Cpu::Mos6502,
+        mnemonic,
+        operands: mode.notation().to_string(),
+        prefix: &[],
+        opcode,
+        len: 1 + mode.operand_size(),
+        cycles: parse_cycles(cycles, false),
+        form: Form::Mos6502(mode),
+    }
+}
+
+pub(crate) struct Mos6502Table {
+    pub(crate) table: Table,
+    decode: [Option<u16>; 256],
+}
+
+fn build() -> Mos6502Table {
+    let mut instrs = Vec::new();
+    let mut decode = [None; 256];
+    for (hi, cells) in GRID.iter().enumerate() {
+        for (lo, cell) in cells.iter().enumerate() {
+            if cell.is_empty() {
+                continue;
+            }
+            let opcode = (hi * 16 + lo) as u8;
+            decode[opcode as usize] = Some(instrs.len() as u16);
+            instrs.push(row(opcode, cell));
+        }
+    }
+    Mos6502Table {
+        table: Table::new(instrs),
+        decode,
+    }
+}
+
+fn mos_table() -> &'static Mos6502Table {
+    static TABLE: OnceLock<Mos6502Table> = OnceLock::new();
+    TABLE.get_or_init(build)
+}
+
+pub(crate) fn table() -> &'static Table {
+    &mos_table().table
+}
+
+/// The documented row for an opcode.
+pub(crate) fn lookup(opcode: u8) -> Option<&'static Instr> {
+    let t = mos_table();
+    t.decode[opcode as usize].map(|i| &t.table.instrs[i as usize])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_rows() {
+        let lda = lookup(0xB1).unwrap();
+        assert_eq!(lda.syntax(), "LDA (zp),Y");
+        assert_eq!(lda.cycles.to_string(), "5/6");
+        assert_eq!(lookup(0x6C).unwrap().syntax(), "JMP (abs)");
+        assert!(lookup(0x02).is_none());
+        assert_eq!(lookup(0xD0).unwrap().cycles.to_string(), "2/3/4");
+    }
+}
