@@ -376,3 +376,63 @@ fn pick_next(keys: &mut [u8]) -> Option<usize> {
 pub fn search(pos: &Position, history: &[u32], limits: ReferenceLimits) -> SearchResult {
     ReferenceSearch::new(pos, history, limits).run()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_next_visits_in_stable_descending_order() {
+        // A small deterministic generator of key arrays with many ties.
+        let mut x = 0x1234_5678u32;
+        for len in 0..40 {
+            let keys: Vec<u8> = (0..len)
+                .map(|_| {
+                    x = crate::tables::xorshift32(x);
+                    [1, 140, 150, 160, 162, 199, 255][(x % 7) as usize]
+                })
+                .collect();
+            let mut expected: Vec<usize> = (0..len).collect();
+            expected.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+            let mut work = keys.clone();
+            let mut order = Vec::new();
+            while let Some(i) = pick_next(&mut work) {
+                order.push(i);
+            }
+            assert_eq!(order, expected, "{keys:?}");
+        }
+    }
+
+    #[test]
+    fn ordering_keys_follow_the_table() {
+        let key = |fen: &str, uci: &str, pv: Option<&str>, killers: [&str; 2]| {
+            let pos = Position::from_fen(fen).unwrap();
+            let k = killers.map(|t| {
+                if t.is_empty() {
+                    Move::NULL
+                } else {
+                    pos.parse_uci(t).unwrap()
+                }
+            });
+            let pv = pv.map(|t| pos.parse_uci(t).unwrap());
+            ordering_key(&pos, pos.parse_uci(uci).unwrap(), pv, &k)
+        };
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let none = ["", ""];
+        assert_eq!(key(kiwipete, "e2a6", None, none), 160 + 8 * 3 - 3); // bishop takes bishop
+        assert_eq!(key(kiwipete, "f3f6", None, none), 160 + 8 * 2 - 5); // queen takes knight
+        assert_eq!(key(kiwipete, "g2h3", None, none), 160 + 8 - 1); // pawn takes pawn
+        assert_eq!(key(kiwipete, "e2a6", Some("e2a6"), none), 255);
+        assert_eq!(key(kiwipete, "a2a3", None, ["a2a3", "b2b3"]), 150);
+        assert_eq!(key(kiwipete, "b2b3", None, ["a2a3", "b2b3"]), 140);
+        assert_eq!(key(kiwipete, "a2a4", None, ["a2a3", "b2b3"]), 1);
+        assert_eq!(key(kiwipete, "e1g1", None, none), 1);
+        let promotions = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1";
+        assert_eq!(key(promotions, "g2f1q", None, none), 160 + 8 * 2 - 1);
+        assert_eq!(key(promotions, "g2f1n", None, none), 160 + 8 * 2 - 1); // still a capture
+        assert_eq!(key(promotions, "g2g1q", None, none), 160);
+        assert_eq!(key(promotions, "g2g1r", None, none), 1);
+        let ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        assert_eq!(key(ep, "e5f6", None, none), 160 + 8 - 1);
+    }
+}
