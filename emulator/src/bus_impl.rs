@@ -134,6 +134,11 @@ impl MachineBus {
         bus
     }
 
+    /// Whether every address is RAM or ROM (no unmapped byte, no I/O page).
+    pub(crate) fn all_memory(&self) -> bool {
+        self.pages.iter().all(|p| p & page::READ_FAST != 0)
+    }
+
     /// Recomputes the page flags from the attribute bytes (after the map or the program
     /// changed).
     pub(crate) fn refresh_pages(&mut self) {
@@ -261,6 +266,56 @@ impl Bus for MachineBus {
             PORT_HOST_CALL => self.record(BusEvent::HostCall(value)),
             _ => self.record(BusEvent::PortWrite { port, value }),
         }
+    }
+}
+
+/// The bus the machine's step loop works with: a [`MachineBus`], possibly wrapped.
+pub(crate) trait Machined: Bus {
+    fn machine(&self) -> &MachineBus;
+    fn machine_mut(&mut self) -> &mut MachineBus;
+}
+
+impl Machined for MachineBus {
+    #[inline(always)]
+    fn machine(&self) -> &MachineBus {
+        self
+    }
+    #[inline(always)]
+    fn machine_mut(&mut self) -> &mut MachineBus {
+        self
+    }
+}
+
+/// A [`MachineBus`] whose every address is RAM or ROM (no unmapped byte, no I/O page), such
+/// as the default Z80 map: reads need no check, so they skip the page look-up.
+#[repr(transparent)]
+pub(crate) struct AllMemory(pub(crate) MachineBus);
+
+impl Bus for AllMemory {
+    #[inline(always)]
+    fn read(&self, addr: u16) -> u8 {
+        self.0.mem[usize::from(addr)]
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.0.write(addr, value)
+    }
+    fn port_in(&self, port: u16) -> u8 {
+        self.0.port_in(port)
+    }
+    fn port_out(&mut self, port: u16, value: u8) {
+        self.0.port_out(port, value)
+    }
+}
+
+impl Machined for AllMemory {
+    #[inline(always)]
+    fn machine(&self) -> &MachineBus {
+        &self.0
+    }
+    #[inline(always)]
+    fn machine_mut(&mut self) -> &mut MachineBus {
+        &mut self.0
     }
 }
 

@@ -21,7 +21,7 @@
 //! inside the program, the opcode pre-check (halts, illegal opcodes), the bus events, the stack
 //! region, and one store into the ring of recent PCs.
 
-use crate::bus_impl::{BusEvent, MachineBus, attr, is_done};
+use crate::bus_impl::{AllMemory, BusEvent, MachineBus, Machined, attr, is_done};
 use crate::clock::{ClockProfile, default_machine};
 use crate::core::{Core, Mos6502Core, Registers, RustzxCore, Z80Core};
 use crate::devices::Console;
@@ -211,14 +211,7 @@ struct RunState {
 
 /// Hooks run around each instruction when profiling or tracing.
 trait Watch {
-    fn before<C: Core<Bus = MachineBus>>(
-        &mut self,
-        core: &C,
-        cpu: Cpu,
-        pc: u16,
-        n: u64,
-        cycles: u64,
-    );
+    fn before<C: Core<Bus: Machined>>(&mut self, core: &C, cpu: Cpu, pc: u16, n: u64, cycles: u64);
     fn after(&mut self, pc: u16, cycles: u32, sp: u16, new_pc: u16);
 }
 
@@ -227,7 +220,7 @@ struct NoWatch;
 
 impl Watch for NoWatch {
     #[inline(always)]
-    fn before<C: Core<Bus = MachineBus>>(&mut self, _: &C, _: Cpu, _: u16, _: u64, _: u64) {}
+    fn before<C: Core<Bus: Machined>>(&mut self, _: &C, _: Cpu, _: u16, _: u64, _: u64) {}
     #[inline(always)]
     fn after(&mut self, _: u16, _: u32, _: u16, _: u16) {}
 }
@@ -242,15 +235,8 @@ struct Watching<'a> {
 }
 
 impl Watch for Watching<'_> {
-    fn before<C: Core<Bus = MachineBus>>(
-        &mut self,
-        core: &C,
-        cpu: Cpu,
-        pc: u16,
-        n: u64,
-        cycles: u64,
-    ) {
-        let mem = &core.bus().mem;
+    fn before<C: Core<Bus: Machined>>(&mut self, core: &C, cpu: Cpu, pc: u16, n: u64, cycles: u64) {
+        let mem = &core.bus().machine().mem;
         self.op = mem[usize::from(pc)];
         if let Some(t) = self.tracer.as_deref_mut() {
             if t.wants(pc) {
@@ -345,7 +331,7 @@ fn track_stack(
 /// Each instance is a function of its own (never inlined into its caller), small enough that
 /// the compiler inlines the core's step into it, as it does for a bare core's loop.
 #[inline(never)]
-fn step_loop<C: Core<Bus = MachineBus>, W: Watch>(
+fn step_loop<C: Core<Bus: Machined>, W: Watch>(
     core: &mut C,
     st: &mut RunState,
     watch: &mut W,
@@ -357,27 +343,27 @@ fn step_loop<C: Core<Bus = MachineBus>, W: Watch>(
     // The previous instruction's address; out of range before the first one.
     let mut prev_pc: u32 = 0x1_0000;
     let exit = loop {
-        if core.bus().event.is_some() {
+        if core.bus().machine().event.is_some() {
             break Exit::Event { pc: prev_pc as u16 };
         }
         let sp = core.sp();
         let pc = core.pc();
         if sp != last_sp {
-            if let Some(exit) = track_stack(st, core.bus(), prev_pc as u16, last_sp, sp) {
+            if let Some(exit) = track_stack(st, core.bus().machine(), prev_pc as u16, last_sp, sp) {
                 break exit;
             }
             last_sp = sp;
         } else if u32::from(pc) == prev_pc
-            && !repeats_in_place(st.cpu, core.bus().mem[usize::from(pc)])
+            && !repeats_in_place(st.cpu, core.bus().machine().mem[usize::from(pc)])
         {
             break Exit::Stop(StopReason::SelfLoop { pc });
         }
         if cycles >= limit {
             break Exit::Limit;
         }
-        let a = core.bus().attr[usize::from(pc)];
+        let a = core.bus().machine().attr[usize::from(pc)];
         if a & (attr::EXEC | attr::CHECK) != attr::EXEC {
-            if let Some(exit) = pre_check(core.bus(), st, pc, a) {
+            if let Some(exit) = pre_check(core.bus().machine(), st, pc, a) {
                 break exit;
             }
         }
@@ -416,7 +402,7 @@ trait Runner {
     fn pulse_nmi(&mut self);
 }
 
-impl<C: Core<Bus = MachineBus>> Runner for C {
+impl<C: Core<Bus: Machined>> Runner for C {
     fn run_until(&mut self, st: &mut RunState, watch: Option<&mut Watching>, limit: u64) -> Exit {
         match watch {
             None => step_loop(self, st, &mut NoWatch, limit),
@@ -424,10 +410,10 @@ impl<C: Core<Bus = MachineBus>> Runner for C {
         }
     }
     fn bus(&self) -> &MachineBus {
-        Core::bus(self)
+        Core::bus(self).machine()
     }
     fn bus_mut(&mut self) -> &mut MachineBus {
-        Core::bus_mut(self)
+        Core::bus_mut(self).machine_mut()
     }
     fn pc(&self) -> u16 {
         Core::pc(self)
@@ -546,7 +532,10 @@ impl MachineBuilder {
         }
         let bus = MachineBus::new(self.cpu, &self.map);
         let core: Box<dyn Runner> = match self.core {
+            // A map of nothing but RAM and ROM has no read to check or count.
+            CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
             CoreKind::Z80 => Box::new(Z80Core::new(bus)),
+            CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
             CoreKind::RustzxZ80 => Box::new(RustzxCore::new(bus)),
             CoreKind::Mos6502 => Box::new(Mos6502Core::new(bus)),
         };
@@ -715,7 +704,7 @@ impl Machine {
 
     /// The byte at `addr` as stored, without device side effects (`0xFF` if unmapped).
     pub fn read_byte(&self, addr: u16) -> u8 {
-        self.core.bus().peek(addr)
+        self.core.bus().machine().peek(addr)
     }
 
     /// The little-endian word at `addr`.
@@ -923,7 +912,7 @@ impl Machine {
             stop,
             cycles: self.st.cycles,
             instructions: self.st.instructions,
-            unmapped_reads: self.core.bus().unmapped_reads.get(),
+            unmapped_reads: self.core.bus().machine().unmapped_reads.get(),
             max_stack_depth: self.st.stack.map(|s| s.max_depth as u32),
             wall_time: started.elapsed(),
         })
@@ -1039,7 +1028,7 @@ impl Machine {
     fn error(&self, fault: Fault, pending: bool) -> RunError {
         let n = self.st.instructions;
         let kept = n.min(RECENT as u64 - u64::from(pending));
-        let mem = &self.core.bus().mem;
+        let mem = &self.core.bus().machine().mem;
         let mut entries: Vec<TraceEntry> = (n - kept..n)
             .map(|i| {
                 let pc = self.st.ring[(i as usize) % RECENT];
