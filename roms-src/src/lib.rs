@@ -1,3 +1,17 @@
 //! Host glue for Kempelen's hand-written 8-bit chess engines: assembles the sources in this
-//! folder with Kempelen's assembler and drives them inside Kempelen's emulator through the host
-//! protocol described in `docs/PROTOCOL.md`.
+//! folder and drives them through the host protocol described in `docs/PROTOCOL.md`.
+//!
+//! - [`tables`]: generator of `z80/tables.inc`, the tables shared with the native engine.
+//! - [`symbols`]: the assembler's symbol table, where every protocol address comes from.
+//! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
+//! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
+//! - [`z80`]: the Z80 engine: assemble, load, run a command, read the result.
+
+pub mod setup;
+pub mod suite;
+pub mod symbols;
+pub mod tables;
+pub mod z80;
+
+pub use setup::Setup;
+pub use z80::{PerftOutcome, SearchOutcome, Z80Engine, Z80Error};

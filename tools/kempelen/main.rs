@@ -14,6 +14,8 @@ mod uci;
 // --- emulator (issue 3) ---
 mod machines;
 mod run;
+// --- assembler (issue 4) ---
+mod asm;
 
 #[derive(Parser)]
 #[command(
@@ -43,6 +45,10 @@ enum Command {
     /// List the clock profiles of the historical machines.
     Machines(machines::MachinesArgs),
     // --- assembler (issue 4) ---
+    /// Assemble a Z80 or 6502 source into a binary (with listing and symbol file on request).
+    Asm(asm::AsmArgs),
+    /// Disassemble a binary as Z80 or 6502 source.
+    Disasm(asm::DisasmArgs),
     // --- 8-bit engines (issue 5) ---
     /// Print the version and exit.
     Version,
@@ -65,6 +71,8 @@ fn main() -> anyhow::Result<()> {
         Command::Run(args) => run::run(&args),
         Command::Machines(args) => machines::run(&args),
         // --- assembler (issue 4) ---
+        Command::Asm(args) => asm::run_asm(args),
+        Command::Disasm(args) => asm::run_disasm(args),
         // --- 8-bit engines (issue 5) ---
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));

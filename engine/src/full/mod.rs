@@ -429,17 +429,14 @@ impl Searcher<'_, '_, '_> {
             let m = moves[i];
             let is_capture = self.pos.is_capture(m);
             let quiet = !is_capture && m.promotion() == 0;
+            // Quiet moves that look hopeless are skipped unless they give check.
+            let mut prune_if_quiet = false;
             if ply > 0 && !in_check && best_score > -MATE_BOUND {
                 if quiet {
-                    if !pv_node && depth <= 8 && quiet_count >= lmp_limit {
-                        continue;
-                    }
-                    if !pv_node && depth <= 8 && static_eval + 90 + 80 * depth <= alpha {
-                        continue;
-                    }
-                    if depth <= 3 && scores[i] < -3000 * depth {
-                        continue;
-                    }
+                    let late = quiet_count >= lmp_limit;
+                    let futile = static_eval + 90 + 80 * depth <= alpha;
+                    prune_if_quiet = (!pv_node && depth <= 8 && (late || futile))
+                        || (depth <= 3 && scores[i] < -3000 * depth);
                 } else if depth <= 6 && scores[i] < 0 && see::see(&self.pos, m) < -90 * depth {
                     continue;
                 }
@@ -447,6 +444,10 @@ impl Searcher<'_, '_, '_> {
             let moving = self.pos.piece_at(m.from());
             let undo = self.pos.make(m);
             let gives_check = self.pos.in_check();
+            if prune_if_quiet && !gives_check {
+                self.pos.unmake(m, &undo);
+                continue;
+            }
             self.keys.push(self.pos.key64());
             self.moved[ply + 1] = (moving, sq64(m.to()) as u8);
             let new_depth = depth - 1;

@@ -1,0 +1,82 @@
+//! Development aid: compare the Z80 search with the native reference search on FENs read
+//! from stdin, at depths 1..=DEPTH, and print cycles per node; with `--profile`, the cycles
+//! per routine of the last position's deepest search.
+//!
+//! `cargo run -p kempelen-roms --example z80cmp -- DEPTH [--profile] < positions.txt`
+use kempelen_engine::{Position, reference};
+use kempelen_roms::Z80Engine;
+use std::io::BufRead;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let depth: u32 = args[0].parse().expect("depth");
+    let profile = args.iter().any(|a| a == "--profile");
+    let e = Z80Engine::assemble_with_pasmo().expect("assemble");
+    let (mut agree, mut total, mut nodes, mut cycles) = (0, 0, 0u64, 0u64);
+    let mut last = None;
+    for line in std::io::stdin().lock().lines() {
+        let line = line.unwrap();
+        let fen: String = line
+            .split_whitespace()
+            .take(6)
+            .collect::<Vec<_>>()
+            .join(" ");
+        if fen.is_empty() {
+            continue;
+        }
+        let fen = if fen.split_whitespace().count() == 4 {
+            format!("{fen} 0 1")
+        } else {
+            fen
+        };
+        let pos = Position::from_fen(&fen).expect("fen");
+        for d in 1..=depth {
+            let limits = reference::ReferenceLimits {
+                depth: Some(d),
+                ..Default::default()
+            };
+            let n = reference::search(&pos, &[], limits);
+            total += 1;
+            match e.search(&pos, &[], d, None) {
+                Ok(z) => {
+                    let z = z.result.clone();
+                    let ok = n.best == z.best
+                        && n.score == z.score
+                        && n.nodes == z.nodes
+                        && n.pv == z.pv;
+                    if ok {
+                        agree += 1;
+                        nodes += z.nodes;
+                        cycles += e.search(&pos, &[], d, None).unwrap().cycles;
+                    } else {
+                        let s = |pv: &[kempelen_engine::Move]| {
+                            pv.iter().map(|m| m.to_uci()).collect::<Vec<_>>().join(" ")
+                        };
+                        println!(
+                            "DIFF d{d} {fen}\n  native {} {} [{}]\n  z80    {} {} [{}]",
+                            n.score,
+                            n.nodes,
+                            s(&n.pv),
+                            z.score,
+                            z.nodes,
+                            s(&z.pv)
+                        );
+                    }
+                }
+                Err(err) => println!("ERR d{d} {fen}: {err}"),
+            }
+        }
+        last = Some(pos);
+    }
+    println!(
+        "{agree}/{total} agree; {nodes} nodes, {cycles} cycles, {:.0} T/node, {:.0} nodes/s at 3.5 MHz",
+        cycles as f64 / nodes.max(1) as f64,
+        nodes as f64 * 3.5e6 / cycles.max(1) as f64
+    );
+    if let (true, Some(pos)) = (profile, last) {
+        let (total, by) = e.profile_search(&pos, depth as u8).expect("profile");
+        for (name, c) in by.iter().take(30) {
+            println!("{name:20} {c:12} {:5.1}%", *c as f64 * 100.0 / total as f64);
+        }
+    }
+}

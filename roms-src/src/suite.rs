@@ -1,0 +1,192 @@
+//! Reading position suites in EPD (`FEN; operation; ...`), the format of the bundled
+//! comparison suite `tests/data/suite.epd`. Besides the standard operations (`id`, `bm`,
+//! `hmvc`, `fmvn`, ...) it understands `moves "..."`: UCI moves played from the FEN before
+//! the search, so a suite can carry repetition histories. The FEN may have four fields (EPD)
+//! or six.
+
+use kempelen_engine::Game;
+use thiserror::Error;
+
+/// One position of a suite.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuiteEntry {
+    /// 1-based line number in the file.
+    pub line: usize,
+    /// The `id` operation, or `line N` when there is none.
+    pub id: String,
+    /// The FEN as six fields (EPD's four plus clocks from `hmvc` / `fmvn`).
+    pub fen: String,
+    /// The `moves` operation, split into UCI moves.
+    pub moves: Vec<String>,
+    /// Every operation as (opcode, operand text without quotes).
+    pub ops: Vec<(String, String)>,
+}
+
+/// A suite line that cannot be used; says where and why.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum SuiteError {
+    #[error("{file}:{line}:{col}: {message}")]
+    Syntax {
+        file: String,
+        line: usize,
+        col: usize,
+        message: String,
+    },
+}
+
+impl SuiteEntry {
+    /// The game: the FEN with the `moves` played, so that its current position is the one to
+    /// search and its keys are the repetition history.
+    pub fn game(&self, file: &str) -> Result<Game, SuiteError> {
+        let err = |message: String| SuiteError::Syntax {
+            file: file.to_string(),
+            line: self.line,
+            col: 1,
+            message,
+        };
+        let mut game = Game::from_fen(&self.fen).map_err(|e| err(format!("FEN: {e}")))?;
+        for m in &self.moves {
+            game.push_uci(m)
+                .map_err(|e| err(format!("move '{m}' of `moves`: {e}")))?;
+        }
+        Ok(game)
+    }
+}
+
+/// Parses a suite. `file` names it in errors. Blank lines and lines starting with `#` are
+/// skipped.
+pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
+    let mut out = Vec::new();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let err = |col: usize, message: String| SuiteError::Syntax {
+            file: file.to_string(),
+            line,
+            col,
+            message,
+        };
+        let (fen_part, rest) = match raw.find(';') {
+            Some(p) => (&raw[..p], &raw[p + 1..]),
+            None => (raw, ""),
+        };
+        // Four FEN fields, then up to two clock numbers (a six-field FEN); anything else
+        // before the first ';' is the first operation of a standard EPD line.
+        let words: Vec<&str> = fen_part.split_whitespace().collect();
+        if words.len() < 4 {
+            return Err(err(
+                1,
+                format!("expected a FEN of 4 or 6 fields, found {}", words.len()),
+            ));
+        }
+        let fen_fields: Vec<String> = words[..4].iter().map(|s| s.to_string()).collect();
+        let clocks: Vec<String> = words[4..]
+            .iter()
+            .take(2)
+            .take_while(|w| w.parse::<u32>().is_ok())
+            .map(|w| w.to_string())
+            .collect();
+        let first_op = words[4 + clocks.len()..].join(" ");
+        let mut ops = Vec::new();
+        let mut pos = fen_part.len() + 1;
+        let mut all_ops = vec![first_op.as_str()];
+        all_ops.extend(split_ops(rest));
+        for op in all_ops {
+            let t = op.trim();
+            if !t.is_empty() {
+                let (code, operand) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+                let operand = operand.trim();
+                let operand = operand
+                    .strip_prefix('"')
+                    .and_then(|o| o.strip_suffix('"'))
+                    .unwrap_or(operand);
+                if code
+                    .chars()
+                    .any(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+                {
+                    return Err(err(pos + 1, format!("bad opcode '{code}'")));
+                }
+                ops.push((code.to_string(), operand.to_string()));
+            }
+            pos += op.len() + 1;
+        }
+        let op = |name: &str| ops.iter().find(|(c, _)| c == name).map(|(_, v)| v.clone());
+        let half = clocks.first().cloned().or_else(|| op("hmvc"));
+        let full = clocks.get(1).cloned().or_else(|| op("fmvn"));
+        let mut fen_fields = fen_fields;
+        fen_fields.push(half.unwrap_or_else(|| "0".into()));
+        fen_fields.push(full.unwrap_or_else(|| "1".into()));
+        let moves = op("moves")
+            .map(|m| m.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
+        out.push(SuiteEntry {
+            line,
+            id: op("id").unwrap_or_else(|| format!("line {line}")),
+            fen: fen_fields.join(" "),
+            moves,
+            ops,
+        });
+    }
+    Ok(out)
+}
+
+/// Splits the operation part at semicolons outside quotes.
+fn split_ops(s: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => {
+                out.push(&s[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(&s[start..]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_epd_and_six_field_lines() {
+        let s = parse(
+            "# c\n8/8/8/8/8/8/8/K6k w - - hmvc 7; id \"a; b\"; bm Kb2;\n\
+             8/8/8/8/8/8/8/K6k b - - 3 9; moves \"h1g1 a1b1\";\n",
+            "t.epd",
+        );
+        let s = s.unwrap();
+        assert_eq!(s.len(), 2);
+        assert_eq!(s[0].fen, "8/8/8/8/8/8/8/K6k w - - 7 1");
+        assert_eq!(s[0].id, "a; b");
+        assert_eq!(s[1].fen, "8/8/8/8/8/8/8/K6k b - - 3 9");
+        assert_eq!(s[1].moves, vec!["h1g1", "a1b1"]);
+        assert_eq!(s[1].line, 3);
+        let g = s[1].game("t.epd").unwrap();
+        assert_eq!(g.moves().len(), 2);
+    }
+
+    #[test]
+    fn hmvc_operation_sets_the_clock() {
+        let s = parse("8/8/8/8/8/8/8/K6k w - -; hmvc 7; fmvn 40;\n", "t.epd").unwrap();
+        assert_eq!(s[0].fen, "8/8/8/8/8/8/8/K6k w - - 7 40");
+    }
+
+    #[test]
+    fn errors_name_file_line_and_column() {
+        let e = parse("\n8/8/8 w\n", "t.epd").unwrap_err();
+        assert!(e.to_string().starts_with("t.epd:2:1:"), "{e}");
+        let e = parse("8/8/8/8/8/8/8/K6k w - - 0 1; moves \"a1a3\";\n", "t.epd").unwrap()[0]
+            .game("t.epd")
+            .unwrap_err();
+        assert!(e.to_string().contains("a1a3"), "{e}");
+    }
+}

@@ -1,0 +1,42 @@
+; engine.asm - Kempelen's reference chess engine in Z80 assembly, host-protocol build.
+;
+; The host (kempelen-roms) writes a command, a position and its history into the protocol
+; block (ram.inc, docs/PROTOCOL.md), starts the CPU at 0000h and waits for the host call
+; OUT (0FFh),A with A = 0; then it reads the results from the same block.
+;
+; Layout: 0000h reset jump, 0003h-0FFFh generated tables (tables.inc: page-indexed, so
+; they must start right here), then the code. RAM from 8000h (ram.inc).
+
+    include "ram.inc"
+
+    org 0
+    jp start
+    include "tables.inc"
+
+; start: run the command in P_CMD, store the status, signal "done" to the host.
+start:
+    ld sp,STACK_TOP
+    ld a,(P_CMD)
+    cp CMD_PERFT
+    jr z,start_perft
+    cp CMD_SEARCH
+    jr z,start_search
+    ld a,ST_BAD_COMMAND
+    jr finish
+start_perft:
+    call eng_perft
+    jr finish
+start_search:
+    call eng_search
+finish:
+    ld (R_STATUS),a
+    xor a
+    out (0FFh),a
+    halt
+
+    include "board.inc"
+    include "movegen.inc"
+    include "make.inc"
+    include "search.inc"
+    include "perft.inc"
+engine_end:
