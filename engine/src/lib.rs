@@ -38,6 +38,7 @@ pub mod moves;
 pub mod perft;
 pub mod piece;
 pub mod position;
+mod pv;
 pub mod square;
 pub mod tables;
 

@@ -223,7 +223,8 @@ fn encode_z80(
     values: &mut Values,
     pc: u32,
 ) -> Option<Encoded> {
-    let rows: Vec<&'static Instr> = isa::rows(Cpu::Z80, mnemonic).collect();
+    // Rows are only collected on the error paths; the common case allocates nothing.
+    let all_rows = || isa::rows(Cpu::Z80, mnemonic).collect::<Vec<&'static Instr>>();
     let register = args.iter().find_map(|(a, span)| match a {
         Z80Arg::Expr(e) | Z80Arg::Mem(e) | Z80Arg::Indexed(_, e) => e
             .find_symbol(&|n| reserved_name(Cpu::Z80, n))
@@ -233,26 +234,24 @@ fn encode_z80(
     if let Some((name, span)) = register {
         let why = format!("'{name}' is a register and cannot be part of an expression");
         values.problems.push(invalid_operands(
-            &related_forms(&rows, args),
+            &related_forms(&all_rows(), args),
             mnemonic,
             span,
             &why,
         ));
         return None;
     }
-    let candidates: Vec<&'static Instr> = rows
-        .iter()
-        .copied()
-        .filter(|r| {
-            let ops = z80_ops(r);
-            ops.len() == args.len()
-                && ops
-                    .iter()
-                    .zip(args)
-                    .all(|(p, (a, _))| z80_shape_matches(p, a))
-        })
-        .collect();
-    if candidates.is_empty() {
+    let shape_matches = |r: &&'static Instr| {
+        let ops = z80_ops(r);
+        ops.len() == args.len()
+            && ops
+                .iter()
+                .zip(args)
+                .all(|(p, (a, _))| z80_shape_matches(p, a))
+    };
+    let candidates = || isa::rows(Cpu::Z80, mnemonic).filter(shape_matches);
+    let Some(first) = candidates().next() else {
+        let rows = all_rows();
         let span = operands_span;
         let shown = related_forms(&rows, args);
         let why = match (
@@ -271,27 +270,24 @@ fn encode_z80(
             .problems
             .push(invalid_operands(&shown, mnemonic, span, &why));
         return None;
-    }
-    let mut instr = candidates[0];
+    };
+    let mut instr = first;
     // BIT/SET/RES/IM/RST: the number is part of the opcode.
-    if candidates.len() > 1 {
-        let position = z80_ops(instr)
-            .iter()
-            .position(|o| matches!(o, Operand::Fixed(_)));
+    let position = z80_ops(instr)
+        .iter()
+        .position(|o| matches!(o, Operand::Fixed(_)));
+    {
         if let Some(p) = position
             && let (Z80Arg::Expr(e), span) = &args[p]
         {
-            let choices: Vec<u8> = candidates
-                .iter()
+            let choices: Vec<u8> = candidates()
                 .filter_map(|c| match z80_ops(c)[p] {
                     Operand::Fixed(v) => Some(v),
                     _ => None,
                 })
                 .collect();
             if let Some(v) = values.eval(e) {
-                match candidates
-                    .iter()
-                    .find(|c| z80_ops(c)[p] == Operand::Fixed(v.clamp(0, 255) as u8))
+                match candidates().find(|c| z80_ops(c)[p] == Operand::Fixed(v.clamp(0, 255) as u8))
                 {
                     Some(c) if (0..=255).contains(&v) => instr = c,
                     _ => {
@@ -365,10 +361,6 @@ fn encode_z80(
 // ---------------------------------------------------------------------------------------------
 // 6502
 
-fn row_with_mode(rows: &[&'static Instr], mode: Mode) -> Option<&'static Instr> {
-    rows.iter().copied().find(|r| r.form == Form::Mos6502(mode))
-}
-
 fn encode_6502(
     mnemonic: &str,
     arg: &MosArg,
@@ -376,15 +368,15 @@ fn encode_6502(
     values: &mut Values,
     pc: u32,
 ) -> Option<Encoded> {
-    let rows: Vec<&'static Instr> = isa::rows(Cpu::Mos6502, mnemonic).collect();
-    let has = |mode| row_with_mode(&rows, mode);
-    let invalid = |why: &str| invalid_operands(&rows, mnemonic, span, why);
+    let rows = || isa::rows(Cpu::Mos6502, mnemonic);
+    let has = |mode| rows().find(|r| r.form == Form::Mos6502(mode));
+    let invalid = |why: &str| invalid_operands(&rows().collect::<Vec<_>>(), mnemonic, span, why);
     let with = |instr: &'static Instr, operand: &[u8]| {
         let mut bytes = vec![instr.opcode];
         bytes.extend_from_slice(operand);
         Some(Encoded { instr, bytes })
     };
-    if !matches!(arg, MosArg::None) && rows.iter().all(|r| r.form == Form::Mos6502(Mode::Implied)) {
+    if !matches!(arg, MosArg::None) && rows().all(|r| r.form == Form::Mos6502(Mode::Implied)) {
         values.problems.push(invalid("it takes no operands"));
         return None;
     }

@@ -16,8 +16,8 @@ mod encode;
 mod forms;
 mod stmt;
 
+use crate::hash::FastMap as HashMap;
 use std::borrow::Cow;
-use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 
@@ -135,7 +135,7 @@ pub fn assemble(main: &str, provider: &dyn SourceProvider, options: &Options) ->
             };
         }
     };
-    let mut previous: HashMap<String, i64> = HashMap::new();
+    let mut previous: HashMap<Rc<str>, i64> = HashMap::default();
     let mut passes = 0;
     loop {
         passes += 1;
@@ -143,7 +143,7 @@ pub fn assemble(main: &str, provider: &dyn SourceProvider, options: &Options) ->
         pass.include_stack.push(key.clone());
         pass.run_unit(&main_unit, &[]);
         let result = pass.finish();
-        let values: HashMap<String, i64> = result
+        let values: HashMap<Rc<str>, i64> = result
             .symbols
             .iter()
             .map(|(n, d)| (n.clone(), d.value))
@@ -152,7 +152,7 @@ pub fn assemble(main: &str, provider: &dyn SourceProvider, options: &Options) ->
             return result.into_assembly(options.cpu, passes);
         }
         if passes >= options.max_passes {
-            let mut changing: Vec<&String> = values
+            let mut changing: Vec<&Rc<str>> = values
                 .iter()
                 .filter(|(n, v)| previous.get(*n) != Some(v))
                 .map(|(n, _)| n)
@@ -267,7 +267,10 @@ struct LineCtx {
 struct SymDef {
     value: i64,
     kind: SymbolKind,
-    place: String,
+    /// Where it is defined, for "first defined at" notes.
+    file: Arc<str>,
+    line: u32,
+    col: u32,
 }
 
 struct MacroDef {
@@ -306,24 +309,74 @@ const MAX_EXPANSIONS: u32 = 100_000;
 const MAX_INCLUDE_DEPTH: usize = 64;
 
 struct PassResult {
-    symbols: Vec<(String, SymDef)>,
+    symbols: Vec<(Rc<str>, SymDef)>,
+    /// Undefined names and the index of their diagnostic, for "did you mean" notes.
+    suggestions: Vec<(usize, String)>,
     image: Image,
-    listing: Listing,
+    listing: Vec<PendingLine>,
     diagnostics: Vec<Diagnostic>,
 }
 
+/// A listing line whose bytes are read from the image once the final pass is known (so that
+/// the passes before it allocate nothing per line).
+struct PendingLine {
+    file: Arc<str>,
+    line: u32,
+    addr: Option<u16>,
+    first: u32,
+    len: u32,
+    cycles: Option<Cycles>,
+    source: Arc<str>,
+    macro_depth: u32,
+    skipped: bool,
+}
+
 impl PassResult {
-    fn into_assembly(self, cpu: Cpu, passes: u32) -> Assembly {
+    fn into_assembly(mut self, cpu: Cpu, passes: u32) -> Assembly {
+        for (index, name) in &self.suggestions {
+            let known = self
+                .symbols
+                .iter()
+                .map(|(n, _)| n.as_ref())
+                .filter(|n: &&str| !n.contains('#'));
+            if let Some(close) = forms::closest(name, known) {
+                let note = format!("did you mean '{close}'?");
+                self.diagnostics[*index].notes.insert(0, note);
+            }
+        }
         let mut symbols = SymbolTable::new();
         for (name, def) in &self.symbols {
             if !name.contains('#') {
-                symbols.insert(name.clone(), def.value as u16, def.kind);
+                symbols.insert(name.to_string(), def.value as u16, def.kind);
             }
         }
+        let image = &self.image;
+        let lines = self
+            .listing
+            .into_iter()
+            .map(|p| {
+                let start = (p.first as usize).saturating_sub(image.origin as usize);
+                let bytes = image
+                    .bytes
+                    .get(start..start + p.len as usize)
+                    .map(<[u8]>::to_vec)
+                    .unwrap_or_default();
+                ListingLine {
+                    file: p.file,
+                    line: p.line,
+                    addr: p.addr,
+                    bytes,
+                    cycles: p.cycles,
+                    source: p.source,
+                    macro_depth: p.macro_depth,
+                    skipped: p.skipped,
+                }
+            })
+            .collect();
         Assembly {
             cpu,
             image: self.image,
-            listing: self.listing,
+            listing: Listing { lines },
             symbols,
             diagnostics: self.diagnostics,
             passes,
@@ -335,9 +388,9 @@ struct Pass<'a> {
     cpu: Cpu,
     provider: &'a dyn SourceProvider,
     cache: &'a mut Cache,
-    previous: &'a HashMap<String, i64>,
-    symbols: HashMap<String, SymDef>,
-    order: Vec<String>,
+    previous: &'a HashMap<Rc<str>, i64>,
+    symbols: HashMap<Rc<str>, SymDef>,
+    order: Vec<Rc<str>>,
     /// The global label local labels (`@x`) belong to.
     scope: String,
     pc: u32,
@@ -347,9 +400,12 @@ struct Pass<'a> {
     written: Vec<bool>,
     lowest: u32,
     highest: u32,
-    line_bytes: Vec<u8>,
-    listing: Vec<ListingLine>,
+    /// Where the current line's bytes start, and how many it has emitted.
+    line_first: u32,
+    line_len: u32,
+    listing: Vec<PendingLine>,
     diagnostics: Vec<Diagnostic>,
+    suggestions: Vec<(usize, String)>,
     macros: HashMap<String, Rc<MacroDef>>,
     include_stack: Vec<String>,
     macro_depth: u32,
@@ -446,14 +502,14 @@ impl<'a> Pass<'a> {
         cpu: Cpu,
         provider: &'a dyn SourceProvider,
         cache: &'a mut Cache,
-        previous: &'a HashMap<String, i64>,
+        previous: &'a HashMap<Rc<str>, i64>,
     ) -> Self {
         Pass {
             cpu,
             provider,
             cache,
             previous,
-            symbols: HashMap::new(),
+            symbols: HashMap::default(),
             order: Vec::new(),
             scope: String::new(),
             pc: 0,
@@ -462,10 +518,12 @@ impl<'a> Pass<'a> {
             written: vec![false; 0x10000],
             lowest: u32::MAX,
             highest: 0,
-            line_bytes: Vec::new(),
+            line_first: 0,
+            line_len: 0,
             listing: Vec::new(),
             diagnostics: Vec::new(),
-            macros: HashMap::new(),
+            suggestions: Vec::new(),
+            macros: HashMap::default(),
             include_stack: Vec::new(),
             macro_depth: 0,
             expansions: 0,
@@ -495,10 +553,9 @@ impl<'a> Pass<'a> {
             .collect();
         PassResult {
             symbols: ordered,
+            suggestions: self.suggestions,
             image,
-            listing: Listing {
-                lines: self.listing,
-            },
+            listing: self.listing,
             diagnostics: self.diagnostics,
         }
     }
@@ -550,16 +607,7 @@ impl<'a> Pass<'a> {
                 self.error(ctx, span, "division by zero")
             }
             Problem::Eval(EvalError::Undefined { name, span }) => {
-                let full = self.full_name(&name).into_owned();
-                let mut notes = Vec::new();
-                let known = self
-                    .symbols
-                    .keys()
-                    .chain(self.previous.keys())
-                    .map(String::as_str);
-                if let Some(close) = forms::closest(&full, known.filter(|k| !k.contains('#'))) {
-                    notes.push(format!("did you mean '{close}'?"));
-                }
+                let notes = Vec::new();
                 if encode::reserved_name(self.cpu, &name) {
                     let message = format!(
                         "'{name}' is a register or condition and cannot be used in an expression"
@@ -578,6 +626,11 @@ impl<'a> Pass<'a> {
                     format!("undefined symbol '{name}'")
                 };
                 self.report(ctx, span, Severity::Error, message, notes);
+                // The "did you mean" note costs a search through all symbols: it is added only
+                // to the diagnostics of the final pass (early passes see every forward
+                // reference as undefined).
+                let full = self.full_name(&name).into_owned();
+                self.suggestions.push((self.diagnostics.len() - 1, full));
             }
         }
     }
@@ -612,17 +665,21 @@ impl<'a> Pass<'a> {
             self.written[a] = true;
             self.lowest = self.lowest.min(self.pc);
             self.highest = self.highest.max(self.pc);
-            self.line_bytes.push(b);
+            if self.line_len == 0 {
+                self.line_first = self.pc;
+            }
+            self.line_len += 1;
             self.pc += 1;
         }
     }
 
     fn list(&mut self, ctx: &LineCtx, addr: Option<u32>, cycles: Option<Cycles>, skipped: bool) {
-        self.listing.push(ListingLine {
+        self.listing.push(PendingLine {
             file: ctx.file.clone(),
             line: ctx.line,
             addr: addr.filter(|&a| a <= 0xFFFF).map(|a| a as u16),
-            bytes: std::mem::take(&mut self.line_bytes),
+            first: self.line_first,
+            len: std::mem::take(&mut self.line_len),
             cycles,
             source: ctx.text.clone(),
             macro_depth: self.macro_depth,
@@ -650,9 +707,12 @@ impl<'a> Pass<'a> {
             );
             return;
         }
-        let full = self.full_name(name).into_owned();
-        if let Some(first) = self.symbols.get(&full) {
-            let note = format!("first defined at {}", first.place);
+        let full = self.full_name(name);
+        if let Some(first) = self.symbols.get(full.as_ref()) {
+            let note = format!(
+                "first defined at {}:{}:{}",
+                first.file, first.line, first.col
+            );
             self.report(
                 ctx,
                 span,
@@ -662,13 +722,20 @@ impl<'a> Pass<'a> {
             );
             return;
         }
+        let full: Rc<str> = Rc::from(full.as_ref());
         let (col, _) = columns(&ctx.text, span);
-        let place = format!("{}:{}:{}", ctx.file, ctx.line, col);
-        self.symbols
-            .insert(full.clone(), SymDef { value, kind, place });
+        let def = SymDef {
+            value,
+            kind,
+            file: ctx.file.clone(),
+            line: ctx.line,
+            col,
+        };
+        self.symbols.insert(full.clone(), def);
         self.order.push(full);
         if kind == SymbolKind::Label && !name.starts_with('@') {
-            self.scope = name.to_string();
+            self.scope.clear();
+            self.scope.push_str(name);
         }
     }
 
@@ -951,7 +1018,7 @@ impl<'a> Pass<'a> {
 
     fn statement(&mut self, ctx: &LineCtx, stmt: &Stmt, unit: &Unit) {
         self.stmt_pc = self.pc;
-        self.line_bytes.clear();
+        self.line_len = 0;
         self.overlap_reported = false;
         let mut start = self.pc;
         let mut show_addr = false;
