@@ -61,8 +61,19 @@ fn run_stops_when_the_scripted_input_runs_out() {
     let rom = scratch().join("console-short.bin");
     let out = kempelen(&["play", "--write-rom", rom.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stderr).contains("(engine "), "{}", text(&out.stderr));
-    let out = kempelen(&["run", rom.to_str().unwrap(), "--cpu", "z80", "--input", "b\\n"]);
+    assert!(
+        text(&out.stderr).contains("(engine "),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = kempelen(&[
+        "run",
+        rom.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "--input",
+        "b\\n",
+    ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(text(&out.stdout).ends_with("Move 1, White to move\n> \n"));
     assert!(

@@ -384,6 +384,26 @@ fn the_engine_takes_en_passant() {
 }
 
 #[test]
+fn a_long_fen_fits_the_line() {
+    // Kiwipete: 48 legal moves, castling both ways, the engine to reply at depth 2.
+    let mut m = Match::fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    m.depth(2);
+    m.play("e1c1");
+    m.quit();
+}
+
+#[test]
+fn a_line_too_long_is_refused_whole() {
+    let mut s = session();
+    let line = format!("e2e4{}", " ".repeat(200));
+    assert_eq!(
+        send(&mut s, &line),
+        "The line is too long (at most 126 characters)\n> "
+    );
+    assert_eq!(send(&mut s, "d"), "Search depth 4\n> ");
+}
+
+#[test]
 fn ctrl_d_quits_like_q() {
     let mut s = session();
     assert_eq!(send(&mut s, "e2e\u{4}"), "Goodbye\n");
