@@ -317,10 +317,17 @@ fn the_player_mates_the_engine_with_king_and_queen() {
     m.quit();
 }
 
+/// The Z80 engine at depth 2 against the native reference search at depth 2 as the player:
+/// a whole game (74 plies, both sides castle, the engine mates with Black), kept cheap by the
+/// low depth.
 #[test]
 fn a_whole_game_from_the_start_position() {
     let mut m = Match::start();
     m.depth(2);
+    assert_eq!(
+        send(&mut m.s, "e8e7"),
+        "Illegal move e8e7: no White piece on e8\n> "
+    );
     let status = m.play_out(150, reference_move(2));
     eprintln!(
         "{status:?} after {} plies ({}), {} Z80 cycles: {}",
