@@ -5,13 +5,13 @@
 //! on the bare crate with a minimal bus (64 KB array, a flag for the host call) and on the
 //! [`Machine`] with everything a normal run has (memory map, devices, budget, PC and stack
 //! checks, RAM profile, recent-instruction ring). Both runs must count the same cycles; the
-//! overhead is the machine's extra wall time. `cargo bench -p kempelen-emulator` prints the
-//! table.
+//! overhead is the machine's extra time. `cargo bench -p kempelen-emulator` times them (CPU time
+//! of the thread where the host provides it, so other load on the machine does not count) and
+//! prints the table.
 
 use crate::{Cpu, Machine};
 use mos6502::cpu::CPU;
 use mos6502::instruction::Nmos6502;
-use std::time::{Duration, Instant};
 
 /// A fixed benchmark program.
 #[derive(Debug, Clone, Copy)]
@@ -65,22 +65,13 @@ pub const MOS6502_SIEVE: Workload = Workload {
     result_addr: 0x0008,
 };
 
-/// One timed run.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Measurement {
+/// What one run of a workload did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Outcome {
     /// Emulated cycles.
     pub cycles: u64,
     /// The prime count the program left in memory.
     pub result: u16,
-    /// Wall time.
-    pub elapsed: Duration,
-}
-
-impl Measurement {
-    /// Emulated MHz.
-    pub fn mhz(&self) -> f64 {
-        self.cycles as f64 / self.elapsed.as_secs_f64() / 1e6
-    }
 }
 
 /// A flat 64 KB bus for the bare crates: the host call is the only device.
@@ -130,9 +121,8 @@ impl mos6502::memory::Bus for BareBus {
 }
 
 /// Runs `w` on the bare crate (`z80` or `mos6502`) with a minimal bus.
-pub fn run_bare(w: &Workload) -> Measurement {
+pub fn run_bare(w: &Workload) -> Outcome {
     let bus = BareBus::new(w);
-    let started = Instant::now();
     let (cycles, mem) = match w.cpu {
         Cpu::Z80 => {
             let mut io = bus;
@@ -156,17 +146,15 @@ pub fn run_bare(w: &Workload) -> Measurement {
             (cpu.cycles, cpu.memory.mem)
         }
     };
-    let elapsed = started.elapsed();
     let r = usize::from(w.result_addr);
-    Measurement {
+    Outcome {
         cycles,
         result: u16::from_le_bytes([mem[r], mem[r + 1]]),
-        elapsed,
     }
 }
 
 /// Runs `w` on Kempelen's [`Machine`] with the default memory map and core.
-pub fn run_machine(w: &Workload) -> Measurement {
+pub fn run_machine(w: &Workload) -> Outcome {
     let mut m = Machine::builder(w.cpu)
         .load(w.origin, w.code)
         .entry(w.origin)
@@ -174,19 +162,10 @@ pub fn run_machine(w: &Workload) -> Measurement {
         .expect("workload fits the default map");
     let stats = m.run(u64::MAX).expect("workload runs to its host call");
     assert!(stats.is_done());
-    Measurement {
+    Outcome {
         cycles: stats.cycles,
         result: m.read_word(w.result_addr),
-        elapsed: stats.wall_time,
     }
-}
-
-/// The best (shortest) of `repeats` runs of `f`.
-pub fn best_of(repeats: usize, mut f: impl FnMut() -> Measurement) -> Measurement {
-    (0..repeats.max(1))
-        .map(|_| f())
-        .min_by(|a, b| a.elapsed.cmp(&b.elapsed))
-        .expect("at least one run")
 }
 
 #[cfg(test)]

@@ -1,9 +1,13 @@
 //! [`MachineBus`]: memory, memory map and devices as the CPU sees them.
 //!
-//! One attribute byte per address says what the address is (RAM, ROM, I/O, unmapped), whether
-//! it belongs to the loaded program, and whether the CPU has written it during the current run.
-//! Reads and writes of plain RAM and ROM take one table look-up and one predictable branch;
-//! everything else (devices, faults, counting) is on a slow path.
+//! One attribute byte per address says what the address is (RAM, ROM, I/O, unmapped) and
+//! whether it belongs to the loaded program. A second, 256-entry table summarises each page:
+//! a page of nothing but RAM or ROM reads at full speed, a page of nothing but RAM outside the
+//! program writes at full speed. That table stays in the host's L1 cache, so an ordinary access
+//! costs one extra load from it and a predictable branch; pages holding devices, unmapped bytes,
+//! ROM (for writes) or program code in RAM (whose opcode marks must stay current) take the
+//! per-byte slow path. Every CPU write to RAM also sets a byte in `written`, for the RAM
+//! profile.
 //!
 //! The bus cannot stop the CPU in the middle of an instruction. A write that must end the run
 //! (to ROM, to unmapped memory, a host call) is recorded as a [`BusEvent`]; the machine checks
@@ -19,6 +23,7 @@ use std::cell::{Cell, RefCell};
 
 /// Attribute bits, one byte per address.
 pub(crate) mod attr {
+    // Bit 32 is free.
     /// Read-write memory.
     pub const RAM: u8 = 1;
     /// Read-only memory.
@@ -29,8 +34,18 @@ pub(crate) mod attr {
     pub const UNMAPPED: u8 = 8;
     /// Part of a loaded program image: the PC may be here.
     pub const EXEC: u8 = 16;
-    /// Written by the CPU during the current run.
-    pub const WRITTEN: u8 = 32;
+    /// In the program, and the byte here is an opcode the machine checks before running it
+    /// (halts, prefixes with illegal forms, refused opcodes). Kept up to date on every write
+    /// to the program, so the step loop decides "nothing to check" from this byte alone.
+    pub const CHECK: u8 = 64;
+}
+
+/// Page flags: what can take the fast path in a page.
+mod page {
+    /// Every byte is RAM or ROM.
+    pub const READ_FAST: u8 = 1;
+    /// Every byte is RAM and none belongs to the program.
+    pub const WRITE_FAST: u8 = 2;
 }
 
 /// Something a bus access did that the machine must act on after the instruction.
@@ -59,6 +74,9 @@ pub enum BusEvent {
         /// Value.
         value: u8,
     },
+    /// The program read the console while its input queue was empty, with
+    /// [`Console::set_stop_on_empty_input`] on.
+    InputWait,
 }
 
 /// The machine's bus: 64 KB of memory under a memory map, the console and the host-call
@@ -66,9 +84,16 @@ pub enum BusEvent {
 pub struct MachineBus {
     pub(crate) mem: Box<[u8; 0x10000]>,
     pub(crate) attr: Box<[u8; 0x10000]>,
+    /// 1 where the CPU wrote during the current run.
+    pub(crate) written: Box<[u8; 0x10000]>,
+    /// [`page`] flags per 256-byte page.
+    pages: [u8; 256],
     pub(crate) console: RefCell<Console>,
-    pub(crate) event: Option<BusEvent>,
+    /// A cell because a console read (through `&self`) can record [`BusEvent::InputWait`].
+    pub(crate) event: Cell<Option<BusEvent>>,
     pub(crate) unmapped_reads: Cell<u64>,
+    /// Opcodes (first bytes) that get [`attr::CHECK`] where they sit in the program.
+    checked_ops: [bool; 256],
 }
 
 fn page_array(fill: u8) -> Box<[u8; 0x10000]> {
@@ -99,27 +124,87 @@ impl MachineBus {
                 attr[a] = attr::IO;
             }
         }
-        MachineBus {
+        let mut bus = MachineBus {
             mem,
             attr,
+            written: page_array(0),
+            pages: [0; 256],
             console: RefCell::new(Console::default()),
-            event: None,
+            event: Cell::new(None),
             unmapped_reads: Cell::new(0),
+            checked_ops: [false; 256],
+        };
+        bus.refresh_pages();
+        bus
+    }
+
+    /// Whether every address is RAM or ROM (no unmapped byte, no I/O page).
+    pub(crate) fn all_memory(&self) -> bool {
+        self.pages.iter().all(|p| p & page::READ_FAST != 0)
+    }
+
+    /// Recomputes the page flags from the attribute bytes (after the map or the program
+    /// changed).
+    pub(crate) fn refresh_pages(&mut self) {
+        for (p, flags) in self.pages.iter_mut().enumerate() {
+            let bytes = &self.attr[p << 8..(p + 1) << 8];
+            let mut f = 0;
+            if bytes.iter().all(|&a| a & (attr::RAM | attr::ROM) != 0) {
+                f |= page::READ_FAST;
+            }
+            if bytes
+                .iter()
+                .all(|&a| a & (attr::RAM | attr::EXEC) == attr::RAM)
+            {
+                f |= page::WRITE_FAST;
+            }
+            *flags = f;
         }
     }
 
-    fn record(&mut self, event: BusEvent) {
-        if self.event.is_none() {
-            self.event = Some(event);
+    /// Sets which opcodes are checked before they run, and re-marks the program.
+    pub(crate) fn set_checked_ops(&mut self, checked: [bool; 256]) {
+        self.checked_ops = checked;
+        for a in 0..=0xFFFF {
+            self.refresh(a);
         }
+    }
+
+    /// Recomputes [`attr::CHECK`] for `addr` from the byte stored there.
+    #[inline]
+    pub(crate) fn refresh(&mut self, addr: u16) {
+        let i = usize::from(addr);
+        let a = self.attr[i] & !attr::CHECK;
+        let check = a & attr::EXEC != 0 && self.checked_ops[usize::from(self.mem[i])];
+        self.attr[i] = if check { a | attr::CHECK } else { a };
+    }
+
+    fn record(&self, event: BusEvent) {
+        if self.event.get().is_none() {
+            self.event.set(Some(event));
+        }
+    }
+
+    /// A console register read (`status` or data), reporting a starved console as an event.
+    fn console_read(&self, status: bool) -> u8 {
+        let mut console = self.console.borrow_mut();
+        let value = if status {
+            console.status()
+        } else {
+            console.read()
+        };
+        if console.take_starved() {
+            self.record(BusEvent::InputWait);
+        }
+        value
     }
 
     #[cold]
     fn read_slow(&self, addr: u16, a: u8) -> u8 {
         if a & attr::IO != 0 {
             match addr as u8 {
-                PORT_CONSOLE_STATUS => return self.console.borrow_mut().status(),
-                PORT_CONSOLE_DATA => return self.console.borrow_mut().read(),
+                PORT_CONSOLE_STATUS => return self.console_read(true),
+                PORT_CONSOLE_DATA => return self.console_read(false),
                 _ => {}
             }
         }
@@ -129,7 +214,14 @@ impl MachineBus {
 
     #[cold]
     fn write_slow(&mut self, addr: u16, value: u8, a: u8) {
-        if a & attr::ROM != 0 {
+        if a & attr::RAM != 0 {
+            // RAM in a page with program code: keep the opcode check marks current.
+            self.mem[usize::from(addr)] = value;
+            self.written[usize::from(addr)] = 1;
+            if a & attr::EXEC != 0 {
+                self.refresh(addr);
+            }
+        } else if a & attr::ROM != 0 {
             self.record(BusEvent::RomWrite { addr, value });
         } else if a & attr::IO != 0 {
             match addr as u8 {
@@ -152,30 +244,33 @@ impl MachineBus {
 impl Bus for MachineBus {
     #[inline(always)]
     fn read(&self, addr: u16) -> u8 {
-        let a = self.attr[addr as usize];
-        if a & (attr::IO | attr::UNMAPPED) == 0 {
-            self.mem[addr as usize]
+        if self.pages[usize::from(addr >> 8)] & page::READ_FAST != 0 {
+            self.mem[usize::from(addr)]
         } else {
-            self.read_slow(addr, a)
+            let a = self.attr[usize::from(addr)];
+            if a & (attr::IO | attr::UNMAPPED) == 0 {
+                self.mem[usize::from(addr)]
+            } else {
+                self.read_slow(addr, a)
+            }
         }
     }
 
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
-        let i = addr as usize;
-        let a = self.attr[i];
-        if a & attr::RAM != 0 {
+        let i = usize::from(addr);
+        if self.pages[i >> 8] & page::WRITE_FAST != 0 {
             self.mem[i] = value;
-            self.attr[i] = a | attr::WRITTEN;
+            self.written[i] = 1;
         } else {
-            self.write_slow(addr, value, a)
+            self.write_slow(addr, value, self.attr[i])
         }
     }
 
     fn port_in(&self, port: u16) -> u8 {
         match port as u8 {
-            PORT_CONSOLE_STATUS => self.console.borrow_mut().status(),
-            PORT_CONSOLE_DATA => self.console.borrow_mut().read(),
+            PORT_CONSOLE_STATUS => self.console_read(true),
+            PORT_CONSOLE_DATA => self.console_read(false),
             _ => {
                 self.unmapped_reads.set(self.unmapped_reads.get() + 1);
                 0xFF
@@ -189,6 +284,56 @@ impl Bus for MachineBus {
             PORT_HOST_CALL => self.record(BusEvent::HostCall(value)),
             _ => self.record(BusEvent::PortWrite { port, value }),
         }
+    }
+}
+
+/// The bus the machine's step loop works with: a [`MachineBus`], possibly wrapped.
+pub(crate) trait Machined: Bus {
+    fn machine(&self) -> &MachineBus;
+    fn machine_mut(&mut self) -> &mut MachineBus;
+}
+
+impl Machined for MachineBus {
+    #[inline(always)]
+    fn machine(&self) -> &MachineBus {
+        self
+    }
+    #[inline(always)]
+    fn machine_mut(&mut self) -> &mut MachineBus {
+        self
+    }
+}
+
+/// A [`MachineBus`] whose every address is RAM or ROM (no unmapped byte, no I/O page), such
+/// as the default Z80 map: reads need no check, so they skip the page look-up.
+#[repr(transparent)]
+pub(crate) struct AllMemory(pub(crate) MachineBus);
+
+impl Bus for AllMemory {
+    #[inline(always)]
+    fn read(&self, addr: u16) -> u8 {
+        self.0.mem[usize::from(addr)]
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.0.write(addr, value)
+    }
+    fn port_in(&self, port: u16) -> u8 {
+        self.0.port_in(port)
+    }
+    fn port_out(&mut self, port: u16, value: u8) {
+        self.0.port_out(port, value)
+    }
+}
+
+impl Machined for AllMemory {
+    #[inline(always)]
+    fn machine(&self) -> &MachineBus {
+        &self.0
+    }
+    #[inline(always)]
+    fn machine_mut(&mut self) -> &mut MachineBus {
+        &mut self.0
     }
 }
 
@@ -210,9 +355,29 @@ mod tests {
         let mut b = bus(Cpu::Z80);
         b.write(0x4000, 7);
         assert_eq!(b.read(0x4000), 7);
-        assert_ne!(b.attr[0x4000] & attr::WRITTEN, 0);
-        assert_eq!(b.attr[0x4001] & attr::WRITTEN, 0);
-        assert_eq!(b.event, None);
+        assert_eq!(b.written[0x4000], 1);
+        assert_eq!(b.written[0x4001], 0);
+        assert_eq!(b.event.get(), None);
+    }
+
+    #[test]
+    fn program_code_in_ram_keeps_its_check_marks() {
+        let mut b = MachineBus::new(Cpu::Z80, &MemoryMap::all_ram());
+        let mut checked = [false; 256];
+        checked[0x76] = true;
+        b.set_checked_ops(checked);
+        b.attr[0x0100] |= attr::EXEC;
+        b.refresh_pages();
+        b.write(0x0100, 0x76);
+        assert_eq!(b.mem[0x0100], 0x76);
+        assert_ne!(b.attr[0x0100] & attr::CHECK, 0);
+        b.write(0x0100, 0x00);
+        assert_eq!(b.attr[0x0100] & attr::CHECK, 0);
+        assert_eq!(b.written[0x0100], 1);
+        // The rest of the page is written on the slow path too, and correctly.
+        b.write(0x0101, 9);
+        assert_eq!((b.mem[0x0101], b.written[0x0101]), (9, 1));
+        assert_eq!(b.attr[0x0101] & attr::CHECK, 0);
     }
 
     #[test]
@@ -222,7 +387,7 @@ mod tests {
         b.write(0x0100, 0xAA);
         assert_eq!(b.read(0x0100), 0x55);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::RomWrite {
                 addr: 0x0100,
                 value: 0xAA
@@ -231,7 +396,7 @@ mod tests {
         // Only the first event of an instruction is kept.
         b.write(0x0200, 1);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::RomWrite {
                 addr: 0x0100,
                 value: 0xAA
@@ -247,7 +412,7 @@ mod tests {
         assert_eq!(b.unmapped_reads.get(), 2);
         b.write(0x1234, 0);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::UnmappedWrite {
                 addr: 0x1234,
                 value: 0
@@ -268,7 +433,7 @@ mod tests {
         assert_eq!(b.port_in(0x0042), 0xFF);
         assert_eq!(b.unmapped_reads.get(), 1);
         b.port_out(0x00FF, 0);
-        assert_eq!(b.event, Some(BusEvent::HostCall(0)));
+        assert_eq!(b.event.get(), Some(BusEvent::HostCall(0)));
         assert!(is_done(0));
     }
 
@@ -277,7 +442,7 @@ mod tests {
         let mut b = bus(Cpu::Z80);
         b.port_out(0x0010, 3);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::PortWrite {
                 port: 0x0010,
                 value: 3
@@ -295,11 +460,11 @@ mod tests {
         assert_eq!(b.console.get_mut().output(), b"!");
         assert_eq!(b.read(0xBF42), 0xFF);
         b.write(0xBFFF, 0);
-        assert_eq!(b.event, Some(BusEvent::HostCall(0)));
-        b.event = None;
+        assert_eq!(b.event.get(), Some(BusEvent::HostCall(0)));
+        b.event.set(None);
         b.write(0xBF42, 9);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::UnmappedWrite {
                 addr: 0xBF42,
                 value: 9

@@ -239,7 +239,7 @@ mod tests {
     }
 
     #[test]
-    fn every_machine_of_history_md_is_here() {
+    fn every_profile_is_documented_in_machine_md() {
         let history = include_str!("../../docs/MACHINE.md");
         for m in MACHINES {
             assert!(

@@ -21,7 +21,7 @@
 //! inside the program, the opcode pre-check (halts, illegal opcodes), the bus events, the stack
 //! region, and one store into the ring of recent PCs.
 
-use crate::bus_impl::{BusEvent, MachineBus, attr, is_done};
+use crate::bus_impl::{AllMemory, BusEvent, MachineBus, Machined, attr, is_done};
 use crate::clock::{ClockProfile, default_machine};
 use crate::core::{Core, Mos6502Core, Registers, RustzxCore, Z80Core};
 use crate::devices::Console;
@@ -140,8 +140,6 @@ struct StackCheck {
     size: i64,
     depth: i64,
     max_depth: i64,
-    /// 6502: the S register after the previous instruction.
-    last_s: u8,
 }
 
 impl StackCheck {
@@ -152,7 +150,6 @@ impl StackCheck {
             size: i64::from(region.len()),
             depth: 0,
             max_depth: 0,
-            last_s: 0,
         }
     }
 
@@ -214,8 +211,8 @@ struct RunState {
 
 /// Hooks run around each instruction when profiling or tracing.
 trait Watch {
-    fn before<C: Core>(&mut self, core: &C, st: &RunState, pc: u16, mem: &[u8; 0x10000]);
-    fn after(&mut self, pc: u16, op: u8, cycles: u32, sp: u16, new_pc: u16);
+    fn before<C: Core<Bus: Machined>>(&mut self, core: &C, cpu: Cpu, pc: u16, n: u64, cycles: u64);
+    fn after(&mut self, pc: u16, cycles: u32, sp: u16, new_pc: u16);
 }
 
 /// No hooks: the fast path.
@@ -223,9 +220,9 @@ struct NoWatch;
 
 impl Watch for NoWatch {
     #[inline(always)]
-    fn before<C: Core>(&mut self, _: &C, _: &RunState, _: u16, _: &[u8; 0x10000]) {}
+    fn before<C: Core<Bus: Machined>>(&mut self, _: &C, _: Cpu, _: u16, _: u64, _: u64) {}
     #[inline(always)]
-    fn after(&mut self, _: u16, _: u8, _: u32, _: u16, _: u16) {}
+    fn after(&mut self, _: u16, _: u32, _: u16, _: u16) {}
 }
 
 /// The profiler and the tracer, whichever are on.
@@ -233,119 +230,154 @@ struct Watching<'a> {
     profiler: Option<&'a mut Profiler>,
     tracer: Option<&'a mut Tracer>,
     symbols: Option<&'a SymbolTable>,
+    /// First opcode byte of the instruction being executed.
+    op: u8,
 }
 
 impl Watch for Watching<'_> {
-    fn before<C: Core>(&mut self, core: &C, st: &RunState, pc: u16, mem: &[u8; 0x10000]) {
+    fn before<C: Core<Bus: Machined>>(&mut self, core: &C, cpu: Cpu, pc: u16, n: u64, cycles: u64) {
+        let mem = &core.bus().machine().mem;
+        self.op = mem[usize::from(pc)];
         if let Some(t) = self.tracer.as_deref_mut() {
             if t.wants(pc) {
-                let mut e = TraceEntry::new(st.cpu, mem, pc, self.symbols, Some(core.registers()));
-                e.index = st.instructions;
-                e.cycles = st.cycles;
+                let mut e = TraceEntry::new(cpu, mem, pc, self.symbols, Some(core.registers()));
+                e.index = n;
+                e.cycles = cycles;
                 t.record(e);
             }
         }
     }
 
     #[inline]
-    fn after(&mut self, pc: u16, op: u8, cycles: u32, sp: u16, new_pc: u16) {
+    fn after(&mut self, pc: u16, cycles: u32, sp: u16, new_pc: u16) {
         if let Some(p) = self.profiler.as_deref_mut() {
-            p.after_step(pc, op, cycles, sp, new_pc);
+            p.after_step(pc, self.op, cycles, sp, new_pc);
         }
     }
 }
 
+/// The checks before an instruction whose address is outside the program or whose opcode
+/// byte is marked for a check (see [`attr::CHECK`]). `None`: go ahead.
+#[cold]
+#[inline(never)]
+fn pre_check(bus: &MachineBus, st: &RunState, pc: u16, a: u8) -> Option<Exit> {
+    if a & attr::EXEC == 0 {
+        return Some(Exit::FaultBefore(Fault::PcOutOfProgram {
+            pc,
+            from: None,
+            program: String::new(),
+        }));
+    }
+    let op = bus.mem[usize::from(pc)];
+    match st.class[usize::from(op)] {
+        class::PLAIN => None,
+        class::HALT => Some(Exit::Stop(StopReason::Halt { pc })),
+        class::BRK => Some(Exit::Stop(StopReason::Brk { pc })),
+        class::ED => {
+            let op2 = bus.mem[usize::from(pc.wrapping_add(1))];
+            (!is_defined_z80_ed(op2)).then(|| {
+                Exit::FaultBefore(Fault::IllegalOpcode {
+                    bytes: vec![op, op2],
+                    pc,
+                })
+            })
+        }
+        _ => Some(Exit::FaultBefore(Fault::IllegalOpcode {
+            bytes: vec![op],
+            pc,
+        })),
+    }
+}
+
+/// Follows the stack after an instruction at `pc` changed SP from `last_sp` to `sp`.
+#[inline]
+fn track_stack(
+    st: &mut RunState,
+    bus: &MachineBus,
+    pc: u16,
+    last_sp: u16,
+    sp: u16,
+) -> Option<Exit> {
+    let cpu = st.cpu;
+    let s = st.stack.as_mut()?;
+    match cpu {
+        Cpu::Z80 => s.depth = s.depth_of(Cpu::Z80, sp),
+        Cpu::Mos6502 => {
+            if bus.mem[usize::from(pc)] == 0x9A {
+                // TXS sets S to anything.
+                s.depth = s.depth_of(Cpu::Mos6502, sp);
+            } else {
+                // Pushes and pulls move S by at most 3; follow the move without the 8-bit
+                // wrap so running off the page is seen.
+                s.depth += i64::from((last_sp as u8).wrapping_sub(sp as u8) as i8);
+            }
+        }
+    }
+    if s.depth > s.max_depth || s.depth < 0 {
+        if s.depth < 0 || s.depth > s.size {
+            return Some(Exit::FaultAfter(s.fault(cpu, sp, pc)));
+        }
+        s.max_depth = s.depth;
+    }
+    None
+}
+
 /// The step loop, compiled for each core `C` and each hook set `W`. Runs until the cycle
 /// count reaches `limit` or something stops the run.
-#[inline(always)]
-fn step_loop<C: Core<Bus = MachineBus>, W: Watch>(
+///
+/// The checks that follow an instruction (a bus event, the stack, a jump to itself) run at the
+/// top of the next iteration, where the PC and SP are loaded anyway. The common case costs a
+/// few compares and one attribute look-up per instruction; everything else is on cold paths.
+/// Each instance is a function of its own (never inlined into its caller), small enough that
+/// the compiler inlines the core's step into it, as it does for a bare core's loop.
+#[inline(never)]
+fn step_loop<C: Core<Bus: Machined>, W: Watch>(
     core: &mut C,
     st: &mut RunState,
     watch: &mut W,
     limit: u64,
 ) -> Exit {
-    loop {
-        if st.cycles >= limit {
-            return Exit::Limit;
+    let mut cycles = st.cycles;
+    let mut n = st.instructions;
+    let mut last_sp = core.sp();
+    // The previous instruction's address; out of range before the first one.
+    let mut prev_pc: u32 = 0x1_0000;
+    let exit = loop {
+        if core.bus().machine().event.get().is_some() {
+            break Exit::Event { pc: prev_pc as u16 };
         }
-        let pc = core.pc();
-        let bus = core.bus();
-        let a = bus.attr[usize::from(pc)];
-        let op = bus.mem[usize::from(pc)];
-        if a & attr::EXEC == 0 {
-            return Exit::FaultBefore(Fault::PcOutOfProgram {
-                pc,
-                from: None,
-                program: String::new(),
-            });
-        }
-        let cls = st.class[usize::from(op)];
-        if cls != class::PLAIN {
-            match cls {
-                class::HALT => return Exit::Stop(StopReason::Halt { pc }),
-                class::BRK => return Exit::Stop(StopReason::Brk { pc }),
-                class::ED => {
-                    let op2 = bus.mem[usize::from(pc.wrapping_add(1))];
-                    if !is_defined_z80_ed(op2) {
-                        return Exit::FaultBefore(Fault::IllegalOpcode {
-                            bytes: vec![op, op2],
-                            pc,
-                        });
-                    }
-                }
-                _ => {
-                    return Exit::FaultBefore(Fault::IllegalOpcode {
-                        bytes: vec![op],
-                        pc,
-                    });
-                }
-            }
-        }
-        watch.before(core, st, pc, &core.bus().mem);
-        st.ring[(st.instructions as usize) % RECENT] = pc;
-        let sp_before = core.sp();
-        let cycles = core.step();
-        st.cycles += u64::from(cycles);
-        st.instructions += 1;
-        let new_pc = core.pc();
         let sp = core.sp();
-        watch.after(pc, op, cycles, sp, new_pc);
-        if core.bus().event.is_some() {
-            return Exit::Event { pc };
-        }
-        if new_pc == pc && sp == sp_before && !repeats_in_place(st.cpu, op) {
-            return Exit::Stop(StopReason::SelfLoop { pc });
-        }
-        if let Some(s) = st.stack.as_mut() {
-            match st.cpu {
-                Cpu::Z80 => {
-                    if sp != sp_before {
-                        s.depth = s.depth_of(Cpu::Z80, sp);
-                    }
-                }
-                Cpu::Mos6502 => {
-                    let sreg = sp as u8;
-                    if sreg != s.last_s {
-                        if op == 0x9A {
-                            // TXS sets S to anything.
-                            s.depth = s.depth_of(Cpu::Mos6502, sp);
-                        } else {
-                            // Pushes and pulls move S by at most 3; follow the move without
-                            // the 8-bit wrap so running off the page is seen.
-                            s.depth += i64::from(s.last_s.wrapping_sub(sreg) as i8);
-                        }
-                        s.last_s = sreg;
-                    }
-                }
+        let pc = core.pc();
+        if sp != last_sp {
+            if let Some(exit) = track_stack(st, core.bus().machine(), prev_pc as u16, last_sp, sp) {
+                break exit;
             }
-            if s.depth > s.max_depth || s.depth < 0 {
-                if s.depth < 0 || s.depth > s.size {
-                    return Exit::FaultAfter(s.fault(st.cpu, sp, pc));
-                }
-                s.max_depth = s.depth;
+            last_sp = sp;
+        } else if u32::from(pc) == prev_pc
+            && !repeats_in_place(st.cpu, core.bus().machine().mem[usize::from(pc)])
+        {
+            break Exit::Stop(StopReason::SelfLoop { pc });
+        }
+        if cycles >= limit {
+            break Exit::Limit;
+        }
+        let a = core.bus().machine().attr[usize::from(pc)];
+        if a & (attr::EXEC | attr::CHECK) != attr::EXEC {
+            if let Some(exit) = pre_check(core.bus().machine(), st, pc, a) {
+                break exit;
             }
         }
-    }
+        watch.before(core, st.cpu, pc, n, cycles);
+        st.ring[(n as usize) % RECENT] = pc;
+        let c = core.step();
+        cycles += u64::from(c);
+        n += 1;
+        prev_pc = u32::from(pc);
+        watch.after(pc, c, core.sp(), core.pc());
+    };
+    st.cycles = cycles;
+    st.instructions = n;
+    exit
 }
 
 /// Instructions whose PC stays put while they make progress: the Z80's block instructions
@@ -370,7 +402,7 @@ trait Runner {
     fn pulse_nmi(&mut self);
 }
 
-impl<C: Core<Bus = MachineBus>> Runner for C {
+impl<C: Core<Bus: Machined>> Runner for C {
     fn run_until(&mut self, st: &mut RunState, watch: Option<&mut Watching>, limit: u64) -> Exit {
         match watch {
             None => step_loop(self, st, &mut NoWatch, limit),
@@ -378,10 +410,10 @@ impl<C: Core<Bus = MachineBus>> Runner for C {
         }
     }
     fn bus(&self) -> &MachineBus {
-        Core::bus(self)
+        Core::bus(self).machine()
     }
     fn bus_mut(&mut self) -> &mut MachineBus {
-        Core::bus_mut(self)
+        Core::bus_mut(self).machine_mut()
     }
     fn pc(&self) -> u16 {
         Core::pc(self)
@@ -500,7 +532,10 @@ impl MachineBuilder {
         }
         let bus = MachineBus::new(self.cpu, &self.map);
         let core: Box<dyn Runner> = match self.core {
+            // A map of nothing but RAM and ROM has no read to check or count.
+            CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
             CoreKind::Z80 => Box::new(Z80Core::new(bus)),
+            CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
             CoreKind::RustzxZ80 => Box::new(RustzxCore::new(bus)),
             CoreKind::Mos6502 => Box::new(Mos6502Core::new(bus)),
         };
@@ -526,6 +561,8 @@ impl MachineBuilder {
             total_cycles: 0,
             total_instructions: 0,
         };
+        let checked = m.st.class.map(|c| c != class::PLAIN);
+        m.core.bus_mut().set_checked_ops(checked);
         for (addr, bytes) in &self.images {
             m.load(*addr, bytes)?;
         }
@@ -658,14 +695,16 @@ impl Machine {
         let bus = self.core.bus_mut();
         for a in range.indices() {
             bus.attr[a] |= attr::EXEC;
+            bus.refresh(a as u16);
         }
+        bus.refresh_pages();
         self.program.push(range);
         Ok(())
     }
 
     /// The byte at `addr` as stored, without device side effects (`0xFF` if unmapped).
     pub fn read_byte(&self, addr: u16) -> u8 {
-        self.core.bus().peek(addr)
+        self.core.bus().machine().peek(addr)
     }
 
     /// The little-endian word at `addr`.
@@ -694,6 +733,7 @@ impl Machine {
             return Err(ConfigError::NotMemory { addr, what });
         }
         bus.mem[usize::from(addr)] = value;
+        bus.refresh(addr);
         Ok(())
     }
 
@@ -814,7 +854,7 @@ impl Machine {
     /// RAM use of the most recent run (or, before any run, nothing written).
     pub fn ram_profile(&self) -> RamProfile {
         let bus = self.core.bus();
-        let written = |a: usize| bus.attr[a] & attr::WRITTEN != 0;
+        let written = |a: usize| bus.written[a] != 0;
         let regions = self
             .map
             .regions
@@ -872,7 +912,7 @@ impl Machine {
             stop,
             cycles: self.st.cycles,
             instructions: self.st.instructions,
-            unmapped_reads: self.core.bus().unmapped_reads.get(),
+            unmapped_reads: self.core.bus().machine().unmapped_reads.get(),
             max_stack_depth: self.st.stack.map(|s| s.max_depth as u32),
             wall_time: started.elapsed(),
         })
@@ -881,10 +921,8 @@ impl Machine {
     fn begin_run(&mut self) -> Result<(), RunError> {
         let sp = self.core.sp();
         let bus = self.core.bus_mut();
-        for a in bus.attr.iter_mut() {
-            *a &= !attr::WRITTEN;
-        }
-        bus.event = None;
+        bus.written.fill(0);
+        bus.event.set(None);
         bus.unmapped_reads.set(0);
         self.st.cycles = 0;
         self.st.instructions = 0;
@@ -892,7 +930,6 @@ impl Machine {
             let mut s = StackCheck::new(region);
             s.depth = s.depth_of(self.cpu, sp);
             s.max_depth = s.depth.max(0);
-            s.last_s = sp as u8;
             s
         });
         if let Some(p) = self.profiler.as_mut() {
@@ -915,6 +952,7 @@ impl Machine {
                 profiler: self.profiler.as_mut(),
                 tracer: self.tracer.as_mut(),
                 symbols: self.symbols.as_ref(),
+                op: 0,
             };
             self.core.run_until(&mut self.st, Some(&mut w), limit)
         }
@@ -965,6 +1003,7 @@ impl Machine {
                 let event = self.core.bus_mut().event.take().expect("event recorded");
                 let fault = match event {
                     BusEvent::HostCall(v) if is_done(v) => return Ok(StopReason::HostDone),
+                    BusEvent::InputWait => return Ok(StopReason::InputWait { pc }),
                     BusEvent::HostCall(value) => Fault::UnknownHostCall { value, pc },
                     BusEvent::RomWrite { addr, value } => Fault::RomWrite { addr, value, pc },
                     BusEvent::UnmappedWrite { addr, value } => {
@@ -990,7 +1029,7 @@ impl Machine {
     fn error(&self, fault: Fault, pending: bool) -> RunError {
         let n = self.st.instructions;
         let kept = n.min(RECENT as u64 - u64::from(pending));
-        let mem = &self.core.bus().mem;
+        let mem = &self.core.bus().machine().mem;
         let mut entries: Vec<TraceEntry> = (n - kept..n)
             .map(|i| {
                 let pc = self.st.ring[(i as usize) % RECENT];

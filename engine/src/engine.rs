@@ -161,6 +161,21 @@ pub struct SearchResult {
     pub time: Duration,
 }
 
+impl SearchResult {
+    /// The result for a position without legal moves: no move, `-MATE` when checkmated
+    /// (`in_check`), 0 when stalemated, 0 nodes (ALGORITHM.md §7).
+    pub fn no_move(in_check: bool, time: Duration) -> SearchResult {
+        SearchResult {
+            best: None,
+            score: if in_check { -MATE } else { 0 },
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            time,
+        }
+    }
+}
+
 /// Errors of an engine backend.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EngineError {

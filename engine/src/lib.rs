@@ -7,8 +7,30 @@
 //! serves perft and move parsing.
 //!
 //! Layout, one vocabulary item per file: [`square`], [`piece`], [`moves`], [`position`],
-//! [`fen`], [`movegen`], [`san`], [`game`], [`perft`], [`tables`], [`eval`], [`reference`],
-//! [`full`], [`engine`] (the backend trait), [`uci`] (the only module doing I/O), [`bench`].
+//! [`fen`], [`movegen`], [`san`], [`game`], [`perft`](mod@perft), [`tables`], [`eval`], [`reference`](mod@reference),
+//! [`full`], [`engine`] (the backend trait), [`uci`] (the only module doing I/O), [`bench`](mod@bench).
+//!
+//! A reference search as a port host would run it (fixed depth, deterministic node count):
+//!
+//! ```
+//! use kempelen_engine::{Game, ReferenceLimits, reference};
+//! let mut game = Game::default();
+//! game.push_uci("e2e4").unwrap();
+//! let limits = ReferenceLimits { depth: Some(3), ..ReferenceLimits::default() };
+//! let r = reference::search(game.position(), &game.reference_history(), limits);
+//! assert_eq!(r.depth, 3);
+//! assert_eq!(r.pv.first().copied(), r.best);
+//! ```
+//!
+//! The same through the backend trait the command line uses:
+//!
+//! ```
+//! use kempelen_engine::{Engine, Game, Limits, NativeEngine, Profile, SearchControl};
+//! let mut engine: Box<dyn Engine> = Box::new(NativeEngine::new(Profile::Reference));
+//! let r = engine.search(&Game::default(), &Limits::depth(2), &SearchControl::default()).unwrap();
+//! assert!(r.best.is_some());
+//! assert_eq!(engine.perft(&kempelen_engine::Position::startpos(), 2).unwrap(), 400);
+//! ```
 
 pub mod fen;
 pub mod movegen;
@@ -16,6 +38,7 @@ pub mod moves;
 pub mod perft;
 pub mod piece;
 pub mod position;
+mod pv;
 pub mod square;
 pub mod tables;
 

@@ -57,8 +57,9 @@ impl Position {
                 PAWN => self.gen_pawn(list, &info, from, quiet),
                 KNIGHT => {
                     if info.checkers < 2 {
+                        let free = Self::unrestricted(&info, from);
                         for off in KNIGHT_OFFSETS {
-                            self.gen_step(list, &info, from, off, quiet);
+                            self.gen_step(list, &info, from, off, quiet, free);
                         }
                     }
                 }
@@ -145,6 +146,13 @@ impl Position {
         }
     }
 
+    /// Whether every pseudo-legal move of the piece on `from` (other than en passant) is legal:
+    /// not in check and not pinned. The common case, decided once per piece.
+    #[inline]
+    fn unrestricted(info: &Legality, from: Square) -> bool {
+        info.checkers == 0 && info.pinned & (1 << sq64(from)) == 0
+    }
+
     /// Whether a non-king, non-en-passant move is legal given the check and pin information.
     #[inline]
     fn legal_non_king(&self, info: &Legality, from: Square, to: Square) -> bool {
@@ -172,19 +180,21 @@ impl Position {
         let start_rank = if us == BLACK { 6 } else { 1 };
         let push = (from as i32 + f) as Square;
         let promotes = square::rank(push) == last_rank;
+        let free = Self::unrestricted(info, from);
+        let ok = |to: Square| free || self.legal_non_king(info, from, to);
         if self.board[push as usize] == 0 {
             if promotes {
-                if self.legal_non_king(info, from, push) {
+                if ok(push) {
                     emit_promotions(list, from, push, quiet);
                 }
             } else if quiet {
-                if self.legal_non_king(info, from, push) {
+                if ok(push) {
                     list.push(Move::new(from, push, 0));
                 }
                 let double = (push as i32 + f) as Square;
                 if square::rank(from) == start_rank
                     && self.board[double as usize] == 0
-                    && self.legal_non_king(info, from, double)
+                    && ok(double)
                 {
                     list.push(Move::new(from, double, 0));
                 }
@@ -198,7 +208,7 @@ impl Position {
             let to = t as Square;
             let target = self.board[to as usize];
             if target != 0 && piece::colour(target) != us {
-                if self.legal_non_king(info, from, to) {
+                if ok(to) {
                     if promotes {
                         emit_promotions(list, from, to, quiet);
                     } else {
@@ -212,18 +222,27 @@ impl Position {
     }
 
     #[inline]
-    fn gen_step(&self, list: &mut MoveList, info: &Legality, from: Square, off: i8, quiet: bool) {
+    fn gen_step(
+        &self,
+        list: &mut MoveList,
+        info: &Legality,
+        from: Square,
+        off: i8,
+        quiet: bool,
+        free: bool,
+    ) {
         let t = from as i32 + off as i32;
         if !on_board(t) {
             return;
         }
         let to = t as Square;
         let target = self.board[to as usize];
-        if target == 0 {
-            if quiet && self.legal_non_king(info, from, to) {
-                list.push(Move::new(from, to, 0));
-            }
-        } else if piece::colour(target) != self.side && self.legal_non_king(info, from, to) {
+        let wanted = if target == 0 {
+            quiet
+        } else {
+            piece::colour(target) != self.side
+        };
+        if wanted && (free || self.legal_non_king(info, from, to)) {
             list.push(Move::new(from, to, 0));
         }
     }
@@ -239,17 +258,20 @@ impl Position {
         if info.checkers >= 2 {
             return;
         }
+        let free = Self::unrestricted(info, from);
         for &d in dirs {
             let mut t = from as i32 + d as i32;
             while on_board(t) {
                 let to = t as Square;
                 let target = self.board[to as usize];
                 if target == 0 {
-                    if quiet && self.legal_non_king(info, from, to) {
+                    if quiet && (free || self.legal_non_king(info, from, to)) {
                         list.push(Move::new(from, to, 0));
                     }
                 } else {
-                    if piece::colour(target) != self.side && self.legal_non_king(info, from, to) {
+                    if piece::colour(target) != self.side
+                        && (free || self.legal_non_king(info, from, to))
+                    {
                         list.push(Move::new(from, to, 0));
                     }
                     break;

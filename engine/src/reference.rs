@@ -12,6 +12,7 @@ use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, PAWN};
 use crate::position::Position;
+use crate::pv::{PvTable, is_repetition};
 use crate::tables::{
     KEY_CAPTURE, KEY_KILLER1, KEY_KILLER2, KEY_OTHER, KEY_PV, KEY_QUEEN_PROMOTION,
 };
@@ -73,8 +74,7 @@ pub struct ReferenceSearch<'c, 'i> {
     iteration_one_done: bool,
     aborted: bool,
     killers: [[Move; 2]; MAX_PLY + 1],
-    pv: Vec<[Move; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: PvTable,
     prev_pv: Vec<Move>,
     follow: bool,
     lists: Vec<MoveList>,
@@ -100,8 +100,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             iteration_one_done: false,
             aborted: false,
             killers: [[Move::NULL; 2]; MAX_PLY + 1],
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: PvTable::new(MAX_PLY),
             prev_pv: Vec::new(),
             follow: false,
             lists: vec![MoveList::new(); MAX_PLY + 1],
@@ -123,15 +122,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let root_moves = self.pos.legal_moves();
         if root_moves.is_empty() {
-            let score = if self.pos.in_check() { -MATE } else { 0 };
-            return SearchResult {
-                best: None,
-                score,
-                pv: Vec::new(),
-                depth: 0,
-                nodes: 0,
-                time: self.start.elapsed(),
-            };
+            return SearchResult::no_move(self.pos.in_check(), self.start.elapsed());
         }
         let mut result = SearchResult {
             best: None,
@@ -158,7 +149,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
                 break;
             }
             self.iteration_one_done = true;
-            let pv = self.pv[0][..self.pv_len[0]].to_vec();
+            let pv = self.pv.line(0).to_vec();
             self.prev_pv = pv.clone();
             result = SearchResult {
                 best: pv.first().copied(),
@@ -211,25 +202,11 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
         self.aborted
     }
 
-    fn is_repetition(&self) -> bool {
-        let n = self.history.len();
-        let current = self.history[n - 1];
-        let limit = self.pos.halfmove_clock() as usize;
-        let mut k = 4;
-        while k <= limit && k < n {
-            if self.history[n - 1 - k] == current {
-                return true;
-            }
-            k += 2;
-        }
-        false
-    }
-
     fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, null_ok: bool) -> i32 {
         if self.count_node() {
             return 0;
         }
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 {
             if self.pos.halfmove_clock() >= 100 {
@@ -239,7 +216,9 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
                     0
                 };
             }
-            if self.is_repetition() || self.pos.insufficient_material() {
+            if is_repetition(&self.history, self.pos.halfmove_clock())
+                || self.pos.insufficient_material()
+            {
                 return 0;
             }
         }
@@ -315,30 +294,18 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             if score > alpha {
                 alpha = score;
                 result = alpha;
-                self.update_pv(ply, m);
+                self.pv.update(ply, m);
             }
         }
         self.lists[ply] = list;
         result
     }
 
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let child_len = if ply < MAX_PLY {
-            self.pv_len[ply + 1]
-        } else {
-            0
-        };
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][0] = m;
-        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
-    }
-
     fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
         if self.count_node() {
             return 0;
         }
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         if self.pos.insufficient_material() {
             return 0;
@@ -408,4 +375,64 @@ fn pick_next(keys: &mut [u8]) -> Option<usize> {
 /// Runs the reference search on a position with the given history and limits.
 pub fn search(pos: &Position, history: &[u32], limits: ReferenceLimits) -> SearchResult {
     ReferenceSearch::new(pos, history, limits).run()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pick_next_visits_in_stable_descending_order() {
+        // A small deterministic generator of key arrays with many ties.
+        let mut x = 0x1234_5678u32;
+        for len in 0..40 {
+            let keys: Vec<u8> = (0..len)
+                .map(|_| {
+                    x = crate::tables::xorshift32(x);
+                    [1, 140, 150, 160, 162, 199, 255][(x % 7) as usize]
+                })
+                .collect();
+            let mut expected: Vec<usize> = (0..len).collect();
+            expected.sort_by_key(|&i| std::cmp::Reverse(keys[i]));
+            let mut work = keys.clone();
+            let mut order = Vec::new();
+            while let Some(i) = pick_next(&mut work) {
+                order.push(i);
+            }
+            assert_eq!(order, expected, "{keys:?}");
+        }
+    }
+
+    #[test]
+    fn ordering_keys_follow_the_table() {
+        let key = |fen: &str, uci: &str, pv: Option<&str>, killers: [&str; 2]| {
+            let pos = Position::from_fen(fen).unwrap();
+            let k = killers.map(|t| {
+                if t.is_empty() {
+                    Move::NULL
+                } else {
+                    pos.parse_uci(t).unwrap()
+                }
+            });
+            let pv = pv.map(|t| pos.parse_uci(t).unwrap());
+            ordering_key(&pos, pos.parse_uci(uci).unwrap(), pv, &k)
+        };
+        let kiwipete = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+        let none = ["", ""];
+        assert_eq!(key(kiwipete, "e2a6", None, none), 160 + 8 * 3 - 3); // bishop takes bishop
+        assert_eq!(key(kiwipete, "f3f6", None, none), 160 + 8 * 2 - 5); // queen takes knight
+        assert_eq!(key(kiwipete, "g2h3", None, none), 160 + 8 - 1); // pawn takes pawn
+        assert_eq!(key(kiwipete, "e2a6", Some("e2a6"), none), 255);
+        assert_eq!(key(kiwipete, "a2a3", None, ["a2a3", "b2b3"]), 150);
+        assert_eq!(key(kiwipete, "b2b3", None, ["a2a3", "b2b3"]), 140);
+        assert_eq!(key(kiwipete, "a2a4", None, ["a2a3", "b2b3"]), 1);
+        assert_eq!(key(kiwipete, "e1g1", None, none), 1);
+        let promotions = "n1n5/PPPk4/8/8/8/8/4Kppp/5N1N b - - 0 1";
+        assert_eq!(key(promotions, "g2f1q", None, none), 160 + 8 * 2 - 1);
+        assert_eq!(key(promotions, "g2f1n", None, none), 160 + 8 * 2 - 1); // still a capture
+        assert_eq!(key(promotions, "g2g1q", None, none), 160);
+        assert_eq!(key(promotions, "g2g1r", None, none), 1);
+        let ep = "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3";
+        assert_eq!(key(ep, "e5f6", None, none), 160 + 8 - 1);
+    }
 }

@@ -5,7 +5,9 @@
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`z80`]: the Z80 engine: assemble, load, run a command, read the result.
+//! - [`console`]: the console front end (`z80/console.asm`): assemble it, run it, drive it.
 
+pub mod console;
 pub mod setup;
 pub mod suite;
 pub mod tables;

@@ -14,7 +14,10 @@ mod uci;
 // --- emulator (issue 3) ---
 mod machines;
 mod run;
+// --- assembler (issue 4) ---
+mod asm;
 // --- 8-bit engines (issue 5) ---
+mod play;
 mod gen_tables;
 
 #[derive(Parser)]
@@ -45,7 +48,14 @@ enum Command {
     /// List the clock profiles of the historical machines.
     Machines(machines::MachinesArgs),
     // --- assembler (issue 4) ---
+    /// Assemble a Z80 or 6502 source into a binary (with listing and symbol file on request).
+    Asm(asm::AsmArgs),
+    /// Disassemble a binary as Z80 or 6502 source.
+    Disasm(asm::DisasmArgs),
     // --- 8-bit engines (issue 5) ---
+    /// Play chess against the Z80 engine on the terminal (the console front end, run in the
+    /// emulator).
+    Play(play::PlayArgs),
     /// Write roms-src/z80/tables.inc (tables shared by the native and Z80 engines).
     GenTables(gen_tables::GenTablesArgs),
     /// Print the version and exit.
@@ -69,7 +79,10 @@ fn main() -> anyhow::Result<()> {
         Command::Run(args) => run::run(&args),
         Command::Machines(args) => machines::run(&args),
         // --- assembler (issue 4) ---
+        Command::Asm(args) => asm::run_asm(args),
+        Command::Disasm(args) => asm::run_disasm(args),
         // --- 8-bit engines (issue 5) ---
+        Command::Play(args) => play::run(&args),
         Command::GenTables(args) => gen_tables::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));

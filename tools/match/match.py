@@ -159,7 +159,11 @@ def play_game(args, opening, opening_name, kempelen_white, base, inc, round_no):
 
 
 def elo(score):
-    score = min(max(score, 1e-6), 1 - 1e-6)
+    """Elo difference for an expected score; +-inf at 100 % / 0 %."""
+    if score >= 1:
+        return math.inf
+    if score <= 0:
+        return -math.inf
     return -400 * math.log10(1 / score - 1)
 
 

@@ -15,6 +15,17 @@ struct Memory<B> {
     bus: B,
     irq: bool,
     nmi: bool,
+    /// An NMI pulse was reported; the crate must see the line low once more to re-arm its
+    /// edge detector.
+    nmi_rearm: bool,
+}
+
+impl<B> Memory<B> {
+    /// Whether the CPU must poll the interrupt lines after this instruction.
+    #[inline(always)]
+    fn lines_active(&self) -> bool {
+        self.irq | self.nmi | self.nmi_rearm
+    }
 }
 
 impl<B: Bus> mos6502::memory::Bus for Memory<B> {
@@ -29,7 +40,15 @@ impl<B: Bus> mos6502::memory::Bus for Memory<B> {
     #[inline(always)]
     fn nmi_pending(&mut self) -> bool {
         // The crate detects the rising edge of this level; reporting the pulse once is an edge.
-        std::mem::take(&mut self.nmi)
+        // (Test before clearing: no store on the common path.)
+        if self.nmi {
+            self.nmi = false;
+            self.nmi_rearm = true;
+            true
+        } else {
+            self.nmi_rearm = false;
+            false
+        }
     }
     #[inline(always)]
     fn irq_pending(&mut self) -> bool {
@@ -52,6 +71,7 @@ impl<B: Bus> Core for Mos6502Core<B> {
             bus,
             irq: false,
             nmi: false,
+            nmi_rearm: false,
         };
         let mut cpu = CPU::new(memory, Nmos6502);
         cpu.registers.stack_pointer.0 = 0xFF;
@@ -61,7 +81,16 @@ impl<B: Bus> Core for Mos6502Core<B> {
     #[inline(always)]
     fn step(&mut self) -> u32 {
         let before = self.cpu.cycles;
-        self.cpu.single_step();
+        if self.cpu.memory.lines_active() {
+            self.cpu.single_step();
+        } else {
+            // No interrupt line is active, so the poll after the instruction would find
+            // nothing: run the instruction alone (what `single_step` does before polling).
+            match self.cpu.fetch_next_and_decode() {
+                Some(decoded) => self.cpu.execute_instruction(decoded),
+                None => self.cpu.cycles += 1,
+            }
+        }
         self.cpu.cycles.wrapping_sub(before) as u32
     }
 

@@ -15,14 +15,15 @@ struct Lines {
     nmi: std::cell::Cell<bool>,
 }
 
-/// Lends a [`Bus`] to `rustzx-z80` for one step and counts the clocks it spends.
-struct Io<'a, B> {
-    bus: &'a mut B,
-    lines: &'a Lines,
+/// A [`Bus`] as `rustzx-z80` sees it, counting the clocks it spends. Held by value so memory
+/// is one pointer away (see the `z80` core).
+struct Io<B> {
+    bus: B,
+    lines: Lines,
     clk: u32,
 }
 
-impl<B: Bus> Z80Bus for Io<'_, B> {
+impl<B: Bus> Z80Bus for Io<B> {
     #[inline(always)]
     fn read_internal(&mut self, addr: u16) -> u8 {
         self.bus.read(addr)
@@ -73,8 +74,7 @@ impl<B: Bus> Z80Bus for Io<'_, B> {
 /// Z80 on `rustzx-z80`.
 pub struct RustzxCore<B> {
     cpu: rustzx_z80::Z80,
-    bus: B,
-    lines: Lines,
+    io: Io<B>,
 }
 
 impl<B: Bus> Core for RustzxCore<B> {
@@ -85,8 +85,11 @@ impl<B: Bus> Core for RustzxCore<B> {
     fn new(bus: B) -> Self {
         let mut core = RustzxCore {
             cpu: rustzx_z80::Z80::default(),
-            bus,
-            lines: Lines::default(),
+            io: Io {
+                bus,
+                lines: Lines::default(),
+                clk: 0,
+            },
         };
         core.power_on();
         core
@@ -94,21 +97,17 @@ impl<B: Bus> Core for RustzxCore<B> {
 
     #[inline(always)]
     fn step(&mut self) -> u32 {
-        let mut io = Io {
-            bus: &mut self.bus,
-            lines: &self.lines,
-            clk: 0,
-        };
-        self.cpu.emulate(&mut io);
-        io.clk
+        self.io.clk = 0;
+        self.cpu.emulate(&mut self.io);
+        self.io.clk
     }
 
     fn bus(&self) -> &B {
-        &self.bus
+        &self.io.bus
     }
 
     fn bus_mut(&mut self) -> &mut B {
-        &mut self.bus
+        &mut self.io.bus
     }
 
     #[inline(always)]
@@ -166,11 +165,11 @@ impl<B: Bus> Core for RustzxCore<B> {
     }
 
     fn set_irq(&mut self, active: bool) {
-        self.lines.irq = active;
+        self.io.lines.irq = active;
     }
 
     fn pulse_nmi(&mut self) {
-        self.lines.nmi.set(true);
+        self.io.lines.nmi.set(true);
     }
 }
 

@@ -6,10 +6,13 @@
 use super::{Core, Registers, Z80Registers};
 use crate::{Bus, Cpu};
 
-/// Lends a [`Bus`] to the `z80` crate for one step.
-struct Io<'a, B>(&'a mut B);
+/// A [`Bus`] as the `z80` crate sees it. Held by value (not as a reference made for each step)
+/// so the crate reaches memory through one pointer, as it would with its own bus type: a
+/// wrapper around a reference costs an extra dependent load on every memory access.
+#[repr(transparent)]
+struct Io<B>(B);
 
-impl<B: Bus> ::z80::Z80_io for Io<'_, B> {
+impl<B: Bus> ::z80::Z80_io for Io<B> {
     #[inline(always)]
     fn read_byte(&self, addr: u16) -> u8 {
         self.0.read(addr)
@@ -31,7 +34,7 @@ impl<B: Bus> ::z80::Z80_io for Io<'_, B> {
 /// Z80 on the `z80` crate.
 pub struct Z80Core<B> {
     cpu: ::z80::Z80,
-    bus: B,
+    io: Io<B>,
 }
 
 impl<B: Bus> Core for Z80Core<B> {
@@ -43,22 +46,22 @@ impl<B: Bus> Core for Z80Core<B> {
         let mut cpu = ::z80::Z80::new();
         // Power-on state as the crate defines it: PC 0, SP and AF 0xFFFF, others 0.
         cpu.init();
-        Z80Core { cpu, bus }
+        Z80Core { cpu, io: Io(bus) }
     }
 
     #[inline(always)]
     fn step(&mut self) -> u32 {
-        self.cpu.step(&mut Io(&mut self.bus))
+        self.cpu.step(&mut self.io)
     }
 
     #[inline(always)]
     fn bus(&self) -> &B {
-        &self.bus
+        &self.io.0
     }
 
     #[inline(always)]
     fn bus_mut(&mut self) -> &mut B {
-        &mut self.bus
+        &mut self.io.0
     }
 
     #[inline(always)]

@@ -305,11 +305,9 @@ fn king_shelter(pos: &Position, colour: u8) -> Score {
         let at = |r: i32| {
             (0..8).contains(&r) && pos.board[square::square(f as u8, r as u8) as usize] == own_pawn
         };
-        if at(r1) {
-        } else if at(r2) {
-            missing += 1;
-        } else {
-            missing += 3;
+        // A pawn one step ahead is a full shield, two steps ahead half of one.
+        if !at(r1) {
+            missing += if at(r2) { 1 } else { 3 };
         }
     }
     Score(-8 * missing, 0)

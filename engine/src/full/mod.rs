@@ -14,6 +14,7 @@ use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, PAWN};
 use crate::position::Position;
+use crate::pv::{PvTable, is_repetition};
 use crate::square::sq64;
 use std::time::{Duration, Instant};
 use tt::{Bound, TranspositionTable};
@@ -96,8 +97,7 @@ impl FullState {
             stopped: false,
             control,
             start: control.start,
-            pv: vec![[Move::NULL; MAX_PLY + 1]; MAX_PLY + 1],
-            pv_len: [0; MAX_PLY + 1],
+            pv: PvTable::new(MAX_PLY),
             killers: [[Move::NULL; 2]; MAX_PLY + 2],
             eval_stack: [0; MAX_PLY + 2],
             moved: [(0, 0); MAX_PLY + 2],
@@ -117,8 +117,7 @@ struct Searcher<'s, 'c, 'i> {
     stopped: bool,
     control: &'c SearchControl<'i>,
     start: Instant,
-    pv: Vec<[Move; MAX_PLY + 1]>,
-    pv_len: [usize; MAX_PLY + 1],
+    pv: PvTable,
     killers: [[Move; 2]; MAX_PLY + 2],
     eval_stack: [i32; MAX_PLY + 2],
     /// (piece code, to sq64) of the move that led to each ply, for counter moves.
@@ -153,15 +152,7 @@ impl Searcher<'_, '_, '_> {
     fn iterate(&mut self) -> SearchResult {
         let root_moves = self.pos.legal_moves();
         if root_moves.is_empty() {
-            let score = if self.pos.in_check() { -MATE } else { 0 };
-            return SearchResult {
-                best: None,
-                score,
-                pv: vec![],
-                depth: 0,
-                nodes: 0,
-                time: self.start.elapsed(),
-            };
+            return SearchResult::no_move(self.pos.in_check(), self.start.elapsed());
         }
         let max_depth = self.limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         let mut result = SearchResult {
@@ -210,18 +201,18 @@ impl Searcher<'_, '_, '_> {
             if self.stopped {
                 // A partial iteration still improves on the last one once its first root move
                 // (the previous best) has been searched with the full window.
-                if self.pv_len[0] > 0 && score > alpha && score < beta {
-                    result.best = Some(self.pv[0][0]);
-                    result.pv = self.pv[0][..self.pv_len[0]].to_vec();
+                if !self.pv.line(0).is_empty() && score > alpha && score < beta {
+                    result.best = Some(self.pv.line(0)[0]);
+                    result.pv = self.pv.line(0).to_vec();
                     result.score = score;
                 }
                 break;
             }
             prev_score = score;
             result = SearchResult {
-                best: Some(self.pv[0][0]),
+                best: self.pv.line(0).first().copied(),
                 score,
-                pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                pv: self.pv.line(0).to_vec(),
                 depth,
                 nodes: self.nodes,
                 time: self.start.elapsed(),
@@ -267,32 +258,6 @@ impl Searcher<'_, '_, '_> {
         self.stopped
     }
 
-    fn is_repetition(&self) -> bool {
-        let n = self.keys.len();
-        let current = self.keys[n - 1];
-        let limit = self.pos.halfmove_clock() as usize;
-        let mut k = 4;
-        while k <= limit && k < n {
-            if self.keys[n - 1 - k] == current {
-                return true;
-            }
-            k += 2;
-        }
-        false
-    }
-
-    fn update_pv(&mut self, ply: usize, m: Move) {
-        let child_len = if ply < MAX_PLY {
-            self.pv_len[ply + 1]
-        } else {
-            0
-        };
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply][0] = m;
-        head[ply][1..=child_len].copy_from_slice(&tail[0][..child_len]);
-        self.pv_len[ply] = child_len + 1;
-    }
-
     fn history_update(&mut self, piece: u8, to: u8, bonus: i32) {
         let h = &mut self.state.history[piece as usize][sq64(to)];
         *h += bonus - *h * bonus.abs() / 16384;
@@ -307,7 +272,7 @@ impl Searcher<'_, '_, '_> {
         pv_node: bool,
         null_ok_in: bool,
     ) -> i32 {
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if depth <= 0 {
             return self.qsearch(ply, alpha, beta);
         }
@@ -325,7 +290,9 @@ impl Searcher<'_, '_, '_> {
                     0
                 };
             }
-            if self.is_repetition() || self.pos.insufficient_material() {
+            if is_repetition(&self.keys, self.pos.halfmove_clock())
+                || self.pos.insufficient_material()
+            {
                 return 0;
             }
             alpha = alpha.max(-(MATE - ply as i32));
@@ -418,15 +385,7 @@ impl Searcher<'_, '_, '_> {
         let mut quiet_count = 0usize;
         let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
         for i in 0..n {
-            let mut bi = i;
-            for j in i + 1..n {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
-            let m = moves[i];
+            let m = pick_best(moves, &mut scores[..n], i);
             let is_capture = self.pos.is_capture(m);
             let quiet = !is_capture && m.promotion() == 0;
             // Quiet moves that look hopeless are skipped unless they give check.
@@ -495,7 +454,7 @@ impl Searcher<'_, '_, '_> {
                 if score > alpha {
                     best_move = m;
                     alpha = score;
-                    self.update_pv(ply, m);
+                    self.pv.update(ply, m);
                     if score >= beta {
                         if quiet {
                             if self.killers[ply][0] != m {
@@ -522,13 +481,7 @@ impl Searcher<'_, '_, '_> {
             }
         }
         self.lists[ply] = list;
-        let bound = if best_score >= beta {
-            Bound::Lower
-        } else if best_score > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best_score, original_alpha, beta);
         let eval_store = if in_check { 0 } else { static_eval };
         self.state.tt.store(
             key,
@@ -582,7 +535,7 @@ impl Searcher<'_, '_, '_> {
 
     fn qsearch(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
         self.nodes += 1;
-        self.pv_len[ply] = 0;
+        self.pv.clear(ply);
         if self.check_limits() {
             return 0;
         }
@@ -635,15 +588,7 @@ impl Searcher<'_, '_, '_> {
         let mut best_move = Move::NULL;
         let moves = list.as_mut_slice();
         for i in 0..n {
-            let mut bi = i;
-            for j in i + 1..n {
-                if scores[j] > scores[bi] {
-                    bi = j;
-                }
-            }
-            moves.swap(i, bi);
-            scores.swap(i, bi);
-            let m = moves[i];
+            let m = pick_best(moves, &mut scores[..n], i);
             if !in_check {
                 if scores[i] < 0 {
                     break;
@@ -676,17 +621,25 @@ impl Searcher<'_, '_, '_> {
             }
         }
         self.lists[ply] = list;
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = Bound::of(best, original_alpha, beta);
         let eval_store = if in_check { 0 } else { stand };
         self.state
             .tt
             .store(key, best_move, to_tt(best, ply), eval_store, 0, bound);
         best
     }
+}
+
+/// Selection step of move ordering: brings the highest-scored move among `i..` to `i`.
+#[inline]
+fn pick_best(moves: &mut [Move], scores: &mut [i32], i: usize) -> Move {
+    let mut best = i;
+    for j in i + 1..scores.len() {
+        if scores[j] > scores[best] {
+            best = j;
+        }
+    }
+    moves.swap(i, best);
+    scores.swap(i, best);
+    moves[i]
 }

@@ -14,6 +14,19 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// The bound a fail-soft search result `score` has for the window `(alpha, beta)`.
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score >= beta {
+            Bound::Lower
+        } else if score > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        }
+    }
+}
+
 #[derive(Clone, Copy, Default)]
 struct Entry {
     key: u64,

@@ -4,13 +4,52 @@
 //!   emulator's tracer.
 //! - [`disasm`]: decode one instruction (length, text, cycles) or a whole buffer.
 //! - [`symbols`]: the symbol file the assembler writes and the profiler and tracer read.
+//! - [`assemble`]: the assembler (sources through [`source::SourceProvider`], outputs an
+//!   [`Image`], a [`listing::Listing`], a [`SymbolTable`] and [`diag::Diagnostic`]s).
+//!
+//! The syntax, the directives and the diagnostics are described in `docs/ASSEMBLER.md`.
+//!
+//! ```
+//! use kempelen_asm::{Cpu, assemble_source, decode};
+//!
+//! let out = assemble_source(Cpu::Mos6502, "loop.asm", "        .org $0600\n@l:     dex\n        bne @l\n");
+//! assert!(out.is_ok(), "{}", out.report());
+//! assert_eq!(out.image.bytes, [0xCA, 0xD0, 0xFD]);
+//!
+//! let bne = decode(Cpu::Mos6502, &out.image.bytes[1..], 0x0601).unwrap();
+//! assert_eq!((bne.text().as_str(), bne.cycles.to_string().as_str()), ("BNE $0600", "2/3/4"));
+//!
+//! let bad = assemble_source(Cpu::Z80, "bad.asm", "        jr nowhere\n");
+//! assert_eq!(bad.report().lines().next(), Some("bad.asm:1:12: error: undefined symbol 'nowhere'"));
+//! ```
 
+pub mod assemble;
 mod cpu;
+pub mod diag;
 pub mod disasm;
+mod expr;
+mod hash;
 pub mod isa;
+pub mod listing;
+mod parse;
+pub mod source;
 pub mod symbols;
 
+pub use assemble::{Assembly, Image, Options, assemble, assemble_source};
 pub use cpu::{Cpu, UnknownCpu};
 pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble};
 pub use isa::{CycleExtra, Cycles, Instr};
 pub use symbols::{SymbolKind, SymbolTable};
+
+#[cfg(test)]
+mod tests {
+    /// Results can be sent to and shared between threads (tests and the ROM glue assemble in
+    /// parallel).
+    #[test]
+    fn outputs_are_send_and_sync() {
+        fn check<T: Send + Sync>() {}
+        check::<crate::Assembly>();
+        check::<crate::Decoded>();
+        check::<crate::SymbolTable>();
+    }
+}

@@ -9,7 +9,7 @@
 pub mod mos6502;
 pub mod z80;
 
-use std::collections::HashMap;
+use crate::hash::FastMap as HashMap;
 use std::fmt;
 
 use crate::Cpu;
@@ -142,7 +142,7 @@ pub(crate) struct Table {
 
 impl Table {
     pub(crate) fn new(instrs: Vec<Instr>) -> Table {
-        let mut by_mnemonic: HashMap<&'static str, Vec<usize>> = HashMap::new();
+        let mut by_mnemonic: HashMap<&'static str, Vec<usize>> = HashMap::default();
         for (i, instr) in instrs.iter().enumerate() {
             by_mnemonic.entry(instr.mnemonic).or_default().push(i);
         }
@@ -157,6 +157,19 @@ fn table(cpu: Cpu) -> &'static Table {
     match cpu {
         Cpu::Z80 => z80::table(),
         Cpu::Mos6502 => mos6502::table(),
+    }
+}
+
+/// Calls `f` with `name` in upper case, without allocating for names of up to 8 bytes.
+pub(crate) fn with_upper<R>(name: &str, f: impl FnOnce(&str) -> R) -> R {
+    let mut buf = [0u8; 8];
+    if name.len() <= buf.len() && name.is_ascii() {
+        for (b, c) in buf.iter_mut().zip(name.bytes()) {
+            *b = c.to_ascii_uppercase();
+        }
+        f(std::str::from_utf8(&buf[..name.len()]).expect("ASCII stays UTF-8"))
+    } else {
+        f(&name.to_ascii_uppercase())
     }
 }
 
@@ -175,10 +188,20 @@ pub fn forms(cpu: Cpu, mnemonic: &str) -> Vec<&'static Instr> {
     }
 }
 
+/// The rows of an upper-case mnemonic, without allocating (the assembler's hot path).
+pub(crate) fn rows(cpu: Cpu, upper: &str) -> impl Iterator<Item = &'static Instr> {
+    let table = table(cpu);
+    table
+        .by_mnemonic
+        .get(upper)
+        .into_iter()
+        .flatten()
+        .map(move |&i| &table.instrs[i])
+}
+
 /// Whether `name` (any case) is a mnemonic of `cpu`.
 pub fn is_mnemonic(cpu: Cpu, name: &str) -> bool {
-    let upper = name.to_ascii_uppercase();
-    table(cpu).by_mnemonic.contains_key(upper.as_str())
+    with_upper(name, |upper| table(cpu).by_mnemonic.contains_key(upper))
 }
 
 /// All mnemonics of `cpu`, sorted.

@@ -1,0 +1,208 @@
+//! End-to-end tests of `kempelen asm` and `kempelen disasm` as a user runs them: outputs on
+//! success, diagnostics and exit status on errors, and disassembly that assembles back.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+/// A scratch directory unique to this test process and test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kempelen-asm-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn kempelen(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run kempelen");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const Z80_PROGRAM: &str = "\
+PORT:   equ 1
+        org $8000
+start:  ld hl,text
+@next:  ld a,(hl)
+        or a
+        ret z
+        out (PORT),a
+        inc hl
+        jr @next
+text:   db \"Hi\",0
+";
+
+#[test]
+fn asm_writes_binary_listing_and_symbols() {
+    let dir = scratch("outputs");
+    let src = dir.join("hello.asm");
+    std::fs::write(&src, Z80_PROGRAM).unwrap();
+    let (bin, lst, sym) = (
+        dir.join("hello.bin"),
+        dir.join("hello.lst"),
+        dir.join("hello.sym"),
+    );
+    let (ok, _, err) = kempelen(&[
+        "asm",
+        src.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "-o",
+        bin.to_str().unwrap(),
+        "--listing",
+        lst.to_str().unwrap(),
+        "--symbols",
+        sym.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert_eq!(
+        std::fs::read(&bin).unwrap(),
+        [
+            0x21, 0x0B, 0x80, 0x7E, 0xB7, 0xC8, 0xD3, 0x01, 0x23, 0x18, 0xF8, b'H', b'i', 0
+        ]
+    );
+    let listing = std::fs::read_to_string(&lst).unwrap();
+    let squeezed: Vec<String> = listing
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .collect();
+    assert!(
+        squeezed.contains(&"9 8009 18 F8 12 jr @next".to_string()),
+        "{listing}"
+    );
+    assert!(
+        squeezed.contains(&"6 8005 C8 5/11 ret z".to_string()),
+        "{listing}"
+    );
+    let symbols =
+        kempelen_asm::SymbolTable::parse(&std::fs::read_to_string(&sym).unwrap()).unwrap();
+    assert_eq!(symbols.get("start"), Some(0x8000));
+    assert_eq!(symbols.get("start@next"), Some(0x8003));
+    assert_eq!(symbols.get("PORT"), Some(1));
+    assert_eq!(symbols.containing(0x8004), Some(("start", 4)));
+}
+
+#[test]
+fn asm_reports_every_error_and_writes_nothing() {
+    let dir = scratch("errors");
+    let src = dir.join("bad.asm");
+    std::fs::write(
+        &src,
+        "        ld a,300\n        ldx b\n        jp nowhere\n",
+    )
+    .unwrap();
+    let bin = dir.join("bad.bin");
+    let (ok, _, err) = kempelen(&[
+        "asm",
+        src.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "-o",
+        bin.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("bad.asm:1:14: error: value 300 does not fit in a byte"),
+        "{err}"
+    );
+    assert!(
+        err.contains("bad.asm:2:9: error: unknown mnemonic 'ldx'"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean 'LD'?"), "{err}");
+    assert!(
+        err.contains("bad.asm:3:12: error: undefined symbol 'nowhere'"),
+        "{err}"
+    );
+    assert!(
+        err.contains("   |            ^^^^^^^"),
+        "caret under 'nowhere': {err}"
+    );
+    assert!(err.contains("3 errors"), "{err}");
+    assert!(!bin.exists(), "no binary is written when there are errors");
+}
+
+#[test]
+fn asm_refuses_an_unknown_cpu_and_a_missing_file() {
+    let (ok, _, err) = kempelen(&["asm", "x.asm", "--cpu", "8080"]);
+    assert!(!ok);
+    assert!(err.contains("expected 'z80' or '6502'"), "{err}");
+    let (ok, _, err) = kempelen(&["asm", "/nonexistent/x.asm", "--cpu", "z80"]);
+    assert!(!ok);
+    assert!(
+        err.contains("source file '/nonexistent/x.asm' not found"),
+        "{err}"
+    );
+}
+
+/// Assembles `source`, disassembles the binary (with the symbol file) and assembles the
+/// disassembly again: the bytes must not change.
+fn disasm_round_trip(test: &str, cpu: &str, source: &str, org: &str) -> String {
+    let dir = scratch(test);
+    let (src, bin, sym) = (dir.join("p.asm"), dir.join("p.bin"), dir.join("p.sym"));
+    std::fs::write(&src, source).unwrap();
+    let (ok, _, err) = kempelen(&[
+        "asm",
+        src.to_str().unwrap(),
+        "--cpu",
+        cpu,
+        "-o",
+        bin.to_str().unwrap(),
+        "--symbols",
+        sym.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let (ok, text, err) = kempelen(&[
+        "disasm",
+        bin.to_str().unwrap(),
+        "--cpu",
+        cpu,
+        "--org",
+        org,
+        "--symbols",
+        sym.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    let again = dir.join("again.asm");
+    std::fs::write(&again, &text).unwrap();
+    let bin2 = dir.join("again.bin");
+    let (ok, _, err) = kempelen(&[
+        "asm",
+        again.to_str().unwrap(),
+        "--cpu",
+        cpu,
+        "-o",
+        bin2.to_str().unwrap(),
+    ]);
+    assert!(ok, "disassembly does not assemble:\n{err}\n{text}");
+    assert_eq!(
+        std::fs::read(&bin).unwrap(),
+        std::fs::read(&bin2).unwrap(),
+        "{text}"
+    );
+    text
+}
+
+#[test]
+fn z80_disassembly_names_addresses_and_assembles_back() {
+    let text = disasm_round_trip("z80-disasm", "z80", Z80_PROGRAM, "$8000");
+    // Immediates stay numbers (a constant may equal an address); jump targets get names.
+    assert!(text.contains("start:\n        LD HL,$800B"), "{text}");
+    assert!(
+        text.contains("        JR start@next           ; 8009  18 F8        12"),
+        "{text}"
+    );
+}
+
+#[test]
+fn mos6502_disassembly_assembles_back() {
+    let source = "        .org $0600\nptr = $10\nstart:  lda #0\n        sta ptr\n        lda a:ptr\n        ldx #3\n@l:     dex\n        bne @l\n        jmp start\n        .byte $02\n";
+    let text = disasm_round_trip("6502-disasm", "6502", source, "0x0600");
+    assert!(text.contains("LDA a:ptr"), "{text}");
+    assert!(text.contains(".byte $02"), "{text}");
+}

@@ -1,0 +1,1481 @@
+//! The assembler: reads a program through a [`SourceProvider`] and assembles it pass after pass
+//! until every symbol keeps its value.
+//!
+//! Each pass walks the whole program (includes, conditionals and macros included) and computes
+//! every symbol; a reference to a symbol defined further down uses its value from the
+//! previous pass. When a pass ends with the same values as the one before, every reference saw
+//! its final value and that pass's bytes, listing and diagnostics are the result. A 6502
+//! operand can shrink to zero page once its value is known, which moves later labels: this is
+//! why there is no fixed number of passes, and why the loop has a cap with its own error.
+//!
+//! Pipeline: [`stmt`] classifies each line once, [`encode`] turns an instruction into bytes,
+//! the pass here handles labels, directives, macros and includes and collects
+//! [`Diagnostic`]s.
+
+mod encode;
+mod forms;
+mod stmt;
+
+use crate::hash::FastMap as HashMap;
+use std::borrow::Cow;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::Cpu;
+use crate::diag::{Diagnostic, Severity};
+use crate::expr::{Env, EvalError, Span};
+use crate::isa::{self, Cycles};
+use crate::listing::{Listing, ListingLine};
+use crate::parse::is_identifier;
+use crate::source::{MemorySource, SourceError, SourceProvider};
+use crate::symbols::{SymbolKind, SymbolTable};
+use encode::Problem;
+use stmt::{Body, Dir, DirArg, DirValue, Stmt};
+
+/// How to assemble.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// The instruction set.
+    pub cpu: Cpu,
+    /// Give up when symbols still change after this many passes.
+    pub max_passes: u32,
+}
+
+impl Options {
+    /// Default options for `cpu` (at most 32 passes).
+    pub fn new(cpu: Cpu) -> Options {
+        Options {
+            cpu,
+            max_passes: 32,
+        }
+    }
+}
+
+/// The assembled bytes: from the lowest to the highest address written, gaps filled with 0.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Image {
+    /// Load address of the first byte.
+    pub origin: u16,
+    /// The bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// Everything a run produces. The outputs are complete even when there are errors (with
+/// placeholder bytes where values were missing); check [`Assembly::is_ok`] before using them.
+#[derive(Clone, Debug)]
+pub struct Assembly {
+    /// The instruction set it was assembled for.
+    pub cpu: Cpu,
+    /// The binary.
+    pub image: Image,
+    /// The listing.
+    pub listing: Listing,
+    /// Every symbol (labels, `EQU` values); macro-internal labels are left out.
+    pub symbols: SymbolTable,
+    /// Every error and warning of the run, in source order.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Passes it took.
+    pub passes: u32,
+}
+
+impl Assembly {
+    /// Whether there were no errors.
+    pub fn is_ok(&self) -> bool {
+        !self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The errors.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics.iter().filter(|d| d.is_error())
+    }
+
+    /// All diagnostics rendered, one after another, with a summary line when there are errors.
+    pub fn report(&self) -> String {
+        let mut out: String = self.diagnostics.iter().map(|d| d.to_string()).collect();
+        let errors = self.errors().count();
+        if errors > 0 {
+            out.push_str(&format!(
+                "{errors} error{}\n",
+                if errors == 1 { "" } else { "s" }
+            ));
+        }
+        out
+    }
+}
+
+/// Assembles the program whose main file is `main`.
+///
+/// ```
+/// use kempelen_asm::{Cpu, assemble::{Options, assemble}, source::MemorySource};
+/// let files = MemorySource::new()
+///     .with("main.asm", "        org $8000\nstart:  ld a,(ix+2)\n        jr start\n");
+/// let out = assemble("main.asm", &files, &Options::new(Cpu::Z80));
+/// assert!(out.is_ok(), "{}", out.report());
+/// assert_eq!(out.image.origin, 0x8000);
+/// assert_eq!(out.image.bytes, [0xDD, 0x7E, 0x02, 0x18, 0xFB]);
+/// assert_eq!(out.symbols.get("start"), Some(0x8000));
+/// ```
+pub fn assemble(main: &str, provider: &dyn SourceProvider, options: &Options) -> Assembly {
+    let key = provider.resolve(None, main);
+    let mut cache = Cache::default();
+    let main_unit = match cache.unit(options.cpu, provider, &key) {
+        Ok(unit) => unit,
+        Err(e) => {
+            let message = match e {
+                SourceError::NotFound(_) => format!("source file '{main}' not found"),
+                other => other.to_string(),
+            };
+            return Assembly {
+                cpu: options.cpu,
+                image: Image::default(),
+                listing: Listing::default(),
+                symbols: SymbolTable::new(),
+                diagnostics: vec![Diagnostic::global(Severity::Error, message)],
+                passes: 0,
+            };
+        }
+    };
+    let mut previous: HashMap<Rc<str>, i64> = HashMap::default();
+    let mut passes = 0;
+    loop {
+        passes += 1;
+        let mut pass = Pass::new(options.cpu, provider, &mut cache, &previous);
+        pass.include_stack.push(key.clone());
+        pass.run_unit(&main_unit, &[]);
+        let result = pass.finish();
+        let values: HashMap<Rc<str>, i64> = result
+            .symbols
+            .iter()
+            .map(|(n, d)| (n.clone(), d.value))
+            .collect();
+        if values == previous {
+            return result.into_assembly(options.cpu, passes);
+        }
+        if passes >= options.max_passes {
+            let mut changing: Vec<&Rc<str>> = values
+                .iter()
+                .filter(|(n, v)| previous.get(*n) != Some(v))
+                .map(|(n, _)| n)
+                .collect();
+            changing.sort();
+            let shown: Vec<String> = changing.iter().take(5).map(|n| format!("'{n}'")).collect();
+            let mut assembly = result.into_assembly(options.cpu, passes);
+            assembly.diagnostics.push(
+                Diagnostic::global(
+                    Severity::Error,
+                    format!(
+                        "symbol values did not settle after {passes} passes: {}{} kept changing",
+                        shown.join(", "),
+                        if changing.len() > 5 { format!(" and {} more", changing.len() - 5) } else { String::new() }
+                    ),
+                )
+                .with_note("an instruction's size depends on a value that depends on that size (zero page or not)"),
+            );
+            return assembly;
+        }
+        previous = values;
+    }
+}
+
+/// Assembles a program held in a string (an `INCLUDE` in it finds nothing).
+pub fn assemble_source(cpu: Cpu, name: &str, text: &str) -> Assembly {
+    let files = MemorySource::new().with(name, text);
+    assemble(name, &files, &Options::new(cpu))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files and their parsed lines
+
+struct UnitLine {
+    number: u32,
+    text: Arc<str>,
+    stmt: Stmt,
+}
+
+/// A sequence of lines: a file, or the body of one macro call.
+struct Unit {
+    /// The resolved path includes are relative to.
+    key: String,
+    /// The file name shown in diagnostics and the listing.
+    file: Arc<str>,
+    lines: Vec<UnitLine>,
+}
+
+/// Files parsed once, shared by all passes.
+#[derive(Default)]
+struct Cache {
+    units: HashMap<String, Result<Rc<Unit>, SourceError>>,
+    binaries: HashMap<String, Result<Rc<Vec<u8>>, SourceError>>,
+}
+
+impl Cache {
+    fn unit(
+        &mut self,
+        cpu: Cpu,
+        provider: &dyn SourceProvider,
+        key: &str,
+    ) -> Result<Rc<Unit>, SourceError> {
+        self.units
+            .entry(key.to_string())
+            .or_insert_with(|| {
+                let bytes = provider.read(key)?;
+                let text = String::from_utf8_lossy(&bytes);
+                let file: Arc<str> = Arc::from(key);
+                let lines = text
+                    .lines()
+                    .enumerate()
+                    .map(|(i, line)| UnitLine {
+                        number: i as u32 + 1,
+                        text: Arc::from(line),
+                        stmt: stmt::parse_line(cpu, line),
+                    })
+                    .collect();
+                Ok(Rc::new(Unit {
+                    key: key.to_string(),
+                    file,
+                    lines,
+                }))
+            })
+            .clone()
+    }
+
+    fn binary(
+        &mut self,
+        provider: &dyn SourceProvider,
+        key: &str,
+    ) -> Result<Rc<Vec<u8>>, SourceError> {
+        self.binaries
+            .entry(key.to_string())
+            .or_insert_with(|| provider.read(key).map(Rc::new))
+            .clone()
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// One pass
+
+/// Where a line comes from, for diagnostics and the listing.
+#[derive(Clone)]
+struct LineCtx {
+    file: Arc<str>,
+    line: u32,
+    text: Arc<str>,
+    /// "in macro 'x' called at ..." notes, innermost first.
+    notes: Rc<Vec<String>>,
+}
+
+struct SymDef {
+    value: i64,
+    kind: SymbolKind,
+    /// Where it is defined, for "first defined at" notes.
+    file: Arc<str>,
+    line: u32,
+    col: u32,
+}
+
+struct MacroDef {
+    name: String,
+    params: Vec<String>,
+    body: Vec<(u32, Arc<str>)>,
+    file: Arc<str>,
+    key: String,
+}
+
+/// An open `IF`.
+struct Cond {
+    /// Lines are assembled in the current branch.
+    taking: bool,
+    /// Some branch was (or, with an inactive parent, counts as) taken.
+    taken: bool,
+    parent_active: bool,
+    else_seen: bool,
+    ctx: LineCtx,
+    span: Span,
+}
+
+/// A `MACRO` whose `ENDM` has not been seen yet.
+struct Recording {
+    def: MacroDef,
+    ctx: LineCtx,
+    span: Span,
+}
+
+/// Macro calls nest at most this deep (a macro calling itself ends here).
+const MAX_MACRO_DEPTH: u32 = 64;
+/// At most this many macro calls are expanded in one pass (a macro that calls itself twice
+/// would otherwise take 2^64 expansions to reach the depth limit).
+const MAX_EXPANSIONS: u32 = 100_000;
+/// Includes nest at most this deep.
+const MAX_INCLUDE_DEPTH: usize = 64;
+
+struct PassResult {
+    symbols: Vec<(Rc<str>, SymDef)>,
+    /// Undefined names and the index of their diagnostic, for "did you mean" notes.
+    suggestions: Vec<(usize, String)>,
+    image: Image,
+    listing: Vec<PendingLine>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// A listing line whose bytes are read from the image once the final pass is known (so that
+/// the passes before it allocate nothing per line).
+struct PendingLine {
+    file: Arc<str>,
+    line: u32,
+    addr: Option<u16>,
+    first: u32,
+    len: u32,
+    cycles: Option<Cycles>,
+    source: Arc<str>,
+    macro_depth: u32,
+    skipped: bool,
+}
+
+impl PassResult {
+    fn into_assembly(mut self, cpu: Cpu, passes: u32) -> Assembly {
+        for (index, name) in &self.suggestions {
+            let known = self
+                .symbols
+                .iter()
+                .map(|(n, _)| n.as_ref())
+                .filter(|n: &&str| !n.contains('#'));
+            if let Some(close) = forms::closest(name, known) {
+                let note = format!("did you mean '{close}'?");
+                self.diagnostics[*index].notes.insert(0, note);
+            }
+        }
+        let mut symbols = SymbolTable::new();
+        for (name, def) in &self.symbols {
+            if !name.contains('#') {
+                symbols.insert(name.to_string(), def.value as u16, def.kind);
+            }
+        }
+        let image = &self.image;
+        let lines = self
+            .listing
+            .into_iter()
+            .map(|p| {
+                let start = (p.first as usize).saturating_sub(image.origin as usize);
+                let bytes = image
+                    .bytes
+                    .get(start..start + p.len as usize)
+                    .map(<[u8]>::to_vec)
+                    .unwrap_or_default();
+                ListingLine {
+                    file: p.file,
+                    line: p.line,
+                    addr: p.addr,
+                    bytes,
+                    cycles: p.cycles,
+                    source: p.source,
+                    macro_depth: p.macro_depth,
+                    skipped: p.skipped,
+                }
+            })
+            .collect();
+        Assembly {
+            cpu,
+            image: self.image,
+            listing: Listing { lines },
+            symbols,
+            diagnostics: self.diagnostics,
+            passes,
+        }
+    }
+}
+
+struct Pass<'a> {
+    cpu: Cpu,
+    provider: &'a dyn SourceProvider,
+    cache: &'a mut Cache,
+    previous: &'a HashMap<Rc<str>, i64>,
+    symbols: HashMap<Rc<str>, SymDef>,
+    order: Vec<Rc<str>>,
+    /// The global label local labels (`@x`) belong to.
+    scope: String,
+    pc: u32,
+    /// Address of the current statement (the value of `$` / `*`).
+    stmt_pc: u32,
+    memory: Vec<u8>,
+    written: Vec<bool>,
+    lowest: u32,
+    highest: u32,
+    /// Where the current line's bytes start, and how many it has emitted.
+    line_first: u32,
+    line_len: u32,
+    listing: Vec<PendingLine>,
+    diagnostics: Vec<Diagnostic>,
+    suggestions: Vec<(usize, String)>,
+    macros: HashMap<String, Rc<MacroDef>>,
+    include_stack: Vec<String>,
+    macro_depth: u32,
+    expansions: u32,
+    ended: bool,
+    overflow_reported: bool,
+    overlap_reported: bool,
+}
+
+impl Env for Pass<'_> {
+    fn lookup(&self, name: &str) -> Option<i64> {
+        let full = self.full_name(name);
+        match self.symbols.get(full.as_ref()) {
+            Some(def) => Some(def.value),
+            None => self.previous.get(full.as_ref()).copied(),
+        }
+    }
+
+    fn is_defined(&self, name: &str) -> bool {
+        self.symbols.contains_key(self.full_name(name).as_ref())
+    }
+
+    fn pc(&self) -> i64 {
+        self.stmt_pc as i64
+    }
+}
+
+/// Byte offset → 1-based character column, and the caret width, clamped to the line.
+fn columns(text: &str, span: Span) -> (u32, u32) {
+    let clamp = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let (start, end) = (clamp(span.start as usize), clamp(span.end as usize));
+    let col = text[..start].chars().count() as u32 + 1;
+    let width = text[start..end.max(start)].chars().count().max(1) as u32;
+    (col, width)
+}
+
+/// The file name of an `INCLUDE`/`INCBIN` operand: quoted or bare.
+fn file_name(arg: &DirArg) -> &str {
+    let raw = arg.raw.as_str();
+    for q in ['"', '\''] {
+        if raw.len() >= 2 && raw.starts_with(q) && raw.ends_with(q) {
+            return &raw[1..raw.len() - 1];
+        }
+    }
+    raw
+}
+
+/// Replaces whole-word occurrences of the parameters outside strings and comments.
+fn substitute(text: &str, params: &[String], args: &[(String, Span)]) -> String {
+    let mut out = String::with_capacity(text.len());
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < text.len() {
+        let c = text[i..].chars().next().expect("in bounds");
+        if c == ';' {
+            out.push_str(&text[i..]);
+            break;
+        }
+        if c == '"' || (c == '\'' && !(i >= 2 && text[..i].to_ascii_uppercase().ends_with("AF"))) {
+            let end = text[i + 1..].find(c).map_or(text.len(), |e| i + 1 + e + 1);
+            out.push_str(&text[i..end]);
+            i = end;
+            continue;
+        }
+        if c.is_ascii_alphabetic() || c == '_' || c == '@' {
+            let mut j = i;
+            while j < text.len()
+                && (bytes[j].is_ascii_alphanumeric() || matches!(bytes[j], b'_' | b'@' | b'.'))
+            {
+                j += 1;
+            }
+            let word = &text[i..j];
+            match params.iter().position(|p| p == word) {
+                Some(k) => out.push_str(&args[k].0),
+                None => out.push_str(word),
+            }
+            i = j;
+            continue;
+        }
+        out.push(c);
+        i += c.len_utf8();
+    }
+    out
+}
+
+impl<'a> Pass<'a> {
+    fn new(
+        cpu: Cpu,
+        provider: &'a dyn SourceProvider,
+        cache: &'a mut Cache,
+        previous: &'a HashMap<Rc<str>, i64>,
+    ) -> Self {
+        Pass {
+            cpu,
+            provider,
+            cache,
+            previous,
+            symbols: HashMap::default(),
+            order: Vec::new(),
+            scope: String::new(),
+            pc: 0,
+            stmt_pc: 0,
+            memory: vec![0; 0x10000],
+            written: vec![false; 0x10000],
+            lowest: u32::MAX,
+            highest: 0,
+            line_first: 0,
+            line_len: 0,
+            listing: Vec::new(),
+            diagnostics: Vec::new(),
+            suggestions: Vec::new(),
+            macros: HashMap::default(),
+            include_stack: Vec::new(),
+            macro_depth: 0,
+            expansions: 0,
+            ended: false,
+            overflow_reported: false,
+            overlap_reported: false,
+        }
+    }
+
+    fn finish(self) -> PassResult {
+        let image = if self.lowest <= self.highest && self.lowest != u32::MAX {
+            Image {
+                origin: self.lowest as u16,
+                bytes: self.memory[self.lowest as usize..=self.highest as usize].to_vec(),
+            }
+        } else {
+            Image::default()
+        };
+        let mut symbols = self.symbols;
+        let ordered = self
+            .order
+            .into_iter()
+            .filter_map(|name| {
+                let def = symbols.remove(&name)?;
+                Some((name, def))
+            })
+            .collect();
+        PassResult {
+            symbols: ordered,
+            suggestions: self.suggestions,
+            image,
+            listing: self.listing,
+            diagnostics: self.diagnostics,
+        }
+    }
+
+    fn full_name<'n>(&self, name: &'n str) -> Cow<'n, str> {
+        if name.starts_with('@') {
+            Cow::Owned(format!("{}{}", self.scope, name))
+        } else {
+            Cow::Borrowed(name)
+        }
+    }
+
+    // -- diagnostics --------------------------------------------------------------------------
+
+    fn report(
+        &mut self,
+        ctx: &LineCtx,
+        span: Span,
+        severity: Severity,
+        message: String,
+        mut notes: Vec<String>,
+    ) {
+        let (col, width) = columns(&ctx.text, span);
+        notes.extend(ctx.notes.iter().cloned());
+        self.diagnostics.push(Diagnostic {
+            severity,
+            message,
+            file: ctx.file.to_string(),
+            line: ctx.line,
+            col,
+            width,
+            source_line: ctx.text.to_string(),
+            notes,
+        });
+    }
+
+    fn error(&mut self, ctx: &LineCtx, span: Span, message: impl Into<String>) {
+        self.report(ctx, span, Severity::Error, message.into(), Vec::new());
+    }
+
+    fn problem(&mut self, ctx: &LineCtx, problem: Problem) {
+        match problem {
+            Problem::At {
+                span,
+                message,
+                notes,
+            } => self.report(ctx, span, Severity::Error, message, notes),
+            Problem::Eval(EvalError::DivisionByZero { span }) => {
+                self.error(ctx, span, "division by zero")
+            }
+            Problem::Eval(EvalError::Undefined { name, span }) => {
+                let notes = Vec::new();
+                if encode::reserved_name(self.cpu, &name) {
+                    let message = format!(
+                        "'{name}' is a register or condition and cannot be used in an expression"
+                    );
+                    self.report(ctx, span, Severity::Error, message, notes);
+                    return;
+                }
+                let message = if name.starts_with('@') {
+                    let scope = if self.scope.is_empty() {
+                        "before any global label".to_string()
+                    } else {
+                        format!("after '{}'", self.scope)
+                    };
+                    format!("undefined local label '{name}' ({scope})")
+                } else {
+                    format!("undefined symbol '{name}'")
+                };
+                self.report(ctx, span, Severity::Error, message, notes);
+                // The "did you mean" note costs a search through all symbols: it is added only
+                // to the diagnostics of the final pass (early passes see every forward
+                // reference as undefined).
+                let full = self.full_name(&name).into_owned();
+                self.suggestions.push((self.diagnostics.len() - 1, full));
+            }
+        }
+    }
+
+    fn eval(&mut self, ctx: &LineCtx, expr: &crate::expr::Expr) -> Option<i64> {
+        match expr.eval(&*self) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.problem(ctx, Problem::Eval(e));
+                None
+            }
+        }
+    }
+
+    // -- output -------------------------------------------------------------------------------
+
+    fn emit(&mut self, ctx: &LineCtx, span: Span, bytes: &[u8]) {
+        for &b in bytes {
+            if self.pc > 0xFFFF {
+                if !self.overflow_reported {
+                    self.overflow_reported = true;
+                    self.error(ctx, span, "code runs past the end of memory ($FFFF)");
+                }
+                return;
+            }
+            let a = self.pc as usize;
+            if self.written[a] && !self.overlap_reported {
+                self.overlap_reported = true;
+                self.error(ctx, span, format!("overwrites ${a:04X}, which an earlier line already filled (overlapping ORG areas)"));
+            }
+            self.memory[a] = b;
+            self.written[a] = true;
+            self.lowest = self.lowest.min(self.pc);
+            self.highest = self.highest.max(self.pc);
+            if self.line_len == 0 {
+                self.line_first = self.pc;
+            }
+            self.line_len += 1;
+            self.pc += 1;
+        }
+    }
+
+    fn list(&mut self, ctx: &LineCtx, addr: Option<u32>, cycles: Option<Cycles>, skipped: bool) {
+        self.listing.push(PendingLine {
+            file: ctx.file.clone(),
+            line: ctx.line,
+            addr: addr.filter(|&a| a <= 0xFFFF).map(|a| a as u16),
+            first: self.line_first,
+            len: std::mem::take(&mut self.line_len),
+            cycles,
+            source: ctx.text.clone(),
+            macro_depth: self.macro_depth,
+            skipped,
+        });
+    }
+
+    // -- symbols ------------------------------------------------------------------------------
+
+    fn define(&mut self, ctx: &LineCtx, name: &str, span: Span, value: i64, kind: SymbolKind) {
+        if !is_identifier(name) {
+            let why = if name.starts_with('.') {
+                format!("'{name}' is not a symbol name: local labels start with '@'")
+            } else {
+                format!("'{name}' is not a symbol name")
+            };
+            self.error(ctx, span, why);
+            return;
+        }
+        if encode::reserved_name(self.cpu, name) {
+            self.error(
+                ctx,
+                span,
+                format!("'{name}' is a register or condition name and cannot be a symbol"),
+            );
+            return;
+        }
+        let full = self.full_name(name);
+        if let Some(first) = self.symbols.get(full.as_ref()) {
+            let note = format!(
+                "first defined at {}:{}:{}",
+                first.file, first.line, first.col
+            );
+            self.report(
+                ctx,
+                span,
+                Severity::Error,
+                format!("duplicate symbol '{full}'"),
+                vec![note],
+            );
+            return;
+        }
+        let full: Rc<str> = Rc::from(full.as_ref());
+        let (col, _) = columns(&ctx.text, span);
+        let def = SymDef {
+            value,
+            kind,
+            file: ctx.file.clone(),
+            line: ctx.line,
+            col,
+        };
+        self.symbols.insert(full.clone(), def);
+        self.order.push(full);
+        if kind == SymbolKind::Label && !name.starts_with('@') {
+            self.scope.clear();
+            self.scope.push_str(name);
+        }
+    }
+
+    // -- lines --------------------------------------------------------------------------------
+
+    fn run_unit(&mut self, unit: &Unit, notes: &[String]) {
+        let notes = Rc::new(notes.to_vec());
+        let mut conds: Vec<Cond> = Vec::new();
+        let mut recording: Option<Recording> = None;
+        for line in &unit.lines {
+            if self.ended {
+                break;
+            }
+            let ctx = LineCtx {
+                file: unit.file.clone(),
+                line: line.number,
+                text: line.text.clone(),
+                notes: notes.clone(),
+            };
+            let stmt = &line.stmt;
+            let dir = stmt.directive();
+            if let Some(rec) = recording.as_mut() {
+                match dir {
+                    Some(Dir::EndMacro) => {
+                        let rec = recording.take().expect("recording");
+                        self.end_macro(rec);
+                    }
+                    Some(Dir::Macro) => {
+                        let span = stmt_span(stmt);
+                        self.error(
+                            &ctx,
+                            span,
+                            "MACRO inside a macro definition: nested definitions are not supported",
+                        );
+                    }
+                    _ => rec.def.body.push((line.number, line.text.clone())),
+                }
+                self.list(&ctx, None, None, false);
+                continue;
+            }
+            let active = conds.last().is_none_or(|c| c.taking);
+            if let Some(d @ (Dir::If | Dir::IfDef | Dir::IfNDef | Dir::Else | Dir::EndIf)) = dir {
+                if active && let Some((_, span)) = &stmt.label {
+                    self.error(
+                        &ctx,
+                        *span,
+                        "a label cannot go on a conditional line; put it on its own line",
+                    );
+                }
+                self.conditional(&ctx, stmt, d, active, &mut conds);
+                self.list(&ctx, None, None, !active);
+                continue;
+            }
+            if !active {
+                self.list(&ctx, None, None, true);
+                continue;
+            }
+            match dir {
+                Some(Dir::Macro) => {
+                    recording = self.begin_macro(&ctx, stmt, unit);
+                    self.list(&ctx, None, None, false);
+                }
+                Some(Dir::EndMacro) => {
+                    self.error(&ctx, stmt_span(stmt), "ENDM without MACRO");
+                    self.list(&ctx, None, None, false);
+                }
+                _ => self.statement(&ctx, stmt, unit),
+            }
+        }
+        if self.ended {
+            return;
+        }
+        for c in conds {
+            self.error(
+                &c.ctx,
+                c.span,
+                "IF without ENDIF: the file ends inside this conditional",
+            );
+        }
+        if let Some(rec) = recording {
+            self.error(
+                &rec.ctx,
+                rec.span,
+                format!(
+                    "MACRO '{}' without ENDM: the file ends inside this definition",
+                    rec.def.name
+                ),
+            );
+        }
+    }
+
+    fn conditional(
+        &mut self,
+        ctx: &LineCtx,
+        stmt: &Stmt,
+        dir: Dir,
+        active: bool,
+        conds: &mut Vec<Cond>,
+    ) {
+        let Body::Dir {
+            span,
+            args,
+            operands_span,
+            ..
+        } = &stmt.body
+        else {
+            return;
+        };
+        match dir {
+            Dir::If | Dir::IfDef | Dir::IfNDef => {
+                let value = if active {
+                    self.condition(ctx, dir, *span, args, *operands_span)
+                } else {
+                    false
+                };
+                conds.push(Cond {
+                    taking: active && value,
+                    taken: !active || value,
+                    parent_active: active,
+                    else_seen: false,
+                    ctx: ctx.clone(),
+                    span: *span,
+                });
+            }
+            Dir::Else => match conds.last_mut() {
+                None => self.error(ctx, *span, "ELSE without IF"),
+                Some(c) => {
+                    if c.else_seen {
+                        let line = c.ctx.line;
+                        self.error(ctx, *span, format!("second ELSE for the IF on line {line}"));
+                    }
+                    c.else_seen = true;
+                    c.taking = c.parent_active && !c.taken;
+                    c.taken = true;
+                }
+            },
+            _ => {
+                if conds.pop().is_none() {
+                    self.error(ctx, *span, "ENDIF without IF");
+                }
+            }
+        }
+    }
+
+    fn condition(
+        &mut self,
+        ctx: &LineCtx,
+        dir: Dir,
+        span: Span,
+        args: &[DirArg],
+        operands_span: Span,
+    ) -> bool {
+        let [arg] = args else {
+            let name = if dir == Dir::If { "IF" } else { "IFDEF/IFNDEF" };
+            self.error(
+                ctx,
+                if args.is_empty() { span } else { operands_span },
+                format!("{name} takes exactly one operand"),
+            );
+            return false;
+        };
+        match dir {
+            Dir::If => match &arg.value {
+                Ok(DirValue::Expr(e)) => self.eval(ctx, e).is_some_and(|v| v != 0),
+                Ok(DirValue::Str(_)) => {
+                    self.error(ctx, arg.span, "IF needs a number, not a string");
+                    false
+                }
+                Err(e) => {
+                    self.error(ctx, e.span, e.message.clone());
+                    false
+                }
+            },
+            _ => {
+                if !is_identifier(&arg.raw) {
+                    self.error(
+                        ctx,
+                        arg.span,
+                        format!("expected a symbol name, found '{}'", arg.raw),
+                    );
+                    return false;
+                }
+                let defined = self.is_defined(&arg.raw);
+                if dir == Dir::IfDef { defined } else { !defined }
+            }
+        }
+    }
+
+    fn begin_macro(&mut self, ctx: &LineCtx, stmt: &Stmt, unit: &Unit) -> Option<Recording> {
+        let Body::Dir { span, args, .. } = &stmt.body else {
+            return None;
+        };
+        // `name MACRO p1,p2` or `MACRO name p1,p2`.
+        let (name, name_span, params): (String, Span, Vec<(String, Span)>) = match &stmt.label {
+            Some((name, s)) => (
+                name.clone(),
+                *s,
+                args.iter().map(|a| (a.raw.clone(), a.span)).collect(),
+            ),
+            None => {
+                let Some(first) = args.first() else {
+                    self.error(
+                        ctx,
+                        *span,
+                        "MACRO needs a name: 'name MACRO params' or 'MACRO name params'",
+                    );
+                    return Some(Recording {
+                        def: self.empty_macro(unit),
+                        ctx: ctx.clone(),
+                        span: *span,
+                    });
+                };
+                let mut words = first.raw.splitn(2, char::is_whitespace);
+                let name = words.next().unwrap_or_default().to_string();
+                let mut params = Vec::new();
+                if let Some(p) = words.next() {
+                    let p = p.trim();
+                    let offset = first.raw.len() - p.len();
+                    params.push((
+                        p.to_string(),
+                        Span::new(first.span.start as usize + offset, first.span.end as usize),
+                    ));
+                }
+                params.extend(args[1..].iter().map(|a| (a.raw.clone(), a.span)));
+                (name, first.span, params)
+            }
+        };
+        let mut ok = true;
+        if !is_identifier(&name) || name.starts_with('@') {
+            self.error(
+                ctx,
+                name_span,
+                format!("'{name}' is not a valid macro name"),
+            );
+            ok = false;
+        } else if stmt::is_operation(self.cpu, &name) {
+            self.error(
+                ctx,
+                name_span,
+                format!("'{name}' is a mnemonic or directive and cannot name a macro"),
+            );
+            ok = false;
+        } else if self.macros.contains_key(&name.to_ascii_uppercase()) {
+            self.error(ctx, name_span, format!("macro '{name}' is already defined"));
+            ok = false;
+        }
+        for (p, s) in &params {
+            if !is_identifier(p) {
+                self.error(ctx, *s, format!("'{p}' is not a valid parameter name"));
+            }
+        }
+        let mut def = self.empty_macro(unit);
+        if ok {
+            def.name = name;
+        }
+        def.params = params.into_iter().map(|(p, _)| p).collect();
+        Some(Recording {
+            def,
+            ctx: ctx.clone(),
+            span: *span,
+        })
+    }
+
+    fn empty_macro(&self, unit: &Unit) -> MacroDef {
+        MacroDef {
+            name: String::new(),
+            params: Vec::new(),
+            body: Vec::new(),
+            file: unit.file.clone(),
+            key: unit.key.clone(),
+        }
+    }
+
+    fn end_macro(&mut self, rec: Recording) {
+        if !rec.def.name.is_empty() {
+            self.macros
+                .insert(rec.def.name.to_ascii_uppercase(), Rc::new(rec.def));
+        }
+    }
+
+    fn statement(&mut self, ctx: &LineCtx, stmt: &Stmt, unit: &Unit) {
+        self.stmt_pc = self.pc;
+        self.line_len = 0;
+        self.overlap_reported = false;
+        let mut start = self.pc;
+        let mut show_addr = false;
+        let mut cycles = None;
+        if let Some((name, span)) = &stmt.label {
+            match &stmt.body {
+                Body::Dir { dir: Dir::Equ, .. } => {}
+                _ => {
+                    self.define(ctx, name, *span, self.pc as i64, SymbolKind::Label);
+                    show_addr = true;
+                }
+            }
+        }
+        match &stmt.body {
+            Body::Empty => {}
+            Body::Error(e) => self.error(ctx, e.span, e.message.clone()),
+            Body::Instr {
+                mnemonic,
+                span,
+                operands,
+                operands_span,
+            } => {
+                show_addr = true;
+                match operands {
+                    Err(e) => self.error(ctx, e.span, e.message.clone()),
+                    Ok(ops) => {
+                        let (encoded, problems) = encode::encode(
+                            self.cpu,
+                            mnemonic,
+                            ops,
+                            *operands_span,
+                            &*self,
+                            self.pc,
+                        );
+                        for p in problems {
+                            self.problem(ctx, p);
+                        }
+                        if let Some(enc) = encoded {
+                            cycles = Some(enc.instr.cycles);
+                            self.emit(ctx, *span, &enc.bytes);
+                        }
+                    }
+                }
+            }
+            Body::Dir {
+                dir,
+                span,
+                args,
+                operands_span,
+            } => {
+                show_addr |= self.directive(ctx, stmt, *dir, *span, args, *operands_span, unit);
+                if *dir == Dir::Org {
+                    start = self.pc;
+                }
+            }
+            Body::Call { name, span, args } => {
+                self.list(ctx, show_addr.then_some(start), None, false);
+                self.call(ctx, name, *span, args);
+                return;
+            }
+        }
+        self.list(ctx, show_addr.then_some(start), cycles, false);
+    }
+
+    fn unknown_operation(&mut self, ctx: &LineCtx, name: &str, span: Span) {
+        let other = match self.cpu {
+            Cpu::Z80 => Cpu::Mos6502,
+            Cpu::Mos6502 => Cpu::Z80,
+        };
+        let mut notes = Vec::new();
+        if isa::is_mnemonic(other, name) {
+            notes.push(format!(
+                "'{}' is a {} mnemonic, but this source is assembled for the {} (--cpu)",
+                name.to_ascii_uppercase(),
+                if other == Cpu::Z80 { "Z80" } else { "6502" },
+                if self.cpu == Cpu::Z80 { "Z80" } else { "6502" }
+            ));
+        }
+        let mnemonics = isa::mnemonics(self.cpu);
+        let macro_names: Vec<String> = self.macros.values().map(|m| m.name.clone()).collect();
+        let candidates = mnemonics
+            .iter()
+            .copied()
+            .chain(
+                stmt::DIRECTIVES
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .filter(|n| *n != "*=" && *n != "="),
+            )
+            .chain(macro_names.iter().map(String::as_str));
+        if let Some(close) = forms::closest(name, candidates) {
+            notes.push(format!("did you mean '{close}'?"));
+        }
+        self.report(
+            ctx,
+            span,
+            Severity::Error,
+            format!("unknown mnemonic '{name}'"),
+            notes,
+        );
+    }
+
+    fn call(&mut self, ctx: &LineCtx, name: &str, span: Span, args: &[(String, Span)]) {
+        let Some(def) = self.macros.get(&name.to_ascii_uppercase()).cloned() else {
+            self.unknown_operation(ctx, name, span);
+            return;
+        };
+        if args.len() != def.params.len() {
+            let params = if def.params.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", def.params.join(", "))
+            };
+            self.error(
+                ctx,
+                span,
+                format!(
+                    "macro '{}' takes {} argument{}{params}, {} given",
+                    def.name,
+                    def.params.len(),
+                    if def.params.len() == 1 { "" } else { "s" },
+                    args.len()
+                ),
+            );
+            return;
+        }
+        if self.macro_depth >= MAX_MACRO_DEPTH {
+            self.error(
+                ctx,
+                span,
+                format!(
+                    "macro calls nested more than {MAX_MACRO_DEPTH} deep (does '{}' call itself?)",
+                    def.name
+                ),
+            );
+            return;
+        }
+        if self.expansions >= MAX_EXPANSIONS {
+            self.error(
+                ctx,
+                span,
+                format!("more than {MAX_EXPANSIONS} macro calls in one pass (runaway macro?)"),
+            );
+            self.ended = true;
+            return;
+        }
+        self.expansions += 1;
+        let lines = def
+            .body
+            .iter()
+            .map(|(number, text)| {
+                let expanded = substitute(text, &def.params, args);
+                let stmt = stmt::parse_line(self.cpu, &expanded);
+                UnitLine {
+                    number: *number,
+                    text: Arc::from(expanded),
+                    stmt,
+                }
+            })
+            .collect();
+        let unit = Unit {
+            key: def.key.clone(),
+            file: def.file.clone(),
+            lines,
+        };
+        let (col, _) = columns(&ctx.text, span);
+        let mut notes = vec![format!(
+            "in macro '{}' called at {}:{}:{}",
+            def.name, ctx.file, ctx.line, col
+        )];
+        notes.extend(ctx.notes.iter().cloned());
+        let saved_scope =
+            std::mem::replace(&mut self.scope, format!("{}#{}", def.name, self.expansions));
+        self.macro_depth += 1;
+        self.run_unit(&unit, &notes);
+        self.macro_depth -= 1;
+        self.scope = saved_scope;
+    }
+
+    /// Handles a directive; returns whether the listing should show the address.
+    #[allow(clippy::too_many_arguments)]
+    fn directive(
+        &mut self,
+        ctx: &LineCtx,
+        stmt: &Stmt,
+        dir: Dir,
+        span: Span,
+        args: &[DirArg],
+        operands_span: Span,
+        unit: &Unit,
+    ) -> bool {
+        let name = ctx
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("directive")
+            .to_ascii_uppercase();
+        let count_error = |pass: &mut Self, what: &str| {
+            let at = if args.is_empty() { span } else { operands_span };
+            pass.error(ctx, at, format!("{name} takes {what}"));
+        };
+        match dir {
+            Dir::Org => {
+                let [arg] = args else {
+                    count_error(self, "one operand, the address");
+                    return false;
+                };
+                if let Some(v) = self.number(ctx, arg) {
+                    if (0..=0xFFFF).contains(&v) {
+                        self.pc = v as u32;
+                    } else {
+                        self.error(
+                            ctx,
+                            arg.span,
+                            format!("address {v} out of range (0..$FFFF)"),
+                        );
+                    }
+                }
+                true
+            }
+            Dir::Equ => {
+                let Some((label, label_span)) = &stmt.label else {
+                    self.error(
+                        ctx,
+                        span,
+                        format!("{name} needs a label: 'NAME {name} value'"),
+                    );
+                    return false;
+                };
+                let [arg] = args else {
+                    count_error(self, "one operand, the value");
+                    return false;
+                };
+                if let Some(v) = self.number(ctx, arg) {
+                    self.define(ctx, label, *label_span, v, SymbolKind::Constant);
+                }
+                false
+            }
+            Dir::Byte | Dir::Word => {
+                if args.is_empty() {
+                    count_error(self, "at least one value");
+                }
+                for arg in args {
+                    match &arg.value {
+                        Ok(DirValue::Str(bytes)) if dir == Dir::Byte => {
+                            self.emit(ctx, arg.span, bytes)
+                        }
+                        Ok(DirValue::Str(_)) => {
+                            self.error(
+                                ctx,
+                                arg.span,
+                                format!("{name} takes numbers; strings go in DB"),
+                            );
+                        }
+                        Ok(DirValue::Expr(e)) => {
+                            let v = self.eval(ctx, e);
+                            let (range, what) = if dir == Dir::Byte {
+                                (-128..=255, "a byte (-128..255)")
+                            } else {
+                                (-32768..=65535, "a word (-32768..65535)")
+                            };
+                            let v = match v {
+                                Some(v) if range.contains(&v) => v,
+                                Some(v) => {
+                                    self.error(
+                                        ctx,
+                                        arg.span,
+                                        format!("value {v} does not fit in {what}"),
+                                    );
+                                    0
+                                }
+                                None => 0,
+                            };
+                            if dir == Dir::Byte {
+                                self.emit(ctx, arg.span, &[v as u8]);
+                            } else {
+                                self.emit(ctx, arg.span, &(v as u16).to_le_bytes());
+                            }
+                        }
+                        Err(e) => {
+                            self.error(ctx, e.span, e.message.clone());
+                            let size = if dir == Dir::Byte { 1 } else { 2 };
+                            self.emit(ctx, arg.span, &vec![0; size]);
+                        }
+                    }
+                }
+                true
+            }
+            Dir::Space | Dir::Align => {
+                let (count_arg, fill_arg) = match args {
+                    [c] => (c, None),
+                    [c, f] => (c, Some(f)),
+                    _ => {
+                        count_error(
+                            self,
+                            if dir == Dir::Space {
+                                "a count and an optional fill byte"
+                            } else {
+                                "a boundary and an optional fill byte"
+                            },
+                        );
+                        return false;
+                    }
+                };
+                let fill = match fill_arg {
+                    None => 0,
+                    Some(f) => match self.number(ctx, f) {
+                        Some(v) if (-128..=255).contains(&v) => v as u8,
+                        Some(v) => {
+                            self.error(
+                                ctx,
+                                f.span,
+                                format!("fill value {v} does not fit in a byte (-128..255)"),
+                            );
+                            0
+                        }
+                        None => 0,
+                    },
+                };
+                let Some(n) = self.number(ctx, count_arg) else {
+                    return true;
+                };
+                let count = if dir == Dir::Space {
+                    if !(0..=0x10000).contains(&n) {
+                        self.error(
+                            ctx,
+                            count_arg.span,
+                            format!("count {n} out of range (0..65536)"),
+                        );
+                        return true;
+                    }
+                    n as u32
+                } else {
+                    if !(1..=0x10000).contains(&n) {
+                        self.error(
+                            ctx,
+                            count_arg.span,
+                            format!("boundary {n} out of range (1..65536)"),
+                        );
+                        return true;
+                    }
+                    (n as u32 - self.pc % n as u32) % n as u32
+                };
+                self.emit(ctx, count_arg.span, &vec![fill; count as usize]);
+                true
+            }
+            Dir::Include => {
+                let [arg] = args else {
+                    count_error(self, "one operand, the file name");
+                    return false;
+                };
+                self.include(ctx, arg, unit);
+                false
+            }
+            Dir::Incbin => {
+                let [arg] = args else {
+                    count_error(self, "one operand, the file name");
+                    return false;
+                };
+                let key = self.provider.resolve(Some(&unit.key), file_name(arg));
+                match self.cache.binary(self.provider, &key) {
+                    Ok(bytes) => self.emit(ctx, arg.span, &bytes),
+                    Err(e) => self.file_error(ctx, arg, &key, e),
+                }
+                true
+            }
+            Dir::End => {
+                self.ended = true;
+                false
+            }
+            Dir::Error => {
+                let text: Vec<String> = args
+                    .iter()
+                    .map(|a| match &a.value {
+                        Ok(DirValue::Str(s)) => String::from_utf8_lossy(s).into_owned(),
+                        _ => a.raw.clone(),
+                    })
+                    .collect();
+                let message = if text.is_empty() {
+                    "ERROR directive".to_string()
+                } else {
+                    text.join(", ")
+                };
+                self.error(ctx, span, message);
+                false
+            }
+            // Handled by run_unit.
+            Dir::If
+            | Dir::IfDef
+            | Dir::IfNDef
+            | Dir::Else
+            | Dir::EndIf
+            | Dir::Macro
+            | Dir::EndMacro => false,
+        }
+    }
+
+    /// The value of a directive operand that must be a number.
+    fn number(&mut self, ctx: &LineCtx, arg: &DirArg) -> Option<i64> {
+        match &arg.value {
+            Ok(DirValue::Expr(e)) => self.eval(ctx, e),
+            Ok(DirValue::Str(_)) => {
+                self.error(ctx, arg.span, "expected a number, found a string");
+                None
+            }
+            Err(e) => {
+                self.error(ctx, e.span, e.message.clone());
+                None
+            }
+        }
+    }
+
+    fn file_error(&mut self, ctx: &LineCtx, arg: &DirArg, key: &str, e: SourceError) {
+        let message = match e {
+            SourceError::NotFound(_) => {
+                format!("file '{}' not found (looked for '{key}')", file_name(arg))
+            }
+            other => other.to_string(),
+        };
+        self.error(ctx, arg.span, message);
+    }
+
+    fn include(&mut self, ctx: &LineCtx, arg: &DirArg, unit: &Unit) {
+        let key = self.provider.resolve(Some(&unit.key), file_name(arg));
+        if let Some(pos) = self.include_stack.iter().position(|k| *k == key) {
+            let mut chain: Vec<&str> = self.include_stack[pos..]
+                .iter()
+                .map(String::as_str)
+                .collect();
+            chain.push(&key);
+            let message = format!("include cycle: {}", chain.join(" -> "));
+            self.error(ctx, arg.span, message);
+            return;
+        }
+        if self.include_stack.len() >= MAX_INCLUDE_DEPTH {
+            self.error(
+                ctx,
+                arg.span,
+                format!("includes nested more than {MAX_INCLUDE_DEPTH} deep"),
+            );
+            return;
+        }
+        match self.cache.unit(self.cpu, self.provider, &key) {
+            Ok(included) => {
+                self.include_stack.push(key);
+                let notes: Vec<String> = ctx.notes.to_vec();
+                self.run_unit(&included, &notes);
+                self.include_stack.pop();
+            }
+            Err(e) => self.file_error(ctx, arg, &key, e),
+        }
+    }
+}
+
+fn stmt_span(stmt: &Stmt) -> Span {
+    match &stmt.body {
+        Body::Dir { span, .. } | Body::Instr { span, .. } | Body::Call { span, .. } => *span,
+        Body::Error(e) => e.span,
+        Body::Empty => Span::default(),
+    }
+}

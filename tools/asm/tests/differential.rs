@@ -1,0 +1,220 @@
+//! Differential tests: Kempelen against the established assemblers Debian ships (`.ci/run`
+//! installs them). A source with every instruction form of each table, and every top-level
+//! source in `roms-src/z80/` and `roms-src/6502/` (one generated test each), must assemble to
+//! identical bytes with Kempelen and with pasmo and z80asm (Z80) or ca65 (6502).
+//!
+//! A missing reference assembler fails the test with an install hint: CI installs them, so a
+//! silent skip would hide a broken setup.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::{SAMPLE, Values, encode};
+use kempelen_asm::isa::instructions;
+use kempelen_asm::source::FsSource;
+use kempelen_asm::{Cpu, Options, assemble, decode};
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("kempelen-asm-differential")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create scratch directory");
+    dir
+}
+
+/// Runs a reference assembler in `cwd`; panics with its output if it fails or is missing.
+fn run(program: &str, args: &[&str], cwd: &Path) {
+    let output = Command::new(program).args(args).current_dir(cwd).output().unwrap_or_else(|e| {
+        panic!("cannot run '{program}' ({e}): install it (Debian: apt-get install pasmo z80asm cc65; .ci/run does)")
+    });
+    assert!(
+        output.status.success(),
+        "{program} {args:?} failed in {}:\n{}{}",
+        cwd.display(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+fn pasmo(source: &Path, out_dir: &Path) -> Vec<u8> {
+    let out = out_dir.join("pasmo.bin");
+    let cwd = source.parent().expect("source directory");
+    run(
+        "pasmo",
+        &["--bin", &source.to_string_lossy(), &out.to_string_lossy()],
+        cwd,
+    );
+    std::fs::read(out).expect("pasmo output")
+}
+
+fn z80asm(source: &Path, out_dir: &Path) -> Vec<u8> {
+    let out = out_dir.join("z80asm.bin");
+    let cwd = source.parent().expect("source directory");
+    run(
+        "z80asm",
+        &["-o", &out.to_string_lossy(), &source.to_string_lossy()],
+        cwd,
+    );
+    std::fs::read(out).expect("z80asm output")
+}
+
+/// ca65 assembles to an object file; ld65 with a flat 64K memory writes the bytes in order.
+fn ca65(source: &Path, out_dir: &Path) -> Vec<u8> {
+    let object = out_dir.join("ca65.o");
+    let config = out_dir.join("flat.cfg");
+    let out = out_dir.join("ca65.bin");
+    std::fs::write(
+        &config,
+        "MEMORY { RAM: start = $0000, size = $10000, file = %O, fill = no; }\nSEGMENTS { CODE: load = RAM, type = rw; }\n",
+    )
+    .expect("write ld65 config");
+    let cwd = source.parent().expect("source directory");
+    run(
+        "ca65",
+        &["-o", &object.to_string_lossy(), &source.to_string_lossy()],
+        cwd,
+    );
+    run(
+        "ld65",
+        &[
+            "-C",
+            &config.to_string_lossy(),
+            "-o",
+            &out.to_string_lossy(),
+            &object.to_string_lossy(),
+        ],
+        cwd,
+    );
+    std::fs::read(out).expect("ld65 output")
+}
+
+fn kempelen(cpu: Cpu, source: &Path) -> Vec<u8> {
+    let out = assemble(&source.to_string_lossy(), &FsSource, &Options::new(cpu));
+    assert!(
+        out.is_ok(),
+        "Kempelen rejects {}:\n{}",
+        source.display(),
+        out.report()
+    );
+    out.image.bytes
+}
+
+/// Where two binaries first differ, for the failure message.
+fn first_difference(a: &[u8], b: &[u8]) -> String {
+    match a.iter().zip(b).position(|(x, y)| x != y) {
+        Some(i) => format!(
+            "first difference at offset {i} (${i:04X}): {:02X} vs {:02X}",
+            a[i], b[i]
+        ),
+        None => format!("lengths {} and {}", a.len(), b.len()),
+    }
+}
+
+fn assert_same(what: &str, ours: &[u8], theirs: &[u8], reference: &str) {
+    assert!(
+        ours == theirs,
+        "{what}: Kempelen and {reference} differ: {}",
+        first_difference(ours, theirs)
+    );
+}
+
+/// A source with every row of `cpu`'s table, twice (ordinary operands, then operands at their
+/// limits), written in Kempelen's disassembly syntax; and the bytes it must produce.
+fn every_form_source(cpu: Cpu, org: u16, header: &str) -> (String, Vec<u8>) {
+    const EDGE: Values = Values {
+        byte: 0xFF,
+        word: 0x00FF,
+        disp: -128,
+        rel: -128,
+    };
+    let mut source = format!(
+        "; Every documented {cpu} instruction form, generated from Kempelen's table.\n{header}\n"
+    );
+    let mut bytes = Vec::new();
+    let mut addr = org;
+    for values in [SAMPLE, EDGE] {
+        for row in instructions(cpu) {
+            let encoded = encode(row, values);
+            let d = decode(cpu, &encoded, addr).expect("a table row decodes");
+            source.push_str(&format!("        {}\n", d.text()));
+            addr += encoded.len() as u16;
+            bytes.extend(encoded);
+        }
+    }
+    (source, bytes)
+}
+
+#[test]
+fn every_z80_instruction_form_matches_pasmo_and_z80asm() {
+    let dir = scratch("z80-every-form");
+    let (source, expected) = every_form_source(Cpu::Z80, 0x8000, "        org $8000");
+    let path = dir.join("every_form.asm");
+    std::fs::write(&path, source).expect("write source");
+    let ours = kempelen(Cpu::Z80, &path);
+    assert_same(
+        "every Z80 form (table bytes)",
+        &ours,
+        &expected,
+        "the table encoding",
+    );
+    assert_same("every Z80 form", &ours, &pasmo(&path, &dir), "pasmo");
+    assert_same("every Z80 form", &ours, &z80asm(&path, &dir), "z80asm");
+}
+
+#[test]
+fn every_6502_instruction_form_matches_ca65() {
+    let dir = scratch("6502-every-form");
+    let (source, expected) = every_form_source(Cpu::Mos6502, 0x8000, "        .org $8000");
+    let path = dir.join("every_form.s");
+    std::fs::write(&path, source).expect("write source");
+    let ours = kempelen(Cpu::Mos6502, &path);
+    assert_same(
+        "every 6502 form (table bytes)",
+        &ours,
+        &expected,
+        "the table encoding",
+    );
+    assert_same("every 6502 form", &ours, &ca65(&path, &dir), "ca65");
+}
+
+/// One source of `roms-src/`: Kempelen against pasmo and z80asm, or against ca65.
+fn roms_src_file(cpu: Cpu, path: &str) {
+    let path = Path::new(path);
+    let name = path
+        .file_stem()
+        .expect("file name")
+        .to_string_lossy()
+        .into_owned();
+    let dir = scratch(&format!("roms-src-{cpu}-{name}"));
+    let ours = kempelen(cpu, path);
+    let what = path.display().to_string();
+    match cpu {
+        Cpu::Z80 => {
+            assert_same(&what, &ours, &pasmo(path, &dir), "pasmo");
+            assert_same(&what, &ours, &z80asm(path, &dir), "z80asm");
+        }
+        Cpu::Mos6502 => assert_same(&what, &ours, &ca65(path, &dir), "ca65"),
+    }
+}
+
+/// The `roms-src` harness itself, on test sources that both references accept (so it is
+/// exercised even before `roms-src/` has sources of a CPU).
+#[test]
+fn roms_src_harness_on_sample_sources() {
+    let cases = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cases");
+    roms_src_file(
+        Cpu::Z80,
+        &cases.join("z80_conditions.asm").to_string_lossy(),
+    );
+    roms_src_file(Cpu::Z80, &cases.join("z80_include.asm").to_string_lossy());
+    roms_src_file(
+        Cpu::Mos6502,
+        &cases.join("6502_local_labels.asm").to_string_lossy(),
+    );
+}
+
+include!(concat!(env!("OUT_DIR"), "/roms_src.rs"));
