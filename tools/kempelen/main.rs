@@ -17,8 +17,8 @@ mod run;
 // --- assembler (issue 4) ---
 mod asm;
 // --- 8-bit engines (issue 5) ---
-mod play;
 mod gen_tables;
+mod play;
 
 #[derive(Parser)]
 #[command(
