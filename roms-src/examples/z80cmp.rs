@@ -11,7 +11,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let depth: u32 = args[0].parse().expect("depth");
     let profile = args.iter().any(|a| a == "--profile");
-    let e = Z80Engine::assemble_with_pasmo().expect("assemble");
+    let e = Z80Engine::assemble().expect("assemble");
     if args.iter().any(|a| a == "--ram") {
         for line in std::io::stdin().lock().lines() {
             let fen = line.unwrap();

@@ -8,6 +8,8 @@
 //! (docs/MACHINE.md: ROM 0000h-3FFFh, RAM 4000h-FFFFh, stack region F000h-FFFFh), which also
 //! measures it: exact cycles, the RAM profile and, on request, cycles per routine.
 
+use kempelen_asm::source::MemorySource;
+use kempelen_asm::{Options, assemble};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -22,10 +24,28 @@ use thiserror::Error;
 
 use crate::setup::Setup;
 
-/// Where the engine's sources live.
+/// Where the engine's sources live in the source tree.
 pub fn source_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("z80")
 }
+
+/// The engine's sources, bundled at compile time so the engine can be assembled anywhere
+/// (`tests/assemblers.rs` checks the list against the folder).
+pub const SOURCES: &[(&str, &str)] = &[
+    ("engine.asm", include_str!("../z80/engine.asm")),
+    ("ram.inc", include_str!("../z80/ram.inc")),
+    ("setup.inc", include_str!("../z80/setup.inc")),
+    ("page0.inc", include_str!("../z80/page0.inc")),
+    ("tables.inc", include_str!("../z80/tables.inc")),
+    ("board.inc", include_str!("../z80/board.inc")),
+    ("movegen.inc", include_str!("../z80/movegen.inc")),
+    ("make.inc", include_str!("../z80/make.inc")),
+    ("search.inc", include_str!("../z80/search.inc")),
+    ("perft.inc", include_str!("../z80/perft.inc")),
+];
+
+/// The main source file among [`SOURCES`].
+pub const MAIN: &str = "engine.asm";
 
 /// What went wrong running the Z80 engine.
 #[derive(Debug, Error)]
@@ -44,8 +64,6 @@ pub enum Z80Error {
     NotDone(kempelen_emulator::StopReason),
     #[error("the engine did not finish within {0} cycles")]
     CycleBudget(u64),
-    #[error("the symbol file does not parse: {0}")]
-    Symbols(String),
     #[error("history has {0} keys; the engine takes at most {1}")]
     HistoryTooLong(usize, usize),
     #[error("search depth {0} is outside 1..=32")]
@@ -192,37 +210,20 @@ impl Z80Engine {
         })
     }
 
-    /// Assembles `z80/engine.asm` with pasmo (development path).
-    pub fn assemble_with_pasmo() -> Result<Z80Engine, Z80Error> {
-        let dir = source_dir();
-        let out = std::env::temp_dir().join(format!(
-            "kempelen-z80-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        std::fs::create_dir_all(&out).map_err(|e| asm_err("engine.asm", e))?;
-        let bin = out.join("engine.bin");
-        let sym = out.join("engine.sym");
-        let st = std::process::Command::new("pasmo")
-            .current_dir(&dir)
-            .arg("--bin")
-            .arg("engine.asm")
-            .arg(&bin)
-            .arg(&sym)
-            .output()
-            .map_err(|e| asm_err("engine.asm", e))?;
-        if !st.status.success() {
+    /// Assembles the bundled sources of `z80/engine.asm` with Kempelen's assembler.
+    pub fn assemble() -> Result<Z80Engine, Z80Error> {
+        let mut source = MemorySource::new();
+        for (name, text) in SOURCES {
+            source.add(name, text.as_bytes());
+        }
+        let out = assemble(MAIN, &source, &Options::new(Cpu::Z80));
+        if !out.is_ok() {
             return Err(Z80Error::Assemble {
-                file: "engine.asm".into(),
-                message: String::from_utf8_lossy(&st.stderr).into_owned()
-                    + &String::from_utf8_lossy(&st.stdout),
+                file: MAIN.into(),
+                message: out.report(),
             });
         }
-        let rom = std::fs::read(&bin).map_err(|e| asm_err("engine.bin", e))?;
-        let symbols = std::fs::read_to_string(&sym).map_err(|e| asm_err("engine.sym", e))?;
-        let _ = std::fs::remove_dir_all(&out);
-        let symbols = SymbolTable::parse(&symbols).map_err(|e| Z80Error::Symbols(e.to_string()))?;
-        Z80Engine::new(rom, symbols)
+        Z80Engine::new(out.image.bytes.clone(), out.symbols.clone())
     }
 
     /// The assembled image.
@@ -482,13 +483,6 @@ fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Err
         pv.push(mv);
     }
     Ok(pv)
-}
-
-fn asm_err(file: &str, e: std::io::Error) -> Z80Error {
-    Z80Error::Assemble {
-        file: file.to_string(),
-        message: e.to_string(),
-    }
 }
 
 fn backend(e: Z80Error) -> EngineError {

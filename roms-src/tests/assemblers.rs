@@ -1,5 +1,6 @@
-//! The engine sources stay in the syntax that every supported assembler accepts: pasmo and
-//! z80asm must produce the same bytes, and the image must fit the engine's ROM budget.
+//! The engine sources stay in the syntax that every supported assembler accepts: Kempelen's
+//! assembler, pasmo and z80asm must produce the same bytes, and the image must fit the
+//! engine's ROM budget. The bundled source list must match the folder.
 
 use std::path::Path;
 use std::process::Command;
@@ -39,6 +40,8 @@ fn pasmo_and_z80asm_agree_and_the_engine_fits_its_rom() {
     let a = assemble("pasmo", &tmp.join("pasmo.bin"));
     let b = assemble("z80asm", &tmp.join("z80asm.bin"));
     let _ = std::fs::remove_dir_all(&tmp);
+    let k = kempelen_roms::Z80Engine::assemble().unwrap().rom().to_vec();
+    assert_eq!(k, a, "Kempelen's assembler and pasmo differ");
     assert_eq!(a.len(), b.len(), "image sizes differ");
     if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
         panic!(
@@ -51,4 +54,25 @@ fn pasmo_and_z80asm_agree_and_the_engine_fits_its_rom() {
         "the engine takes {} bytes of ROM",
         a.len()
     );
+}
+
+#[test]
+fn bundled_sources_are_the_engine_files_of_the_folder() {
+    let dir = kempelen_roms::z80::source_dir();
+    for (name, text) in kempelen_roms::z80::SOURCES {
+        let on_disk = std::fs::read_to_string(dir.join(name)).unwrap();
+        assert_eq!(&on_disk, text, "{name}");
+    }
+    let mut engine_files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with("console"))
+        .collect();
+    engine_files.sort();
+    let mut bundled: Vec<String> = kempelen_roms::z80::SOURCES
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    bundled.sort();
+    assert_eq!(engine_files, bundled);
 }

@@ -9,7 +9,7 @@ use kempelen_roms::{Z80Engine, Z80Error};
 
 fn engine() -> &'static Z80Engine {
     static E: OnceLock<Z80Engine> = OnceLock::new();
-    E.get_or_init(|| Z80Engine::assemble_with_pasmo().expect("engine assembles"))
+    E.get_or_init(|| Z80Engine::assemble().expect("engine assembles"))
 }
 
 fn same_as_native(game: &Game, depth: u32, nodes: Option<u32>) {
