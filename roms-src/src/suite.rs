@@ -7,6 +7,14 @@
 use kempelen_engine::Game;
 use thiserror::Error;
 
+/// The bundled comparison suite (`tests/data/suite.epd`): at least 60 positions covering
+/// castling, en passant (the pinned en-passant pawn too), every promotion, checks and double
+/// checks, mates, stalemates, repetitions, the fifty-move rule and insufficient material.
+pub const BUNDLED: &str = include_str!("../../tests/data/suite.epd");
+
+/// The name the bundled suite is reported under.
+pub const BUNDLED_NAME: &str = "tests/data/suite.epd";
+
 /// One position of a suite.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuiteEntry {

@@ -17,6 +17,7 @@ mod run;
 // --- assembler (issue 4) ---
 mod asm;
 // --- 8-bit engines (issue 5) ---
+mod compare;
 mod gen_tables;
 mod play;
 
@@ -56,6 +57,9 @@ enum Command {
     /// Play chess against the Z80 engine on the terminal (the console front end, run in the
     /// emulator).
     Play(play::PlayArgs),
+    /// Compare the Z80 build with the native reference on an EPD suite (the bundled one by
+    /// default): best move, score, PV and nodes; non-zero exit on any disagreement.
+    Compare(compare::CompareArgs),
     /// Write roms-src/z80/tables.inc (tables shared by the native and Z80 engines).
     GenTables(gen_tables::GenTablesArgs),
     /// Print the version and exit.
@@ -83,6 +87,12 @@ fn main() -> anyhow::Result<()> {
         Command::Disasm(args) => asm::run_disasm(args),
         // --- 8-bit engines (issue 5) ---
         Command::Play(args) => play::run(&args),
+        Command::Compare(args) => {
+            if !compare::run(&args)? {
+                std::process::exit(1);
+            }
+            Ok(())
+        }
         Command::GenTables(args) => gen_tables::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
