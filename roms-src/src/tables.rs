@@ -9,7 +9,7 @@
 //!
 //! | address | size | contents |
 //! |---|---|---|
-//! | 0x0100 | 256 each | Zobrist keys of piece code `c` in page `c` (codes 1-6 and 9-14): 4 bytes per `sq64`, little-endian |
+//! | 0x0100 | 256 each | Zobrist keys of piece code `c` in page `c` (codes 1-6 and 9-14): 4 bytes per `sq64`, little-endian; the pawn pages leave ranks 1 and 8 (32 + 32 bytes) to the code of [`HOLES`] |
 //! | 0x0700 | 512 | piece-square tables, two per 128-byte block in 0x88 layout (see [`PST_BASE`]), castling masks |
 //! | 0x0F00 | 64+ | small tables: PST bases per type, values, side and castling keys, move offsets |
 
@@ -53,6 +53,10 @@ pub fn zobrist_keys() -> Vec<u32> {
     v.extend_from_slice(&z.castling);
     v
 }
+
+/// The hand-written include files placed in the unused rank-1 and rank-8 parts of the pawn
+/// key pages (White's low and high part, then Black's), 32 bytes each at most.
+pub const HOLES: [&str; 4] = ["zhole1.inc", "zhole2.inc", "zhole3.inc", "zhole4.inc"];
 
 /// Where the piece-square table of type `t` (1 pawn ... 6 king, 7 king endgame) starts: the
 /// byte for 0x88 square `sq` (White's view) is at `PST_BASE[t] | sq`. Two tables share each
@@ -136,7 +140,24 @@ pub fn tables_inc() -> String {
                     let k = keys[(colour * 6 + ptype - 1) * 64 + sq64];
                     bytes.extend_from_slice(&k.to_le_bytes());
                 }
-                bytes_line(&mut o, &bytes);
+                if ptype == 1 {
+                    // No pawn stands on rank 1 or 8: those 32 + 32 bytes of the page hold
+                    // small routines (hand-written hole files), the keys fill the middle.
+                    let base = page * 256;
+                    let (lo, hi) = (HOLES[2 * colour], HOLES[2 * colour + 1]);
+                    writeln!(
+                        o,
+                        "; ranks 1 and 8 are never a pawn's: code from {lo} and {hi}"
+                    )
+                    .unwrap();
+                    writeln!(o, "    include \"{lo}\"").unwrap();
+                    writeln!(o, "    defs {:04X}h-$", base + 32).unwrap();
+                    bytes_line(&mut o, &bytes[32..224]);
+                    writeln!(o, "    include \"{hi}\"").unwrap();
+                    writeln!(o, "    defs {:04X}h-$", base + 256).unwrap();
+                } else {
+                    bytes_line(&mut o, &bytes);
+                }
             }
         }
     }
