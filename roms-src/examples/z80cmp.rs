@@ -108,5 +108,16 @@ fn main() {
                 r.routine, r.cycles, r.share, r.calls
             );
         }
+        let mut inc: Vec<_> = report.rows.iter().filter(|r| r.calls > 0).collect();
+        inc.sort_by_key(|r| std::cmp::Reverse(r.inclusive));
+        println!("inclusive:");
+        for r in inc.iter().take(30) {
+            let share = r.inclusive as f64 * 100.0 / report.total_cycles as f64;
+            let per = r.inclusive as f64 / r.calls as f64;
+            println!(
+                "{:20} {:12} {share:5.1}% {:8} calls {per:8.0} per call",
+                r.routine, r.inclusive, r.calls
+            );
+        }
     }
 }
