@@ -15,6 +15,13 @@ pub const BUNDLED: &str = include_str!("../../tests/data/suite.epd");
 /// The name the bundled suite is reported under.
 pub const BUNDLED_NAME: &str = "tests/data/suite.epd";
 
+/// The positions of the RAM-by-depth table of `kempelen bench --cpu z80`
+/// (`tests/data/ram.epd`): suite positions whose search to depth 8 is affordable.
+pub const RAM_SUITE: &str = include_str!("../../tests/data/ram.epd");
+
+/// The name the RAM suite is reported under.
+pub const RAM_SUITE_NAME: &str = "tests/data/ram.epd";
+
 /// One position of a suite.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuiteEntry {

@@ -17,7 +17,7 @@ use kempelen_emulator::{
     ClockProfile, Cpu, Fault, Machine, ProfileReport, RamProfile, SymbolTable,
 };
 use kempelen_engine::engine::{
-    Engine, EngineError, Limits, SearchControl, SearchInfo, SearchResult,
+    Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo, SearchResult,
 };
 use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
@@ -343,11 +343,24 @@ impl Z80Engine {
 
     /// Runs a search with the profiler on and returns its report (cycles per routine).
     pub fn profile_search(&self, pos: &Position, depth: u32) -> Result<ProfileReport, Z80Error> {
-        let mut m = self.prepare_search(pos, &[], depth, None)?;
+        self.search_profiled(pos, &[], depth, None)
+            .map(|(_, report)| report)
+    }
+
+    /// [`Z80Engine::search`] with the cycle profiler on: the outcome (the same result, cycles
+    /// and RAM profile as without the profiler) and the cycles per routine of this search.
+    pub fn search_profiled(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        depth: u32,
+        nodes: Option<u32>,
+    ) -> Result<(SearchOutcome, ProfileReport), Z80Error> {
+        let mut m = self.prepare_search(pos, history, depth, nodes)?;
         m.enable_profiler();
-        run(&mut m, self.max_cycles)?;
-        self.check_status(&m)?;
-        Ok(m.profile().expect("the profiler is on"))
+        let cycles = run(&mut m, self.max_cycles)?;
+        let outcome = self.search_outcome(&m, pos, cycles, None)?;
+        Ok((outcome, m.profile().expect("the profiler is on")))
     }
 
     fn machine(&self) -> Result<Machine, Z80Error> {
@@ -493,9 +506,20 @@ fn backend(e: Z80Error) -> EngineError {
     EngineError::Backend(e.to_string())
 }
 
+/// The UCI option that names the search profile; the Z80 build has only `reference`.
+const PROFILE_OPTION: &str = "Profile";
+
 impl Engine for Z80Engine {
     fn name(&self) -> String {
-        format!("Kempelen {} (Z80 reference)", env!("CARGO_PKG_VERSION"))
+        match self.clock {
+            Some(c) => format!(
+                "Kempelen {} (Z80 reference, {} at {} MHz)",
+                env!("CARGO_PKG_VERSION"),
+                c.id,
+                c.mhz
+            ),
+            None => format!("Kempelen {} (Z80 reference)", env!("CARGO_PKG_VERSION")),
+        }
     }
 
     fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
@@ -512,11 +536,13 @@ impl Engine for Z80Engine {
         limits: &Limits,
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
-        let depth = limits.depth.unwrap_or(32);
-        if !(1..=32).contains(&depth) {
-            return Err(EngineError::Unsupported(format!(
-                "depth {depth}: the Z80 engine searches depths 1 to 32"
-            )));
+        // A GUI may ask for any depth (`go depth 50`, `go mate 20`): deeper than the engine's
+        // 32 iterations means "as deep as it goes", like no depth limit at all.
+        let depth = limits.depth.unwrap_or(32).min(32);
+        if depth == 0 {
+            return Err(EngineError::Unsupported(
+                "depth 0: the Z80 engine searches depths 1 to 32".into(),
+            ));
         }
         let nodes =
             match limits.nodes {
@@ -538,5 +564,32 @@ impl Engine for Z80Engine {
             )
             .map_err(backend)?;
         Ok(out.result)
+    }
+
+    /// `Profile` is listed so that a GUI sees the one profile this build has; `full` is the
+    /// native engine's and cannot run here.
+    fn options(&self) -> Vec<EngineOption> {
+        vec![EngineOption {
+            name: PROFILE_OPTION.into(),
+            kind: OptionKind::Combo {
+                default: "reference".into(),
+                choices: vec!["reference".into()],
+            },
+        }]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        if !name.eq_ignore_ascii_case(PROFILE_OPTION) {
+            return Err(EngineError::UnknownOption(name.to_string()));
+        }
+        if value.eq_ignore_ascii_case("reference") {
+            Ok(())
+        } else {
+            Err(EngineError::InvalidOption {
+                name: PROFILE_OPTION.into(),
+                value: value.to_string(),
+                reason: "the Z80 build runs the reference profile only (the full profile is the native engine's)".into(),
+            })
+        }
     }
 }

@@ -17,8 +17,11 @@ mod run;
 // --- assembler (issue 4) ---
 mod asm;
 // --- 8-bit engines (issue 5) ---
+mod bench_chart;
+mod bench_z80;
 mod compare;
 mod gen_tables;
+mod history;
 mod play;
 
 #[derive(Parser)]
@@ -41,7 +44,8 @@ enum Command {
     Search(search::SearchArgs),
     /// Run as a UCI engine on standard input and output.
     Uci(uci::UciArgs),
-    /// Search the fixed bench positions: deterministic node totals and speed per profile.
+    /// Search the fixed bench positions: deterministic node totals and speed per profile; with
+    /// `--cpu z80`, the Z80 build's nodes/s at historical clocks, ROM, RAM by depth and profile.
     Bench(bench::BenchArgs),
     // --- emulator (issue 3) ---
     /// Run an 8-bit program in Kempelen's machine: exact cycles, time at a historical clock.
@@ -77,7 +81,7 @@ fn main() -> anyhow::Result<()> {
         Command::Search(args) => {
             search::run(&args, engine_common::backend(args.profile.into()).as_mut())
         }
-        Command::Uci(args) => uci::run(engine_common::backend(args.profile.into()).as_mut()),
+        Command::Uci(args) => uci::run(&args, |p| engine_common::backend(p.into())),
         Command::Bench(args) => bench::run(&args),
         // --- emulator (issue 3) ---
         Command::Run(args) => run::run(&args),
