@@ -295,7 +295,16 @@ impl Z80Engine {
         let mut stopping = false;
         let mut cycles = 0u64;
         loop {
-            match m.run(POLL_CYCLES) {
+            // With a clock, a slice ends at the hard time limit, so the stop is not late by
+            // up to a whole slice of emulated (with --realtime: real) time.
+            let slice = match (self.clock, budget.hard) {
+                (Some(c), Some(h)) if !stopping => {
+                    let deadline = (h.as_secs_f64() * c.hz()).ceil() as u64;
+                    POLL_CYCLES.min(deadline.saturating_sub(cycles).max(1))
+                }
+                _ => POLL_CYCLES,
+            };
+            match m.run(slice) {
                 Ok(stats) => {
                     cycles += stats.cycles;
                     if !stats.is_done() {
@@ -313,17 +322,7 @@ impl Z80Engine {
             let t = elapsed(cycles);
             if done > reported {
                 reported = done;
-                if let Ok(pv) = read_pv(&m, l, pos) {
-                    control.report(&SearchInfo {
-                        depth: done as u32,
-                        seldepth: done as u32,
-                        score: m.read_word(l.r_score) as i16 as i32,
-                        nodes: read_u32(&m, l.r_nodes) as u64,
-                        time: t,
-                        pv,
-                        hashfull: None,
-                    });
-                }
+                report_iteration(&m, l, pos, control, t);
                 if budget.soft.is_some_and(|s| t >= s) {
                     stopping = true;
                 }
@@ -337,6 +336,11 @@ impl Z80Engine {
                 m.write_bytes(l.v_budget, &[0; 4])?;
                 m.write_bytes(l.v_limit_on, &[1])?;
             }
+        }
+        // Iterations completed in the last slice are reported too (the last one at least, as
+        // the native search reports every iteration).
+        if m.read_byte(l.r_depth) > reported && m.read_byte(l.r_status) == 0 {
+            report_iteration(&m, l, pos, control, elapsed(cycles));
         }
         self.search_outcome(&m, pos, cycles, Some(elapsed(cycles)))
     }
@@ -460,6 +464,28 @@ fn run(m: &mut Machine, budget: u64) -> Result<u64, Z80Error> {
         Ok(stats.cycles)
     } else {
         Err(Z80Error::NotDone(stats.stop))
+    }
+}
+
+/// Reports the last completed iteration (R_DEPTH, R_SCORE, R_PV) to the control's callback.
+fn report_iteration(
+    m: &Machine,
+    l: &Layout,
+    pos: &Position,
+    control: &SearchControl,
+    time: Duration,
+) {
+    if let Ok(pv) = read_pv(m, l, pos) {
+        let depth = m.read_byte(l.r_depth) as u32;
+        control.report(&SearchInfo {
+            depth,
+            seldepth: depth,
+            score: m.read_word(l.r_score) as i16 as i32,
+            nodes: read_u32(m, l.r_nodes) as u64,
+            time,
+            pv,
+            hashfull: None,
+        });
     }
 }
 

@@ -80,9 +80,37 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
             ..ReferenceLimits::default()
         };
         let native = ReferenceSearch::new(pos, &history, limits).run();
-        let z = z80
-            .search(pos, &history, args.depth, None)
-            .with_context(|| format!("{name}:{}: {}", entry.line, entry.id))?;
+        let mv = |m: Option<kempelen_engine::Move>| m.map_or("-".to_string(), |m| m.to_uci());
+        let line_of = |pv: &[kempelen_engine::Move]| {
+            pv.iter().map(|m| m.to_uci()).collect::<Vec<_>>().join(" ")
+        };
+        // A failed Z80 run is a disagreement: reported in its row, and the suite goes on.
+        let z = match z80.search(pos, &history, args.depth, None) {
+            Ok(z) => z,
+            Err(e) => {
+                let message = format!("{name}:{}: {}: {e}", entry.line, entry.id);
+                if args.json {
+                    rows.push(json!({
+                        "line": entry.line, "id": entry.id, "fen": pos.to_fen(), "agree": false,
+                        "native": {"best": mv(native.best), "score": native.score,
+                                   "nodes": native.nodes,
+                                   "pv": native.pv.iter().map(|m| m.to_uci()).collect::<Vec<_>>()},
+                        "error": message,
+                    }));
+                } else {
+                    writeln!(
+                        out,
+                        "{:<5} {:<7} {:>6} {:>9}  {}",
+                        "ERROR",
+                        mv(native.best),
+                        native.score,
+                        native.nodes,
+                        message
+                    )?;
+                }
+                continue;
+            }
+        };
         let r = &z.result;
         let same = r.best == native.best
             && r.score == native.score
@@ -91,7 +119,6 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
         agree += usize::from(same);
         nodes += r.nodes;
         cycles += z.cycles;
-        let mv = |m: Option<kempelen_engine::Move>| m.map_or("-".to_string(), |m| m.to_uci());
         let seconds = clock.duration(z.cycles).as_secs_f64();
         if args.json {
             rows.push(json!({
@@ -117,6 +144,10 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
                 seconds,
                 entry.id
             )?;
+            if !same {
+                writeln!(out, "      native pv {}", line_of(&native.pv))?;
+                writeln!(out, "      z80    pv {}", line_of(&r.pv))?;
+            }
         }
     }
     let total = entries.len();

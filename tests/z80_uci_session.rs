@@ -1,0 +1,36 @@
+//! Drives `kempelen uci --engine z80` with a real UCI client (python-chess): a full game of the
+//! Z80 build against the native engine to a proper end without an illegal move. Skipped with a
+//! message when python3 or python-chess is missing (`.ci/run` installs both).
+
+use std::process::Command;
+
+fn python_chess_available() -> bool {
+    Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn python_chess_plays_a_full_game_against_the_z80_build() {
+    if !python_chess_available() {
+        eprintln!("SKIPPED: python3 with the 'chess' package is not installed (pip install chess)");
+        return;
+    }
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/z80_uci_session.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .output()
+        .expect("run python3");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "session failed:\n{stdout}\n{stderr}");
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("RESULT "))
+        .expect("result line");
+    let fields: Vec<&str> = line.split_whitespace().collect();
+    assert!(["1-0", "0-1", "1/2-1/2"].contains(&fields[1]), "{line}");
+    assert!(fields[3].parse::<u32>().unwrap() > 10, "{line}");
+}
