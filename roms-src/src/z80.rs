@@ -176,7 +176,8 @@ pub struct Z80Engine {
     rom: Vec<u8>,
     symbols: SymbolTable,
     layout: Layout,
-    /// Cycle budget of one command (a run that needs more ends with [`Z80Error::Timeout`]).
+    /// Cycle budget of one command (a run that needs more stops with [`Z80Error::Run`] or,
+    /// sliced, [`Z80Error::CycleBudget`]).
     pub max_cycles: u64,
     /// The historical machine whose clock turns cycles into time; with it, search times and
     /// time limits are emulated time, without it the host's time.
