@@ -274,7 +274,7 @@ impl Z80Engine {
 
     /// [`Z80Engine::search`] with a control (stop flag, info callback after every iteration)
     /// and time limits (soft: no new iteration, hard: stop), measured in emulated time when
-    /// [`Z80Engine::clock`] is set. The machine runs in slices of [`POLL_CYCLES`] between
+    /// [`Z80Engine::clock`] is set. The machine runs in slices of 2^20 T-states between
     /// which the host looks at the stop flag, the clock and finished iterations. The machine
     /// keeps a RAM profile per run, so the outcome's `ram` covers the last slice only: RAM
     /// figures come from [`Z80Engine::search`], which runs in one piece.
