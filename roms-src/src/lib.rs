@@ -6,7 +6,7 @@
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`z80`]: the Z80 engine: assemble, load, run a command, read the result.
 //! - [`console`]: the console front end (`z80/console.asm`): assemble it, run it, drive it.
-//! - [`bench`]: the measurements of `kempelen bench --cpu z80` (speed, RAM by depth, profile).
+//! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80` (speed, RAM by depth, profile).
 
 pub mod bench;
 pub mod console;
