@@ -1,5 +1,6 @@
 //! Generates one `#[test]` per position of the bundled suite (`tests/data/suite.epd` at the
-//! workspace root) and of the engine's perft suite, so a failure names its position.
+//! workspace root), of the engine's perft suite and of the differential test's case files
+//! (`roms-src/tests/data/*.epd`), so a failure names its position.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -66,4 +67,36 @@ fn main() {
         .unwrap();
     }
     std::fs::write(Path::new(&out).join("perft_suite_tests.rs"), code).unwrap();
+
+    // The differential test's case files: one test per line, named by its `id`.
+    for (file, prefix) in [
+        ("roms-src/tests/data/edge_cases.epd", "edge"),
+        ("roms-src/tests/data/regressions.epd", "regression"),
+    ] {
+        let path = root.join(file);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        let mut code = String::new();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.is_empty() || t.starts_with('#') {
+                continue;
+            }
+            let id = t
+                .split("id \"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .unwrap_or("");
+            let name: String = slug(id).chars().take(60).collect();
+            writeln!(
+                code,
+                "#[test] fn {prefix}_{:03}_{}() {{ {prefix}_line({}); }}",
+                i + 1,
+                name.trim_end_matches('_'),
+                i + 1
+            )
+            .unwrap();
+        }
+        std::fs::write(Path::new(&out).join(format!("{prefix}_tests.rs")), code).unwrap();
+    }
 }

@@ -397,7 +397,9 @@ impl Z80Engine {
         self.write_position(&mut m, &Setup::from_position(pos), history)?;
         m.write_bytes(l.p_cmd, &[l.cmd_search])?;
         m.write_bytes(l.p_depth, &[depth as u8])?;
-        m.write_bytes(l.p_nodes, &nodes.unwrap_or(0).to_le_bytes())?;
+        // FFFFFFFFh means no limit: the engine stops with ST_COUNT_OVERFLOW before its
+        // counter could pass it, so it is the same as none (0 is a real limit).
+        m.write_bytes(l.p_nodes, &nodes.unwrap_or(u32::MAX).to_le_bytes())?;
         Ok(m)
     }
 

@@ -1,0 +1,264 @@
+//! Long differential campaigns: the Z80 engine against the native reference search on
+//! generated cases (random games from the start position and the perft-suite positions,
+//! random placements), or on the cases of an EPD file. Every difference is shrunk
+//! ([`differential::minimize`]) and printed as an EPD line for the regression file.
+//!
+//! ```text
+//! cargo run --release -p kempelen-roms --example z80fuzz -- [--seed S] [--cases N]
+//!     [--depth D] [--max-nodes N] [--perft-leaves N] [--source games|placements|both]
+//!     [--epd FILE]
+//! ```
+//!
+//! Per case: a search to a random depth 1..=D, one time in four the deepest depth (up to 32)
+//! whose native node count stays within `--max-nodes`, a node-limited search with a random
+//! limit (a fifth of them below the size of iteration 1), and perft to the deepest depth
+//! within `--perft-leaves`. Searches the native engine needs more than `--max-nodes` for are
+//! skipped and counted. With `--epd`, each line's own checks (`depth`, `nodes`, `perft`) run,
+//! or the generated ones when it has none.
+
+use kempelen_roms::Z80Engine;
+use kempelen_roms::differential::{self, Case, Check, Difference, Rng};
+use std::time::Instant;
+
+struct Args {
+    seed: u64,
+    cases: usize,
+    depth: u32,
+    max_nodes: u64,
+    perft_leaves: u64,
+    source: String,
+    epd: Option<String>,
+    verbose: bool,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        seed: 1,
+        cases: 1000,
+        depth: 4,
+        max_nodes: 300_000,
+        perft_leaves: 200_000,
+        source: "both".into(),
+        epd: None,
+        verbose: false,
+    };
+    let v: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < v.len() {
+        let val = v.get(i + 1).cloned().unwrap_or_default();
+        let num = || val.parse::<u64>().expect("a number");
+        match v[i].as_str() {
+            "--seed" => a.seed = num(),
+            "--cases" => a.cases = num() as usize,
+            "--depth" => a.depth = num() as u32,
+            "--max-nodes" => a.max_nodes = num(),
+            "--perft-leaves" => a.perft_leaves = num(),
+            "--source" => a.source = val.clone(),
+            "--epd" => a.epd = Some(val.clone()),
+            "--verbose" => {
+                a.verbose = true;
+                i += 1;
+                continue;
+            }
+            other => panic!("unknown argument {other}"),
+        }
+        i += 2;
+    }
+    a
+}
+
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    searches: usize,
+    deep: usize,
+    limited: usize,
+    perfts: usize,
+    skipped: usize,
+    stack_overflow: usize,
+    nodes: u64,
+    leaves: u64,
+    cycles: u64,
+    differences: usize,
+}
+
+/// The checks generated for one case (see the module header).
+fn generated_checks(rng: &mut Rng, case: &Case, a: &Args) -> (Vec<Check>, usize) {
+    let (pos, history) = case.build().expect("generated cases are valid");
+    let mut checks = Vec::new();
+    let mut skipped = 0;
+    let depth = rng.range(1, a.depth as u64) as u32;
+    let native = differential::native_search(&pos, &history, depth, None);
+    if native.nodes <= a.max_nodes {
+        checks.push(Check::Search { depth, nodes: None });
+    } else {
+        skipped += 1;
+    }
+    if rng.chance(25) {
+        let mut deepest = None;
+        for d in a.depth + 1..=32 {
+            let n = differential::native_search(&pos, &history, d, None);
+            if n.nodes > a.max_nodes {
+                break;
+            }
+            deepest = Some(d);
+        }
+        if let Some(d) = deepest {
+            checks.push(Check::Search {
+                depth: d,
+                nodes: None,
+            });
+        }
+    }
+    let one = differential::native_search(&pos, &history, 1, None).nodes;
+    let limit = if rng.chance(20) {
+        rng.range(0, one + 1)
+    } else {
+        rng.range(0, a.max_nodes / 2)
+    };
+    checks.push(Check::Search {
+        depth: if rng.chance(80) {
+            32
+        } else {
+            rng.range(2, 8) as u32
+        },
+        nodes: Some(limit as u32),
+    });
+    let mut perft = 0;
+    for d in 1..=6u8 {
+        if kempelen_engine::perft(&pos, d as u32) > a.perft_leaves {
+            break;
+        }
+        perft = d;
+    }
+    if perft > 0 {
+        checks.push(Check::Perft(perft));
+    }
+    (checks, skipped)
+}
+
+fn main() {
+    let a = args();
+    let engine = Z80Engine::assemble().expect("the engine assembles");
+    let mut rng = Rng::new(a.seed);
+    let mut starts = vec![kempelen_engine::START_FEN.to_string()];
+    for line in include_str!("../../engine/tests/data/perft_suite.epd").lines() {
+        if !line.starts_with('#') && !line.trim().is_empty() {
+            starts.push(line.split(';').next().unwrap().trim().to_string());
+        }
+    }
+    let fixed: Option<Vec<(Case, Vec<Check>)>> = a.epd.as_ref().map(|f| {
+        let text = std::fs::read_to_string(f).expect("the EPD file reads");
+        kempelen_roms::suite::parse(&text, f)
+            .expect("the EPD file parses")
+            .iter()
+            .map(|e| {
+                (
+                    Case::from_entry(e).expect("a valid case"),
+                    Case::checks(e).expect("valid checks"),
+                )
+            })
+            .collect()
+    });
+    let total = fixed.as_ref().map_or(a.cases, |f| f.len());
+    let mut t = Tally::default();
+    let start = Instant::now();
+    for i in 0..total {
+        let (case, given) = match &fixed {
+            Some(f) => f[i].clone(),
+            None => {
+                let placement = match a.source.as_str() {
+                    "games" => false,
+                    "placements" => true,
+                    _ => rng.chance(30),
+                };
+                let case = if placement {
+                    loop {
+                        if let Some(f) = differential::random_placement(&mut rng) {
+                            break Case::position(&f);
+                        }
+                    }
+                } else {
+                    differential::random_game_case(&mut rng, &starts, 160)
+                };
+                (case, Vec::new())
+            }
+        };
+        let checks = if given.is_empty() {
+            let (c, skipped) = generated_checks(&mut rng, &case, &a);
+            t.skipped += skipped;
+            c
+        } else {
+            given
+        };
+        t.cases += 1;
+        for check in checks {
+            let t0 = Instant::now();
+            if a.verbose {
+                eprint!("case {i} {check}: {} ...", case.to_epd());
+            }
+            match check {
+                Check::Perft(_) => t.perfts += 1,
+                Check::Search { nodes: Some(_), .. } => t.limited += 1,
+                Check::Search { depth, .. } if depth > a.depth => t.deep += 1,
+                Check::Search { .. } => t.searches += 1,
+            }
+            match differential::compare(&engine, &case, check) {
+                Ok(ok) => {
+                    t.cycles += ok.cycles;
+                    match check {
+                        Check::Perft(_) => t.leaves += ok.count,
+                        _ => t.nodes += ok.count,
+                    }
+                    if a.verbose {
+                        eprintln!(" ok {} ({:.1} s)", ok.count, t0.elapsed().as_secs_f64());
+                    }
+                }
+                Err(d) if d.is_stack_overflow() => {
+                    t.stack_overflow += 1;
+                    println!("STACK OVERFLOW (allowed) {check}: {}", case.to_epd());
+                }
+                Err(d) => {
+                    t.differences += 1;
+                    println!("DIFFERENCE {check}: {d}\n  case: {}", case.to_epd());
+                    let (small, c, sd) = differential::minimize(&engine, &case, check, d);
+                    println!("  minimal ({c}): {sd}\n  {}", small.to_epd());
+                    if let Difference::Error(e) = sd {
+                        println!("  error: {e}");
+                    }
+                }
+            }
+        }
+        if (i + 1) % 100 == 0 {
+            eprintln!(
+                "{} cases, {} differences, {:.0} s",
+                i + 1,
+                t.differences,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    println!(
+        "seed {}: {} cases; searches {} (depth 1..={}), deep {}, node-limited {}, perfts {}; \
+         skipped {} (native > {} nodes); stack overflows {}; {} search nodes, {} perft \
+         leaves, {} T-states; differences {}; {:.0} s",
+        a.seed,
+        t.cases,
+        t.searches,
+        a.depth,
+        t.deep,
+        t.limited,
+        t.perfts,
+        t.skipped,
+        a.max_nodes,
+        t.stack_overflow,
+        t.nodes,
+        t.leaves,
+        t.cycles,
+        t.differences,
+        start.elapsed().as_secs_f64()
+    );
+    if t.differences > 0 {
+        std::process::exit(1);
+    }
+}
