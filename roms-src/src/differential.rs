@@ -314,9 +314,11 @@ pub fn compare_position(
         Err(Difference::Field { field, native, z80 })
     };
     match check {
+        // The Z80 runs first: when it stops with an error (a deep perft that fills the frame
+        // area, say) the native run, which may be out of reach, is not needed.
         Check::Perft(d) => {
-            let native = kempelen_engine::perft(pos, d as u32);
             let z = engine.perft(pos, d).map_err(Difference::Error)?;
+            let native = kempelen_engine::perft(pos, d as u32);
             if z.count != native {
                 return field("perft", native.to_string(), z.count.to_string());
             }
@@ -326,10 +328,10 @@ pub fn compare_position(
             })
         }
         Check::Search { depth, nodes } => {
-            let native = native_search(pos, history, depth, nodes);
             let z = engine
                 .search(pos, history, depth, nodes)
                 .map_err(Difference::Error)?;
+            let native = native_search(pos, history, depth, nodes);
             let r = &z.result;
             let mv = |m: Option<Move>| m.map_or("none".to_string(), |m| m.to_uci());
             if r.best != native.best {

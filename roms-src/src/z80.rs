@@ -8,7 +8,7 @@
 //! (docs/MACHINE.md: ROM 0000h-3FFFh, RAM 4000h-FFFFh, stack region F000h-FFFFh), which also
 //! measures it: exact cycles, the RAM profile and, on request, cycles per routine.
 
-use kempelen_asm::source::MemorySource;
+use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -221,10 +221,18 @@ impl Z80Engine {
         for (name, text) in SOURCES {
             source.add(name, text.as_bytes());
         }
-        let out = assemble(MAIN, &source, &Options::new(Cpu::Z80));
+        Z80Engine::assemble_from(&source, MAIN)
+    }
+
+    /// Assembles an engine from `main` and the files it includes as `source` serves them: a
+    /// changed copy of the sources (a directory through [`kempelen_asm::source::FsSource`],
+    /// or strings), so that a change can be compared with the native reference before it
+    /// goes in. The image must keep the protocol symbols (docs/PROTOCOL.md).
+    pub fn assemble_from(source: &dyn SourceProvider, main: &str) -> Result<Z80Engine, Z80Error> {
+        let out = assemble(main, source, &Options::new(Cpu::Z80));
         if !out.is_ok() {
             return Err(Z80Error::Assemble {
-                file: MAIN.into(),
+                file: main.into(),
                 message: out.report(),
             });
         }
@@ -244,10 +252,7 @@ impl Z80Engine {
     /// Counts the leaves of the legal move tree of `depth` plies.
     pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, Z80Error> {
         let l = &self.layout;
-        let mut m = self.machine()?;
-        self.write_position(&mut m, &Setup::from_position(pos), &[])?;
-        m.write_bytes(l.p_cmd, &[l.cmd_perft])?;
-        m.write_bytes(l.p_depth, &[depth])?;
+        let mut m = self.perft_machine(pos, depth)?;
         let cycles = run(&mut m, self.max_cycles)?;
         self.check_status(&m)?;
         Ok(PerftOutcome {
@@ -257,7 +262,8 @@ impl Z80Engine {
     }
 
     /// Searches `pos` to `depth` (1..=32) with an optional node limit (ALGORITHM.md
-    /// section 9). `history` holds the keys of the game positions before the root, oldest
+    /// section 9; `Some(u32::MAX)` is the protocol's "none", which the node counter cannot
+    /// pass). `history` holds the keys of the game positions before the root, oldest
     /// first, ending with the root's own key (see [`Game::reference_history`]); it may be
     /// empty.
     pub fn search(
@@ -368,6 +374,30 @@ impl Z80Engine {
         let cycles = run(&mut m, self.max_cycles)?;
         let outcome = self.search_outcome(&m, pos, cycles, None)?;
         Ok((outcome, m.profile().expect("the profiler is on")))
+    }
+
+    /// The machine with the engine loaded and a perft command written, not yet run: for a
+    /// host that drives the run itself (in slices, traced, or looking at RAM between
+    /// slices). The result is at `R_STATUS` and `R_PERFT` (docs/PROTOCOL.md).
+    pub fn perft_machine(&self, pos: &Position, depth: u8) -> Result<Machine, Z80Error> {
+        let l = &self.layout;
+        let mut m = self.machine()?;
+        self.write_position(&mut m, &Setup::from_position(pos), &[])?;
+        m.write_bytes(l.p_cmd, &[l.cmd_perft])?;
+        m.write_bytes(l.p_depth, &[depth])?;
+        Ok(m)
+    }
+
+    /// The machine with the engine loaded and a search command written, not yet run (see
+    /// [`Z80Engine::perft_machine`]); the arguments are those of [`Z80Engine::search`].
+    pub fn search_machine(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        depth: u32,
+        nodes: Option<u32>,
+    ) -> Result<Machine, Z80Error> {
+        self.prepare_search(pos, history, depth, nodes)
     }
 
     fn machine(&self) -> Result<Machine, Z80Error> {

@@ -171,3 +171,101 @@ fn edge_cases_deeper() {
         }
     }
 }
+
+const QUEENS_218: &str = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
+
+/// ALGORITHM.md section 10: a port whose move stack would overflow stops with an error, never
+/// a different result. Perft goes down its first line to the full depth before it counts a
+/// leaf, so perft 255 of the 218-move position, whose first line keeps long move lists,
+/// fills the frame area (86A0h-EBFFh) at once. The comparison reports the Z80's error as an
+/// error, not as a disagreement.
+#[test]
+fn a_full_move_stack_is_a_clear_error() {
+    // A cycle budget, so that a perft that does not overflow fails instead of running for
+    // ever; the overflow comes within 20 million T-states.
+    let mut bounded = engine().clone();
+    bounded.max_cycles = 20_000_000;
+    let fen = QUEENS_218;
+    let pos = kempelen_engine::Position::from_fen(fen).unwrap();
+    match bounded.perft(&pos, 255) {
+        Err(e @ kempelen_roms::Z80Error::Status { code: 5 }) => {
+            assert!(e.to_string().contains("search stack overflow"), "{e}")
+        }
+        other => panic!("{fen}: perft 255 gave {other:?}"),
+    }
+    let d = differential::compare(&bounded, &Case::position(fen), Check::Perft(255))
+        .expect_err("the Z80 cannot finish perft 255");
+    assert!(d.is_stack_overflow(), "{fen}: {d}");
+    assert!(d.to_string().starts_with("z80 error: "), "{d}");
+}
+
+/// The same check in the search, where MAX_PLY bounds the frames and the real frame area is
+/// out of reach: an engine assembled with the area cut to 864 bytes (the frame limit at
+/// 8A00h instead of EC00h) must, on every edge case at depths 1 to 3, either agree with the
+/// native search or stop with the stack-overflow status; both must happen.
+#[test]
+fn a_smaller_frame_area_gives_the_same_result_or_the_overflow_error() {
+    let mut source = kempelen_asm::source::MemorySource::new();
+    for (name, text) in kempelen_roms::z80::SOURCES {
+        let text = if *name == "ram.inc" {
+            let line = "FRAME_LIMIT_HI: equ $EC";
+            assert!(text.contains(line), "ram.inc has no `{line}`");
+            text.replace(line, "FRAME_LIMIT_HI: equ $8A")
+        } else {
+            text.to_string()
+        };
+        source.add(name, text.into_bytes());
+    }
+    let small = Z80Engine::assemble_from(&source, kempelen_roms::z80::MAIN).unwrap();
+    let (mut same, mut overflow) = (0, 0);
+    let file = "roms-src/tests/data/edge_cases.epd";
+    for e in suite::parse(EDGE, file).unwrap() {
+        let case = Case::from_entry(&e).unwrap();
+        for depth in 1..=3 {
+            match differential::compare(&small, &case, Check::Search { depth, nodes: None }) {
+                Ok(_) => same += 1,
+                Err(d) if d.is_stack_overflow() => overflow += 1,
+                Err(d) => panic!("{file}:{} ({}), depth {depth}: {d}", e.line, e.id),
+            }
+        }
+    }
+    assert!(
+        same > 0 && overflow > 0,
+        "{same} agree, {overflow} overflow"
+    );
+}
+
+/// Node limits at the edges of the iterations (ALGORITHM.md section 9): for each completed
+/// iteration `k` with `n_k` nodes in all, the limits `n_k - 1`, `n_k` and `n_k + 1`, where
+/// off-by-one errors in arming the limit or counting the budget would show.
+#[test]
+fn node_limits_at_iteration_boundaries() {
+    for (fen, moves) in [
+        (kempelen_engine::START_FEN, ""),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "",
+        ),
+        ("8/8/4k3/8/8/4K3/8/8 w - - 0 1", ""),
+        ("7k/8/8/8/8/1Q6/8/K7 w - - 0 1", "b3b2 h8g8 b2b3 g8h8"),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", ""),
+    ] {
+        let mut case = Case::position(fen);
+        case.moves = moves.split_whitespace().map(String::from).collect();
+        let (pos, history) = case.build().unwrap();
+        for k in 1..=4 {
+            let n = differential::native_search(&pos, &history, k, None).nodes as u32;
+            for limit in [n.saturating_sub(1), n, n + 1] {
+                for depth in [k, k + 1, 32] {
+                    let check = Check::Search {
+                        depth,
+                        nodes: Some(limit),
+                    };
+                    if let Err(d) = differential::compare(engine(), &case, check) {
+                        panic!("{}, {check}: {d}", case.to_epd());
+                    }
+                }
+            }
+        }
+    }
+}

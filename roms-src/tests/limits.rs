@@ -126,6 +126,86 @@ fn bad_requests_are_refused() {
     ));
 }
 
+/// Runs `m` for `slice` T-states (the run must still be going), lets `poke` change RAM, runs
+/// it to the end and returns the engine's status byte.
+fn status_after_poke(
+    mut m: kempelen_emulator::Machine,
+    slice: u64,
+    poke: impl FnOnce(&mut kempelen_emulator::Machine),
+) -> u8 {
+    let stopped = m.run(slice).expect_err("the command is still running");
+    assert!(
+        matches!(
+            stopped.fault,
+            kempelen_emulator::Fault::BudgetExceeded { .. }
+        ),
+        "{stopped}"
+    );
+    poke(&mut m);
+    assert!(m.run(1 << 40).unwrap().is_done());
+    m.read_byte(sym("R_STATUS"))
+}
+
+fn sym(name: &str) -> u16 {
+    engine().symbols().get(name).unwrap()
+}
+
+fn read_u32(m: &kempelen_emulator::Machine, name: &str) -> u32 {
+    let b = m.read_bytes(sym(name), 4);
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
+}
+
+/// ALGORITHM.md section 10: the 32-bit node and perft counters stop the engine with
+/// ST_COUNT_OVERFLOW (6) rather than wrap. Passing 2^32 for real takes hours of emulation,
+/// so the counter is set just below it in the middle of a run.
+#[test]
+fn counter_overflow_stops_with_its_status() {
+    let kiwi = Position::from_fen(KIWIPETE).unwrap();
+    let m = engine().perft_machine(&kiwi, 4).unwrap();
+    let status = status_after_poke(m, 3_000_000, |m| {
+        assert!(read_u32(m, "R_PERFT") > 0, "perft has counted leaves");
+        m.write_bytes(sym("R_PERFT"), &(u32::MAX - 2).to_le_bytes())
+            .unwrap();
+    });
+    assert_eq!(status, 6);
+    let m = engine().search_machine(&kiwi, &[], 4, None).unwrap();
+    let status = status_after_poke(m, 3_000_000, |m| {
+        assert!(read_u32(m, "R_NODES") > 0, "the search has counted nodes");
+        m.write_bytes(sym("R_NODES"), &(u32::MAX - 2).to_le_bytes())
+            .unwrap();
+    });
+    assert_eq!(status, 6);
+    assert_eq!(
+        Z80Error::Status { code: 6 }.to_string(),
+        "the engine stopped with status 6 (counter overflow)"
+    );
+}
+
+/// The engine's own checks behind the glue's: more than 101 history keys (the glue refuses
+/// them with `HistoryTooLong` before the run) stop it with ST_HIST_OVERFLOW (3), a board
+/// without a white king or with an unknown piece code with ST_BAD_POSITION (2).
+#[test]
+fn the_engine_refuses_what_the_glue_never_sends() {
+    let pos = Position::startpos();
+    let keys = vec![pos.key(); 101];
+    let run = |poke: &dyn Fn(&mut kempelen_emulator::Machine)| {
+        let mut m = engine().search_machine(&pos, &keys, 1, None).unwrap();
+        poke(&mut m);
+        assert!(m.run(1 << 30).unwrap().is_done());
+        m.read_byte(sym("R_STATUS"))
+    };
+    assert_eq!(run(&|_| {}), 0, "101 keys are allowed");
+    assert_eq!(run(&|m| m.write_bytes(sym("P_HCOUNT"), &[102]).unwrap()), 3);
+    assert_eq!(
+        run(&|m| m.write_bytes(sym("BOARD") + 0x04, &[0]).unwrap()),
+        2
+    );
+    assert_eq!(
+        run(&|m| m.write_bytes(sym("BOARD") + 0x44, &[0x07]).unwrap()),
+        2
+    );
+}
+
 /// Cycle counts are exact: these pin the engine's speed on fixed work. When the assembly
 /// changes on purpose, update them (and the README's figures) deliberately.
 #[test]

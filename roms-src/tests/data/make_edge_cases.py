@@ -94,6 +94,13 @@ HAND = [
     ("r3k2r/8/8/8/1B6/8/8/4K3 b kq - 0 1", "castling: bishop attacks e7, not the path", ""),
     ("r3k2r/p6p/8/B7/1pp1p3/3b4/P6P/R3K2R w KQkq - 0 1", "castling: bishops and pawns", ""),
     ("1r2k2r/8/8/8/8/8/8/R3K2R w KQk - 0 1", "castling: one black rook moved", ""),
+    ("r3k2r/8/8/8/8/8/6b1/R3K2R b KQkq - 0 1", "castling: Bxh1 takes White's O-O right", ""),
+    ("r3k2r/6B1/8/8/8/8/8/R3K2R w KQkq - 0 1", "castling: Bxh8 takes Black's O-O right", ""),
+    ("r3k2r/8/8/8/8/1n6/8/R3K2R b KQkq - 0 1", "castling: Nxa1 takes White's O-O-O right", ""),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "castling: Rxa8 and Rxh8 take rights both ways", 'depth 4; nodes "0 1 40 400 3000"; perft 4'),
+    ("r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "castling: Black takes a rook, both lose rights", 'depth 4; perft 4'),
+    ("r3k2r/8/8/8/8/8/8/R3K1R1 b Qkq - 0 1", "castling: out of nothing, into the g-file rook", ""),
+    ("r3k2r/8/8/8/8/8/8/R2QK2R b KQkq - 0 1", "castling: the d-file queen stops O-O-O only", ""),
     # mates and stalemates
     ("8/8/8/8/8/2k5/1q6/K7 w - - 0 1", "mate: White is mated at the root", ""),
     ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "stalemate: at the root", ""),
@@ -164,7 +171,23 @@ REPETITIONS = [
     ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "b4a4 h5h6 a4b4 h6h5 b4a4 h5h6 a4b4", "", "repetition: rook dance, Black to move"),
     ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "a1b1 a8b8 b1a1 b8a8", "", "repetition: the rooks come back without rights (no repetition)"),
     ("4k3/8/8/8/8/8/8/R3K3 w - - 90 1", "a1a2 e8d8 a2a1 d8e8 a1a2 e8d8 a2a1 d8e8", "clock 98", "repetition: and the fifty-move rule"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1d1 e8d8 d1e1 d8e8", "history all", "repetition: the kings come back without rights (no repetition)"),
+    ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "e1d1 e8d8 d1e1 d8e8 e1d1 e8d8 d1e1 d8e8", "history all", "repetition: the kings come back twice"),
+    ("4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1", "e8d8 e1d1 d8e8 d1e1", "history all", "repetition: the en-passant right is gone on the way back"),
 ]
+
+
+def clock_sweeps():
+    """The fifty-move rule and the engine's clock byte (saturating at 255) around 100, 164
+    and 255: a repetition with the game's whole history and a mate in one, at each clock."""
+    out = []
+    clocks = list(range(95, 106)) + [110, 120, 130, 140, 150, 163, 164, 165, 200, 254, 255, 256]
+    for c in clocks:
+        out.append(("7k/8/8/8/8/1Q6/8/K7 w - - 0 1", "b3b2 h8g8 b2b3 g8h8", f"history all; clock {c}",
+                    f"clock {c}: a repetition within reach"))
+    for c in range(95, 102):
+        out.append(("6k1/5ppp/8/8/8/8/8/4R1K1 w - - 0 1", "", f"clock {c}", f"clock {c}: back-rank mate in one"))
+    return out
 
 
 def castling_combinations():
@@ -232,13 +255,14 @@ def main():
         board = chess.Board(fen)
         assert board.is_valid(), (fen, board.status())
         lines.append(f'{fen}; id "{name}"; {ops or DEFAULT}')
-    for fen, moves, extra, name in REPETITIONS:
+    for fen, moves, extra, name in REPETITIONS + clock_sweeps():
         board = chess.Board(fen)
         for m in moves.split():
             board.push_uci(m)
         assert board.is_valid(), (fen, moves)
+        moves = f'moves "{moves}"; ' if moves else ""
         extra = f"{extra}; " if extra else ""
-        lines.append(f'{fen}; moves "{moves}"; {extra}id "{name}"; {DEFAULT}')
+        lines.append(f'{fen}; {moves}{extra}id "{name}"; {DEFAULT}')
     for line in lines:
         print(line)
 
