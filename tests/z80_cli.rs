@@ -548,3 +548,73 @@ fn uci_realtime_takes_the_machines_time() {
     let (text, _) = uci_session(&["--engine", "z80"], "position startpos\ngo depth 2\n");
     assert!(text.contains("info depth 2 "), "{text}");
 }
+
+/// `compare --z80-source` on a changed copy of the engine's sources: a faithful copy agrees
+/// (exit 0); with the pawn worth 110 instead of 100 in the Z80's material table the scores
+/// differ, the rows say DIFF and the exit status is non-zero; a missing file is an error
+/// that names the option.
+#[test]
+fn compare_exits_non_zero_when_a_changed_z80_engine_disagrees() {
+    let dir = temp_dir("compare-changed");
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80");
+    for f in std::fs::read_dir(&src).unwrap() {
+        let path = f.unwrap().path();
+        if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("asm" | "inc")
+        ) {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    let suite = dir.join("two.epd");
+    std::fs::write(
+        &suite,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1; id \"start\";\n\
+         8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1; id \"rook endgame\";\n",
+    )
+    .unwrap();
+    let main = dir.join("engine.asm");
+    let args = |main: &str| {
+        [
+            "compare",
+            "--suite",
+            suite.to_str().unwrap(),
+            "--depth",
+            "2",
+            "--z80-source",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .chain([main.to_string()])
+        .collect::<Vec<_>>()
+    };
+    let run = |main: &str| {
+        let a = args(main);
+        kempelen(&a.iter().map(String::as_str).collect::<Vec<_>>())
+    };
+    let (ok, stdout, stderr) = run(main.to_str().unwrap());
+    assert!(ok, "{stdout}{stderr}");
+    assert!(stdout.contains("2/2 positions agree"), "{stdout}");
+
+    let tables = dir.join("tables.inc");
+    let text = std::fs::read_to_string(&tables).unwrap();
+    let values = "    defb $00,$64,$40,$4A,$F4,$84,$00,$00"; // VAL_LO: pawn = 64h = 100
+    assert!(
+        text.contains(values),
+        "tables.inc has no material line `{values}`"
+    );
+    std::fs::write(&tables, text.replace(values, &values.replace("$64", "$6E"))).unwrap();
+    let (ok, stdout, _) = run(main.to_str().unwrap());
+    assert!(!ok, "a disagreement must fail: {stdout}");
+    assert!(
+        stdout.contains("DIFF") && stdout.contains("rook endgame"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1/2 positions agree"), "{stdout}");
+
+    let missing = dir.join("nothing.asm");
+    let (ok, _, stderr) = run(missing.to_str().unwrap());
+    assert!(!ok && stderr.contains("--z80-source"), "{stderr}");
+    assert!(stderr.contains("not found"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

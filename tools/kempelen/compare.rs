@@ -2,9 +2,11 @@
 //! position of an EPD suite (the bundled one by default): best move, score, principal
 //! variation and node count must be identical. Prints one line per position with the Z80's
 //! cycles and its time at the chosen machine's clock, then a summary; the exit status is
-//! non-zero on any disagreement.
+//! non-zero on any disagreement. `--z80-source` compares a changed copy of the engine's
+//! sources instead of the bundled ones.
 
 use anyhow::{Context, bail};
+use kempelen_asm::source::FsSource;
 use kempelen_engine::reference::{ReferenceLimits, ReferenceSearch};
 use kempelen_roms::{Z80Engine, suite};
 use serde_json::json;
@@ -29,6 +31,11 @@ pub struct CompareArgs {
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
+    /// Assemble the Z80 engine from this main file (a changed copy of
+    /// `roms-src/z80/engine.asm`; includes are read beside it) instead of the bundled
+    /// sources, to check a change against the reference before it goes in.
+    #[arg(long, value_name = "ENGINE_ASM")]
+    pub z80_source: Option<PathBuf>,
 }
 
 /// Runs the command; `Ok(false)` when some position disagrees.
@@ -60,7 +67,11 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
         .iter()
         .map(|e| e.game(&name))
         .collect::<Result<Vec<_>, _>>()?;
-    let mut z80 = Z80Engine::assemble()?;
+    let mut z80 = match &args.z80_source {
+        Some(p) => Z80Engine::assemble_from(&FsSource, &p.to_string_lossy())
+            .with_context(|| format!("--z80-source {}", p.display()))?,
+        None => Z80Engine::assemble()?,
+    };
     z80.clock = Some(clock);
     let mut out = std::io::stdout().lock();
     let mut rows = Vec::new();
