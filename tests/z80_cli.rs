@@ -175,6 +175,15 @@ fn search_on_the_z80_gives_the_native_reference_result() {
     for field in ["best", "score", "depth", "nodes", "pv"] {
         assert_eq!(native[field], z80[field], "{field}");
     }
+    // A node limit of 0 is a limit (the search stops at the first node of iteration 2), not
+    // "no limit" (regressions.epd: the protocol once took it for none).
+    let base = ["search", "--nodes", "0", "--depth", "3", "--json"];
+    let native = json(&base);
+    let z80 = json(&[&base[..], &["--engine", "z80"]].concat());
+    for field in ["best", "score", "depth", "nodes", "pv"] {
+        assert_eq!(native[field], z80[field], "{field}");
+    }
+    assert_eq!(z80["depth"], 1);
     // Text output: the usual lines plus the Z80's cycles.
     let (ok, stdout, stderr) = kempelen(&["search", "--depth", "2", "--engine", "z80"]);
     assert!(ok, "{stderr}");

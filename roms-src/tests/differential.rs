@@ -136,7 +136,7 @@ fn random_sample() {
 }
 
 #[test]
-#[ignore = "thousands of cases: run in release mode (about an hour)"]
+#[ignore = "4,000 random cases: run in release mode (over an hour)"]
 fn random_campaign() {
     let t = campaign(1, 4_000, 5, 200_000, 300_000);
     eprintln!("{t:?}");
