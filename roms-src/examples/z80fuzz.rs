@@ -5,8 +5,8 @@
 //!
 //! ```text
 //! cargo run --release -p kempelen-roms --example z80fuzz -- [--seed S] [--cases N]
-//!     [--depth D] [--max-nodes N] [--perft-leaves N] [--source games|placements|both]
-//!     [--epd FILE]
+//!     [--seconds T] [--depth D] [--max-nodes N] [--perft-leaves N]
+//!     [--source games|placements|both] [--epd FILE] [--verbose]
 //! ```
 //!
 //! Per case: a search to a random depth 1..=D, one time in four the deepest depth (up to 32)
@@ -14,7 +14,8 @@
 //! limit (a fifth of them below the size of iteration 1), and perft to the deepest depth
 //! within `--perft-leaves`. Searches the native engine needs more than `--max-nodes` for are
 //! skipped and counted. With `--epd`, each line's own checks (`depth`, `nodes`, `perft`) run,
-//! or the generated ones when it has none.
+//! or the generated ones when it has none. `--seconds` ends the run after the case that passes
+//! the time budget. The exit status is 1 when any case differs.
 
 use kempelen_roms::Z80Engine;
 use kempelen_roms::differential::{self, Case, Check, Difference, Rng};
@@ -28,7 +29,18 @@ struct Args {
     perft_leaves: u64,
     source: String,
     epd: Option<String>,
+    seconds: Option<u64>,
     verbose: bool,
+}
+
+/// Stops with a usage message (exit status 2).
+fn usage(problem: &str) -> ! {
+    eprintln!(
+        "z80fuzz: {problem}\nusage: z80fuzz [--seed S] [--cases N] [--seconds T] [--depth D] \
+         [--max-nodes N] [--perft-leaves N] [--source games|placements|both] [--epd FILE] \
+         [--verbose]"
+    );
+    std::process::exit(2)
 }
 
 fn args() -> Args {
@@ -40,27 +52,36 @@ fn args() -> Args {
         perft_leaves: 200_000,
         source: "both".into(),
         epd: None,
+        seconds: None,
         verbose: false,
     };
     let v: Vec<String> = std::env::args().skip(1).collect();
     let mut i = 0;
     while i < v.len() {
-        let val = v.get(i + 1).cloned().unwrap_or_default();
-        let num = || val.parse::<u64>().expect("a number");
+        if v[i] == "--verbose" {
+            a.verbose = true;
+            i += 1;
+            continue;
+        }
+        let Some(val) = v.get(i + 1).cloned() else {
+            usage(&format!("{} needs a value", v[i]))
+        };
+        let num = || {
+            val.parse::<u64>()
+                .unwrap_or_else(|_| usage(&format!("{} {val}: not a number", v[i])))
+        };
         match v[i].as_str() {
             "--seed" => a.seed = num(),
             "--cases" => a.cases = num() as usize,
-            "--depth" => a.depth = num() as u32,
+            "--seconds" => a.seconds = Some(num()),
+            "--depth" => a.depth = (num() as u32).clamp(1, 32),
             "--max-nodes" => a.max_nodes = num(),
             "--perft-leaves" => a.perft_leaves = num(),
-            "--source" => a.source = val.clone(),
-            "--epd" => a.epd = Some(val.clone()),
-            "--verbose" => {
-                a.verbose = true;
-                i += 1;
-                continue;
+            "--source" if ["games", "placements", "both"].contains(&val.as_str()) => {
+                a.source = val.clone()
             }
-            other => panic!("unknown argument {other}"),
+            "--epd" => a.epd = Some(val.clone()),
+            other => usage(&format!("unknown argument or value: {other} {val}")),
         }
         i += 2;
     }
@@ -148,15 +169,17 @@ fn main() {
         }
     }
     let fixed: Option<Vec<(Case, Vec<Check>)>> = a.epd.as_ref().map(|f| {
-        let text = std::fs::read_to_string(f).expect("the EPD file reads");
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| usage(&format!("{f}: {e}")));
         kempelen_roms::suite::parse(&text, f)
-            .expect("the EPD file parses")
+            .unwrap_or_else(|e| usage(&e.to_string()))
             .iter()
             .map(|e| {
-                (
-                    Case::from_entry(e).expect("a valid case"),
-                    Case::checks(e).expect("valid checks"),
-                )
+                let bad = |what: &dyn std::fmt::Display| format!("{f}:{}: {what}", e.line);
+                let case = Case::from_entry(e).unwrap_or_else(|x| usage(&bad(&x)));
+                if let Err(x) = case.build() {
+                    usage(&bad(&x));
+                }
+                (case, Case::checks(e).unwrap_or_else(|x| usage(&bad(&x))))
             })
             .collect()
     });
@@ -164,6 +187,10 @@ fn main() {
     let mut t = Tally::default();
     let start = Instant::now();
     for i in 0..total {
+        if a.seconds.is_some_and(|s| start.elapsed().as_secs() >= s) {
+            eprintln!("time budget of {} s used up", a.seconds.unwrap_or(0));
+            break;
+        }
         let (case, given) = match &fixed {
             Some(f) => f[i].clone(),
             None => {

@@ -126,7 +126,7 @@ pub struct Agreement {
     pub cycles: u64,
 }
 
-/// The engines disagree, or the Z80 run failed.
+/// The engines disagree, the Z80 run failed, or the case was bad.
 #[derive(Debug)]
 pub enum Difference {
     /// A field differs: its name and both values.
@@ -137,6 +137,8 @@ pub enum Difference {
     },
     /// The Z80 run ended with an error (an engine status or a machine fault).
     Error(Z80Error),
+    /// The case cannot be built (bad FEN or move): nothing was compared.
+    Case(CaseError),
 }
 
 impl Difference {
@@ -154,6 +156,7 @@ impl fmt::Display for Difference {
                 write!(f, "{field}: native {native}, z80 {z80}")
             }
             Difference::Error(e) => write!(f, "z80 error: {e}"),
+            Difference::Case(e) => write!(f, "bad case: {e}"),
         }
     }
 }
@@ -297,9 +300,7 @@ impl Case {
 /// Runs `check` on `case` with the native reference and the Z80 engine and compares best
 /// move, score, principal variation, completed depth and node count (or the perft count).
 pub fn compare(engine: &Z80Engine, case: &Case, check: Check) -> Result<Agreement, Difference> {
-    let (pos, history) = case
-        .build()
-        .expect("the case was made from legal moves and a valid FEN");
+    let (pos, history) = case.build().map_err(Difference::Case)?;
     compare_position(engine, &pos, &history, check)
 }
 
