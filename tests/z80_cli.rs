@@ -266,6 +266,20 @@ fn the_z80_engine_refuses_what_it_cannot_do() {
             &["bench", "--cpu", "z80", "--ram-depth", "40"][..],
             "depths 1 to 32",
         ),
+        // Perft descends its first line to the full depth: with the 218-move position's long
+        // move lists the frame area is full long before ply 255 (ALGORITHM.md section 10).
+        (
+            &[
+                "perft",
+                "--engine",
+                "z80",
+                "--depth",
+                "255",
+                "--fen",
+                "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
+            ][..],
+            "status 5 (search stack overflow)",
+        ),
     ] {
         let (ok, _, stderr) = kempelen(args);
         assert!(!ok, "{args:?} should fail");
