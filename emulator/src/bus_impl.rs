@@ -1,7 +1,7 @@
 //! [`MachineBus`]: memory, memory map and devices as the CPU sees them.
 //!
 //! One attribute byte per address says what the address is (RAM, ROM, I/O, unmapped) and
-//! whether it belongs to the loaded program. A second, 256-entry table summarises each page:
+//! whether it lies outside the loaded program. A second, 256-entry table summarises each page:
 //! a page of nothing but RAM or ROM reads at full speed, a page of nothing but RAM outside the
 //! program writes at full speed. That table stays in the host's L1 cache, so an ordinary access
 //! costs one extra load from it and a predictable branch; pages holding devices, unmapped bytes,
@@ -18,6 +18,7 @@ use crate::devices::{
     Console, HOST_CALL_DONE, PORT_CONSOLE_DATA, PORT_CONSOLE_STATUS, PORT_HOST_CALL,
 };
 use crate::memory::{MemoryMap, RegionKind};
+use crate::trace::RECENT;
 use crate::{Bus, Cpu};
 use std::cell::{Cell, RefCell};
 
@@ -32,11 +33,18 @@ pub(crate) mod attr {
     pub const IO: u8 = 4;
     /// Nothing there.
     pub const UNMAPPED: u8 = 8;
-    /// Part of a loaded program image: the PC may be here.
-    pub const EXEC: u8 = 16;
-    /// In the program, and the byte here is an opcode the machine checks before running it
-    /// (halts, prefixes with illegal forms, refused opcodes). Kept up to date on every write
-    /// to the program, so the step loop decides "nothing to check" from this byte alone.
+    /// Outside every loaded program image: the PC may not be here. (Set for "outside" rather
+    /// than for "inside" so that the step loop's test is one `test` against zero.)
+    pub const OUTSIDE: u8 = 16;
+    /// In the program, and the next two bytes (where an instruction here has its operands) are
+    /// not all plain memory: an instruction here runs with every access checked (see
+    /// [`crate::Core::step_careful`]).
+    pub const CAREFUL: u8 = 32;
+    /// In the program, and an instruction here needs a look before or after it runs (see
+    /// [`crate::machine::needs_check`]): halts, illegal forms, refused opcodes, and jumps that
+    /// may land on themselves. Kept up to date on every write to the program, so the step
+    /// loop decides "nothing to check" from this byte alone:
+    /// `attr & (OUTSIDE | CAREFUL | CHECK) == 0`.
     pub const CHECK: u8 = 64;
 }
 
@@ -88,8 +96,45 @@ pub struct MachineBus {
     pub(crate) console: RefCell<Console>,
     pub(crate) event: Option<BusEvent>,
     pub(crate) unmapped_reads: Cell<u64>,
-    /// Opcodes (first bytes) that get [`attr::CHECK`] where they sit in the program.
-    checked_ops: [bool; 256],
+    /// The CPU, and the class of each opcode, for [`attr::CHECK`].
+    cpu: Cpu,
+    class: [u8; 256],
+    /// The step loop stops before the next instruction once the cycle count reaches this:
+    /// the run's cycle limit, or 0 as soon as an event is recorded. One compare in the step
+    /// loop thus covers both the budget and the bus events.
+    pub(crate) stop_at: u64,
+    /// The PCs of the last [`RECENT`] instructions, indexed by the instruction count modulo
+    /// [`RECENT`], for the trace of a run error. Kept here, beside the memory the step loop
+    /// already addresses, so the loop needs no other pointer.
+    pub(crate) ring: [u16; RECENT],
+    /// The step loop's SP after the last instruction it checked.
+    pub(crate) last_sp: u16,
+    /// The instruction count after the last instruction that moved SP (which is therefore no
+    /// jump to itself). These two live here rather than in the step loop's registers, which
+    /// the CPU core's code needs more.
+    pub(crate) sp_moved_at: u64,
+    /// Writes of the current instruction waiting for [`MachineBus::complete_deferred`].
+    deferred: [Deferred; DEFERRED],
+    /// How many (never more than [`DEFERRED`]).
+    pub(crate) deferred_len: usize,
+}
+
+/// How far before a byte an instruction can start whose [`attr::CHECK`] mark depends on it
+/// (a Z80 instruction with three prefixes).
+const MARK_REACH: u16 = 3;
+
+/// Room for the deferred writes of one instruction: at most 2 for the instruction itself
+/// (Z80) or 3 (6502 `BRK`), plus 2 or 3 for an interrupt acknowledged in the same step.
+const DEFERRED: usize = 8;
+
+/// A CPU write that [`MachineBus::complete_deferred`] completes after the instruction.
+#[derive(Debug, Clone, Copy, Default)]
+struct Deferred {
+    /// Memory address, or the Z80 port.
+    addr: u16,
+    value: u8,
+    /// A Z80 `OUT` rather than a memory write.
+    port: bool,
 }
 
 fn page_array(fill: u8) -> Box<[u8; 0x10000]> {
@@ -104,20 +149,20 @@ impl MachineBus {
     /// RAM and ROM start as zeros.
     pub(crate) fn new(cpu: Cpu, map: &MemoryMap) -> Self {
         let mut mem = page_array(0xFF);
-        let mut attr = page_array(attr::UNMAPPED);
+        let mut attr = page_array(attr::UNMAPPED | attr::OUTSIDE);
         for region in &map.regions {
             let bits = match region.kind {
                 RegionKind::Ram => attr::RAM,
                 RegionKind::Rom => attr::ROM,
             };
             for a in region.range.indices() {
-                attr[a] = bits;
+                attr[a] = bits | attr::OUTSIDE;
                 mem[a] = 0;
             }
         }
         if let Some(io) = map.io_range(cpu) {
             for a in io.indices() {
-                attr[a] = attr::IO;
+                attr[a] = attr::IO | attr::OUTSIDE;
             }
         }
         let mut bus = MachineBus {
@@ -128,7 +173,14 @@ impl MachineBus {
             console: RefCell::new(Console::default()),
             event: None,
             unmapped_reads: Cell::new(0),
-            checked_ops: [false; 256],
+            cpu,
+            class: [0; 256],
+            stop_at: 0,
+            ring: [0; RECENT],
+            last_sp: 0,
+            sp_moved_at: 0,
+            deferred: [Deferred::default(); DEFERRED],
+            deferred_len: 0,
         };
         bus.refresh_pages();
         bus
@@ -150,7 +202,7 @@ impl MachineBus {
             }
             if bytes
                 .iter()
-                .all(|&a| a & (attr::RAM | attr::EXEC) == attr::RAM)
+                .all(|&a| a & (attr::RAM | attr::OUTSIDE) == attr::RAM | attr::OUTSIDE)
             {
                 f |= page::WRITE_FAST;
             }
@@ -158,31 +210,61 @@ impl MachineBus {
         }
     }
 
-    /// Sets which opcodes are checked before they run, and re-marks the program.
-    pub(crate) fn set_checked_ops(&mut self, checked: [bool; 256]) {
-        self.checked_ops = checked;
-        for a in 0..=0xFFFF {
-            self.refresh(a);
+    /// Marks the program bytes whose next two bytes are not all plain memory
+    /// ([`attr::CAREFUL`]); after the program or the page flags changed.
+    pub(crate) fn mark_careful(&mut self) {
+        for a in 0..=0xFFFF_usize {
+            let plain = |d: usize| self.pages[((a + d) & 0xFFFF) >> 8] & page::READ_FAST != 0;
+            let careful = self.attr[a] & attr::OUTSIDE == 0 && !(plain(1) && plain(2));
+            self.attr[a] = if careful {
+                self.attr[a] | attr::CAREFUL
+            } else {
+                self.attr[a] & !attr::CAREFUL
+            };
         }
     }
 
-    /// Recomputes [`attr::CHECK`] for `addr` from the byte stored there.
-    #[inline]
+    /// Sets the opcode classes ([`crate::machine`]'s `class` constants) and re-marks the
+    /// program.
+    pub(crate) fn set_classes(&mut self, class: [u8; 256]) {
+        self.class = class;
+        for a in 0..=0xFFFF {
+            self.mark(a);
+        }
+    }
+
+    /// Recomputes [`attr::CHECK`] after the byte at `addr` changed: for the instructions that
+    /// may include it, which start up to [`MARK_REACH`] bytes before it.
     pub(crate) fn refresh(&mut self, addr: u16) {
-        let i = usize::from(addr);
-        let a = self.attr[i] & !attr::CHECK;
-        let check = a & attr::EXEC != 0 && self.checked_ops[usize::from(self.mem[i])];
-        self.attr[i] = if check { a | attr::CHECK } else { a };
+        for back in 0..=MARK_REACH {
+            self.mark(addr.wrapping_sub(back));
+        }
+    }
+
+    /// Recomputes [`attr::CHECK`] for the instruction at `a`.
+    fn mark(&mut self, a: u16) {
+        let i = usize::from(a);
+        let at = self.attr[i] & !attr::CHECK;
+        let check = at & attr::OUTSIDE == 0
+            && crate::machine::needs_check(self.cpu, &self.class, &self.mem, a);
+        self.attr[i] = if check { at | attr::CHECK } else { at };
     }
 
     fn record(&mut self, event: BusEvent) {
         if self.event.is_none() {
             self.event = Some(event);
+            self.stop_at = 0;
         }
     }
 
+    /// A read in a page that holds a device or unmapped bytes.
     #[cold]
-    fn read_slow(&self, addr: u16, a: u8) -> u8 {
+    #[inline(never)]
+    fn read_slow(&self, addr: u16) -> u8 {
+        let a = self.attr[usize::from(addr)];
+        if a & (attr::IO | attr::UNMAPPED) == 0 {
+            return self.mem[usize::from(addr)];
+        }
         if a & attr::IO != 0 {
             match addr as u8 {
                 PORT_CONSOLE_STATUS => return self.console.borrow_mut().status(),
@@ -194,13 +276,46 @@ impl MachineBus {
         0xFF
     }
 
+    /// Leaves a write for [`MachineBus::complete_deferred`] and makes the step loop stop
+    /// before the next instruction to call it. No call, so a core's instruction code that
+    /// writes memory keeps its registers (a call on the write path would make the compiler
+    /// save registers around every write, and in the prologue of the crate's functions).
+    #[inline(always)]
+    fn defer(&mut self, addr: u16, value: u8, port: bool) {
+        let k = self.deferred_len;
+        self.deferred[k % DEFERRED] = Deferred { addr, value, port };
+        self.deferred_len = k + 1;
+        self.stop_at = 0;
+    }
+
+    /// Completes the writes deferred during the last instruction, in order: the opcode check
+    /// marks of program code in RAM, and the writes that are not applied (ROM, unmapped
+    /// memory) or go to a device.
     #[cold]
-    fn write_slow(&mut self, addr: u16, value: u8, a: u8) {
+    #[inline(never)]
+    pub(crate) fn complete_deferred(&mut self) {
+        debug_assert!(
+            self.deferred_len <= DEFERRED,
+            "an instruction writes at most 6 bytes"
+        );
+        for k in 0..self.deferred_len.min(DEFERRED) {
+            let Deferred { addr, value, port } = self.deferred[k];
+            if port {
+                self.port_write(addr, value);
+            } else {
+                self.memory_write(addr, value);
+            }
+        }
+        self.deferred_len = 0;
+    }
+
+    /// The part of a CPU write outside a page of plain RAM that waits until the end of the
+    /// instruction (the RAM byte itself is written at once, see [`Bus::write`]).
+    fn memory_write(&mut self, addr: u16, value: u8) {
+        let a = self.attr[usize::from(addr)];
         if a & attr::RAM != 0 {
             // RAM in a page with program code: keep the opcode check marks current.
-            self.mem[usize::from(addr)] = value;
-            self.written[usize::from(addr)] = 1;
-            if a & attr::EXEC != 0 {
+            if a & attr::OUTSIDE == 0 {
                 self.refresh(addr);
             }
         } else if a & attr::ROM != 0 {
@@ -213,6 +328,15 @@ impl MachineBus {
             }
         } else {
             self.record(BusEvent::UnmappedWrite { addr, value });
+        }
+    }
+
+    /// A Z80 `OUT`, completed at the end of the instruction.
+    fn port_write(&mut self, port: u16, value: u8) {
+        match port as u8 {
+            PORT_CONSOLE_DATA => self.console.get_mut().write(value),
+            PORT_HOST_CALL => self.record(BusEvent::HostCall(value)),
+            _ => self.record(BusEvent::PortWrite { port, value }),
         }
     }
 
@@ -229,15 +353,15 @@ impl Bus for MachineBus {
         if self.pages[usize::from(addr >> 8)] & page::READ_FAST != 0 {
             self.mem[usize::from(addr)]
         } else {
-            let a = self.attr[usize::from(addr)];
-            if a & (attr::IO | attr::UNMAPPED) == 0 {
-                self.mem[usize::from(addr)]
-            } else {
-                self.read_slow(addr, a)
-            }
+            self.read_slow(addr)
         }
     }
 
+    /// A page of plain RAM is written at once; elsewhere a RAM byte is written at once too
+    /// and everything else (opcode check marks, ROM, devices, unmapped memory) waits for the
+    /// end of the instruction ([`MachineBus::complete_deferred`]). The CPU cannot tell: a
+    /// write that is not applied changes nothing it could read, and no instruction reads a
+    /// device after writing it.
     #[inline(always)]
     fn write(&mut self, addr: u16, value: u8) {
         let i = usize::from(addr);
@@ -245,10 +369,25 @@ impl Bus for MachineBus {
             self.mem[i] = value;
             self.written[i] = 1;
         } else {
-            self.write_slow(addr, value, self.attr[i])
+            if self.attr[i] & attr::RAM != 0 {
+                self.mem[i] = value;
+                self.written[i] = 1;
+            }
+            self.defer(addr, value, false);
         }
     }
 
+    #[inline(always)]
+    fn plain_page(&self, page: u8) -> bool {
+        self.pages[usize::from(page)] & page::READ_FAST != 0
+    }
+
+    #[inline(always)]
+    fn read_plain(&self, addr: u16) -> u8 {
+        self.mem[usize::from(addr)]
+    }
+
+    #[inline(never)]
     fn port_in(&self, port: u16) -> u8 {
         match port as u8 {
             PORT_CONSOLE_STATUS => self.console.borrow_mut().status(),
@@ -260,12 +399,10 @@ impl Bus for MachineBus {
         }
     }
 
+    /// Completed at the end of the instruction, like a device write to memory.
+    #[inline(always)]
     fn port_out(&mut self, port: u16, value: u8) {
-        match port as u8 {
-            PORT_CONSOLE_DATA => self.console.get_mut().write(value),
-            PORT_HOST_CALL => self.record(BusEvent::HostCall(value)),
-            _ => self.record(BusEvent::PortWrite { port, value }),
-        }
+        self.defer(port, value, true);
     }
 }
 
@@ -332,10 +469,22 @@ mod tests {
         MachineBus::new(cpu, &MemoryMap::default_for(cpu))
     }
 
+    /// A write as the CPU does it, with the end of the instruction after it.
+    fn write(b: &mut MachineBus, addr: u16, value: u8) {
+        b.write(addr, value);
+        b.complete_deferred();
+    }
+
+    /// An `OUT` as the CPU does it, with the end of the instruction after it.
+    fn port_out(b: &mut MachineBus, port: u16, value: u8) {
+        b.port_out(port, value);
+        b.complete_deferred();
+    }
+
     #[test]
     fn ram_is_written_and_remembered() {
         let mut b = bus(Cpu::Z80);
-        b.write(0x4000, 7);
+        write(&mut b, 0x4000, 7);
         assert_eq!(b.read(0x4000), 7);
         assert_eq!(b.written[0x4000], 1);
         assert_eq!(b.written[0x4001], 0);
@@ -345,19 +494,25 @@ mod tests {
     #[test]
     fn program_code_in_ram_keeps_its_check_marks() {
         let mut b = MachineBus::new(Cpu::Z80, &MemoryMap::all_ram());
-        let mut checked = [false; 256];
-        checked[0x76] = true;
-        b.set_checked_ops(checked);
-        b.attr[0x0100] |= attr::EXEC;
+        let mut class = [0; 256];
+        class[0x76] = 1;
+        b.set_classes(class);
+        b.attr[0x0100] &= !attr::OUTSIDE;
         b.refresh_pages();
         b.write(0x0100, 0x76);
-        assert_eq!(b.mem[0x0100], 0x76);
+        assert_eq!(b.mem[0x0100], 0x76, "the byte is written at once");
+        assert_eq!(
+            b.attr[0x0100] & attr::CHECK,
+            0,
+            "its mark at the instruction's end"
+        );
+        b.complete_deferred();
         assert_ne!(b.attr[0x0100] & attr::CHECK, 0);
-        b.write(0x0100, 0x00);
+        write(&mut b, 0x0100, 0x00);
         assert_eq!(b.attr[0x0100] & attr::CHECK, 0);
         assert_eq!(b.written[0x0100], 1);
         // The rest of the page is written on the slow path too, and correctly.
-        b.write(0x0101, 9);
+        write(&mut b, 0x0101, 9);
         assert_eq!((b.mem[0x0101], b.written[0x0101]), (9, 1));
         assert_eq!(b.attr[0x0101] & attr::CHECK, 0);
     }
@@ -366,7 +521,7 @@ mod tests {
     fn rom_write_is_reported_not_applied() {
         let mut b = bus(Cpu::Z80);
         b.mem[0x0100] = 0x55;
-        b.write(0x0100, 0xAA);
+        write(&mut b, 0x0100, 0xAA);
         assert_eq!(b.read(0x0100), 0x55);
         assert_eq!(
             b.event,
@@ -377,6 +532,8 @@ mod tests {
         );
         // Only the first event of an instruction is kept.
         b.write(0x0200, 1);
+        b.write(0x0300, 2);
+        b.complete_deferred();
         assert_eq!(
             b.event,
             Some(BusEvent::RomWrite {
@@ -392,7 +549,7 @@ mod tests {
         assert_eq!(b.read(0x1234), 0xFF);
         assert_eq!(b.read(0x0000), 0xFF);
         assert_eq!(b.unmapped_reads.get(), 2);
-        b.write(0x1234, 0);
+        write(&mut b, 0x1234, 0);
         assert_eq!(
             b.event,
             Some(BusEvent::UnmappedWrite {
@@ -410,11 +567,11 @@ mod tests {
         assert_eq!(b.port_in(0x0000), 1);
         assert_eq!(b.port_in(0x0001), b'k');
         assert_eq!(b.port_in(0x0001), 0, "0 when no key");
-        b.port_out(0x4101, b'A'); // OUT ($01),A with A = $41 on the high byte
+        port_out(&mut b, 0x4101, b'A'); // OUT ($01),A with A = $41 on the high byte
         assert_eq!(b.console.get_mut().output(), b"A");
         assert_eq!(b.port_in(0x0042), 0xFF);
         assert_eq!(b.unmapped_reads.get(), 1);
-        b.port_out(0x00FF, 0);
+        port_out(&mut b, 0x00FF, 0);
         assert_eq!(b.event, Some(BusEvent::HostCall(0)));
         assert!(is_done(0));
     }
@@ -422,7 +579,7 @@ mod tests {
     #[test]
     fn unconnected_port_write_is_reported() {
         let mut b = bus(Cpu::Z80);
-        b.port_out(0x0010, 3);
+        port_out(&mut b, 0x0010, 3);
         assert_eq!(
             b.event,
             Some(BusEvent::PortWrite {
@@ -438,13 +595,13 @@ mod tests {
         b.console.get_mut().push_input(b"z");
         assert_eq!(b.read(0xBF00), 1);
         assert_eq!(b.read(0xBF01), b'z');
-        b.write(0xBF01, b'!');
+        write(&mut b, 0xBF01, b'!');
         assert_eq!(b.console.get_mut().output(), b"!");
         assert_eq!(b.read(0xBF42), 0xFF);
-        b.write(0xBFFF, 0);
+        write(&mut b, 0xBFFF, 0);
         assert_eq!(b.event, Some(BusEvent::HostCall(0)));
         b.event = None;
-        b.write(0xBF42, 9);
+        write(&mut b, 0xBF42, 9);
         assert_eq!(
             b.event,
             Some(BusEvent::UnmappedWrite {
