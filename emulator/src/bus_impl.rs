@@ -46,6 +46,11 @@ pub(crate) mod attr {
     /// loop decides "nothing to check" from this byte alone:
     /// `attr & (OUTSIDE | CAREFUL | CHECK) == 0`.
     pub const CHECK: u8 = 64;
+    /// Set on every byte while the profiler or the tracer watches a run, so that every
+    /// instruction takes the step loop's slow path, where they are called.
+    pub const WATCH: u8 = 128;
+    /// The bits that send an instruction at an address to the step loop's slow path.
+    pub const SLOW: u8 = OUTSIDE | CAREFUL | CHECK | WATCH;
 }
 
 /// Page flags: what can take the fast path in a page.
@@ -102,7 +107,7 @@ pub struct MachineBus {
     /// The step loop stops before the next instruction once the cycle count reaches this:
     /// the run's cycle limit, or 0 as soon as an event is recorded. One compare in the step
     /// loop thus covers both the budget and the bus events.
-    pub(crate) stop_at: u64,
+    pub(crate) stop_at: Cell<u64>,
     /// The PCs of the last [`RECENT`] instructions, indexed by the instruction count modulo
     /// [`RECENT`], for the trace of a run error. Kept here, beside the memory the step loop
     /// already addresses, so the loop needs no other pointer.
@@ -117,6 +122,15 @@ pub struct MachineBus {
     deferred: [Deferred; DEFERRED],
     /// How many (never more than [`DEFERRED`]).
     pub(crate) deferred_len: usize,
+    /// What a Z80 `IN` from the console status port reads: the console's status as of the
+    /// end of the last instruction that touched the console (or the start of the run).
+    console_status: u8,
+    /// What a Z80 `IN` from the console data port reads: the next character, or 0.
+    console_next: u8,
+    /// The Z80 read the console status during the instruction: poll the console again.
+    console_polled: Cell<bool>,
+    /// The Z80 read the console data during the instruction: the character is taken.
+    console_taken: Cell<bool>,
 }
 
 /// How far before a byte an instruction can start whose [`attr::CHECK`] mark depends on it
@@ -175,15 +189,30 @@ impl MachineBus {
             unmapped_reads: Cell::new(0),
             cpu,
             class: [0; 256],
-            stop_at: 0,
+            stop_at: Cell::new(0),
             ring: [0; RECENT],
             last_sp: 0,
             sp_moved_at: 0,
             deferred: [Deferred::default(); DEFERRED],
             deferred_len: 0,
+            console_status: 0,
+            console_next: 0,
+            console_polled: Cell::new(false),
+            console_taken: Cell::new(false),
         };
         bus.refresh_pages();
         bus
+    }
+
+    /// Sets or clears [`attr::WATCH`] everywhere.
+    pub(crate) fn set_watched(&mut self, watched: bool) {
+        for a in self.attr.iter_mut() {
+            *a = if watched {
+                *a | attr::WATCH
+            } else {
+                *a & !attr::WATCH
+            };
+        }
     }
 
     /// Whether every address is RAM or ROM (no unmapped byte, no I/O page).
@@ -253,7 +282,7 @@ impl MachineBus {
     fn record(&mut self, event: BusEvent) {
         if self.event.is_none() {
             self.event = Some(event);
-            self.stop_at = 0;
+            self.stop_at.set(0);
         }
     }
 
@@ -285,7 +314,7 @@ impl MachineBus {
         let k = self.deferred_len;
         self.deferred[k % DEFERRED] = Deferred { addr, value, port };
         self.deferred_len = k + 1;
-        self.stop_at = 0;
+        self.stop_at.set(0);
     }
 
     /// Completes the writes deferred during the last instruction, in order: the opcode check
@@ -307,6 +336,26 @@ impl MachineBus {
             }
         }
         self.deferred_len = 0;
+        if self.console_taken.take() {
+            // The character read was `console_next`; take it (none when that was 0 for an
+            // empty queue).
+            let console = self.console.get_mut();
+            if console.pending_input() > 0 {
+                console.read();
+            }
+            self.console_polled.set(true);
+        }
+        if self.console_polled.take() {
+            self.refresh_console();
+        }
+    }
+
+    /// Reads the console's status and next character for the Z80's port reads (see
+    /// [`Bus::port_in`]).
+    pub(crate) fn refresh_console(&mut self) {
+        let console = self.console.get_mut();
+        self.console_status = console.status();
+        self.console_next = console.peek();
     }
 
     /// The part of a CPU write outside a page of plain RAM that waits until the end of the
@@ -387,11 +436,25 @@ impl Bus for MachineBus {
         self.mem[usize::from(addr)]
     }
 
-    #[inline(never)]
+    /// The console registers are read as of the end of the last instruction that used the
+    /// console; taking a character (and polling a terminal for a typed one) is done at the
+    /// end of the instruction ([`MachineBus::complete_deferred`]). So a port read is a load
+    /// and a store, with no call: a call there would make the compiler save registers in
+    /// the prologue of every instruction function of the `z80` crate. The program cannot
+    /// tell, as no instruction reads a port twice.
+    #[inline(always)]
     fn port_in(&self, port: u16) -> u8 {
         match port as u8 {
-            PORT_CONSOLE_STATUS => self.console.borrow_mut().status(),
-            PORT_CONSOLE_DATA => self.console.borrow_mut().read(),
+            PORT_CONSOLE_STATUS => {
+                self.console_polled.set(true);
+                self.stop_at.set(0);
+                self.console_status
+            }
+            PORT_CONSOLE_DATA => {
+                self.console_taken.set(true);
+                self.stop_at.set(0);
+                self.console_next
+            }
             _ => {
                 self.unmapped_reads.set(self.unmapped_reads.get() + 1);
                 0xFF
@@ -473,6 +536,13 @@ mod tests {
     fn write(b: &mut MachineBus, addr: u16, value: u8) {
         b.write(addr, value);
         b.complete_deferred();
+    }
+
+    /// An `IN` as the CPU does it, with the end of the instruction after it.
+    fn port_in(b: &mut MachineBus, port: u16) -> u8 {
+        let value = b.port_in(port);
+        b.complete_deferred();
+        value
     }
 
     /// An `OUT` as the CPU does it, with the end of the instruction after it.
@@ -562,14 +632,24 @@ mod tests {
     #[test]
     fn z80_ports_reach_the_console_and_the_host_call() {
         let mut b = bus(Cpu::Z80);
-        assert_eq!(b.port_in(0x0000), 0, "no key waiting");
+        assert_eq!(port_in(&mut b, 0x0000), 0, "no key waiting");
+        // The host queues input between runs; a run starts with the console read afresh.
         b.console.get_mut().push_input(b"k");
-        assert_eq!(b.port_in(0x0000), 1);
+        b.refresh_console();
+        assert_eq!(port_in(&mut b, 0x0000), 1);
         assert_eq!(b.port_in(0x0001), b'k');
-        assert_eq!(b.port_in(0x0001), 0, "0 when no key");
+        assert_eq!(
+            b.console.get_mut().pending_input(),
+            1,
+            "taken when the IN is done"
+        );
+        b.complete_deferred();
+        assert_eq!(b.console.get_mut().pending_input(), 0);
+        assert_eq!(port_in(&mut b, 0x0000), 0);
+        assert_eq!(port_in(&mut b, 0x0001), 0, "0 when no key");
         port_out(&mut b, 0x4101, b'A'); // OUT ($01),A with A = $41 on the high byte
         assert_eq!(b.console.get_mut().output(), b"A");
-        assert_eq!(b.port_in(0x0042), 0xFF);
+        assert_eq!(port_in(&mut b, 0x0042), 0xFF);
         assert_eq!(b.unmapped_reads.get(), 1);
         port_out(&mut b, 0x00FF, 0);
         assert_eq!(b.event, Some(BusEvent::HostCall(0)));

@@ -407,16 +407,14 @@ fn slow_path<C: Core<Bus: Machined>>(
     pre
 }
 
-/// Follows the stack after an instruction at `pc` changed SP from `last_sp` to `sp`. Not
+/// Follows the stack after the instruction that brought the run to `n` instructions (the last
+/// one in the ring of recent PCs) moved SP from [`MachineBus::last_sp`] to `sp`. Not
 /// inlined: the step loop keeps its registers for the common case, an unchanged SP.
 #[inline(never)]
-fn track_stack(
-    st: &mut RunState,
-    bus: &MachineBus,
-    pc: u16,
-    last_sp: u16,
-    sp: u16,
-) -> Option<Exit> {
+fn track_stack(st: &mut RunState, bus: &mut MachineBus, n: u64, sp: u16) -> Option<Exit> {
+    let last_sp = std::mem::replace(&mut bus.last_sp, sp);
+    bus.sp_moved_at = n;
+    let pc = bus.ring[(n.wrapping_sub(1) as usize) % RECENT];
     let cpu = st.cpu;
     let s = st.stack.as_mut()?;
     match cpu {
@@ -455,15 +453,13 @@ enum Settled {
 #[cold]
 #[inline(never)]
 fn settle(bus: &mut MachineBus, cycles: u64, limit: u64) -> Settled {
-    if bus.deferred_len != 0 {
-        bus.complete_deferred();
-    }
+    bus.complete_deferred();
     if bus.event.is_some() {
         Settled::Event
     } else if cycles >= limit {
         Settled::Limit
     } else {
-        bus.stop_at = limit;
+        bus.stop_at.set(limit);
         Settled::Go
     }
 }
@@ -473,13 +469,10 @@ fn settle(bus: &mut MachineBus, cycles: u64, limit: u64) -> Settled {
 #[inline(always)]
 fn stack_check(bus: &mut MachineBus, st: &mut RunState, n: u64, sp: u16) -> Option<Exit> {
     if sp == bus.last_sp {
-        return None;
+        None
+    } else {
+        track_stack(st, bus, n, sp)
     }
-    let pc = bus.ring[(n.wrapping_sub(1) as usize) % RECENT];
-    let exit = track_stack(st, bus, pc, bus.last_sp, sp);
-    bus.last_sp = sp;
-    bus.sp_moved_at = n;
-    exit
 }
 
 /// Whether the last instruction, which brought the run to `n` instructions, jumped to itself:
@@ -518,14 +511,11 @@ fn step_loop<C: Core<Bus: Machined>>(
 ) -> Exit {
     let mut cycles = st.cycles;
     let mut n = st.instructions;
+    let watched = watch.is_some();
+    if watched {
+        core.bus_mut().machine_mut().set_watched(true);
+    }
     let mut cold = Cold {
-        // Attribute bits that send an instruction to the slow path: all of them while
-        // watching.
-        slow: if watch.is_some() {
-            u8::MAX
-        } else {
-            attr::OUTSIDE | attr::CHECK | attr::CAREFUL
-        },
         st,
         watch,
         limit,
@@ -533,7 +523,7 @@ fn step_loop<C: Core<Bus: Machined>>(
     };
     let sp = core.sp();
     let bus = core.bus_mut().machine_mut();
-    bus.stop_at = if bus.event.is_some() { 0 } else { limit };
+    bus.stop_at.set(if bus.event.is_some() { 0 } else { limit });
     bus.last_sp = sp;
     bus.sp_moved_at = n;
     // The loop is rotated: the checks after an instruction end the iteration that ran it.
@@ -543,7 +533,7 @@ fn step_loop<C: Core<Bus: Machined>>(
         }
         loop {
             let pc = core.pc();
-            if core.bus().machine().attr[usize::from(pc)] & cold.slow != 0 {
+            if core.bus().machine().attr[usize::from(pc)] & attr::SLOW != 0 {
                 match slow_path(core, &mut cold, pc, n, cycles) {
                     Pre::Go => {}
                     Pre::Careful => {
@@ -569,6 +559,9 @@ fn step_loop<C: Core<Bus: Machined>>(
     if let Some(w) = cold.watch {
         w.after(core, cycles);
     }
+    if watched {
+        core.bus_mut().machine_mut().set_watched(false);
+    }
     cold.st.cycles = cycles;
     cold.st.instructions = n;
     exit
@@ -585,7 +578,7 @@ fn after_step<C: Core<Bus: Machined>>(
     cycles: u64,
     n: u64,
 ) -> Option<Exit> {
-    if cycles >= core.bus().machine().stop_at {
+    if cycles >= core.bus().machine().stop_at.get() {
         return settled(core, cold, cycles, n);
     }
     let sp = core.sp();
@@ -623,8 +616,6 @@ fn settled<C: Core<Bus: Machined>>(
 /// What the step loop needs only off its hot path, in one place on its stack frame, so that
 /// it takes no register.
 struct Cold<'a, 'w> {
-    /// The attribute bits that send an instruction to [`slow_path`].
-    slow: u8,
     st: &'a mut RunState,
     watch: Option<&'a mut Watching<'w>>,
     limit: u64,
@@ -1179,6 +1170,7 @@ impl Machine {
         bus.written.fill(0);
         bus.event = None;
         bus.deferred_len = 0;
+        bus.refresh_console();
         bus.unmapped_reads.set(0);
         self.st.cycles = 0;
         self.st.instructions = 0;
