@@ -46,8 +46,9 @@ pub(crate) mod attr {
     /// loop decides "nothing to check" from this byte alone:
     /// `attr & (OUTSIDE | CAREFUL | CHECK) == 0`.
     pub const CHECK: u8 = 64;
-    /// Set on every byte while the profiler or the tracer watches a run, so that every
-    /// instruction takes the step loop's slow path, where they are called.
+    /// Set on every byte while the profiler or the tracer watches a run (or every step is
+    /// checked), so that every instruction takes the step loop's slow path, where they are
+    /// called.
     pub const WATCH: u8 = 128;
     /// The bits that send an instruction at an address to the step loop's slow path.
     pub const SLOW: u8 = OUTSIDE | CAREFUL | CHECK | WATCH;
@@ -118,6 +119,11 @@ pub struct MachineBus {
     /// jump to itself). These two live here rather than in the step loop's registers, which
     /// the CPU core's code needs more.
     pub(crate) sp_moved_at: u64,
+    /// Stack pointers `stack_low ..= stack_low + stack_span` (wrapping) need no stack
+    /// bookkeeping beyond `last_sp` (see `machine::stack_window`).
+    pub(crate) stack_low: u16,
+    /// See `stack_low`.
+    pub(crate) stack_span: u16,
     /// Writes of the current instruction waiting for [`MachineBus::complete_deferred`].
     deferred: [Deferred; DEFERRED],
     /// How many (never more than [`DEFERRED`]).
@@ -193,6 +199,8 @@ impl MachineBus {
             ring: [0; RECENT],
             last_sp: 0,
             sp_moved_at: 0,
+            stack_low: 0,
+            stack_span: 0,
             deferred: [Deferred::default(); DEFERRED],
             deferred_len: 0,
             console_status: 0,
@@ -202,6 +210,12 @@ impl MachineBus {
         };
         bus.refresh_pages();
         bus
+    }
+
+    /// Sets the stack pointers the step loop accepts without bookkeeping, as (lowest, width).
+    pub(crate) fn set_stack_window(&mut self, (low, span): (u16, u16)) {
+        self.stack_low = low;
+        self.stack_span = span;
     }
 
     /// Sets or clears [`attr::WATCH`] everywhere.

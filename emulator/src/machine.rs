@@ -288,6 +288,8 @@ enum Exit {
 /// The per-run state of the step loop.
 struct RunState {
     cpu: Cpu,
+    /// Every instruction through [`Core::step_careful`] ([`MachineBuilder::checked_steps`]).
+    checked_steps: bool,
     cycles: u64,
     instructions: u64,
     class: [u8; 256],
@@ -382,8 +384,8 @@ fn pre_check(bus: &MachineBus, st: &RunState, pc: u16, a: u8) -> Pre {
 }
 
 /// The step loop's slow path before the instruction at `pc` (the `n`th of the run, at
-/// `cycles`): taken when the attribute byte at `pc` asks for [`pre_check`], and for every
-/// instruction while the profiler or the tracer watches.
+/// `cycles`): taken when the attribute byte at `pc` asks for it ([`attr::SLOW`]), and for
+/// every instruction while the profiler or the tracer watches or every step is checked.
 #[cold]
 #[inline(never)]
 fn slow_path<C: Core<Bus: Machined>>(
@@ -404,7 +406,10 @@ fn slow_path<C: Core<Bus: Machined>>(
             w.before(core, cold.st.cpu, pc, n, cycles);
         }
     }
-    pre
+    match pre {
+        Pre::Go if cold.st.checked_steps => Pre::Careful,
+        pre => pre,
+    }
 }
 
 /// Follows the stack after the instruction that brought the run to `n` instructions (the last
@@ -435,8 +440,21 @@ fn track_stack(st: &mut RunState, bus: &mut MachineBus, n: u64, sp: u16) -> Opti
             return Some(Exit::FaultAfter(s.fault(cpu, sp, pc)));
         }
         s.max_depth = s.depth;
+        bus.set_stack_window(stack_window(cpu, Some(s)));
     }
     None
+}
+
+/// The window of stack pointers that [`stack_check`] may accept without
+/// [`track_stack`], as (lowest SP, width): on the Z80 every SP from the deepest point so far
+/// to the top of the region, where the depth is within the region and sets no new maximum;
+/// everything without a stack region; nothing on the 6502, whose depth follows each move.
+fn stack_window(cpu: Cpu, stack: Option<&StackCheck>) -> (u16, u16) {
+    match (cpu, stack) {
+        (_, None) => (0, u16::MAX),
+        (Cpu::Z80, Some(s)) => ((s.top - s.max_depth as u32) as u16, s.max_depth as u16),
+        (Cpu::Mos6502, Some(_)) => (0, 0),
+    }
 }
 
 /// What the step loop does after [`MachineBus::stop_at`] stopped it.
@@ -469,6 +487,10 @@ fn settle(bus: &mut MachineBus, cycles: u64, limit: u64) -> Settled {
 #[inline(always)]
 fn stack_check(bus: &mut MachineBus, st: &mut RunState, n: u64, sp: u16) -> Option<Exit> {
     if sp == bus.last_sp {
+        None
+    } else if sp.wrapping_sub(bus.stack_low) <= bus.stack_span {
+        bus.last_sp = sp;
+        bus.sp_moved_at = n;
         None
     } else {
         track_stack(st, bus, n, sp)
@@ -511,7 +533,7 @@ fn step_loop<C: Core<Bus: Machined>>(
 ) -> Exit {
     let mut cycles = st.cycles;
     let mut n = st.instructions;
-    let watched = watch.is_some();
+    let watched = watch.is_some() || st.checked_steps;
     if watched {
         core.bus_mut().machine_mut().set_watched(true);
     }
@@ -693,6 +715,7 @@ pub struct MachineBuilder {
     sp: Option<u16>,
     allow_undocumented: bool,
     stop_on_brk: bool,
+    checked_steps: bool,
     symbols: Option<SymbolTable>,
     clock: &'static ClockProfile,
 }
@@ -747,6 +770,15 @@ impl MachineBuilder {
         self
     }
 
+    /// Runs every instruction with every bus access checked as it happens
+    /// ([`Core::step_careful`]) rather than on the fast paths over plain memory (see
+    /// `docs/MACHINE.md`, "Speed"). The results are the same, only slower: the test suite
+    /// uses this to prove the fast paths exact.
+    pub fn checked_steps(mut self, checked: bool) -> Self {
+        self.checked_steps = checked;
+        self
+    }
+
     /// Symbols for traces, error reports and the profiler.
     pub fn symbols(mut self, symbols: SymbolTable) -> Self {
         self.symbols = Some(symbols);
@@ -795,6 +827,7 @@ impl MachineBuilder {
                 instructions: 0,
                 class,
                 stack: None,
+                checked_steps: self.checked_steps,
             },
             symbols: self.symbols,
             profiler: None,
@@ -880,6 +913,7 @@ impl Machine {
             sp: None,
             allow_undocumented: false,
             stop_on_brk: true,
+            checked_steps: false,
             symbols: None,
             clock: default_machine(cpu),
         }
@@ -1180,6 +1214,8 @@ impl Machine {
             s.max_depth = s.depth.max(0);
             s
         });
+        let window = stack_window(self.cpu, self.st.stack.as_ref());
+        self.core.bus_mut().set_stack_window(window);
         if let Some(p) = self.profiler.as_mut() {
             p.begin_run(sp);
         }

@@ -336,4 +336,138 @@ mod tests {
         };
         assert_eq!(r.s, 0xFD);
     }
+
+    /// Cycles of the instruction `bytes` at $0200 with X = Y = `index`, the zero page pointer
+    /// at $10 holding `$02F0`.
+    fn cycles_with_index(bytes: &[u8], index: u8) -> u32 {
+        let mut bus = FlatBus::with_code(0x0200, bytes);
+        bus.mem[0x10] = 0xF0;
+        bus.mem[0x11] = 0x02;
+        let mut core = Mos6502Core::new(bus);
+        core.cpu.registers.index_x = index;
+        core.cpu.registers.index_y = index;
+        core.set_pc(0x0200);
+        core.step()
+    }
+
+    /// One test per read-modify-write abs,X opcode: 7 cycles on an NMOS 6502 whether or not
+    /// the indexed address crosses a page (`mos6502` 0.10 alone counts 8 with a cross).
+    macro_rules! rmw_abs_x_takes_seven {
+        ($($name:ident: $op:literal,)*) => {$(
+            #[test]
+            fn $name() {
+                // $op $02F0,X with X = 5 ($02F5, same page) and X = $20 ($0310, next page).
+                assert_eq!(cycles_with_index(&[$op, 0xF0, 0x02], 0x05), 7, "no page cross");
+                assert_eq!(cycles_with_index(&[$op, 0xF0, 0x02], 0x20), 7, "page cross");
+            }
+        )*};
+    }
+
+    rmw_abs_x_takes_seven! {
+        asl_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0x1E,
+        lsr_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0x5E,
+        rol_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0x3E,
+        ror_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0x7E,
+        inc_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0xFE,
+        dec_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0xDE,
+    }
+
+    #[test]
+    fn rmw_abs_x_writes_the_indexed_address() {
+        // INC $02F0,X with X = $20: $0310 goes from 9 to 10.
+        let mut bus = FlatBus::with_code(0x0200, &[0xFE, 0xF0, 0x02]);
+        bus.mem[0x0310] = 9;
+        let mut core = Mos6502Core::new(bus);
+        core.cpu.registers.index_x = 0x20;
+        core.set_pc(0x0200);
+        assert_eq!(core.step(), 7);
+        assert_eq!(core.bus().mem[0x0310], 10);
+    }
+
+    #[test]
+    fn undocumented_rmw_forms_take_fixed_cycles() {
+        // SLO, RLA, SRE, RRA, DCP, ISC in their abs,X / abs,Y / (zp),Y forms: 7, 7, 8 cycles.
+        for row in [0x00u8, 0x20, 0x40, 0x60, 0xC0, 0xE0] {
+            for (op, operand, cycles) in [
+                (row | 0x1F, [0xF0, 0x02], 7),
+                (row | 0x1B, [0xF0, 0x02], 7),
+                (row | 0x13, [0x10, 0x00], 8),
+            ] {
+                for index in [0x05, 0x20] {
+                    let code = [op, operand[0], operand[1]];
+                    assert_eq!(
+                        cycles_with_index(&code, index),
+                        cycles,
+                        "{op:02X} X=Y={index:02X}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn indexed_reads_still_pay_for_a_page_cross() {
+        // LDA $02F0,X (4, 5 across), LDA ($10),Y (5, 6 across), STA $02F0,X (5 either way).
+        assert_eq!(cycles_with_index(&[0xBD, 0xF0, 0x02], 0x05), 4);
+        assert_eq!(cycles_with_index(&[0xBD, 0xF0, 0x02], 0x20), 5);
+        assert_eq!(cycles_with_index(&[0xB1, 0x10], 0x05), 5);
+        assert_eq!(cycles_with_index(&[0xB1, 0x10], 0x20), 6);
+        assert_eq!(cycles_with_index(&[0x9D, 0xF0, 0x02], 0x05), 5);
+        assert_eq!(cycles_with_index(&[0x9D, 0xF0, 0x02], 0x20), 5);
+    }
+
+    /// A core at $0200 running `code`, with the IRQ/BRK vector at $0300 and the NMI vector
+    /// at $0380 (both handlers `NOP`s), S = $FF, P = `p`.
+    fn with_vectors(code: &[u8], p: u8) -> Mos6502Core<FlatBus> {
+        let mut bus = FlatBus::with_code(0x0200, code);
+        bus.mem[0xFFFA..].copy_from_slice(&[0x80, 0x03, 0x00, 0x03, 0x00, 0x03]);
+        bus.mem[0x0300..0x0400].fill(0xEA);
+        let mut core = Mos6502Core::new(bus);
+        core.cpu.registers.status = Status::from_bits_truncate(p);
+        core.set_pc(0x0200);
+        core
+    }
+
+    #[test]
+    fn irq_is_taken_after_the_instruction_when_i_was_clear() {
+        // CLI ; NOP ; NOP. The IRQ line is active from the start: CLI clears I, and the
+        // interrupt follows the instruction after it (I is sampled before each instruction).
+        // P = I and C set.
+        let mut core = with_vectors(&[0x58, 0xEA, 0xEA], 0x05);
+        core.set_irq(true);
+        assert_eq!(core.step(), 2, "CLI: no interrupt yet");
+        assert_eq!(core.pc(), 0x0201);
+        assert_eq!(
+            core.step(),
+            2 + 7,
+            "NOP, then the 7-cycle interrupt sequence"
+        );
+        assert_eq!(core.pc(), 0x0300);
+        assert_eq!(core.sp(), 0x01FC);
+        let stack = &core.bus().mem[0x01FD..0x0200];
+        assert_eq!(
+            stack,
+            [0x21, 0x02, 0x02],
+            "P (C; B clear, bit 5 set), PC low, PC high"
+        );
+        let Registers::Mos6502(r) = core.registers() else {
+            panic!("not a 6502")
+        };
+        assert_ne!(r.p & 0x04, 0, "I set");
+        // The line stays active but I is set now: no second interrupt.
+        core.step();
+        assert_ne!(core.pc(), 0x0300);
+    }
+
+    #[test]
+    fn nmi_is_taken_once_per_pulse_even_with_i_set() {
+        let mut core = with_vectors(&[0xEA, 0xEA, 0xEA], 0x04);
+        core.pulse_nmi();
+        assert_eq!(core.step(), 2 + 7);
+        assert_eq!(core.pc(), 0x0380);
+        assert_eq!(core.sp(), 0x01FC);
+        assert_eq!(core.bus().mem[0x01FD..0x0200], [0x24, 0x01, 0x02]);
+        assert_eq!(core.step(), 2, "the pulse is served once");
+        assert_eq!(core.pc(), 0x0381);
+    }
 }
