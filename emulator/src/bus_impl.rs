@@ -93,8 +93,11 @@ pub enum BusEvent {
 /// The machine's bus: 64 KB of memory under a memory map, the console and the host-call
 /// device.
 pub struct MachineBus {
-    pub(crate) mem: Box<[u8; 0x10000]>,
-    pub(crate) attr: Box<[u8; 0x10000]>,
+    /// The bytes, and their attribute bytes: held in the bus itself, not behind a pointer, so
+    /// that a core reaches a byte with one load from the bus it holds (the bus lives inside
+    /// the core, which the machine keeps on the heap).
+    pub(crate) mem: [u8; 0x10000],
+    pub(crate) attr: [u8; 0x10000],
     /// 1 where the CPU wrote during the current run.
     pub(crate) written: Box<[u8; 0x10000]>,
     /// [`page`] flags per 256-byte page.
@@ -168,8 +171,8 @@ impl MachineBus {
     /// A bus for `cpu` laid out as `map` (which must be valid). Unmapped bytes read as `0xFF`;
     /// RAM and ROM start as zeros.
     pub(crate) fn new(cpu: Cpu, map: &MemoryMap) -> Self {
-        let mut mem = page_array(0xFF);
-        let mut attr = page_array(attr::UNMAPPED | attr::OUTSIDE);
+        let mut mem = [0xFF; 0x10000];
+        let mut attr = [attr::UNMAPPED | attr::OUTSIDE; 0x10000];
         for region in &map.regions {
             let bits = match region.kind {
                 RegionKind::Ram => attr::RAM,
@@ -514,11 +517,56 @@ impl Bus for AllMemory {
     fn write(&mut self, addr: u16, value: u8) {
         self.0.write(addr, value)
     }
+    #[inline(always)]
     fn port_in(&self, port: u16) -> u8 {
         self.0.port_in(port)
     }
+    #[inline(always)]
     fn port_out(&mut self, port: u16, value: u8) {
         self.0.port_out(port, value)
+    }
+}
+
+/// A Z80's [`MachineBus`] on a map with unmapped memory. The Z80 has no devices in its
+/// address space, so a read is a byte of memory or an unmapped byte (`$FF`, counted), decided
+/// without a call (a call on the read path makes the compiler save registers in every one of
+/// the `z80` crate's instruction functions).
+#[repr(transparent)]
+pub(crate) struct Z80Memory(pub(crate) MachineBus);
+
+impl Bus for Z80Memory {
+    #[inline(always)]
+    fn read(&self, addr: u16) -> u8 {
+        let (bus, i) = (&self.0, usize::from(addr));
+        if bus.pages[i >> 8] & page::READ_FAST != 0 || bus.attr[i] & attr::UNMAPPED == 0 {
+            bus.mem[i]
+        } else {
+            bus.unmapped_reads.set(bus.unmapped_reads.get() + 1);
+            0xFF
+        }
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.0.write(addr, value)
+    }
+    #[inline(always)]
+    fn port_in(&self, port: u16) -> u8 {
+        self.0.port_in(port)
+    }
+    #[inline(always)]
+    fn port_out(&mut self, port: u16, value: u8) {
+        self.0.port_out(port, value)
+    }
+}
+
+impl Machined for Z80Memory {
+    #[inline(always)]
+    fn machine(&self) -> &MachineBus {
+        &self.0
+    }
+    #[inline(always)]
+    fn machine_mut(&mut self) -> &mut MachineBus {
+        &mut self.0
     }
 }
 

@@ -21,7 +21,7 @@
 //! inside the program, the opcode pre-check (halts, illegal opcodes), the bus events, the stack
 //! region, and one store into the ring of recent PCs.
 
-use crate::bus_impl::{AllMemory, BusEvent, MachineBus, Machined, attr, is_done};
+use crate::bus_impl::{AllMemory, BusEvent, MachineBus, Machined, Z80Memory, attr, is_done};
 use crate::clock::{ClockProfile, default_machine};
 use crate::core::{Core, Mos6502Core, Registers, RustzxCore, Z80Core};
 use crate::devices::Console;
@@ -810,9 +810,9 @@ impl MachineBuilder {
         let core: Box<dyn Runner> = match self.core {
             // A map of nothing but RAM and ROM has no read to check or count.
             CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
-            CoreKind::Z80 => Box::new(Z80Core::new(bus)),
+            CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),
             CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
-            CoreKind::RustzxZ80 => Box::new(RustzxCore::new(bus)),
+            CoreKind::RustzxZ80 => Box::new(RustzxCore::new(Z80Memory(bus))),
             CoreKind::Mos6502 => Box::new(Mos6502Core::new(bus)),
         };
         let mut m = Machine {
