@@ -25,8 +25,9 @@
 //!
 //! Interrupts are serviced here rather than by the crate's `single_step`, so that the crate's
 //! fetch and execute functions are called from one place only (the compiler inlines a large
-//! function only into its single caller). The sequence is the NMOS one: after an instruction,
-//! a pulsed NMI, or else an active IRQ line with the I flag clear before the instruction (so
+//! function only into its single caller); while a line is active, every step takes the
+//! checked path, which looks for them. The sequence is the NMOS one: after an instruction, a
+//! pulsed NMI, or else an active IRQ line with the I flag clear before the instruction (so
 //! `CLI`/`SEI` act one instruction late), pushes PC and P (B clear, bit 5 set), sets I and
 //! jumps through `$FFFA` or `$FFFE`, in 7 cycles.
 
@@ -196,9 +197,13 @@ impl<B: Bus> Core for Mos6502Core<B> {
 
     #[inline(always)]
     fn step(&mut self) -> u32 {
-        let before = self.cpu.cycles;
-        let status = self.cpu.registers.status;
+        if self.lines {
+            return self.step_careful();
+        }
         let pc = self.cpu.registers.program_counter;
+        // The crate's counter counts this step only, so no count from before it has to be
+        // kept across the crate's code (which needs every register).
+        self.cpu.cycles = 0;
         match self.cpu.fetch_next_and_decode() {
             Some(decoded) => {
                 let plain = match decoded.2 {
@@ -218,22 +223,21 @@ impl<B: Bus> Core for Mos6502Core<B> {
             }
             // An opcode the crate does not know (the machine refuses them before they run):
             // the crate's own step counts one cycle and leaves the PC.
-            None => self.cpu.cycles = self.cpu.cycles.wrapping_add(1),
+            None => self.cpu.cycles = 1,
         }
-        if self.lines {
-            self.interrupt(status);
-        }
-        self.cpu.cycles.wrapping_sub(before) as u32
+        self.cpu.cycles as u32
     }
 
+    /// Also every step while an interrupt line is active: only here is P sampled before the
+    /// instruction and the interrupt lines looked at after it.
     fn step_careful(&mut self) -> u32 {
-        let before = self.cpu.cycles;
         let status = self.cpu.registers.status;
+        self.cpu.cycles = 0;
         self.careful_step(self.cpu.registers.program_counter);
         if self.lines {
             self.interrupt(status);
         }
-        self.cpu.cycles.wrapping_sub(before) as u32
+        self.cpu.cycles as u32
     }
 
     #[inline(always)]
