@@ -73,6 +73,26 @@ fn run_echoes_scripted_input_and_reports_cycles() {
 }
 
 #[test]
+fn run_stops_when_scripted_input_runs_out() {
+    let rom = temp_file("echo-short.z80", Z80_ECHO);
+    let out = kempelen(&[
+        "run",
+        rom.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "--input",
+        "no newline",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stdout), "no newline\n");
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("stopped: waiting for console input at $0000"),
+        "{err}"
+    );
+}
+
+#[test]
 fn run_6502_with_machine_profile_and_json() {
     let rom = temp_file("echo.6502", MOS6502_ECHO);
     let out = kempelen(&[

@@ -1,6 +1,7 @@
-//! Drives `kempelen uci` with a real UCI client (python-chess): a full game between the two
-//! profiles to a proper end without an illegal move. Skipped with a message when python3 or
-//! python-chess is missing (`.ci/run` installs both).
+//! Drives `kempelen uci` with a real UCI client (python-chess): full games to a proper end
+//! without an illegal move, one between the native engine's two profiles and one of the Z80
+//! build against the native engine. Skipped with a message when python3 or python-chess is
+//! missing (`.ci/run` installs both).
 
 use std::process::Command;
 
@@ -11,13 +12,14 @@ fn python_chess_available() -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
-#[test]
-fn python_chess_plays_a_full_game_against_kempelen() {
+/// Runs `tests/<script>` on the kempelen binary and checks its `RESULT` line: a proper end of
+/// the game after more than ten plies.
+fn play(script: &str) {
     if !python_chess_available() {
         eprintln!("SKIPPED: python3 with the 'chess' package is not installed (pip install chess)");
         return;
     }
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/uci_session.py");
+    let script = format!("{}/tests/{script}", env!("CARGO_MANIFEST_DIR"));
     let out = Command::new("python3")
         .arg(script)
         .arg(env!("CARGO_BIN_EXE_kempelen"))
@@ -33,4 +35,14 @@ fn python_chess_plays_a_full_game_against_kempelen() {
     let fields: Vec<&str> = line.split_whitespace().collect();
     assert!(["1-0", "0-1", "1/2-1/2"].contains(&fields[1]), "{line}");
     assert!(fields[3].parse::<u32>().unwrap() > 10, "{line}");
+}
+
+#[test]
+fn python_chess_plays_a_full_game_against_kempelen() {
+    play("uci_session.py");
+}
+
+#[test]
+fn python_chess_plays_a_full_game_against_the_z80_build() {
+    play("z80_uci_session.py");
 }

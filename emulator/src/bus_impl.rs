@@ -88,6 +88,9 @@ pub enum BusEvent {
         /// Value.
         value: u8,
     },
+    /// The program read the console while its input queue was empty, with
+    /// [`Console::set_stop_on_empty_input`] on.
+    InputWait,
 }
 
 /// The machine's bus: 64 KB of memory under a memory map, the console and the host-call
@@ -103,7 +106,8 @@ pub struct MachineBus {
     /// [`page`] flags per 256-byte page.
     pages: [u8; 256],
     pub(crate) console: RefCell<Console>,
-    pub(crate) event: Option<BusEvent>,
+    /// A cell because a console read (through `&self`) can record [`BusEvent::InputWait`].
+    pub(crate) event: Cell<Option<BusEvent>>,
     pub(crate) unmapped_reads: Cell<u64>,
     /// The CPU, and the class of each opcode, for [`attr::CHECK`].
     cpu: Cpu,
@@ -194,7 +198,7 @@ impl MachineBus {
             written: page_array(0),
             pages: [0; 256],
             console: RefCell::new(Console::default()),
-            event: None,
+            event: Cell::new(None),
             unmapped_reads: Cell::new(0),
             cpu,
             class: [0; 256],
@@ -296,11 +300,26 @@ impl MachineBus {
         self.attr[i] = if check { at | attr::CHECK } else { at };
     }
 
-    fn record(&mut self, event: BusEvent) {
-        if self.event.is_none() {
-            self.event = Some(event);
+    fn record(&self, event: BusEvent) {
+        if self.event.get().is_none() {
+            self.event.set(Some(event));
             self.stop_at.set(0);
         }
+    }
+
+    /// A console register read (`status` or data) through memory, reporting a starved
+    /// console as an event.
+    fn console_read(&self, status: bool) -> u8 {
+        let mut console = self.console.borrow_mut();
+        let value = if status {
+            console.status()
+        } else {
+            console.read()
+        };
+        if console.take_starved() {
+            self.record(BusEvent::InputWait);
+        }
+        value
     }
 
     /// A read in a page that holds a device or unmapped bytes.
@@ -313,8 +332,8 @@ impl MachineBus {
         }
         if a & attr::IO != 0 {
             match addr as u8 {
-                PORT_CONSOLE_STATUS => return self.console.borrow_mut().status(),
-                PORT_CONSOLE_DATA => return self.console.borrow_mut().read(),
+                PORT_CONSOLE_STATUS => return self.console_read(true),
+                PORT_CONSOLE_DATA => return self.console_read(false),
                 _ => {}
             }
         }
@@ -353,26 +372,35 @@ impl MachineBus {
             }
         }
         self.deferred_len = 0;
-        if self.console_taken.take() {
-            // The character read was `console_next`; take it (none when that was 0 for an
-            // empty queue).
+        let taken = self.console_taken.take();
+        let polled = self.console_polled.take();
+        if taken || polled {
+            // The instruction read `console_status` or `console_next`, the console as it
+            // still is (nothing has used it since they were read): repeat the read on the
+            // console itself, which takes the character, or finds the queue empty.
             let console = self.console.get_mut();
-            if console.pending_input() > 0 {
+            if taken && console.pending_input() > 0 {
                 console.read();
+            } else {
+                // An empty queue (the data register read 0), or a status read. A status
+                // read rather than a data read, so that a key a terminal has just typed is
+                // queued, not taken unseen.
+                console.status();
             }
-            self.console_polled.set(true);
-        }
-        if self.console_polled.take() {
+            if console.take_starved() {
+                self.record(BusEvent::InputWait);
+            }
             self.refresh_console();
         }
     }
 
     /// Reads the console's status and next character for the Z80's port reads (see
-    /// [`Bus::port_in`]).
+    /// [`Bus::port_in`]). Not a read by the program, so it never starves the console.
     pub(crate) fn refresh_console(&mut self) {
         let console = self.console.get_mut();
         self.console_status = console.status();
         self.console_next = console.peek();
+        console.take_starved();
     }
 
     /// The part of a CPU write outside a page of plain RAM that waits until the end of the
@@ -620,7 +648,7 @@ mod tests {
         assert_eq!(b.read(0x4000), 7);
         assert_eq!(b.written[0x4000], 1);
         assert_eq!(b.written[0x4001], 0);
-        assert_eq!(b.event, None);
+        assert_eq!(b.event.get(), None);
     }
 
     #[test]
@@ -656,7 +684,7 @@ mod tests {
         write(&mut b, 0x0100, 0xAA);
         assert_eq!(b.read(0x0100), 0x55);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::RomWrite {
                 addr: 0x0100,
                 value: 0xAA
@@ -667,7 +695,7 @@ mod tests {
         b.write(0x0300, 2);
         b.complete_deferred();
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::RomWrite {
                 addr: 0x0100,
                 value: 0xAA
@@ -683,7 +711,7 @@ mod tests {
         assert_eq!(b.unmapped_reads.get(), 2);
         write(&mut b, 0x1234, 0);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::UnmappedWrite {
                 addr: 0x1234,
                 value: 0
@@ -714,7 +742,7 @@ mod tests {
         assert_eq!(port_in(&mut b, 0x0042), 0xFF);
         assert_eq!(b.unmapped_reads.get(), 1);
         port_out(&mut b, 0x00FF, 0);
-        assert_eq!(b.event, Some(BusEvent::HostCall(0)));
+        assert_eq!(b.event.get(), Some(BusEvent::HostCall(0)));
         assert!(is_done(0));
     }
 
@@ -723,7 +751,7 @@ mod tests {
         let mut b = bus(Cpu::Z80);
         port_out(&mut b, 0x0010, 3);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::PortWrite {
                 port: 0x0010,
                 value: 3
@@ -741,11 +769,11 @@ mod tests {
         assert_eq!(b.console.get_mut().output(), b"!");
         assert_eq!(b.read(0xBF42), 0xFF);
         write(&mut b, 0xBFFF, 0);
-        assert_eq!(b.event, Some(BusEvent::HostCall(0)));
-        b.event = None;
+        assert_eq!(b.event.get(), Some(BusEvent::HostCall(0)));
+        b.event.set(None);
         write(&mut b, 0xBF42, 9);
         assert_eq!(
-            b.event,
+            b.event.get(),
             Some(BusEvent::UnmappedWrite {
                 addr: 0xBF42,
                 value: 9

@@ -50,6 +50,11 @@ pub struct Console {
     chars_read: u64,
     /// Characters the program has written.
     chars_written: u64,
+    /// Stop the run when the program looks for input that is not there (no host attached).
+    stop_on_empty_input: bool,
+    /// Set when the program found the queue empty while `stop_on_empty_input` is on; the bus
+    /// takes it and turns it into [`BusEvent::InputWait`](crate::BusEvent::InputWait).
+    starved: bool,
 }
 
 impl fmt::Debug for Console {
@@ -94,6 +99,22 @@ impl Console {
         self.host.take()
     }
 
+    /// With `on`, and no host attached, a program that reads the status or data register while
+    /// the input queue is empty ends the run with
+    /// [`StopReason::InputWait`](crate::StopReason::InputWait) after that instruction. A host
+    /// then feeds an interactive program turn by turn: queue a line, run until the program
+    /// waits again, read its output. The read itself behaves as usual (status 0, data 0), so
+    /// running on resumes the program's polling loop.
+    pub fn set_stop_on_empty_input(&mut self, on: bool) {
+        self.stop_on_empty_input = on;
+    }
+
+    /// Whether the program found the queue empty since the last call (see
+    /// [`Console::set_stop_on_empty_input`]); clears the flag.
+    pub(crate) fn take_starved(&mut self) -> bool {
+        std::mem::take(&mut self.starved)
+    }
+
     /// Characters the program has read and written so far.
     pub fn counts(&self) -> (u64, u64) {
         (self.chars_read, self.chars_written)
@@ -101,8 +122,13 @@ impl Console {
 
     fn refill(&mut self) {
         if self.input.is_empty() {
-            if let Some(b) = self.host.as_mut().and_then(|host| host.poll()) {
-                self.input.push_back(b);
+            match self.host.as_mut() {
+                Some(host) => {
+                    if let Some(b) = host.poll() {
+                        self.input.push_back(b);
+                    }
+                }
+                None => self.starved = self.stop_on_empty_input,
             }
         }
     }
@@ -197,5 +223,28 @@ mod tests {
         assert_eq!(*printed.borrow(), b"!");
         assert!(c.output().is_empty());
         assert!(c.detach().is_some());
+    }
+
+    #[test]
+    fn empty_queue_starves_only_when_asked_and_without_a_host() {
+        let mut c = Console::default();
+        assert_eq!(c.status(), 0);
+        assert!(!c.take_starved(), "off by default");
+        c.set_stop_on_empty_input(true);
+        assert_eq!(c.status(), 0);
+        assert!(c.take_starved());
+        assert!(!c.take_starved(), "taking clears it");
+        assert_eq!(c.read(), 0);
+        assert!(c.take_starved());
+        c.push_input(b"x");
+        assert_eq!(c.status(), 1);
+        assert_eq!(c.read(), b'x');
+        assert!(!c.take_starved());
+        c.attach(Box::new(Fake {
+            typed: Vec::new(),
+            printed: Default::default(),
+        }));
+        assert_eq!(c.status(), 0);
+        assert!(!c.take_starved(), "a terminal may still type");
     }
 }

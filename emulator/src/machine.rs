@@ -472,7 +472,7 @@ enum Settled {
 #[inline(never)]
 fn settle(bus: &mut MachineBus, cycles: u64, limit: u64) -> Settled {
     bus.complete_deferred();
-    if bus.event.is_some() {
+    if bus.event.get().is_some() {
         Settled::Event
     } else if cycles >= limit {
         Settled::Limit
@@ -545,7 +545,8 @@ fn step_loop<C: Core<Bus: Machined>>(
     };
     let sp = core.sp();
     let bus = core.bus_mut().machine_mut();
-    bus.stop_at.set(if bus.event.is_some() { 0 } else { limit });
+    bus.stop_at
+        .set(if bus.event.get().is_some() { 0 } else { limit });
     bus.last_sp = sp;
     bus.sp_moved_at = n;
     // The loop is rotated: the checks after an instruction end the iteration that ran it.
@@ -1202,7 +1203,7 @@ impl Machine {
         let sp = self.core.sp();
         let bus = self.core.bus_mut();
         bus.written.fill(0);
-        bus.event = None;
+        bus.event.set(None);
         bus.deferred_len = 0;
         bus.refresh_console();
         bus.unmapped_reads.set(0);
@@ -1287,6 +1288,7 @@ impl Machine {
                 let event = self.core.bus_mut().event.take().expect("event recorded");
                 let fault = match event {
                     BusEvent::HostCall(v) if is_done(v) => return Ok(StopReason::HostDone),
+                    BusEvent::InputWait => return Ok(StopReason::InputWait { pc }),
                     BusEvent::HostCall(value) => Fault::UnknownHostCall { value, pc },
                     BusEvent::RomWrite { addr, value } => Fault::RomWrite { addr, value, pc },
                     BusEvent::UnmappedWrite { addr, value } => {

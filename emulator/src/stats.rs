@@ -27,6 +27,13 @@ pub enum StopReason {
         /// Address of the loop.
         pc: u16,
     },
+    /// The instruction at `pc` read the console while no input was queued, and the console
+    /// was set to stop then ([`Console::set_stop_on_empty_input`](crate::Console::set_stop_on_empty_input)). The
+    /// instruction was executed (it read "nothing waiting"); running again resumes after it.
+    InputWait {
+        /// Address of the `IN` / load that found no input.
+        pc: u16,
+    },
 }
 
 impl fmt::Display for StopReason {
@@ -36,6 +43,7 @@ impl fmt::Display for StopReason {
             StopReason::Halt { pc } => write!(f, "HALT at ${pc:04X}"),
             StopReason::Brk { pc } => write!(f, "BRK at ${pc:04X}"),
             StopReason::SelfLoop { pc } => write!(f, "jump to itself at ${pc:04X}"),
+            StopReason::InputWait { pc } => write!(f, "waiting for console input at ${pc:04X}"),
         }
     }
 }

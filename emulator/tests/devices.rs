@@ -93,6 +93,47 @@ fn waiting_for_input_that_never_comes_hits_the_budget() {
     assert_eq!(m.console_mut().take_output(), b"no newline");
 }
 
+#[test]
+fn stop_on_empty_input_hands_control_back_turn_by_turn() {
+    for core in [CoreKind::Z80, CoreKind::RustzxZ80] {
+        let mut m = Machine::builder(Cpu::Z80)
+            .core(core)
+            .load(0, &Z80_ECHO)
+            .build()
+            .unwrap();
+        m.console_mut().set_stop_on_empty_input(true);
+        // Nothing queued: the first IN finds no key and the run stops right after it.
+        let stats = m.run(100_000).unwrap();
+        assert_eq!(stats.stop, StopReason::InputWait { pc: 0x0000 });
+        assert_eq!((stats.cycles, stats.instructions), (11, 1));
+        m.console_mut().push_input(b"h");
+        let stats = m.run(100_000).unwrap();
+        assert_eq!(stats.stop, StopReason::InputWait { pc: 0x0000 });
+        // AND, JR back, then one echoed character (66) and the IN that finds the queue empty.
+        assert_eq!(stats.cycles, 7 + 12 + 66 + 11);
+        assert_eq!(m.console_mut().take_output(), b"h");
+        m.console_mut().push_input(b"i\n");
+        let stats = m.run(100_000).unwrap();
+        assert_eq!(stats.stop, StopReason::HostDone);
+        assert_eq!(m.console_mut().take_output(), b"i\n");
+    }
+}
+
+#[test]
+fn mos6502_stops_on_empty_input_too() {
+    let mut m = Machine::builder(Cpu::Mos6502)
+        .load(0xC000, &MOS6502_ECHO)
+        .build()
+        .unwrap();
+    m.console_mut().set_stop_on_empty_input(true);
+    m.console_mut().push_input(b"a");
+    let stats = m.run(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::InputWait { pc: 0xC000 });
+    assert_eq!(m.console_mut().take_output(), b"a");
+    m.console_mut().push_input(b"\n");
+    assert_eq!(m.run(10_000).unwrap().stop, StopReason::HostDone);
+}
+
 /// Fills 10 bytes at $4000, calls a routine that pushes two pairs, and stops.
 const Z80_RAM: [u8; 21] = [
     0x21, 0x00, 0x40, // 0000 LD HL,$4000

@@ -11,7 +11,34 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let depth: u32 = args[0].parse().expect("depth");
     let profile = args.iter().any(|a| a == "--profile");
-    let e = Z80Engine::assemble_with_pasmo().expect("assemble");
+    let e = Z80Engine::assemble().expect("assemble");
+    if args.iter().any(|a| a == "--ram") {
+        for line in std::io::stdin().lock().lines() {
+            let fen = line.unwrap();
+            let pos = Position::from_fen(fen.trim()).expect("fen");
+            let mut row = Vec::new();
+            for d in 1..=depth {
+                let z = e.search(&pos, &[], d, None).expect("search");
+                row.push(format!(
+                    "{}/{}",
+                    z.ram.peak_bytes,
+                    z.ram.stack.map(|s| s.max_depth).unwrap_or(0)
+                ));
+            }
+            println!("{} | {}", row.join(" "), fen.trim());
+        }
+        return;
+    }
+    if args.iter().any(|a| a == "--perft") {
+        for line in std::io::stdin().lock().lines() {
+            let fen = line.unwrap();
+            let pos = Position::from_fen(fen.trim()).expect("fen");
+            let z = e.perft(&pos, depth as u8).expect("perft").count;
+            let n = kempelen_engine::perft(&pos, depth);
+            println!("{} {z} {n} {fen}", if z == n { "ok" } else { "DIFF" });
+        }
+        return;
+    }
     let (mut agree, mut total, mut nodes, mut cycles) = (0, 0, 0u64, 0u64);
     let mut last = None;
     for line in std::io::stdin().lock().lines() {
@@ -74,9 +101,23 @@ fn main() {
         nodes as f64 * 3.5e6 / cycles.max(1) as f64
     );
     if let (true, Some(pos)) = (profile, last) {
-        let (total, by) = e.profile_search(&pos, depth as u8).expect("profile");
-        for (name, c) in by.iter().take(30) {
-            println!("{name:20} {c:12} {:5.1}%", *c as f64 * 100.0 / total as f64);
+        let report = e.profile_search(&pos, depth).expect("profile");
+        for r in report.rows.iter().take(40) {
+            println!(
+                "{:20} {:12} {:5.1}% {:8} calls",
+                r.routine, r.cycles, r.share, r.calls
+            );
+        }
+        let mut inc: Vec<_> = report.rows.iter().filter(|r| r.calls > 0).collect();
+        inc.sort_by_key(|r| std::cmp::Reverse(r.inclusive));
+        println!("inclusive:");
+        for r in inc.iter().take(30) {
+            let share = r.inclusive as f64 * 100.0 / report.total_cycles as f64;
+            let per = r.inclusive as f64 / r.calls as f64;
+            println!(
+                "{:20} {:12} {share:5.1}% {:8} calls {per:8.0} per call",
+                r.routine, r.inclusive, r.calls
+            );
         }
     }
 }

@@ -2,14 +2,16 @@
 //! folder and drives them through the host protocol described in `docs/PROTOCOL.md`.
 //!
 //! - [`tables`]: generator of `z80/tables.inc`, the tables shared with the native engine.
-//! - [`symbols`]: the assembler's symbol table, where every protocol address comes from.
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`z80`]: the Z80 engine: assemble, load, run a command, read the result.
+//! - [`console`]: the console front end (`z80/console.asm`): assemble it, run it, drive it.
+//! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80` (speed, RAM by depth, profile).
 
+pub mod bench;
+pub mod console;
 pub mod setup;
 pub mod suite;
-pub mod symbols;
 pub mod tables;
 pub mod z80;
 

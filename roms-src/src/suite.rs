@@ -7,6 +7,21 @@
 use kempelen_engine::Game;
 use thiserror::Error;
 
+/// The bundled comparison suite (`tests/data/suite.epd`): at least 60 positions covering
+/// castling, en passant (the pinned en-passant pawn too), every promotion, checks and double
+/// checks, mates, stalemates, repetitions, the fifty-move rule and insufficient material.
+pub const BUNDLED: &str = include_str!("../../tests/data/suite.epd");
+
+/// The name the bundled suite is reported under.
+pub const BUNDLED_NAME: &str = "tests/data/suite.epd";
+
+/// The positions of the RAM-by-depth table of `kempelen bench --cpu z80`
+/// (`tests/data/ram.epd`): suite positions whose search to depth 8 is affordable.
+pub const RAM_SUITE: &str = include_str!("../../tests/data/ram.epd");
+
+/// The name the RAM suite is reported under.
+pub const RAM_SUITE_NAME: &str = "tests/data/ram.epd";
+
 /// One position of a suite.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SuiteEntry {
@@ -57,6 +72,7 @@ impl SuiteEntry {
 /// skipped.
 pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut out = Vec::new();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let trimmed = raw.trim();
@@ -69,7 +85,7 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             col,
             message,
         };
-        let (fen_part, rest) = match raw.find(';') {
+        let (fen_part, rest) = match first_separator(raw) {
             Some(p) => (&raw[..p], &raw[p + 1..]),
             None => (raw, ""),
         };
@@ -114,8 +130,23 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             pos += op.len() + 1;
         }
         let op = |name: &str| ops.iter().find(|(c, _)| c == name).map(|(_, v)| v.clone());
-        let half = clocks.first().cloned().or_else(|| op("hmvc"));
-        let full = clocks.get(1).cloned().or_else(|| op("fmvn"));
+        // The clocks: from a six-field FEN, else from `hmvc` / `fmvn`, else 0 and 1.
+        let number = |name: &str| -> Result<Option<String>, SuiteError> {
+            match op(name) {
+                None => Ok(None),
+                Some(v) if v.parse::<u32>().is_ok() => Ok(Some(v)),
+                Some(v) => {
+                    let col = raw.find(name).map_or(1, |c| c + 1);
+                    Err(err(
+                        col,
+                        format!("`{name}` needs a non-negative number, found '{v}'"),
+                    ))
+                }
+            }
+        };
+        let (hmvc, fmvn) = (number("hmvc")?, number("fmvn")?);
+        let half = clocks.first().cloned().or(hmvc);
+        let full = clocks.get(1).cloned().or(fmvn);
         let mut fen_fields = fen_fields;
         fen_fields.push(half.unwrap_or_else(|| "0".into()));
         fen_fields.push(full.unwrap_or_else(|| "1".into()));
@@ -131,6 +162,19 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
         });
     }
     Ok(out)
+}
+
+/// The byte index of the first `;` outside double quotes.
+fn first_separator(s: &str) -> Option<usize> {
+    let mut quoted = false;
+    for (i, c) in s.char_indices() {
+        match c {
+            '"' => quoted = !quoted,
+            ';' if !quoted => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Splits the operation part at semicolons outside quotes.
@@ -178,6 +222,47 @@ mod tests {
     fn hmvc_operation_sets_the_clock() {
         let s = parse("8/8/8/8/8/8/8/K6k w - -; hmvc 7; fmvn 40;\n", "t.epd").unwrap();
         assert_eq!(s[0].fen, "8/8/8/8/8/8/8/K6k w - - 7 40");
+    }
+
+    #[test]
+    fn standard_opcodes_are_read() {
+        let line = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - \
+                    c0 \"x; y\"; bm Bb5 Bc4; am a3; id \"Ruy; Lopez\"; hmvc 2; fmvn 3; ce 35; \
+                    acd 12; acn 123456; acs 3; pv Bb5 a6 Ba4; c1 \"\"; dm 5; noop;\n";
+        let s = parse(line, "t.epd").unwrap();
+        assert_eq!(s.len(), 1);
+        assert_eq!(
+            s[0].fen,
+            "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+        );
+        assert_eq!(s[0].id, "Ruy; Lopez");
+        let codes: Vec<&str> = s[0].ops.iter().map(|(c, _)| c.as_str()).collect();
+        assert_eq!(
+            codes,
+            [
+                "c0", "bm", "am", "id", "hmvc", "fmvn", "ce", "acd", "acn", "acs", "pv", "c1",
+                "dm", "noop"
+            ]
+        );
+        assert_eq!(s[0].ops[0].1, "x; y");
+        assert_eq!(s[0].ops[1].1, "Bb5 Bc4");
+        s[0].game("t.epd").unwrap();
+    }
+
+    #[test]
+    fn byte_order_mark_and_crlf_are_accepted() {
+        let s = parse("\u{feff}8/8/8/8/8/8/8/K6k w - -; id \"a\";\r\n", "t.epd").unwrap();
+        assert_eq!(s[0].id, "a");
+        assert_eq!(s[0].fen, "8/8/8/8/8/8/8/K6k w - - 0 1");
+    }
+
+    #[test]
+    fn a_bad_clock_operation_is_refused_with_its_place() {
+        let e = parse("8/8/8/8/8/8/8/K6k w - -; id \"a\"; hmvc x;\n", "t.epd").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.epd:1:34: `hmvc` needs a non-negative number, found 'x'"
+        );
     }
 
     #[test]

@@ -4,27 +4,52 @@
 //! table. [`Z80Engine`] implements the native engine's [`Engine`] trait, so `perft`,
 //! `search`, `compare`, `bench` and `uci` run it like the native engine.
 //!
-//! The CPU runs on the bare `z80` crate with a flat 64 KB memory (ROM below 0x8000, RAM
-//! above) and the port contract of the Kempelen machine (0x00/0x01 console, 0xFF host call).
+//! The program runs in kempelen-emulator's Z80 machine with its default memory map
+//! (docs/MACHINE.md: ROM 0000h-3FFFh, RAM 4000h-FFFFh, stack region F000h-FFFFh), which also
+//! measures it: exact cycles, the RAM profile and, on request, cycles per routine.
 
-use std::collections::HashMap;
+use kempelen_asm::source::MemorySource;
+use kempelen_asm::{Options, assemble};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+use kempelen_emulator::{
+    ClockProfile, Cpu, Fault, Machine, ProfileReport, RamProfile, SymbolTable,
+};
 use kempelen_engine::engine::{
-    Engine, EngineError, Limits, SearchControl, SearchInfo, SearchResult,
+    Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo, SearchResult,
 };
 use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
-use z80::{Z80, Z80_io};
 
 use crate::setup::Setup;
-use crate::symbols::Symbols;
 
-/// Where the engine's sources live.
+/// Where the engine's sources live in the source tree.
 pub fn source_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("z80")
 }
+
+/// The engine's sources, bundled at compile time so the engine can be assembled anywhere
+/// (`tests/assemblers.rs` checks the list against the folder).
+pub const SOURCES: &[(&str, &str)] = &[
+    ("engine.asm", include_str!("../z80/engine.asm")),
+    ("ram.inc", include_str!("../z80/ram.inc")),
+    ("setup.inc", include_str!("../z80/setup.inc")),
+    ("page0.inc", include_str!("../z80/page0.inc")),
+    ("tables.inc", include_str!("../z80/tables.inc")),
+    ("zhole1.inc", include_str!("../z80/zhole1.inc")),
+    ("zhole2.inc", include_str!("../z80/zhole2.inc")),
+    ("zhole3.inc", include_str!("../z80/zhole3.inc")),
+    ("zhole4.inc", include_str!("../z80/zhole4.inc")),
+    ("board.inc", include_str!("../z80/board.inc")),
+    ("movegen.inc", include_str!("../z80/movegen.inc")),
+    ("make.inc", include_str!("../z80/make.inc")),
+    ("search.inc", include_str!("../z80/search.inc")),
+    ("perft.inc", include_str!("../z80/perft.inc")),
+];
+
+/// The main source file among [`SOURCES`].
+pub const MAIN: &str = "engine.asm";
 
 /// What went wrong running the Z80 engine.
 #[derive(Debug, Error)]
@@ -35,12 +60,14 @@ pub enum Z80Error {
     MissingSymbol(&'static str),
     #[error("the engine stopped with status {code} ({})", status_name(*code))]
     Status { code: u8 },
+    #[error("the machine stopped: {0}")]
+    Run(Box<kempelen_emulator::RunError>),
+    #[error("the machine could not be set up: {0}")]
+    Config(#[from] kempelen_emulator::ConfigError),
+    #[error("the program ended without the \"done\" host call: {0}")]
+    NotDone(kempelen_emulator::StopReason),
     #[error("the engine did not finish within {0} cycles")]
-    Timeout(u64),
-    #[error("the CPU halted without the host call at PC {0:#06x}")]
-    Halted(u16),
-    #[error("host call {0:#04x} is reserved")]
-    HostCall(u8),
+    CycleBudget(u64),
     #[error("history has {0} keys; the engine takes at most {1}")]
     HistoryTooLong(usize, usize),
     #[error("search depth {0} is outside 1..=32")]
@@ -75,16 +102,13 @@ pub struct PerftOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchOutcome {
     /// Best move, score, principal variation, completed depth, nodes (`time` is the
-    /// emulated time at [`Z80Engine::clock_hz`], or the host's time without a clock).
+    /// emulated time at [`Z80Engine::clock`], or the host's time without a clock).
     pub result: SearchResult,
     /// Z80 T-states from reset to the "done" host call.
     pub cycles: u64,
-    /// Distinct RAM bytes written by the host or the engine during the run.
-    pub ram_bytes: usize,
-    /// Highest address of the search stack written (frames and move lists).
-    pub frames_top: u16,
-    /// Lowest address the Z80 stack pointer reached.
-    pub stack_low: u16,
+    /// RAM the engine used (docs/MACHINE.md: distinct bytes the CPU wrote outside the stack
+    /// region plus the deepest stack); the host's input (position, history) comes on top.
+    pub ram: RamProfile,
 }
 
 /// Protocol addresses, read from the symbol table.
@@ -109,7 +133,6 @@ struct Layout {
     board: u16,
     hist: u16,
     hist_max: u16,
-    frames: u16,
     v_limit_on: u16,
     v_budget: u16,
     cmd_perft: u8,
@@ -117,7 +140,7 @@ struct Layout {
 }
 
 impl Layout {
-    fn from_symbols(s: &Symbols) -> Result<Layout, Z80Error> {
+    fn from_symbols(s: &SymbolTable) -> Result<Layout, Z80Error> {
         let g = |n: &'static str| s.get(n).ok_or(Z80Error::MissingSymbol(n));
         Ok(Layout {
             p_cmd: g("P_CMD")?,
@@ -139,7 +162,6 @@ impl Layout {
             board: g("BOARD")?,
             hist: g("HIST")?,
             hist_max: g("HIST_MAX_GAME")?,
-            frames: g("FRAMES")?,
             v_limit_on: g("V_LIMIT_ON")?,
             v_budget: g("V_BUDGET")?,
             cmd_perft: g("CMD_PERFT")? as u8,
@@ -152,64 +174,61 @@ impl Layout {
 #[derive(Debug, Clone)]
 pub struct Z80Engine {
     rom: Vec<u8>,
-    symbols: Symbols,
+    symbols: SymbolTable,
     layout: Layout,
-    /// Cycle budget of one command (a run that needs more ends with [`Z80Error::Timeout`]).
+    /// Cycle budget of one command (a run that needs more stops with [`Z80Error::Run`] or,
+    /// sliced, [`Z80Error::CycleBudget`]).
     pub max_cycles: u64,
-    /// Clock of the emulated machine: with it, search times and time limits are emulated
-    /// time (cycles / clock); without it, the host's time.
-    pub clock_hz: Option<u64>,
+    /// The historical machine whose clock turns cycles into time; with it, search times and
+    /// time limits are emulated time, without it the host's time.
+    pub clock: Option<&'static ClockProfile>,
     /// With a clock: hold the emulation back to the machine's real speed.
     pub realtime: bool,
 }
+
+/// The ROM region of the machine's default Z80 memory map (docs/MACHINE.md).
+const ROM_LIMIT: usize = 0x4000;
 
 /// How often the run loop looks at the stop flag, the clock and finished iterations.
 const POLL_CYCLES: u64 = 1 << 20;
 
 impl Z80Engine {
     /// Builds the engine from an assembled image (loaded at 0x0000) and its symbols.
-    pub fn new(rom: Vec<u8>, symbols: Symbols) -> Result<Z80Engine, Z80Error> {
+    pub fn new(rom: Vec<u8>, symbols: SymbolTable) -> Result<Z80Engine, Z80Error> {
+        if rom.len() > ROM_LIMIT {
+            return Err(Z80Error::Assemble {
+                file: "engine.asm".into(),
+                message: format!(
+                    "the image has {} bytes; the ROM holds {ROM_LIMIT}",
+                    rom.len()
+                ),
+            });
+        }
         let layout = Layout::from_symbols(&symbols)?;
         Ok(Z80Engine {
             rom,
             symbols,
             layout,
             max_cycles: 1 << 44,
-            clock_hz: None,
+            clock: None,
             realtime: false,
         })
     }
 
-    /// Assembles `z80/engine.asm` with pasmo (development path).
-    pub fn assemble_with_pasmo() -> Result<Z80Engine, Z80Error> {
-        let dir = source_dir();
-        let out = std::env::temp_dir().join(format!(
-            "kempelen-z80-{}-{:?}",
-            std::process::id(),
-            std::thread::current().id()
-        ));
-        std::fs::create_dir_all(&out).map_err(|e| asm_err("engine.asm", e))?;
-        let bin = out.join("engine.bin");
-        let sym = out.join("engine.sym");
-        let st = std::process::Command::new("pasmo")
-            .current_dir(&dir)
-            .arg("--bin")
-            .arg("engine.asm")
-            .arg(&bin)
-            .arg(&sym)
-            .output()
-            .map_err(|e| asm_err("engine.asm", e))?;
-        if !st.status.success() {
+    /// Assembles the bundled sources of `z80/engine.asm` with Kempelen's assembler.
+    pub fn assemble() -> Result<Z80Engine, Z80Error> {
+        let mut source = MemorySource::new();
+        for (name, text) in SOURCES {
+            source.add(name, text.as_bytes());
+        }
+        let out = assemble(MAIN, &source, &Options::new(Cpu::Z80));
+        if !out.is_ok() {
             return Err(Z80Error::Assemble {
-                file: "engine.asm".into(),
-                message: String::from_utf8_lossy(&st.stderr).into_owned()
-                    + &String::from_utf8_lossy(&st.stdout),
+                file: MAIN.into(),
+                message: out.report(),
             });
         }
-        let rom = std::fs::read(&bin).map_err(|e| asm_err("engine.bin", e))?;
-        let symbols = std::fs::read_to_string(&sym).map_err(|e| asm_err("engine.sym", e))?;
-        let _ = std::fs::remove_dir_all(&out);
-        Z80Engine::new(rom, Symbols::parse(&symbols))
+        Z80Engine::new(out.image.bytes.clone(), out.symbols.clone())
     }
 
     /// The assembled image.
@@ -218,21 +237,21 @@ impl Z80Engine {
     }
 
     /// The symbol table.
-    pub fn symbols(&self) -> &Symbols {
+    pub fn symbols(&self) -> &SymbolTable {
         &self.symbols
     }
 
     /// Counts the leaves of the legal move tree of `depth` plies.
     pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, Z80Error> {
         let l = &self.layout;
-        let mut m = self.machine();
+        let mut m = self.machine()?;
         self.write_position(&mut m, &Setup::from_position(pos), &[])?;
-        m.host_write(l.p_cmd, &[l.cmd_perft]);
-        m.host_write(l.p_depth, &[depth]);
-        let cycles = m.run(self.max_cycles, &mut |_, _| {})?;
+        m.write_bytes(l.p_cmd, &[l.cmd_perft])?;
+        m.write_bytes(l.p_depth, &[depth])?;
+        let cycles = run(&mut m, self.max_cycles)?;
         self.check_status(&m)?;
         Ok(PerftOutcome {
-            count: m.read_u32(l.r_perft) as u64,
+            count: read_u32(&m, l.r_perft) as u64,
             cycles,
         })
     }
@@ -248,111 +267,173 @@ impl Z80Engine {
         depth: u32,
         nodes: Option<u32>,
     ) -> Result<SearchOutcome, Z80Error> {
-        self.search_with(pos, history, depth, nodes, None, None)
+        let mut m = self.prepare_search(pos, history, depth, nodes)?;
+        let cycles = run(&mut m, self.max_cycles)?;
+        self.search_outcome(&m, pos, cycles, None)
     }
 
     /// [`Z80Engine::search`] with a control (stop flag, info callback after every iteration)
     /// and time limits (soft: no new iteration, hard: stop), measured in emulated time when
-    /// [`Z80Engine::clock_hz`] is set.
+    /// [`Z80Engine::clock`] is set. The machine runs in slices of 2^20 T-states between
+    /// which the host looks at the stop flag, the clock and finished iterations. The machine
+    /// keeps a RAM profile per run, so the outcome's `ram` covers the last slice only: RAM
+    /// figures come from [`Z80Engine::search`], which runs in one piece.
     pub fn search_with(
         &self,
         pos: &Position,
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-        control: Option<&SearchControl>,
-        budget: Option<time::TimeBudget>,
+        control: &SearchControl,
+        budget: time::TimeBudget,
     ) -> Result<SearchOutcome, Z80Error> {
-        if !(1..=32).contains(&depth) {
-            return Err(Z80Error::Depth(depth));
-        }
-        let l = self.layout.clone();
-        let mut m = self.machine();
-        self.write_position(&mut m, &Setup::from_position(pos), history)?;
-        m.host_write(l.p_cmd, &[l.cmd_search]);
-        m.host_write(l.p_depth, &[depth as u8]);
-        m.host_write(l.p_nodes, &nodes.unwrap_or(0).to_le_bytes());
-        let start = control.map(|c| c.start).unwrap_or_else(Instant::now);
-        let clock = self.clock_hz;
-        let elapsed = |cycles: u64| match clock {
-            Some(hz) => Duration::from_secs_f64(cycles as f64 / hz as f64),
+        let l = &self.layout;
+        let mut m = self.prepare_search(pos, history, depth, nodes)?;
+        let start = control.start;
+        let elapsed = |cycles: u64| match self.clock {
+            Some(c) => c.duration(cycles),
             None => start.elapsed(),
         };
-        let budget = budget.unwrap_or_default();
         let mut reported = 0u8;
         let mut stopping = false;
-        let mut poll = |m: &mut Machine, cycles: u64| {
-            if let (Some(hz), true) = (clock, self.realtime) {
-                let due = Duration::from_secs_f64(cycles as f64 / hz as f64);
-                if let Some(wait) = due.checked_sub(start.elapsed()) {
-                    std::thread::sleep(wait);
+        let mut cycles = 0u64;
+        loop {
+            // With a clock, a slice ends at the hard time limit, so the stop is not late by
+            // up to a whole slice of emulated (with --realtime: real) time.
+            let slice = match (self.clock, budget.hard) {
+                (Some(c), Some(h)) if !stopping => {
+                    let deadline = (h.as_secs_f64() * c.hz()).ceil() as u64;
+                    POLL_CYCLES.min(deadline.saturating_sub(cycles).max(1))
                 }
+                _ => POLL_CYCLES,
+            };
+            match m.run(slice) {
+                Ok(stats) => {
+                    cycles += stats.cycles;
+                    if !stats.is_done() {
+                        return Err(Z80Error::NotDone(stats.stop));
+                    }
+                    break;
+                }
+                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => cycles += e.cycles,
+                Err(e) => return Err(Z80Error::Run(Box::new(e))),
             }
-            let done = m.mem[l.r_depth as usize];
+            if cycles > self.max_cycles {
+                return Err(Z80Error::CycleBudget(self.max_cycles));
+            }
+            let done = m.read_byte(l.r_depth);
             let t = elapsed(cycles);
             if done > reported {
                 reported = done;
-                if let Some(c) = control {
-                    if let Ok(pv) = read_pv(m, &l, pos) {
-                        c.report(&SearchInfo {
-                            depth: done as u32,
-                            seldepth: done as u32,
-                            score: m.read_u16(l.r_score) as i16 as i32,
-                            nodes: m.read_u32(l.r_nodes) as u64,
-                            time: t,
-                            pv,
-                            hashfull: None,
-                        });
-                    }
-                }
+                report_iteration(&m, l, pos, control, t);
                 if budget.soft.is_some_and(|s| t >= s) {
                     stopping = true;
                 }
             }
-            if control.is_some_and(|c| c.stopped()) || budget.hard.is_some_and(|h| t >= h) {
+            if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
                 stopping = true;
             }
             // A stop works like the node limit (ALGORITHM.md section 9): once iteration 1 is
-            // complete the engine ends at its next node with the last completed iteration.
+            // complete, the engine ends at its next node with the last completed iteration.
             if stopping && reported > 0 {
-                m.host_write(l.v_budget, &[0; 4]);
-                m.host_write(l.v_limit_on, &[1]);
+                m.write_bytes(l.v_budget, &[0; 4])?;
+                m.write_bytes(l.v_limit_on, &[1])?;
             }
-        };
-        let cycles = m.run(self.max_cycles, &mut poll)?;
-        self.check_status(&m)?;
-        let pv = read_pv(&m, &l, pos)?;
+        }
+        // Iterations completed in the last slice are reported too (the last one at least, as
+        // the native search reports every iteration).
+        if m.read_byte(l.r_depth) > reported && m.read_byte(l.r_status) == 0 {
+            report_iteration(&m, l, pos, control, elapsed(cycles));
+        }
+        self.search_outcome(&m, pos, cycles, Some(elapsed(cycles)))
+    }
+
+    /// Runs a search with the profiler on and returns its report (cycles per routine).
+    pub fn profile_search(&self, pos: &Position, depth: u32) -> Result<ProfileReport, Z80Error> {
+        self.search_profiled(pos, &[], depth, None)
+            .map(|(_, report)| report)
+    }
+
+    /// [`Z80Engine::search`] with the cycle profiler on: the outcome (the same result, cycles
+    /// and RAM profile as without the profiler) and the cycles per routine of this search.
+    pub fn search_profiled(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        depth: u32,
+        nodes: Option<u32>,
+    ) -> Result<(SearchOutcome, ProfileReport), Z80Error> {
+        let mut m = self.prepare_search(pos, history, depth, nodes)?;
+        m.enable_profiler();
+        let cycles = run(&mut m, self.max_cycles)?;
+        let outcome = self.search_outcome(&m, pos, cycles, None)?;
+        Ok((outcome, m.profile().expect("the profiler is on")))
+    }
+
+    fn machine(&self) -> Result<Machine, Z80Error> {
+        let mut b = Machine::builder(Cpu::Z80)
+            .load(0, &self.rom)
+            .symbols(self.symbols.clone());
+        if let Some(c) = self.clock {
+            b = b.clock(c);
+        }
+        let mut m = b.build()?;
+        m.set_realtime(self.realtime && self.clock.is_some());
+        Ok(m)
+    }
+
+    fn prepare_search(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        depth: u32,
+        nodes: Option<u32>,
+    ) -> Result<Machine, Z80Error> {
+        if !(1..=32).contains(&depth) {
+            return Err(Z80Error::Depth(depth));
+        }
+        let l = &self.layout;
+        let mut m = self.machine()?;
+        self.write_position(&mut m, &Setup::from_position(pos), history)?;
+        m.write_bytes(l.p_cmd, &[l.cmd_search])?;
+        m.write_bytes(l.p_depth, &[depth as u8])?;
+        m.write_bytes(l.p_nodes, &nodes.unwrap_or(0).to_le_bytes())?;
+        Ok(m)
+    }
+
+    fn search_outcome(
+        &self,
+        m: &Machine,
+        pos: &Position,
+        cycles: u64,
+        time: Option<Duration>,
+    ) -> Result<SearchOutcome, Z80Error> {
+        let l = &self.layout;
+        self.check_status(m)?;
+        let pv = read_pv(m, l, pos)?;
         // R_BEST is the first PV move, or FFh FFh when the root has no legal move.
-        let best = if m.mem[l.r_best as usize] == 0xFF {
+        let best = if m.read_byte(l.r_best) == 0xFF {
             None
         } else {
             pv.first().copied()
         };
-        let frames_top = (l.frames as usize..0xF800)
-            .rev()
-            .find(|&a| m.written[a])
-            .unwrap_or(l.frames as usize) as u16;
+        let ram = m.ram_profile();
         let result = SearchResult {
             best,
-            score: m.read_u16(l.r_score) as i16 as i32,
+            score: m.read_word(l.r_score) as i16 as i32,
             pv,
-            depth: m.mem[l.r_depth as usize] as u32,
-            nodes: m.read_u32(l.r_nodes) as u64,
-            time: elapsed(cycles),
+            depth: m.read_byte(l.r_depth) as u32,
+            nodes: read_u32(m, l.r_nodes) as u64,
+            time: time.unwrap_or_else(|| match self.clock {
+                Some(c) => c.duration(cycles),
+                None => Duration::ZERO,
+            }),
         };
         Ok(SearchOutcome {
             result,
             cycles,
-            ram_bytes: m.written[0x8000..].iter().filter(|&&w| w).count(),
-            frames_top,
-            stack_low: m.stack_low,
+            ram,
         })
-    }
-
-    fn machine(&self) -> Machine {
-        let mut m = Machine::new();
-        m.mem[..self.rom.len()].copy_from_slice(&self.rom);
-        m
     }
 
     fn write_position(&self, m: &mut Machine, s: &Setup, history: &[u32]) -> Result<(), Z80Error> {
@@ -360,75 +441,71 @@ impl Z80Engine {
         if history.len() > l.hist_max as usize {
             return Err(Z80Error::HistoryTooLong(history.len(), l.hist_max as usize));
         }
-        m.host_write(l.board, &s.board);
-        m.host_write(l.p_side, &[s.side]);
-        m.host_write(l.p_castle, &[s.castling]);
-        m.host_write(l.p_ep, &[s.ep]);
-        m.host_write(l.p_half, &s.halfmove.to_le_bytes());
-        m.host_write(l.p_hcount, &[history.len() as u8]);
+        m.write_bytes(l.board, &s.board)?;
+        m.write_bytes(l.p_side, &[s.side])?;
+        m.write_bytes(l.p_castle, &[s.castling])?;
+        m.write_bytes(l.p_ep, &[s.ep])?;
+        m.write_bytes(l.p_half, &s.halfmove.to_le_bytes())?;
+        m.write_bytes(l.p_hcount, &[history.len() as u8])?;
         let bytes: Vec<u8> = history.iter().flat_map(|k| k.to_le_bytes()).collect();
-        m.host_write(l.hist, &bytes);
+        m.write_bytes(l.hist, &bytes)?;
         Ok(())
     }
 
     fn check_status(&self, m: &Machine) -> Result<(), Z80Error> {
-        match m.mem[self.layout.r_status as usize] {
+        match m.read_byte(self.layout.r_status) {
             0 => Ok(()),
             code => Err(Z80Error::Status { code }),
         }
     }
+}
 
-    /// Runs a search and returns the cycles spent per routine (by the nearest preceding
-    /// code label), highest first.
-    pub fn profile_search(
-        &self,
-        pos: &Position,
-        depth: u8,
-    ) -> Result<(u64, Vec<(String, u64)>), Z80Error> {
-        let l = &self.layout;
-        let mut m = self.machine();
-        m.profile = Some(vec![0u64; 65536]);
-        self.write_position(&mut m, &Setup::from_position(pos), &[])?;
-        m.host_write(l.p_cmd, &[l.cmd_search]);
-        m.host_write(l.p_depth, &[depth]);
-        let cycles = m.run(self.max_cycles, &mut |_, _| {})?;
-        self.check_status(&m)?;
-        let prof = m.profile.take().unwrap_or_default();
-        // Code labels are lower case; upper-case names are tables and equates.
-        let code: Vec<(String, u16)> = self
-            .symbols
-            .sorted()
-            .into_iter()
-            .filter(|(n, v)| (*v as usize) < self.rom.len() && n.to_lowercase() == *n)
-            .collect();
-        let mut by: HashMap<String, u64> = HashMap::new();
-        for (pc, &c) in prof.iter().enumerate() {
-            if c == 0 {
-                continue;
-            }
-            let name = code
-                .iter()
-                .rev()
-                .find(|(_, v)| (*v as usize) <= pc)
-                .map(|(n, _)| n.clone())
-                .unwrap_or_else(|| format!("{pc:04x}"));
-            *by.entry(name).or_default() += c;
-        }
-        let mut v: Vec<(String, u64)> = by.into_iter().collect();
-        v.sort_by_key(|e| std::cmp::Reverse(e.1));
-        Ok((cycles, v))
+/// Runs the machine to the "done" host call; returns the cycles.
+fn run(m: &mut Machine, budget: u64) -> Result<u64, Z80Error> {
+    let stats = m.run(budget).map_err(|e| Z80Error::Run(Box::new(e)))?;
+    if stats.is_done() {
+        Ok(stats.cycles)
+    } else {
+        Err(Z80Error::NotDone(stats.stop))
     }
+}
+
+/// Reports the last completed iteration (R_DEPTH, R_SCORE, R_PV) to the control's callback.
+fn report_iteration(
+    m: &Machine,
+    l: &Layout,
+    pos: &Position,
+    control: &SearchControl,
+    time: Duration,
+) {
+    if let Ok(pv) = read_pv(m, l, pos) {
+        let depth = m.read_byte(l.r_depth) as u32;
+        control.report(&SearchInfo {
+            depth,
+            seldepth: depth,
+            score: m.read_word(l.r_score) as i16 as i32,
+            nodes: read_u32(m, l.r_nodes) as u64,
+            time,
+            pv,
+            hashfull: None,
+        });
+    }
+}
+
+fn read_u32(m: &Machine, a: u16) -> u32 {
+    let b = m.read_bytes(a, 4);
+    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
 }
 
 /// Decodes the principal variation in RAM by replaying it: the promotion bits of a `to`
 /// byte only mean something for a pawn reaching the last rank.
 fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Error> {
-    let len = m.mem[l.r_pvlen as usize] as usize;
+    let len = m.read_byte(l.r_pvlen) as usize;
     let mut pos = root.clone();
     let mut pv = Vec::with_capacity(len);
     for i in 0..len.min(32) {
-        let a = l.r_pv as usize + 2 * i;
-        let (from, to) = (m.mem[a], m.mem[a + 1]);
+        let a = l.r_pv + 2 * i as u16;
+        let (from, to) = (m.read_byte(a), m.read_byte(a + 1));
         let promo = match to & 0x88 {
             0x00 => 5,
             0x08 => 4,
@@ -454,20 +531,24 @@ fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Err
     Ok(pv)
 }
 
-fn asm_err(file: &str, e: std::io::Error) -> Z80Error {
-    Z80Error::Assemble {
-        file: file.to_string(),
-        message: e.to_string(),
-    }
-}
-
 fn backend(e: Z80Error) -> EngineError {
     EngineError::Backend(e.to_string())
 }
 
+/// The UCI option that names the search profile; the Z80 build has only `reference`.
+const PROFILE_OPTION: &str = "Profile";
+
 impl Engine for Z80Engine {
     fn name(&self) -> String {
-        format!("Kempelen {} (Z80 reference)", env!("CARGO_PKG_VERSION"))
+        match self.clock {
+            Some(c) => format!(
+                "Kempelen {} (Z80 reference, {} at {} MHz)",
+                env!("CARGO_PKG_VERSION"),
+                c.id,
+                c.mhz
+            ),
+            None => format!("Kempelen {} (Z80 reference)", env!("CARGO_PKG_VERSION")),
+        }
     }
 
     fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
@@ -484,11 +565,13 @@ impl Engine for Z80Engine {
         limits: &Limits,
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
-        let depth = limits.depth.unwrap_or(32);
-        if !(1..=32).contains(&depth) {
-            return Err(EngineError::Unsupported(format!(
-                "depth {depth}: the Z80 engine searches depths 1 to 32"
-            )));
+        // A GUI may ask for any depth (`go depth 50`, `go mate 20`): deeper than the engine's
+        // 32 iterations means "as deep as it goes", like no depth limit at all.
+        let depth = limits.depth.unwrap_or(32).min(32);
+        if depth == 0 {
+            return Err(EngineError::Unsupported(
+                "depth 0: the Z80 engine searches depths 1 to 32".into(),
+            ));
         }
         let nodes =
             match limits.nodes {
@@ -505,119 +588,37 @@ impl Engine for Z80Engine {
                 &game.reference_history(),
                 depth,
                 nodes,
-                Some(control),
-                Some(budget),
+                control,
+                budget,
             )
             .map_err(backend)?;
         Ok(out.result)
     }
-}
 
-/// Flat 64 KB memory with the Kempelen port contract.
-struct Machine {
-    mem: Vec<u8>,
-    written: Vec<bool>,
-    done: Option<u8>,
-    stack_low: u16,
-    cycles: u64,
-    profile: Option<Vec<u64>>,
-}
+    /// `Profile` is listed so that a GUI sees the one profile this build has; `full` is the
+    /// native engine's and cannot run here.
+    fn options(&self) -> Vec<EngineOption> {
+        vec![EngineOption {
+            name: PROFILE_OPTION.into(),
+            kind: OptionKind::Combo {
+                default: "reference".into(),
+                choices: vec!["reference".into()],
+            },
+        }]
+    }
 
-impl Machine {
-    fn new() -> Machine {
-        Machine {
-            mem: vec![0; 65536],
-            written: vec![false; 65536],
-            done: None,
-            stack_low: 0xFFFF,
-            cycles: 0,
-            profile: None,
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        if !name.eq_ignore_ascii_case(PROFILE_OPTION) {
+            return Err(EngineError::UnknownOption(name.to_string()));
         }
-    }
-
-    fn host_write(&mut self, addr: u16, bytes: &[u8]) {
-        let a = addr as usize;
-        self.mem[a..a + bytes.len()].copy_from_slice(bytes);
-        for w in &mut self.written[a..a + bytes.len()] {
-            *w = true;
-        }
-    }
-
-    fn read_u16(&self, a: u16) -> u16 {
-        u16::from_le_bytes([self.mem[a as usize], self.mem[a as usize + 1]])
-    }
-
-    fn read_u32(&self, a: u16) -> u32 {
-        let a = a as usize;
-        u32::from_le_bytes([
-            self.mem[a],
-            self.mem[a + 1],
-            self.mem[a + 2],
-            self.mem[a + 3],
-        ])
-    }
-
-    /// Runs from reset until the host call; `poll` sees the machine every [`POLL_CYCLES`].
-    fn run(
-        &mut self,
-        max_cycles: u64,
-        poll: &mut dyn FnMut(&mut Machine, u64),
-    ) -> Result<u64, Z80Error> {
-        let mut cpu = Z80::new();
-        cpu.init();
-        let mut next_poll = POLL_CYCLES;
-        loop {
-            let pc = cpu.pc;
-            let c = cpu.step(self) as u64;
-            self.cycles += c;
-            if let Some(p) = &mut self.profile {
-                p[pc as usize] += c;
-            }
-            if cpu.sp < self.stack_low && cpu.sp >= 0x8000 {
-                self.stack_low = cpu.sp;
-            }
-            if let Some(v) = self.done {
-                return if v == 0 {
-                    Ok(self.cycles)
-                } else {
-                    Err(Z80Error::HostCall(v))
-                };
-            }
-            if cpu.halted {
-                return Err(Z80Error::Halted(cpu.pc));
-            }
-            if self.cycles >= next_poll {
-                next_poll += POLL_CYCLES;
-                if self.cycles > max_cycles {
-                    return Err(Z80Error::Timeout(max_cycles));
-                }
-                let c = self.cycles;
-                poll(self, c);
-            }
-        }
-    }
-}
-
-impl Z80_io for Machine {
-    fn read_byte(&self, addr: u16) -> u8 {
-        self.mem[addr as usize]
-    }
-
-    fn write_byte(&mut self, addr: u16, value: u8) {
-        // ROM below 0x8000 is read-only.
-        if addr >= 0x8000 {
-            self.mem[addr as usize] = value;
-            self.written[addr as usize] = true;
-        }
-    }
-
-    fn port_in(&self, _addr: u16) -> u8 {
-        0
-    }
-
-    fn port_out(&mut self, addr: u16, value: u8) {
-        if addr & 0xFF == 0xFF {
-            self.done = Some(value);
+        if value.eq_ignore_ascii_case("reference") {
+            Ok(())
+        } else {
+            Err(EngineError::InvalidOption {
+                name: PROFILE_OPTION.into(),
+                value: value.to_string(),
+                reason: "the Z80 build runs the reference profile only (the full profile is the native engine's)".into(),
+            })
         }
     }
 }

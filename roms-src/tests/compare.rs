@@ -10,7 +10,7 @@ use kempelen_roms::{Z80Engine, suite};
 
 fn engine() -> &'static Z80Engine {
     static E: OnceLock<Z80Engine> = OnceLock::new();
-    E.get_or_init(|| Z80Engine::assemble_with_pasmo().expect("engine assembles"))
+    E.get_or_init(|| Z80Engine::assemble().expect("engine assembles"))
 }
 
 const SUITE: &str = include_str!("../../tests/data/suite.epd");

@@ -38,7 +38,7 @@ const POSITIONS: [(&str, &str, [u64; 4]); 6] = [
 ];
 
 fn engine() -> Z80Engine {
-    Z80Engine::assemble_with_pasmo().expect("engine assembles")
+    Z80Engine::assemble().expect("engine assembles")
 }
 
 fn check(depth: usize) {

@@ -4,13 +4,17 @@
 ; block (ram.inc, docs/PROTOCOL.md), starts the CPU at 0000h and waits for the host call
 ; OUT (0FFh),A with A = 0; then it reads the results from the same block.
 ;
-; Layout: 0000h reset jump, 0003h-0FFFh generated tables (tables.inc: page-indexed, so
-; they must start right here), then the code. RAM from 8000h (ram.inc).
+; Layout: 0000h reset jump and setup, 0100h-0F67h the generated tables (tables.inc,
+; indexed by page, so they must start at 0100h), then the rest of the code. RAM from 8000h
+; (ram.inc); the Z80 stack at the top of memory.
 
     include "ram.inc"
 
     org 0
     jp start
+    include "setup.inc"
+    include "page0.inc"
+    defs 0100h-$            ; (an error here means page 0 overflowed)
     include "tables.inc"
 
 ; start: run the command in P_CMD, store the status, signal "done" to the host.

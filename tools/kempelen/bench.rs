@@ -1,5 +1,6 @@
 //! `kempelen bench`: the fixed bench positions at a fixed depth per profile, printing each
-//! position's nodes, the deterministic node total and the speed.
+//! position's nodes, the deterministic node total and the speed. `--cpu z80` runs the Z80
+//! build's bench instead (`bench_z80`).
 
 use crate::engine_common::{backend, nps};
 use kempelen_engine::{Profile, bench};
@@ -20,12 +21,36 @@ pub enum BenchProfile {
 /// Arguments of `kempelen bench`.
 #[derive(clap::Args, Debug)]
 pub struct BenchArgs {
-    /// Which profile(s) to run.
-    #[arg(long, value_enum, default_value = "both")]
-    pub profile: BenchProfile,
-    /// Depth instead of the profile's default (reference 6, full 12); changes the node total.
+    /// Which profile(s) to run (native engine; default both).
+    #[arg(long, value_enum)]
+    pub profile: Option<BenchProfile>,
+    /// Depth instead of the default (native: reference 6, full 12; Z80: 5); changes the node
+    /// total.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Bench an 8-bit build instead of the native engine (only `z80` exists): nodes/s at the
+    /// historical clocks, ROM bytes, RAM by depth, cycle profile.
+    #[arg(long, value_name = "CPU")]
+    pub cpu: Option<String>,
+    /// Z80: the machine to highlight (see `kempelen machines`; default zx-spectrum).
+    #[arg(long, value_name = "ID")]
+    pub machine: Option<String>,
+    /// Z80: EPD suite of the speed run and profile (default: the bundled tests/data/suite.epd).
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<std::path::PathBuf>,
+    /// Z80: the RAM table measures depths 1 to N (default 8).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub ram_depth: u32,
+    /// Z80: EPD suite of the RAM table (default: the bundled tests/data/ram.epd).
+    #[arg(long, value_name = "FILE")]
+    pub ram_suite: Option<std::path::PathBuf>,
+    /// Z80: write the chart (Kempelen-Z80 beside the historical programs) as SVG to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// Z80: threads searching positions side by side (default: the host's cores); the
+    /// figures do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
@@ -33,7 +58,21 @@ pub struct BenchArgs {
 
 /// Runs the command.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    let profiles: &[Profile] = match args.profile {
+    if args.cpu.is_some() {
+        return crate::bench_z80::run(args);
+    }
+    for (given, name) in [
+        (args.machine.is_some(), "--machine"),
+        (args.suite.is_some(), "--suite"),
+        (args.ram_suite.is_some(), "--ram-suite"),
+        (args.svg.is_some(), "--svg"),
+        (args.jobs.is_some(), "--jobs"),
+    ] {
+        if given {
+            anyhow::bail!("{name} belongs to the 8-bit bench: add --cpu z80");
+        }
+    }
+    let profiles: &[Profile] = match args.profile.unwrap_or(BenchProfile::Both) {
         BenchProfile::Reference => &[Profile::Reference],
         BenchProfile::Full => &[Profile::Full],
         BenchProfile::Both => &[Profile::Reference, Profile::Full],

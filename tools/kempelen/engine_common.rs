@@ -1,7 +1,11 @@
-//! Helpers shared by the native-engine subcommands (`perft`, `search`, `uci`, `bench`): the
-//! profile flag and building the backend they all run through (`&mut dyn Engine`).
+//! Helpers shared by the engine subcommands (`perft`, `search`, `uci`, `bench`): the profile
+//! and engine flags, the Z80 machine flag, and building the backend they all run through
+//! (`&mut dyn Engine`).
 
+use anyhow::{Context, bail};
+use kempelen_emulator::{ClockProfile, Cpu, clock};
 use kempelen_engine::{Engine, NativeEngine, Profile};
+use kempelen_roms::Z80Engine;
 
 /// `--profile` values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -30,4 +34,53 @@ pub fn backend(profile: Profile) -> Box<dyn Engine> {
 pub fn nps(nodes: u64, time: std::time::Duration) -> u64 {
     let us = time.as_micros().max(1);
     (nodes as u128 * 1_000_000 / us) as u64
+}
+
+/// `--engine` values of `perft`, `search` and `uci`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum EngineArg {
+    /// The native Rust engine.
+    Native,
+    /// The Z80 build of the reference algorithm, run in Kempelen's emulator.
+    Z80,
+}
+
+/// The clock profile named by `--machine` (default: the ZX Spectrum, the machine the Z80
+/// figures are quoted at), refused unless it is a Z80 machine.
+pub fn z80_machine(id: Option<&str>) -> anyhow::Result<&'static ClockProfile> {
+    let Some(id) = id else {
+        return Ok(clock::default_machine(Cpu::Z80));
+    };
+    let known = || {
+        clock::MACHINES
+            .iter()
+            .filter(|m| m.cpu == Cpu::Z80)
+            .map(|m| m.id)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let m = clock::machine(id).with_context(|| {
+        format!(
+            "--machine {id}: unknown machine (Z80 machines: {})",
+            known()
+        )
+    })?;
+    if m.cpu != Cpu::Z80 {
+        bail!(
+            "--machine {id}: the {} has a {}, not a Z80 (Z80 machines: {})",
+            m.machine,
+            m.chip,
+            known()
+        );
+    }
+    Ok(m)
+}
+
+/// The Z80 engine, assembled from the bundled sources, with `clock` for time figures and
+/// time limits (emulated time at that clock), paced to it when `realtime` is set.
+pub fn z80_engine(clock: &'static ClockProfile, realtime: bool) -> anyhow::Result<Z80Engine> {
+    let mut engine = Z80Engine::assemble().context("assembling the Z80 engine")?;
+    engine.clock = Some(clock);
+    engine.realtime = realtime;
+    Ok(engine)
 }

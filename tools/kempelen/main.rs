@@ -16,6 +16,13 @@ mod machines;
 mod run;
 // --- assembler (issue 4) ---
 mod asm;
+// --- 8-bit engines (issue 5) ---
+mod bench_chart;
+mod bench_z80;
+mod compare;
+mod gen_tables;
+mod history;
+mod play;
 
 #[derive(Parser)]
 #[command(
@@ -37,7 +44,8 @@ enum Command {
     Search(search::SearchArgs),
     /// Run as a UCI engine on standard input and output.
     Uci(uci::UciArgs),
-    /// Search the fixed bench positions: deterministic node totals and speed per profile.
+    /// Search the fixed bench positions: deterministic node totals and speed per profile; with
+    /// `--cpu z80`, the Z80 build's nodes/s at historical clocks, ROM, RAM by depth and profile.
     Bench(bench::BenchArgs),
     // --- emulator (issue 3) ---
     /// Run an 8-bit program in Kempelen's machine: exact cycles, time at a historical clock.
@@ -50,6 +58,14 @@ enum Command {
     /// Disassemble a binary as Z80 or 6502 source.
     Disasm(asm::DisasmArgs),
     // --- 8-bit engines (issue 5) ---
+    /// Play chess against the Z80 engine on the terminal (the console front end, run in the
+    /// emulator).
+    Play(play::PlayArgs),
+    /// Compare the Z80 build with the native reference on an EPD suite (the bundled one by
+    /// default): best move, score, PV and nodes; non-zero exit on any disagreement.
+    Compare(compare::CompareArgs),
+    /// Write roms-src/z80/tables.inc (tables shared by the native and Z80 engines).
+    GenTables(gen_tables::GenTablesArgs),
     /// Print the version and exit.
     Version,
 }
@@ -65,7 +81,7 @@ fn main() -> anyhow::Result<()> {
         Command::Search(args) => {
             search::run(&args, engine_common::backend(args.profile.into()).as_mut())
         }
-        Command::Uci(args) => uci::run(engine_common::backend(args.profile.into()).as_mut()),
+        Command::Uci(args) => uci::run(&args, |p| engine_common::backend(p.into())),
         Command::Bench(args) => bench::run(&args),
         // --- emulator (issue 3) ---
         Command::Run(args) => run::run(&args),
@@ -74,6 +90,14 @@ fn main() -> anyhow::Result<()> {
         Command::Asm(args) => asm::run_asm(args),
         Command::Disasm(args) => asm::run_disasm(args),
         // --- 8-bit engines (issue 5) ---
+        Command::Play(args) => play::run(&args),
+        Command::Compare(args) => {
+            if !compare::run(&args)? {
+                std::process::exit(1);
+            }
+            Ok(())
+        }
+        Command::GenTables(args) => gen_tables::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
             Ok(())

@@ -111,15 +111,24 @@ fn parse_range(s: &str) -> Result<AddrRange, String> {
 
 /// The console on the terminal: typed lines arrive through a reader thread, output goes to
 /// standard output (flushed at each newline and whenever the program looks for input).
-struct Terminal {
+pub(crate) struct Terminal {
     input: mpsc::Receiver<u8>,
     closed: bool,
     idle_polls: u32,
     out: std::io::Stdout,
+    /// Typed for the user once standard input has ended (`kempelen play` quits the game).
+    after_eof: std::collections::VecDeque<u8>,
 }
 
 impl Terminal {
-    fn new() -> Self {
+    /// A terminal that types `after_eof` once standard input has ended.
+    pub(crate) fn with_eof_input(after_eof: &[u8]) -> Self {
+        let mut t = Terminal::new();
+        t.after_eof = after_eof.iter().copied().collect();
+        t
+    }
+
+    pub(crate) fn new() -> Self {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
             let mut stdin = std::io::stdin().lock();
@@ -135,6 +144,7 @@ impl Terminal {
             closed: false,
             idle_polls: 0,
             out: std::io::stdout(),
+            after_eof: Default::default(),
         }
     }
 }
@@ -149,7 +159,7 @@ impl ConsoleHost for Terminal {
             }
             Err(mpsc::TryRecvError::Disconnected) => {
                 self.closed = true;
-                None
+                self.after_eof.pop_front()
             }
             Err(mpsc::TryRecvError::Empty) => {
                 // A program waiting for a key polls in a tight loop: past a few thousand empty
@@ -279,6 +289,10 @@ pub fn run(args: &RunArgs) -> Result<()> {
         m.console_mut()
             .push_input(text.replace("\\n", "\n").as_bytes());
     }
+    if args.json || args.input.is_some() {
+        // Scripted input that has run out never grows: stop instead of spinning to the budget.
+        m.console_mut().set_stop_on_empty_input(true);
+    }
     if !args.json && args.input.is_none() {
         m.console_mut().attach(Box::new(Terminal::new()));
     }
@@ -317,7 +331,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
-fn grouped(n: u64) -> String {
+pub(crate) fn grouped(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

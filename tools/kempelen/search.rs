@@ -1,22 +1,27 @@
-//! `kempelen search`: one search of a position, printing best move, score, nodes and PV.
+//! `kempelen search`: one search of a position, printing best move, score, nodes and PV, by
+//! the native engine or the Z80 build (which also reports its exact cycles and the time at a
+//! historical machine's clock).
 
-use crate::engine_common::{ProfileArg, nps};
+use crate::engine_common::{EngineArg, ProfileArg, nps, z80_engine, z80_machine};
+use crate::perft::engine_name;
 use anyhow::{Context, bail};
+use kempelen_emulator::ClockProfile;
 use kempelen_engine::uci::{format_info, format_score};
-use kempelen_engine::{Engine, Game, Limits, SearchControl, mate_in};
+use kempelen_engine::{Engine, Game, Limits, SearchControl, SearchResult, mate_in, time};
 use serde_json::json;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Arguments of `kempelen search`.
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
-    /// Depth in plies (iterations of the iterative deepening).
+    /// Depth in plies (iterations of the iterative deepening; the Z80 engine: 1 to 32).
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Node limit (reference profile: the exact semantics of ALGORITHM.md section 9).
+    /// Node limit (reference profile: the exact semantics of ALGORITHM.md section 9; the Z80
+    /// engine: at most 2^32 - 1).
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Time limit in milliseconds.
+    /// Time limit in milliseconds (the Z80 engine: emulated time at the machine's clock).
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Position (default: the start position).
@@ -25,16 +30,30 @@ pub struct SearchArgs {
     /// Moves (UCI text) played from the position first; they also form the repetition history.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
-    /// Search profile.
+    /// Search profile (the Z80 engine has only `reference`).
     #[arg(long, value_enum, default_value = "reference")]
     pub profile: ProfileArg,
+    /// Which engine searches: the native one or the Z80 build in the emulator.
+    #[arg(long, value_enum, default_value = "native")]
+    pub engine: EngineArg,
+    /// Z80 engine: the machine whose clock turns cycles into time and measures `--movetime`
+    /// (see `kempelen machines`; default zx-spectrum).
+    #[arg(long, value_name = "ID")]
+    pub machine: Option<String>,
     /// Machine-readable output (no progress lines).
     #[arg(long)]
     pub json: bool,
 }
 
-/// Runs the command.
-pub fn run(args: &SearchArgs, engine: &mut dyn Engine) -> anyhow::Result<()> {
+/// What the Z80 engine adds to a search result.
+struct Z80Cost {
+    cycles: u64,
+    clock: &'static ClockProfile,
+    host: Duration,
+}
+
+/// Runs the command; `native` is the backend for `--engine native`.
+pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
     if args.depth.is_none() && args.nodes.is_none() && args.movetime.is_none() {
         bail!("give a limit: --depth N, --nodes N or --movetime MS");
     }
@@ -58,11 +77,22 @@ pub fn run(args: &SearchArgs, engine: &mut dyn Engine) -> anyhow::Result<()> {
     } else {
         SearchControl::with_info(|info| println!("{}", format_info(info)))
     };
-    let r = engine.search(&game, &limits, &control)?;
+    let (r, z80) = match args.engine {
+        EngineArg::Native => {
+            if args.machine.is_some() {
+                bail!("--machine: only the Z80 engine (--engine z80) runs at a machine's clock");
+            }
+            (native.search(&game, &limits, &control)?, None)
+        }
+        EngineArg::Z80 => {
+            let (r, cost) = search_z80(args, &game, &limits, &control)?;
+            (r, Some(cost))
+        }
+    };
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_uci()).collect();
     let best = r.best.map_or("0000".to_string(), |m| m.to_uci());
     if args.json {
-        let v = json!({
+        let mut v = json!({
             "fen": game.position().to_fen(),
             "profile": format!("{:?}", args.profile).to_lowercase(),
             "best": best,
@@ -73,7 +103,14 @@ pub fn run(args: &SearchArgs, engine: &mut dyn Engine) -> anyhow::Result<()> {
             "time_ms": r.time.as_secs_f64() * 1000.0,
             "nps": nps(r.nodes, r.time),
             "pv": pv,
+            "engine": engine_name(args.engine),
         });
+        if let Some(z) = &z80 {
+            v["cycles"] = json!(z.cycles);
+            v["machine"] = json!(z.clock.id);
+            v["mhz"] = json!(z.clock.mhz);
+            v["host_ms"] = json!(z.host.as_secs_f64() * 1000.0);
+        }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         let san = r
@@ -89,6 +126,63 @@ pub fn run(args: &SearchArgs, engine: &mut dyn Engine) -> anyhow::Result<()> {
             nps(r.nodes, r.time)
         );
         println!("pv {}", pv.join(" "));
+        if let Some(z) = &z80 {
+            println!(
+                "z80 {} cycles: {:.3} s at {} MHz ({}); host {:.3} s",
+                crate::run::grouped(z.cycles),
+                z.clock.duration(z.cycles).as_secs_f64(),
+                z.clock.mhz,
+                z.clock.id,
+                z.host.as_secs_f64()
+            );
+        }
     }
     Ok(())
+}
+
+/// The search by the Z80 build: the same limits (time in emulated time at the machine's
+/// clock), refused with a clear message where the build cannot follow them.
+fn search_z80(
+    args: &SearchArgs,
+    game: &Game,
+    limits: &Limits,
+    control: &SearchControl,
+) -> anyhow::Result<(SearchResult, Z80Cost)> {
+    if args.profile == ProfileArg::Full {
+        bail!(
+            "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
+        );
+    }
+    if let Some(d) = args.depth {
+        if d > 32 {
+            bail!("--depth {d}: the Z80 engine searches depths 1 to 32 (docs/PROTOCOL.md)");
+        }
+    }
+    let nodes = match args.nodes {
+        None => None,
+        Some(n) => Some(u32::try_from(n).map_err(|_| {
+            anyhow::anyhow!("--nodes {n}: the Z80 engine's node limit is at most 4294967295")
+        })?),
+    };
+    let clock = z80_machine(args.machine.as_deref())?;
+    let engine = z80_engine(clock, false)?;
+    let pos = game.position();
+    let budget = time::budget(limits, pos.side());
+    let start = Instant::now();
+    let out = engine
+        .search_with(
+            pos,
+            &game.reference_history(),
+            args.depth.unwrap_or(32),
+            nodes,
+            control,
+            budget,
+        )
+        .context("the Z80 engine")?;
+    let cost = Z80Cost {
+        cycles: out.cycles,
+        clock,
+        host: start.elapsed(),
+    };
+    Ok((out.result, cost))
 }

@@ -1,0 +1,42 @@
+; console.asm - Kempelen's chess on a serial console, the way Microchess and Sargon met their
+; players: a board drawn in characters, moves typed in coordinate notation, the machine's
+; reply printed back. Everything runs inside the Z80: the board diagram, reading and
+; checking the moves, the engine's search, the end of the game (checkmate, stalemate, and
+; the draws by the fifty-move rule, threefold repetition and insufficient material).
+;
+; The machine: ports 00h (console status, bit 0 = a key is waiting), 01h (read a key / print
+; a character) and 0FFh (host call; 0 = done), docs/MACHINE.md. The program starts at 0000h
+; and ends with the host call "done" when the player types q.
+;
+; The engine is the reference engine of engine.asm, included unchanged and called through
+; its documented routines (setup, in_check, make, unmake, any_legal, gen_all, next_any,
+; insufficient, eng_search). The front end plays the host's part of the protocol itself:
+; it keeps the game in the protocol block (P_SIDE ... P_HALF, BOARD) and the keys of the
+; game positions for the repetition rule.
+;
+; Layout: the engine exactly as in engine.asm (reset jump, page 0 code, tables, code), then
+; the front end from con_begin to con_end. RAM: the engine's from 8000h (ram.inc), the front
+; end's at 7000h-7FFFh (console_ram.inc), the Z80 stack at the top of memory.
+
+    include "ram.inc"
+    include "console_ram.inc"
+
+    org 0
+    jp con_start
+    include "setup.inc"
+    include "page0.inc"
+    defs 0100h-$            ; (an error here means page 0 overflowed)
+    include "tables.inc"
+
+    include "board.inc"
+    include "movegen.inc"
+    include "make.inc"
+    include "search.inc"
+    include "perft.inc"
+
+con_begin:
+    include "console_main.inc"
+    include "console_game.inc"
+    include "console_fen.inc"
+    include "console_io.inc"
+con_end:

@@ -1,0 +1,110 @@
+//! End-to-end: the console front end through the command line, the two ways the README
+//! gives: `kempelen asm` + `kempelen run` on the assembled ROM, and `kempelen play`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn kempelen(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run kempelen")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kempelen-console-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn asm_then_run_plays_a_scripted_game() {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80/console.asm");
+    let rom = scratch().join("console.bin");
+    let out = kempelen(&[
+        "asm",
+        source.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "-o",
+        rom.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = kempelen(&[
+        "run",
+        rom.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "--input",
+        "f2f3\\ng2g4\\nq\\n",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("Kempelen chess: the reference engine on a Z80. Type h for help.\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("Kempelen plays e7e5 (depth 4, score 10, 2109 nodes)\n"));
+    assert!(stdout.contains("Kempelen plays d8h4 (depth 4, mate in 1, "));
+    assert!(stdout.contains("\nCheckmate: Black wins\n"), "{stdout}");
+    assert!(stdout.ends_with("> Goodbye\n"), "{stdout}");
+    assert!(text(&out.stderr).contains("stopped: host call: done"));
+}
+
+#[test]
+fn run_stops_when_the_scripted_input_runs_out() {
+    let rom = scratch().join("console-short.bin");
+    let out = kempelen(&["play", "--write-rom", rom.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("(engine "),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = kempelen(&[
+        "run",
+        rom.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "--input",
+        "b\\n",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).ends_with("Move 1, White to move\n> \n"));
+    assert!(
+        text(&out.stderr).contains("stopped: waiting for console input"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn play_reads_the_terminal_and_quits_at_the_end_of_input() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(["play", "--machine", "trs-80"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kempelen play");
+    // No q: the end of the input quits.
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"d 2\ne2e4\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("> Search depth 2\n"), "{stdout}");
+    assert!(stdout.contains("Kempelen plays "), "{stdout}");
+    assert!(stdout.ends_with("> Goodbye\n"), "{stdout}");
+    let stderr = text(&out.stderr);
+    assert!(stderr.contains("at 1.774 MHz (trs-80)"), "{stderr}");
+}

@@ -1,0 +1,550 @@
+//! End-to-end tests of the issue-5 subcommands as a user runs them.
+
+use std::process::Command;
+
+fn kempelen(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run kempelen");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn gen_tables_check_passes_on_the_checked_in_file() {
+    let (ok, stdout, stderr) = kempelen(&["gen-tables", "--check"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("up to date"), "{stdout}");
+}
+
+#[test]
+fn gen_tables_writes_the_same_file_and_check_catches_a_stale_one() {
+    let dir = std::env::temp_dir().join(format!("kempelen-gen-tables-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("tables.inc");
+    let out_s = out.to_str().unwrap();
+    let (ok, _, stderr) = kempelen(&["gen-tables", "--out", out_s]);
+    assert!(ok, "{stderr}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    let checked_in = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80/tables.inc"),
+    )
+    .unwrap();
+    assert_eq!(written, checked_in);
+    std::fs::write(&out, written.replace("defb $", "defb $0")).unwrap();
+    let (ok, _, stderr) = kempelen(&["gen-tables", "--check", "--out", out_s]);
+    assert!(!ok && stderr.contains("stale"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn compare_agrees_on_the_bundled_suite_at_depth_2() {
+    let (ok, stdout, stderr) = kempelen(&["compare", "--cpu", "z80", "--depth", "2", "--json"]);
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let positions = v["positions"].as_u64().unwrap();
+    assert!(positions >= 60, "{positions} positions");
+    assert_eq!(v["agree"], positions);
+    assert_eq!(v["machine"], "zx-spectrum");
+    assert!(v["results"][0]["z80"]["cycles"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn compare_reads_a_given_suite_and_reports_bad_lines_with_their_place() {
+    let dir = std::env::temp_dir().join(format!("kempelen-compare-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("good.epd");
+    std::fs::write(
+        &good,
+        "8/8/8/4k3/8/8/3QK3/8 w - - hmvc 99; id \"fifty\";\n\
+         7k/8/8/8/8/1Q6/8/K7 w - -; moves \"b3b2 h8g8 b2b3 g8h8\"; id \"repeat\";\n",
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = kempelen(&[
+        "compare",
+        "--suite",
+        good.to_str().unwrap(),
+        "--depth",
+        "3",
+        "--machine",
+        "trs-80",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("2/2 positions agree at depth 3"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1.774 MHz (trs-80)"), "{stdout}");
+    let bad = dir.join("bad.epd");
+    std::fs::write(&bad, "# header\n8/8/8 w\n").unwrap();
+    let (ok, _, stderr) = kempelen(&["compare", "--suite", bad.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("bad.epd:2:1"), "{stderr}");
+    let (ok, _, stderr) = kempelen(&["compare", "--cpu", "6502"]);
+    assert!(!ok && stderr.contains("only the Z80"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn json(args: &[&str]) -> serde_json::Value {
+    let (ok, stdout, stderr) = kempelen(args);
+    assert!(ok, "{args:?}: {stderr}");
+    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
+}
+
+/// JSON numbers are parsed back to the nearest few ulps, not bit for bit.
+fn assert_close(value: &serde_json::Value, expected: f64) {
+    let v = value
+        .as_f64()
+        .unwrap_or_else(|| panic!("{value} is not a number"));
+    assert!(
+        (v - expected).abs() <= 1e-9 * expected.abs().max(1.0),
+        "{v} != {expected}"
+    );
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kempelen-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn perft_on_the_z80_counts_like_the_native_engine_and_reports_cycles() {
+    let v = json(&["perft", "--depth", "3", "--engine", "z80", "--json"]);
+    assert_eq!(v["nodes"], 8902);
+    assert_eq!(v["engine"], "z80");
+    assert_eq!(v["machine"], "zx-spectrum");
+    let cycles = v["cycles"].as_u64().unwrap();
+    let z80 = kempelen_roms::Z80Engine::assemble().unwrap();
+    let start = kempelen_engine::Position::from_fen(kempelen_engine::START_FEN).unwrap();
+    assert_eq!(cycles, z80.perft(&start, 3).unwrap().cycles);
+    // time_ms is the time at the machine's clock.
+    let ms = v["time_ms"].as_f64().unwrap();
+    assert!((ms - cycles as f64 / 3.5e3).abs() < 1e-6, "{ms}");
+
+    let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
+    let v = json(&[
+        "perft",
+        "--depth",
+        "2",
+        "--fen",
+        fen,
+        "--divide",
+        "--engine",
+        "z80",
+        "--machine",
+        "trs-80",
+        "--json",
+    ]);
+    assert_eq!(v["nodes"], 191);
+    assert_eq!(v["mhz"], 1.774);
+    let split = v["divide"].as_array().unwrap();
+    assert_eq!(split.len(), 14);
+    let sum: u64 = split.iter().map(|e| e["nodes"].as_u64().unwrap()).sum();
+    assert_eq!(sum, 191);
+    let (ok, stdout, _) = kempelen(&["perft", "--depth", "2", "--engine", "z80"]);
+    assert!(ok && stdout.contains("perft 2 = 400  (Z80: "), "{stdout}");
+}
+
+#[test]
+fn search_on_the_z80_gives_the_native_reference_result() {
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p2Q/2B1P3/8/PPPP1PPP/RNB1K1NR w KQkq - 4 4";
+    let base = ["search", "--depth", "3", "--fen", fen, "--json"];
+    let native = json(&base);
+    let z80 = json(&[&base[..], &["--engine", "z80", "--machine", "cpc464"]].concat());
+    for field in [
+        "best", "score", "mate", "depth", "nodes", "pv", "fen", "profile",
+    ] {
+        assert_eq!(native[field], z80[field], "{field}");
+    }
+    assert_eq!(z80["best"], "h5f7");
+    assert_eq!(z80["engine"], "z80");
+    assert_eq!(native["engine"], "native");
+    assert_eq!(z80["machine"], "cpc464");
+    let cycles = z80["cycles"].as_u64().unwrap();
+    assert!((z80["time_ms"].as_f64().unwrap() - cycles as f64 / 4.0e3).abs() < 1e-6);
+    // A node limit and the moves history work as in the native engine.
+    let base = [
+        "search", "--nodes", "700", "--moves", "g1f3", "g8f6", "f3g1", "f6g8", "--json",
+    ];
+    let native = json(&base);
+    let z80 = json(&[&base[..], &["--engine", "z80"]].concat());
+    for field in ["best", "score", "depth", "nodes", "pv"] {
+        assert_eq!(native[field], z80[field], "{field}");
+    }
+    // Text output: the usual lines plus the Z80's cycles.
+    let (ok, stdout, stderr) = kempelen(&["search", "--depth", "2", "--engine", "z80"]);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("info depth 2 "), "{stdout}");
+    assert!(stdout.contains("bestmove "), "{stdout}");
+    assert!(stdout.contains(" MHz (zx-spectrum)"), "{stdout}");
+}
+
+#[test]
+fn the_z80_engine_refuses_what_it_cannot_do() {
+    for (args, message) in [
+        (
+            &[
+                "search",
+                "--depth",
+                "3",
+                "--engine",
+                "z80",
+                "--profile",
+                "full",
+            ][..],
+            "reference profile only",
+        ),
+        (
+            &["search", "--depth", "33", "--engine", "z80"][..],
+            "depths 1 to 32",
+        ),
+        (
+            &["search", "--nodes", "5000000000", "--engine", "z80"][..],
+            "at most 4294967295",
+        ),
+        (
+            &[
+                "search",
+                "--depth",
+                "2",
+                "--engine",
+                "z80",
+                "--machine",
+                "c64",
+            ][..],
+            "not a Z80",
+        ),
+        (
+            &[
+                "search",
+                "--depth",
+                "2",
+                "--engine",
+                "z80",
+                "--machine",
+                "pdp-11",
+            ][..],
+            "unknown machine",
+        ),
+        (
+            &["search", "--depth", "2", "--machine", "trs-80"][..],
+            "--engine z80",
+        ),
+        (
+            &["perft", "--depth", "256", "--engine", "z80"][..],
+            "depth 255 at most",
+        ),
+        (
+            &["uci", "--engine", "z80", "--profile", "full"][..],
+            "reference profile only",
+        ),
+        (&["uci", "--realtime"][..], "--engine z80"),
+        (&["bench", "--cpu", "6502"][..], "only the Z80"),
+        (&["bench", "--svg", "x.svg"][..], "add --cpu z80"),
+        (
+            &["bench", "--cpu", "z80", "--profile", "full"][..],
+            "reference profile only",
+        ),
+        (
+            &["bench", "--cpu", "z80", "--depth", "0"][..],
+            "depths 1 to 32",
+        ),
+        (
+            &["bench", "--cpu", "z80", "--ram-depth", "40"][..],
+            "depths 1 to 32",
+        ),
+    ] {
+        let (ok, _, stderr) = kempelen(args);
+        assert!(!ok, "{args:?} should fail");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn compare_reads_standard_epd_opcodes_and_clocks() {
+    let dir = temp_dir("compare-epd");
+    let file = dir.join("std.epd");
+    std::fs::write(
+        &file,
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - c0 \"x; y\"; bm Bb5; \
+         am a3; id \"ruy\"; hmvc 2; fmvn 3; ce 35; acd 12; pv Bb5 a6;\n\
+         R6k/8/6K1/8/8/8/8/8 b - -; id \"mated\";\n",
+    )
+    .unwrap();
+    let v = json(&[
+        "compare",
+        "--suite",
+        file.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--json",
+    ]);
+    assert_eq!(v["agree"], 2);
+    assert_eq!(
+        v["results"][0]["fen"],
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3"
+    );
+    assert_eq!(v["results"][1]["z80"]["best"], "-");
+    assert_eq!(v["results"][1]["z80"]["score"], -32000);
+    std::fs::write(&file, "8/8/8/8/8/8/8/K6k w - -; hmvc -3;\n").unwrap();
+    let (ok, _, stderr) = kempelen(&["compare", "--suite", file.to_str().unwrap()]);
+    assert!(!ok && stderr.contains("std.epd:1:"), "{stderr}");
+    assert!(
+        stderr.contains("`hmvc` needs a non-negative number"),
+        "{stderr}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The bench's figures on two small suites, checked against searches run here through the
+/// library: node and cycle totals, nodes/s at every clock, ROM bytes, RAM by depth and bytes
+/// per ply, exactly; and the chart is a well-formed SVG with every series.
+#[test]
+fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
+    use kempelen_roms::{Z80Engine, bench, console::ConsoleRom};
+    let dir = temp_dir("bench-z80");
+    let speed_suite = dir.join("speed.epd");
+    std::fs::write(
+        &speed_suite,
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1; id \"pos3\";\n\
+         R6k/8/6K1/8/8/8/8/8 b - -; id \"mated\";\n\
+         7k/8/8/8/8/1Q6/8/K7 w - -; moves \"b3b2 h8g8 b2b3 g8h8\"; id \"repeat\";\n",
+    )
+    .unwrap();
+    let ram_suite = dir.join("ram.epd");
+    std::fs::write(
+        &ram_suite,
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1; id \"castling\";\n\
+         R6k/8/6K1/8/8/8/8/8 b - -; id \"mated\";\n\
+         8/5pk1/6p1/8/4P3/5PK1/8/8 w - - 0 1; id \"pawns\";\n",
+    )
+    .unwrap();
+    let svg = dir.join("bench.svg");
+    let v = json(&[
+        "bench",
+        "--cpu",
+        "z80",
+        "--depth",
+        "3",
+        "--suite",
+        speed_suite.to_str().unwrap(),
+        "--ram-depth",
+        "3",
+        "--ram-suite",
+        ram_suite.to_str().unwrap(),
+        "--machine",
+        "trs-80",
+        "--svg",
+        svg.to_str().unwrap(),
+        "--json",
+    ]);
+    let z80 = Z80Engine::assemble().unwrap();
+    let speed = bench::positions(&std::fs::read_to_string(&speed_suite).unwrap(), "s").unwrap();
+    let (mut nodes, mut cycles) = (0u64, 0u64);
+    for (p, row) in speed.iter().zip(v["positions"].as_array().unwrap()) {
+        let g = &p.game;
+        let out = z80
+            .search(g.position(), &g.reference_history(), 3, None)
+            .unwrap();
+        let native = kempelen_engine::ReferenceSearch::new(
+            g.position(),
+            &g.reference_history(),
+            kempelen_engine::ReferenceLimits {
+                depth: Some(3),
+                ..Default::default()
+            },
+        )
+        .run();
+        assert_eq!(row["nodes"], native.nodes, "{}", p.entry.id);
+        assert_eq!(row["cycles"], out.cycles, "{}", p.entry.id);
+        nodes += out.result.nodes;
+        cycles += out.cycles;
+    }
+    assert_eq!(v["nodes"], nodes);
+    assert_eq!(v["cycles"], cycles);
+    assert_close(&v["tstates_per_node"], cycles as f64 / nodes as f64);
+    assert_eq!(v["machine"], "trs-80");
+    let clocks = v["clocks"].as_array().unwrap();
+    assert_eq!(clocks.len(), 6, "every Z80 machine");
+    for c in clocks {
+        let hz = c["mhz"].as_f64().unwrap() * 1e6;
+        assert_close(&c["nodes_per_second"], nodes as f64 * hz / cycles as f64);
+    }
+    assert_eq!(v["rom"]["engine"], z80.rom().len());
+    let console = ConsoleRom::assemble().unwrap();
+    assert_eq!(v["rom"]["console"], console.image.len());
+    assert_eq!(v["rom"]["console_front_end"], console.front_end_bytes());
+
+    let ram = &v["ram"];
+    assert_eq!(ram["skipped"], 1, "the mated position takes no search");
+    let rows = ram["positions"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    let ram_positions =
+        bench::positions(&std::fs::read_to_string(&ram_suite).unwrap(), "r").unwrap();
+    let mut sums = [0f64; 3];
+    for (row, p) in rows
+        .iter()
+        .zip(ram_positions.iter().filter(|p| p.has_move()))
+    {
+        for d in 1..=3u32 {
+            let g = &p.game;
+            let out = z80
+                .search(g.position(), &g.reference_history(), d, None)
+                .unwrap();
+            assert_eq!(
+                row["peak"][d as usize - 1],
+                out.ram.peak_bytes,
+                "{} d{d}",
+                p.entry.id
+            );
+            sums[d as usize - 1] += f64::from(out.ram.peak_bytes);
+        }
+    }
+    assert_close(&ram["by_depth"][2]["mean"], sums[2] / 2.0);
+    assert_close(&ram["bytes_per_ply"], (sums[2] / 2.0 - sums[0] / 2.0) / 2.0);
+
+    let categories = v["profile"]["categories"].as_array().unwrap();
+    let total: u64 = categories
+        .iter()
+        .map(|c| c["cycles"].as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        total, cycles,
+        "the profile covers every cycle of the speed run"
+    );
+    let other = categories
+        .iter()
+        .find(|c| c["category"] == "other")
+        .unwrap();
+    assert!(
+        other["share"].as_f64().unwrap() < 1.0,
+        "unclassified routines: {other}"
+    );
+
+    let text = std::fs::read_to_string(&svg).unwrap();
+    let doc = roxmltree::Document::parse(&text).expect("well-formed SVG");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let texts: String = doc
+        .descendants()
+        .filter_map(|n| n.text())
+        .collect::<Vec<_>>()
+        .join("\n");
+    for series in [
+        "Kempelen-Z80 nodes/s",
+        "Colossus Chess 4",
+        "Sargon",
+        "estimate",
+        "micro-Max on AVR",
+        "eZ80 C engine",
+        "Microchess",
+        "1K ZX Chess",
+        "AVR-Max",
+        "108 bytes of stack per ply recursive",
+    ] {
+        assert!(texts.contains(series), "{series} missing from the chart");
+    }
+    assert!(texts.contains(&format!("{} bytes", z80.rom().len())));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Sends `input` to `kempelen uci` with `args`, returns what it printed and how long it took.
+fn uci_session(args: &[&str], input: &str) -> (String, std::time::Duration) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let start = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .arg("uci")
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run kempelen uci");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    (
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        start.elapsed(),
+    )
+}
+
+#[test]
+fn uci_with_the_z80_engine_follows_the_protocol() {
+    let (text, _) = uci_session(
+        &["--engine", "z80", "--machine", "trs-80"],
+        "uci\nsetoption name Profile value full\nsetoption name Profile value reference\n\
+         setoption name Hash value 16\nisready\n\
+         position fen 7k/8/6K1/8/8/8/8/R7 w - - 0 1\ngo mate 40\n\
+         position startpos moves e2e4\ngo nodes 400\n\
+         position startpos\ngo movetime 2000\nquit\n",
+    );
+    assert!(
+        text.contains("id name Kempelen") && text.contains("Z80 reference, trs-80 at 1.774 MHz"),
+        "{text}"
+    );
+    assert!(
+        text.contains("option name Profile type combo default reference var reference"),
+        "{text}"
+    );
+    assert!(
+        text.contains("info string error: setoption: invalid value 'full' for option 'Profile': the Z80 build runs the reference profile only"),
+        "{text}"
+    );
+    assert!(
+        text.contains("info string error: setoption: unknown option 'Hash'"),
+        "{text}"
+    );
+    assert!(text.contains("readyok"), "{text}");
+    // go mate 40 asks for depth 80: the Z80 engine searches as deep as it goes (32) and
+    // finds the mate in one.
+    assert!(text.contains("score mate 1"), "{text}");
+    let best: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove")).collect();
+    assert_eq!(best.len(), 3, "{text}");
+    assert!(best[0].starts_with("bestmove a1a8"), "{text}");
+    // The node limit and the 2 s of emulated time at 1.774 MHz give what the native
+    // reference gives (`kempelen search`) for the same limits.
+    let native = json(&["search", "--nodes", "400", "--moves", "e2e4", "--json"]);
+    assert!(
+        best[1].starts_with(&format!("bestmove {}", native["best"].as_str().unwrap())),
+        "{text}"
+    );
+    let timed = json(&[
+        "search",
+        "--movetime",
+        "2000",
+        "--engine",
+        "z80",
+        "--machine",
+        "trs-80",
+        "--json",
+    ]);
+    assert!(timed["time_ms"].as_f64().unwrap() <= 2000.0, "{timed}");
+    assert!(
+        best[2].starts_with(&format!("bestmove {}", timed["best"].as_str().unwrap())),
+        "{text}"
+    );
+}
+
+#[test]
+fn uci_realtime_takes_the_machines_time() {
+    // 400 ms of emulated time at 3.5 MHz, held to the real clock: the answer cannot come
+    // sooner (an upper bound would depend on the host's load, so there is none).
+    let (text, took) = uci_session(
+        &["--engine", "z80", "--realtime"],
+        "position startpos\ngo movetime 400\n",
+    );
+    assert!(text.contains("bestmove "), "{text}");
+    assert!(took >= std::time::Duration::from_millis(300), "{took:?}");
+    // Every iteration of a search that ends within one slice of the run is reported too.
+    let (text, _) = uci_session(&["--engine", "z80"], "position startpos\ngo depth 2\n");
+    assert!(text.contains("info depth 2 "), "{text}");
+}
