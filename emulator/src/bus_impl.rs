@@ -1,18 +1,22 @@
 //! [`MachineBus`]: memory, memory map and devices as the CPU sees them.
 //!
-//! One attribute byte per address says what the address is (RAM, ROM, I/O, unmapped) and
-//! whether it lies outside the loaded program. A second, 256-entry table summarises each page:
-//! a page of nothing but RAM or ROM reads at full speed, a page of nothing but RAM outside the
-//! program writes at full speed. That table stays in the host's L1 cache, so an ordinary access
-//! costs one extra load from it and a predictable branch; pages holding devices, unmapped bytes,
-//! ROM (for writes) or program code in RAM (whose opcode marks must stay current) take the
-//! per-byte slow path. Every CPU write to RAM also sets a byte in `written`, for the RAM
-//! profile.
+//! One attribute byte per address says what the address is (RAM, ROM, I/O, unmapped), whether
+//! it lies outside the loaded program, and whether the step loop must look at an instruction
+//! there (see [`attr`]). A second, 256-entry table summarises each page: a page of nothing but
+//! RAM or ROM reads as plain memory, a page of nothing but RAM outside the program is written
+//! with two stores (the byte, and its mark in `written` for the RAM profile). That table stays
+//! in the host's L1 cache, so an ordinary access costs one extra load from it and a predictable
+//! branch. On maps without devices or holes (the Z80's default) reads skip even that
+//! ([`AllMemory`]).
 //!
-//! The bus cannot stop the CPU in the middle of an instruction. A write that must end the run
-//! (to ROM, to unmapped memory, a host call) is recorded as a [`BusEvent`]; the machine checks
-//! for an event after every instruction and stops there. The first event of an instruction
-//! wins.
+//! Every other write (ROM, devices, unmapped memory, program code in RAM, whose check marks
+//! must stay current) writes a RAM byte at once and leaves the rest for the end of the
+//! instruction ([`MachineBus::complete_deferred`]): the write path never calls a function, which
+//! would make the compiler save registers in every one of the CPU crates' instruction
+//! functions. A write that must end the run (to ROM, to unmapped memory, a host call) is
+//! recorded as a [`BusEvent`] there; the first event of an instruction wins. The bus makes the
+//! step loop stop after such an instruction by lowering [`MachineBus::stop_at`], the one value
+//! the loop compares with the cycle count.
 
 use crate::devices::{
     Console, HOST_CALL_DONE, PORT_CONSOLE_DATA, PORT_CONSOLE_STATUS, PORT_HOST_CALL,
@@ -24,7 +28,6 @@ use std::cell::{Cell, RefCell};
 
 /// Attribute bits, one byte per address.
 pub(crate) mod attr {
-    // Bit 32 is free.
     /// Read-write memory.
     pub const RAM: u8 = 1;
     /// Read-only memory.
@@ -453,7 +456,7 @@ impl Bus for MachineBus {
 
     /// A page of plain RAM is written at once; elsewhere a RAM byte is written at once too
     /// and everything else (opcode check marks, ROM, devices, unmapped memory) waits for the
-    /// end of the instruction ([`MachineBus::complete_deferred`]). The CPU cannot tell: a
+    /// end of the instruction (`MachineBus::complete_deferred`). The CPU cannot tell: a
     /// write that is not applied changes nothing it could read, and no instruction reads a
     /// device after writing it.
     #[inline(always)]
@@ -483,7 +486,7 @@ impl Bus for MachineBus {
 
     /// The console registers are read as of the end of the last instruction that used the
     /// console; taking a character (and polling a terminal for a typed one) is done at the
-    /// end of the instruction ([`MachineBus::complete_deferred`]). So a port read is a load
+    /// end of the instruction (`MachineBus::complete_deferred`). So a port read is a load
     /// and a store, with no call: a call there would make the compiler save registers in
     /// the prologue of every instruction function of the `z80` crate. The program cannot
     /// tell, as no instruction reads a port twice.

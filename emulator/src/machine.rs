@@ -16,10 +16,13 @@
 //! assert_eq!(m.console_mut().take_output(), b"K");
 //! ```
 //!
-//! The step loop is compiled once per CPU core and once more with the profiler and tracer
-//! hooks, so a run without them pays only for the checks every run needs: the budget, the PC
-//! inside the program, the opcode pre-check (halts, illegal opcodes), the bus events, the stack
-//! region, and one store into the ring of recent PCs.
+//! The step loop is compiled once per CPU core, so the wrapped crate's step function inlines
+//! into it. A run pays, per instruction, for the checks every run needs, folded into one test
+//! of an attribute byte at the PC (outside the program, an opcode to check, a possible jump to
+//! itself), one compare for the budget and the bus events together, one for the stack
+//! pointer, and one store into the ring of recent PCs; everything else (the checks' details,
+//! the profiler and the tracer) runs on a slow path that the attribute byte asks for. See
+//! `docs/MACHINE.md`, "Speed".
 
 use crate::bus_impl::{AllMemory, BusEvent, MachineBus, Machined, Z80Memory, attr, is_done};
 use crate::clock::{ClockProfile, default_machine};
@@ -517,13 +520,15 @@ fn self_loop(bus: &MachineBus, cold: &Cold, pc: u16, n: u64) -> Option<Exit> {
 /// or something stops the run.
 ///
 /// Each core's step is called from this one place, so the compiler inlines the wrapped
-/// crate's step function here, as it does in a bare loop around the crate. Per instruction
-/// the loop then adds: one compare for the budget and the bus events together (see
-/// [`MachineBus::stop_at`]), the stack and jump-to-itself checks of [`post_check`] (two
-/// compares), one test of the attribute byte at the PC (outside the program, or an opcode to
-/// check), one store into the ring of recent PCs and the two counters. Everything else is on
-/// cold paths: [`slow_path`] (which the profiler and tracer force for every instruction),
-/// stack bookkeeping when SP moved, and the exits.
+/// crate's step function here, as it does in a bare loop around the crate (a function with a
+/// single caller is inlined however large it is). Per instruction the loop then adds: one
+/// test of the attribute byte at the PC ([`attr::SLOW`]: outside the program, an opcode to
+/// check, a possible jump to itself, an instruction to run carefully), one store into the
+/// ring of recent PCs, the two counters, one compare for the budget and the bus events
+/// together (see [`MachineBus::stop_at`]) and one for the stack pointer ([`stack_check`]).
+/// Everything else is on cold paths: [`slow_path`] (which the profiler and the tracer force
+/// for every instruction), stack bookkeeping beyond the depth seen so far, [`settled`], and
+/// the exits.
 #[inline(never)]
 fn step_loop<C: Core<Bus: Machined>>(
     core: &mut C,
