@@ -56,8 +56,16 @@ fn main() {
         "{:<26} {:>12} {:>10} {:>12} {:>9}",
         "workload", "cycles", "bare MHz", "machine MHz", "overhead"
     );
+    // Other arguments that are not options pick workloads by part of their name
+    // (`cargo bench -p kempelen-emulator -- Z80`).
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     for w in [&Z80_SIEVE, &MOS6502_SIEVE] {
-        report(w, repeats);
+        if filters.is_empty() || filters.iter().any(|f| w.name.contains(f.as_str())) {
+            report(w, repeats);
+        }
     }
     println!("{}", load());
 }
