@@ -3,7 +3,7 @@
 //! Each exerciser runs every sub-test as its own `#[test]` (the machine's CP/M shim, the
 //! sub-test table patched to hold one entry), so a failure names the instruction group, and
 //! each sub-test's cycle count is asserted exactly. The whole of ZEXDOC is 46.7 billion cycles,
-//! about 110 s in the test profile on this machine: too long for the normal suite. The normal
+//! about 80 s in the test profile on this machine: too long for the normal suite. The normal
 //! run therefore executes the 58 ZEXDOC sub-tests under 600 million cycles each (3.4 billion
 //! cycles together, about 7 s); the 9 heavy ones, ZEXALL, and both exercisers run whole are
 //! `#[ignore]`d:
@@ -200,13 +200,13 @@ fn check_whole(name: &str, cycles: u64) {
 }
 
 #[test]
-#[ignore = "the whole of ZEXDOC: 46.7 billion cycles, about two minutes"]
+#[ignore = "the whole of ZEXDOC: 46.7 billion cycles, about 80 s"]
 fn zexdoc_whole() {
     check_whole("zexdoc", 46_735_103_333);
 }
 
 #[test]
-#[ignore = "the whole of ZEXALL: 46.7 billion cycles, about two minutes"]
+#[ignore = "the whole of ZEXALL: 46.7 billion cycles, about 80 s"]
 fn zexall_whole() {
     check_whole("zexall", 46_735_103_333);
 }
