@@ -5,7 +5,10 @@
 //! Time is the CPU time of the benchmark thread (Linux `/proc/thread-self/schedstat`, in
 //! nanoseconds), so time the thread spends waiting for a core while other jobs run does not
 //! count; elsewhere it falls back to wall time. Bare and machine runs alternate, and each
-//! figure is the best of the repetitions.
+//! figure is the best of the repetitions. Other jobs still slow both down (shared caches), so
+//! the load average is printed with the table. For figures that do not depend on the load,
+//! count host instructions with `valgrind --tool=callgrind` on the `workload` example (see
+//! `docs/MACHINE.md`).
 
 use kempelen_emulator::bench::{
     MOS6502_SIEVE, Outcome, Workload, Z80_SIEVE, run_bare, run_machine,
@@ -48,13 +51,34 @@ fn main() {
     } else {
         "wall time"
     };
-    println!("emulated MHz, best of {repeats} runs ({clock})");
+    println!("emulated MHz, best of {repeats} runs ({clock}), {}", load());
     println!(
         "{:<26} {:>12} {:>10} {:>12} {:>9}",
         "workload", "cycles", "bare MHz", "machine MHz", "overhead"
     );
+    // Other arguments that are not options pick workloads by part of their name
+    // (`cargo bench -p kempelen-emulator -- Z80`).
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
     for w in [&Z80_SIEVE, &MOS6502_SIEVE] {
-        report(w, repeats);
+        if filters.is_empty() || filters.iter().any(|f| w.name.contains(f.as_str())) {
+            report(w, repeats);
+        }
+    }
+    println!("{}", load());
+}
+
+/// The host's load average and core count, where the host reports them.
+fn load() -> String {
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    match std::fs::read_to_string("/proc/loadavg") {
+        Ok(text) => {
+            let avg = text.split_whitespace().next().unwrap_or("?");
+            format!("load average {avg} on {cores} cores")
+        }
+        Err(_) => format!("{cores} cores"),
     }
 }
 

@@ -3,11 +3,13 @@
 //! The workload is the BYTE sieve of Eratosthenes (8192 flags, 1899 primes), written for each
 //! CPU (sources in `emulator/benches/workloads/`). The same bytes run twice in one process:
 //! on the bare crate with a minimal bus (64 KB array, a flag for the host call) and on the
-//! [`Machine`] with everything a normal run has (memory map, devices, budget, PC and stack
-//! checks, RAM profile, recent-instruction ring). Both runs must count the same cycles; the
-//! overhead is the machine's extra time. `cargo bench -p kempelen-emulator` times them (CPU time
-//! of the thread where the host provides it, so other load on the machine does not count) and
-//! prints the table.
+//! [`Machine`] with everything a normal run has, on the default memory map: the cycle budget,
+//! ROM-write and unmapped-write detection, the opcode checks, the PC inside the program, the
+//! stack region, jumps to themselves, the RAM profile and the ring of recent instructions.
+//! Both runs must count the same cycles; the overhead is the machine's extra time. `cargo
+//! bench -p kempelen-emulator` times them (CPU time of the thread where the host provides it,
+//! so time spent waiting for a core does not count) and prints the table; the `workload`
+//! example runs one of them once, for counting host instructions with callgrind.
 
 use crate::{Cpu, Machine};
 use mos6502::cpu::CPU;

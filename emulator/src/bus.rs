@@ -9,11 +9,27 @@
 //! reference; a bus that must count or consume on a read uses interior mutability.
 
 /// Memory and I/O as the CPU sees them.
+///
+/// Only [`Bus::read`] and [`Bus::write`] are required. The provided methods let a bus with
+/// devices and unmapped space offer a core a faster path over its plain memory; their
+/// defaults describe a bus that is plain memory throughout.
 pub trait Bus {
     /// Reads the byte at `addr`.
     fn read(&self, addr: u16) -> u8;
     /// Writes `value` to `addr`.
     fn write(&mut self, addr: u16, value: u8);
+    /// Whether every address in the 256-byte page `page` reads as plain memory (no device, no
+    /// unmapped byte), so that [`Bus::read_plain`] may stand in for [`Bus::read`] there.
+    #[inline(always)]
+    fn plain_page(&self, _page: u8) -> bool {
+        true
+    }
+    /// Reads `addr` in a page that [`Bus::plain_page`] calls plain: a load, nothing else.
+    #[inline(always)]
+    fn read_plain(&self, addr: u16) -> u8 {
+        self.read(addr)
+    }
+
     /// Reads Z80 I/O port `port` (the full 16-bit address the CPU puts on the bus; devices
     /// decode the low byte). The 6502 has no ports and never calls this.
     fn port_in(&self, _port: u16) -> u8 {

@@ -139,6 +139,12 @@ impl Console {
         u8::from(!self.input.is_empty())
     }
 
+    /// The next character without taking it, or 0 if none is queued (the terminal is not
+    /// polled).
+    pub(crate) fn peek(&self) -> u8 {
+        self.input.front().copied().unwrap_or(0)
+    }
+
     /// The data register read: the next character, or 0 if none is waiting.
     pub fn read(&mut self) -> u8 {
         self.refill();

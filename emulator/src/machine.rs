@@ -16,12 +16,15 @@
 //! assert_eq!(m.console_mut().take_output(), b"K");
 //! ```
 //!
-//! The step loop is compiled once per CPU core and once more with the profiler and tracer
-//! hooks, so a run without them pays only for the checks every run needs: the budget, the PC
-//! inside the program, the opcode pre-check (halts, illegal opcodes), the bus events, the stack
-//! region, and one store into the ring of recent PCs.
+//! The step loop is compiled once per CPU core, so the wrapped crate's step function inlines
+//! into it. A run pays, per instruction, for the checks every run needs, folded into one test
+//! of an attribute byte at the PC (outside the program, an opcode to check, a possible jump to
+//! itself), one compare for the budget and the bus events together, one for the stack
+//! pointer, and one store into the ring of recent PCs; everything else (the checks' details,
+//! the profiler and the tracer) runs on a slow path that the attribute byte asks for. See
+//! `docs/MACHINE.md`, "Speed".
 
-use crate::bus_impl::{AllMemory, BusEvent, MachineBus, Machined, attr, is_done};
+use crate::bus_impl::{AllMemory, BusEvent, MachineBus, Machined, Z80Memory, attr, is_done};
 use crate::clock::{ClockProfile, default_machine};
 use crate::core::{Core, Mos6502Core, Registers, RustzxCore, Z80Core};
 use crate::devices::Console;
@@ -31,7 +34,7 @@ use crate::profiler::{ProfileReport, Profiler};
 use crate::stats::{RamProfile, RegionUse, RunStats, StackUse, StopReason};
 use crate::symbols::Routines;
 use crate::trace::{RECENT, RecentTrace, TraceEntry, Tracer};
-use crate::{Cpu, SymbolTable};
+use crate::{Bus, Cpu, SymbolTable};
 use std::time::{Duration, Instant};
 
 /// Which emulation core runs the CPU.
@@ -89,6 +92,9 @@ mod class {
     pub const BRK: u8 = 3;
     /// Refused opcode.
     pub const ILLEGAL: u8 = 4;
+    /// 6502: an opcode that may read outside plain memory other than through its decoded
+    /// address (pointers, stack, vectors): run it with every access checked.
+    pub const CAREFUL: u8 = 5;
 }
 
 /// Whether `op` is a documented NMOS 6502 opcode: a row of the assembler's instruction table
@@ -109,7 +115,63 @@ fn is_jam_6502(op: u8) -> bool {
     op & 0x0F == 0x02 && !matches!(op, 0x82 | 0xA2 | 0xC2 | 0xE2)
 }
 
-fn class_table(cpu: Cpu, allow_undocumented: bool, stop_on_brk: bool) -> [u8; 256] {
+/// The opcode classes for a machine whose pages `plain` reports plain memory (see
+/// [`crate::Bus::plain_page`]).
+/// Whether the instruction at `a` needs the step loop's slow path ([`attr::CHECK`]): its
+/// opcode is to be checked before it runs (a class other than plain; a Z80 `ED` prefix only
+/// when the second byte makes it illegal), or it may jump to itself. The jump-to-itself test
+/// runs only on the instructions marked here, so the marks must cover every instruction that
+/// can leave PC and SP as they were:
+///
+/// - Z80: `JR`/`JR cc` with offset -2, `JP`/`JP cc` to their own address, `JP (HL)`; with
+///   `DD`/`FD` prefixes, any jump, `DJNZ` or `ED` instruction (and chains of four prefixes).
+///   (`CALL`, `RST`, `RET` move SP; unprefixed `DJNZ` and `ED` instructions repeat in place
+///   and are no jumps to themselves; `HALT` stops before it runs.)
+/// - 6502: `JMP` to its own address, `JMP (ind)`, branches with offset -2, and the opcodes
+///   the `mos6502` crate does not know, which leave PC where it is.
+pub(crate) fn needs_check(cpu: Cpu, class: &[u8; 256], mem: &[u8; 0x10000], a: u16) -> bool {
+    let byte = |d: u16| mem[usize::from(a.wrapping_add(d))];
+    let word = |d: u16| u16::from_le_bytes([byte(d), byte(d + 1)]);
+    let op = byte(0);
+    match class[usize::from(op)] {
+        class::PLAIN => {}
+        class::ED if is_defined_z80_ed(byte(1)) => {}
+        _ => return true,
+    }
+    const JP: [u8; 9] = [0xC3, 0xC2, 0xCA, 0xD2, 0xDA, 0xE2, 0xEA, 0xF2, 0xFA];
+    const JR: [u8; 5] = [0x18, 0x20, 0x28, 0x30, 0x38];
+    match cpu {
+        Cpu::Z80 => {
+            let prefixes = (0..4)
+                .take_while(|&d| matches!(byte(d), 0xDD | 0xFD))
+                .count() as u16;
+            let op = byte(prefixes);
+            match prefixes {
+                0 if JR.contains(&op) => byte(1) == 0xFE,
+                0 if JP.contains(&op) => word(1) == a,
+                0 => op == 0xE9,
+                1..=3 => JR.contains(&op) || JP.contains(&op) || matches!(op, 0xE9 | 0x10 | 0xED),
+                _ => true,
+            }
+        }
+        Cpu::Mos6502 => {
+            use mos6502::Variant;
+            match op {
+                0x4C => word(1) == a,
+                0x6C => true,
+                0x10 | 0x30 | 0x50 | 0x70 | 0x90 | 0xB0 | 0xD0 | 0xF0 => byte(1) == 0xFE,
+                _ => mos6502::instruction::Nmos6502::decode(op).is_none(),
+            }
+        }
+    }
+}
+
+fn class_table(
+    cpu: Cpu,
+    allow_undocumented: bool,
+    stop_on_brk: bool,
+    plain: impl Fn(u8) -> bool,
+) -> [u8; 256] {
     let mut t = [class::PLAIN; 256];
     match cpu {
         Cpu::Z80 => {
@@ -117,10 +179,37 @@ fn class_table(cpu: Cpu, allow_undocumented: bool, stop_on_brk: bool) -> [u8; 25
             t[0xED] = class::ED;
         }
         Cpu::Mos6502 => {
+            use mos6502::Variant;
+            use mos6502::instruction::{AddressingMode, Instruction, Nmos6502};
+            let any_special = !(0..=255).all(&plain);
             for op in 0..=255u8 {
-                if is_jam_6502(op) || (!allow_undocumented && !is_documented_6502(op)) {
-                    t[usize::from(op)] = class::ILLEGAL;
-                }
+                let careful = match Nmos6502::decode(op) {
+                    // Pointers in the zero page.
+                    Some((
+                        _,
+                        AddressingMode::IndexedIndirectX | AddressingMode::IndirectIndexedY,
+                    )) => !plain(0x00),
+                    // Pulls read the stack page.
+                    Some((
+                        Instruction::PLA | Instruction::PLP | Instruction::RTS | Instruction::RTI,
+                        _,
+                    )) => !plain(0x01),
+                    // BRK reads its vector.
+                    Some((Instruction::BRK, _)) => !plain(0xFF),
+                    // JMP (ind) reads a pointer anywhere.
+                    Some((_, AddressingMode::Indirect | AddressingMode::BuggyIndirect)) => {
+                        any_special
+                    }
+                    _ => false,
+                };
+                t[usize::from(op)] =
+                    if is_jam_6502(op) || (!allow_undocumented && !is_documented_6502(op)) {
+                        class::ILLEGAL
+                    } else if careful {
+                        class::CAREFUL
+                    } else {
+                        class::PLAIN
+                    };
             }
             if stop_on_brk {
                 t[0x00] = class::BRK;
@@ -202,42 +291,34 @@ enum Exit {
 /// The per-run state of the step loop.
 struct RunState {
     cpu: Cpu,
+    /// Every instruction through [`Core::step_careful`] ([`MachineBuilder::checked_steps`]).
+    checked_steps: bool,
     cycles: u64,
     instructions: u64,
     class: [u8; 256],
-    ring: [u16; RECENT],
     stack: Option<StackCheck>,
 }
 
-/// Hooks run around each instruction when profiling or tracing.
-trait Watch {
-    fn before<C: Core<Bus: Machined>>(&mut self, core: &C, cpu: Cpu, pc: u16, n: u64, cycles: u64);
-    fn after(&mut self, pc: u16, cycles: u32, sp: u16, new_pc: u16);
-}
-
-/// No hooks: the fast path.
-struct NoWatch;
-
-impl Watch for NoWatch {
-    #[inline(always)]
-    fn before<C: Core<Bus: Machined>>(&mut self, _: &C, _: Cpu, _: u16, _: u64, _: u64) {}
-    #[inline(always)]
-    fn after(&mut self, _: u16, _: u32, _: u16, _: u16) {}
-}
-
 /// The profiler and the tracer, whichever are on.
+///
+/// While they are on, every instruction takes the step loop's slow path, which calls
+/// [`Watching::after`] for the instruction before and [`Watching::before`] for the next one.
+/// The profiler's report of an instruction is thus deferred to the next slow path (or the end
+/// of the loop); nothing changes the CPU in between, so it sees the SP and PC the
+/// instruction left.
 struct Watching<'a> {
     profiler: Option<&'a mut Profiler>,
     tracer: Option<&'a mut Tracer>,
     symbols: Option<&'a SymbolTable>,
-    /// First opcode byte of the instruction being executed.
-    op: u8,
+    /// The instruction that ran last and is not reported to the profiler yet: its PC, its
+    /// first opcode byte and the cycle count before it.
+    pending: Option<(u16, u8, u64)>,
 }
 
-impl Watch for Watching<'_> {
+impl Watching<'_> {
+    /// Before the instruction at `pc`, the `n`th of the run, at `cycles`.
     fn before<C: Core<Bus: Machined>>(&mut self, core: &C, cpu: Cpu, pc: u16, n: u64, cycles: u64) {
         let mem = &core.bus().machine().mem;
-        self.op = mem[usize::from(pc)];
         if let Some(t) = self.tracer.as_deref_mut() {
             if t.wants(pc) {
                 let mut e = TraceEntry::new(cpu, mem, pc, self.symbols, Some(core.registers()));
@@ -246,31 +327,40 @@ impl Watch for Watching<'_> {
                 t.record(e);
             }
         }
+        self.pending = Some((pc, mem[usize::from(pc)], cycles));
     }
 
-    #[inline]
-    fn after(&mut self, pc: u16, cycles: u32, sp: u16, new_pc: u16) {
-        if let Some(p) = self.profiler.as_deref_mut() {
-            p.after_step(pc, self.op, cycles, sp, new_pc);
+    /// After the pending instruction, with the run at `cycles`.
+    fn after<C: Core>(&mut self, core: &C, cycles: u64) {
+        if let (Some((pc, op, before)), Some(p)) = (self.pending.take(), &mut self.profiler) {
+            p.after_step(pc, op, (cycles - before) as u32, core.sp(), core.pc());
         }
     }
 }
 
+/// What the checks before an instruction found.
+enum Pre {
+    /// Run it.
+    Go,
+    /// Run it with every access checked ([`Core::step_careful`]).
+    Careful,
+    /// Do not run it.
+    Exit(Exit),
+}
+
 /// The checks before an instruction whose address is outside the program or whose opcode
-/// byte is marked for a check (see [`attr::CHECK`]). `None`: go ahead.
-#[cold]
-#[inline(never)]
-fn pre_check(bus: &MachineBus, st: &RunState, pc: u16, a: u8) -> Option<Exit> {
-    if a & attr::EXEC == 0 {
-        return Some(Exit::FaultBefore(Fault::PcOutOfProgram {
+/// byte is marked for a check (see [`attr::CHECK`] and [`attr::CAREFUL`]).
+fn pre_check(bus: &MachineBus, st: &RunState, pc: u16, a: u8) -> Pre {
+    if a & attr::OUTSIDE != 0 {
+        return Pre::Exit(Exit::FaultBefore(Fault::PcOutOfProgram {
             pc,
             from: None,
             program: String::new(),
         }));
     }
     let op = bus.mem[usize::from(pc)];
-    match st.class[usize::from(op)] {
-        class::PLAIN => None,
+    let exit = match st.class[usize::from(op)] {
+        class::PLAIN | class::CAREFUL => None,
         class::HALT => Some(Exit::Stop(StopReason::Halt { pc })),
         class::BRK => Some(Exit::Stop(StopReason::Brk { pc })),
         class::ED => {
@@ -286,18 +376,53 @@ fn pre_check(bus: &MachineBus, st: &RunState, pc: u16, a: u8) -> Option<Exit> {
             bytes: vec![op],
             pc,
         })),
+    };
+    match exit {
+        Some(exit) => Pre::Exit(exit),
+        None if a & attr::CAREFUL != 0 || st.class[usize::from(op)] == class::CAREFUL => {
+            Pre::Careful
+        }
+        None => Pre::Go,
     }
 }
 
-/// Follows the stack after an instruction at `pc` changed SP from `last_sp` to `sp`.
-#[inline]
-fn track_stack(
-    st: &mut RunState,
-    bus: &MachineBus,
+/// The step loop's slow path before the instruction at `pc` (the `n`th of the run, at
+/// `cycles`): taken when the attribute byte at `pc` asks for it ([`attr::SLOW`]), and for
+/// every instruction while the profiler or the tracer watches or every step is checked.
+#[cold]
+#[inline(never)]
+fn slow_path<C: Core<Bus: Machined>>(
+    core: &C,
+    cold: &mut Cold,
     pc: u16,
-    last_sp: u16,
-    sp: u16,
-) -> Option<Exit> {
+    n: u64,
+    cycles: u64,
+) -> Pre {
+    let bus = core.bus().machine();
+    if let Some(exit) = self_loop(bus, cold, pc, n) {
+        return Pre::Exit(exit);
+    }
+    let pre = pre_check(bus, cold.st, pc, bus.attr[usize::from(pc)]);
+    if let Some(w) = cold.watch.as_deref_mut() {
+        w.after(core, cycles);
+        if !matches!(pre, Pre::Exit(_)) {
+            w.before(core, cold.st.cpu, pc, n, cycles);
+        }
+    }
+    match pre {
+        Pre::Go if cold.st.checked_steps => Pre::Careful,
+        pre => pre,
+    }
+}
+
+/// Follows the stack after the instruction that brought the run to `n` instructions (the last
+/// one in the ring of recent PCs) moved SP from [`MachineBus::last_sp`] to `sp`. Not
+/// inlined: the step loop keeps its registers for the common case, an unchanged SP.
+#[inline(never)]
+fn track_stack(st: &mut RunState, bus: &mut MachineBus, n: u64, sp: u16) -> Option<Exit> {
+    let last_sp = std::mem::replace(&mut bus.last_sp, sp);
+    bus.sp_moved_at = n;
+    let pc = bus.ring[(n.wrapping_sub(1) as usize) % RECENT];
     let cpu = st.cpu;
     let s = st.stack.as_mut()?;
     match cpu {
@@ -318,66 +443,213 @@ fn track_stack(
             return Some(Exit::FaultAfter(s.fault(cpu, sp, pc)));
         }
         s.max_depth = s.depth;
+        bus.set_stack_window(stack_window(cpu, Some(s)));
     }
     None
 }
 
-/// The step loop, compiled for each core `C` and each hook set `W`. Runs until the cycle
-/// count reaches `limit` or something stops the run.
-///
-/// The checks that follow an instruction (a bus event, the stack, a jump to itself) run at the
-/// top of the next iteration, where the PC and SP are loaded anyway. The common case costs a
-/// few compares and one attribute look-up per instruction; everything else is on cold paths.
-/// Each instance is a function of its own (never inlined into its caller), small enough that
-/// the compiler inlines the core's step into it, as it does for a bare core's loop.
+/// The window of stack pointers that [`stack_check`] may accept without
+/// [`track_stack`], as (lowest SP, width): on the Z80 every SP from the deepest point so far
+/// to the top of the region, where the depth is within the region and sets no new maximum;
+/// everything without a stack region; nothing on the 6502, whose depth follows each move.
+fn stack_window(cpu: Cpu, stack: Option<&StackCheck>) -> (u16, u16) {
+    match (cpu, stack) {
+        (_, None) => (0, u16::MAX),
+        (Cpu::Z80, Some(s)) => ((s.top - s.max_depth as u32) as u16, s.max_depth as u16),
+        (Cpu::Mos6502, Some(_)) => (0, 0),
+    }
+}
+
+/// What the step loop does after [`MachineBus::stop_at`] stopped it.
+enum Settled {
+    /// Go on: the bus only had deferred writes, and they raised no event.
+    Go,
+    /// The bus recorded an event.
+    Event,
+    /// The cycle limit is reached.
+    Limit,
+}
+
+/// Completes the last instruction's deferred writes and tells the step loop why it stopped.
+#[cold]
 #[inline(never)]
-fn step_loop<C: Core<Bus: Machined>, W: Watch>(
+fn settle(bus: &mut MachineBus, cycles: u64, limit: u64) -> Settled {
+    bus.complete_deferred();
+    if bus.event.get().is_some() {
+        Settled::Event
+    } else if cycles >= limit {
+        Settled::Limit
+    } else {
+        bus.stop_at.set(limit);
+        Settled::Go
+    }
+}
+
+/// The stack check after the instruction that brought the run to `n` instructions (the last
+/// one in the ring of recent PCs), with the stack pointer now at `sp`.
+#[inline(always)]
+fn stack_check(bus: &mut MachineBus, st: &mut RunState, n: u64, sp: u16) -> Option<Exit> {
+    if sp == bus.last_sp {
+        None
+    } else if sp.wrapping_sub(bus.stack_low) <= bus.stack_span {
+        bus.last_sp = sp;
+        bus.sp_moved_at = n;
+        None
+    } else {
+        track_stack(st, bus, n, sp)
+    }
+}
+
+/// Whether the last instruction, which brought the run to `n` instructions, jumped to itself:
+/// it left PC at its own address `pc` and did not move SP, and it is not one of the
+/// instructions that repeat in place. Made for every instruction that [`needs_check`] marks,
+/// after every instruction with deferred writes, and at the budget; no other instruction can
+/// leave PC and SP as they were.
+#[cold]
+#[inline(never)]
+fn self_loop(bus: &MachineBus, cold: &Cold, pc: u16, n: u64) -> Option<Exit> {
+    if n == cold.first || bus.sp_moved_at == n {
+        return None;
+    }
+    let prev = bus.ring[((n - 1) as usize) % RECENT];
+    (prev == pc && !repeats_in_place(cold.st.cpu, bus.mem[usize::from(pc)]))
+        .then_some(Exit::Stop(StopReason::SelfLoop { pc }))
+}
+
+/// The step loop, compiled once for each core `C`. Runs until the cycle count reaches `limit`
+/// or something stops the run.
+///
+/// Each core's step is called from this one place, so the compiler inlines the wrapped
+/// crate's step function here, as it does in a bare loop around the crate (a function with a
+/// single caller is inlined however large it is). Per instruction the loop then adds: one
+/// test of the attribute byte at the PC ([`attr::SLOW`]: outside the program, an opcode to
+/// check, a possible jump to itself, an instruction to run carefully), one store into the
+/// ring of recent PCs, the two counters, one compare for the budget and the bus events
+/// together (see [`MachineBus::stop_at`]) and one for the stack pointer ([`stack_check`]).
+/// Everything else is on cold paths: [`slow_path`] (which the profiler and the tracer force
+/// for every instruction), stack bookkeeping beyond the depth seen so far, [`settled`], and
+/// the exits.
+#[inline(never)]
+fn step_loop<C: Core<Bus: Machined>>(
     core: &mut C,
     st: &mut RunState,
-    watch: &mut W,
+    watch: Option<&mut Watching>,
     limit: u64,
 ) -> Exit {
     let mut cycles = st.cycles;
     let mut n = st.instructions;
-    let mut last_sp = core.sp();
-    // The previous instruction's address; out of range before the first one.
-    let mut prev_pc: u32 = 0x1_0000;
-    let exit = loop {
-        if core.bus().machine().event.get().is_some() {
-            break Exit::Event { pc: prev_pc as u16 };
-        }
-        let sp = core.sp();
-        let pc = core.pc();
-        if sp != last_sp {
-            if let Some(exit) = track_stack(st, core.bus().machine(), prev_pc as u16, last_sp, sp) {
-                break exit;
-            }
-            last_sp = sp;
-        } else if u32::from(pc) == prev_pc
-            && !repeats_in_place(st.cpu, core.bus().machine().mem[usize::from(pc)])
-        {
-            break Exit::Stop(StopReason::SelfLoop { pc });
-        }
-        if cycles >= limit {
-            break Exit::Limit;
-        }
-        let a = core.bus().machine().attr[usize::from(pc)];
-        if a & (attr::EXEC | attr::CHECK) != attr::EXEC {
-            if let Some(exit) = pre_check(core.bus().machine(), st, pc, a) {
-                break exit;
-            }
-        }
-        watch.before(core, st.cpu, pc, n, cycles);
-        st.ring[(n as usize) % RECENT] = pc;
-        let c = core.step();
-        cycles += u64::from(c);
-        n += 1;
-        prev_pc = u32::from(pc);
-        watch.after(pc, c, core.sp(), core.pc());
+    let watched = watch.is_some() || st.checked_steps;
+    if watched {
+        core.bus_mut().machine_mut().set_watched(true);
+    }
+    let mut cold = Cold {
+        st,
+        watch,
+        limit,
+        first: n,
     };
-    st.cycles = cycles;
-    st.instructions = n;
+    let sp = core.sp();
+    let bus = core.bus_mut().machine_mut();
+    bus.stop_at
+        .set(if bus.event.get().is_some() { 0 } else { limit });
+    bus.last_sp = sp;
+    bus.sp_moved_at = n;
+    // The loop is rotated: the checks after an instruction end the iteration that ran it.
+    let exit = 'run: {
+        if let Some(exit) = after_step(core, &mut cold, cycles, n) {
+            break 'run exit;
+        }
+        loop {
+            let pc = core.pc();
+            if core.bus().machine().attr[usize::from(pc)] & attr::SLOW != 0 {
+                match slow_path(core, &mut cold, pc, n, cycles) {
+                    Pre::Go => {}
+                    Pre::Careful => {
+                        core.bus_mut().machine_mut().ring[(n as usize) % RECENT] = pc;
+                        cycles += u64::from(core.step_careful());
+                        n += 1;
+                        if let Some(exit) = after_step(core, &mut cold, cycles, n) {
+                            break 'run exit;
+                        }
+                        continue;
+                    }
+                    Pre::Exit(exit) => break 'run exit,
+                }
+            }
+            core.bus_mut().machine_mut().ring[(n as usize) % RECENT] = pc;
+            cycles += u64::from(core.step());
+            n += 1;
+            if let Some(exit) = after_step(core, &mut cold, cycles, n) {
+                break 'run exit;
+            }
+        }
+    };
+    if let Some(w) = cold.watch {
+        w.after(core, cycles);
+    }
+    if watched {
+        core.bus_mut().machine_mut().set_watched(false);
+    }
+    cold.st.cycles = cycles;
+    cold.st.instructions = n;
     exit
+}
+
+/// The checks after an instruction, with the run at `cycles` and `n` instructions: the bus
+/// events and the budget (one compare, see [`MachineBus::stop_at`]), and the stack. When the
+/// bus stopped the loop (deferred writes, which may have changed the program, or the budget),
+/// the jump-to-itself check too.
+#[inline(always)]
+fn after_step<C: Core<Bus: Machined>>(
+    core: &mut C,
+    cold: &mut Cold,
+    cycles: u64,
+    n: u64,
+) -> Option<Exit> {
+    if cycles >= core.bus().machine().stop_at.get() {
+        return settled(core, cold, cycles, n);
+    }
+    let sp = core.sp();
+    stack_check(core.bus_mut().machine_mut(), cold.st, n, sp)
+}
+
+/// [`after_step`] once the bus stopped the loop.
+#[cold]
+#[inline(never)]
+fn settled<C: Core<Bus: Machined>>(
+    core: &mut C,
+    cold: &mut Cold,
+    cycles: u64,
+    n: u64,
+) -> Option<Exit> {
+    let (pc, sp) = (core.pc(), core.sp());
+    let bus = core.bus_mut().machine_mut();
+    let settled = settle(bus, cycles, cold.limit);
+    if let Settled::Event = settled {
+        let pc = bus.ring[(n.wrapping_sub(1) as usize) % RECENT];
+        return Some(Exit::Event { pc });
+    }
+    if let Some(exit) = stack_check(bus, cold.st, n, sp) {
+        return Some(exit);
+    }
+    if let Some(exit) = self_loop(bus, cold, pc, n) {
+        return Some(exit);
+    }
+    match settled {
+        Settled::Limit => Some(Exit::Limit),
+        _ => None,
+    }
+}
+
+/// What the step loop needs only off its hot path, in one place on its stack frame, so that
+/// it takes no register.
+struct Cold<'a, 'w> {
+    st: &'a mut RunState,
+    watch: Option<&'a mut Watching<'w>>,
+    limit: u64,
+    /// The instruction count when the loop started: the instruction before it was checked
+    /// by the previous call.
+    first: u64,
 }
 
 /// Instructions whose PC stays put while they make progress: the Z80's block instructions
@@ -404,10 +676,7 @@ trait Runner {
 
 impl<C: Core<Bus: Machined>> Runner for C {
     fn run_until(&mut self, st: &mut RunState, watch: Option<&mut Watching>, limit: u64) -> Exit {
-        match watch {
-            None => step_loop(self, st, &mut NoWatch, limit),
-            Some(w) => step_loop(self, st, w, limit),
-        }
+        step_loop(self, st, watch, limit)
     }
     fn bus(&self) -> &MachineBus {
         Core::bus(self).machine()
@@ -452,6 +721,7 @@ pub struct MachineBuilder {
     sp: Option<u16>,
     allow_undocumented: bool,
     stop_on_brk: bool,
+    checked_steps: bool,
     symbols: Option<SymbolTable>,
     clock: &'static ClockProfile,
 }
@@ -506,6 +776,15 @@ impl MachineBuilder {
         self
     }
 
+    /// Runs every instruction with every bus access checked as it happens
+    /// ([`Core::step_careful`]) rather than on the fast paths over plain memory (see
+    /// `docs/MACHINE.md`, "Speed"). The results are the same, only slower: the test suite
+    /// uses this to prove the fast paths exact.
+    pub fn checked_steps(mut self, checked: bool) -> Self {
+        self.checked_steps = checked;
+        self
+    }
+
     /// Symbols for traces, error reports and the profiler.
     pub fn symbols(mut self, symbols: SymbolTable) -> Self {
         self.symbols = Some(symbols);
@@ -531,12 +810,15 @@ impl MachineBuilder {
             return Err(ConfigError::NoProgram);
         }
         let bus = MachineBus::new(self.cpu, &self.map);
+        let class = class_table(self.cpu, self.allow_undocumented, self.stop_on_brk, |p| {
+            bus.plain_page(p)
+        });
         let core: Box<dyn Runner> = match self.core {
             // A map of nothing but RAM and ROM has no read to check or count.
             CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
-            CoreKind::Z80 => Box::new(Z80Core::new(bus)),
+            CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),
             CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
-            CoreKind::RustzxZ80 => Box::new(RustzxCore::new(bus)),
+            CoreKind::RustzxZ80 => Box::new(RustzxCore::new(Z80Memory(bus))),
             CoreKind::Mos6502 => Box::new(Mos6502Core::new(bus)),
         };
         let mut m = Machine {
@@ -549,9 +831,9 @@ impl MachineBuilder {
                 cpu: self.cpu,
                 cycles: 0,
                 instructions: 0,
-                class: class_table(self.cpu, self.allow_undocumented, self.stop_on_brk),
-                ring: [0; RECENT],
+                class,
                 stack: None,
+                checked_steps: self.checked_steps,
             },
             symbols: self.symbols,
             profiler: None,
@@ -561,8 +843,8 @@ impl MachineBuilder {
             total_cycles: 0,
             total_instructions: 0,
         };
-        let checked = m.st.class.map(|c| c != class::PLAIN);
-        m.core.bus_mut().set_checked_ops(checked);
+        let class = m.st.class;
+        m.core.bus_mut().set_classes(class);
         for (addr, bytes) in &self.images {
             m.load(*addr, bytes)?;
         }
@@ -637,6 +919,7 @@ impl Machine {
             sp: None,
             allow_undocumented: false,
             stop_on_brk: true,
+            checked_steps: false,
             symbols: None,
             clock: default_machine(cpu),
         }
@@ -694,10 +977,13 @@ impl Machine {
         let range = AddrRange::new(addr, addr + (bytes.len() - 1) as u16).expect("non-empty");
         let bus = self.core.bus_mut();
         for a in range.indices() {
-            bus.attr[a] |= attr::EXEC;
+            bus.attr[a] &= !attr::OUTSIDE;
             bus.refresh(a as u16);
         }
         bus.refresh_pages();
+        if self.cpu == Cpu::Mos6502 {
+            bus.mark_careful();
+        }
         self.program.push(range);
         Ok(())
     }
@@ -827,7 +1113,7 @@ impl Machine {
             .as_ref()
             .map(Routines::from_table)
             .unwrap_or_default()
-            .filtered(|_, a| bus.attr[usize::from(a)] & attr::EXEC != 0);
+            .filtered(|_, a| bus.attr[usize::from(a)] & attr::OUTSIDE == 0);
         self.profiler = Some(Profiler::new(self.cpu, code));
     }
 
@@ -923,6 +1209,8 @@ impl Machine {
         let bus = self.core.bus_mut();
         bus.written.fill(0);
         bus.event.set(None);
+        bus.deferred_len = 0;
+        bus.refresh_console();
         bus.unmapped_reads.set(0);
         self.st.cycles = 0;
         self.st.instructions = 0;
@@ -932,6 +1220,8 @@ impl Machine {
             s.max_depth = s.depth.max(0);
             s
         });
+        let window = stack_window(self.cpu, self.st.stack.as_ref());
+        self.core.bus_mut().set_stack_window(window);
         if let Some(p) = self.profiler.as_mut() {
             p.begin_run(sp);
         }
@@ -952,7 +1242,7 @@ impl Machine {
                 profiler: self.profiler.as_mut(),
                 tracer: self.tracer.as_mut(),
                 symbols: self.symbols.as_ref(),
-                op: 0,
+                pending: None,
             };
             self.core.run_until(&mut self.st, Some(&mut w), limit)
         }
@@ -1021,7 +1311,7 @@ impl Machine {
     /// The PC of the last executed instruction of this run.
     fn last_pc(&self) -> Option<u16> {
         let n = self.st.instructions;
-        (n > 0).then(|| self.st.ring[((n - 1) as usize) % RECENT])
+        (n > 0).then(|| self.core.bus().ring[((n - 1) as usize) % RECENT])
     }
 
     /// A run error with the recent trace. `pending`: the fault is at the next instruction
@@ -1032,7 +1322,7 @@ impl Machine {
         let mem = &self.core.bus().machine().mem;
         let mut entries: Vec<TraceEntry> = (n - kept..n)
             .map(|i| {
-                let pc = self.st.ring[(i as usize) % RECENT];
+                let pc = self.core.bus().ring[(i as usize) % RECENT];
                 let mut e = TraceEntry::new(self.cpu, mem, pc, self.symbols.as_ref(), None);
                 e.index = i;
                 e

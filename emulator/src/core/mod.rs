@@ -41,6 +41,14 @@ pub trait Core {
     /// Executes one instruction (or one interrupt acknowledge) and returns the clock cycles
     /// (T-states) it took.
     fn step(&mut self) -> u32;
+    /// Like [`Core::step`], with every access to the bus made through [`Bus::read`] and
+    /// [`Bus::write`] as it happens. The machine asks for this when the instruction's operand
+    /// bytes, pointers, stack or vectors may lie outside plain memory ([`Bus::plain_page`]);
+    /// only a core whose `step` takes shortcuts over plain memory (the 6502 core) needs to
+    /// override it.
+    fn step_careful(&mut self) -> u32 {
+        self.step()
+    }
     /// The bus.
     fn bus(&self) -> &Self::Bus;
     /// The bus, mutably.

@@ -1,64 +1,177 @@
 //! The 6502 core from the `mos6502` crate, NMOS variant.
 //!
-//! The crate's CPU owns its memory, so the adapter [`Memory`] wraps Kempelen's [`Bus`] together
-//! with the interrupt lines the crate polls after every instruction. Cycles come from the
-//! crate's running `cycles` counter (documented base cycles plus the page-crossing and
-//! taken-branch penalties).
+//! The crate's CPU owns its memory, so the adapter [`Memory`] wraps Kempelen's [`Bus`].
+//! Cycles come from the crate's running `cycles` counter (documented base cycles plus the
+//! page-crossing and taken-branch penalties), with one correction: `mos6502` 0.10 also charges
+//! the page-crossing cycle to the read-modify-write instructions with an indexed address
+//! (`ASL`, `LSR`, `ROL`, `ROR`, `INC`, `DEC` abs,X and the undocumented `SLO`, `RLA`, `SRE`,
+//! `RRA`, `DCP`, `ISC` in their abs,X, abs,Y and (zp),Y forms), which on an NMOS 6502 always
+//! take the same time (7, 7 and 8 cycles) because they read the address twice anyway. The
+//! wrapper takes that cycle back ([`has_fixed_indexed_cycles`]).
+//!
+//! # Speed
+//!
+//! The crate's execute function is large, and the compiler inlines it into the machine's
+//! step loop (as it does into a bare loop around the crate) only while its memory accesses
+//! are tiny. So an instruction normally runs on a plain view of memory: reads are plain loads
+//! ([`Bus::read_plain`]), writes are collected in [`Memory::log`] and handed to [`Bus::write`]
+//! when the instruction is done. That is exact because no NMOS 6502 instruction reads a byte
+//! it wrote itself, and because an instruction runs on the plain view only when it touches
+//! nothing but plain memory ([`Bus::plain_page`]): the address it operates on is checked once
+//! decoded, and the machine calls [`Core::step_careful`] instead when its operand bytes,
+//! pointers, stack or vectors may lie elsewhere. Any other instruction runs on a second,
+//! checked instance of the crate's CPU ([`Mos6502Core::careful_step`]), where every read and
+//! write goes through [`Bus::read`] and [`Bus::write`] as it happens.
+//!
+//! Interrupts are serviced here rather than by the crate's `single_step`, so that the crate's
+//! fetch and execute functions are called from one place only (the compiler inlines a large
+//! function only into its single caller); while a line is active, every step takes the
+//! checked path, which looks for them. The sequence is the NMOS one: after an instruction, a
+//! pulsed NMI, or else an active IRQ line with the I flag clear before the instruction (so
+//! `CLI`/`SEI` act one instruction late), pushes PC and P (B clear, bit 5 set), sets I and
+//! jumps through `$FFFA` or `$FFFE`, in 7 cycles.
 
 use super::{Core, Mos6502Registers, Registers};
 use crate::{Bus, Cpu};
 use mos6502::cpu::CPU;
-use mos6502::instruction::Nmos6502;
+use mos6502::instruction::{DecodedInstr, Instruction, Nmos6502, OpInput};
+use mos6502::registers::Status;
 
-/// A [`Bus`] as the `mos6502` crate wants it.
+/// Most bytes one instruction writes (`BRK`: 3).
+const LOG: usize = 4;
+
+/// The plain view of a [`Bus`] for the crate's CPU: plain reads, writes collected in `log`.
+/// The crate's interrupt polls are never called (see the module header), so their default
+/// answers (no interrupt) stand.
 struct Memory<B> {
     bus: B,
-    irq: bool,
-    nmi: bool,
-    /// An NMI pulse was reported; the crate must see the line low once more to re-arm its
-    /// edge detector.
-    nmi_rearm: bool,
-}
-
-impl<B> Memory<B> {
-    /// Whether the CPU must poll the interrupt lines after this instruction.
-    #[inline(always)]
-    fn lines_active(&self) -> bool {
-        self.irq | self.nmi | self.nmi_rearm
-    }
+    /// The writes of the instruction running, as (address, value).
+    log: [(u16, u8); LOG],
+    /// How many.
+    logged: usize,
 }
 
 impl<B: Bus> mos6502::memory::Bus for Memory<B> {
     #[inline(always)]
     fn get_byte(&mut self, address: u16) -> u8 {
-        self.bus.read(address)
+        self.bus.read_plain(address)
     }
     #[inline(always)]
     fn set_byte(&mut self, address: u16, value: u8) {
-        self.bus.write(address, value)
-    }
-    #[inline(always)]
-    fn nmi_pending(&mut self) -> bool {
-        // The crate detects the rising edge of this level; reporting the pulse once is an edge.
-        // (Test before clearing: no store on the common path.)
-        if self.nmi {
-            self.nmi = false;
-            self.nmi_rearm = true;
-            true
-        } else {
-            self.nmi_rearm = false;
-            false
-        }
-    }
-    #[inline(always)]
-    fn irq_pending(&mut self) -> bool {
-        self.irq
+        self.log[self.logged % LOG] = (address, value);
+        self.logged += 1;
     }
 }
+
+impl<B: Bus> Memory<B> {
+    /// Hands the logged writes to the bus, in order.
+    #[inline]
+    fn flush(&mut self) {
+        debug_assert!(
+            self.logged <= LOG,
+            "a 6502 instruction writes at most 3 bytes"
+        );
+        for &(address, value) in &self.log[..self.logged.min(LOG)] {
+            self.bus.write(address, value);
+        }
+        self.logged = 0;
+    }
+}
+
+/// The checked view of a [`Bus`] for the crate's CPU: every access as it happens.
+struct Checked<'a, B>(&'a mut B);
+
+impl<B: Bus> mos6502::memory::Bus for Checked<'_, B> {
+    fn get_byte(&mut self, address: u16) -> u8 {
+        self.0.read(address)
+    }
+    fn set_byte(&mut self, address: u16, value: u8) {
+        self.0.write(address, value)
+    }
+}
+
+/// Whether `instr`, on an address that crossed a page, is one the crate charges a spurious
+/// page-crossing cycle: the read-modify-write instructions, whose indexed forms take the same
+/// cycles with or without a page cross on an NMOS 6502.
+#[inline(always)]
+pub fn has_fixed_indexed_cycles(instr: Instruction) -> bool {
+    use Instruction::*;
+    matches!(
+        instr,
+        ASL | LSR | ROL | ROR | INC | DEC | SLO | RLA | SRE | RRA | DCP | ISC
+    )
+}
+
+/// Executes a decoded instruction on `cpu`, with the cycle correction.
+#[inline(always)]
+fn execute<M: mos6502::memory::Bus>(cpu: &mut CPU<M, Nmos6502>, decoded: DecodedInstr) {
+    let spurious = decoded.2.page_crossed() && has_fixed_indexed_cycles(decoded.0);
+    cpu.execute_instruction(decoded);
+    cpu.cycles = cpu.cycles.wrapping_sub(u64::from(spurious));
+}
+
+/// Cycles of an interrupt sequence (IRQ or NMI) on an NMOS 6502.
+const INTERRUPT_CYCLES: u64 = 7;
 
 /// NMOS 6502 on the `mos6502` crate.
 pub struct Mos6502Core<B: Bus> {
     cpu: CPU<Memory<B>, Nmos6502>,
+    /// The IRQ line (level triggered).
+    irq: bool,
+    /// An NMI pulse not serviced yet (edge triggered: serviced once).
+    nmi: bool,
+    /// `irq || nmi`: whether to look for an interrupt after an instruction.
+    lines: bool,
+}
+
+impl<B: Bus> Mos6502Core<B> {
+    /// Runs the instruction at `pc` on a checked instance of the crate's CPU (see the module
+    /// header), which takes over the registers and the cycle count and hands them back.
+    #[cold]
+    #[inline(never)]
+    fn careful_step(&mut self, pc: u16) {
+        let mut cpu = CPU::new(Checked(&mut self.cpu.memory.bus), Nmos6502);
+        cpu.registers = self.cpu.registers;
+        cpu.registers.program_counter = pc;
+        cpu.cycles = self.cpu.cycles;
+        match cpu.fetch_next_and_decode() {
+            Some(decoded) => execute(&mut cpu, decoded),
+            None => cpu.cycles = cpu.cycles.wrapping_add(1),
+        }
+        self.cpu.registers = cpu.registers;
+        self.cpu.cycles = cpu.cycles;
+    }
+
+    /// After an instruction, with P as it was before it: services a pulsed NMI, or an IRQ if
+    /// the line is active and I was clear.
+    #[cold]
+    #[inline(never)]
+    fn interrupt(&mut self, status_before: Status) {
+        let vector = if self.nmi {
+            self.nmi = false;
+            self.lines = self.irq;
+            0xFFFA
+        } else if !status_before.contains(Status::PS_DISABLE_INTERRUPTS) {
+            0xFFFE
+        } else {
+            return;
+        };
+        let [hi, lo] = self.cpu.registers.program_counter.to_be_bytes();
+        let p = (self.cpu.registers.status.bits() | 0x20) & !0x10;
+        for value in [hi, lo, p] {
+            let s = &mut self.cpu.registers.stack_pointer.0;
+            self.cpu.memory.bus.write(0x0100 | u16::from(*s), value);
+            *s = s.wrapping_sub(1);
+        }
+        self.cpu
+            .registers
+            .status
+            .insert(Status::PS_DISABLE_INTERRUPTS);
+        let bus = &mut self.cpu.memory.bus;
+        self.cpu.registers.program_counter =
+            u16::from_le_bytes([bus.read(vector), bus.read(vector + 1)]);
+        self.cpu.cycles = self.cpu.cycles.wrapping_add(INTERRUPT_CYCLES);
+    }
 }
 
 impl<B: Bus> Core for Mos6502Core<B> {
@@ -69,29 +182,62 @@ impl<B: Bus> Core for Mos6502Core<B> {
     fn new(bus: B) -> Self {
         let memory = Memory {
             bus,
-            irq: false,
-            nmi: false,
-            nmi_rearm: false,
+            log: [(0, 0); LOG],
+            logged: 0,
         };
         let mut cpu = CPU::new(memory, Nmos6502);
         cpu.registers.stack_pointer.0 = 0xFF;
-        Mos6502Core { cpu }
+        Mos6502Core {
+            cpu,
+            irq: false,
+            nmi: false,
+            lines: false,
+        }
     }
 
     #[inline(always)]
     fn step(&mut self) -> u32 {
-        let before = self.cpu.cycles;
-        if self.cpu.memory.lines_active() {
-            self.cpu.single_step();
-        } else {
-            // No interrupt line is active, so the poll after the instruction would find
-            // nothing: run the instruction alone (what `single_step` does before polling).
-            match self.cpu.fetch_next_and_decode() {
-                Some(decoded) => self.cpu.execute_instruction(decoded),
-                None => self.cpu.cycles += 1,
-            }
+        if self.lines {
+            return self.step_careful();
         }
-        self.cpu.cycles.wrapping_sub(before) as u32
+        let pc = self.cpu.registers.program_counter;
+        // The crate's counter counts this step only, so no count from before it has to be
+        // kept across the crate's code (which needs every register).
+        self.cpu.cycles = 0;
+        match self.cpu.fetch_next_and_decode() {
+            Some(decoded) => {
+                let plain = match decoded.2 {
+                    OpInput::UseAddress { address, .. } => {
+                        self.cpu.memory.bus.plain_page((address >> 8) as u8)
+                    }
+                    _ => true,
+                };
+                if plain {
+                    execute(&mut self.cpu, decoded);
+                    if self.cpu.memory.logged != 0 {
+                        self.cpu.memory.flush();
+                    }
+                } else {
+                    self.careful_step(pc);
+                }
+            }
+            // An opcode the crate does not know (the machine refuses them before they run):
+            // the crate's own step counts one cycle and leaves the PC.
+            None => self.cpu.cycles = 1,
+        }
+        self.cpu.cycles as u32
+    }
+
+    /// Also every step while an interrupt line is active: only here is P sampled before the
+    /// instruction and the interrupt lines looked at after it.
+    fn step_careful(&mut self) -> u32 {
+        let status = self.cpu.registers.status;
+        self.cpu.cycles = 0;
+        self.careful_step(self.cpu.registers.program_counter);
+        if self.lines {
+            self.interrupt(status);
+        }
+        self.cpu.cycles as u32
     }
 
     #[inline(always)]
@@ -139,11 +285,13 @@ impl<B: Bus> Core for Mos6502Core<B> {
     }
 
     fn set_irq(&mut self, active: bool) {
-        self.cpu.memory.irq = active;
+        self.irq = active;
+        self.lines = self.irq || self.nmi;
     }
 
     fn pulse_nmi(&mut self) {
-        self.cpu.memory.nmi = true;
+        self.nmi = true;
+        self.lines = true;
     }
 }
 
@@ -191,5 +339,139 @@ mod tests {
             panic!("not a 6502")
         };
         assert_eq!(r.s, 0xFD);
+    }
+
+    /// Cycles of the instruction `bytes` at $0200 with X = Y = `index`, the zero page pointer
+    /// at $10 holding `$02F0`.
+    fn cycles_with_index(bytes: &[u8], index: u8) -> u32 {
+        let mut bus = FlatBus::with_code(0x0200, bytes);
+        bus.mem[0x10] = 0xF0;
+        bus.mem[0x11] = 0x02;
+        let mut core = Mos6502Core::new(bus);
+        core.cpu.registers.index_x = index;
+        core.cpu.registers.index_y = index;
+        core.set_pc(0x0200);
+        core.step()
+    }
+
+    /// One test per read-modify-write abs,X opcode: 7 cycles on an NMOS 6502 whether or not
+    /// the indexed address crosses a page (`mos6502` 0.10 alone counts 8 with a cross).
+    macro_rules! rmw_abs_x_takes_seven {
+        ($($name:ident: $op:literal,)*) => {$(
+            #[test]
+            fn $name() {
+                // $op $02F0,X with X = 5 ($02F5, same page) and X = $20 ($0310, next page).
+                assert_eq!(cycles_with_index(&[$op, 0xF0, 0x02], 0x05), 7, "no page cross");
+                assert_eq!(cycles_with_index(&[$op, 0xF0, 0x02], 0x20), 7, "page cross");
+            }
+        )*};
+    }
+
+    rmw_abs_x_takes_seven! {
+        asl_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0x1E,
+        lsr_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0x5E,
+        rol_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0x3E,
+        ror_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0x7E,
+        inc_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0xFE,
+        dec_abs_x_takes_7_cycles_with_or_without_a_page_cross: 0xDE,
+    }
+
+    #[test]
+    fn rmw_abs_x_writes_the_indexed_address() {
+        // INC $02F0,X with X = $20: $0310 goes from 9 to 10.
+        let mut bus = FlatBus::with_code(0x0200, &[0xFE, 0xF0, 0x02]);
+        bus.mem[0x0310] = 9;
+        let mut core = Mos6502Core::new(bus);
+        core.cpu.registers.index_x = 0x20;
+        core.set_pc(0x0200);
+        assert_eq!(core.step(), 7);
+        assert_eq!(core.bus().mem[0x0310], 10);
+    }
+
+    #[test]
+    fn undocumented_rmw_forms_take_fixed_cycles() {
+        // SLO, RLA, SRE, RRA, DCP, ISC in their abs,X / abs,Y / (zp),Y forms: 7, 7, 8 cycles.
+        for row in [0x00u8, 0x20, 0x40, 0x60, 0xC0, 0xE0] {
+            for (op, operand, cycles) in [
+                (row | 0x1F, [0xF0, 0x02], 7),
+                (row | 0x1B, [0xF0, 0x02], 7),
+                (row | 0x13, [0x10, 0x00], 8),
+            ] {
+                for index in [0x05, 0x20] {
+                    let code = [op, operand[0], operand[1]];
+                    assert_eq!(
+                        cycles_with_index(&code, index),
+                        cycles,
+                        "{op:02X} X=Y={index:02X}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn indexed_reads_still_pay_for_a_page_cross() {
+        // LDA $02F0,X (4, 5 across), LDA ($10),Y (5, 6 across), STA $02F0,X (5 either way).
+        assert_eq!(cycles_with_index(&[0xBD, 0xF0, 0x02], 0x05), 4);
+        assert_eq!(cycles_with_index(&[0xBD, 0xF0, 0x02], 0x20), 5);
+        assert_eq!(cycles_with_index(&[0xB1, 0x10], 0x05), 5);
+        assert_eq!(cycles_with_index(&[0xB1, 0x10], 0x20), 6);
+        assert_eq!(cycles_with_index(&[0x9D, 0xF0, 0x02], 0x05), 5);
+        assert_eq!(cycles_with_index(&[0x9D, 0xF0, 0x02], 0x20), 5);
+    }
+
+    /// A core at $0200 running `code`, with the IRQ/BRK vector at $0300 and the NMI vector
+    /// at $0380 (both handlers `NOP`s), S = $FF, P = `p`.
+    fn with_vectors(code: &[u8], p: u8) -> Mos6502Core<FlatBus> {
+        let mut bus = FlatBus::with_code(0x0200, code);
+        bus.mem[0xFFFA..].copy_from_slice(&[0x80, 0x03, 0x00, 0x03, 0x00, 0x03]);
+        bus.mem[0x0300..0x0400].fill(0xEA);
+        let mut core = Mos6502Core::new(bus);
+        core.cpu.registers.status = Status::from_bits_truncate(p);
+        core.set_pc(0x0200);
+        core
+    }
+
+    #[test]
+    fn irq_is_taken_after_the_instruction_when_i_was_clear() {
+        // CLI ; NOP ; NOP. The IRQ line is active from the start: CLI clears I, and the
+        // interrupt follows the instruction after it (I is sampled before each instruction).
+        // P = I and C set.
+        let mut core = with_vectors(&[0x58, 0xEA, 0xEA], 0x05);
+        core.set_irq(true);
+        assert_eq!(core.step(), 2, "CLI: no interrupt yet");
+        assert_eq!(core.pc(), 0x0201);
+        assert_eq!(
+            core.step(),
+            2 + 7,
+            "NOP, then the 7-cycle interrupt sequence"
+        );
+        assert_eq!(core.pc(), 0x0300);
+        assert_eq!(core.sp(), 0x01FC);
+        let stack = &core.bus().mem[0x01FD..0x0200];
+        assert_eq!(
+            stack,
+            [0x21, 0x02, 0x02],
+            "P (C; B clear, bit 5 set), PC low, PC high"
+        );
+        let Registers::Mos6502(r) = core.registers() else {
+            panic!("not a 6502")
+        };
+        assert_ne!(r.p & 0x04, 0, "I set");
+        // The line stays active but I is set now: no second interrupt.
+        core.step();
+        assert_ne!(core.pc(), 0x0300);
+    }
+
+    #[test]
+    fn nmi_is_taken_once_per_pulse_even_with_i_set() {
+        let mut core = with_vectors(&[0xEA, 0xEA, 0xEA], 0x04);
+        core.pulse_nmi();
+        assert_eq!(core.step(), 2 + 7);
+        assert_eq!(core.pc(), 0x0380);
+        assert_eq!(core.sp(), 0x01FC);
+        assert_eq!(core.bus().mem[0x01FD..0x0200], [0x24, 0x01, 0x02]);
+        assert_eq!(core.step(), 2, "the pulse is served once");
+        assert_eq!(core.pc(), 0x0381);
     }
 }
