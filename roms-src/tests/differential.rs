@@ -240,20 +240,22 @@ fn a_smaller_frame_area_gives_the_same_result_or_the_overflow_error() {
 /// off-by-one errors in arming the limit or counting the budget would show.
 #[test]
 fn node_limits_at_iteration_boundaries() {
-    for (fen, moves) in [
-        (kempelen_engine::START_FEN, ""),
+    // (position, moves, deepest k): kiwipete's fourth iteration alone is about 140,000 nodes.
+    for (fen, moves, deepest) in [
+        (kempelen_engine::START_FEN, "", 4),
         (
             "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
             "",
+            3,
         ),
-        ("8/8/4k3/8/8/4K3/8/8 w - - 0 1", ""),
-        ("7k/8/8/8/8/1Q6/8/K7 w - - 0 1", "b3b2 h8g8 b2b3 g8h8"),
-        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", ""),
+        ("8/8/4k3/8/8/4K3/8/8 w - - 0 1", "", 5),
+        ("7k/8/8/8/8/1Q6/8/K7 w - - 0 1", "b3b2 h8g8 b2b3 g8h8", 5),
+        ("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", "", 4),
     ] {
         let mut case = Case::position(fen);
         case.moves = moves.split_whitespace().map(String::from).collect();
         let (pos, history) = case.build().unwrap();
-        for k in 1..=4 {
+        for k in 1..=deepest {
             let n = differential::native_search(&pos, &history, k, None).nodes as u32;
             for limit in [n.saturating_sub(1), n, n + 1] {
                 for depth in [k, k + 1, 32] {
