@@ -143,7 +143,7 @@ fn random_campaign() {
 }
 
 #[test]
-#[ignore = "the edge cases two plies deeper (up to a million nodes a search): release mode"]
+#[ignore = "the edge cases two plies deeper (up to a million nodes a search): about 70 s in release mode"]
 fn edge_cases_deeper() {
     let file = "roms-src/tests/data/edge_cases.epd";
     for e in suite::parse(EDGE, file).unwrap() {
