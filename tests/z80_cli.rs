@@ -641,3 +641,90 @@ fn compare_exits_non_zero_when_a_changed_z80_engine_disagrees() {
     assert!(stderr.contains("not found"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn max_cycles_bounds_every_z80_command() {
+    // perft 3 from the start position needs 28 million T-states: a budget of ten million
+    // stops perft 4 with the machine's report, naming the budget.
+    let (ok, _, err) = kempelen(&[
+        "perft",
+        "--engine",
+        "z80",
+        "--depth",
+        "4",
+        "--max-cycles",
+        "1000000",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("cycle budget of 1000000 cycles exceeded"),
+        "{err}"
+    );
+    // The same budget is plenty for perft 2 (exact count, as without the option).
+    let (ok, out, err) = kempelen(&[
+        "perft",
+        "--engine",
+        "z80",
+        "--depth",
+        "2",
+        "--max-cycles",
+        "10000000",
+    ]);
+    assert!(ok, "{err}");
+    assert!(out.contains("perft 2 = 400"), "{out}");
+    // A search gives up between slices once past the budget.
+    let (ok, _, err) = kempelen(&[
+        "search",
+        "--engine",
+        "z80",
+        "--depth",
+        "5",
+        "--max-cycles",
+        "5000000",
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("did not finish within 5000000 cycles"),
+        "{err}"
+    );
+    let (ok, _, err) = kempelen(&[
+        "search",
+        "--engine",
+        "z80",
+        "--depth",
+        "2",
+        "--max-cycles",
+        "0",
+    ]);
+    assert!(!ok);
+    assert!(err.contains("--max-cycles 0"), "{err}");
+    // compare reports the run that ran out in its row, goes on, and exits non-zero.
+    let dir = temp_dir("max_cycles");
+    let suite = dir.join("two.epd");
+    std::fs::write(
+        &suite,
+        "4k3/8/8/8/8/8/8/4K2R w K - 0 1; id \"small\";\n\
+         r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1; id \"kiwipete\";\n",
+    )
+    .unwrap();
+    let (ok, out, _) = kempelen(&[
+        "compare",
+        "--suite",
+        suite.to_str().unwrap(),
+        "--depth",
+        "2",
+        "--max-cycles",
+        "3000000",
+    ]);
+    assert!(!ok, "{out}");
+    assert!(out.lines().any(|l| l.starts_with("ok ")), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("ERROR")
+            && l.contains("kiwipete")
+            && l.contains("cycle budget")),
+        "{out}"
+    );
+    let (ok, _, err) = kempelen(&["compare", "--machine", "c64"]);
+    assert!(!ok);
+    assert!(err.contains("not a Z80"), "{err}");
+}

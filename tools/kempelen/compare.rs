@@ -36,6 +36,8 @@ pub struct CompareArgs {
     /// sources, to check a change against the reference before it goes in.
     #[arg(long, value_name = "ENGINE_ASM")]
     pub z80_source: Option<PathBuf>,
+    #[arg(long, value_name = "CYCLES", help = crate::engine_common::MAX_CYCLES_HELP)]
+    pub max_cycles: Option<u64>,
 }
 
 /// Runs the command; `Ok(false)` when some position disagrees.
@@ -49,12 +51,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
     if !(1..=32).contains(&args.depth) {
         bail!("--depth {}: the depth must be 1 to 32", args.depth);
     }
-    let clock = kempelen_emulator::clock::machine(&args.machine).with_context(|| {
-        format!(
-            "--machine {}: unknown machine (see `kempelen machines`)",
-            args.machine
-        )
-    })?;
+    let clock = crate::engine_common::z80_machine(Some(&args.machine))?;
     let (name, text) = match &args.suite {
         Some(p) => (
             p.display().to_string(),
@@ -73,6 +70,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
         None => Z80Engine::assemble()?,
     };
     z80.clock = Some(clock);
+    crate::engine_common::set_max_cycles(&mut z80, args.max_cycles)?;
     let mut out = std::io::stdout().lock();
     let mut rows = Vec::new();
     let (mut agree, mut nodes, mut cycles) = (0usize, 0u64, 0u64);

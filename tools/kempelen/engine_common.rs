@@ -77,10 +77,30 @@ pub fn z80_machine(id: Option<&str>) -> anyhow::Result<&'static ClockProfile> {
 }
 
 /// The Z80 engine, assembled from the bundled sources, with `clock` for time figures and
-/// time limits (emulated time at that clock), paced to it when `realtime` is set.
-pub fn z80_engine(clock: &'static ClockProfile, realtime: bool) -> anyhow::Result<Z80Engine> {
+/// time limits (emulated time at that clock), paced to it when `realtime` is set, and the
+/// cycle budget of one command (`--max-cycles`; `None` keeps the engine's default).
+pub fn z80_engine(
+    clock: &'static ClockProfile,
+    realtime: bool,
+    max_cycles: Option<u64>,
+) -> anyhow::Result<Z80Engine> {
     let mut engine = Z80Engine::assemble().context("assembling the Z80 engine")?;
     engine.clock = Some(clock);
     engine.realtime = realtime;
+    set_max_cycles(&mut engine, max_cycles)?;
     Ok(engine)
 }
+
+/// Applies `--max-cycles` to a Z80 engine, refusing 0.
+pub fn set_max_cycles(engine: &mut Z80Engine, max_cycles: Option<u64>) -> anyhow::Result<()> {
+    match max_cycles {
+        Some(0) => bail!("--max-cycles 0: the cycle budget must be at least 1"),
+        Some(n) => engine.max_cycles = n,
+        None => {}
+    }
+    Ok(())
+}
+
+/// Help text of `--max-cycles` (the same on every command that runs the Z80 engine).
+pub const MAX_CYCLES_HELP: &str = "Z80 engine: cycle budget of one command, in T-states \
+(default 2^44, hours of host time); a run that needs more stops with an error";

@@ -29,6 +29,8 @@ pub struct PerftArgs {
     /// default zx-spectrum). With it, `time` and `nodes/s` are at that clock.
     #[arg(long, value_name = "ID")]
     pub machine: Option<String>,
+    #[arg(long, value_name = "CYCLES", help = crate::engine_common::MAX_CYCLES_HELP)]
+    pub max_cycles: Option<u64>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
@@ -75,7 +77,7 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
                 );
             }
             let clock = z80_machine(args.machine.as_deref())?;
-            Counter::Z80(z80_engine(clock, false)?, clock)
+            Counter::Z80(z80_engine(clock, false, args.max_cycles)?, clock)
         }
     };
     let start = Instant::now();

@@ -40,6 +40,8 @@ pub struct SearchArgs {
     /// (see `kempelen machines`; default zx-spectrum).
     #[arg(long, value_name = "ID")]
     pub machine: Option<String>,
+    #[arg(long, value_name = "CYCLES", help = crate::engine_common::MAX_CYCLES_HELP)]
+    pub max_cycles: Option<u64>,
     /// Machine-readable output (no progress lines).
     #[arg(long)]
     pub json: bool,
@@ -165,7 +167,7 @@ fn search_z80(
         })?),
     };
     let clock = z80_machine(args.machine.as_deref())?;
-    let engine = z80_engine(clock, false)?;
+    let engine = z80_engine(clock, false, args.max_cycles)?;
     let pos = game.position();
     let budget = time::budget(limits, pos.side());
     let start = Instant::now();

@@ -53,7 +53,7 @@ pub fn run(
                 );
             }
             let clock = z80_machine(args.machine.as_deref())?;
-            Box::new(z80_engine(clock, args.realtime)?)
+            Box::new(z80_engine(clock, args.realtime, None)?)
         }
     };
     let stdin = std::io::stdin();
