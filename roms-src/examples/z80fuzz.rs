@@ -220,6 +220,7 @@ fn main() {
                     }
                 } else {
                     differential::random_game_case(&mut rng, &starts, 160)
+                        .unwrap_or_else(|e| usage(&e.to_string()))
                 };
                 (case, Vec::new())
             }

@@ -415,10 +415,16 @@ pub fn random_playout(rng: &mut Rng, start: &Position, plies: usize) -> Vec<Move
 }
 
 /// A case from a random game of up to `max_plies` plies from one of `starts`, with a random
-/// history mode and, one time in eight, a raised halfmove clock (90..=150).
-pub fn random_game_case(rng: &mut Rng, starts: &[String], max_plies: usize) -> Case {
+/// history mode and, one time in eight, a raised halfmove clock (90..=150). A start that is
+/// not a valid FEN is an error.
+pub fn random_game_case(
+    rng: &mut Rng,
+    starts: &[String],
+    max_plies: usize,
+) -> Result<Case, CaseError> {
     let fen = rng.pick(starts).clone();
-    let start = Position::from_fen(&fen).expect("start positions are valid");
+    let start =
+        Position::from_fen(&fen).map_err(|e| CaseError(format!("start position {fen}: {e}")))?;
     let plies = rng.range(0, max_plies as u64) as usize;
     let moves = random_playout(rng, &start, plies);
     let history = match rng.below(10) {
@@ -432,12 +438,12 @@ pub fn random_game_case(rng: &mut Rng, starts: &[String], max_plies: usize) -> C
     } else {
         None
     };
-    Case {
+    Ok(Case {
         fen,
         moves: moves.iter().map(|m| m.to_uci()).collect(),
         history,
         clock,
-    }
+    })
 }
 
 /// Piece sets for [`random_placement`]: per side, the count of each non-king type
@@ -725,8 +731,8 @@ mod tests {
         let starts = vec![kempelen_engine::START_FEN.to_string()];
         let (mut a, mut b) = (Rng::new(7), Rng::new(7));
         for _ in 0..50 {
-            let x = random_game_case(&mut a, &starts, 120);
-            assert_eq!(x, random_game_case(&mut b, &starts, 120));
+            let x = random_game_case(&mut a, &starts, 120).unwrap();
+            assert_eq!(x, random_game_case(&mut b, &starts, 120).unwrap());
             x.build().unwrap();
             if let Some(f) = random_placement(&mut a) {
                 Position::from_fen(&f).unwrap();

@@ -84,7 +84,7 @@ fn campaign(seed: u64, cases: usize, depth: u32, max_nodes: u64, max_leaves: u64
                 None => continue,
             }
         } else {
-            differential::random_game_case(&mut rng, &starts, 160)
+            differential::random_game_case(&mut rng, &starts, 160).unwrap()
         };
         let (pos, history) = case.build().unwrap();
         let mut checks = Vec::new();
