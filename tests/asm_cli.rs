@@ -1,8 +1,11 @@
 //! End-to-end tests of `kempelen asm` and `kempelen disasm` as a user runs them: outputs on
 //! success, diagnostics and exit status on errors, and disassembly that assembles back.
 
+mod common;
+
+use common::kempelen;
+
 use std::path::PathBuf;
-use std::process::Command;
 
 /// A scratch directory unique to this test process and test.
 fn scratch(test: &str) -> PathBuf {
@@ -10,18 +13,6 @@ fn scratch(test: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
-}
-
-fn kempelen(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(args)
-        .output()
-        .expect("run kempelen");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
 }
 
 const Z80_PROGRAM: &str = "\

@@ -1,26 +1,12 @@
 //! End-to-end tests of the native-engine subcommands: `kempelen perft`, `search`, `bench` and
 //! `uci` as a user runs them, text and `--json`, and their error messages.
 
+mod common;
+
+use common::{json, kempelen};
+
 use std::io::Write;
 use std::process::{Command, Stdio};
-
-fn kempelen(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(args)
-        .output()
-        .expect("run kempelen");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let (ok, stdout, stderr) = kempelen(args);
-    assert!(ok, "{args:?}: {stderr}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
-}
 
 #[test]
 fn perft_counts_the_start_position() {

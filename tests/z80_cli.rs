@@ -1,18 +1,10 @@
 //! End-to-end tests of the issue-5 subcommands as a user runs them.
 
-use std::process::Command;
+mod common;
 
-fn kempelen(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(args)
-        .output()
-        .expect("run kempelen");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::{json, kempelen};
+
+use std::process::Command;
 
 #[test]
 fn gen_tables_check_passes_on_the_checked_in_file() {
@@ -86,12 +78,6 @@ fn compare_reads_a_given_suite_and_reports_bad_lines_with_their_place() {
     let (ok, _, stderr) = kempelen(&["compare", "--cpu", "6502"]);
     assert!(!ok && stderr.contains("only the Z80"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let (ok, stdout, stderr) = kempelen(args);
-    assert!(ok, "{args:?}: {stderr}");
-    serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
 }
 
 /// JSON numbers are parsed back to the nearest few ulps, not bit for bit.

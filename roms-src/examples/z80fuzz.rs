@@ -175,12 +175,7 @@ fn main() {
     let a = args();
     let engine = Z80Engine::assemble().expect("the engine assembles");
     let mut rng = Rng::new(a.seed);
-    let mut starts = vec![kempelen_engine::START_FEN.to_string()];
-    for line in include_str!("../../engine/tests/data/perft_suite.epd").lines() {
-        if !line.starts_with('#') && !line.trim().is_empty() {
-            starts.push(line.split(';').next().unwrap().trim().to_string());
-        }
-    }
+    let starts = differential::starts();
     let fixed: Option<Vec<(Case, Vec<Check>)>> = a.epd.as_ref().map(|f| {
         let text = std::fs::read_to_string(f).unwrap_or_else(|e| usage(&format!("{f}: {e}")));
         kempelen_roms::suite::parse(&text, f)

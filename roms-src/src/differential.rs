@@ -414,6 +414,18 @@ pub fn random_playout(rng: &mut Rng, start: &Position, plies: usize) -> Vec<Move
     moves
 }
 
+/// Start positions of the random games: the start position and the positions of the native
+/// engine's perft suite (`engine/tests/data/perft_suite.epd`).
+pub fn starts() -> Vec<String> {
+    let mut s = vec![kempelen_engine::START_FEN.to_string()];
+    for line in include_str!("../../engine/tests/data/perft_suite.epd").lines() {
+        if !line.starts_with('#') && !line.trim().is_empty() {
+            s.extend(line.split(';').next().map(|f| f.trim().to_string()));
+        }
+    }
+    s
+}
+
 /// A case from a random game of up to `max_plies` plies from one of `starts`, with a random
 /// history mode and, one time in eight, a raised halfmove clock (90..=150). A start that is
 /// not a valid FEN is an error.

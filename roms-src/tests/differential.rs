@@ -48,17 +48,6 @@ fn regression_line(line: usize) {
 include!(concat!(env!("OUT_DIR"), "/edge_tests.rs"));
 include!(concat!(env!("OUT_DIR"), "/regression_tests.rs"));
 
-/// Start positions of the random games: the start position and the perft suite's.
-fn starts() -> Vec<String> {
-    let mut s = vec![kempelen_engine::START_FEN.to_string()];
-    for line in include_str!("../../engine/tests/data/perft_suite.epd").lines() {
-        if !line.starts_with('#') && !line.trim().is_empty() {
-            s.push(line.split(';').next().unwrap().trim().to_string());
-        }
-    }
-    s
-}
-
 /// What a campaign compared.
 #[derive(Debug, Default)]
 struct Tally {
@@ -74,7 +63,7 @@ struct Tally {
 /// perft to the deepest depth within `max_leaves`. Panics on the first difference, with the
 /// case as an EPD line.
 fn campaign(seed: u64, cases: usize, depth: u32, max_nodes: u64, max_leaves: u64) -> Tally {
-    let starts = starts();
+    let starts = differential::starts();
     let mut rng = Rng::new(seed);
     let mut t = Tally::default();
     for _ in 0..cases {
