@@ -35,6 +35,12 @@ pub trait ConsoleHost {
     fn poll(&mut self) -> Option<u8>;
     /// Prints one character.
     fn put(&mut self, byte: u8);
+    /// Whether no input can ever come again (standard input has ended). A program that then
+    /// looks for input stops with [`StopReason::InputWait`](crate::StopReason::InputWait)
+    /// instead of polling until its cycle budget is gone.
+    fn is_closed(&self) -> bool {
+        false
+    }
 }
 
 /// A character console, scripted by default: input comes from a queue the host fills and output
@@ -123,11 +129,10 @@ impl Console {
     fn refill(&mut self) {
         if self.input.is_empty() {
             match self.host.as_mut() {
-                Some(host) => {
-                    if let Some(b) = host.poll() {
-                        self.input.push_back(b);
-                    }
-                }
+                Some(host) => match host.poll() {
+                    Some(b) => self.input.push_back(b),
+                    None => self.starved = host.is_closed(),
+                },
                 None => self.starved = self.stop_on_empty_input,
             }
         }

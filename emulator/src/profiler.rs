@@ -7,7 +7,10 @@
 //! return address opens a frame for the routine it enters, and the frame closes when the stack
 //! unwinds above that return address (a `RET`, or any stack reset). The cycles between are the
 //! callee's inclusive time (counted once when the routine is already on the call stack, so
-//! recursion does not count twice), and the calls are counted.
+//! recursion does not count twice), and the calls are counted. A routine entered at its first
+//! byte by a jump or branch from another routine (a tail call, a jump table, an `RST` vector
+//! that jumps on to its handler) counts as entered too: the jump replaces the frame the jumping
+//! routine had at that stack depth.
 //!
 //! The look-up is a 64K table built once, so profiling costs a few table reads per instruction,
 //! and nothing at all when the profiler is off (the machine's step loop is compiled without it).
@@ -26,6 +29,20 @@ fn is_call(cpu: Cpu, op: u8) -> bool {
         Cpu::Z80 => op == 0xCD || op & 0xC7 == 0xC4 || op & 0xC7 == 0xC7,
         // JSR abs
         Cpu::Mos6502 => op == 0x20,
+    }
+}
+
+/// Whether `op` (the first opcode byte) is a jump or branch of `cpu` (not a fall-through).
+fn is_jump(cpu: Cpu, op: u8) -> bool {
+    match cpu {
+        // JP nn, JP cc,nn, JR, JR cc, DJNZ, JP (HL)
+        Cpu::Z80 => {
+            op == 0xC3
+                || op & 0xC7 == 0xC2
+                || matches!(op, 0x18 | 0x20 | 0x28 | 0x30 | 0x38 | 0x10 | 0xE9)
+        }
+        // JMP abs, JMP (ind), the branches
+        Cpu::Mos6502 => matches!(op, 0x4C | 0x6C) || op & 0x1F == 0x10,
     }
 }
 
@@ -131,6 +148,28 @@ impl Profiler {
                 depth,
                 entry_cycles: self.clock,
             });
+        } else if depth == self.last_depth {
+            let callee = self.routine_of[new_pc as usize] as usize;
+            let entered = callee != r
+                && is_jump(self.cpu, op)
+                && callee != NO_SYMBOL
+                && self
+                    .symbols
+                    .get(callee - 1)
+                    .is_some_and(|(a, _)| a == new_pc);
+            if entered {
+                if let Some(f) = self.frames.last().copied().filter(|f| f.depth == depth) {
+                    self.close(f);
+                    self.frames.pop();
+                }
+                self.calls[callee] += 1;
+                self.on_stack[callee] += 1;
+                self.frames.push(Frame {
+                    routine: callee,
+                    depth,
+                    entry_cycles: self.clock,
+                });
+            }
         }
         self.last_depth = depth;
     }

@@ -1,0 +1,77 @@
+//! The profiler counts routines entered by a jump (a tail call, an RST vector's jump to its
+//! handler) as well as by calls, on both CPUs.
+
+use kempelen_emulator::{Cpu, Machine, SymbolTable};
+
+fn profile(cpu: Cpu, code: &[u8], symbols: &str) -> Vec<(String, u64, u64, u64)> {
+    let mut m = Machine::builder(cpu)
+        .load(if cpu == Cpu::Z80 { 0 } else { 0xC000 }, code)
+        .symbols(SymbolTable::parse(symbols).unwrap())
+        .build()
+        .unwrap();
+    m.enable_profiler();
+    m.run(10_000).unwrap();
+    let mut rows: Vec<_> = m
+        .profile()
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| (r.routine, r.cycles, r.inclusive, r.calls))
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn z80_rst_vector_jumping_to_its_handler_and_a_tail_call() {
+    // 0000 START: JP MAIN
+    // 0008 VEC:   JP HANDLER      (the RST 08h vector)
+    // 0010 MAIN:  RST 08h ; XOR A ; OUT ($FF),A
+    // 0020 HANDLER: JP TAIL
+    // 0030 TAIL:  RET
+    let mut code = vec![0u8; 0x31];
+    code[0..3].copy_from_slice(&[0xC3, 0x10, 0x00]);
+    code[8..11].copy_from_slice(&[0xC3, 0x20, 0x00]);
+    code[0x10..0x14].copy_from_slice(&[0xCF, 0xAF, 0xD3, 0xFF]);
+    code[0x20..0x23].copy_from_slice(&[0xC3, 0x30, 0x00]);
+    code[0x30] = 0xC9;
+    let rows = profile(
+        Cpu::Z80,
+        &code,
+        "START EQU $0000\nVEC EQU $0008\nMAIN EQU $0010\nHANDLER EQU $0020\nTAIL EQU $0030\n",
+    );
+    assert_eq!(
+        rows,
+        [
+            ("HANDLER".into(), 10, 10, 1),
+            ("MAIN".into(), 11 + 4 + 11, 66 - 10, 1),
+            ("START".into(), 10, 0, 0),
+            ("TAIL".into(), 10, 10, 1),
+            ("VEC".into(), 10, 10, 1),
+        ]
+    );
+}
+
+#[test]
+fn mos6502_jmp_into_a_routine_counts_as_an_entry() {
+    // C000 START: JSR SUB ; STA $BFFF (done)      SUB: JMP TAIL ; TAIL: RTS
+    let code = [
+        0x20, 0x06, 0xC0, // JSR SUB     6
+        0x8D, 0xFF, 0xBF, // STA $BFFF   4
+        0x4C, 0x09, 0xC0, // SUB: JMP TAIL  3
+        0x60, // TAIL: RTS          6
+    ];
+    let rows = profile(
+        Cpu::Mos6502,
+        &code,
+        "START EQU $C000\nSUB EQU $C006\nTAIL EQU $C009\n",
+    );
+    assert_eq!(
+        rows,
+        [
+            ("START".into(), 10, 0, 0),
+            ("SUB".into(), 3, 3, 1),
+            ("TAIL".into(), 6, 6, 1),
+        ]
+    );
+}
