@@ -394,8 +394,25 @@ impl Machine {
     /// jump to itself) or faults, with at most `budget` cycles (checked before each
     /// instruction, so the last instruction may end a few cycles past it).
     pub fn run(&mut self, budget: u64) -> Result<RunStats, RunError> {
+        self.run_inner(budget, false)
+    }
+
+    /// Continues the last run as part of it (after [`StopReason::InputWait`], once the host
+    /// queued more input): its cycles, instructions, RAM profile, stack depth and unmapped
+    /// reads go on accumulating, and `budget` counts the whole run. The returned stats are
+    /// the whole run's.
+    pub fn run_more(&mut self, budget: u64) -> Result<RunStats, RunError> {
+        self.run_inner(budget, true)
+    }
+
+    fn run_inner(&mut self, budget: u64, more: bool) -> Result<RunStats, RunError> {
         let started = Instant::now();
-        self.begin_run()?;
+        let (cycles0, instructions0) = if more {
+            (self.st.cycles, self.st.instructions)
+        } else {
+            (0, 0)
+        };
+        self.begin_run(more)?;
         let exit = if self.realtime {
             self.run_paced(budget, started)
         } else {
@@ -405,8 +422,8 @@ impl Machine {
         if let Some(p) = self.profiler.as_mut() {
             p.end_run();
         }
-        self.total_cycles += self.st.cycles;
-        self.total_instructions += self.st.instructions;
+        self.total_cycles += self.st.cycles - cycles0;
+        self.total_instructions += self.st.instructions - instructions0;
         result.map(|stop| RunStats {
             stop,
             cycles: self.st.cycles,
@@ -417,13 +434,16 @@ impl Machine {
         })
     }
 
-    fn begin_run(&mut self) -> Result<(), RunError> {
+    fn begin_run(&mut self, more: bool) -> Result<(), RunError> {
         let sp = self.core.sp();
         let bus = self.core.bus_mut();
-        bus.written.fill(0);
         bus.event.set(None);
         bus.deferred_len = 0;
         bus.refresh_console();
+        if more {
+            return Ok(());
+        }
+        bus.written.fill(0);
         bus.unmapped_reads.set(0);
         self.st.cycles = 0;
         self.st.instructions = 0;

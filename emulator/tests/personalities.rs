@@ -282,3 +282,27 @@ fn errors_in_a_personality_file_name_line_and_column() {
         assert!(e.starts_with(want), "got {e:?}, want {want:?}");
     }
 }
+
+#[test]
+fn run_more_continues_a_run_that_waited_for_input() {
+    let program = [
+        0x20, 0x5A, 0x1E, // JSR GETCH   6
+        0x85, 0x10, // STA $10            3
+        0x4C, 0x4F, 0x1C, // JMP START    3
+    ];
+    let mut m = machine("kim-1", 0x0200, &program);
+    m.console_mut().set_stop_on_empty_input(true);
+    let first = m.run(10_000).unwrap();
+    assert_eq!(first.stop, StopReason::InputWait { pc: 0x1E5A });
+    m.console_mut().push_input(b"x");
+    let whole = m.run_more(10_000).unwrap();
+    assert_eq!(whole.stop, StopReason::HostDone);
+    assert_eq!((whole.cycles, whole.instructions), (12, 3));
+    assert_eq!(m.total_cycles(), 12);
+    assert_eq!(m.console_mut().take_output(), b"x", "GETCH echoes");
+    assert_eq!(
+        m.ram_profile().data_bytes,
+        1,
+        "the STA, not forgotten by run_more"
+    );
+}
