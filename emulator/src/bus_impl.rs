@@ -44,7 +44,7 @@ pub(crate) mod attr {
     /// [`crate::Core::step_careful`]).
     pub const CAREFUL: u8 = 32;
     /// In the program, and an instruction here needs a look before or after it runs (see
-    /// [`crate::machine::needs_check`]): halts, illegal forms, refused opcodes, and jumps that
+    /// [`crate::cpu_rules::needs_check`]): halts, illegal forms, refused opcodes, and jumps that
     /// may land on themselves. Kept up to date on every write to the program, so the step
     /// loop decides "nothing to check" from this byte alone:
     /// `attr & (OUTSIDE | CAREFUL | CHECK) == 0`.
@@ -130,7 +130,7 @@ pub struct MachineBus {
     /// the CPU core's code needs more.
     pub(crate) sp_moved_at: u64,
     /// Stack pointers `stack_low ..= stack_low + stack_span` (wrapping) need no stack
-    /// bookkeeping beyond `last_sp` (see `machine::stack_window`).
+    /// bookkeeping beyond `last_sp` (see `stack::stack_window`).
     pub(crate) stack_low: u16,
     /// See `stack_low`.
     pub(crate) stack_span: u16,
@@ -147,6 +147,9 @@ pub struct MachineBus {
     console_polled: Cell<bool>,
     /// The Z80 read the console data during the instruction: the character is taken.
     console_taken: Cell<bool>,
+    /// Addresses of host traps (sorted): the step loop stops before an instruction there
+    /// (see [`crate::traps`]).
+    pub(crate) traps: Vec<u16>,
 }
 
 /// How far before a byte an instruction can start whose [`attr::CHECK`] mark depends on it
@@ -213,6 +216,7 @@ impl MachineBus {
             stack_span: 0,
             deferred: [Deferred::default(); DEFERRED],
             deferred_len: 0,
+            traps: Vec::new(),
             console_status: 0,
             console_next: 0,
             console_polled: Cell::new(false),
@@ -277,7 +281,7 @@ impl MachineBus {
         }
     }
 
-    /// Sets the opcode classes ([`crate::machine`]'s `class` constants) and re-marks the
+    /// Sets the opcode classes ([`crate::cpu_rules`]'s `class` constants) and re-marks the
     /// program.
     pub(crate) fn set_classes(&mut self, class: [u8; 256]) {
         self.class = class;
@@ -298,9 +302,25 @@ impl MachineBus {
     fn mark(&mut self, a: u16) {
         let i = usize::from(a);
         let at = self.attr[i] & !attr::CHECK;
-        let check = at & attr::OUTSIDE == 0
-            && crate::machine::needs_check(self.cpu, &self.class, &self.mem, a);
+        let check = (at & attr::OUTSIDE == 0
+            && crate::cpu_rules::needs_check(self.cpu, &self.class, &self.mem, a))
+            || self.is_trap(a);
         self.attr[i] = if check { at | attr::CHECK } else { at };
+    }
+
+    /// Whether a host trap sits at `a`.
+    pub(crate) fn is_trap(&self, a: u16) -> bool {
+        !self.traps.is_empty() && self.traps.binary_search(&a).is_ok()
+    }
+
+    /// Sets the host trap addresses and marks them for the step loop's slow path.
+    pub(crate) fn set_traps(&mut self, mut traps: Vec<u16>) {
+        traps.sort_unstable();
+        traps.dedup();
+        let old = std::mem::replace(&mut self.traps, traps.clone());
+        for a in old.into_iter().chain(traps) {
+            self.mark(a);
+        }
     }
 
     fn record(&self, event: BusEvent) {

@@ -94,6 +94,27 @@ pub enum Fault {
         /// The stack region.
         region: AddrRange,
     },
+    /// A host trap (see [`crate::traps`]) was called with a function it does not serve.
+    #[error("{trap} at ${pc:04X}: function ${code:02X} is not supported")]
+    UnsupportedTrapFunction {
+        /// The trap's name.
+        trap: String,
+        /// The function code: a register's value, or the two bytes after the call (the
+        /// first in the high byte).
+        code: u16,
+        /// The trap's address.
+        pc: u16,
+    },
+    /// A host trap needs registers that the core keeps private.
+    #[error(
+        "{trap} at ${pc:04X} needs registers that the Z80 core `z80` does not show (use rustzx)"
+    )]
+    TrapNeedsRegisters {
+        /// The trap's name.
+        trap: String,
+        /// The trap's address.
+        pc: u16,
+    },
     /// A host call with a reserved value.
     #[error("unknown host call ${value:02X} at PC ${pc:04X} (only $00 = done is defined)")]
     UnknownHostCall {
@@ -116,6 +137,8 @@ impl Fault {
             | Fault::PcOutOfProgram { pc, .. }
             | Fault::StackOverflow { pc, .. }
             | Fault::StackUnderflow { pc, .. }
+            | Fault::UnsupportedTrapFunction { pc, .. }
+            | Fault::TrapNeedsRegisters { pc, .. }
             | Fault::UnknownHostCall { pc, .. } => *pc,
         }
     }

@@ -16,19 +16,25 @@
 //! attaches. `docs/MACHINE.md` documents the memory map and devices for program authors.
 
 pub mod bench;
+pub mod builder;
 pub mod bus;
 mod bus_impl;
 pub mod clock;
 pub mod core;
 pub mod cpm;
+pub mod cpu_rules;
 pub mod devices;
 pub mod error;
 pub mod machine;
 pub mod memory;
+pub mod personality;
 pub mod profiler;
+mod stack;
 pub mod stats;
+mod step;
 pub mod symbols;
 pub mod trace;
+pub mod traps;
 
 pub use bus::{Bus, FlatBus};
 pub use bus_impl::{BusEvent, MachineBus};
@@ -39,6 +45,7 @@ pub use error::{Fault, RunError};
 pub use kempelen_asm::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
 pub use machine::{CoreKind, Machine, MachineBuilder};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
+pub use personality::{Personality, PersonalityError};
 pub use profiler::ProfileReport;
 pub use stats::{RamProfile, RunStats, StopReason};
 pub use symbols::Routines;

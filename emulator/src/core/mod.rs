@@ -63,6 +63,13 @@ pub trait Core {
     fn set_sp(&mut self, sp: u16);
     /// A snapshot of the registers.
     fn registers(&self) -> Registers;
+    /// Sets the registers from a snapshot of the same CPU (the Z80's shadow registers, I, R
+    /// and the interrupt state are left alone). Returns `false`, changing nothing, on a core
+    /// that keeps registers private (the `z80` crate's A, F, BC, DE, HL): host traps, which
+    /// put results into registers, need a core that shows them.
+    fn set_registers(&mut self, _regs: &Registers) -> bool {
+        false
+    }
     /// Resets the CPU (not the bus): PC to the reset address (the 6502 reads its vector).
     fn reset(&mut self);
     /// Drives the maskable interrupt line (level triggered).

@@ -328,6 +328,20 @@ impl<B: Bus, V: Family> Core for Mos6502Core<B, V> {
         })
     }
 
+    fn set_registers(&mut self, regs: &Registers) -> bool {
+        let Registers::Mos6502(r) = *regs else {
+            return false;
+        };
+        let c = &mut self.cpu.registers;
+        c.program_counter = r.pc;
+        c.accumulator = r.a;
+        c.index_x = r.x;
+        c.index_y = r.y;
+        c.stack_pointer.0 = r.s;
+        c.status = Status::from_bits_truncate(r.p);
+        true
+    }
+
     fn reset(&mut self) {
         self.cpu.reset();
     }

@@ -154,6 +154,30 @@ impl<B: Bus> Core for RustzxCore<B> {
         })
     }
 
+    fn set_registers(&mut self, regs: &Registers) -> bool {
+        let Registers::Z80(Z80Registers {
+            pc,
+            sp,
+            ix,
+            iy,
+            main: Some(m),
+            ..
+        }) = *regs
+        else {
+            return false;
+        };
+        let r = &mut self.cpu.regs;
+        r.set_pc(pc);
+        r.set_sp(sp);
+        r.set_ix(ix);
+        r.set_iy(iy);
+        r.set_af(m.af);
+        r.set_bc(m.bc);
+        r.set_de(m.de);
+        r.set_hl(m.hl);
+        true
+    }
+
     fn reset(&mut self) {
         let regs = &mut self.cpu.regs;
         regs.set_pc(0);

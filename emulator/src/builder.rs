@@ -1,0 +1,226 @@
+//! [`MachineBuilder`]: CPU, core, memory map, program, entry point, stack pointer, and the
+//! checks that make a [`Machine`] from them.
+
+use crate::bus_impl::{AllMemory, MachineBus, Z80Memory};
+use crate::clock::ClockProfile;
+use crate::core::{Core, Mos6502Core, RustzxCore, Z80Core};
+use crate::cpu_rules::class_table;
+use crate::machine::{CoreKind, Machine};
+use crate::memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
+use crate::stack::StackCheck;
+use crate::step::{RunState, Runner};
+use crate::traps::Trap;
+use crate::{Bus, Cpu, SymbolTable};
+
+#[derive(Debug, Clone)]
+pub struct MachineBuilder {
+    pub(crate) cpu: Cpu,
+    pub(crate) core: CoreKind,
+    pub(crate) map: MemoryMap,
+    pub(crate) images: Vec<(u16, Vec<u8>)>,
+    pub(crate) entry: Option<u16>,
+    pub(crate) sp: Option<u16>,
+    pub(crate) allow_undocumented: bool,
+    pub(crate) stop_on_brk: bool,
+    pub(crate) checked_steps: bool,
+    pub(crate) symbols: Option<SymbolTable>,
+    pub(crate) clock: &'static ClockProfile,
+    pub(crate) traps: Vec<Trap>,
+    pub(crate) fills: Vec<(u16, Vec<u8>)>,
+    pub(crate) mirrors: Vec<(AddrRange, u16)>,
+}
+
+impl MachineBuilder {
+    /// Uses `core` (which must emulate the builder's CPU; checked by [`MachineBuilder::build`]).
+    pub fn core(mut self, core: CoreKind) -> Self {
+        self.core = core;
+        self
+    }
+
+    /// Uses `map` instead of [`MemoryMap::default_for`] the CPU.
+    pub fn memory_map(mut self, map: MemoryMap) -> Self {
+        self.map = map;
+        self
+    }
+
+    /// Loads `bytes` at `addr` as program code: the PC may run anywhere inside loaded images
+    /// and nowhere else. May be called more than once.
+    pub fn load(mut self, addr: u16, bytes: &[u8]) -> Self {
+        self.images.push((addr, bytes.to_vec()));
+        self
+    }
+
+    /// Sets the entry point. Default: the 6502 reset vector if an image covers `$FFFC-$FFFD`,
+    /// otherwise the address of the first image.
+    pub fn entry(mut self, addr: u16) -> Self {
+        self.entry = Some(addr);
+        self
+    }
+
+    /// Sets the initial stack pointer (6502: the low byte is S). Default: the top of the
+    /// stack region (Z80: its end + 1, so `$0000` for a stack ending at `$FFFF`; 6502: S =
+    /// low byte of its end), or `$0000` / `$FF` without a stack region.
+    pub fn stack_pointer(mut self, sp: u16) -> Self {
+        self.sp = Some(sp);
+        self
+    }
+
+    /// Lets the 6502 run undocumented opcodes (default: they stop the run as illegal; the
+    /// `JAM` opcodes are always illegal).
+    pub fn allow_undocumented(mut self, allow: bool) -> Self {
+        self.allow_undocumented = allow;
+        self
+    }
+
+    /// Whether a 6502 `BRK` ends the run (the default, [`StopReason::Brk`]) or executes as
+    /// the CPU defines it, through the IRQ vector (test programs such as Klaus Dormann's
+    /// functional test exercise it).
+    pub fn stop_on_brk(mut self, stop: bool) -> Self {
+        self.stop_on_brk = stop;
+        self
+    }
+
+    /// Runs every instruction with every bus access checked as it happens
+    /// ([`Core::step_careful`]) rather than on the fast paths over plain memory (see
+    /// `docs/MACHINE.md`, "Speed"). The results are the same, only slower: the test suite
+    /// uses this to prove the fast paths exact.
+    pub fn checked_steps(mut self, checked: bool) -> Self {
+        self.checked_steps = checked;
+        self
+    }
+
+    /// Symbols for traces, error reports and the profiler.
+    pub fn symbols(mut self, symbols: SymbolTable) -> Self {
+        self.symbols = Some(symbols);
+        self
+    }
+
+    /// The clock profile for time reports and `--realtime`. Default: [`default_machine`].
+    pub fn clock(mut self, clock: &'static ClockProfile) -> Self {
+        self.clock = clock;
+        self
+    }
+
+    /// Host traps (see [`crate::traps`]). On the Z80 they need a core that shows every
+    /// register: with traps the default core becomes [`CoreKind::RustzxZ80`] (same cycles).
+    pub fn traps(mut self, traps: Vec<Trap>) -> Self {
+        self.traps = traps;
+        self
+    }
+
+    /// Memory contents the machine has at start (ROM vectors, page-zero jumps), written as
+    /// the host after the program is loaded; not part of the program.
+    pub fn fill(mut self, addr: u16, bytes: &[u8]) -> Self {
+        self.fills.push((addr, bytes.to_vec()));
+        self
+    }
+
+    /// Makes `range` a copy of the bytes at `of` (address lines a machine does not decode):
+    /// copied after loading and filling; `range` must be ROM, so the copy stays exact.
+    pub fn mirror(mut self, range: AddrRange, of: u16) -> Self {
+        self.mirrors.push((range, of));
+        self
+    }
+
+    /// Checks everything and builds the machine.
+    pub fn build(self) -> Result<Machine, ConfigError> {
+        self.map.validate(self.cpu)?;
+        if self.core.cpu() != self.cpu {
+            return Err(ConfigError::CoreMismatch {
+                core: self.core.name(),
+                cpu: self.cpu,
+            });
+        }
+        if self.images.is_empty() {
+            return Err(ConfigError::NoProgram);
+        }
+        let mut bus = MachineBus::new(self.cpu, &self.map);
+        bus.set_traps(self.traps.iter().map(|t| t.at).collect());
+        let kind = match self.core {
+            CoreKind::Z80 if !self.traps.is_empty() => CoreKind::RustzxZ80,
+            k => k,
+        };
+        let class = class_table(self.cpu, self.allow_undocumented, self.stop_on_brk, |p| {
+            bus.plain_page(p)
+        });
+        let core: Box<dyn Runner> = match kind {
+            // A map of nothing but RAM and ROM has no read to check or count.
+            CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
+            CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),
+            CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
+            CoreKind::RustzxZ80 => Box::new(RustzxCore::new(Z80Memory(bus))),
+            CoreKind::Mos6502 => Box::new(Mos6502Core::new(bus)),
+        };
+        let mut m = Machine {
+            cpu: self.cpu,
+            kind,
+            core,
+            map: self.map,
+            program: Vec::new(),
+            st: RunState {
+                cpu: self.cpu,
+                cycles: 0,
+                instructions: 0,
+                class,
+                stack: None,
+                checked_steps: self.checked_steps,
+            },
+            symbols: self.symbols,
+            profiler: None,
+            tracer: None,
+            clock: self.clock,
+            realtime: false,
+            total_cycles: 0,
+            total_instructions: 0,
+            traps: self.traps.clone(),
+            trap_state: Default::default(),
+        };
+        let class = m.st.class;
+        m.core.bus_mut().set_classes(class);
+        for (addr, bytes) in &self.images {
+            m.load(*addr, bytes)?;
+        }
+        for (addr, bytes) in &self.fills {
+            m.write_bytes(*addr, bytes)?;
+        }
+        for (range, of) in &self.mirrors {
+            for (i, a) in range.indices().enumerate() {
+                if m.map.region_at(a as u16).map(|r| r.kind) != Some(RegionKind::Rom) {
+                    return Err(ConfigError::NotMemory {
+                        addr: a as u16,
+                        what: "not ROM (a mirror must be ROM)",
+                    });
+                }
+                let b = m.read_byte(of.wrapping_add(i as u16));
+                m.write_byte(a as u16, b)?;
+            }
+        }
+        let entry = self.entry.unwrap_or_else(|| {
+            let covers_vector = m
+                .program
+                .iter()
+                .any(|r| r.contains(0xFFFC) && r.contains(0xFFFD));
+            if self.cpu == Cpu::Mos6502 && covers_vector {
+                m.read_word(0xFFFC)
+            } else {
+                self.images[0].0
+            }
+        });
+        m.set_pc(entry);
+        let sp = self.sp.unwrap_or(match (self.cpu, m.map.stack) {
+            (Cpu::Z80, Some(s)) => s.end.wrapping_add(1),
+            (Cpu::Mos6502, Some(s)) => s.end & 0xFF,
+            (Cpu::Z80, None) => 0x0000,
+            (Cpu::Mos6502, None) => 0x00FF,
+        });
+        m.set_sp(sp);
+        if let Some(stack) = m.map.stack {
+            let check = StackCheck::new(stack);
+            let depth = check.depth_of(self.cpu, m.sp());
+            if depth < 0 || depth > check.size {
+                return Err(ConfigError::SpOutsideStack { sp: m.sp(), stack });
+            }
+        }
+        Ok(m)
+    }
+}

@@ -1,0 +1,524 @@
+//! Machine personalities: a historical machine described as data.
+//!
+//! A personality is a small TOML file: the CPU, the clock profile, the memory map, bytes the
+//! machine's ROM holds at known places (vectors), mirrored address ranges, and the host traps
+//! that stand in for the machine's monitor or operating system (see [`crate::traps`]). Three
+//! are built in ([`BUILT_IN`]: `kim-1`, `cpm`, `jupiter-3`); a user writes another in the same
+//! form (`kempelen run --machine FILE.toml`). `docs/MACHINE.md` describes the format.
+//!
+//! Errors name the file, line and column.
+
+use crate::memory::{AddrRange, MemoryMap, parse_addr};
+use crate::traps::{Function, Reg, Select, Service, Trap};
+use crate::{ClockProfile, Cpu, MachineBuilder, clock};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use toml::Spanned;
+
+/// The built-in personalities: (id, TOML text).
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("kim-1", include_str!("../machines/kim-1.toml")),
+    ("cpm", include_str!("../machines/cpm.toml")),
+    ("jupiter-3", include_str!("../machines/jupiter-3.toml")),
+];
+
+/// A personality file that could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}:{col}: {message}")]
+pub struct PersonalityError {
+    /// The file (or `built-in ID`).
+    pub file: String,
+    /// Line, from 1.
+    pub line: usize,
+    /// Column, from 1.
+    pub col: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// A machine personality (see the module documentation).
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Personality {
+    /// Short id (`kim-1`).
+    pub id: String,
+    /// What machine it is.
+    pub name: String,
+    /// The CPU.
+    #[serde(serialize_with = "crate::serialize_cpu")]
+    pub cpu: Cpu,
+    /// The clock profile.
+    pub clock: &'static ClockProfile,
+    /// The memory map.
+    #[serde(skip)]
+    pub map: MemoryMap,
+    /// Where a program without an address is loaded.
+    pub load: Option<u16>,
+    /// The initial stack pointer, if the machine sets one.
+    pub sp: Option<u16>,
+    /// ROM or RAM contents the machine has at start (address, bytes).
+    pub fills: Vec<(u16, Vec<u8>)>,
+    /// Mirrored ranges: (range, address it copies).
+    pub mirrors: Vec<(AddrRange, u16)>,
+    /// The host traps.
+    pub traps: Vec<Trap>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    id: String,
+    name: String,
+    cpu: Spanned<String>,
+    clock: Option<Spanned<String>>,
+    mhz: Option<Spanned<f64>>,
+    load: Option<Spanned<String>>,
+    sp: Option<Spanned<String>>,
+    stack: Option<Spanned<String>>,
+    io_page: Option<Spanned<String>>,
+    #[serde(default)]
+    memory: Vec<MemorySpec>,
+    #[serde(default)]
+    fill: Vec<FillSpec>,
+    #[serde(default)]
+    mirror: Vec<MirrorSpec>,
+    #[serde(default)]
+    trap: Vec<Entry>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MemorySpec {
+    name: String,
+    kind: Spanned<String>,
+    range: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FillSpec {
+    at: Spanned<String>,
+    bytes: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct MirrorSpec {
+    range: Spanned<String>,
+    of: Spanned<String>,
+}
+
+/// A trap, or one function of a trap (`[[trap.function]]`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Entry {
+    name: String,
+    at: Option<Spanned<String>>,
+    code: Option<Spanned<String>>,
+    select: Option<Spanned<String>>,
+    cycles: Option<u64>,
+    #[serde(default)]
+    function: Vec<Entry>,
+    service: Option<Spanned<String>>,
+    register: Option<Spanned<String>>,
+    echo: Option<bool>,
+    terminator: Option<String>,
+    newline: Option<bool>,
+    args: Option<u8>,
+    digits: Option<Vec<Spanned<String>>>,
+    none: Option<u8>,
+    ready: Option<u8>,
+    keys: Option<BTreeMap<String, u8>>,
+    vector: Option<Spanned<String>>,
+}
+
+/// Turns byte offsets into file:line:col errors.
+struct Source<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl Source<'_> {
+    fn error(&self, span: Option<Range<usize>>, message: impl Into<String>) -> PersonalityError {
+        let at = span.map_or(0, |s| s.start).min(self.text.len());
+        let before = &self.text[..at];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        PersonalityError {
+            file: self.file.to_string(),
+            line,
+            col,
+            message: message.into(),
+        }
+    }
+
+    fn addr(&self, s: &Spanned<String>) -> Result<u16, PersonalityError> {
+        parse_addr(s.get_ref()).ok_or_else(|| {
+            self.error(
+                Some(s.span()),
+                format!("`{}` is not a 16-bit address (hex: C000)", s.get_ref()),
+            )
+        })
+    }
+
+    fn range(&self, s: &Spanned<String>) -> Result<AddrRange, PersonalityError> {
+        s.get_ref()
+            .parse::<AddrRange>()
+            .map_err(|e| self.error(Some(s.span()), e.to_string()))
+    }
+
+    fn bytes(&self, s: &Spanned<String>) -> Result<Vec<u8>, PersonalityError> {
+        s.get_ref()
+            .split_whitespace()
+            .map(|b| {
+                u8::from_str_radix(b.trim_start_matches('$'), 16).map_err(|_| {
+                    self.error(Some(s.span()), format!("`{b}` is not a hex byte (00-FF)"))
+                })
+            })
+            .collect()
+    }
+
+    fn reg(
+        &self,
+        cpu: Cpu,
+        s: &Option<Spanned<String>>,
+        default: &str,
+    ) -> Result<Reg, PersonalityError> {
+        match s {
+            None => Ok(Reg::parse(cpu, default).expect("default register")),
+            Some(s) => Reg::parse(cpu, s.get_ref()).ok_or_else(|| {
+                self.error(
+                    Some(s.span()),
+                    format!("`{}` is not a {} register a trap can use", s.get_ref(), cpu),
+                )
+            }),
+        }
+    }
+}
+
+impl Personality {
+    /// The built-in personality `id`.
+    pub fn built_in(id: &str) -> Option<Personality> {
+        BUILT_IN.iter().find(|(i, _)| *i == id).map(|(i, text)| {
+            Personality::parse(&format!("built-in {i}"), text)
+                .expect("built-in personalities parse (tested)")
+        })
+    }
+
+    /// Every built-in personality.
+    pub fn all_built_in() -> Vec<Personality> {
+        BUILT_IN
+            .iter()
+            .filter_map(|(id, _)| Personality::built_in(id))
+            .collect()
+    }
+
+    /// Parses a personality file; `file` names it in errors.
+    pub fn parse(file: &str, text: &str) -> Result<Personality, PersonalityError> {
+        let src = Source { file, text };
+        let f: File = toml::from_str(text).map_err(|e| src.error(e.span(), e.message()))?;
+        let cpu: Cpu = f.cpu.get_ref().parse().map_err(|_| {
+            src.error(
+                Some(f.cpu.span()),
+                format!("unknown CPU `{}` (z80, 6502)", f.cpu.get_ref()),
+            )
+        })?;
+        let clock = match (&f.clock, &f.mhz) {
+            (Some(c), _) => clock::machine(c.get_ref()).ok_or_else(|| {
+                let ids: Vec<&str> = clock::MACHINES.iter().map(|m| m.id).collect();
+                src.error(
+                    Some(c.span()),
+                    format!(
+                        "unknown clock profile `{}` (known: {})",
+                        c.get_ref(),
+                        ids.join(", ")
+                    ),
+                )
+            })?,
+            (None, Some(mhz)) => {
+                let v = *mhz.get_ref();
+                if !(v > 0.0 && v < 1000.0) {
+                    return Err(src.error(Some(mhz.span()), "mhz must be between 0 and 1000"));
+                }
+                // A clock of the user's own: lives as long as the program.
+                Box::leak(Box::new(ClockProfile {
+                    id: Box::leak(f.id.clone().into_boxed_str()),
+                    machine: Box::leak(f.name.clone().into_boxed_str()),
+                    cpu,
+                    chip: cpu.name(),
+                    mhz: v,
+                    ram: "",
+                    note: "",
+                    source: "personality file",
+                }))
+            }
+            (None, None) => clock::default_machine(cpu),
+        };
+        let mut map = MemoryMap::empty();
+        for m in &f.memory {
+            let range = src.range(&m.range)?;
+            map = match m.kind.get_ref().as_str() {
+                "ram" => map.ram(&m.name, range),
+                "rom" => map.rom(&m.name, range),
+                other => {
+                    return Err(src.error(
+                        Some(m.kind.span()),
+                        format!("unknown memory kind `{other}` (ram, rom)"),
+                    ));
+                }
+            };
+        }
+        if let Some(io) = &f.io_page {
+            map = map.with_io_page(src.addr(io)?);
+        }
+        if let Some(stack) = &f.stack {
+            map = map.with_stack(src.range(stack)?);
+        }
+        if let Err(e) = map.validate(cpu) {
+            return Err(src.error(f.memory.first().map(|m| m.range.span()), e.to_string()));
+        }
+        let mut fills = Vec::new();
+        for fl in &f.fill {
+            fills.push((src.addr(&fl.at)?, src.bytes(&fl.bytes)?));
+        }
+        let mut mirrors = Vec::new();
+        for m in &f.mirror {
+            mirrors.push((src.range(&m.range)?, src.addr(&m.of)?));
+        }
+        let mut traps: Vec<Trap> = Vec::new();
+        for t in &f.trap {
+            let Some(at) = &t.at else {
+                return Err(src.error(None, format!("trap `{}` has no `at` address", t.name)));
+            };
+            let addr = src.addr(at)?;
+            if let Some(other) = traps.iter().find(|o| o.at == addr) {
+                return Err(src.error(
+                    Some(at.span()),
+                    format!(
+                        "trap `{}` at ${addr:04X} is also trap `{}`",
+                        t.name, other.name
+                    ),
+                ));
+            }
+            let (select, functions) = match (&t.select, &t.service) {
+                (Some(_), Some(s)) => {
+                    return Err(src.error(
+                        Some(s.span()),
+                        "a trap has either `select` with `[[trap.function]]`s or one `service`",
+                    ));
+                }
+                (None, Some(_)) => (Select::Single, vec![function(&src, cpu, t, Vec::new())?]),
+                (None, None) => {
+                    return Err(src.error(
+                        Some(at.span()),
+                        format!("trap `{}` has neither `service` nor `select`", t.name),
+                    ));
+                }
+                (Some(sel), None) => {
+                    let select = match sel.get_ref().as_str() {
+                        "inline" => Select::Inline,
+                        r => Select::Register(
+                            Reg::parse(cpu, r).filter(|r| !r.is_pair()).ok_or_else(|| {
+                                src.error(
+                                    Some(sel.span()),
+                                    format!("`select` is `inline` or an 8-bit register, not `{r}`"),
+                                )
+                            })?,
+                        ),
+                    };
+                    let mut fs = Vec::new();
+                    for e in &t.function {
+                        let Some(code) = &e.code else {
+                            return Err(src.error(
+                                Some(sel.span()),
+                                format!("function `{}` of trap `{}` has no `code`", e.name, t.name),
+                            ));
+                        };
+                        let bytes = src.bytes(code)?;
+                        if bytes.is_empty() || (select != Select::Inline && bytes.len() != 1) {
+                            return Err(src.error(Some(code.span()), "a function code is one byte (or, with `select = \"inline\"`, the bytes after the call)"));
+                        }
+                        fs.push(function(&src, cpu, e, bytes)?);
+                    }
+                    if fs.is_empty() {
+                        return Err(src.error(
+                            Some(sel.span()),
+                            format!("trap `{}` has no `[[trap.function]]`", t.name),
+                        ));
+                    }
+                    // Longest codes first, so `81 1A` is tried before a shorter `81`.
+                    fs.sort_by_key(|f| std::cmp::Reverse(f.code.len()));
+                    (select, fs)
+                }
+            };
+            traps.push(Trap {
+                name: t.name.clone(),
+                at: addr,
+                select,
+                functions,
+                cycles: t.cycles.unwrap_or(0),
+            });
+        }
+        Ok(Personality {
+            id: f.id,
+            name: f.name,
+            cpu,
+            clock,
+            map,
+            load: f.load.as_ref().map(|l| src.addr(l)).transpose()?,
+            sp: f.sp.as_ref().map(|l| src.addr(l)).transpose()?,
+            fills,
+            mirrors,
+            traps,
+        })
+    }
+
+    /// Reads a personality file.
+    pub fn from_file(path: &std::path::Path) -> Result<Personality, PersonalityError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| PersonalityError {
+            file: file.clone(),
+            line: 0,
+            col: 0,
+            message: format!("cannot read: {e}"),
+        })?;
+        Personality::parse(&file, &text)
+    }
+
+    /// A machine builder for this personality: its map, clock, ROM contents, mirrors, stack
+    /// pointer and traps. Load the program with [`MachineBuilder::load`].
+    pub fn builder(&self) -> MachineBuilder {
+        let mut b = crate::Machine::builder(self.cpu)
+            .memory_map(self.map.clone())
+            .clock(self.clock)
+            .traps(self.traps.clone());
+        for (at, bytes) in &self.fills {
+            b = b.fill(*at, bytes);
+        }
+        for (range, of) in &self.mirrors {
+            b = b.mirror(*range, *of);
+        }
+        if let Some(sp) = self.sp {
+            b = b.stack_pointer(sp);
+        }
+        b
+    }
+}
+
+fn function(
+    src: &Source,
+    cpu: Cpu,
+    e: &Entry,
+    code: Vec<u8>,
+) -> Result<Function, PersonalityError> {
+    let Some(service) = &e.service else {
+        return Err(src.error(
+            e.code.as_ref().map(|c| c.span()),
+            format!("function `{}` has no `service`", e.name),
+        ));
+    };
+    let span = service.span();
+    let reg = |default: &str| src.reg(cpu, &e.register, default);
+    let a = "A";
+    let service = match service.get_ref().as_str() {
+        "put-char" => Service::PutChar { register: reg(a)? },
+        "get-char" => Service::GetChar {
+            register: reg(a)?,
+            echo: e.echo.unwrap_or(false),
+        },
+        "status" => Service::Status {
+            register: reg(a)?,
+            ready: e.ready.unwrap_or(0xFF),
+            none: e.none.unwrap_or(0),
+        },
+        "print-string" => Service::PrintString {
+            register: pair(src, cpu, e, reg("DE")?)?,
+            terminator: match e.terminator.as_deref() {
+                None => b'$',
+                Some(t) if t.len() == 1 => t.as_bytes()[0],
+                Some(t) => {
+                    return Err(
+                        src.error(Some(span), format!("terminator `{t}` is not one character"))
+                    );
+                }
+            },
+        },
+        "read-line" => Service::ReadLine {
+            register: pair(src, cpu, e, reg("DE")?)?,
+        },
+        "direct-io" => Service::DirectIo {
+            register: reg("E")?,
+        },
+        "print-inline" => Service::PrintInline {
+            newline: e.newline.unwrap_or(false),
+        },
+        "newline" => Service::Newline {
+            args: e.args.unwrap_or(0),
+        },
+        "display" => {
+            let Some(digits) = &e.digits else {
+                return Err(src.error(
+                    Some(span),
+                    "`display` needs `digits`, the addresses of the bytes shown",
+                ));
+            };
+            Service::Display {
+                digits: digits
+                    .iter()
+                    .map(|d| src.addr(d))
+                    .collect::<Result<_, _>>()?,
+            }
+        }
+        "key" => {
+            let mut keys = Vec::new();
+            for (k, v) in e.keys.iter().flatten() {
+                if k.len() != 1 || !k.is_ascii() {
+                    return Err(src.error(
+                        Some(span.clone()),
+                        format!("key `{k}` is not one ASCII character"),
+                    ));
+                }
+                keys.push((k.as_bytes()[0], *v));
+            }
+            Service::Key {
+                register: reg(a)?,
+                none: e.none.unwrap_or(0xFF),
+                keys,
+            }
+        }
+        "jump-indirect" => {
+            let Some(v) = &e.vector else {
+                return Err(src.error(Some(span), "`jump-indirect` needs `vector`"));
+            };
+            Service::JumpIndirect {
+                vector: src.addr(v)?,
+            }
+        }
+        "done" => Service::Done,
+        other => {
+            return Err(src.error(
+                Some(span),
+                format!(
+                    "unknown service `{other}` (put-char, get-char, status, print-string, read-line, direct-io, print-inline, newline, display, key, jump-indirect, done)"
+                ),
+            ));
+        }
+    };
+    Ok(Function {
+        code,
+        name: e.name.clone(),
+        service,
+    })
+}
+
+/// A register that must hold an address: a Z80 pair.
+fn pair(src: &Source, cpu: Cpu, e: &Entry, r: Reg) -> Result<Reg, PersonalityError> {
+    if r.is_pair() {
+        Ok(r)
+    } else {
+        Err(src.error(
+            e.register.as_ref().map(|r| r.span()),
+            format!("this service needs an address in a register pair (BC, DE, HL); the {cpu} has none named so"),
+        ))
+    }
+}

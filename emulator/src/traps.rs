@@ -1,0 +1,504 @@
+//! Host traps: addresses where the host serves a routine instead of running its bytes.
+//!
+//! A machine personality (see [`crate::personality`]) names the routines of a machine's
+//! monitor or operating system that a program calls (the KIM-1's `SCANDS` and `GETKEY`, the
+//! CP/M BDOS, the Jupiter III's `RST 38h` services). When the PC reaches a trap address the
+//! step loop stops before the instruction there, the machine serves the call (a character
+//! printed, a key put into a register, a line read into memory, the display drawn) and
+//! returns to the caller as the routine's `RET` or `RTS` would, or ends the run. The call
+//! into the trap is counted like any instruction; the routine itself costs the trap's
+//! `cycles` (0 unless the personality says otherwise).
+
+use crate::Cpu;
+use crate::core::Registers;
+
+/// A register a trap service reads or writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Reg {
+    /// The accumulator (both CPUs).
+    A,
+    /// Z80 B, C, D, E, H, L.
+    B,
+    /// Z80 C.
+    C,
+    /// Z80 D.
+    D,
+    /// Z80 E.
+    E,
+    /// Z80 H.
+    H,
+    /// Z80 L.
+    L,
+    /// Z80 BC.
+    BC,
+    /// Z80 DE.
+    DE,
+    /// Z80 HL.
+    HL,
+    /// 6502 X.
+    X,
+    /// 6502 Y.
+    Y,
+}
+
+impl Reg {
+    /// Parses a register name for `cpu` (`A`, `E`, `DE`, `X` ...).
+    pub fn parse(cpu: Cpu, name: &str) -> Option<Reg> {
+        let r = match name.to_ascii_uppercase().as_str() {
+            "A" => Reg::A,
+            "B" => Reg::B,
+            "C" => Reg::C,
+            "D" => Reg::D,
+            "E" => Reg::E,
+            "H" => Reg::H,
+            "L" => Reg::L,
+            "BC" => Reg::BC,
+            "DE" => Reg::DE,
+            "HL" => Reg::HL,
+            "X" => Reg::X,
+            "Y" => Reg::Y,
+            _ => return None,
+        };
+        let ok = match cpu {
+            Cpu::Z80 => !matches!(r, Reg::X | Reg::Y),
+            Cpu::Mos6502 => matches!(r, Reg::A | Reg::X | Reg::Y),
+        };
+        ok.then_some(r)
+    }
+
+    /// Whether the register holds 16 bits.
+    pub fn is_pair(self) -> bool {
+        matches!(self, Reg::BC | Reg::DE | Reg::HL)
+    }
+
+    /// The register's value in `regs` (`None` when the core does not show it).
+    pub fn get(self, regs: &Registers) -> Option<u16> {
+        match regs {
+            Registers::Z80(r) => {
+                let m = r.main?;
+                let hi = |w: u16| w >> 8;
+                let lo = |w: u16| w & 0xFF;
+                Some(match self {
+                    Reg::A => hi(m.af),
+                    Reg::B => hi(m.bc),
+                    Reg::C => lo(m.bc),
+                    Reg::D => hi(m.de),
+                    Reg::E => lo(m.de),
+                    Reg::H => hi(m.hl),
+                    Reg::L => lo(m.hl),
+                    Reg::BC => m.bc,
+                    Reg::DE => m.de,
+                    Reg::HL => m.hl,
+                    Reg::X | Reg::Y => return None,
+                })
+            }
+            Registers::Mos6502(r) => Some(u16::from(match self {
+                Reg::A => r.a,
+                Reg::X => r.x,
+                Reg::Y => r.y,
+                _ => return None,
+            })),
+        }
+    }
+
+    /// Sets the register in `regs`; `false` when the core does not show it.
+    pub fn set(self, regs: &mut Registers, value: u16) -> bool {
+        let set_hi = |w: &mut u16| *w = (*w & 0x00FF) | (value << 8);
+        let set_lo = |w: &mut u16| *w = (*w & 0xFF00) | (value & 0xFF);
+        match regs {
+            Registers::Z80(r) => {
+                let Some(m) = r.main.as_mut() else {
+                    return false;
+                };
+                match self {
+                    Reg::A => set_hi(&mut m.af),
+                    Reg::B => set_hi(&mut m.bc),
+                    Reg::C => set_lo(&mut m.bc),
+                    Reg::D => set_hi(&mut m.de),
+                    Reg::E => set_lo(&mut m.de),
+                    Reg::H => set_hi(&mut m.hl),
+                    Reg::L => set_lo(&mut m.hl),
+                    Reg::BC => m.bc = value,
+                    Reg::DE => m.de = value,
+                    Reg::HL => m.hl = value,
+                    Reg::X | Reg::Y => return false,
+                }
+            }
+            Registers::Mos6502(r) => match self {
+                Reg::A => r.a = value as u8,
+                Reg::X => r.x = value as u8,
+                Reg::Y => r.y = value as u8,
+                _ => return false,
+            },
+        }
+        true
+    }
+}
+
+/// What the host does for a trapped call.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub enum Service {
+    /// Print the character in the register.
+    PutChar { register: Reg },
+    /// Wait for a character and put it in the register (and print it when `echo`).
+    GetChar { register: Reg, echo: bool },
+    /// Put `ready` in the register if a character is waiting, else `none`.
+    Status { register: Reg, ready: u8, none: u8 },
+    /// Print the string at the address in the register, up to `terminator`.
+    PrintString { register: Reg, terminator: u8 },
+    /// CP/M's console buffer at the address in the register: byte 0 the size, byte 1 the
+    /// count read, then the characters of one line (echoed, without its end).
+    ReadLine { register: Reg },
+    /// CP/M's direct console I/O with the value in the register: `$FF` puts a waiting
+    /// character (or 0) in A without echo, `$FE` the console status, anything else is printed.
+    DirectIo { register: Reg },
+    /// Print the block whose address and length (two words) follow the call; then a new line
+    /// if `newline`.
+    PrintInline { newline: bool },
+    /// Print a new line (and skip `args` inline bytes).
+    Newline { args: u8 },
+    /// Light a hex display with the bytes at these addresses (two digits each): printed as a
+    /// line when it changes.
+    Display { digits: Vec<u16> },
+    /// A keypad: the key in the register, `none` between keys; typed characters map to key
+    /// codes through `keys` (the hex digits 0-F map to 0-15).
+    Key {
+        register: Reg,
+        none: u8,
+        keys: Vec<(u8, u8)>,
+    },
+    /// Continue at the address stored at `vector` (a monitor passing an interrupt on).
+    JumpIndirect { vector: u16 },
+    /// End the run ([`crate::StopReason::HostDone`]).
+    Done,
+}
+
+/// One service of a trap, chosen by its code.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Function {
+    /// The code (empty for a trap with one service).
+    pub code: Vec<u8>,
+    /// What it is called.
+    pub name: String,
+    /// What the host does.
+    pub service: Service,
+}
+
+/// How a trap chooses among its functions.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub enum Select {
+    /// One service.
+    Single,
+    /// By the bytes following the call (`RST 38h` then `81h, 1Ah`); the return skips them.
+    Inline,
+    /// By the value of a register (CP/M: C).
+    Register(Reg),
+}
+
+/// A host trap at an address.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Trap {
+    /// The routine's name.
+    pub name: String,
+    /// Its address: when the PC gets here, the host serves the call.
+    pub at: u16,
+    /// How the function is chosen.
+    pub select: Select,
+    /// The functions.
+    pub functions: Vec<Function>,
+    /// Cycles charged for the routine (default 0).
+    pub cycles: u64,
+}
+
+/// What serving a trap came to.
+#[derive(Debug)]
+pub(crate) enum Served {
+    /// Go on (the PC and registers are set).
+    Continue,
+    /// The run ends normally.
+    Done,
+    /// No input: the call is retried when input arrives.
+    Wait,
+    /// A function code the trap does not serve.
+    Unsupported { code: u16 },
+}
+
+/// The key code for a typed character: hex digits 0-F, then the personality's letters.
+pub(crate) fn key_code(keys: &[(u8, u8)], c: u8) -> Option<u8> {
+    let up = c.to_ascii_uppercase();
+    if let Some(&(_, code)) = keys.iter().find(|(k, _)| k.to_ascii_uppercase() == up) {
+        return Some(code);
+    }
+    match up {
+        b'0'..=b'9' => Some(up - b'0'),
+        b'A'..=b'F' => Some(up - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Cycles charged each time a trap that waits for input finds none with a terminal attached
+/// (the monitor's input loop): the budget keeps counting while a person types.
+pub const WAIT_CYCLES: u64 = 100;
+
+/// What the traps remember between calls.
+#[derive(Debug, Default)]
+pub(crate) struct TrapState {
+    /// The keypad returned a key at the last call: the next call releases it.
+    key_held: bool,
+    /// The digits last drawn by a display service.
+    shown: Option<Vec<u8>>,
+    /// A console line read so far (CP/M function 10).
+    line: Vec<u8>,
+}
+
+impl crate::Machine {
+    /// The value of `r` (`None` on a core that keeps it private).
+    fn reg(&self, r: Reg) -> Option<u16> {
+        r.get(&self.registers())
+    }
+
+    /// Serves the trap at `pc` (the PC is there; nothing of the routine has run).
+    pub(crate) fn serve_trap(&mut self, pc: u16) -> Result<Served, crate::Fault> {
+        let Some(trap) = self.traps.iter().find(|t| t.at == pc).cloned() else {
+            return Ok(Served::Continue);
+        };
+        let no_regs = || crate::Fault::TrapNeedsRegisters {
+            trap: trap.name.clone(),
+            pc,
+        };
+        let cpu = self.cpu();
+        let sp = self.sp();
+        // The caller's return address, as the routine's RET / RTS would pop it.
+        let ret = match cpu {
+            Cpu::Z80 => self.read_word(sp),
+            Cpu::Mos6502 => self
+                .read_word(0x0100 | u16::from((sp as u8).wrapping_add(1)))
+                .wrapping_add(1),
+        };
+        let mut cursor = ret;
+        let function = match &trap.select {
+            Select::Single => trap.functions.first(),
+            Select::Register(r) => {
+                let v = self.reg(*r).ok_or_else(no_regs)? as u8;
+                match trap.functions.iter().find(|f| f.code == [v]) {
+                    Some(f) => Some(f),
+                    None => return Ok(Served::Unsupported { code: u16::from(v) }),
+                }
+            }
+            Select::Inline => {
+                let f = trap
+                    .functions
+                    .iter()
+                    .find(|f| self.read_bytes(ret, f.code.len()) == f.code);
+                match f {
+                    Some(f) => {
+                        cursor = ret.wrapping_add(f.code.len() as u16);
+                        Some(f)
+                    }
+                    None => {
+                        return Ok(Served::Unsupported {
+                            code: u16::from_be_bytes([
+                                self.read_byte(ret),
+                                self.read_byte(ret.wrapping_add(1)),
+                            ]),
+                        });
+                    }
+                }
+            }
+        };
+        let Some(function) = function else {
+            return Ok(Served::Continue);
+        };
+        let mut regs = self.registers();
+        let set = |regs: &mut Registers, r: Reg, v: u16| -> Result<(), crate::Fault> {
+            if r.set(regs, v) {
+                Ok(())
+            } else {
+                Err(no_regs())
+            }
+        };
+        match &function.service {
+            Service::Done => return Ok(Served::Done),
+            Service::JumpIndirect { vector } => {
+                let to = self.read_word(*vector);
+                self.set_pc(to);
+                self.charge(trap.cycles);
+                return Ok(Served::Continue);
+            }
+            Service::PutChar { register } => {
+                let v = self.reg(*register).ok_or_else(no_regs)?;
+                self.console_mut().write(v as u8);
+            }
+            Service::GetChar { register, echo } => {
+                let Some(c) = self.take_char() else {
+                    return Ok(Served::Wait);
+                };
+                set(&mut regs, *register, u16::from(c))?;
+                if *echo {
+                    self.console_mut().write(c);
+                }
+            }
+            Service::Status {
+                register,
+                ready,
+                none,
+            } => {
+                let v = if self.console_mut().status() != 0 {
+                    *ready
+                } else {
+                    *none
+                };
+                // Looking is not waiting: forget that the queue was empty.
+                self.console_mut().take_starved();
+                set(&mut regs, *register, u16::from(v))?;
+            }
+            Service::PrintString {
+                register,
+                terminator,
+            } => {
+                let mut a = self.reg(*register).ok_or_else(no_regs)?;
+                for _ in 0..0x10000 {
+                    let b = self.read_byte(a);
+                    if b == *terminator {
+                        break;
+                    }
+                    self.console_mut().write(b);
+                    a = a.wrapping_add(1);
+                }
+            }
+            Service::ReadLine { register } => {
+                let buf = self.reg(*register).ok_or_else(no_regs)?;
+                let max = usize::from(self.read_byte(buf));
+                loop {
+                    let Some(c) = self.take_char() else {
+                        return Ok(Served::Wait);
+                    };
+                    if c == b'\r' || c == b'\n' {
+                        break;
+                    }
+                    self.console_mut().write(c);
+                    if self.trap_state.line.len() < max {
+                        self.trap_state.line.push(c);
+                    }
+                }
+                self.console_mut().write(b'\n');
+                let line = std::mem::take(&mut self.trap_state.line);
+                let mut bytes = vec![line.len() as u8];
+                bytes.extend(&line);
+                self.write_bytes(buf.wrapping_add(1), &bytes).map_err(|_| {
+                    crate::Fault::UnmappedWrite {
+                        addr: buf.wrapping_add(1),
+                        value: line.len() as u8,
+                        pc,
+                    }
+                })?;
+            }
+            Service::DirectIo { register } => {
+                let v = self.reg(*register).ok_or_else(no_regs)? as u8;
+                match v {
+                    0xFF => {
+                        let c = if self.console_mut().status() != 0 {
+                            self.console_mut().read()
+                        } else {
+                            0
+                        };
+                        self.console_mut().take_starved();
+                        set(&mut regs, Reg::A, u16::from(c))?;
+                    }
+                    0xFE => {
+                        let s = if self.console_mut().status() != 0 {
+                            0xFF
+                        } else {
+                            0
+                        };
+                        self.console_mut().take_starved();
+                        set(&mut regs, Reg::A, s)?;
+                    }
+                    c => self.console_mut().write(c),
+                }
+            }
+            Service::PrintInline { newline } => {
+                let addr = self.read_word(cursor);
+                let len = self.read_word(cursor.wrapping_add(2));
+                cursor = cursor.wrapping_add(4);
+                for i in 0..len {
+                    let b = self.read_byte(addr.wrapping_add(i));
+                    self.console_mut().write(b);
+                }
+                if *newline {
+                    self.console_mut().write(b'\n');
+                }
+            }
+            Service::Newline { args } => {
+                cursor = cursor.wrapping_add(u16::from(*args));
+                self.console_mut().write(b'\n');
+            }
+            Service::Display { digits } => {
+                let shown: Vec<u8> = digits.iter().map(|&a| self.read_byte(a)).collect();
+                if self.trap_state.shown.as_ref() != Some(&shown) {
+                    let text: Vec<String> = shown.iter().map(|b| format!("{b:02X}")).collect();
+                    for b in format!("[{}]\n", text.join(" ")).bytes() {
+                        self.console_mut().write(b);
+                    }
+                    self.trap_state.shown = Some(shown);
+                }
+            }
+            Service::Key {
+                register,
+                none,
+                keys,
+            } => {
+                let code = if self.trap_state.key_held {
+                    self.trap_state.key_held = false;
+                    *none
+                } else {
+                    // Characters that are no key (a new line ending a scripted move) are
+                    // skipped.
+                    loop {
+                        let Some(c) = self.take_char() else {
+                            return Ok(Served::Wait);
+                        };
+                        if let Some(k) = key_code(keys, c) {
+                            self.trap_state.key_held = true;
+                            break k;
+                        }
+                    }
+                };
+                set(&mut regs, *register, u16::from(code))?;
+            }
+        }
+        // Return to the caller as RET / RTS would.
+        let new_sp = match cpu {
+            Cpu::Z80 => sp.wrapping_add(2),
+            Cpu::Mos6502 => 0x0100 | u16::from((sp as u8).wrapping_add(2)),
+        };
+        match &mut regs {
+            Registers::Z80(r) => {
+                r.pc = cursor;
+                r.sp = new_sp;
+            }
+            Registers::Mos6502(r) => {
+                r.pc = cursor;
+                r.s = new_sp as u8;
+            }
+        }
+        if !self.set_all_registers(&regs) {
+            // A core without the main registers: only PC and SP change.
+            self.set_pc(cursor);
+            self.set_sp(new_sp);
+        }
+        self.sp_moved(sp, new_sp);
+        self.charge(trap.cycles);
+        Ok(Served::Continue)
+    }
+
+    /// The next input character, or `None` when none is waiting.
+    fn take_char(&mut self) -> Option<u8> {
+        let console = self.console_mut();
+        if console.status() != 0 {
+            Some(console.read())
+        } else {
+            None
+        }
+    }
+}

@@ -1,0 +1,284 @@
+//! Machine personalities and their host traps, with the project's own small programs: every
+//! trap service of the built-in `kim-1` (6502), `cpm` and `jupiter-3` (Z80), exact cycles,
+//! input that runs out, unsupported functions, and errors in a personality file.
+
+use kempelen_emulator::{Fault, Machine, Personality, StopReason};
+
+fn machine(id: &str, addr: u16, program: &[u8]) -> Machine {
+    Personality::built_in(id)
+        .expect("built-in personality")
+        .builder()
+        .load(addr, program)
+        .build()
+        .expect("machine builds")
+}
+
+/// Bytes at `addr` within an image that starts at `base`.
+fn image(base: u16, parts: &[(u16, &[u8])]) -> Vec<u8> {
+    let end = parts
+        .iter()
+        .map(|(a, b)| usize::from(*a) + b.len())
+        .max()
+        .unwrap();
+    let mut v = vec![0; end - usize::from(base)];
+    for (a, b) in parts {
+        let at = usize::from(*a - base);
+        v[at..at + b.len()].copy_from_slice(b);
+    }
+    v
+}
+
+#[test]
+fn built_in_personalities_parse_and_list_their_traps() {
+    let all = Personality::all_built_in();
+    let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
+    assert_eq!(ids, ["kim-1", "cpm", "jupiter-3"]);
+    let kim = &all[0];
+    let names: Vec<&str> = kim.traps.iter().map(|t| t.name.as_str()).collect();
+    for n in ["SCANDS", "GETKEY", "OUTCH", "GETCH"] {
+        assert!(names.contains(&n), "{n} in {names:?}");
+    }
+    assert_eq!(kim.clock.id, "kim-1");
+    assert_eq!(all[2].clock.id, "jupiter-3");
+}
+
+/// KIM-1: OUTCH prints A, GETKEY returns the typed key then $15 (released), SCANDS draws the
+/// display from $FB $FA $F9, and a jump into the monitor ends the run. The vectors at
+/// $FFFA-$FFFF mirror the ROM at $1FFA-$1FFF.
+#[test]
+fn kim1_monitor_routines_on_the_6502() {
+    let program = [
+        0xA9, b'H', // LDA #'H'        2
+        0x20, 0xA0, 0x1E, // JSR OUTCH  6
+        0x20, 0x6A, 0x1F, // JSR GETKEY 6
+        0x85, 0x10, // STA $10          3
+        0x20, 0x6A, 0x1F, // JSR GETKEY 6
+        0x85, 0x11, // STA $11          3
+        0xA9, 0x12, // LDA #$12         2
+        0x85, 0xFB, // STA $FB          3
+        0x20, 0x1F, 0x1F, // JSR SCANDS 6
+        0x4C, 0x4F, 0x1C, // JMP START  3
+    ];
+    let mut m = machine("kim-1", 0x0200, &program);
+    m.console_mut().push_input(b"p");
+    let stats = m.run(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(stats.cycles, 40);
+    assert_eq!(stats.instructions, 10);
+    assert_eq!(m.read_byte(0x10), 0x14, "P is the PC key");
+    assert_eq!(m.read_byte(0x11), 0x15, "released at the next call");
+    assert_eq!(m.console_mut().take_output(), b"H[12 00 00]\n");
+    assert_eq!(
+        m.read_bytes(0xFFFA, 6),
+        [0x1C, 0x1C, 0x22, 0x1C, 0x1F, 0x1C]
+    );
+    assert_eq!(m.sp(), 0x01FF, "every JSR was returned from");
+}
+
+#[test]
+fn kim1_getkey_without_input_waits_and_resumes() {
+    let program = [
+        0x20, 0x6A, 0x1F, // JSR GETKEY
+        0x85, 0x10, // STA $10
+        0x4C, 0x4F, 0x1C, // JMP START
+    ];
+    let mut m = machine("kim-1", 0x0200, &program);
+    m.console_mut().set_stop_on_empty_input(true);
+    let stats = m.run(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::InputWait { pc: 0x1F6A });
+    assert_eq!(stats.cycles, 6);
+    m.console_mut().push_input(b"7");
+    let stats = m.run(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(stats.cycles, 3 + 3);
+    assert_eq!(m.read_byte(0x10), 7);
+}
+
+/// CP/M: BDOS functions 9, 1, 2, 10, 6, 11 and the warm boot, on the Z80.
+#[test]
+fn cpm_bdos_functions_on_the_z80() {
+    let code: &[u8] = &[
+        0x0E, 0x09, // LD C,9          7
+        0x11, 0x40, 0x01, // LD DE,$0140   10
+        0xCD, 0x05, 0x00, // CALL 5    17
+        0x0E, 0x01, // LD C,1          7
+        0xCD, 0x05, 0x00, // CALL 5    17
+        0x5F, // LD E,A                4
+        0x0E, 0x02, // LD C,2          7
+        0xCD, 0x05, 0x00, // CALL 5    17
+        0x0E, 0x0A, // LD C,10         7
+        0x11, 0x50, 0x01, // LD DE,$0150   10
+        0xCD, 0x05, 0x00, // CALL 5    17
+        0x0E, 0x06, // LD C,6          7
+        0x1E, 0xFF, // LD E,$FF        7
+        0xCD, 0x05, 0x00, // CALL 5    17
+        0x32, 0x60, 0x01, // LD ($0160),A  13
+        0x0E, 0x0B, // LD C,11         7
+        0xCD, 0x05, 0x00, // CALL 5    17
+        0x32, 0x61, 0x01, // LD ($0161),A  13
+        0xC3, 0x00, 0x00, // JP 0      10
+    ];
+    let program = image(
+        0x0100,
+        &[
+            (0x0100, code),
+            (0x0140, b"Hi$"),
+            (0x0150, &[8]),
+            (0x0161, &[0x55]),
+        ],
+    );
+    let mut m = machine("cpm", 0x0100, &program);
+    m.console_mut().push_input(b"xabc\rZ");
+    m.console_mut().set_stop_on_empty_input(true);
+    let stats = m.run(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(stats.cycles, 211);
+    assert_eq!(m.console_mut().take_output(), b"Hixxabc\n");
+    assert_eq!(m.read_bytes(0x0150, 5), [8, 3, b'a', b'b', b'c']);
+    assert_eq!(m.read_byte(0x0160), b'Z', "function 6 with E=$FF");
+    assert_eq!(m.read_byte(0x0161), 0, "function 11: nothing waiting");
+    assert_eq!(m.read_word(0x0006), 0xFF00, "top of the TPA");
+}
+
+#[test]
+fn cpm_unsupported_function_names_its_number() {
+    // LD C,$1A (set DMA); CALL 5
+    let mut m = machine("cpm", 0x0100, &[0x0E, 0x1A, 0xCD, 0x05, 0x00]);
+    let err = m.run(10_000).unwrap_err();
+    assert_eq!(
+        err.fault,
+        Fault::UnsupportedTrapFunction {
+            trap: "BDOS".into(),
+            code: 0x1A,
+            pc: 0x0005
+        }
+    );
+    assert_eq!(
+        err.fault.to_string(),
+        "BDOS at $0005: function $1A is not supported"
+    );
+    assert_eq!(err.cycles, 7 + 17);
+}
+
+#[test]
+fn cpm_program_returning_to_ccp_warm_boots() {
+    // RET: the return address $0000 that the command processor left on the stack.
+    let mut m = machine("cpm", 0x0100, &[0xC9]);
+    let stats = m.run(100).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(stats.cycles, 10);
+}
+
+/// Jupiter III: the Jove monitor's RST 38h services, served without executing the bytes at
+/// $0038 (here HALTs, where Sargon keeps variables).
+#[test]
+fn jupiter3_rst38_services_on_the_z80() {
+    let code: &[u8] = &[
+        0x3E, b'S', // LD A,'S'       7
+        0xFF, 0x81, 0x1A, // RST 38h: print A       11
+        0xFF, 0xB3, 0x1A, 0x60, 0x00, 0x03, 0x00, // print block $0060,3  11
+        0xFF, 0x92, 0x1A, 0x00, 0x00, // new line        11
+        0xFF, 0xB2, 0x1A, 0x63, 0x00, 0x02, 0x00, // print line $0063,2  11
+        0xFF, 0x81, 0x00, // read a key into A  11
+        0x32, 0x70, 0x00, // LD ($0070),A         13
+        0xFF, 0x1F, // exit to the monitor      11
+    ];
+    let program = image(
+        0x0000,
+        &[
+            (0x0000, &[0xC3, 0x40, 0x00]), // JP $0040   10
+            (0x0038, &[0x76; 8]),
+            (0x0040, code),
+            (0x0060, b"abcde"),
+        ],
+    );
+    let mut m = machine("jupiter-3", 0x0000, &program);
+    m.console_mut().push_input(b"q");
+    let stats = m.run(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(stats.cycles, 10 + 7 + 11 * 6 + 13);
+    assert_eq!(m.console_mut().take_output(), b"Sabc\nde\n");
+    assert_eq!(m.read_byte(0x0070), b'q');
+    assert_eq!(
+        m.core_kind().name(),
+        "rustzx-z80",
+        "traps need every register"
+    );
+}
+
+#[test]
+fn jupiter3_unknown_service_is_a_fault() {
+    let mut m = machine("jupiter-3", 0x0000, &[0xFF, 0x55, 0x1A]);
+    let err = m.run(1_000).unwrap_err();
+    assert_eq!(
+        err.fault.to_string(),
+        "Jove at $0038: function $551A is not supported"
+    );
+}
+
+#[test]
+fn a_personality_file_of_ones_own() {
+    let text = r#"
+id = "toy"
+name = "a toy 6502 with a print routine"
+cpu = "6502"
+mhz = 2.0
+stack = "0100-01FF"
+[[memory]]
+name = "RAM"
+kind = "ram"
+range = "0000-7FFF"
+[[trap]]
+name = "PRINT"
+at = "F000"
+service = "put-char"
+register = "X"
+[[trap]]
+name = "EXIT"
+at = "F003"
+service = "done"
+cycles = 12
+"#;
+    let p = Personality::parse("toy.toml", text).unwrap();
+    assert_eq!(p.clock.mhz, 2.0);
+    // LDX #'k'; JSR $F000; JMP $F003
+    let mut m = p
+        .builder()
+        .load(0x0200, &[0xA2, b'k', 0x20, 0x00, 0xF0, 0x4C, 0x03, 0xF0])
+        .build()
+        .unwrap();
+    let stats = m.run(1_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(m.console_mut().take_output(), b"k");
+    assert_eq!(stats.cycles, 2 + 6 + 3);
+}
+
+#[test]
+fn errors_in_a_personality_file_name_line_and_column() {
+    let cases = [
+        (
+            "id = \"x\"\nname = \"x\"\ncpu = \"z81\"\n",
+            "f.toml:3:7: unknown CPU `z81` (z80, 6502)",
+        ),
+        (
+            "id = \"x\"\nname = \"x\"\ncpu = \"z80\"\n[[trap]]\nname = \"T\"\nat = \"0005\"\nservice = \"teleport\"\n",
+            "f.toml:7:11: unknown service `teleport`",
+        ),
+        (
+            "id = \"x\"\nname = \"x\"\ncpu = \"6502\"\n[[trap]]\nname = \"T\"\nat = \"12345\"\nservice = \"done\"\n",
+            "f.toml:6:6: `12345` is not a 16-bit address",
+        ),
+        (
+            "id = \"x\"\nname = \"x\"\ncpu = \"z80\"\ncolour = 3\n",
+            "f.toml:4:1: unknown field `colour`",
+        ),
+        (
+            "id = \"x\"\nname = \"x\"\ncpu = \"6502\"\n[[trap]]\nname = \"T\"\nat = \"0005\"\nservice = \"put-char\"\nregister = \"DE\"\n",
+            "f.toml:8:12: `DE` is not a 6502 register",
+        ),
+    ];
+    for (text, want) in cases {
+        let e = Personality::parse("f.toml", text).unwrap_err().to_string();
+        assert!(e.starts_with(want), "got {e:?}, want {want:?}");
+    }
+}
