@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use kempelen_asm::source::FsSource;
 use kempelen_asm::assemble::Overlap;
+use kempelen_asm::source::FsSource;
 use kempelen_asm::{Cpu, Options, SymbolTable, assemble, disassemble};
 
 fn parse_overlap(text: &str) -> Result<Overlap, String> {

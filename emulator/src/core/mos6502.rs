@@ -42,7 +42,9 @@
 use super::{Core, Mos6502Registers, Registers};
 use crate::{Bus, Cpu};
 use mos6502::cpu::CPU;
-use mos6502::instruction::{AddressingMode, Cmos6502, DecodedInstr, Instruction, Nmos6502, OpInput};
+use mos6502::instruction::{
+    AddressingMode, Cmos6502, DecodedInstr, Instruction, Nmos6502, OpInput,
+};
 use mos6502::registers::Status;
 
 /// Most bytes one instruction writes (`BRK`: 3).
@@ -363,7 +365,7 @@ mod tests {
     use crate::FlatBus;
 
     fn run(code: &[u8], steps: usize) -> (Mos6502Core<FlatBus>, u32) {
-        let mut core = Mos6502Core::new(FlatBus::with_code(0x0200, code));
+        let mut core = Mos6502Core::<_>::new(FlatBus::with_code(0x0200, code));
         core.set_pc(0x0200);
         let cycles = (0..steps).map(|_| core.step()).sum();
         (core, cycles)
@@ -383,7 +385,7 @@ mod tests {
         let (_, cycles) = run(&[0xA2, 0x01, 0xD0, 0x7E], 2);
         assert_eq!(cycles, 2 + 3);
         // BNE from $02F0 to $0310 crosses a page: 4.
-        let mut core = Mos6502Core::new(FlatBus::with_code(0x02F0, &[0xA2, 0x01, 0xD0, 0x1C]));
+        let mut core = Mos6502Core::<_>::new(FlatBus::with_code(0x02F0, &[0xA2, 0x01, 0xD0, 0x1C]));
         core.set_pc(0x02F0);
         let cycles: u32 = (0..2).map(|_| core.step()).sum();
         assert_eq!(core.pc(), 0x0310);
@@ -409,7 +411,7 @@ mod tests {
         let mut bus = FlatBus::with_code(0x0200, bytes);
         bus.mem[0x10] = 0xF0;
         bus.mem[0x11] = 0x02;
-        let mut core = Mos6502Core::new(bus);
+        let mut core = Mos6502Core::<_>::new(bus);
         core.cpu.registers.index_x = index;
         core.cpu.registers.index_y = index;
         core.set_pc(0x0200);
@@ -443,7 +445,7 @@ mod tests {
         // INC $02F0,X with X = $20: $0310 goes from 9 to 10.
         let mut bus = FlatBus::with_code(0x0200, &[0xFE, 0xF0, 0x02]);
         bus.mem[0x0310] = 9;
-        let mut core = Mos6502Core::new(bus);
+        let mut core = Mos6502Core::<_>::new(bus);
         core.cpu.registers.index_x = 0x20;
         core.set_pc(0x0200);
         assert_eq!(core.step(), 7);
@@ -491,12 +493,20 @@ mod tests {
         // Shifts and rotates on abs,X: 6, 7 across a page.
         for op in [0x1E, 0x3E, 0x5E, 0x7E] {
             assert_eq!(cmos_cycles(&[op, 0xF0, 0x02], 0x05, 0), 6, "{op:02X}");
-            assert_eq!(cmos_cycles(&[op, 0xF0, 0x02], 0x20, 0), 7, "{op:02X} across");
+            assert_eq!(
+                cmos_cycles(&[op, 0xF0, 0x02], 0x20, 0),
+                7,
+                "{op:02X} across"
+            );
         }
         // INC/DEC abs,X: 7 either way.
         for op in [0xFE, 0xDE] {
             assert_eq!(cmos_cycles(&[op, 0xF0, 0x02], 0x05, 0), 7, "{op:02X}");
-            assert_eq!(cmos_cycles(&[op, 0xF0, 0x02], 0x20, 0), 7, "{op:02X} across");
+            assert_eq!(
+                cmos_cycles(&[op, 0xF0, 0x02], 0x20, 0),
+                7,
+                "{op:02X} across"
+            );
         }
         // BRA: 3 on the page, 4 to another page ($0202 + $7F = $0281; $02F0 + $20 = $0312).
         assert_eq!(cmos_cycles(&[0x80, 0x7F], 0, 0), 3);
@@ -553,7 +563,7 @@ mod tests {
         let mut bus = FlatBus::with_code(0x0200, code);
         bus.mem[0xFFFA..].copy_from_slice(&[0x80, 0x03, 0x00, 0x03, 0x00, 0x03]);
         bus.mem[0x0300..0x0400].fill(0xEA);
-        let mut core = Mos6502Core::new(bus);
+        let mut core = Mos6502Core::<_>::new(bus);
         core.cpu.registers.status = Status::from_bits_truncate(p);
         core.set_pc(0x0200);
         core
