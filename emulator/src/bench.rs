@@ -138,7 +138,8 @@ pub fn run_bare(w: &Workload) -> Outcome {
             }
             (cycles, io.mem)
         }
-        Cpu::Mos6502 => {
+        // The workloads are NMOS code; the 65C02 runs them the same way.
+        Cpu::Mos6502 | Cpu::Cmos65c02 => {
             let mut cpu = CPU::new(bus, Nmos6502);
             cpu.registers.program_counter = w.origin;
             cpu.registers.stack_pointer.0 = 0xFF;

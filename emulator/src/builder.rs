@@ -3,7 +3,7 @@
 
 use crate::bus_impl::{AllMemory, MachineBus, Z80Memory};
 use crate::clock::ClockProfile;
-use crate::core::{Core, Mos6502Core, RustzxCore, Z80Core};
+use crate::core::{Cmos65c02Core, Core, Mos6502Core, RustzxCore, Z80Core};
 use crate::cpu_rules::class_table;
 use crate::machine::{CoreKind, Machine};
 use crate::memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
@@ -149,7 +149,8 @@ impl MachineBuilder {
             CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),
             CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
             CoreKind::RustzxZ80 => Box::new(RustzxCore::new(Z80Memory(bus))),
-            CoreKind::Mos6502 => Box::new(Mos6502Core::new(bus)),
+            CoreKind::Mos6502 => Box::new(Mos6502Core::<_>::new(bus)),
+            CoreKind::Cmos65c02 => Box::new(Cmos65c02Core::new(bus)),
         };
         let mut m = Machine {
             cpu: self.cpu,
@@ -200,7 +201,7 @@ impl MachineBuilder {
                 .program
                 .iter()
                 .any(|r| r.contains(0xFFFC) && r.contains(0xFFFD));
-            if self.cpu == Cpu::Mos6502 && covers_vector {
+            if self.cpu.is_6502_family() && covers_vector {
                 m.read_word(0xFFFC)
             } else {
                 self.images[0].0
@@ -209,9 +210,9 @@ impl MachineBuilder {
         m.set_pc(entry);
         let sp = self.sp.unwrap_or(match (self.cpu, m.map.stack) {
             (Cpu::Z80, Some(s)) => s.end.wrapping_add(1),
-            (Cpu::Mos6502, Some(s)) => s.end & 0xFF,
+            (Cpu::Mos6502 | Cpu::Cmos65c02, Some(s)) => s.end & 0xFF,
             (Cpu::Z80, None) => 0x0000,
-            (Cpu::Mos6502, None) => 0x00FF,
+            (Cpu::Mos6502 | Cpu::Cmos65c02, None) => 0x00FF,
         });
         m.set_sp(sp);
         if let Some(stack) = m.map.stack {

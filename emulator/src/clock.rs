@@ -218,7 +218,7 @@ pub fn machine(id: &str) -> Option<&'static ClockProfile> {
 pub fn default_machine(cpu: Cpu) -> &'static ClockProfile {
     machine(match cpu {
         Cpu::Z80 => "zx-spectrum",
-        Cpu::Mos6502 => "kim-1",
+        Cpu::Mos6502 | Cpu::Cmos65c02 => "kim-1",
     })
     .expect("default machines are in the table")
 }

@@ -26,7 +26,7 @@
 
 use crate::bus_impl::{BusEvent, MachineBus, Machined, attr, is_done};
 use crate::clock::{ClockProfile, default_machine};
-use crate::core::{Core, Mos6502Core, Registers, RustzxCore, Z80Core};
+use crate::core::{Cmos65c02Core, Core, Mos6502Core, Registers, RustzxCore, Z80Core};
 use crate::devices::Console;
 use crate::error::{Fault, RunError};
 use crate::memory::{AddrRange, ConfigError, MemoryMap};
@@ -52,6 +52,8 @@ pub enum CoreKind {
     RustzxZ80,
     /// NMOS 6502 on the `mos6502` crate.
     Mos6502,
+    /// CMOS 65C02 on the `mos6502` crate (its `Cmos6502` variant).
+    Cmos65c02,
 }
 
 impl CoreKind {
@@ -60,6 +62,7 @@ impl CoreKind {
         match self {
             CoreKind::Z80 | CoreKind::RustzxZ80 => Cpu::Z80,
             CoreKind::Mos6502 => Cpu::Mos6502,
+            CoreKind::Cmos65c02 => Cpu::Cmos65c02,
         }
     }
 
@@ -68,6 +71,7 @@ impl CoreKind {
         match cpu {
             Cpu::Z80 => CoreKind::Z80,
             Cpu::Mos6502 => CoreKind::Mos6502,
+            Cpu::Cmos65c02 => CoreKind::Cmos65c02,
         }
     }
 
@@ -77,6 +81,7 @@ impl CoreKind {
             CoreKind::Z80 => <Z80Core<MachineBus> as Core>::NAME,
             CoreKind::RustzxZ80 => <RustzxCore<MachineBus> as Core>::NAME,
             CoreKind::Mos6502 => <Mos6502Core<MachineBus> as Core>::NAME,
+            CoreKind::Cmos65c02 => <Cmos65c02Core<MachineBus> as Core>::NAME,
         }
     }
 
@@ -194,7 +199,7 @@ impl Machine {
             bus.refresh(a as u16);
         }
         bus.refresh_pages();
-        if self.cpu == Cpu::Mos6502 {
+        if self.cpu.is_6502_family() {
             bus.mark_careful();
         }
         self.program.push(range);
@@ -520,7 +525,9 @@ impl Machine {
         if let Some(s) = self.st.stack.as_mut() {
             match cpu {
                 Cpu::Z80 => s.depth = s.depth_of(cpu, new),
-                Cpu::Mos6502 => s.depth += i64::from((old as u8).wrapping_sub(new as u8) as i8),
+                Cpu::Mos6502 | Cpu::Cmos65c02 => {
+                    s.depth += i64::from((old as u8).wrapping_sub(new as u8) as i8)
+                }
             }
         }
     }

@@ -171,7 +171,7 @@ impl MemoryMap {
                 .rom("rom", 0x0000..=0x3FFF)
                 .ram("ram", 0x4000..=0xFFFF)
                 .with_stack(0xF000..=0xFFFF),
-            Cpu::Mos6502 => MemoryMap::empty()
+            Cpu::Mos6502 | Cpu::Cmos65c02 => MemoryMap::empty()
                 .ram("ram", 0x0000..=0xBEFF)
                 .with_io_page(MOS6502_IO_PAGE)
                 .rom("rom", 0xC000..=0xFFFF)
@@ -232,7 +232,7 @@ impl MemoryMap {
     pub fn io_range(&self, cpu: Cpu) -> Option<AddrRange> {
         match cpu {
             Cpu::Z80 => None,
-            Cpu::Mos6502 => self.io_page.map(|b| AddrRange {
+            Cpu::Mos6502 | Cpu::Cmos65c02 => self.io_page.map(|b| AddrRange {
                 start: b,
                 end: b | 0xFF,
             }),
@@ -265,7 +265,7 @@ impl MemoryMap {
             }
         }
         if let Some(stack) = self.stack {
-            if cpu == Cpu::Mos6502 && (stack.start < 0x0100 || stack.end > 0x01FF) {
+            if cpu.is_6502_family() && (stack.start < 0x0100 || stack.end > 0x01FF) {
                 return Err(ConfigError::StackNotInPageOne(stack));
             }
             let all_ram = stack.indices().all(|a| {

@@ -28,7 +28,7 @@ fn is_call(cpu: Cpu, op: u8) -> bool {
         // CALL nn, CALL cc,nn, RST n
         Cpu::Z80 => op == 0xCD || op & 0xC7 == 0xC4 || op & 0xC7 == 0xC7,
         // JSR abs
-        Cpu::Mos6502 => op == 0x20,
+        Cpu::Mos6502 | Cpu::Cmos65c02 => op == 0x20,
     }
 }
 
@@ -113,7 +113,7 @@ impl Profiler {
     fn depth(&self, sp: u16) -> u32 {
         match self.cpu {
             Cpu::Z80 => u32::from(self.base_sp.wrapping_sub(sp)),
-            Cpu::Mos6502 => u32::from((self.base_sp as u8).wrapping_sub(sp as u8)),
+            Cpu::Mos6502 | Cpu::Cmos65c02 => u32::from((self.base_sp as u8).wrapping_sub(sp as u8)),
         }
     }
 

@@ -34,7 +34,7 @@ impl StackCheck {
             // Wraps like the Z80's SP: popping above the top gives a huge depth.
             Cpu::Z80 => i64::from(self.top.wrapping_sub(u32::from(sp)) & 0xFFFF),
             // 6502: the next push goes to $0100+S; empty when that is the region's end.
-            Cpu::Mos6502 => i64::from(self.region.end) - i64::from(sp | 0x0100),
+            Cpu::Mos6502 | Cpu::Cmos65c02 => i64::from(self.region.end) - i64::from(sp | 0x0100),
         }
     }
 
@@ -42,7 +42,7 @@ impl StackCheck {
     pub(crate) fn fault(&self, cpu: Cpu, sp: u16, pc: u16) -> Fault {
         let overflow = match cpu {
             Cpu::Z80 => self.depth <= self.size + (0x10000 - self.size) / 2,
-            Cpu::Mos6502 => self.depth > self.size,
+            Cpu::Mos6502 | Cpu::Cmos65c02 => self.depth > self.size,
         };
         if overflow {
             Fault::StackOverflow {
@@ -68,6 +68,6 @@ pub(crate) fn stack_window(cpu: Cpu, stack: Option<&StackCheck>) -> (u16, u16) {
     match (cpu, stack) {
         (_, None) => (0, u16::MAX),
         (Cpu::Z80, Some(s)) => ((s.top - s.max_depth as u32) as u16, s.max_depth as u16),
-        (Cpu::Mos6502, Some(_)) => (0, 0),
+        (Cpu::Mos6502 | Cpu::Cmos65c02, Some(_)) => (0, 0),
     }
 }

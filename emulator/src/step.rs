@@ -186,10 +186,10 @@ fn track_stack(st: &mut RunState, bus: &mut MachineBus, n: u64, sp: u16) -> Opti
     let s = st.stack.as_mut()?;
     match cpu {
         Cpu::Z80 => s.depth = s.depth_of(Cpu::Z80, sp),
-        Cpu::Mos6502 => {
+        Cpu::Mos6502 | Cpu::Cmos65c02 => {
             if bus.mem[usize::from(pc)] == TXS {
                 // TXS sets S to anything.
-                s.depth = s.depth_of(Cpu::Mos6502, sp);
+                s.depth = s.depth_of(cpu, sp);
             } else {
                 // Pushes and pulls move S by at most 3; follow the move without the 8-bit
                 // wrap so running off the page is seen.

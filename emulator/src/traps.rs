@@ -61,7 +61,7 @@ impl Reg {
         };
         let ok = match cpu {
             Cpu::Z80 => !matches!(r, Reg::X | Reg::Y),
-            Cpu::Mos6502 => matches!(r, Reg::A | Reg::X | Reg::Y),
+            Cpu::Mos6502 | Cpu::Cmos65c02 => matches!(r, Reg::A | Reg::X | Reg::Y),
         };
         ok.then_some(r)
     }
@@ -271,7 +271,7 @@ impl crate::Machine {
         // The caller's return address, as the routine's RET / RTS would pop it.
         let ret = match cpu {
             Cpu::Z80 => self.read_word(sp),
-            Cpu::Mos6502 => self
+            Cpu::Mos6502 | Cpu::Cmos65c02 => self
                 .read_word(0x0100 | u16::from((sp as u8).wrapping_add(1)))
                 .wrapping_add(1),
         };
@@ -470,7 +470,7 @@ impl crate::Machine {
         // Return to the caller as RET / RTS would.
         let new_sp = match cpu {
             Cpu::Z80 => sp.wrapping_add(2),
-            Cpu::Mos6502 => 0x0100 | u16::from((sp as u8).wrapping_add(2)),
+            Cpu::Mos6502 | Cpu::Cmos65c02 => 0x0100 | u16::from((sp as u8).wrapping_add(2)),
         };
         match &mut regs {
             Registers::Z80(r) => {

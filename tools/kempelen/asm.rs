@@ -6,17 +6,30 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use kempelen_asm::assemble::Overlap;
 use kempelen_asm::source::FsSource;
 use kempelen_asm::{Cpu, Options, SymbolTable, assemble, disassemble};
+
+fn parse_overlap(text: &str) -> Result<Overlap, String> {
+    text.parse()
+}
 
 /// Arguments of `kempelen asm`.
 #[derive(clap::Args, Debug)]
 pub struct AsmArgs {
     /// The main source file.
     pub file: PathBuf,
-    /// Instruction set: z80 or 6502.
+    /// Instruction set: z80, 6502 or 65c02.
     #[arg(long)]
     pub cpu: Cpu,
+    /// Symbols are case-insensitive (`POUT` and `pout` are one symbol), as in the
+    /// assemblers of the 1970s.
+    #[arg(long)]
+    pub ignore_case: bool,
+    /// Overlapping ORG areas: `error` (default, naming both lines) or `later-wins` (the later
+    /// bytes win, with a warning naming both lines, as zmac does).
+    #[arg(long, default_value = "error", value_parser = parse_overlap)]
+    pub overlap: Overlap,
     /// Where to write the binary (default: the source name with `.bin`).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -33,7 +46,7 @@ pub struct AsmArgs {
 pub struct DisasmArgs {
     /// The binary to disassemble.
     pub file: PathBuf,
-    /// Instruction set: z80 or 6502.
+    /// Instruction set: z80, 6502 or 65c02.
     #[arg(long)]
     pub cpu: Cpu,
     /// Load address of the first byte ($8000, 0x8000, 8000h or decimal).
@@ -61,7 +74,12 @@ pub fn parse_address(text: &str) -> Result<u16, String> {
 /// errors.
 pub fn run_asm(args: AsmArgs) -> anyhow::Result<()> {
     let main = args.file.to_string_lossy().into_owned();
-    let out = assemble(&main, &FsSource, &Options::new(args.cpu));
+    let options = Options {
+        ignore_case: args.ignore_case,
+        overlap: args.overlap,
+        ..Options::new(args.cpu)
+    };
+    let out = assemble(&main, &FsSource, &options);
     eprint!("{}", out.report());
     if !out.is_ok() {
         // The diagnostics above say everything; exit without a second error report.

@@ -223,7 +223,7 @@ fn builder(args: &RunArgs, image: &[u8]) -> Result<MachineBuilder> {
     }
     let load = args.load.unwrap_or(match args.cpu {
         Cpu::Z80 => 0x0000,
-        Cpu::Mos6502 => 0xC000,
+        Cpu::Mos6502 | Cpu::Cmos65c02 => 0xC000,
     });
     let mut b = Machine::builder(args.cpu)
         .memory_map(map)
@@ -267,8 +267,11 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let profile_clock = clock_profile(args)?;
     let tracing = args.trace.is_some() || args.trace_range.is_some();
     let core = match (args.cpu, args.core.as_deref()) {
-        (Cpu::Mos6502, Some(c)) => bail!("--core {c} is a Z80 core; the 6502 has one core"),
+        (cpu @ (Cpu::Mos6502 | Cpu::Cmos65c02), Some(c)) => {
+            bail!("--core {c} is a Z80 core; the {} has one core", cpu.title())
+        }
         (Cpu::Mos6502, None) => CoreKind::Mos6502,
+        (Cpu::Cmos65c02, None) => CoreKind::Cmos65c02,
         (Cpu::Z80, Some("rustzx")) => CoreKind::RustzxZ80,
         (Cpu::Z80, Some(_)) => CoreKind::Z80,
         (Cpu::Z80, None) if tracing => CoreKind::RustzxZ80,

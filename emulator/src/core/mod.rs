@@ -17,7 +17,7 @@ mod mos6502;
 mod rustzx;
 mod z80;
 
-pub use self::mos6502::Mos6502Core;
+pub use self::mos6502::{Cmos65c02Core, Family, Mos6502Core};
 pub use self::rustzx::RustzxCore;
 pub use self::z80::Z80Core;
 

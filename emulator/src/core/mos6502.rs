@@ -1,4 +1,4 @@
-//! The 6502 core from the `mos6502` crate, NMOS variant.
+//! The 6502 cores from the `mos6502` crate: the NMOS 6502 and the CMOS 65C02 ([`Family`]).
 //!
 //! The crate's CPU owns its memory, so the adapter [`Memory`] wraps Kempelen's [`Bus`].
 //! Cycles come from the crate's running `cycles` counter (documented base cycles plus the
@@ -8,6 +8,14 @@
 //! `RRA`, `DCP`, `ISC` in their abs,X, abs,Y and (zp),Y forms), which on an NMOS 6502 always
 //! take the same time (7, 7 and 8 cycles) because they read the address twice anyway. The
 //! wrapper takes that cycle back ([`has_fixed_indexed_cycles`]).
+//!
+//! The 65C02 (the crate's `Cmos6502` variant: WDC and Rockwell's common set) runs on the same
+//! code with its own corrections (WDC W65C02S datasheet, table 5-7): the crate's cycle table is
+//! the same for every variant, so the shifts and rotates on `abs,X` come out one cycle long
+//! (6 on a 65C02, plus one on a page cross), `INC`/`DEC abs,X` charge a page cross they do not
+//! take (7 on a 65C02 either way), and `BRA` is charged as a branch with a base of 3 (it takes
+//! 3, plus one on a page cross). The crate itself charges the 65C02's extra cycle for decimal
+//! `ADC`/`SBC` and takes 6 cycles for `JMP (abs)` and `JMP (abs,X)`.
 //!
 //! # Speed
 //!
@@ -34,7 +42,9 @@
 use super::{Core, Mos6502Registers, Registers};
 use crate::{Bus, Cpu};
 use mos6502::cpu::CPU;
-use mos6502::instruction::{DecodedInstr, Instruction, Nmos6502, OpInput};
+use mos6502::instruction::{
+    AddressingMode, Cmos6502, DecodedInstr, Instruction, Nmos6502, OpInput,
+};
 use mos6502::registers::Status;
 
 /// Most bytes one instruction writes (`BRK`: 3).
@@ -102,20 +112,57 @@ pub fn has_fixed_indexed_cycles(instr: Instruction) -> bool {
     )
 }
 
+/// A member of the 6502 family the machine runs: the crate's variant plus what Kempelen
+/// corrects in the crate's cycle count for it.
+pub trait Family: mos6502::Variant + Copy + Default + Send + Sync + 'static {
+    /// The CPU it is.
+    const CPU: Cpu;
+    /// The core's name.
+    const NAME: &'static str;
+    /// Cycles the crate charges for `decoded` that the part does not take.
+    fn overcharge(decoded: &DecodedInstr) -> u64;
+}
+
+impl Family for Nmos6502 {
+    const CPU: Cpu = Cpu::Mos6502;
+    const NAME: &'static str = "mos6502";
+
+    #[inline(always)]
+    fn overcharge(decoded: &DecodedInstr) -> u64 {
+        u64::from(decoded.2.page_crossed() && has_fixed_indexed_cycles(decoded.0))
+    }
+}
+
+impl Family for Cmos6502 {
+    const CPU: Cpu = Cpu::Cmos65c02;
+    const NAME: &'static str = "mos6502 (65C02)";
+
+    #[inline(always)]
+    fn overcharge(decoded: &DecodedInstr) -> u64 {
+        use Instruction::*;
+        match (decoded.0, decoded.1) {
+            (ASL | LSR | ROL | ROR, AddressingMode::AbsoluteX) => 1,
+            (INC | DEC, AddressingMode::AbsoluteX) => u64::from(decoded.2.page_crossed()),
+            (BRA, _) => 1,
+            _ => 0,
+        }
+    }
+}
+
 /// Executes a decoded instruction on `cpu`, with the cycle correction.
 #[inline(always)]
-fn execute<M: mos6502::memory::Bus>(cpu: &mut CPU<M, Nmos6502>, decoded: DecodedInstr) {
-    let spurious = decoded.2.page_crossed() && has_fixed_indexed_cycles(decoded.0);
+fn execute<M: mos6502::memory::Bus, V: Family>(cpu: &mut CPU<M, V>, decoded: DecodedInstr) {
+    let overcharge = V::overcharge(&decoded);
     cpu.execute_instruction(decoded);
-    cpu.cycles = cpu.cycles.wrapping_sub(u64::from(spurious));
+    cpu.cycles = cpu.cycles.wrapping_sub(overcharge);
 }
 
 /// Cycles of an interrupt sequence (IRQ or NMI) on an NMOS 6502.
 const INTERRUPT_CYCLES: u64 = 7;
 
-/// NMOS 6502 on the `mos6502` crate.
-pub struct Mos6502Core<B: Bus> {
-    cpu: CPU<Memory<B>, Nmos6502>,
+/// A 6502 on the `mos6502` crate: NMOS by default, the 65C02 as `Mos6502Core<B, Cmos6502>`.
+pub struct Mos6502Core<B: Bus, V: Family = Nmos6502> {
+    cpu: CPU<Memory<B>, V>,
     /// The IRQ line (level triggered).
     irq: bool,
     /// An NMI pulse not serviced yet (edge triggered: serviced once).
@@ -124,13 +171,16 @@ pub struct Mos6502Core<B: Bus> {
     lines: bool,
 }
 
-impl<B: Bus> Mos6502Core<B> {
+/// The CMOS 65C02 core.
+pub type Cmos65c02Core<B> = Mos6502Core<B, Cmos6502>;
+
+impl<B: Bus, V: Family> Mos6502Core<B, V> {
     /// Runs the instruction at `pc` on a checked instance of the crate's CPU (see the module
     /// header), which takes over the registers and the cycle count and hands them back.
     #[cold]
     #[inline(never)]
     fn careful_step(&mut self, pc: u16) {
-        let mut cpu = CPU::new(Checked(&mut self.cpu.memory.bus), Nmos6502);
+        let mut cpu = CPU::new(Checked(&mut self.cpu.memory.bus), V::default());
         cpu.registers = self.cpu.registers;
         cpu.registers.program_counter = pc;
         cpu.cycles = self.cpu.cycles;
@@ -174,10 +224,10 @@ impl<B: Bus> Mos6502Core<B> {
     }
 }
 
-impl<B: Bus> Core for Mos6502Core<B> {
+impl<B: Bus, V: Family> Core for Mos6502Core<B, V> {
     type Bus = B;
-    const CPU: Cpu = Cpu::Mos6502;
-    const NAME: &'static str = "mos6502";
+    const CPU: Cpu = V::CPU;
+    const NAME: &'static str = V::NAME;
 
     fn new(bus: B) -> Self {
         let memory = Memory {
@@ -185,7 +235,7 @@ impl<B: Bus> Core for Mos6502Core<B> {
             log: [(0, 0); LOG],
             logged: 0,
         };
-        let mut cpu = CPU::new(memory, Nmos6502);
+        let mut cpu = CPU::new(memory, V::default());
         cpu.registers.stack_pointer.0 = 0xFF;
         Mos6502Core {
             cpu,
@@ -315,7 +365,7 @@ mod tests {
     use crate::FlatBus;
 
     fn run(code: &[u8], steps: usize) -> (Mos6502Core<FlatBus>, u32) {
-        let mut core = Mos6502Core::new(FlatBus::with_code(0x0200, code));
+        let mut core = Mos6502Core::<_>::new(FlatBus::with_code(0x0200, code));
         core.set_pc(0x0200);
         let cycles = (0..steps).map(|_| core.step()).sum();
         (core, cycles)
@@ -335,7 +385,7 @@ mod tests {
         let (_, cycles) = run(&[0xA2, 0x01, 0xD0, 0x7E], 2);
         assert_eq!(cycles, 2 + 3);
         // BNE from $02F0 to $0310 crosses a page: 4.
-        let mut core = Mos6502Core::new(FlatBus::with_code(0x02F0, &[0xA2, 0x01, 0xD0, 0x1C]));
+        let mut core = Mos6502Core::<_>::new(FlatBus::with_code(0x02F0, &[0xA2, 0x01, 0xD0, 0x1C]));
         core.set_pc(0x02F0);
         let cycles: u32 = (0..2).map(|_| core.step()).sum();
         assert_eq!(core.pc(), 0x0310);
@@ -361,7 +411,7 @@ mod tests {
         let mut bus = FlatBus::with_code(0x0200, bytes);
         bus.mem[0x10] = 0xF0;
         bus.mem[0x11] = 0x02;
-        let mut core = Mos6502Core::new(bus);
+        let mut core = Mos6502Core::<_>::new(bus);
         core.cpu.registers.index_x = index;
         core.cpu.registers.index_y = index;
         core.set_pc(0x0200);
@@ -395,7 +445,7 @@ mod tests {
         // INC $02F0,X with X = $20: $0310 goes from 9 to 10.
         let mut bus = FlatBus::with_code(0x0200, &[0xFE, 0xF0, 0x02]);
         bus.mem[0x0310] = 9;
-        let mut core = Mos6502Core::new(bus);
+        let mut core = Mos6502Core::<_>::new(bus);
         core.cpu.registers.index_x = 0x20;
         core.set_pc(0x0200);
         assert_eq!(core.step(), 7);
@@ -423,6 +473,79 @@ mod tests {
         }
     }
 
+    /// Cycles of `bytes` at $0200 on a 65C02 with X = Y = `index` and P = `p`.
+    fn cmos_cycles(bytes: &[u8], index: u8, p: u8) -> u32 {
+        let mut bus = FlatBus::with_code(0x0200, bytes);
+        bus.mem[0x10] = 0xF0;
+        bus.mem[0x11] = 0x02;
+        bus.mem[0x1234] = 0x00;
+        bus.mem[0x1235] = 0x03;
+        let mut core = Cmos65c02Core::new(bus);
+        core.cpu.registers.index_x = index;
+        core.cpu.registers.index_y = index;
+        core.cpu.registers.status = Status::from_bits_truncate(p);
+        core.set_pc(0x0200);
+        core.step()
+    }
+
+    #[test]
+    fn cmos_cycles_follow_the_w65c02s_datasheet() {
+        // Shifts and rotates on abs,X: 6, 7 across a page.
+        for op in [0x1E, 0x3E, 0x5E, 0x7E] {
+            assert_eq!(cmos_cycles(&[op, 0xF0, 0x02], 0x05, 0), 6, "{op:02X}");
+            assert_eq!(
+                cmos_cycles(&[op, 0xF0, 0x02], 0x20, 0),
+                7,
+                "{op:02X} across"
+            );
+        }
+        // INC/DEC abs,X: 7 either way.
+        for op in [0xFE, 0xDE] {
+            assert_eq!(cmos_cycles(&[op, 0xF0, 0x02], 0x05, 0), 7, "{op:02X}");
+            assert_eq!(
+                cmos_cycles(&[op, 0xF0, 0x02], 0x20, 0),
+                7,
+                "{op:02X} across"
+            );
+        }
+        // BRA: 3 on the page, 4 to another page ($0202 + $7F = $0281; $02F0 + $20 = $0312).
+        assert_eq!(cmos_cycles(&[0x80, 0x7F], 0, 0), 3);
+        let mut core = Cmos65c02Core::new(FlatBus::with_code(0x02F0, &[0x80, 0x20]));
+        core.set_pc(0x02F0);
+        assert_eq!(core.step(), 4);
+        assert_eq!(core.pc(), 0x0312);
+        // JMP (abs) 6, JMP (abs,X) 6, LDA (zp) 5, STZ abs,X 5, TSB abs 6, PHX 3, PLX 4.
+        assert_eq!(cmos_cycles(&[0x6C, 0x34, 0x12], 0, 0), 6);
+        assert_eq!(cmos_cycles(&[0x7C, 0x30, 0x12], 4, 0), 6);
+        assert_eq!(cmos_cycles(&[0xB2, 0x10], 0, 0), 5);
+        assert_eq!(cmos_cycles(&[0x9E, 0xF0, 0x02], 0x20, 0), 5);
+        assert_eq!(cmos_cycles(&[0x0C, 0x34, 0x12], 0, 0), 6);
+        assert_eq!(cmos_cycles(&[0xDA], 0, 0), 3);
+        assert_eq!(cmos_cycles(&[0xFA], 0, 0), 4);
+        // Decimal ADC takes one more cycle on the 65C02 (P = D), none more on the NMOS part.
+        assert_eq!(cmos_cycles(&[0x69, 0x01], 0, 0x08), 3);
+        assert_eq!(cmos_cycles(&[0x69, 0x01], 0, 0x00), 2);
+        assert_eq!(cycles_with_index(&[0x69, 0x01], 0), 2);
+    }
+
+    #[test]
+    fn cmos_instructions_work() {
+        // LDX #$42 ; PHX ; PLY ; STZ $10 ; LDA ($10) reads $02F0... here $0000 after STZ: 0.
+        let mut bus = FlatBus::with_code(0x0200, &[0xA2, 0x42, 0xDA, 0x7A, 0x64, 0x10]);
+        bus.mem[0x10] = 0x77;
+        let mut core = Cmos65c02Core::new(bus);
+        core.set_pc(0x0200);
+        for _ in 0..4 {
+            core.step();
+        }
+        let Registers::Mos6502(r) = core.registers() else {
+            panic!("not a 6502")
+        };
+        assert_eq!((r.x, r.y), (0x42, 0x42));
+        assert_eq!(core.bus().mem[0x10], 0);
+        assert_eq!(<Cmos65c02Core<FlatBus> as Core>::CPU, Cpu::Cmos65c02);
+    }
+
     #[test]
     fn indexed_reads_still_pay_for_a_page_cross() {
         // LDA $02F0,X (4, 5 across), LDA ($10),Y (5, 6 across), STA $02F0,X (5 either way).
@@ -440,7 +563,7 @@ mod tests {
         let mut bus = FlatBus::with_code(0x0200, code);
         bus.mem[0xFFFA..].copy_from_slice(&[0x80, 0x03, 0x00, 0x03, 0x00, 0x03]);
         bus.mem[0x0300..0x0400].fill(0xEA);
-        let mut core = Mos6502Core::new(bus);
+        let mut core = Mos6502Core::<_>::new(bus);
         core.cpu.registers.status = Status::from_bits_truncate(p);
         core.set_pc(0x0200);
         core

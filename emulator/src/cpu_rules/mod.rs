@@ -47,7 +47,7 @@ pub(crate) fn needs_check(cpu: Cpu, class: &[u8; 256], mem: &[u8; 0x10000], a: u
     }
     match cpu {
         Cpu::Z80 => z80::may_jump_to_itself(byte, a),
-        Cpu::Mos6502 => mos6502::may_jump_to_itself(byte, a),
+        Cpu::Mos6502 | Cpu::Cmos65c02 => mos6502::may_jump_to_itself(cpu, byte, a),
     }
 }
 
@@ -61,7 +61,9 @@ pub(crate) fn class_table(
 ) -> [u8; 256] {
     match cpu {
         Cpu::Z80 => z80::class_table(),
-        Cpu::Mos6502 => mos6502::class_table(allow_undocumented, stop_on_brk, plain),
+        Cpu::Mos6502 | Cpu::Cmos65c02 => {
+            mos6502::class_table(cpu, allow_undocumented, stop_on_brk, plain)
+        }
     }
 }
 

@@ -1,14 +1,20 @@
-//! The machine's rules for NMOS 6502 instructions.
+//! The machine's rules for the instructions of the 6502 family: the NMOS 6502 and the CMOS
+//! 65C02.
 
 use super::class;
 use crate::Cpu;
 use mos6502::Variant;
-use mos6502::instruction::{AddressingMode, Instruction, Nmos6502};
+use mos6502::instruction::{AddressingMode, Cmos6502, Instruction, Nmos6502};
 
 /// Whether `op` is a documented NMOS 6502 opcode: a row of the assembler's instruction table
 /// (the one table the assembler, the disassembler and the machine share).
 pub fn is_documented_6502(op: u8) -> bool {
-    kempelen_asm::decode(Cpu::Mos6502, &[op, 0, 0], 0).is_ok_and(|d| d.is_documented())
+    is_documented(Cpu::Mos6502, op)
+}
+
+/// Whether `op` is a documented opcode of `cpu` (a row of the assembler's table).
+pub fn is_documented(cpu: Cpu, op: u8) -> bool {
+    kempelen_asm::decode(cpu, &[op, 0, 0], 0).is_ok_and(|d| d.is_documented())
 }
 
 /// The 6502 `JAM` (`KIL`) opcodes, which lock the CPU.
@@ -16,11 +22,20 @@ pub(crate) fn is_jam_6502(op: u8) -> bool {
     op & 0x0F == 0x02 && !matches!(op, 0x82 | 0xA2 | 0xC2 | 0xE2)
 }
 
+/// `op` as the `mos6502` crate decodes it for `cpu`.
+fn decode(cpu: Cpu, op: u8) -> Option<(Instruction, AddressingMode)> {
+    match cpu {
+        Cpu::Cmos65c02 => Cmos6502::decode(op),
+        _ => Nmos6502::decode(op),
+    }
+}
+
 /// The 6502's opcode classes: `JAM` and (unless allowed) undocumented opcodes are refused,
 /// `BRK` stops the run when asked, and an opcode that may read outside plain memory other
 /// than through its decoded address (zero-page pointers, pulls from the stack, `BRK`'s vector,
 /// `JMP (ind)`) runs with every access checked when such memory exists.
 pub(crate) fn class_table(
+    cpu: Cpu,
     allow_undocumented: bool,
     stop_on_brk: bool,
     plain: impl Fn(u8) -> bool,
@@ -28,24 +43,37 @@ pub(crate) fn class_table(
     let mut t = [class::PLAIN; 256];
     let any_special = !(0..=255).all(&plain);
     for op in 0..=255u8 {
-        let careful = match Nmos6502::decode(op) {
+        let careful = match decode(cpu, op) {
             // Pointers in the zero page.
-            Some((_, AddressingMode::IndexedIndirectX | AddressingMode::IndirectIndexedY)) => {
-                !plain(0x00)
-            }
+            Some((
+                _,
+                AddressingMode::IndexedIndirectX
+                | AddressingMode::IndirectIndexedY
+                | AddressingMode::ZeroPageIndirect,
+            )) => !plain(0x00),
             // Pulls read the stack page.
             Some((
-                Instruction::PLA | Instruction::PLP | Instruction::RTS | Instruction::RTI,
+                Instruction::PLA
+                | Instruction::PLP
+                | Instruction::PLX
+                | Instruction::PLY
+                | Instruction::RTS
+                | Instruction::RTI,
                 _,
             )) => !plain(0x01),
             // BRK reads its vector.
-            Some((Instruction::BRK, _)) => !plain(0xFF),
-            // JMP (ind) reads a pointer anywhere.
-            Some((_, AddressingMode::Indirect | AddressingMode::BuggyIndirect)) => any_special,
+            Some((Instruction::BRK | Instruction::BRKcld, _)) => !plain(0xFF),
+            // JMP (ind) and JMP (ind,X) read a pointer anywhere.
+            Some((
+                _,
+                AddressingMode::Indirect
+                | AddressingMode::BuggyIndirect
+                | AddressingMode::AbsoluteIndexedIndirect,
+            )) => any_special,
             _ => false,
         };
-        t[usize::from(op)] = if is_jam_6502(op) || (!allow_undocumented && !is_documented_6502(op))
-        {
+        let jam = cpu == Cpu::Mos6502 && is_jam_6502(op);
+        t[usize::from(op)] = if jam || (!allow_undocumented && !is_documented(cpu, op)) {
             class::ILLEGAL
         } else if careful {
             class::CAREFUL
@@ -62,13 +90,15 @@ pub(crate) fn class_table(
 /// Whether the instruction at `a` (its bytes from `byte(0)` on) may leave PC and SP as they
 /// were: `JMP` to its own address, `JMP (ind)`, branches with offset -2, and the opcodes the
 /// `mos6502` crate does not know, which leave PC where it is.
-pub(crate) fn may_jump_to_itself(byte: impl Fn(u16) -> u8, a: u16) -> bool {
+pub(crate) fn may_jump_to_itself(cpu: Cpu, byte: impl Fn(u16) -> u8, a: u16) -> bool {
     let word = |d: u16| u16::from_le_bytes([byte(d), byte(d + 1)]);
     match byte(0) {
         0x4C => word(1) == a,
         0x6C => true,
+        0x7C if cpu == Cpu::Cmos65c02 => true,
         0x10 | 0x30 | 0x50 | 0x70 | 0x90 | 0xB0 | 0xD0 | 0xF0 => byte(1) == 0xFE,
-        op => Nmos6502::decode(op).is_none(),
+        0x80 if cpu == Cpu::Cmos65c02 => byte(1) == 0xFE,
+        op => decode(cpu, op).is_none(),
     }
 }
 
@@ -94,5 +124,22 @@ mod tests {
                 0x02, 0x12, 0x22, 0x32, 0x42, 0x52, 0x62, 0x72, 0x92, 0xB2, 0xD2, 0xF2
             ]
         );
+    }
+
+    #[test]
+    fn documented_65c02_opcodes_the_core_knows() {
+        let documented: Vec<u8> = (0..=255u8)
+            .filter(|&op| is_documented(Cpu::Cmos65c02, op))
+            .collect();
+        assert_eq!(documented.len(), 178);
+        for op in documented {
+            assert!(Cmos6502::decode(op).is_some(), "{op:02X}");
+        }
+        // No JAM on the 65C02: $02 is an undocumented NOP there, refused as undocumented.
+        let t = class_table(Cpu::Cmos65c02, true, false, |_| true);
+        assert_ne!(t[0x02], class::ILLEGAL);
+        let t = class_table(Cpu::Cmos65c02, false, false, |_| true);
+        assert_eq!(t[0x02], class::ILLEGAL);
+        assert_ne!(t[0xB2], class::ILLEGAL);
     }
 }

@@ -12,18 +12,39 @@ pub enum Cpu {
     Z80,
     /// MOS 6502, NMOS part (151 documented opcodes, MOS syntax).
     Mos6502,
+    /// The CMOS 65C02 (WDC and Rockwell's common set: the NMOS opcodes plus `BRA`, `PHX`,
+    /// `PHY`, `PLX`, `PLY`, `STZ`, `TRB`, `TSB`, `INC A`, `DEC A`, the `(zp)` mode, `JMP
+    /// (abs,X)` and the new `BIT` modes; 178 opcodes). Not the Rockwell bit instructions
+    /// (`RMB`, `SMB`, `BBR`, `BBS`) nor WDC's `WAI` and `STP`.
+    Cmos65c02,
 }
 
 impl Cpu {
-    /// Both CPUs, in a fixed order (useful for tests and help texts).
-    pub const ALL: [Cpu; 2] = [Cpu::Z80, Cpu::Mos6502];
+    /// Every CPU, in a fixed order (useful for tests and help texts).
+    pub const ALL: [Cpu; 3] = [Cpu::Z80, Cpu::Mos6502, Cpu::Cmos65c02];
 
-    /// The short name used on the command line and in test files: `z80` or `6502`.
+    /// The short name used on the command line and in test files: `z80`, `6502` or `65c02`.
     pub fn name(self) -> &'static str {
         match self {
             Cpu::Z80 => "z80",
             Cpu::Mos6502 => "6502",
+            Cpu::Cmos65c02 => "65c02",
         }
+    }
+
+    /// The name as prose writes it: `Z80`, `6502`, `65C02`.
+    pub fn title(self) -> &'static str {
+        match self {
+            Cpu::Z80 => "Z80",
+            Cpu::Mos6502 => "6502",
+            Cpu::Cmos65c02 => "65C02",
+        }
+    }
+
+    /// Whether this is a member of the 6502 family (NMOS or CMOS): the same syntax, registers
+    /// and memory map.
+    pub fn is_6502_family(self) -> bool {
+        matches!(self, Cpu::Mos6502 | Cpu::Cmos65c02)
     }
 }
 
@@ -33,19 +54,21 @@ impl fmt::Display for Cpu {
     }
 }
 
-/// A CPU name that is neither `z80` nor `6502`.
+/// A CPU name that is not `z80`, `6502` or `65c02`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown CPU '{0}': expected 'z80' or '6502'")]
+#[error("unknown CPU '{0}': expected 'z80', '6502' or '65c02'")]
 pub struct UnknownCpu(pub String);
 
 impl FromStr for Cpu {
     type Err = UnknownCpu;
 
-    /// Accepts `z80` and `6502` (also `mos6502`, `nmos6502`), in any case.
+    /// Accepts `z80`, `6502` (also `mos6502`, `nmos6502`) and `65c02` (also `65sc02`,
+    /// `cmos6502`), in any case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "z80" => Ok(Cpu::Z80),
             "6502" | "mos6502" | "nmos6502" => Ok(Cpu::Mos6502),
+            "65c02" | "65sc02" | "cmos6502" | "w65c02" => Ok(Cpu::Cmos65c02),
             _ => Err(UnknownCpu(s.to_string())),
         }
     }

@@ -100,7 +100,7 @@ pub fn decode_with(
 ) -> Result<Decoded, DecodeError> {
     match cpu {
         Cpu::Z80 => decode_z80(bytes, addr, symbols),
-        Cpu::Mos6502 => decode_6502(bytes, addr, symbols),
+        Cpu::Mos6502 | Cpu::Cmos65c02 => decode_6502(cpu, bytes, addr, symbols),
     }
 }
 
@@ -162,7 +162,7 @@ fn data(cpu: Cpu, bytes: &[u8], addr: u16, cycles: Cycles) -> Decoded {
         bytes: copy4(bytes, len),
         mnemonic: match cpu {
             Cpu::Z80 => "DB",
-            Cpu::Mos6502 => ".byte",
+            Cpu::Mos6502 | Cpu::Cmos65c02 => ".byte",
         },
         operands,
         cycles,
@@ -289,22 +289,23 @@ fn decode_z80(
 
 /// Whether `mnemonic` has a zero-page mode its absolute `mode` would shrink to: then a small
 /// absolute address must be written `a:$00xx` to keep the 3-byte encoding.
-fn shrinks(mnemonic: &str, mode: Mode) -> bool {
+fn shrinks(cpu: Cpu, mnemonic: &str, mode: Mode) -> bool {
     mode.zero_page_form().is_some_and(|zp| {
-        crate::isa::forms(Cpu::Mos6502, mnemonic)
+        crate::isa::forms(cpu, mnemonic)
             .iter()
             .any(|i| i.form == Form::Mos6502(zp))
     })
 }
 
 fn decode_6502(
+    cpu: Cpu,
     bytes: &[u8],
     addr: u16,
     symbols: Option<&SymbolTable>,
 ) -> Result<Decoded, DecodeError> {
     truncated(addr, 1, bytes)?;
-    let Some(instr) = mos6502::lookup(bytes[0]) else {
-        return Ok(data_byte(Cpu::Mos6502, bytes[0], addr));
+    let Some(instr) = mos6502::lookup_for(cpu, bytes[0]) else {
+        return Ok(data_byte(cpu, bytes[0], addr));
     };
     truncated(addr, instr.len, bytes)?;
     let Form::Mos6502(mode) = instr.form else {
@@ -315,7 +316,7 @@ fn decode_6502(
     let zp = |symbols| name_or_hex(byte as u16, symbols, 2);
     let abs = |symbols| {
         let text = name_or_hex(word, symbols, 4);
-        if word < 0x100 && shrinks(instr.mnemonic, mode) {
+        if word < 0x100 && shrinks(cpu, instr.mnemonic, mode) {
             format!("a:{text}")
         } else {
             text
@@ -334,6 +335,10 @@ fn decode_6502(
         Mode::Indirect => (format!("({})", name_or_hex(word, symbols, 4)), Some(word)),
         Mode::IndirectX => (format!("({},X)", zp(symbols)), Some(byte as u16)),
         Mode::IndirectY => (format!("({}),Y", zp(symbols)), Some(byte as u16)),
+        Mode::ZeroPageIndirect => (format!("({})", zp(symbols)), Some(byte as u16)),
+        Mode::AbsoluteIndexedIndirect => {
+            (format!("({},X)", name_or_hex(word, symbols, 4)), Some(word))
+        }
         Mode::Relative => {
             let dest = addr.wrapping_add(2).wrapping_add(byte as i8 as u16);
             (name_or_hex(dest, symbols, 4), Some(dest))
@@ -417,6 +422,15 @@ mod tests {
         assert_eq!(text(Cpu::Mos6502, &[0x20, 0x10, 0x00], 0), "JSR $0010");
         assert_eq!(text(Cpu::Mos6502, &[0xD0, 0xFE], 0x0200), "BNE $0200");
         assert_eq!(text(Cpu::Mos6502, &[0x02], 0), ".byte $02");
+        // The 65C02's own opcodes; the NMOS part has none of them.
+        assert_eq!(text(Cpu::Cmos65c02, &[0xB2, 0x10], 0), "LDA ($10)");
+        assert_eq!(
+            text(Cpu::Cmos65c02, &[0x7C, 0x34, 0x12], 0),
+            "JMP ($1234,X)"
+        );
+        assert_eq!(text(Cpu::Cmos65c02, &[0x80, 0xFE], 0x0200), "BRA $0200");
+        assert_eq!(text(Cpu::Cmos65c02, &[0x9C, 0x10, 0x00], 0), "STZ a:$0010");
+        assert_eq!(text(Cpu::Mos6502, &[0xB2, 0x10], 0), ".byte $B2");
     }
 
     #[test]

@@ -35,7 +35,7 @@ mod parse;
 pub mod source;
 pub mod symbols;
 
-pub use assemble::{Assembly, Image, Options, assemble, assemble_source};
+pub use assemble::{Assembly, Image, Options, Overlap, assemble, assemble_source};
 pub use cpu::{Cpu, UnknownCpu};
 pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble};
 pub use isa::{CycleExtra, Cycles, Instr};

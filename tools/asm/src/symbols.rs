@@ -1,6 +1,7 @@
 //! Symbol files: what the assembler writes and the emulator's profiler and tracer read.
 //!
-//! The format is plain text, one symbol per line, `NAME EQU $XXXX` (four hex digits); `;`
+//! The format is plain text, one symbol per line, `NAME EQU $XXXX` (four hex digits; a
+//! negative constant is written as a negative decimal number, `NAME EQU -2 ; constant`); `;`
 //! starts a comment. It is valid assembler source itself, so a program can `INCLUDE` the
 //! symbols of another. Symbols defined with `EQU`/`=` (constants rather than code or data
 //! addresses) carry the comment `; constant`, which [`SymbolTable::parse`] reads back: the
@@ -25,6 +26,9 @@ pub struct Symbol {
     pub name: String,
     /// The value, reduced to 16 bits.
     pub value: u16,
+    /// The value as defined: equal to `value` unless a constant was negative (`-2` here,
+    /// `$FFFE` in `value`).
+    pub signed: i32,
     /// Label or constant.
     pub kind: SymbolKind,
 }
@@ -68,7 +72,24 @@ impl SymbolTable {
 
     /// Adds or replaces a symbol; returns the value it replaced.
     pub fn insert(&mut self, name: impl Into<String>, value: u16, kind: SymbolKind) -> Option<u16> {
+        self.insert_value(name, i64::from(value), kind)
+    }
+
+    /// Adds a symbol with its value as defined: a negative constant keeps its sign in
+    /// [`Symbol::signed`] (and in the symbol file); any other value is reduced to 16 bits.
+    pub fn insert_value(
+        &mut self,
+        name: impl Into<String>,
+        defined: i64,
+        kind: SymbolKind,
+    ) -> Option<u16> {
         let name = name.into();
+        let value = defined as u16;
+        let signed = if (-0x8000..0).contains(&defined) {
+            defined as i32
+        } else {
+            i32::from(value)
+        };
         if let Some(&i) = self.by_name.get(&name) {
             let old = self.symbols[i].value;
             if let Some(list) = self.by_value.get_mut(&old) {
@@ -78,6 +99,7 @@ impl SymbolTable {
                 }
             }
             self.symbols[i].value = value;
+            self.symbols[i].signed = signed;
             self.symbols[i].kind = kind;
             self.by_value.entry(value).or_default().push(i);
             return Some(old);
@@ -85,7 +107,12 @@ impl SymbolTable {
         let i = self.symbols.len();
         self.by_name.insert(name.clone(), i);
         self.by_value.entry(value).or_default().push(i);
-        self.symbols.push(Symbol { name, value, kind });
+        self.symbols.push(Symbol {
+            name,
+            value,
+            signed,
+            kind,
+        });
         None
     }
 
@@ -189,10 +216,22 @@ impl SymbolTable {
                     "'{name}' is not a symbol name (letters, digits, '_', '@', '.')"
                 )));
             }
-            let value =
-                parse_number(value).ok_or_else(|| err(format!("'{value}' is not a number")))?;
-            let value = u16::try_from(value)
-                .map_err(|_| err(format!("value {value} of '{name}' does not fit in 16 bits")))?;
+            let (negative, digits) = match value.strip_prefix('-') {
+                Some(rest) => (true, rest),
+                None => (false, value),
+            };
+            let magnitude =
+                parse_number(digits).ok_or_else(|| err(format!("'{value}' is not a number")))?;
+            let defined = if negative {
+                -(magnitude.min(1 << 20) as i64)
+            } else {
+                magnitude.min(1 << 20) as i64
+            };
+            if !(-0x8000..=0xFFFF).contains(&defined) {
+                return Err(err(format!(
+                    "value {value} of '{name}' does not fit in 16 bits"
+                )));
+            }
             if let Some(first) = first_line.insert(name.to_string(), line) {
                 return Err(err(format!(
                     "duplicate symbol '{name}' (first defined on line {first})"
@@ -202,7 +241,7 @@ impl SymbolTable {
                 Some(c) if c.trim().eq_ignore_ascii_case("constant") => SymbolKind::Constant,
                 _ => SymbolKind::Label,
             };
-            table.insert(name, value, kind);
+            table.insert_value(name, defined, kind);
         }
         Ok(table)
     }
@@ -216,6 +255,9 @@ impl fmt::Display for SymbolTable {
         for s in self.sorted() {
             match s.kind {
                 SymbolKind::Label => writeln!(f, "{} EQU ${:04X}", s.name, s.value)?,
+                SymbolKind::Constant if s.signed < 0 => {
+                    writeln!(f, "{} EQU {} ; constant", s.name, s.signed)?
+                }
                 SymbolKind::Constant => writeln!(f, "{} EQU ${:04X} ; constant", s.name, s.value)?,
             }
         }
@@ -262,6 +304,23 @@ mod tests {
         assert!(text.contains("BOARD_SIZE EQU $1080 ; constant\n"));
         let back = SymbolTable::parse(&text).unwrap();
         assert_eq!(back, t);
+    }
+
+    #[test]
+    fn negative_constants_stay_negative() {
+        let mut t = SymbolTable::new();
+        t.insert_value("DOWN", -16, SymbolKind::Constant);
+        t.insert_value("TOP", 0xFFF0, SymbolKind::Constant);
+        let text = t.to_string();
+        assert!(text.contains("DOWN EQU -16 ; constant\n"), "{text}");
+        assert!(text.contains("TOP EQU $FFF0 ; constant\n"), "{text}");
+        let back = SymbolTable::parse(&text).unwrap();
+        assert_eq!(back, t);
+        assert_eq!(
+            back.symbol("DOWN").map(|s| (s.value, s.signed)),
+            Some((0xFFF0, -16))
+        );
+        assert!(SymbolTable::parse("X EQU -40000\n").is_err());
     }
 
     #[test]

@@ -11,13 +11,17 @@
 //! ; error inc/a.inc:2:1: ...      the same in another file (matched by the end of its path)
 //! ; error: did not settle         an error without a place
 //! ; note: did you mean 'LDA'?     a note of some diagnostic contains the text
+//! ; warning 3:9: later bytes win   a warning, matched like an error (all must be listed)
+//! ; option: ignore-case            assemble with case-insensitive symbols
+//! ; option: overlap later-wins     assemble with overlapping ORG areas allowed
 //! ```
 //!
 //! The errors listed must be exactly the errors reported (no more, no fewer). A case without
 //! `; error` lines must assemble without errors.
 
+use kempelen_asm::diag::Severity;
 use kempelen_asm::source::FsSource;
-use kempelen_asm::{Cpu, Options, assemble};
+use kempelen_asm::{Cpu, Options, Overlap, assemble};
 
 #[derive(Debug)]
 struct ExpectedError {
@@ -76,6 +80,8 @@ fn run_case(path: &str) {
     let mut listing = Vec::new();
     let mut errors = Vec::new();
     let mut notes = Vec::new();
+    let mut warnings = Vec::new();
+    let mut options_text = Vec::new();
     for line in text.lines() {
         let Some(comment) = line.split_once(';').map(|(_, c)| c.trim()) else {
             continue;
@@ -95,10 +101,22 @@ fn run_case(path: &str) {
             errors.push(parse_error(v));
         } else if let Some(v) = comment.strip_prefix("note:") {
             notes.push(v.trim().to_string());
+        } else if let Some(v) = comment.strip_prefix("warning") {
+            warnings.push(parse_error(v));
+        } else if let Some(v) = comment.strip_prefix("option:") {
+            options_text.push(v.trim().to_string());
         }
     }
-    let cpu = cpu.expect("case needs '; cpu: z80|6502'");
-    let out = assemble(path, &FsSource, &Options::new(cpu));
+    let cpu = cpu.expect("case needs '; cpu: z80|6502|65c02'");
+    let mut options = Options::new(cpu);
+    for option in &options_text {
+        match option.as_str() {
+            "ignore-case" => options.ignore_case = true,
+            "overlap later-wins" => options.overlap = Overlap::LaterWins,
+            other => panic!("unknown option {other:?}"),
+        }
+    }
+    let out = assemble(path, &FsSource, &options);
     let report = out.report();
     let mut failures = Vec::new();
 
@@ -125,6 +143,26 @@ fn run_case(path: &str) {
                 d.file, d.line, d.col, d.message
             ));
         }
+    }
+    let actual_warnings: Vec<_> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Warning)
+        .collect();
+    for w in &warnings {
+        if !actual_warnings
+            .iter()
+            .any(|d| d.line == w.line && d.col == w.col && d.message.contains(&w.fragment))
+        {
+            failures.push(format!("expected warning not reported: {w:?}"));
+        }
+    }
+    if actual_warnings.len() != warnings.len() {
+        failures.push(format!(
+            "{} warnings reported, {} expected",
+            actual_warnings.len(),
+            warnings.len()
+        ));
     }
     for n in &notes {
         if !out

@@ -64,6 +64,11 @@ fn z80asm(source: &Path, out_dir: &Path) -> Vec<u8> {
 
 /// ca65 assembles to an object file; ld65 with a flat 64K memory writes the bytes in order.
 fn ca65(source: &Path, out_dir: &Path) -> Vec<u8> {
+    ca65_for(Cpu::Mos6502, source, out_dir)
+}
+
+/// [`ca65`] for the NMOS 6502 (`--cpu 6502`) or the 65C02 (`--cpu 65c02`).
+fn ca65_for(cpu: Cpu, source: &Path, out_dir: &Path) -> Vec<u8> {
     let object = out_dir.join("ca65.o");
     let config = out_dir.join("flat.cfg");
     let out = out_dir.join("ca65.bin");
@@ -75,7 +80,13 @@ fn ca65(source: &Path, out_dir: &Path) -> Vec<u8> {
     let cwd = source.parent().expect("source directory");
     run(
         "ca65",
-        &["-o", &object.to_string_lossy(), &source.to_string_lossy()],
+        &[
+            "--cpu",
+            cpu.name(),
+            "-o",
+            &object.to_string_lossy(),
+            &source.to_string_lossy(),
+        ],
         cwd,
     );
     run(
@@ -181,6 +192,27 @@ fn every_6502_instruction_form_matches_ca65() {
     assert_same("every 6502 form", &ours, &ca65(&path, &dir), "ca65");
 }
 
+#[test]
+fn every_65c02_instruction_form_matches_ca65() {
+    let dir = scratch("65c02-every-form");
+    let (source, expected) = every_form_source(Cpu::Cmos65c02, 0x8000, "        .org $8000");
+    let path = dir.join("every_form.s");
+    std::fs::write(&path, source).expect("write source");
+    let ours = kempelen(Cpu::Cmos65c02, &path);
+    assert_same(
+        "every 65C02 form (table bytes)",
+        &ours,
+        &expected,
+        "the table encoding",
+    );
+    assert_same(
+        "every 65C02 form",
+        &ours,
+        &ca65_for(Cpu::Cmos65c02, &path, &dir),
+        "ca65 --cpu 65c02",
+    );
+}
+
 /// One source of `roms-src/`: Kempelen against pasmo and z80asm, or against ca65.
 fn roms_src_file(cpu: Cpu, path: &str) {
     let path = Path::new(path);
@@ -197,7 +229,9 @@ fn roms_src_file(cpu: Cpu, path: &str) {
             assert_same(&what, &ours, &pasmo(path, &dir), "pasmo");
             assert_same(&what, &ours, &z80asm(path, &dir), "z80asm");
         }
-        Cpu::Mos6502 => assert_same(&what, &ours, &ca65(path, &dir), "ca65"),
+        Cpu::Mos6502 | Cpu::Cmos65c02 => {
+            assert_same(&what, &ours, &ca65_for(cpu, path, &dir), "ca65")
+        }
     }
 }
 

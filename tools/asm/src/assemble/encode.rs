@@ -145,7 +145,7 @@ pub(crate) fn encode(
             encode_z80(mnemonic, args, operands_span, &mut values, pc)
         }
         super::stmt::Operands::Mos6502(arg) => {
-            encode_6502(mnemonic, arg, operands_span, &mut values, pc)
+            encode_6502(cpu, mnemonic, arg, operands_span, &mut values, pc)
         }
     };
     debug_assert!(cpu == Cpu::Z80 || matches!(operands, super::stmt::Operands::Mos6502(_)));
@@ -362,13 +362,14 @@ fn encode_z80(
 // 6502
 
 fn encode_6502(
+    cpu: Cpu,
     mnemonic: &str,
     arg: &MosArg,
     span: Span,
     values: &mut Values,
     pc: u32,
 ) -> Option<Encoded> {
-    let rows = || isa::rows(Cpu::Mos6502, mnemonic);
+    let rows = || isa::rows(cpu, mnemonic);
     let has = |mode| rows().find(|r| r.form == Form::Mos6502(mode));
     let invalid = |why: &str| invalid_operands(&rows().collect::<Vec<_>>(), mnemonic, span, why);
     let with = |instr: &'static Instr, operand: &[u8]| {
@@ -388,7 +389,7 @@ fn encode_6502(
         | MosArg::Addr { expr: e, .. } => Some(e),
         MosArg::None | MosArg::Acc => None,
     };
-    if let Some(name) = expr.and_then(|e| e.find_symbol(&|n| reserved_name(Cpu::Mos6502, n))) {
+    if let Some(name) = expr.and_then(|e| e.find_symbol(&|n| reserved_name(cpu, n))) {
         values.problems.push(invalid(&format!(
             "'{name}' is a register and cannot be part of an expression"
         )));
@@ -421,12 +422,16 @@ fn encode_6502(
                 None
             }
         },
-        MosArg::Ind(e) => match has(Mode::Indirect) {
-            Some(i) => {
+        MosArg::Ind(e) => match (has(Mode::Indirect), has(Mode::ZeroPageIndirect)) {
+            (Some(i), _) => {
                 let w = values.address(e, span);
                 with(i, &w)
             }
-            None => {
+            (None, Some(i)) => {
+                let b = values.zero_page(e, span);
+                with(i, &[b])
+            }
+            (None, None) => {
                 let why = if has(Mode::IndirectY).is_some() {
                     "'(zp)' without an index is a 65C02 mode; the NMOS 6502 has '(zp,X)' and '(zp),Y'"
                 } else {
@@ -436,6 +441,11 @@ fn encode_6502(
                 None
             }
         },
+        MosArg::IndX(e) if has(Mode::AbsoluteIndexedIndirect).is_some() => {
+            let i = has(Mode::AbsoluteIndexedIndirect).expect("checked");
+            let w = values.address(e, span);
+            with(i, &w)
+        }
         MosArg::IndX(e) | MosArg::IndY(e) => {
             let mode = if matches!(arg, MosArg::IndX(_)) {
                 Mode::IndirectX
@@ -524,6 +534,8 @@ fn encode_6502(
 pub(crate) fn reserved_name(cpu: Cpu, name: &str) -> bool {
     match cpu {
         Cpu::Z80 => Kw::parse(name).is_some(),
-        Cpu::Mos6502 => ["A", "X", "Y"].iter().any(|r| r.eq_ignore_ascii_case(name)),
+        Cpu::Mos6502 | Cpu::Cmos65c02 => {
+            ["A", "X", "Y"].iter().any(|r| r.eq_ignore_ascii_case(name))
+        }
     }
 }

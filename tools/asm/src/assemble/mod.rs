@@ -13,6 +13,7 @@
 //! [`Diagnostic`]s.
 
 mod encode;
+mod foreign;
 mod forms;
 mod stmt;
 
@@ -39,14 +40,47 @@ pub struct Options {
     pub cpu: Cpu,
     /// Give up when symbols still change after this many passes.
     pub max_passes: u32,
+    /// Symbols are case-insensitive (`--ignore-case`): `POUT` and `pout` name one symbol, as
+    /// in the assemblers of the 1970s. The symbol file keeps the spelling of the definition.
+    pub ignore_case: bool,
+    /// What happens when a line writes an address an earlier line already filled.
+    pub overlap: Overlap,
+}
+
+/// The rule for overlapping ORG areas (`--overlap`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Overlap {
+    /// An error naming both lines (the default).
+    #[default]
+    Error,
+    /// The later bytes win, with a warning naming both lines (what zmac does; the published
+    /// Sargon listing relies on it).
+    LaterWins,
+}
+
+impl std::str::FromStr for Overlap {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Overlap, String> {
+        match s {
+            "error" => Ok(Overlap::Error),
+            "later-wins" => Ok(Overlap::LaterWins),
+            _ => Err(format!(
+                "unknown overlap rule '{s}' (expected 'error' or 'later-wins')"
+            )),
+        }
+    }
 }
 
 impl Options {
-    /// Default options for `cpu` (at most 32 passes).
+    /// Default options for `cpu` (at most 32 passes, case-sensitive symbols, overlapping ORG
+    /// areas an error).
     pub fn new(cpu: Cpu) -> Options {
         Options {
             cpu,
             max_passes: 32,
+            ignore_case: false,
+            overlap: Overlap::Error,
         }
     }
 }
@@ -139,7 +173,7 @@ pub fn assemble(main: &str, provider: &dyn SourceProvider, options: &Options) ->
     let mut passes = 0;
     loop {
         passes += 1;
-        let mut pass = Pass::new(options.cpu, provider, &mut cache, &previous);
+        let mut pass = Pass::new(options, provider, &mut cache, &previous);
         pass.include_stack.push(key.clone());
         pass.run_unit(&main_unit, &[]);
         let result = pass.finish();
@@ -265,6 +299,8 @@ struct LineCtx {
 }
 
 struct SymDef {
+    /// The name as its definition spells it (the map key is folded with `--ignore-case`).
+    spelling: Rc<str>,
     value: i64,
     kind: SymbolKind,
     /// Where it is defined, for "first defined at" notes.
@@ -347,7 +383,7 @@ impl PassResult {
         let mut symbols = SymbolTable::new();
         for (name, def) in &self.symbols {
             if !name.contains('#') {
-                symbols.insert(name.to_string(), def.value as u16, def.kind);
+                symbols.insert_value(def.spelling.to_string(), def.value, def.kind);
             }
         }
         let image = &self.image;
@@ -386,6 +422,12 @@ impl PassResult {
 
 struct Pass<'a> {
     cpu: Cpu,
+    ignore_case: bool,
+    overlap: Overlap,
+    /// For every address written in this pass, the line that wrote it (index into
+    /// `writers`), so an overlap names the earlier line.
+    writer: Vec<u32>,
+    writers: Vec<(Arc<str>, u32)>,
     provider: &'a dyn SourceProvider,
     cache: &'a mut Cache,
     previous: &'a HashMap<Rc<str>, i64>,
@@ -413,6 +455,8 @@ struct Pass<'a> {
     ended: bool,
     overflow_reported: bool,
     overlap_reported: bool,
+    /// Names given to `.IMPORT`, checked at the end of the pass.
+    imports: Vec<(LineCtx, Span, String)>,
 }
 
 impl Env for Pass<'_> {
@@ -499,13 +543,17 @@ fn substitute(text: &str, params: &[String], args: &[(String, Span)]) -> String 
 
 impl<'a> Pass<'a> {
     fn new(
-        cpu: Cpu,
+        options: &Options,
         provider: &'a dyn SourceProvider,
         cache: &'a mut Cache,
         previous: &'a HashMap<Rc<str>, i64>,
     ) -> Self {
         Pass {
-            cpu,
+            cpu: options.cpu,
+            ignore_case: options.ignore_case,
+            overlap: options.overlap,
+            writer: vec![0; 0x10000],
+            writers: Vec::new(),
             provider,
             cache,
             previous,
@@ -530,10 +578,22 @@ impl<'a> Pass<'a> {
             ended: false,
             overflow_reported: false,
             overlap_reported: false,
+            imports: Vec::new(),
         }
     }
 
-    fn finish(self) -> PassResult {
+    fn finish(mut self) -> PassResult {
+        for (ctx, span, name) in std::mem::take(&mut self.imports) {
+            if !self.is_defined(&name) {
+                self.report(
+                    &ctx,
+                    span,
+                    Severity::Error,
+                    format!("'{name}' is imported from another module, but this program does not define it"),
+                    vec!["Kempelen assembles one program and links no modules: define the name in this source (or in an INCLUDEd file)".to_string()],
+                );
+            }
+        }
         let image = if self.lowest <= self.highest && self.lowest != u32::MAX {
             Image {
                 origin: self.lowest as u16,
@@ -560,11 +620,27 @@ impl<'a> Pass<'a> {
         }
     }
 
+    /// The name a symbol is known by: local labels get their scope, and with
+    /// `--ignore-case` every name is folded to lower case.
     fn full_name<'n>(&self, name: &'n str) -> Cow<'n, str> {
-        if name.starts_with('@') {
+        let full = if name.starts_with('@') {
             Cow::Owned(format!("{}{}", self.scope, name))
         } else {
             Cow::Borrowed(name)
+        };
+        if self.ignore_case && full.bytes().any(|b| b.is_ascii_uppercase()) {
+            Cow::Owned(full.to_ascii_lowercase())
+        } else {
+            full
+        }
+    }
+
+    /// The spelling of a definition for the symbol file: local labels with their scope.
+    fn spelling(&self, name: &str) -> Rc<str> {
+        if name.starts_with('@') {
+            Rc::from(format!("{}{}", self.scope, name))
+        } else {
+            Rc::from(name)
         }
     }
 
@@ -659,8 +735,34 @@ impl<'a> Pass<'a> {
             let a = self.pc as usize;
             if self.written[a] && !self.overlap_reported {
                 self.overlap_reported = true;
-                self.error(ctx, span, format!("overwrites ${a:04X}, which an earlier line already filled (overlapping ORG areas)"));
+                let (file, line) = &self.writers[self.writer[a] as usize];
+                let note = format!("{file}:{line}: the earlier line that filled ${a:04X}");
+                let (severity, message) = match self.overlap {
+                    Overlap::Error => (
+                        Severity::Error,
+                        format!(
+                            "overwrites ${a:04X}, which {file}:{line} already filled (overlapping ORG areas)"
+                        ),
+                    ),
+                    Overlap::LaterWins => (
+                        Severity::Warning,
+                        format!(
+                            "overwrites ${a:04X}, which {file}:{line} already filled; the later bytes win (--overlap later-wins)"
+                        ),
+                    ),
+                };
+                let mut notes = vec![note];
+                if self.overlap == Overlap::Error {
+                    notes.push(
+                        "with --overlap later-wins the later bytes win, as in zmac".to_string(),
+                    );
+                }
+                self.report(ctx, span, severity, message, notes);
             }
+            if self.writers.last() != Some(&(ctx.file.clone(), ctx.line)) {
+                self.writers.push((ctx.file.clone(), ctx.line));
+            }
+            self.writer[a] = (self.writers.len() - 1) as u32;
             self.memory[a] = b;
             self.written[a] = true;
             self.lowest = self.lowest.min(self.pc);
@@ -709,22 +811,30 @@ impl<'a> Pass<'a> {
         }
         let full = self.full_name(name);
         if let Some(first) = self.symbols.get(full.as_ref()) {
-            let note = format!(
+            let mut notes = vec![format!(
                 "first defined at {}:{}:{}",
                 first.file, first.line, first.col
-            );
+            )];
+            let spelling = self.spelling(name);
+            if first.spelling != spelling {
+                notes.push(format!(
+                    "with --ignore-case, '{}' and '{spelling}' are one symbol",
+                    first.spelling
+                ));
+            }
             self.report(
                 ctx,
                 span,
                 Severity::Error,
-                format!("duplicate symbol '{full}'"),
-                vec![note],
+                format!("duplicate symbol '{spelling}'"),
+                notes,
             );
             return;
         }
         let full: Rc<str> = Rc::from(full.as_ref());
         let (col, _) = columns(&ctx.text, span);
         let def = SymDef {
+            spelling: self.spelling(name),
             value,
             kind,
             file: ctx.file.clone(),
@@ -1084,18 +1194,48 @@ impl<'a> Pass<'a> {
     }
 
     fn unknown_operation(&mut self, ctx: &LineCtx, name: &str, span: Span) {
-        let other = match self.cpu {
-            Cpu::Z80 => Cpu::Mos6502,
-            Cpu::Mos6502 => Cpu::Z80,
-        };
+        let upper = name.to_ascii_uppercase();
         let mut notes = Vec::new();
-        if isa::is_mnemonic(other, name) {
-            notes.push(format!(
-                "'{}' is a {} mnemonic, but this source is assembled for the {} (--cpu)",
-                name.to_ascii_uppercase(),
-                if other == Cpu::Z80 { "Z80" } else { "6502" },
-                if self.cpu == Cpu::Z80 { "Z80" } else { "6502" }
-            ));
+        if name.starts_with('.') {
+            let mut notes = Vec::new();
+            if let Some(hint) = foreign::other_directive(name) {
+                notes.push(format!("{upper} is another assembler's directive: {hint}"));
+            }
+            notes.push("Kempelen's directives are listed in docs/ASSEMBLER.md".to_string());
+            self.report(
+                ctx,
+                span,
+                Severity::Error,
+                format!("unknown directive '{name}'"),
+                notes,
+            );
+            return;
+        }
+        match self.cpu {
+            Cpu::Z80 => {
+                if let Some(zilog) = foreign::intel_8080(name) {
+                    notes.push(format!(
+                        "'{upper}' is an Intel 8080 (or TDL) mnemonic; Kempelen takes Zilog mnemonics: write {zilog}"
+                    ));
+                } else if isa::is_mnemonic(Cpu::Mos6502, name) {
+                    notes.push(format!(
+                        "'{upper}' is a 6502 mnemonic, but this source is assembled for the Z80 (--cpu)"
+                    ));
+                } else if let Some(hint) = foreign::other_directive(name) {
+                    notes.push(format!("{upper} is another assembler's directive: {hint}"));
+                }
+            }
+            Cpu::Mos6502 if isa::is_mnemonic(Cpu::Cmos65c02, name) => notes.push(format!(
+                "'{upper}' is a 65C02 instruction; the NMOS 6502 does not have it (assemble with --cpu 65c02)"
+            )),
+            Cpu::Mos6502 | Cpu::Cmos65c02 => {
+                if isa::is_mnemonic(Cpu::Z80, name) {
+                    notes.push(format!(
+                        "'{upper}' is a Z80 mnemonic, but this source is assembled for the {} (--cpu)",
+                        self.cpu.title()
+                    ));
+                }
+            }
         }
         let mnemonics = isa::mnemonics(self.cpu);
         let macro_names: Vec<String> = self.macros.values().map(|m| m.name.clone()).collect();
@@ -1402,6 +1542,77 @@ impl<'a> Pass<'a> {
                     text.join(", ")
                 };
                 self.error(ctx, span, message);
+                false
+            }
+            Dir::Page => true,
+            Dir::CpuCheck => {
+                let [arg] = args else {
+                    count_error(self, "one operand, the CPU name");
+                    return false;
+                };
+                let wanted = arg.raw.trim().trim_matches('"');
+                match wanted.parse::<Cpu>() {
+                    Ok(cpu) if cpu == self.cpu => {}
+                    Ok(cpu) => self.report(
+                        ctx,
+                        arg.span,
+                        Severity::Error,
+                        format!(
+                            "this source is written for the {} ({name} {wanted}), but it is assembled for the {}",
+                            cpu.title(),
+                            self.cpu.title()
+                        ),
+                        vec![format!("assemble it with --cpu {}", cpu.name())],
+                    ),
+                    Err(_) => self.error(
+                        ctx,
+                        arg.span,
+                        format!("unknown CPU '{wanted}' (Kempelen assembles z80, 6502 and 65c02)"),
+                    ),
+                }
+                true
+            }
+            Dir::Export => false,
+            Dir::Import => {
+                for arg in args {
+                    let name = arg.raw.trim();
+                    let name = name.split(':').next().unwrap_or(name).trim();
+                    self.imports.push((ctx.clone(), arg.span, name.to_string()));
+                }
+                false
+            }
+            Dir::Feature => {
+                for arg in args {
+                    let feature = arg.raw.split_whitespace().next().unwrap_or("");
+                    let on = !arg.raw.trim_end().ends_with('-');
+                    let built_in = matches!(
+                        feature.to_ascii_lowercase().as_str(),
+                        "labels_without_colons" | "pc_assignment" | "dollar_is_pc"
+                    );
+                    if !(built_in && on) {
+                        self.report(
+                            ctx,
+                            arg.span,
+                            Severity::Error,
+                            format!("ca65 feature '{}' is not supported", arg.raw.trim()),
+                            vec![
+                                "Kempelen always accepts labels without colons (in column 1), '*=' and '$' as the current address; it has no other ca65 features".to_string(),
+                            ],
+                        );
+                    }
+                }
+                false
+            }
+            Dir::Segment => {
+                self.report(
+                    ctx,
+                    span,
+                    Severity::Error,
+                    format!("{name} is a ca65 linker segment, which Kempelen does not have"),
+                    vec![
+                        "ld65 places segments from its linker configuration; Kempelen assembles one program to absolute addresses: replace the segments by ORG, or assemble with ca65 and ld65".to_string(),
+                    ],
+                );
                 false
             }
             // Handled by run_unit.

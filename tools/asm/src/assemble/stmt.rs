@@ -25,6 +25,22 @@ pub(crate) enum Dir {
     EndMacro,
     End,
     Error,
+    /// `PAGE`: a listing page break (with optional page size); no bytes.
+    Page,
+    /// `CPU name` / `.SETCPU "name"`: the source names its instruction set; it must be the
+    /// one being assembled.
+    CpuCheck,
+    /// `.EXPORT`: names visible to other modules. Every symbol is in the symbol file, so this
+    /// changes nothing here.
+    Export,
+    /// `.IMPORT`: names defined in another module; Kempelen links no modules, so an imported
+    /// name must still be defined in this program.
+    Import,
+    /// `.FEATURE name`: a ca65 syntax switch.
+    Feature,
+    /// `.SEGMENT "name"`: a ca65 linker segment (refused: placement needs ld65's linker
+    /// configuration).
+    Segment,
 }
 
 /// Directive spellings, for lookup and for "did you mean" suggestions.
@@ -56,6 +72,18 @@ pub(crate) const DIRECTIVES: &[(&str, Dir)] = &[
     ("ENDMACRO", Dir::EndMacro),
     ("END", Dir::End),
     ("ERROR", Dir::Error),
+    ("ASC", Dir::Byte),
+    ("PAGE", Dir::Page),
+    ("CPU", Dir::CpuCheck),
+    ("SETCPU", Dir::CpuCheck),
+    ("EXPORT", Dir::Export),
+    ("EXPORTZP", Dir::Export),
+    ("GLOBAL", Dir::Export),
+    ("GLOBALZP", Dir::Export),
+    ("IMPORT", Dir::Import),
+    ("IMPORTZP", Dir::Import),
+    ("FEATURE", Dir::Feature),
+    ("SEGMENT", Dir::Segment),
 ];
 
 /// The directive `name` spells, if any. A mnemonic wins over an undotted directive of the same
@@ -75,9 +103,11 @@ fn directive(name: &str) -> Option<Dir> {
         .map(|&(_, d)| d)
 }
 
-/// Whether a word in column 1 is an operation rather than a label.
+/// Whether a word in column 1 is an operation rather than a label. A word with a leading dot
+/// cannot be a symbol, so it is always an operation (a directive, or an unknown one that gets
+/// its own error).
 pub(crate) fn is_operation(cpu: Cpu, word: &str) -> bool {
-    directive(word).is_some() || isa::is_mnemonic(cpu, word)
+    word.starts_with('.') || directive(word).is_some() || isa::is_mnemonic(cpu, word)
 }
 
 /// A directive operand: parsed as a string or an expression up front, with its raw text for
@@ -189,7 +219,9 @@ pub(crate) fn parse_line(cpu: Cpu, text: &str) -> Stmt {
                 })
                 .collect::<Result<Vec<_>, _>>()
                 .map(Operands::Z80),
-            Cpu::Mos6502 => parse::parse_6502_args(&raw.args).map(Operands::Mos6502),
+            Cpu::Mos6502 | Cpu::Cmos65c02 => {
+                parse::parse_6502_args(&raw.args).map(Operands::Mos6502)
+            }
         };
         Body::Instr {
             mnemonic: op.to_ascii_uppercase(),

@@ -157,6 +157,7 @@ fn table(cpu: Cpu) -> &'static Table {
     match cpu {
         Cpu::Z80 => z80::table(),
         Cpu::Mos6502 => mos6502::table(),
+        Cpu::Cmos65c02 => mos6502::cmos_table(),
     }
 }
 
@@ -259,5 +260,9 @@ mod tests {
         assert_eq!(mnemonics(Cpu::Mos6502).len(), 56);
         assert!(is_mnemonic(Cpu::Z80, "ld") && !is_mnemonic(Cpu::Z80, "lda"));
         assert_eq!(forms(Cpu::Mos6502, "lda").len(), 8);
+        // 65C02: 27 more opcodes, 8 more mnemonics; LDA gains (zp).
+        assert_eq!(instructions(Cpu::Cmos65c02).len(), 178);
+        assert_eq!(mnemonics(Cpu::Cmos65c02).len(), 64);
+        assert_eq!(forms(Cpu::Cmos65c02, "lda").len(), 9);
     }
 }

@@ -42,10 +42,14 @@ pub enum Mode {
     IndirectY,
     /// Branches: `BNE label`.
     Relative,
+    /// 65C02: `LDA ($10)`.
+    ZeroPageIndirect,
+    /// 65C02: `JMP ($1234,X)`.
+    AbsoluteIndexedIndirect,
 }
 
 impl Mode {
-    const ALL: [Mode; 13] = [
+    const ALL: [Mode; 15] = [
         Mode::Implied,
         Mode::Accumulator,
         Mode::Immediate,
@@ -59,6 +63,8 @@ impl Mode {
         Mode::IndirectX,
         Mode::IndirectY,
         Mode::Relative,
+        Mode::ZeroPageIndirect,
+        Mode::AbsoluteIndexedIndirect,
     ];
 
     /// The notation used in the grid and in "accepted forms" notes.
@@ -77,6 +83,8 @@ impl Mode {
             Mode::IndirectX => "(zp,X)",
             Mode::IndirectY => "(zp),Y",
             Mode::Relative => "rel",
+            Mode::ZeroPageIndirect => "(zp)",
+            Mode::AbsoluteIndexedIndirect => "(abs,X)",
         }
     }
 
@@ -84,7 +92,11 @@ impl Mode {
     pub fn operand_size(self) -> u8 {
         match self {
             Mode::Implied | Mode::Accumulator => 0,
-            Mode::Absolute | Mode::AbsoluteX | Mode::AbsoluteY | Mode::Indirect => 2,
+            Mode::Absolute
+            | Mode::AbsoluteX
+            | Mode::AbsoluteY
+            | Mode::Indirect
+            | Mode::AbsoluteIndexedIndirect => 2,
             _ => 1,
         }
     }
@@ -131,15 +143,57 @@ const GRID: [[&str; 16]; 16] = [
 /* Fx */ ["BEQ rel 2**",   "SBC (zp),Y 5*", "",            "", "",              "SBC zp,X 4",    "INC zp,X 6",    "", "SED 2",      "SBC abs,Y 4*",  "",           "", "",              "SBC abs,X 4*",  "INC abs,X 7",   ""],
 ];
 
-const MNEMONICS: [&str; 56] = [
+/// The 65C02's changes to the grid (WDC W65C02S datasheet, the set WDC and Rockwell parts
+/// share): new opcodes in empty cells, and cells whose cycles differ from the NMOS part
+/// (`JMP (abs)` takes 6; the shifts and rotates on `abs,X` take 6, plus one on a page
+/// cross). Decimal-mode `ADC`/`SBC` take one cycle more, which a table cannot show.
+const CMOS_CELLS: [(u8, &str); 31] = [
+    (0x04, "TSB zp 5"),
+    (0x0C, "TSB abs 6"),
+    (0x12, "ORA (zp) 5"),
+    (0x14, "TRB zp 5"),
+    (0x1A, "INC A 2"),
+    (0x1C, "TRB abs 6"),
+    (0x1E, "ASL abs,X 6*"),
+    (0x32, "AND (zp) 5"),
+    (0x34, "BIT zp,X 4"),
+    (0x3A, "DEC A 2"),
+    (0x3C, "BIT abs,X 4*"),
+    (0x3E, "ROL abs,X 6*"),
+    (0x52, "EOR (zp) 5"),
+    (0x5A, "PHY 3"),
+    (0x5E, "LSR abs,X 6*"),
+    (0x64, "STZ zp 3"),
+    (0x6C, "JMP (abs) 6"),
+    (0x72, "ADC (zp) 5"),
+    (0x74, "STZ zp,X 4"),
+    (0x7A, "PLY 4"),
+    (0x7C, "JMP (abs,X) 6"),
+    (0x7E, "ROR abs,X 6*"),
+    (0x80, "BRA rel 3*"),
+    (0x89, "BIT #n 2"),
+    (0x92, "STA (zp) 5"),
+    (0x9C, "STZ abs 4"),
+    (0x9E, "STZ abs,X 5"),
+    (0xB2, "LDA (zp) 5"),
+    (0xD2, "CMP (zp) 5"),
+    (0xDA, "PHX 3"),
+    (0xF2, "SBC (zp) 5"),
+];
+
+/// The 65C02 cells that are not in [`CMOS_CELLS`] as a change of an NMOS cell.
+const CMOS_PULL_X: (u8, &str) = (0xFA, "PLX 4");
+
+const MNEMONICS: [&str; 64] = [
     "ADC", "AND", "ASL", "BCC", "BCS", "BEQ", "BIT", "BMI", "BNE", "BPL", "BRK", "BVC", "BVS",
     "CLC", "CLD", "CLI", "CLV", "CMP", "CPX", "CPY", "DEC", "DEX", "DEY", "EOR", "INC", "INX",
     "INY", "JMP", "JSR", "LDA", "LDX", "LDY", "LSR", "NOP", "ORA", "PHA", "PHP", "PLA", "PLP",
     "ROL", "ROR", "RTI", "RTS", "SBC", "SEC", "SED", "SEI", "STA", "STX", "STY", "TAX", "TAY",
-    "TSX", "TXA", "TXS", "TYA",
+    "TSX", "TXA", "TXS", "TYA", // 65C02 only:
+    "BRA", "PHX", "PHY", "PLX", "PLY", "STZ", "TRB", "TSB",
 ];
 
-fn row(opcode: u8, cell: &str) -> Instr {
+fn row(cpu: Cpu, opcode: u8, cell: &str) -> Instr {
     let mut parts = cell.split(' ');
     let mnemonic = parts.next().expect("cell has a mnemonic");
     let mnemonic = MNEMONICS
@@ -157,7 +211,7 @@ fn row(opcode: u8, cell: &str) -> Instr {
         _ => panic!("bad cell {cell:?}"),
     };
     Instr {
-        cpu: Cpu::Mos6502,
+        cpu,
         mnemonic,
         operands: mode.notation().to_string(),
         prefix: &[],
@@ -173,17 +227,23 @@ pub(crate) struct Mos6502Table {
     decode: [Option<u16>; 256],
 }
 
-fn build() -> Mos6502Table {
+fn build(cpu: Cpu) -> Mos6502Table {
+    let mut cells: [[&str; 16]; 16] = GRID;
+    if cpu == Cpu::Cmos65c02 {
+        for (opcode, cell) in CMOS_CELLS.into_iter().chain([CMOS_PULL_X]) {
+            cells[usize::from(opcode >> 4)][usize::from(opcode & 15)] = cell;
+        }
+    }
     let mut instrs = Vec::new();
     let mut decode = [None; 256];
-    for (hi, cells) in GRID.iter().enumerate() {
+    for (hi, cells) in cells.iter().enumerate() {
         for (lo, cell) in cells.iter().enumerate() {
             if cell.is_empty() {
                 continue;
             }
             let opcode = (hi * 16 + lo) as u8;
             decode[opcode as usize] = Some(instrs.len() as u16);
-            instrs.push(row(opcode, cell));
+            instrs.push(row(cpu, opcode, cell));
         }
     }
     Mos6502Table {
@@ -192,18 +252,32 @@ fn build() -> Mos6502Table {
     }
 }
 
-fn mos_table() -> &'static Mos6502Table {
-    static TABLE: OnceLock<Mos6502Table> = OnceLock::new();
-    TABLE.get_or_init(build)
+fn mos_table(cpu: Cpu) -> &'static Mos6502Table {
+    static NMOS: OnceLock<Mos6502Table> = OnceLock::new();
+    static CMOS: OnceLock<Mos6502Table> = OnceLock::new();
+    match cpu {
+        Cpu::Cmos65c02 => CMOS.get_or_init(|| build(Cpu::Cmos65c02)),
+        _ => NMOS.get_or_init(|| build(Cpu::Mos6502)),
+    }
 }
 
 pub(crate) fn table() -> &'static Table {
-    &mos_table().table
+    &mos_table(Cpu::Mos6502).table
 }
 
-/// The documented row for an opcode.
+pub(crate) fn cmos_table() -> &'static Table {
+    &mos_table(Cpu::Cmos65c02).table
+}
+
+/// The documented NMOS row for an opcode.
+#[cfg(test)]
 pub(crate) fn lookup(opcode: u8) -> Option<&'static Instr> {
-    let t = mos_table();
+    lookup_for(Cpu::Mos6502, opcode)
+}
+
+/// The documented row for an opcode on the NMOS 6502 or the 65C02.
+pub(crate) fn lookup_for(cpu: Cpu, opcode: u8) -> Option<&'static Instr> {
+    let t = mos_table(cpu);
     t.decode[opcode as usize].map(|i| &t.table.instrs[i as usize])
 }
 
@@ -219,5 +293,21 @@ mod tests {
         assert_eq!(lookup(0x6C).unwrap().syntax(), "JMP (abs)");
         assert!(lookup(0x02).is_none());
         assert_eq!(lookup(0xD0).unwrap().cycles.to_string(), "2/3/4");
+    }
+
+    #[test]
+    fn cmos_cells() {
+        let cmos = |op| lookup_for(Cpu::Cmos65c02, op).unwrap();
+        assert_eq!(cmos(0xB2).syntax(), "LDA (zp)");
+        assert_eq!(cmos(0x7C).syntax(), "JMP (abs,X)");
+        assert_eq!(cmos(0x7C).len, 3);
+        assert_eq!(cmos(0x6C).cycles.to_string(), "6");
+        assert_eq!(cmos(0x1E).cycles.to_string(), "6/7");
+        assert_eq!(cmos(0x80).cycles.to_string(), "3/4");
+        assert_eq!(cmos(0xFA).syntax(), "PLX");
+        // Unchanged NMOS cells and the NMOS table itself.
+        assert_eq!(cmos(0xFE).cycles.to_string(), "7");
+        assert!(lookup(0xB2).is_none());
+        assert_eq!(lookup(0x6C).unwrap().cycles.to_string(), "5");
     }
 }

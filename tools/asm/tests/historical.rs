@@ -1,0 +1,247 @@
+//! The historical programs' own sources, assembled with the dialect options (issue 12). They
+//! are not ours and never in the repository: these tests run only when `KEMPELEN_HISTORICAL`
+//! names a folder holding local copies (fetched as `adaptors/README.md` and
+//! `docs/ASSEMBLER.md#dialects` describe), and are ignored otherwise:
+//!
+//! ```text
+//! KEMPELEN_HISTORICAL=DIR cargo test -p kempelen-asm --test historical -- --ignored
+//! ```
+//!
+//! - `microchess_drictor.asm` (Daryl Rictor's 2002 serial Microchess, from
+//!   netzerohero/MicrochessRP6502 `reference_code/microchess_peter_jennings_drictor_01.asm`):
+//!   unmodified, with `--ignore-case`, byte-identical to xa65 (which has no such option, so xa65
+//!   assembles a scratch copy whose symbol references are spelled as their definitions).
+//! - `sargon-z80.asm` (the Spracklens' 1978 listing in Zilog syntax, from
+//!   billforsternz/retro-sargon `stages/sargon-z80.asm`): unmodified, with `--overlap
+//!   later-wins`, byte-identical to the bytes of zmac's listing `sargon-z80.lst` beside it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use kempelen_asm::source::FsSource;
+use kempelen_asm::{Assembly, Cpu, Options, Overlap, assemble};
+
+fn historical(file: &str) -> Option<PathBuf> {
+    let Some(dir) = std::env::var_os("KEMPELEN_HISTORICAL") else {
+        eprintln!("KEMPELEN_HISTORICAL is not set: skipped");
+        return None;
+    };
+    let path = Path::new(&dir).join(file);
+    assert!(
+        path.exists(),
+        "{} is missing (KEMPELEN_HISTORICAL={})",
+        path.display(),
+        Path::new(&dir).display()
+    );
+    Some(path)
+}
+
+fn assemble_with(cpu: Cpu, path: &Path, options: impl FnOnce(&mut Options)) -> Assembly {
+    let mut o = Options::new(cpu);
+    options(&mut o);
+    assemble(&path.to_string_lossy(), &FsSource, &o)
+}
+
+/// `text` with every whole-word, case-insensitive use of a name in `names` outside strings and
+/// comments spelled as in `names`.
+fn respell(text: &str, names: &[String]) -> String {
+    let by_lower: std::collections::HashMap<String, &String> =
+        names.iter().map(|n| (n.to_ascii_lowercase(), n)).collect();
+    let mut out = String::with_capacity(text.len());
+    for line in text.split_inclusive('\n') {
+        let mut word = String::new();
+        let mut quote: Option<char> = None;
+        let mut comment = false;
+        let flush = |word: &mut String, out: &mut String| {
+            match by_lower.get(&word.to_ascii_lowercase()) {
+                Some(n) => out.push_str(n),
+                None => out.push_str(word),
+            }
+            word.clear();
+        };
+        for c in line.chars() {
+            if comment || quote.is_some() {
+                if Some(c) == quote {
+                    quote = None;
+                }
+                out.push(c);
+                continue;
+            }
+            if c.is_ascii_alphanumeric() || c == '_' {
+                word.push(c);
+                continue;
+            }
+            flush(&mut word, &mut out);
+            match c {
+                ';' => comment = true,
+                '"' | '\'' => quote = Some(c),
+                _ => {}
+            }
+            out.push(c);
+        }
+        flush(&mut word, &mut out);
+    }
+    out
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL=DIR with microchess_drictor.asm, and xa65"]
+fn rictor_microchess_assembles_unmodified_with_ignore_case() {
+    let Some(path) = historical("microchess_drictor.asm") else {
+        return;
+    };
+    let strict = assemble_with(Cpu::Mos6502, &path, |_| {});
+    let case_errors = strict
+        .errors()
+        .filter(|d| d.message.starts_with("undefined symbol"))
+        .count();
+    assert!(
+        case_errors > 0,
+        "without --ignore-case the case mismatches are errors"
+    );
+    eprintln!("without --ignore-case: {case_errors} undefined symbols");
+    let ours = assemble_with(Cpu::Mos6502, &path, |o| o.ignore_case = true);
+    assert!(ours.is_ok(), "{}", ours.report());
+
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("historical-rictor");
+    std::fs::create_dir_all(&dir).unwrap();
+    let names: Vec<String> = ours.symbols.iter().map(|s| s.name.clone()).collect();
+    let text = std::fs::read_to_string(&path).unwrap();
+    let copy = dir.join("respelled.asm");
+    std::fs::write(&copy, respell(&text, &names)).unwrap();
+    let bin = dir.join("xa.bin");
+    let status = Command::new("xa")
+        .arg("-o")
+        .arg(&bin)
+        .arg(&copy)
+        .status()
+        .expect("xa65 (Debian: apt-get install xa65)");
+    assert!(status.success(), "xa65 rejects the respelled copy");
+    let theirs = std::fs::read(&bin).unwrap();
+    // xa65 writes the bytes of each `*=` area one after the other, without the gap between
+    // them; Kempelen's image fills the gap. Compare the bytes the listing says were written.
+    let mut written = Vec::new();
+    for line in &ours.listing.lines {
+        written.extend_from_slice(&line.bytes);
+    }
+    std::fs::write(dir.join("kempelen.bin"), &written).unwrap();
+    assert_eq!(ours.image.origin, 0x1000);
+    assert!(written == theirs, "Kempelen and xa65 differ");
+}
+
+/// The bytes of a zmac listing, in listing order (later lines overwrite earlier ones, as zmac
+/// wrote them): `NNN:<tab>ADDR  HEXBYTES<tab>source` (`ADDR'` where zmac marks a relocatable
+/// value), continued on `<tab>      HEXBYTES` lines. Returns the memory and which bytes the
+/// listing gives; a line whose address field is damaged is skipped with its continuations
+/// (retro-sargon's listing has one such line), and counted.
+fn zmac_listing(listing: &str) -> (Vec<u8>, Vec<bool>, usize) {
+    let mut memory = vec![0u8; 0x10000];
+    let mut given = vec![false; 0x10000];
+    let mut next: Option<usize> = None;
+    let mut damaged = 0;
+    let hex_bytes = |h: &str| -> Option<Vec<u8>> {
+        if h.is_empty() || h.len() % 2 != 0 || !h.bytes().all(|b| b.is_ascii_hexdigit()) {
+            return None;
+        }
+        (0..h.len())
+            .step_by(2)
+            .map(|i| u8::from_str_radix(&h[i..i + 2], 16).ok())
+            .collect()
+    };
+    for line in listing.lines() {
+        let line = line.trim_end_matches('\r');
+        let (addr, field) = if let Some((number, rest)) = line.split_once(":\t")
+            && number.trim().bytes().all(|b| b.is_ascii_digit())
+        {
+            next = None;
+            let field = rest.split('\t').next().unwrap_or("");
+            if field.trim().is_empty() {
+                continue;
+            }
+            let addr = field
+                .get(..4)
+                .and_then(|a| usize::from_str_radix(a, 16).ok());
+            let sep = field.as_bytes().get(4).copied();
+            let Some(addr) = addr.filter(|_| matches!(sep, Some(b' ' | b'\''))) else {
+                damaged += 1;
+                continue;
+            };
+            (addr, field[4..].trim_start_matches('\'').trim())
+        } else if let Some(rest) = line.strip_prefix("\t      ") {
+            let Some(addr) = next else {
+                continue;
+            };
+            (addr, rest.trim())
+        } else {
+            continue;
+        };
+        let Some(bytes) = hex_bytes(field) else {
+            continue;
+        };
+        for (i, b) in bytes.iter().enumerate() {
+            memory[addr + i] = *b;
+            given[addr + i] = true;
+        }
+        next = Some(addr + bytes.len());
+    }
+    (memory, given, damaged)
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL=DIR with sargon-z80.asm and sargon-z80.lst"]
+fn sargon_listing_assembles_unmodified_with_later_wins() {
+    let Some(path) = historical("sargon-z80.asm") else {
+        return;
+    };
+    let strict = assemble_with(Cpu::Z80, &path, |_| {});
+    let overlap = strict
+        .errors()
+        .find(|d| d.message.contains("overlapping ORG areas"))
+        .expect("without --overlap later-wins the overlap is an error");
+    assert!(overlap.notes.iter().any(|n| n.contains("the earlier line")));
+    eprintln!("without --overlap later-wins: {}", overlap.message);
+    let ours = assemble_with(Cpu::Z80, &path, |o| o.overlap = Overlap::LaterWins);
+    assert!(ours.is_ok(), "{}", ours.report());
+    let listing =
+        String::from_utf8_lossy(&std::fs::read(path.with_extension("lst")).unwrap()).into_owned();
+    let (theirs, given, damaged) = zmac_listing(&listing);
+    assert!(damaged <= 1, "{damaged} damaged listing lines");
+    let origin = usize::from(ours.image.origin);
+    let end = origin + ours.image.bytes.len();
+    assert_eq!(given.iter().position(|&g| g), Some(origin));
+    assert_eq!(given.iter().rposition(|&g| g), Some(end - 1));
+    let mut compared = 0;
+    for (addr, ours) in (origin..end).zip(&ours.image.bytes) {
+        if given[addr] {
+            compared += 1;
+            assert_eq!(
+                *ours, theirs[addr],
+                "Kempelen and zmac's listing differ at ${addr:04X}"
+            );
+        }
+    }
+    // Every byte Kempelen's listing shows was compared, but the few the damaged line hides
+    // (zmac lists no bytes for DS, Kempelen lists the zeros it reserves).
+    let mut written = vec![false; 0x10000];
+    let reserves = |source: &str| {
+        let code = source.split(';').next().unwrap_or("");
+        code.split_whitespace()
+            .any(|w| w.eq_ignore_ascii_case("DS") || w.eq_ignore_ascii_case("DEFS"))
+    };
+    for line in &ours.listing.lines {
+        if reserves(&line.source) {
+            continue;
+        }
+        if let Some(addr) = line.addr {
+            for i in 0..line.bytes.len() {
+                written[usize::from(addr) + i] = true;
+            }
+        }
+    }
+    let ours_written = written.iter().filter(|&&w| w).count();
+    assert!(
+        compared + 16 >= ours_written,
+        "only {compared} of {ours_written} bytes compared"
+    );
+    eprintln!("{compared} of {ours_written} bytes written equal zmac's listing");
+}
