@@ -1,7 +1,9 @@
 //! The historical profiles (docs/history/): their documented behaviour pinned on hand-worked
 //! positions, and the limits every profile respects.
 
-use kempelen_engine::history::{self, HistoryOptions, microchess, micromax, shannon, tartan, turing};
+use kempelen_engine::history::{
+    self, HistoryOptions, microchess, micromax, shannon, tartan, turing,
+};
 use kempelen_engine::{
     Engine, Game, Limits, NativeEngine, Position, Profile, SearchControl, perft,
 };
@@ -23,7 +25,11 @@ fn pos(fen: &str) -> Position {
 fn search(profile: Profile, fen: &str, limits: Limits) -> kempelen_engine::SearchResult {
     let mut engine = NativeEngine::new(profile);
     engine
-        .search(&Game::from_fen(fen).unwrap(), &limits, &SearchControl::default())
+        .search(
+            &Game::from_fen(fen).unwrap(),
+            &limits,
+            &SearchControl::default(),
+        )
         .unwrap()
 }
 
@@ -122,7 +128,11 @@ fn tartan_stalemate_fix_decides_whether_stalemate_wins() {
     let mut engine = NativeEngine::new(Profile::Tartan);
     engine.set_option("TartanStalemateFix", "false").unwrap();
     let r = engine
-        .search(&Game::from_fen(fen).unwrap(), &Limits::depth(2), &SearchControl::default())
+        .search(
+            &Game::from_fen(fen).unwrap(),
+            &Limits::depth(2),
+            &SearchControl::default(),
+        )
         .unwrap();
     assert_eq!(r.best.unwrap().to_uci(), "c5b6");
     assert!(engine.set_option("TartanDepthFix", "maybe").is_err());
@@ -153,7 +163,10 @@ fn shannon_terms_by_hand() {
 #[test]
 fn shannon_type_a_is_the_full_tree_and_takes_the_queen() {
     // No alpha-beta: depth 1 then depth 2 visit every position.
-    assert_eq!(search(Profile::Shannon, START, Limits::depth(2)).nodes, 21 + 421);
+    assert_eq!(
+        search(Profile::Shannon, START, Limits::depth(2)).nodes,
+        21 + 421
+    );
     let r = search(
         Profile::Shannon,
         "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 3",
@@ -171,7 +184,10 @@ fn turing_position_play_after_e4_by_hand() {
     let pp = turing::position_play(&p, 0, false);
     let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
     // Knights a3 c3 / e2 f3 h3, bishop e2 d3 c4 b5 a6, queen e2 f3 g4 h5.
-    assert!(close(pp.mobility, 2f64.sqrt() + 3f64.sqrt() + 5f64.sqrt() + 2.0), "{pp:?}");
+    assert!(
+        close(pp.mobility, 2f64.sqrt() + 3f64.sqrt() + 5f64.sqrt() + 2.0),
+        "{pp:?}"
+    );
     // Nb1 (by Ra1), Ng1 (Rh1), Bc1 (Qd1), Bf1 (Ke1) defended once; the rooks not at all.
     assert!(close(pp.defence, 4.0));
     assert!(close(pp.king_mobility, 1.0)); // Ke2
@@ -199,14 +215,30 @@ fn turing_considerable_moves() {
     let mv = |u: &str| p.parse_uci(u).unwrap();
     assert!(turing::is_considerable(&p, mv("a1a7"), None));
     assert!(!turing::is_considerable(&p, mv("c3d5"), None));
-    assert!(turing::is_considerable(&p, mv("c3d5"), Some(mv("c3d5").to())));
+    assert!(turing::is_considerable(
+        &p,
+        mv("c3d5"),
+        Some(mv("c3d5").to())
+    ));
     // A pawn takes a knight: higher value by lower.
     let q = pos("4k3/8/8/3n4/4P3/8/8/4K3 w - - 0 1");
-    assert!(turing::is_considerable(&q, q.parse_uci("e4d5").unwrap(), None));
+    assert!(turing::is_considerable(
+        &q,
+        q.parse_uci("e4d5").unwrap(),
+        None
+    ));
     // A quiet move is considerable only when it mates.
     let m = pos("6k1/5ppp/8/8/8/8/8/3R2K1 w - - 0 1");
-    assert!(turing::is_considerable(&m, m.parse_uci("d1d8").unwrap(), None));
-    assert!(!turing::is_considerable(&m, m.parse_uci("d1d7").unwrap(), None));
+    assert!(turing::is_considerable(
+        &m,
+        m.parse_uci("d1d8").unwrap(),
+        None
+    ));
+    assert!(!turing::is_considerable(
+        &m,
+        m.parse_uci("d1d7").unwrap(),
+        None
+    ));
 }
 
 #[test]
@@ -331,7 +363,11 @@ fn every_profile_respects_a_node_limit_and_reports_info() {
             let control = SearchControl::with_info(|i| infos.lock().unwrap().push(i.clone()));
             let mut engine = NativeEngine::new(profile);
             engine
-                .search(&Game::from_fen(KIWIPETE).unwrap(), &Limits::nodes(3000), &control)
+                .search(
+                    &Game::from_fen(KIWIPETE).unwrap(),
+                    &Limits::nodes(3000),
+                    &control,
+                )
                 .unwrap()
         };
         let best = r.best.expect("a move");
@@ -342,7 +378,11 @@ fn every_profile_respects_a_node_limit_and_reports_info() {
         assert!(last.depth >= 1, "{profile}");
         // The first iteration always finishes; after it the limit holds (a profile stops within
         // the iteration it is in, counting one node past the limit at most).
-        assert!(r.nodes <= 3001 || infos.len() == 1, "{profile}: {} nodes", r.nodes);
+        assert!(
+            r.nodes <= 3001 || infos.len() == 1,
+            "{profile}: {} nodes",
+            r.nodes
+        );
     }
 }
 
@@ -353,7 +393,11 @@ fn every_profile_stops_when_asked() {
         control.stop.store(true, Ordering::Relaxed);
         let mut engine = NativeEngine::new(profile);
         let r = engine
-            .search(&Game::from_fen(KIWIPETE).unwrap(), &Limits::default(), &control)
+            .search(
+                &Game::from_fen(KIWIPETE).unwrap(),
+                &Limits::default(),
+                &control,
+            )
             .unwrap();
         assert!(r.best.is_some(), "{profile}");
         assert!(r.depth <= 2, "{profile}: depth {}", r.depth);
@@ -373,6 +417,12 @@ fn every_profile_answers_a_position_without_moves() {
 fn attackers_count_defenders() {
     let p = pos(START);
     // d2 is defended by the queen, the king, the bishop c1 and the knight b1.
-    assert_eq!(history::attackers(&p, p.parse_uci("d2d3").unwrap().from(), 0), 4);
-    assert_eq!(history::attackers(&p, p.parse_uci("d2d3").unwrap().from(), 8), 0);
+    assert_eq!(
+        history::attackers(&p, p.parse_uci("d2d3").unwrap().from(), 0),
+        4
+    );
+    assert_eq!(
+        history::attackers(&p, p.parse_uci("d2d3").unwrap().from(), 8),
+        0
+    );
 }

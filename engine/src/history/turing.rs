@@ -29,8 +29,9 @@ pub fn value_tenths(piece_type: u8) -> i32 {
 
 /// Full-width plies of Turing's machine (its move and the reply).
 pub const FULL_PLIES: u32 = 2;
-/// Kempelen's cap on the capture sequences (the record sets none).
-pub const MAX_PLY: usize = 24;
+/// Kempelen's cap on the lines: a position this many plies from the root counts as dead (the
+/// record sets no limit; Turing followed the captures by hand).
+pub const MAX_PLY: usize = 8;
 /// Value of a checkmate for the winner (Turing's 1000), above every material ratio.
 pub const MATE_VALUE: f64 = 1.0e6;
 
@@ -283,8 +284,14 @@ pub fn ratio_to_cp(v: f64) -> i32 {
 
 /// One decision of the machine with `full` full-width plies: every root move valued, the best
 /// value chosen, ties broken by position play (then by move order). Returns the value and the
-/// line, `None` when the budget ran out.
-fn decide(pos: &Position, full: u32, budget: &mut Budget) -> Option<(f64, Vec<Move>)> {
+/// line; when the budget runs out, the best of the root moves valued so far (the first legal
+/// move if none was), or `None` if an earlier decision exists (`partial_ok` false).
+fn decide(
+    pos: &Position,
+    full: u32,
+    partial_ok: bool,
+    budget: &mut Budget,
+) -> Option<(f64, Vec<Move>)> {
     let me = pos.side();
     let mut machine = Machine {
         pos: pos.clone(),
@@ -300,7 +307,13 @@ fn decide(pos: &Position, full: u32, budget: &mut Budget) -> Option<(f64, Vec<Mo
         let undo = machine.pos.make(m);
         let v = machine.value(1, capture);
         if machine.budget.aborted {
-            return None;
+            if !partial_ok {
+                return None;
+            }
+            return Some(match best {
+                Some((v, _, line)) => (v, line),
+                None => (1.0, vec![m]),
+            });
         }
         let mut line = vec![m];
         line.extend_from_slice(machine.pv.line(1));
@@ -330,7 +343,10 @@ pub(crate) fn search(pos: &Position, depth: Option<u32>, budget: &mut Budget) ->
         FULL_PLIES,
         budget,
         |d, budget| {
-            let (v, pv) = decide(pos, d, budget)?;
+            // Turing's search has no cheap first iteration: the limits hold from the start,
+            // and a decision cut short plays the best root move valued so far.
+            budget.arm();
+            let (v, pv) = decide(pos, d, d == 1, budget)?;
             Some(Iteration {
                 score: ratio_to_cp(v),
                 pv,
@@ -344,7 +360,7 @@ pub(crate) fn search(pos: &Position, depth: Option<u32>, budget: &mut Budget) ->
 pub fn choose(pos: &Position) -> Option<(Move, f64, f64)> {
     let control = crate::SearchControl::default();
     let mut budget = Budget::new(&crate::Limits::default(), pos.side(), &control);
-    let (v, line) = decide(pos, FULL_PLIES, &mut budget)?;
+    let (v, line) = decide(pos, FULL_PLIES, false, &mut budget)?;
     let m = *line.first()?;
     let mut after = pos.clone();
     let castled = pos.is_castling(m);
