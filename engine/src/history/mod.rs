@@ -115,10 +115,12 @@ impl<'c, 'i> Budget<'c, 'i> {
         if !self.armed || self.aborted {
             return self.aborted;
         }
-        if self.node_limit.is_some_and(|n| self.nodes > n) {
-            self.aborted = true;
-        } else if self.nodes & 1023 == 0
-            && (self.control.stopped() || self.hard.is_some_and(|h| self.start.elapsed() >= h))
+        let over_nodes = self.node_limit.is_some_and(|n| self.nodes > n);
+        let checkpoint = self.nodes & 1023 == 0;
+        if over_nodes
+            || (checkpoint
+                && (self.control.stopped()
+                    || self.hard.is_some_and(|h| self.start.elapsed() >= h)))
         {
             self.aborted = true;
         }
@@ -134,8 +136,8 @@ impl<'c, 'i> Budget<'c, 'i> {
     pub(crate) fn may_deepen(&self) -> bool {
         !self.aborted
             && !self.control.stopped()
-            && !self.node_limit.is_some_and(|n| self.nodes >= n)
-            && !self.soft.is_some_and(|s| self.start.elapsed() >= s)
+            && self.node_limit.is_none_or(|n| self.nodes < n)
+            && self.soft.is_none_or(|s| self.start.elapsed() < s)
     }
 
     pub(crate) fn elapsed(&self) -> Duration {
