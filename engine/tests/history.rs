@@ -426,3 +426,41 @@ fn attackers_count_defenders() {
         0
     );
 }
+
+/// Turing's machine against Alick Glennie, Manchester 1952, as the score is usually published
+/// (two versions agree up to move 20).
+const TURING_GLENNIE_1952: &str = "e4 e5 Nc3 Nf6 d4 Bb4 Nf3 d6 Bd2 Nc6 d5 Nd4 h4 Bg4 a4 Nxf3+ \
+    gxf3 Bh5 Bb5+ c6 dxc6 O-O cxb7 Rb8 Ba6 Qa5 Qe2 Nd7 Rg1 Nc5 Rg5 Bg6 Bb5 Nxb7 O-O-O Nc5 Bc6 \
+    Rfc8 Bd5 Bxc3 Bxc3 Qxa4 Kd2 Ne6 Rg4 Nd4 Qd3 Nb5 Bb3 Qa6 Bc4 Bh5 Rg3 Qa4 Bxb5 Qxb5 Qxd6 Rd8";
+
+#[test]
+fn turing_replays_the_glennie_game() {
+    // For each of White's 29 moves, the move Kempelen's machine chooses in the game position.
+    let mut game = Game::default();
+    let mut agree = Vec::new();
+    for (i, san) in TURING_GLENNIE_1952.split_whitespace().enumerate() {
+        if i % 2 == 0 {
+            let (m, _, _) = turing::choose(game.position()).unwrap();
+            let played = game.position().clone();
+            let mut g = Game::new(played);
+            let actual = g.push_san(san).unwrap();
+            if m == actual {
+                agree.push(i / 2 + 1);
+            }
+        }
+        game.push_san(san).unwrap();
+    }
+    // docs/history/turing.md: 14 of 29 moves, 9 of the first 20.
+    assert_eq!(agree, [2, 3, 6, 10, 11, 12, 13, 14, 18, 21, 23, 24, 28, 29]);
+}
+
+#[test]
+fn microchess_lets_its_queen_wander() {
+    // Adrian (2011): after 1.e4 c5 Microchess plays 2.Qh5, the mobility term at work.
+    let r = search(
+        Profile::Microchess,
+        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+        Limits::depth(1),
+    );
+    assert_eq!(r.best.unwrap().to_uci(), "d1h5");
+}

@@ -119,8 +119,7 @@ impl<'c, 'i> Budget<'c, 'i> {
         let checkpoint = self.nodes & 1023 == 0;
         if over_nodes
             || (checkpoint
-                && (self.control.stopped()
-                    || self.hard.is_some_and(|h| self.start.elapsed() >= h)))
+                && (self.control.stopped() || self.hard.is_some_and(|h| self.start.elapsed() >= h)))
         {
             self.aborted = true;
         }
