@@ -197,6 +197,14 @@ fn turing_position_play_after_e4_by_hand() {
     assert!(close(pp.pawn_defence, 7.0 * 0.3)); // all but e4 defended by a piece
     assert!(close(pp.enemy_king, 0.0));
     assert!(close(pp.total(), 3f64.sqrt() + 5f64.sqrt() + 10.5));
+    // After 1.e3 instead, a queen on e1 reaches only e2 (-1 instead of -sqrt 2) and the pawn
+    // has advanced one rank (0.2 instead of 0.4): 1.e3 has the higher position play.
+    let mut q = pos(START);
+    q.play(q.parse_uci("e2e3").unwrap());
+    let e3 = turing::position_play(&q, 0, false);
+    assert!(close(e3.king_vulnerability, -1.0));
+    assert!(close(e3.total() - pp.total(), (-1.0 + 0.2) - (-(2f64.sqrt()) + 0.4)));
+    assert_eq!(turing::choose(&pos(START)).unwrap().0.to_uci(), "e2e3");
 }
 
 #[test]
