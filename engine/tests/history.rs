@@ -203,7 +203,10 @@ fn turing_position_play_after_e4_by_hand() {
     q.play(q.parse_uci("e2e3").unwrap());
     let e3 = turing::position_play(&q, 0, false);
     assert!(close(e3.king_vulnerability, -1.0));
-    assert!(close(e3.total() - pp.total(), (-1.0 + 0.2) - (-(2f64.sqrt()) + 0.4)));
+    assert!(close(
+        e3.total() - pp.total(),
+        (-1.0 + 0.2) - (-(2f64.sqrt()) + 0.4)
+    ));
     assert_eq!(turing::choose(&pos(START)).unwrap().0.to_uci(), "e2e3");
 }
 
@@ -471,4 +474,61 @@ fn microchess_lets_its_queen_wander() {
         Limits::depth(1),
     );
     assert_eq!(r.best.unwrap().to_uci(), "d1h5");
+}
+
+// ----- through the UCI loop -----
+
+fn uci_session(input: &str) -> String {
+    let mut engine = NativeEngine::new(Profile::Full);
+    let mut out = Vec::new();
+    kempelen_engine::uci::run(&mut engine, input.as_bytes(), &mut out).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn uci_selects_every_historical_profile() {
+    let out = uci_session("uci\nisready\n");
+    assert!(
+        out.contains("option name TartanStalemateFix type check default true"),
+        "{out}"
+    );
+    assert!(
+        out.contains("option name TartanDepthFix type check default true"),
+        "{out}"
+    );
+    assert!(
+        out.contains("var turing var shannon var tartan var microchess var micromax"),
+        "{out}"
+    );
+    for profile in HISTORICAL {
+        let out = uci_session(&format!(
+            "setoption name Profile value {profile}\nposition startpos moves d2d4\ngo depth 2\nisready\n"
+        ));
+        assert!(
+            out.lines().any(|l| l.starts_with("info depth ")
+                && l.contains(" score ")
+                && l.contains(" nodes ")
+                && l.contains(" pv ")),
+            "{profile}: {out}"
+        );
+        assert!(
+            out.lines().any(|l| l.starts_with("bestmove ")),
+            "{profile}: {out}"
+        );
+        assert!(!out.contains("error"), "{profile}: {out}");
+    }
+    // A wrong name is refused with the list of names.
+    let out = uci_session("setoption name Profile value deep-blue\nisready\n");
+    assert!(
+        out.contains("expected one of: full, reference, turing"),
+        "{out}"
+    );
+    // The literal depth counter through the option: depth 1 and depth 2 (1 + 20 + 20) in turn.
+    let out = uci_session(
+        "setoption name Profile value tartan\nsetoption name TartanDepthFix value false\nposition startpos\ngo depth 2\nisready\n",
+    );
+    assert!(
+        out.contains("info depth 2 seldepth 2 score cp 0 nodes 62 "),
+        "{out}"
+    );
 }
