@@ -30,7 +30,8 @@ pub struct SearchArgs {
     /// Moves (UCI text) played from the position first; they also form the repetition history.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
-    /// Search profile (the Z80 engine has only `reference`).
+    /// Search profile: reference, full, or a historical one (turing, shannon, tartan,
+    /// microchess, micromax, ...; see docs/history/). The Z80 engine has only `reference`.
     #[arg(long, default_value = "reference")]
     pub profile: ProfileArg,
     /// Which engine searches: the native one or the Z80 build in the emulator.

@@ -15,8 +15,8 @@ use kempelen_engine::Engine;
 /// Arguments of `kempelen uci`.
 #[derive(clap::Args, Debug)]
 pub struct UciArgs {
-    /// Search profile at start-up (the UCI option `Profile` changes it; the Z80 engine has
-    /// only `reference`).
+    /// Search profile at start-up: reference, full, or a historical one (docs/history/); the
+    /// UCI option `Profile` changes it. The Z80 engine has only `reference`.
     #[arg(long)]
     pub profile: Option<ProfileArg>,
     /// Which engine plays: the native one or the Z80 build in the emulator.
