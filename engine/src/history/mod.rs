@@ -19,7 +19,7 @@ use crate::game::Game;
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::native::Profile;
-use crate::piece::{self, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK};
+use crate::piece::{self, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::position::Position;
 use crate::square::{Square, on_board, sq88};
 use crate::tables::{self, ATTACK_MASK, STEP};
@@ -78,7 +78,9 @@ pub fn search(
 }
 
 /// The limits of one search: nodes, time and the stop flag. Like the reference search, the
-/// limits are armed only after the first iteration, so every search has a move to play.
+/// limits hold only once a profile arms them, normally after its first finished iteration, so
+/// every search has a move to play (Turing's machine, whose first decision is not cheap, arms
+/// them at once and keeps the best root move valued so far; Microchess after its first move).
 pub(crate) struct Budget<'c, 'i> {
     /// Nodes counted so far (each profile's page says what it counts).
     pub nodes: u64,
@@ -270,9 +272,3 @@ pub fn is_mate_after(pos: &Position, m: Move) -> bool {
 
 /// Piece types that are not pawns or kings (for loops over the pieces).
 pub const OFFICERS: [u8; 4] = [KNIGHT, BISHOP, ROOK, QUEEN];
-
-/// The colour not to move.
-#[inline]
-pub fn other(colour: u8) -> u8 {
-    colour ^ BLACK
-}
