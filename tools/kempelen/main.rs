@@ -78,9 +78,7 @@ fn main() -> anyhow::Result<()> {
             &args,
             engine_common::backend(kempelen_engine::Profile::Reference).as_mut(),
         ),
-        Command::Search(args) => {
-            search::run(&args, engine_common::backend(args.profile).as_mut())
-        }
+        Command::Search(args) => search::run(&args, engine_common::backend(args.profile).as_mut()),
         Command::Uci(args) => uci::run(&args, engine_common::backend),
         Command::Bench(args) => bench::run(&args),
         // --- emulator (issue 3) ---
