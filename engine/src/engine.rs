@@ -212,6 +212,11 @@ pub enum OptionKind {
         /// Largest value.
         max: i64,
     },
+    /// On or off (`true` / `false`).
+    Check {
+        /// Default value.
+        default: bool,
+    },
     /// One of a list of strings.
     Combo {
         /// Default value.

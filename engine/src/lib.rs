@@ -8,7 +8,7 @@
 //!
 //! Layout, one vocabulary item per file: [`square`], [`piece`], [`moves`], [`position`],
 //! [`fen`], [`movegen`], [`san`], [`game`], [`perft`](mod@perft), [`tables`], [`eval`], [`reference`](mod@reference),
-//! [`full`], [`engine`] (the backend trait), [`uci`] (the only module doing I/O), [`bench`](mod@bench).
+//! [`full`], [`history`] (the historical profiles), [`engine`] (the backend trait), [`uci`] (the only module doing I/O), [`bench`](mod@bench).
 //!
 //! A reference search as a port host would run it (fixed depth, deterministic node count):
 //!
@@ -53,6 +53,7 @@ pub mod engine;
 pub mod eval;
 pub mod full;
 pub mod game;
+pub mod history;
 pub mod native;
 pub mod reference;
 pub mod san;

@@ -7,40 +7,81 @@ use crate::engine::{
 };
 use crate::full::{FullLimits, FullState};
 use crate::game::Game;
+use crate::history::HistoryOptions;
 use crate::position::Position;
 use crate::reference::{ReferenceLimits, ReferenceSearch};
 use crate::time;
 use std::fmt;
 use std::str::FromStr;
 
-/// Which search the native engine runs.
+/// Which search the native engine runs: the two native profiles and the historical ones
+/// (`docs/history/`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
     /// Exactly the reference algorithm of `docs/ALGORITHM.md`.
     Reference,
     /// The native engine at its best.
     Full,
+    /// Turing's paper machine (docs/history/turing.md).
+    Turing,
+    /// Shannon's Type A strategy (docs/history/shannon.md).
+    Shannon,
+    /// Zwerschke's Tartan, plain minimax (docs/history/tartan.md).
+    Tartan,
+    /// Jennings's Microchess (docs/history/microchess.md).
+    Microchess,
+    /// Muller's micro-Max 4.8 (docs/history/micromax.md).
+    Micromax,
+}
+
+impl Profile {
+    /// Every profile with its name, in the order the UCI option lists them.
+    pub const ALL: &'static [(Profile, &'static str)] = &[
+        (Profile::Full, "full"),
+        (Profile::Reference, "reference"),
+        (Profile::Turing, "turing"),
+        (Profile::Shannon, "shannon"),
+        (Profile::Tartan, "tartan"),
+        (Profile::Microchess, "microchess"),
+        (Profile::Micromax, "micromax"),
+    ];
+
+    /// The profile's name (as `--profile` and the UCI option take it).
+    pub fn name(self) -> &'static str {
+        Profile::ALL
+            .iter()
+            .find(|(p, _)| *p == self)
+            .map(|(_, n)| *n)
+            .expect("every profile is listed in Profile::ALL")
+    }
+
+    /// Whether this is one of the historical profiles.
+    pub fn is_historical(self) -> bool {
+        !matches!(self, Profile::Reference | Profile::Full)
+    }
 }
 
 impl fmt::Display for Profile {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Profile::Reference => "reference",
-            Profile::Full => "full",
-        })
+        f.write_str(self.name())
     }
 }
 
 impl FromStr for Profile {
     type Err = String;
     fn from_str(s: &str) -> Result<Profile, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "reference" => Ok(Profile::Reference),
-            "full" => Ok(Profile::Full),
-            _ => Err(format!(
-                "unknown profile '{s}' (expected 'reference' or 'full')"
-            )),
-        }
+        let lower = s.trim().to_ascii_lowercase();
+        Profile::ALL
+            .iter()
+            .find(|(_, n)| *n == lower)
+            .map(|(p, _)| *p)
+            .ok_or_else(|| {
+                let names: Vec<&str> = Profile::ALL.iter().map(|(_, n)| *n).collect();
+                format!(
+                    "unknown profile '{s}' (expected one of: {})",
+                    names.join(", ")
+                )
+            })
     }
 }
 
@@ -54,6 +95,7 @@ pub struct NativeEngine {
     profile: Profile,
     hash_mb: usize,
     full: Option<FullState>,
+    history: HistoryOptions,
 }
 
 impl NativeEngine {
@@ -63,6 +105,7 @@ impl NativeEngine {
             profile,
             hash_mb: DEFAULT_HASH_MB,
             full: None,
+            history: HistoryOptions::default(),
         }
     }
 
@@ -74,6 +117,16 @@ impl NativeEngine {
     /// Switches the profile.
     pub fn set_profile(&mut self, profile: Profile) {
         self.profile = profile;
+    }
+
+    /// The settings of the historical profiles.
+    pub fn history_options(&self) -> HistoryOptions {
+        self.history
+    }
+
+    /// Changes the settings of the historical profiles.
+    pub fn set_history_options(&mut self, options: HistoryOptions) {
+        self.history = options;
     }
 
     /// Sets the transposition-table size of the full profile (megabytes).
@@ -132,6 +185,7 @@ impl Engine for NativeEngine {
                 let history = game.history64();
                 Ok(self.full_state().search(pos, &history, fl, control))
             }
+            historical => crate::history::search(historical, game, limits, control, &self.history),
         }
     }
 
@@ -160,7 +214,19 @@ impl Engine for NativeEngine {
                 name: "Profile".into(),
                 kind: OptionKind::Combo {
                     default: self.profile.to_string(),
-                    choices: vec!["full".into(), "reference".into()],
+                    choices: Profile::ALL.iter().map(|(_, n)| n.to_string()).collect(),
+                },
+            },
+            EngineOption {
+                name: "TartanStalemateFix".into(),
+                kind: OptionKind::Check {
+                    default: HistoryOptions::default().tartan_stalemate_fix,
+                },
+            },
+            EngineOption {
+                name: "TartanDepthFix".into(),
+                kind: OptionKind::Check {
+                    default: HistoryOptions::default().tartan_depth_fix,
                 },
             },
         ]
@@ -188,7 +254,24 @@ impl Engine for NativeEngine {
                 self.profile = value.trim().parse().map_err(invalid)?;
                 Ok(())
             }
+            "tartanstalematefix" => {
+                self.history.tartan_stalemate_fix = parse_check(value).map_err(invalid)?;
+                Ok(())
+            }
+            "tartandepthfix" => {
+                self.history.tartan_depth_fix = parse_check(value).map_err(invalid)?;
+                Ok(())
+            }
             _ => Err(EngineError::UnknownOption(name.to_string())),
         }
+    }
+}
+
+/// The value of a UCI `check` option.
+fn parse_check(value: &str) -> Result<bool, String> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err("expected 'true' or 'false'".into()),
     }
 }

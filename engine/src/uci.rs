@@ -173,6 +173,9 @@ pub fn run<R: BufRead, W: Write + Send>(
                             OptionKind::Spin { default, min, max } => {
                                 format!("option name {} type spin default {default} min {min} max {max}", o.name)
                             }
+                            OptionKind::Check { default } => {
+                                format!("option name {} type check default {default}", o.name)
+                            }
                             OptionKind::Combo { default, choices } => {
                                 let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
                                 format!("option name {} type combo default {default} {}", o.name, vars.join(" "))

@@ -7,23 +7,9 @@ use kempelen_emulator::{ClockProfile, Cpu, clock};
 use kempelen_engine::{Engine, NativeEngine, Profile};
 use kempelen_roms::Z80Engine;
 
-/// `--profile` values.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum ProfileArg {
-    /// Exactly docs/ALGORITHM.md (what the 8-bit ports reproduce).
-    Reference,
-    /// The native engine at its best.
-    Full,
-}
-
-impl From<ProfileArg> for Profile {
-    fn from(p: ProfileArg) -> Profile {
-        match p {
-            ProfileArg::Reference => Profile::Reference,
-            ProfileArg::Full => Profile::Full,
-        }
-    }
-}
+/// `--profile` values: every engine profile, parsed by its name (`Profile::from_str`, whose
+/// error lists the names).
+pub use kempelen_engine::Profile as ProfileArg;
 
 /// The backend the engine commands run on.
 pub fn backend(profile: Profile) -> Box<dyn Engine> {

@@ -78,10 +78,8 @@ fn main() -> anyhow::Result<()> {
             &args,
             engine_common::backend(kempelen_engine::Profile::Reference).as_mut(),
         ),
-        Command::Search(args) => {
-            search::run(&args, engine_common::backend(args.profile.into()).as_mut())
-        }
-        Command::Uci(args) => uci::run(&args, |p| engine_common::backend(p.into())),
+        Command::Search(args) => search::run(&args, engine_common::backend(args.profile).as_mut()),
+        Command::Uci(args) => uci::run(&args, engine_common::backend),
         Command::Bench(args) => bench::run(&args),
         // --- emulator (issue 3) ---
         Command::Run(args) => run::run(&args),

@@ -30,8 +30,9 @@ pub struct SearchArgs {
     /// Moves (UCI text) played from the position first; they also form the repetition history.
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
-    /// Search profile (the Z80 engine has only `reference`).
-    #[arg(long, value_enum, default_value = "reference")]
+    /// Search profile: reference, full, or a historical one (turing, shannon, tartan,
+    /// microchess, micromax, ...; see docs/history/). The Z80 engine has only `reference`.
+    #[arg(long, default_value = "reference")]
     pub profile: ProfileArg,
     /// Which engine searches: the native one or the Z80 build in the emulator.
     #[arg(long, value_enum, default_value = "native")]
@@ -150,9 +151,11 @@ fn search_z80(
     limits: &Limits,
     control: &SearchControl,
 ) -> anyhow::Result<(SearchResult, Z80Cost)> {
-    if args.profile == ProfileArg::Full {
+    if args.profile != ProfileArg::Reference {
         bail!(
-            "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
+            "--profile {}: the Z80 build runs the reference profile only (the {} profile is the native engine's)",
+            args.profile,
+            args.profile
         );
     }
     if let Some(d) = args.depth {

@@ -15,9 +15,9 @@ use kempelen_engine::Engine;
 /// Arguments of `kempelen uci`.
 #[derive(clap::Args, Debug)]
 pub struct UciArgs {
-    /// Search profile at start-up (the UCI option `Profile` changes it; the Z80 engine has
-    /// only `reference`).
-    #[arg(long, value_enum)]
+    /// Search profile at start-up: reference, full, or a historical one (docs/history/); the
+    /// UCI option `Profile` changes it. The Z80 engine has only `reference`.
+    #[arg(long)]
     pub profile: Option<ProfileArg>,
     /// Which engine plays: the native one or the Z80 build in the emulator.
     #[arg(long, value_enum, default_value = "native")]
@@ -47,9 +47,9 @@ pub fn run(
             native(args.profile.unwrap_or(ProfileArg::Full))
         }
         EngineArg::Z80 => {
-            if args.profile == Some(ProfileArg::Full) {
+            if let Some(p) = args.profile.filter(|&p| p != ProfileArg::Reference) {
                 bail!(
-                    "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
+                    "--profile {p}: the Z80 build runs the reference profile only (the {p} profile is the native engine's)"
                 );
             }
             let clock = z80_machine(args.machine.as_deref())?;
