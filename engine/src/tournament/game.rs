@@ -318,17 +318,18 @@ fn finish(mut record: GameRecord, game: Game, outcome: Outcome, t: Termination) 
     record
 }
 
-/// PGN tags beyond the seven-tag roster's players and result.
+/// PGN tags beyond the players and the result.
 #[derive(Clone, Debug, Default)]
 pub struct PgnTags {
     /// `Event`.
     pub event: String,
     /// `Round`.
     pub round: String,
-    /// `Date` (`YYYY.MM.DD` or `????.??.??`).
+    /// `Date` (`YYYY.MM.DD`; empty: unknown).
     pub date: String,
-    /// `TimeControl` or a description of the limit.
-    pub limit: String,
+    /// The move limit: a clock becomes the standard `TimeControl` tag (`base+inc` in seconds),
+    /// nodes and depth a `TimeControl "-"` with a `Limit` tag saying which.
+    pub limit: Option<MoveLimit>,
 }
 
 /// The game as PGN (export format: tag pairs, SAN movetext wrapped at 79 columns, a comment
@@ -358,8 +359,16 @@ pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
         out += &format!("[FEN \"{start_fen}\"]\n");
     }
     out += &format!("[Opening \"{}\"]\n", q(&record.opening.name));
-    if !tags.limit.is_empty() {
-        out += &format!("[TimeControl \"{}\"]\n", q(&tags.limit));
+    match tags.limit {
+        Some(MoveLimit::Clock { base, increment }) => {
+            out += &format!(
+                "[TimeControl \"{}+{}\"]\n",
+                base.as_secs_f64(),
+                increment.as_secs_f64()
+            );
+        }
+        Some(limit) => out += &format!("[TimeControl \"-\"]\n[Limit \"{limit}\"]\n"),
+        None => {}
     }
     out += &format!("[PlyCount \"{}\"]\n", record.moves.len());
     let termination = match &record.termination {
