@@ -47,9 +47,9 @@ pub struct TournamentArgs {
     /// Games per pairing (even numbers play every opening with both colours).
     #[arg(long, default_value_t = 2)]
     pub games: u32,
-    /// Opening set (EPD; default: the bundled set of 50 openings).
+    /// Opening set (EPD; default: the bundled set of 50 openings); repeat to join several.
     #[arg(long, value_name = "FILE")]
-    pub openings: Option<String>,
+    pub openings: Vec<String>,
     /// Games played at the same time.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -111,6 +111,8 @@ fn fmt_elo(v: f64) -> String {
         } else {
             "-inf".into()
         }
+    } else if v.abs() < 0.5 {
+        "0".into()
     } else {
         format!("{v:+.0}")
     }
@@ -175,14 +177,14 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         bail!("--move-timeout must be between 0 and 86400 seconds");
     }
     let move_timeout = Duration::from_secs_f64(args.move_timeout);
-    let openings: Vec<Opening> = match &args.openings {
-        Some(path) => {
-            let text =
-                std::fs::read_to_string(path).with_context(|| format!("reading '{path}'"))?;
-            parse_openings(&text, path)?
-        }
-        None => parse_openings(BUNDLED_OPENINGS, "bundled openings")?,
-    };
+    let mut openings: Vec<Opening> = Vec::new();
+    for path in &args.openings {
+        let text = std::fs::read_to_string(path).with_context(|| format!("reading '{path}'"))?;
+        openings.extend(parse_openings(&text, path)?);
+    }
+    if openings.is_empty() {
+        openings = parse_openings(BUNDLED_OPENINGS, "bundled openings")?;
+    }
     if args.games as usize > 2 * openings.len() && !args.json {
         eprintln!(
             "note: {} games per pairing repeat the {} openings; deterministic players \
@@ -508,14 +510,18 @@ fn report(
         .max()
         .unwrap_or(0)
         .max(6);
-    let cell = order
-        .iter()
-        .map(|&j| players[j].label.len().clamp(5, 12))
-        .collect::<Vec<_>>();
+    // Columns are numbered by rank; a cell is wide enough for "points/games".
+    let most = (0..n)
+        .flat_map(|i| games[i].iter())
+        .max()
+        .copied()
+        .unwrap_or(0);
+    let cw = format!("{}/{most}", fmt_points(most as f64 - 0.5))
+        .len()
+        .max(3);
     print!("{:>3}  {:<width$}", "#", "player");
-    for (c, &j) in order.iter().enumerate() {
-        let name: String = players[j].label.chars().take(cell[c]).collect();
-        print!("  {:>w$}", name, w = cell[c]);
+    for c in 1..=n {
+        print!("  {c:>cw$}");
     }
     println!(
         "  {:>7}  {:>5}  {:>6}  {:>13}",
@@ -523,7 +529,7 @@ fn report(
     );
     for (rank, &i) in order.iter().enumerate() {
         print!("{:>3}  {:<width$}", rank + 1, players[i].label);
-        for (c, &j) in order.iter().enumerate() {
+        for &j in &order {
             let text = if i == j {
                 "-".to_string()
             } else if games[i][j] == 0 {
@@ -531,7 +537,7 @@ fn report(
             } else {
                 format!("{}/{}", fmt_points(points[i][j]), games[i][j])
             };
-            print!("  {:>w$}", text, w = cell[c]);
+            print!("  {text:>cw$}");
         }
         let rating = match (ratings[i].elo, ratings[i].margin) {
             (Some(e), Some(_)) if Some(i) == anchor.map(|a| a.0) => format!("{e:.0} (anchor)"),
