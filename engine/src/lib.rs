@@ -58,6 +58,7 @@ pub mod native;
 pub mod reference;
 pub mod san;
 pub mod time;
+pub mod tournament;
 pub mod uci;
 
 pub use engine::{

@@ -23,6 +23,8 @@ mod compare;
 mod gen_tables;
 mod history;
 mod play;
+// --- tournament (issue 10) ---
+mod tournament;
 
 #[derive(Parser)]
 #[command(
@@ -66,6 +68,10 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Write roms-src/z80/tables.inc (tables shared by the native and Z80 engines).
     GenTables(gen_tables::GenTablesArgs),
+    // --- tournament (issue 10) ---
+    /// Play a round robin or gauntlet among profiles and UCI/xboard engines: crosstable,
+    /// ratings with 95 % margins, PGN.
+    Tournament(tournament::TournamentArgs),
     /// Print the version and exit.
     Version,
 }
@@ -96,6 +102,8 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::GenTables(args) => gen_tables::run(&args),
+        // --- tournament (issue 10) ---
+        Command::Tournament(args) => tournament::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
             Ok(())
