@@ -406,3 +406,4 @@ fn figures() {
         (mean8 - mean1) / 7.0
     );
 }
+
