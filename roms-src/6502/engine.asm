@@ -1,0 +1,58 @@
+; engine.asm - Kempelen's reference chess engine in NMOS 6502 assembly, host-protocol build.
+;
+; The host (kempelen-roms) writes a command, a position and its history into the protocol
+; block (ram.inc, docs/PROTOCOL.md), resets the CPU (the reset vector points at `start`)
+; and waits for the host call "done" (a write of $00 to HOST_CALL); then it reads the
+; results from the same block. With HOST_ITER_CALL = 1 the search also makes the host call
+; $01 ("iteration complete") after every completed iteration.
+;
+; Layout: the image fills the top of the ROM, $DE00-$FFFF. $DE00 setup and perft, $E100-$EFxx
+; the generated tables (tables.inc, indexed by page, so they must start at $E100; the holes
+; of the pawn key pages hold small routines, hole_*.inc), then the rest of the code, and the
+; vectors at $FFFA. RAM and zero page as in ram.inc; the hardware stack holds only the
+; return addresses of the routine being run (the search frames are in RAM).
+
+HOST_ITER_CALL = 0      ; 1: host call $01 after every completed iteration (needs an
+                        ; emulator that resumes after it; docs/PROTOCOL.md)
+
+        .include "ram.inc"
+
+        .org $DE00
+; start: run the command in P_CMD, store the status, signal "done" to the host.
+start:
+        ldx #$FF
+        txs
+        cld
+        lda P_CMD
+        cmp #CMD_PERFT
+        beq @perft
+        cmp #CMD_SEARCH
+        beq @search
+        lda #ST_BAD_COMMAND
+        bne finish
+@perft:
+        jsr eng_perft
+        jmp finish
+@search:
+        jsr eng_search
+finish:
+        sta R_STATUS
+        lda #HC_DONE
+        sta HOST_CALL
+halt:
+        jmp halt
+
+        .include "setup.inc"
+        .include "perft.inc"
+        .res $E100-*            ; (an error here means the code before the tables overflowed)
+        .include "tables.inc"
+
+        .include "board.inc"
+        .include "movegen.inc"
+        .include "make.inc"
+        .include "search.inc"
+engine_end:
+        .res $FFFA-*            ; (an error here means the code passed the vectors)
+        .word halt              ; NMI
+        .word start             ; reset
+        .word halt              ; IRQ/BRK
