@@ -15,6 +15,9 @@ pub fn default_depth(profile: Profile) -> u32 {
     match profile {
         Profile::Reference => 6,
         Profile::Full => 12,
+        Profile::Sargon => 3,
+        Profile::Salomon => 5,
+        Profile::Nimzo => 6,
     }
 }
 

@@ -53,6 +53,7 @@ pub mod engine;
 pub mod eval;
 pub mod full;
 pub mod game;
+pub mod history;
 pub mod native;
 pub mod reference;
 pub mod san;

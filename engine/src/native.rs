@@ -20,6 +20,12 @@ pub enum Profile {
     Reference,
     /// The native engine at its best.
     Full,
+    /// Sargon (Dan and Kathe Spracklen, 1978): docs/history/sargon.md.
+    Sargon,
+    /// The Salomon thesis program (TU Graz, 1992): docs/history/salomon.md.
+    Salomon,
+    /// The reference with Donninger's null move and zugzwang rules: docs/history/nimzo.md.
+    Nimzo,
 }
 
 impl fmt::Display for Profile {
@@ -27,8 +33,16 @@ impl fmt::Display for Profile {
         f.write_str(match self {
             Profile::Reference => "reference",
             Profile::Full => "full",
+            Profile::Sargon => "sargon",
+            Profile::Salomon => "salomon",
+            Profile::Nimzo => "nimzo",
         })
     }
+}
+
+impl Profile {
+    /// Every profile name, as `Display` prints it and `FromStr` reads it.
+    pub const NAMES: &'static [&'static str] = &["full", "reference", "sargon", "salomon", "nimzo"];
 }
 
 impl FromStr for Profile {
@@ -37,8 +51,12 @@ impl FromStr for Profile {
         match s.to_ascii_lowercase().as_str() {
             "reference" => Ok(Profile::Reference),
             "full" => Ok(Profile::Full),
+            "sargon" => Ok(Profile::Sargon),
+            "salomon" => Ok(Profile::Salomon),
+            "nimzo" => Ok(Profile::Nimzo),
             _ => Err(format!(
-                "unknown profile '{s}' (expected 'reference' or 'full')"
+                "unknown profile '{s}' (expected one of: {})",
+                Profile::NAMES.join(", ")
             )),
         }
     }
@@ -132,6 +150,9 @@ impl Engine for NativeEngine {
                 let history = game.history64();
                 Ok(self.full_state().search(pos, &history, fl, control))
             }
+            Profile::Sargon => Ok(crate::history::sargon::search(game, limits, control)),
+            Profile::Salomon => Ok(crate::history::salomon::search(game, limits, control)),
+            Profile::Nimzo => Ok(crate::history::nimzo::search(game, limits, control)),
         }
     }
 
@@ -160,7 +181,7 @@ impl Engine for NativeEngine {
                 name: "Profile".into(),
                 kind: OptionKind::Combo {
                     default: self.profile.to_string(),
-                    choices: vec!["full".into(), "reference".into()],
+                    choices: Profile::NAMES.iter().map(|n| n.to_string()).collect(),
                 },
             },
         ]

@@ -14,6 +14,12 @@ pub enum ProfileArg {
     Reference,
     /// The native engine at its best.
     Full,
+    /// Sargon (Spracklen, 1978), see docs/history/sargon.md.
+    Sargon,
+    /// The Salomon thesis program (1992), see docs/history/salomon.md.
+    Salomon,
+    /// The reference with Donninger's null move rules, see docs/history/nimzo.md.
+    Nimzo,
 }
 
 impl From<ProfileArg> for Profile {
@@ -21,6 +27,9 @@ impl From<ProfileArg> for Profile {
         match p {
             ProfileArg::Reference => Profile::Reference,
             ProfileArg::Full => Profile::Full,
+            ProfileArg::Sargon => Profile::Sargon,
+            ProfileArg::Salomon => Profile::Salomon,
+            ProfileArg::Nimzo => Profile::Nimzo,
         }
     }
 }

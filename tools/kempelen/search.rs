@@ -150,9 +150,10 @@ fn search_z80(
     limits: &Limits,
     control: &SearchControl,
 ) -> anyhow::Result<(SearchResult, Z80Cost)> {
-    if args.profile == ProfileArg::Full {
+    if args.profile != ProfileArg::Reference {
         bail!(
-            "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
+            "--profile {}: the Z80 build runs the reference profile only (the {0} profile is the native engine's)",
+            kempelen_engine::Profile::from(args.profile)
         );
     }
     if let Some(d) = args.depth {

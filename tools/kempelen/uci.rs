@@ -47,9 +47,10 @@ pub fn run(
             native(args.profile.unwrap_or(ProfileArg::Full))
         }
         EngineArg::Z80 => {
-            if args.profile == Some(ProfileArg::Full) {
+            if let Some(p) = args.profile.filter(|&p| p != ProfileArg::Reference) {
                 bail!(
-                    "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
+                    "--profile {}: the Z80 build runs the reference profile only (the {0} profile is the native engine's)",
+                    kempelen_engine::Profile::from(p)
                 );
             }
             let clock = z80_machine(args.machine.as_deref())?;
