@@ -23,7 +23,7 @@ fn search_fen(profile: Profile, fen: &str, depth: u32) -> SearchResult {
 fn mate_depth(profile: Profile, n: u32) -> u32 {
     match profile {
         Profile::Reference => 2 * n,
-        Profile::Full => 2 * n + 2,
+        _ => 2 * n + 2,
     }
 }
 

@@ -67,8 +67,8 @@ impl<'c, 'i> Budget<'c, 'i> {
     /// Whether another iteration may start: no stop, soft time left, nodes left.
     pub fn may_continue(&self) -> bool {
         !self.control.stopped()
-            && !self.soft.is_some_and(|s| self.start.elapsed() >= s)
-            && !self.node_limit.is_some_and(|n| self.nodes >= n)
+            && self.soft.is_none_or(|s| self.start.elapsed() < s)
+            && self.node_limit.is_none_or(|n| self.nodes < n)
     }
 
     /// Multiplies the time limits by `factor` (Donninger's "extra time" after a zugzwang
