@@ -294,7 +294,7 @@ fn salomon_aspiration_fails_high_on_a_mate_and_searches_again() {
 }
 
 #[test]
-fn salomon_extends_the_pv_and_prunes_futile_captures() {
+fn salomon_extends_the_pv_prunes_futile_captures_and_evaluates_lazily() {
     let game =
         Game::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();
@@ -305,6 +305,8 @@ fn salomon_extends_the_pv_and_prunes_futile_captures() {
     assert!(out.stats.pv_extensions >= 1, "{:?}", out.stats);
     // Captures that cannot reach alpha were estimated, not searched.
     assert!(out.stats.futile > 0, "{:?}", out.stats);
+    // Horizon nodes far outside the window were evaluated lazily.
+    assert!(out.stats.lazy > 0, "{:?}", out.stats);
 }
 
 // ----- Nimzo -----

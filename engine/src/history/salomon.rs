@@ -600,6 +600,8 @@ pub struct SalomonStats {
     pub futile: u64,
     /// Nodes searched one ply deeper on the principal variation.
     pub pv_extensions: u64,
+    /// Horizon nodes whose positional part was only estimated (lazy evaluation).
+    pub lazy: u64,
 }
 
 struct Salomon<'c, 'i> {
@@ -767,8 +769,16 @@ impl Salomon<'_, '_> {
             self.stats.pv_extensions += 1;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            let stand = evaluate(&self.pos);
-            return self.quiesce(ply, alpha, beta, stand - material_balance(&self.pos));
+            // Lazy evaluation: when material alone is out of the window by more than the
+            // positional part can add, the positional part is only estimated (as 0).
+            let mat = material_balance(&self.pos);
+            let positional = if mat + POSITIONAL_MAX <= alpha || mat - POSITIONAL_MAX >= beta {
+                self.stats.lazy += 1;
+                0
+            } else {
+                evaluate(&self.pos) - mat
+            };
+            return self.quiesce(ply, alpha, beta, positional);
         }
         let in_check = self.pos.in_check();
         let mut pv_move = None;
