@@ -43,6 +43,8 @@ fn is_jump(cpu: Cpu, op: u8) -> bool {
         }
         // JMP abs, JMP (ind), the branches
         Cpu::Mos6502 => matches!(op, 0x4C | 0x6C) || op & 0x1F == 0x10,
+        // The 65C02 adds JMP (ind,X) and BRA.
+        Cpu::Cmos65c02 => matches!(op, 0x4C | 0x6C | 0x7C | 0x80) || op & 0x1F == 0x10,
     }
 }
 

@@ -15,7 +15,9 @@ pub fn default_depth(profile: Profile) -> u32 {
     match profile {
         Profile::Reference => 6,
         Profile::Full => 12,
-        // The historical profiles are not part of the bench; a depth for completeness.
+        Profile::Salomon => 5,
+        Profile::Nimzo => 6,
+        // The other historical profiles are not part of the bench; a depth for completeness.
         _ => 3,
     }
 }

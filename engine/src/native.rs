@@ -32,6 +32,12 @@ pub enum Profile {
     Microchess,
     /// Muller's micro-Max 4.8 (docs/history/micromax.md).
     Micromax,
+    /// Sargon (Dan and Kathe Spracklen, 1978): docs/history/sargon.md.
+    Sargon,
+    /// The Salomon thesis program (TU Graz, 1992): docs/history/salomon.md.
+    Salomon,
+    /// The reference with Donninger's null move and zugzwang rules: docs/history/nimzo.md.
+    Nimzo,
 }
 
 impl Profile {
@@ -44,6 +50,9 @@ impl Profile {
         (Profile::Tartan, "tartan"),
         (Profile::Microchess, "microchess"),
         (Profile::Micromax, "micromax"),
+        (Profile::Sargon, "sargon"),
+        (Profile::Salomon, "salomon"),
+        (Profile::Nimzo, "nimzo"),
     ];
 
     /// The profile's name (as `--profile` and the UCI option take it).
@@ -185,6 +194,9 @@ impl Engine for NativeEngine {
                 let history = game.history64();
                 Ok(self.full_state().search(pos, &history, fl, control))
             }
+            Profile::Sargon => Ok(crate::history::sargon::search(game, limits, control)),
+            Profile::Salomon => Ok(crate::history::salomon::search(game, limits, control)),
+            Profile::Nimzo => Ok(crate::history::nimzo::search(game, limits, control)),
             historical => crate::history::search(historical, game, limits, control, &self.history),
         }
     }

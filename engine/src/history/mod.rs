@@ -8,8 +8,12 @@
 //! until the budget is spent, the info reports, and a few board questions the old evaluations
 //! ask (who attacks a square, the moves of the side not to move).
 
+pub(crate) mod budget;
 pub mod microchess;
 pub mod micromax;
+pub mod nimzo;
+pub mod salomon;
+pub mod sargon;
 pub mod shannon;
 pub mod tartan;
 pub mod turing;
@@ -68,7 +72,9 @@ pub fn search(
         Profile::Tartan => tartan::search(pos, limits.depth, options, &mut budget),
         Profile::Microchess => microchess::search(game, &mut budget),
         Profile::Micromax => micromax::search(pos, limits.depth, &mut budget),
-        Profile::Reference | Profile::Full => {
+        // These three keep their own budget (`budget.rs`) and are called by the native engine
+        // directly.
+        Profile::Sargon | Profile::Salomon | Profile::Nimzo | Profile::Reference | Profile::Full => {
             return Err(EngineError::Unsupported(format!(
                 "'{profile}' is not a historical profile"
             )));

@@ -1,0 +1,928 @@
+//! `sargon`: Dan and Kathe Spracklen's Sargon (1978) as their book describes and lists it.
+//!
+//! - FNDMOV: a full-width, depth-first alpha-beta search to a fixed number of plies, with
+//!   scores kept as single bytes (neutral = 0x80) in a table of one entry per ply, and one
+//!   more ply for a move that gives check at the last ply;
+//! - SORTM / EVAL: at every ply above the last, each move is made, scored by POINTS and the
+//!   list sorted best first;
+//! - POINTS: material (in half pawns, predominant), adjusted by XCHNG for exchanges still
+//!   hanging, plus board control (attackers counted on every square) and development, both
+//!   measured against the root position and truncated by LIMIT (material to +-30 half pawns,
+//!   board control to +-6);
+//! - XCHNG: the exchange on one square from the lists of attackers and defenders that ATTACK
+//!   collects (x-rays through own pieces on the same line included);
+//! - PINFND: pieces pinned against a king or a queen, which then count as attackers only
+//!   along the pin;
+//! - BOOK: a one-move opening book.
+//!
+//! The arithmetic is the listing's, byte for byte (wrapping 8-bit values). Kempelen's own
+//! legal move generator replaces GENMOV (Sargon promotes to a queen only, so under-promotions
+//! are left out). See `docs/history/sargon.md` for every place where Kempelen had to choose.
+
+use super::budget::Budget;
+use crate::engine::{Limits, MATE, SearchControl, SearchInfo, SearchResult};
+use crate::game::Game;
+use crate::movegen::GenMode;
+use crate::moves::{Move, MoveList};
+use crate::piece::{self, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE};
+use crate::position::Position;
+use crate::square::Square;
+
+/// Deepest look-ahead Kempelen accepts (the original stops at 6 for want of memory).
+pub const MAX_DEPTH: u32 = 20;
+/// Board array value of a border square.
+const BORDER: u8 = 0xFF;
+/// Colour bit of a board byte (set for Black).
+const SBLACK: u8 = 0x80;
+/// "Piece has moved" flag of a board byte.
+const MOVED: u8 = 0x08;
+/// "King has castled" flag of a board byte.
+const CASTLED: u8 = 0x10;
+/// Piece values by type (the PVALUE table): pawn 1, knight 3, bishop 3, rook 5, queen 9,
+/// king 10.
+pub const PVALUE: [u8; 7] = [0, 1, 3, 3, 5, 9, 10];
+/// Scan directions on the 10-wide board (the DIRECT table): four diagonals, four lines,
+/// eight knight jumps.
+const DIRECT: [i8; 16] = [
+    9, 11, -11, -9, 10, -10, 1, -1, -21, -12, 8, 19, 21, 12, -8, -19,
+];
+/// LIMIT for the material change (half pawns).
+pub const MATERIAL_LIMIT: u8 = 30;
+/// LIMIT for the board-control change.
+pub const CONTROL_LIMIT: u8 = 6;
+/// Score of a checkmated position (from the mated side's opponent's view) and of stalemate.
+pub const MATE_SCORE: u8 = 0xFF;
+/// Neutral score.
+pub const NEUTRAL: u8 = 0x80;
+
+/// Sargon's board: 120 bytes, ten per rank with a border of 0xFF, a1 = 21, h8 = 98. A piece
+/// byte is `type | 0x80 for Black | 0x08 moved | 0x10 castled (kings)`.
+pub type Board = [u8; 120];
+
+/// Board index of a 0x88 square.
+pub fn index(sq: Square) -> usize {
+    21 + (sq >> 4) as usize * 10 + (sq & 7) as usize
+}
+
+/// The board of a game's current position: pieces from the start position marked as moved when
+/// they are off their home squares (or their castling right is gone), then every game move
+/// replayed so that the moved and castled flags follow the game.
+pub fn board_of_game(game: &Game) -> Board {
+    let mut pos = game.start().clone();
+    let mut board = initial_board(&pos);
+    for &m in game.moves() {
+        make_on_board(&mut board, &pos, m);
+        pos.play(m);
+    }
+    board
+}
+
+/// The board of a position without history (see [`board_of_game`]).
+pub fn initial_board(pos: &Position) -> Board {
+    let mut b = [BORDER; 120];
+    for r in 0..8u8 {
+        for f in 0..8u8 {
+            let sq = (r << 4) | f;
+            let p = pos.piece_at(sq);
+            let ix = index(sq);
+            if p == 0 {
+                b[ix] = 0;
+                continue;
+            }
+            let t = piece::piece_type(p);
+            let black = piece::colour(p) == BLACK;
+            let home_rank = if black { 7 } else { 0 };
+            let rights = pos.castling() >> if black { 2 } else { 0 };
+            let unmoved = match t {
+                PAWN => r == if black { 6 } else { 1 },
+                KNIGHT => r == home_rank && (f == 1 || f == 6),
+                BISHOP => r == home_rank && (f == 2 || f == 5),
+                QUEEN => r == home_rank && f == 3,
+                ROOK => {
+                    r == home_rank && ((f == 0 && rights & 2 != 0) || (f == 7 && rights & 1 != 0))
+                }
+                _ => r == home_rank && f == 4 && rights & 3 != 0,
+            };
+            let mut byte = t | if black { SBLACK } else { 0 };
+            if !unmoved {
+                byte |= MOVED;
+            }
+            if t == KING && r == home_rank && rights & 3 == 0 {
+                let rook = ROOK | if black { BLACK } else { WHITE };
+                if (f == 6 && pos.piece_at((r << 4) | 5) == rook)
+                    || (f == 2 && pos.piece_at((r << 4) | 3) == rook)
+                {
+                    byte |= CASTLED;
+                }
+            }
+            b[ix] = byte;
+        }
+    }
+    b
+}
+
+/// Plays a legal move of `pos` on the board (the MOVE routine): the piece gets the moved
+/// flag, a castling king the castled flag, a promoted pawn its new type.
+pub fn make_on_board(b: &mut Board, pos: &Position, m: Move) {
+    let from = index(m.from());
+    let to = index(m.to());
+    let p = b[from];
+    if pos.is_en_passant(m) {
+        let captured = if pos.side() == WHITE {
+            to - 10
+        } else {
+            to + 10
+        };
+        b[captured] = 0;
+    }
+    let mut moved = p | MOVED;
+    if pos.is_castling(m) {
+        moved |= CASTLED;
+        let (rf, rt) = if to > from {
+            (from + 3, from + 1)
+        } else {
+            (from - 4, from - 1)
+        };
+        b[rt] = b[rf] | MOVED;
+        b[rf] = 0;
+    }
+    if m.promotion() != 0 {
+        moved = (moved & !7) | m.promotion();
+    }
+    b[to] = moved;
+    b[from] = 0;
+}
+
+/// The attack list that ATTACK builds for one square: byte 0 White's count, bytes 1-6 White's
+/// attackers by type (two values a byte, low half first), byte 7 Black's count, bytes 8-13
+/// Black's attackers. A piece found behind a queen on the same line goes into the queen's
+/// slot.
+pub type AttackList = [u8; 14];
+
+/// A pinned piece: its board index and the direction from the royal piece to it.
+pub type Pin = (usize, i8);
+
+/// ATTACK for POINTS: every attacker and defender of square `sq`, whose occupant (0 if empty)
+/// is `p1`, with x-rays through pieces of one colour on the same line. Pinned pieces count
+/// only along their pin.
+pub fn attack_list(b: &Board, sq: usize, pins: &[Pin]) -> AttackList {
+    let mut list = [0u8; 14];
+    let p1 = b[sq];
+    for (i, &dir) in DIRECT.iter().enumerate() {
+        let counter = 16 - i; // the listing's direction counter B
+        let knight_scan = counter < 9;
+        let mut at = sq as isize;
+        let (mut count, mut same, mut opposite, mut queen) = (0, false, false, false);
+        loop {
+            count += 1;
+            at += dir as isize;
+            let p2 = b[at as usize];
+            if p2 == BORDER {
+                break;
+            }
+            if p2 == 0 {
+                if knight_scan {
+                    break;
+                }
+                continue;
+            }
+            if (p2 ^ p1) & SBLACK != 0 {
+                if same {
+                    break;
+                }
+                opposite = true;
+            } else {
+                if opposite {
+                    break;
+                }
+                same = true;
+            }
+            let t2 = p2 & 7;
+            let attacks = if knight_scan {
+                t2 == KNIGHT
+            } else if t2 == QUEEN {
+                queen = true;
+                true
+            } else if count == 1 && t2 == KING {
+                true
+            } else if counter >= 13 {
+                // Diagonals: a bishop, or a pawn on the first square of a diagonal it takes on.
+                t2 == BISHOP
+                    || (count == 1
+                        && t2 == PAWN
+                        && if p2 & SBLACK != 0 {
+                            counter >= 15
+                        } else {
+                            counter < 15
+                        })
+            } else {
+                t2 == ROOK
+            };
+            if !attacks {
+                break;
+            }
+            if pin_allows(at as usize, dir, pins) {
+                save_attacker(&mut list, p2, if queen { QUEEN } else { t2 });
+            }
+            if t2 == KING || t2 == KNIGHT {
+                break;
+            }
+        }
+    }
+    list
+}
+
+/// PNCK: whether a piece on `at` may attack along `dir`: not pinned, or pinned once along the
+/// same line.
+fn pin_allows(at: usize, dir: i8, pins: &[Pin]) -> bool {
+    let mut found = pins.iter().filter(|p| p.0 == at);
+    match (found.next(), found.next()) {
+        (None, _) => true,
+        (Some(&(_, d)), None) => d == dir || d == -dir,
+        _ => false,
+    }
+}
+
+/// ATKSAV: counts the attacker and stores its value in its slot (two values a byte).
+fn save_attacker(list: &mut AttackList, p2: u8, slot_type: u8) {
+    let base = if p2 & SBLACK != 0 { 7 } else { 0 };
+    list[base] = list[base].wrapping_add(1);
+    let mut slot = base + slot_type as usize;
+    let value = PVALUE[(p2 & 7) as usize];
+    let byte = list[slot];
+    if byte & 0x0F != 0 && byte & 0xF0 == 0 {
+        list[slot] = (value << 4) | byte;
+        return;
+    }
+    if byte & 0x0F != 0 {
+        slot += 1; // both halves full: the next slot
+    }
+    if slot < list.len() {
+        list[slot] = (list[slot] << 4) | value;
+    }
+}
+
+/// XCHNG: the points (in half pawns) the owner of the piece `p1` on a square would lose in the
+/// exchange there, with the attack list of that square. Returns `(points lost, value of the
+/// piece doubled)`.
+pub fn exchange(list: &AttackList, p1: u8) -> (u8, u8) {
+    struct Lists {
+        list: AttackList,
+        ptr: [usize; 2],
+        count: [u8; 2],
+        cur: usize,
+        calls: u8,
+    }
+    impl Lists {
+        // NEXTAD: the next attacker or defender, alternating sides, doubled.
+        fn next(&mut self) -> Option<u8> {
+            self.calls = self.calls.wrapping_add(1);
+            self.cur ^= 1;
+            let side = self.cur;
+            if self.count[side] == 0 {
+                return None;
+            }
+            self.count[side] -= 1;
+            let end = if self.ptr[side] < 7 { 7 } else { 14 };
+            let mut p = self.ptr[side];
+            loop {
+                p += 1;
+                if p >= end {
+                    return None;
+                }
+                if self.list[p] != 0 {
+                    break;
+                }
+            }
+            let v = self.list[p] & 0x0F;
+            self.list[p] >>= 4;
+            self.ptr[side] = p - 1;
+            Some(v.wrapping_add(v))
+        }
+    }
+    let black = p1 & SBLACK != 0;
+    let (own, opp) = if black { (7, 0) } else { (0, 7) };
+    // Side 0 is the owner's list, side 1 the opponent's; the first call takes side 1.
+    let mut l = Lists {
+        list: *list,
+        ptr: [own, opp],
+        count: [list[own], list[opp]],
+        cur: 0,
+        calls: 0,
+    };
+    let d = PVALUE[(p1 & 7) as usize].wrapping_mul(2);
+    let mut b = d;
+    let mut e: u8 = 0;
+    let Some(mut a) = l.next() else {
+        return (0, d);
+    };
+    loop {
+        // XC10: `a` is the next piece to capture on the square, `b` the piece standing there.
+        let attacker = a;
+        let saved;
+        let value;
+        match l.next() {
+            None => {
+                saved = None;
+                value = b;
+            }
+            Some(defender) => {
+                if b >= attacker {
+                    saved = Some(defender);
+                    value = b;
+                } else {
+                    // XC15: the capture gains less than the capturer is worth; look further.
+                    let mut def = defender;
+                    let mut att = attacker;
+                    loop {
+                        if def < att {
+                            return (e, d);
+                        }
+                        let Some(na) = l.next() else {
+                            return (e, d);
+                        };
+                        att = na;
+                        match l.next() {
+                            Some(nd) => def = nd,
+                            None => break,
+                        }
+                    }
+                    // XC18 reached from the loop: the last attacker is not answered.
+                    let v = if l.calls & 1 != 0 {
+                        b.wrapping_neg()
+                    } else {
+                        b
+                    };
+                    e = e.wrapping_add(v);
+                    return (e, d);
+                }
+            }
+        }
+        // XC19: the capture happens.
+        let v = if l.calls & 1 != 0 {
+            value.wrapping_neg()
+        } else {
+            value
+        };
+        e = e.wrapping_add(v);
+        match saved {
+            None => return (e, d),
+            Some(next) => {
+                b = attacker;
+                a = next;
+            }
+        }
+    }
+}
+
+/// The royal pieces PINFND starts from: white king, black king, white queen, black queen
+/// (0 when absent). Sargon follows the last queen moved; Kempelen takes the first queen of a
+/// colour on the board, counted from a1.
+fn royals(b: &Board, pos: &Position) -> [usize; 4] {
+    let mut q = [0usize; 2];
+    for (ix, &p) in b.iter().enumerate().take(99).skip(21) {
+        if p != BORDER && p & 7 == QUEEN {
+            let c = (p >> 7) as usize;
+            if q[c] == 0 {
+                q[c] = ix;
+            }
+        }
+    }
+    [
+        index(pos.king_square(WHITE)),
+        index(pos.king_square(BLACK)),
+        q[0],
+        q[1],
+    ]
+}
+
+/// PINFND: the pieces pinned against a king or a queen, both colours. A piece pinned against a
+/// queen by a queen counts only when the pinned-against queen has no more defenders than
+/// attackers.
+pub fn find_pins(b: &Board, royal: [usize; 4]) -> Vec<Pin> {
+    let mut pins: Vec<Pin> = Vec::new();
+    for &r in royal.iter() {
+        if r == 0 {
+            continue;
+        }
+        let p1 = b[r];
+        for (i, &dir) in DIRECT[..8].iter().enumerate() {
+            let diagonal = i < 4;
+            let mut at = r as isize;
+            let mut candidate = 0usize;
+            loop {
+                at += dir as isize;
+                let p = b[at as usize];
+                if p == 0 {
+                    continue;
+                }
+                if p == BORDER {
+                    break;
+                }
+                if (p ^ p1) & SBLACK == 0 {
+                    if candidate != 0 {
+                        break;
+                    }
+                    candidate = at as usize;
+                    continue;
+                }
+                if candidate == 0 {
+                    break;
+                }
+                let t = p & 7;
+                let pinner = if t == QUEEN {
+                    if p1 & 7 == QUEEN {
+                        let list = attack_list(b, r, &pins);
+                        let (own, opp) = if p1 & SBLACK != 0 { (7, 0) } else { (0, 7) };
+                        (list[own].wrapping_sub(list[opp]).wrapping_sub(1) as i8) < 0
+                    } else {
+                        true
+                    }
+                } else if diagonal {
+                    t == BISHOP
+                } else {
+                    t == ROOK
+                };
+                if pinner {
+                    pins.push((candidate, dir));
+                }
+                break;
+            }
+        }
+    }
+    pins
+}
+
+/// LIMIT: `value` (a signed byte) truncated to `-limit..=limit`.
+pub fn limit(value: u8, limit: u8) -> u8 {
+    let v = value as i8;
+    v.clamp(-(limit as i8), limit as i8) as u8
+}
+
+/// What POINTS computes for one position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Points {
+    /// The score of the move just made, 0x80 neutral, from the view of the side now to move
+    /// (lower is better for the side that moved).
+    pub valm: u8,
+    /// Material, White minus Black, in half pawns, each threatened piece half a pawn less.
+    pub material: i8,
+    /// Board control plus development, White minus Black.
+    pub control: i8,
+    /// Most points the side that moved may lose in an exchange.
+    pub lost: u8,
+    /// The two largest gains the side that moved threatens.
+    pub won: [u8; 2],
+    /// Whether the piece that moved is the one most at risk.
+    pub moved_piece_lost: bool,
+}
+
+/// What POINTS needs besides the board: who just moved, where the last move went (0 at the
+/// root), the move number (early queen and rook moves cost before move 7) and the root's
+/// material and board control.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointsContext {
+    /// Colour bit of the side that just moved (0 white, 8 black).
+    pub mover: u8,
+    /// Board index of the last move's destination, 0 if none.
+    pub moved_to: usize,
+    /// Move number (MOVENO).
+    pub move_number: u16,
+    /// Material at the root (MV0).
+    pub root_material: u8,
+    /// Board control at the root (BC0).
+    pub root_control: u8,
+}
+
+/// POINTS: the static evaluation.
+pub fn points(b: &Board, pins: &[Pin], ctx: &PointsContext) -> Points {
+    let mut mtrl: u8 = 0;
+    let mut brdc: u8 = 0;
+    let (mut ptsl, mut ptsw1, mut ptsw2) = (0u8, 0u8, 0u8);
+    let mut ptsck = 0usize;
+    let mover_black = ctx.mover == BLACK;
+    for sq in 21..99 {
+        let p1 = b[sq];
+        if p1 == BORDER {
+            continue;
+        }
+        let t = p1 & 7;
+        let black = p1 & SBLACK != 0;
+        let penalty: u8 = if black { 2 } else { (-2i8) as u8 };
+        match t {
+            KNIGHT | BISHOP if p1 & MOVED == 0 => brdc = brdc.wrapping_add(penalty),
+            KING if p1 & CASTLED != 0 => {
+                brdc = brdc.wrapping_add(if black { (-6i8) as u8 } else { 6 })
+            }
+            KING if p1 & MOVED != 0 => brdc = brdc.wrapping_add(penalty),
+            ROOK | QUEEN if ctx.move_number < 7 && p1 & MOVED != 0 => {
+                brdc = brdc.wrapping_add(penalty)
+            }
+            _ => {}
+        }
+        let list = attack_list(b, sq, pins);
+        brdc = brdc.wrapping_add(list[0].wrapping_sub(list[7]));
+        if p1 == 0 {
+            continue;
+        }
+        let (e, mut d) = exchange(&list, p1);
+        if e != 0 {
+            d = d.wrapping_sub(1);
+            if black == mover_black {
+                if e >= ptsl {
+                    ptsl = e;
+                    if sq == ctx.moved_to {
+                        ptsck = sq;
+                    }
+                }
+            } else {
+                let mut a = e;
+                if e >= ptsw1 {
+                    a = ptsw1;
+                    ptsw1 = e;
+                }
+                if a >= ptsw2 {
+                    ptsw2 = a;
+                }
+            }
+        }
+        mtrl = if black {
+            mtrl.wrapping_sub(d)
+        } else {
+            mtrl.wrapping_add(d)
+        };
+    }
+    let (won, lost) = ([ptsw1, ptsw2], ptsl);
+    if ptsck != 0 {
+        ptsw1 = ptsw2;
+        ptsw2 = 0;
+    }
+    let loss = if ptsl == 0 { 0 } else { ptsl - 1 };
+    let gain = if ptsw1 == 0 || ptsw2 == 0 {
+        0
+    } else {
+        (ptsw2 - 1) >> 1
+    };
+    let mut a = gain.wrapping_sub(loss);
+    if mover_black {
+        a = a.wrapping_neg();
+    }
+    let a = a.wrapping_add(mtrl).wrapping_sub(ctx.root_material);
+    let material = limit(a, MATERIAL_LIMIT);
+    let control_change = if ptsck != 0 {
+        0
+    } else {
+        brdc.wrapping_sub(ctx.root_control)
+    };
+    let control = limit(control_change, CONTROL_LIMIT);
+    let mut score = material.wrapping_mul(4).wrapping_add(control);
+    if !mover_black {
+        score = score.wrapping_neg();
+    }
+    Points {
+        valm: score.wrapping_add(NEUTRAL),
+        material: mtrl as i8,
+        control: brdc as i8,
+        lost,
+        won,
+        moved_piece_lost: ptsck != 0,
+    }
+}
+
+/// POINTS of a position as the root sees it (ply 0): material and board control only.
+pub fn root_points(b: &Board, pos: &Position) -> Points {
+    let pins = find_pins(b, royals(b, pos));
+    points(
+        b,
+        &pins,
+        &PointsContext {
+            mover: pos.side(),
+            moved_to: 0,
+            move_number: pos.fullmove_number(),
+            root_material: 0,
+            root_control: 0,
+        },
+    )
+}
+
+/// BOOK: Sargon's one-move opening book. As White in the start position, 1. e4 or 1. d4 at
+/// random (`coin` picks); as Black after any first move, 1... e5 after a pawn move on the
+/// a-, b-, c- or e-file, otherwise 1... d5.
+pub fn book_move(pos: &Position, coin: bool) -> Option<Move> {
+    let start = Position::startpos();
+    if pos.fullmove_number() != 1 {
+        return None;
+    }
+    let find = |text: &str| pos.parse_uci(text).ok();
+    if pos.side() == WHITE {
+        if *pos != start {
+            return None;
+        }
+        return find(if coin { "d2d4" } else { "e2e4" });
+    }
+    // Which first move led here?
+    let first = start.legal_moves().iter().copied().find(|&m| {
+        let mut p = start.clone();
+        p.play(m);
+        p.board() == pos.board() && p.castling() == pos.castling()
+    })?;
+    let from = first.from();
+    let is_pawn = start.piece_at(from) == PAWN;
+    let file = from & 7;
+    if is_pawn && (file <= 2 || file == 4) {
+        find("e7e5")
+    } else {
+        find("d7d5")
+    }
+}
+
+/// Moves Sargon considers: the legal moves, promotions to a queen only.
+fn sargon_moves(pos: &Position) -> MoveList {
+    let mut all = MoveList::new();
+    pos.generate(&mut all, GenMode::All);
+    let mut list = MoveList::new();
+    for &m in all.iter() {
+        if m.promotion() == 0 || m.promotion() == QUEEN {
+            list.push(m);
+        }
+    }
+    list
+}
+
+enum NodeEnd {
+    /// The node's value went into its score-table entry.
+    Done,
+    /// A cut-off: the parent ignores this node.
+    Cut,
+    /// A checkmate was found at the root: stop.
+    Mate,
+    /// A limit ended the search.
+    Aborted,
+}
+
+struct Fndmov<'c, 'i, 'b> {
+    pos: Position,
+    board: Board,
+    plymax: usize,
+    root_material: u8,
+    root_control: u8,
+    score: Vec<u8>,
+    pv: Vec<Vec<Move>>,
+    best: Option<Move>,
+    budget: &'b mut Budget<'c, 'i>,
+    seldepth: usize,
+}
+
+impl Fndmov<'_, '_, '_> {
+    fn evaluate_here(&mut self, mover: u8, moved_to: usize, move_number: u16) -> u8 {
+        let pins = find_pins(&self.board, royals(&self.board, &self.pos));
+        points(
+            &self.board,
+            &pins,
+            &PointsContext {
+                mover,
+                moved_to,
+                move_number,
+                root_material: self.root_material,
+                root_control: self.root_control,
+            },
+        )
+        .valm
+    }
+
+    /// EVAL: makes the move, scores it with POINTS, takes it back.
+    fn eval_move(&mut self, m: Move) -> Option<u8> {
+        if self.budget.count() {
+            return None;
+        }
+        let mover = self.pos.side();
+        let number = self.pos.fullmove_number();
+        let saved = self.board;
+        make_on_board(&mut self.board, &self.pos, m);
+        let undo = self.pos.make(m);
+        let v = self.evaluate_here(mover, index(m.to()), number);
+        self.pos.unmake(m, &undo);
+        self.board = saved;
+        Some(v)
+    }
+
+    /// The score-table comparison after a move of ply `p` got the value `v` (from the view of
+    /// the side to move after it): cut-off, new best, or nothing.
+    fn back_up(&mut self, p: usize, v: u8, m: Option<Move>) -> Option<NodeEnd> {
+        if v <= self.score[p - 1] {
+            return Some(NodeEnd::Cut);
+        }
+        let nv = v.wrapping_neg();
+        if nv <= self.score[p] {
+            return None;
+        }
+        self.score[p] = nv;
+        if let Some(m) = m {
+            let (head, tail) = self.pv.split_at_mut(p + 1);
+            head[p].clear();
+            head[p].push(m);
+            head[p].extend_from_slice(&tail[0]);
+            if p == 1 {
+                self.best = Some(m);
+                if nv == MATE_SCORE {
+                    return Some(NodeEnd::Mate);
+                }
+            }
+        }
+        None
+    }
+
+    fn node(&mut self, p: usize) -> NodeEnd {
+        self.seldepth = self.seldepth.max(p);
+        let in_check = self.pos.in_check();
+        let moves = sargon_moves(&self.pos);
+        let mut order: Vec<Move> = moves.iter().copied().collect();
+        if p < self.plymax {
+            // SORTM: each move scored by EVAL, lowest (best for the mover) first, ties in
+            // generation order.
+            let mut scored = Vec::with_capacity(order.len());
+            for &m in &order {
+                match self.eval_move(m) {
+                    Some(v) => scored.push((v, m)),
+                    None => return NodeEnd::Aborted,
+                }
+            }
+            scored.sort_by_key(|&(v, _)| v);
+            order = scored.into_iter().map(|(_, m)| m).collect();
+        }
+        for &m in &order {
+            if p == 1 && self.budget.aborted {
+                return NodeEnd::Aborted;
+            }
+            let mover = self.pos.side();
+            let number = self.pos.fullmove_number();
+            let saved = self.board;
+            make_on_board(&mut self.board, &self.pos, m);
+            let undo = self.pos.make(m);
+            self.pv[p + 1].clear();
+            let v = if p < self.plymax || (p == self.plymax && self.pos.in_check()) {
+                // Descend (at the last ply only for a check: one more ply).
+                self.score[p + 1] = self.score[p - 1];
+                match self.node(p + 1) {
+                    NodeEnd::Done => Some(self.score[p + 1]),
+                    NodeEnd::Cut => None,
+                    end => {
+                        self.pos.unmake(m, &undo);
+                        self.board = saved;
+                        return end;
+                    }
+                }
+            } else if self.budget.count() {
+                self.pos.unmake(m, &undo);
+                self.board = saved;
+                return NodeEnd::Aborted;
+            } else {
+                Some(self.evaluate_here(mover, index(m.to()), number))
+            };
+            self.pos.unmake(m, &undo);
+            self.board = saved;
+            if let Some(v) = v {
+                if let Some(end) = self.back_up(p, v, Some(m)) {
+                    return end;
+                }
+            }
+        }
+        if order.is_empty() {
+            let v = if in_check { MATE_SCORE } else { NEUTRAL };
+            if let Some(end) = self.back_up(p, v, None) {
+                return end;
+            }
+        }
+        NodeEnd::Done
+    }
+}
+
+/// One FNDMOV search at look-ahead `plymax`: best move, root score byte, PV; `None` when a
+/// limit ended it.
+fn fndmov(
+    pos: &Position,
+    board: &Board,
+    plymax: usize,
+    budget: &mut Budget,
+) -> Option<(Move, u8, Vec<Move>, usize)> {
+    let root = root_points(board, pos);
+    let mut f = Fndmov {
+        pos: pos.clone(),
+        board: *board,
+        plymax,
+        root_material: root.material as u8,
+        root_control: root.control as u8,
+        score: vec![0; plymax + 4],
+        pv: vec![Vec::new(); plymax + 4],
+        best: None,
+        budget,
+        seldepth: 0,
+    };
+    match f.node(1) {
+        NodeEnd::Aborted => None,
+        _ => Some((f.best?, f.score[1], f.pv[1].clone(), f.seldepth)),
+    }
+}
+
+/// Centipawns of a root score byte: one unit is a quarter of a half pawn (12.5 cp); 0xFF is a
+/// mate for the side to move, 0x01 a mate against it.
+pub fn score_to_cp(score: u8, pv_len: usize) -> i32 {
+    match score {
+        MATE_SCORE => MATE - pv_len as i32,
+        1 => -(MATE - pv_len as i32 - 1),
+        s => (s as i32 - NEUTRAL as i32) * 25 / 2,
+    }
+}
+
+/// Searches the current position of `game` within `limits`: the book on move 1, then FNDMOV.
+/// A depth limit alone runs one search at that look-ahead, as Sargon did; node and time limits
+/// run look-aheads 1, 2, 3, ... and keep the last one completed.
+pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchResult {
+    let pos = game.position();
+    let mut budget = Budget::new(limits, pos.side(), control);
+    if sargon_moves(pos).is_empty() {
+        return SearchResult::no_move(pos.in_check(), budget.elapsed());
+    }
+    let coin = control.start.elapsed().subsec_nanos() & 1 == 1
+        || std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.subsec_nanos() & 2 != 0)
+            .unwrap_or(false);
+    if let Some(m) = book_move(pos, coin) {
+        let result = SearchResult {
+            best: Some(m),
+            score: 0,
+            pv: vec![m],
+            depth: 1,
+            nodes: 0,
+            time: budget.elapsed(),
+        };
+        budget.report(&info_of(&result, 1));
+        return result;
+    }
+    let board = board_of_game(game);
+    let only_depth = limits.depth.is_some()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.wtime.is_none()
+        && limits.btime.is_none()
+        && !limits.infinite;
+    let max = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH) as usize;
+    let mut result: Option<SearchResult> = None;
+    let first = if only_depth { max } else { 1 };
+    for plymax in first..=max {
+        if plymax > first && !budget.may_continue() {
+            break;
+        }
+        let Some(found) = fndmov(pos, &board, plymax, &mut budget) else {
+            break;
+        };
+        budget.arm();
+        let mut found = found;
+        if found.1 == MATE_SCORE && only_depth {
+            // Sargon lowers its look-ahead by two after announcing a mate so that it keeps
+            // finding the shortest one; Kempelen looks for the shorter mate right away.
+            let mut d = plymax;
+            while d > 2 {
+                d -= 2;
+                match fndmov(pos, &board, d, &mut budget) {
+                    Some(shorter) if shorter.1 == MATE_SCORE => found = shorter,
+                    _ => break,
+                }
+            }
+        }
+        let (best, score, pv, seldepth) = found;
+        let r = SearchResult {
+            best: Some(best),
+            score: score_to_cp(score, pv.len()),
+            pv,
+            depth: plymax as u32,
+            nodes: budget.nodes,
+            time: budget.elapsed(),
+        };
+        let mut info = info_of(&r, seldepth as u32);
+        info.nodes = budget.nodes;
+        budget.report(&info);
+        let mate = score == MATE_SCORE;
+        result = Some(r);
+        if mate {
+            break;
+        }
+    }
+    let mut r = result.expect("the first look-ahead always completes");
+    r.nodes = budget.nodes;
+    r.time = budget.elapsed();
+    r
+}
+
+fn info_of(r: &SearchResult, seldepth: u32) -> SearchInfo {
+    SearchInfo {
+        depth: r.depth,
+        seldepth,
+        score: r.score,
+        nodes: r.nodes,
+        time: r.time,
+        pv: r.pv.clone(),
+        hashfull: None,
+    }
+}
