@@ -437,3 +437,19 @@ fn sargon_agrees_with_the_original_on_its_regression_positions() {
     );
     assert!(differ.len() <= 3, "{differ:#?}");
 }
+
+#[test]
+fn salomon_king_safety_cases() {
+    // Castled short with the shield intact: no penalty. Black has knights, bishops, rooks
+    // and a queen: Figurensumme 2 + 2 + 1 + 3 = 8.
+    let p = pos("r1bqkb1r/pppppppp/2n2n2/8/8/5NP1/PPPPPPBP/RNBQ1RK1 w kq - 0 1");
+    assert_eq!(salomon::figure_sum(&p, kempelen_engine::piece::BLACK), 8.0);
+    // g-pawn off its second rank: half a point of the kingside wing, 8 x 0.5 = 4.
+    assert_eq!(salomon::king_safety(&p, kempelen_engine::piece::WHITE), 4.0);
+    // Exposed king on e3 with the opponent not in the endgame: 8 x (0 + 20) = 160.
+    let p = pos("r1bqkb1r/pppppppp/2n2n2/8/8/4K3/PPPPPPPP/RNBQ1BNR w kq - 0 1");
+    assert_eq!(
+        salomon::king_safety(&p, kempelen_engine::piece::WHITE),
+        160.0
+    );
+}
