@@ -171,6 +171,30 @@ fn sargon_points_of_a_knight_left_en_prise() {
 }
 
 #[test]
+fn sargon_points_counts_half_of_the_second_threat() {
+    // The knight d5 forks the undefended rooks c7 and e7 (the pawn d7 cuts the rank). By
+    // hand: each rook loses 10 half pawns in XCHNG and counts one less (9); material
+    // 20 + 6 - (20 + 9 + 9 + 2) = -14. Black saves one rook, so White gains half of the
+    // second threat less half a pawn: (10 - 1) / 2 = 4. Change -14 + 4 = -10 half pawns,
+    // board control measured against itself (0): score -40, seen from Black +40.
+    let b = board("6k1/2rpr3/8/3N4/8/8/8/6K1 b - - 0 1");
+    let pins = sargon::find_pins(&b, [ix("g1"), ix("g8"), 0, 0]);
+    let mut ctx = sargon::PointsContext {
+        mover: kempelen_engine::piece::WHITE,
+        moved_to: ix("d5"),
+        move_number: 20,
+        root_material: 0,
+        root_control: 0,
+    };
+    ctx.root_control = sargon::points(&b, &pins, &ctx).control as u8;
+    let p = sargon::points(&b, &pins, &ctx);
+    assert_eq!(p.won, [10, 10]);
+    assert_eq!(p.lost, 0);
+    assert_eq!(p.material, -14);
+    assert_eq!(p.valm, 0x80 + 40);
+}
+
+#[test]
 fn sargon_points_board_control_of_bare_kings() {
     // Ka1 against Ka8: three squares each, both kings moved: material 0, control 0.
     let b = board("k7/8/8/8/8/8/8/K7 w - - 0 1");
@@ -360,6 +384,16 @@ fn nimzo_rule2_refuses_the_null_move_to_a_lone_bishop() {
     assert!(out.policy.enabled);
     assert!(out.stats.refused_rule2 > 0);
     assert!(out.stats.tried > 0);
+}
+
+#[test]
+fn nimzo_no_null_move_for_a_side_that_stands_very_badly() {
+    // White is a queen down: in White's nodes the static value is far below beta, so
+    // passing cannot refute anything and is not tried; Black, a queen up, passes.
+    let game = Game::from_fen("3qk3/pppppppp/8/8/8/8/PPPPPPPP/4K1N1 w - - 0 1").unwrap();
+    let out = nimzo::run(&game, &Limits::depth(4), &SearchControl::default());
+    assert!(out.stats.refused_badly > 0, "{:?}", out.stats);
+    assert!(out.stats.tried > 0, "{:?}", out.stats);
 }
 
 #[test]
