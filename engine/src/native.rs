@@ -1,6 +1,7 @@
-//! The native engine as an [`Engine`] backend, with its two search profiles: `reference`
-//! (exactly `docs/ALGORITHM.md`, what the 8-bit ports reproduce) and `full` (the strongest
-//! native search). UCI options: `Hash` (megabytes, full profile) and `Profile`.
+//! The native engine as an [`Engine`] backend, with its search profiles: `reference`
+//! (exactly `docs/ALGORITHM.md`, what the 8-bit ports reproduce), `full` (the strongest
+//! native search) and the historical programs of [`crate::history`]. UCI options: `Hash`
+//! (megabytes, full profile) and `Profile`.
 
 use crate::engine::{
     Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchResult,

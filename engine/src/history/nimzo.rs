@@ -75,6 +75,8 @@ pub struct NullStats {
     pub cutoffs: u64,
     /// Null moves not tried only because of rule II.
     pub refused_rule2: u64,
+    /// Null moves not tried because the side to move stood very badly.
+    pub refused_badly: u64,
     /// Null moves searched last at the root (rule III).
     pub root_tests: u64,
     /// Restarts after a zugzwang found at the root (rule III).
@@ -253,7 +255,9 @@ impl Nimzo<'_, '_> {
         if self.null_enabled && null_ok && ply > 0 && !in_check && !self.follow {
             if !rule2_allows(&self.pos) {
                 self.stats.refused_rule2 += 1;
-            } else if evaluate(&self.pos) as i32 >= beta - BADLY_MARGIN {
+            } else if (evaluate(&self.pos) as i32) < beta - BADLY_MARGIN {
+                self.stats.refused_badly += 1;
+            } else {
                 self.stats.tried += 1;
                 let undo = self.pos.make_null();
                 self.history.push(self.pos.key());

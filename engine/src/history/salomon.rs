@@ -339,7 +339,7 @@ pub fn figure_sum(pos: &Position, by: u8) -> f64 {
 fn castled(pos: &Position, c: u8) -> u8 {
     let k = pos.king_square(c);
     let home = if c == WHITE { 0 } else { 7 };
-    let rights = pos.castling() >> if c == WHITE { 0 } else { 2 } & 3;
+    let rights = (pos.castling() >> if c == WHITE { 0 } else { 2 }) & 3;
     if rank_of(k) != home || rights != 0 {
         return 0;
     }
@@ -395,10 +395,11 @@ pub fn king_safety(pos: &Position, c: u8) -> f64 {
     let kingside = || wing_value(pos, c, &[6, 7], &[5, 6]);
     let queenside = || wing_value(pos, c, &[0, 1, 2], &[1, 2, 3]);
     match own {
-        1 => fs * kingside(),
-        2 => fs * queenside(),
+        // Castled: the shield pawns only (the path squares now hold the king and rook).
+        1 => fs * wing_value(pos, c, &[6, 7], &[]),
+        2 => fs * wing_value(pos, c, &[0, 1, 2], &[]),
         _ => {
-            let rights = pos.castling() >> if c == WHITE { 0 } else { 2 } & 3;
+            let rights = (pos.castling() >> if c == WHITE { 0 } else { 2 }) & 3;
             let extra = if rights == 0 {
                 // Rights lost: distance to the castling squares x 1.5, and 2 for the loss.
                 let d = (file_of(k) - 6).abs().min((file_of(k) - 2).abs()) as f64;
