@@ -231,6 +231,8 @@ fn gauntlet_plays_only_the_first_player() {
         "200",
         "--games",
         "2",
+        "--concurrency",
+        "2",
         "--json",
     ]);
     let games = v["games"].as_array().unwrap();
@@ -242,6 +244,9 @@ fn gauntlet_plays_only_the_first_player() {
         );
     }
     assert_eq!(v["format"], "gauntlet");
+    // Two games at a time: still in schedule order, every round once.
+    let rounds: Vec<u64> = games.iter().map(|g| g["round"].as_u64().unwrap()).collect();
+    assert_eq!(rounds, vec![1, 2, 3, 4]);
 }
 
 #[test]
