@@ -17,10 +17,12 @@ fn temp(name: &str) -> PathBuf {
     dir.join(name)
 }
 
-/// A fake UCI engine as a shell script: handshake, then `reply` to every `go` (or nothing).
+/// A fake UCI engine as a shell script: handshake, then `reply` to every `go` (nothing for
+/// `None`, exit for `Some("exit")`).
 fn fake_uci(name: &str, reply: Option<&str>) -> String {
     let path = temp(name);
     let go = match reply {
+        Some("exit") => "exit 3".to_string(),
         Some(r) => format!("echo \"{r}\""),
         None => ":".to_string(),
     };
@@ -231,6 +233,8 @@ fn gauntlet_plays_only_the_first_player() {
         "200",
         "--games",
         "2",
+        "--concurrency",
+        "2",
         "--json",
     ]);
     let games = v["games"].as_array().unwrap();
@@ -242,6 +246,9 @@ fn gauntlet_plays_only_the_first_player() {
         );
     }
     assert_eq!(v["format"], "gauntlet");
+    // Two games at a time: still in schedule order, every round once.
+    let rounds: Vec<u64> = games.iter().map(|g| g["round"].as_u64().unwrap()).collect();
+    assert_eq!(rounds, vec![1, 2, 3, 4]);
 }
 
 #[test]
@@ -342,6 +349,24 @@ fn illegal_garbage_and_silent_engines_forfeit_with_the_reason() {
     for f in forfeits(&v) {
         assert!(
             f.contains("engine_failure") && f.contains("'banana' is not a move"),
+            "{f}"
+        );
+    }
+
+    let crasher = fake_uci("crasher", Some("exit"));
+    let v = json(&[
+        "tournament",
+        "reference",
+        &crasher,
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    for f in forfeits(&v) {
+        assert!(
+            f.contains("engine exited while waiting for 'bestmove'"),
             "{f}"
         );
     }

@@ -56,8 +56,8 @@ pub struct TournamentArgs {
     /// Adjudicate a draw when a game reaches this many plies.
     #[arg(long, default_value_t = 400)]
     pub max_plies: usize,
-    /// Seconds an external engine may exceed its limit before it forfeits (also its
-    /// start-up and handshake allowance).
+    /// Seconds an external engine may exceed its limit before it forfeits (also bounds its
+    /// start-up handshake, at most 10 s).
     #[arg(long, default_value_t = 60.0)]
     pub move_timeout: f64,
     /// Anchor the ratings: LABEL=ELO (a player with a known rating).

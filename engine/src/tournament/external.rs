@@ -469,16 +469,19 @@ impl Engine for XboardEngine {
             format!("sd {d}")
         } else if let Some(t) = limits.movetime {
             format!("st {}", t.as_secs().max(1))
+        } else if self.sent_level.starts_with("level") {
+            // The clock's control is set once a game (from the clock of the first search,
+            // which is still the base time); `time` and `otim` below track it.
+            self.sent_level.clone()
         } else {
-            let (base, inc) = match (limits.wtime, limits.winc) {
-                (Some(b), i) => (b, i.unwrap_or_default()),
-                _ => (Duration::from_secs(60), Duration::ZERO),
-            };
+            let own = if white { limits.wtime } else { limits.btime };
+            let inc = if white { limits.winc } else { limits.binc };
+            let base = own.unwrap_or(Duration::from_secs(60));
             format!(
                 "level 0 {}:{:02} {}",
                 base.as_secs() / 60,
                 base.as_secs() % 60,
-                inc.as_secs_f64()
+                inc.unwrap_or_default().as_secs_f64()
             )
         };
         if level != self.sent_level {

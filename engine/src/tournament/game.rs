@@ -441,6 +441,70 @@ mod tests {
         );
     }
 
+    /// An engine that always answers the same way.
+    struct Scripted(Result<Option<Move>, crate::EngineError>);
+
+    impl Engine for Scripted {
+        fn name(&self) -> String {
+            "scripted".into()
+        }
+        fn perft(&mut self, _: &Position, _: u32) -> Result<u64, crate::EngineError> {
+            Ok(0)
+        }
+        fn search(
+            &mut self,
+            _: &Game,
+            _: &Limits,
+            _: &SearchControl,
+        ) -> Result<crate::SearchResult, crate::EngineError> {
+            let best = self.0.clone()?;
+            let mut r = crate::SearchResult::no_move(false, Duration::ZERO);
+            r.best = best;
+            Ok(r)
+        }
+    }
+
+    #[test]
+    fn forfeits_name_the_reason() {
+        let settings = GameSettings {
+            limit: MoveLimit::Nodes(100),
+            max_plies: 10,
+        };
+        let play = |black: Result<Option<Move>, crate::EngineError>| {
+            let mut white = NativeEngine::new(Profile::Reference);
+            let mut black = Scripted(black);
+            play_game(
+                ("w", &mut white),
+                ("b", &mut black),
+                &Opening::startpos(),
+                &settings,
+            )
+        };
+        let e2e5 = Move::new(0x14, 0x44, 0);
+        let r = play(Ok(Some(e2e5)));
+        assert_eq!(r.outcome, Outcome::WhiteWins);
+        assert_eq!(
+            r.termination,
+            Termination::IllegalMove {
+                text: "e2e5".into()
+            }
+        );
+        assert_eq!(
+            r.moves.len(),
+            1,
+            "White's move is kept, Black's illegal one is not"
+        );
+        let r = play(Ok(None));
+        assert!(matches!(r.termination, Termination::EngineFailure { .. }));
+        let r = play(Err(crate::EngineError::Backend("pipe closed".into())));
+        assert_eq!(
+            r.termination.to_string(),
+            "engine failure: engine backend failed: pipe closed"
+        );
+        let pgn = to_pgn(&r, &PgnTags::default());
+        assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
+    }
+
     #[test]
     fn mate_in_one_ends_the_game() {
         // White mates with Ra8.
