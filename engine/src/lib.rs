@@ -57,6 +57,7 @@ pub mod native;
 pub mod reference;
 pub mod san;
 pub mod time;
+pub mod tournament;
 pub mod tree;
 pub mod uci;
 

@@ -36,6 +36,46 @@ pub struct ReferenceLimits {
     pub hard_time: Option<Duration>,
 }
 
+/// Parts of the reference search that can be switched off one at a time, to measure in games
+/// what each is worth ("Elo per feature", `docs/ELO.md`). [`Features::ALL`], the default, is
+/// exactly ALGORITHM.md: with it the search is bit for bit the one the 8-bit ports reproduce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Features {
+    /// Null-move pruning (§7).
+    pub null_move: bool,
+    /// The two killer moves per ply (§8); off: no killer keys.
+    pub killers: bool,
+    /// MVV-LVA keys for captures (§8); off: every capture gets one key, so captures are still
+    /// tried before quiet moves but in generation order.
+    pub mvv_lva: bool,
+    /// The previous iteration's PV move first (§8); off: no PV key.
+    pub pv_move: bool,
+    /// Quiescence search (§7); off: the static evaluation at depth 0.
+    pub quiescence: bool,
+    /// Iterative deepening carrying PV and killers to the next depth (§7); off: every depth is
+    /// searched from scratch (no PV, killers cleared), as a fixed-depth searcher restarted
+    /// one ply deeper would. The node limit still ends the search at the last completed depth.
+    pub iterative_deepening: bool,
+}
+
+impl Features {
+    /// Everything on: exactly ALGORITHM.md.
+    pub const ALL: Features = Features {
+        null_move: true,
+        killers: true,
+        mvv_lva: true,
+        pv_move: true,
+        quiescence: true,
+        iterative_deepening: true,
+    };
+}
+
+impl Default for Features {
+    fn default() -> Self {
+        Features::ALL
+    }
+}
+
 /// The ordering key of a move (ALGORITHM.md §8), given the PV move and killers of the ply.
 pub fn ordering_key(pos: &Position, m: Move, pv_move: Option<Move>, killers: &[Move; 2]) -> u8 {
     if Some(m) == pv_move {
@@ -81,6 +121,7 @@ pub struct ReferenceSearch<'c, 'i> {
     seldepth: usize,
     control: Option<&'c SearchControl<'i>>,
     start: Instant,
+    features: Features,
 }
 
 impl<'c, 'i> ReferenceSearch<'c, 'i> {
@@ -107,6 +148,30 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             seldepth: 0,
             control: None,
             start: Instant::now(),
+            features: Features::ALL,
+        }
+    }
+
+    /// Switches features off (see [`Features`]; the default is [`Features::ALL`]).
+    pub fn with_features(mut self, features: Features) -> Self {
+        self.features = features;
+        self
+    }
+
+    /// The ordering key of `m` with the switched-off features taken out.
+    #[inline]
+    fn key(&self, m: Move, pv_move: Option<Move>, killers: &[Move; 2]) -> u8 {
+        let f = self.features;
+        if f == Features::ALL {
+            return ordering_key(&self.pos, m, pv_move, killers);
+        }
+        let pv_move = if f.pv_move { pv_move } else { None };
+        let killers = if f.killers { killers } else { &[Move::NULL; 2] };
+        let k = ordering_key(&self.pos, m, pv_move, killers);
+        if !f.mvv_lva && k > KEY_CAPTURE && k != KEY_PV {
+            KEY_CAPTURE + 1
+        } else {
+            k
         }
     }
 
@@ -142,6 +207,10 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
                 if self.control.is_some_and(|c| c.stopped()) {
                     break;
                 }
+            }
+            if !self.features.iterative_deepening {
+                self.prev_pv.clear();
+                self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
             }
             self.follow = true;
             let score = self.search(depth as i32, 0, -INF, INF, true);
@@ -226,6 +295,9 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             return evaluate(&self.pos) as i32;
         }
         if depth <= 0 {
+            if !self.features.quiescence {
+                return evaluate(&self.pos) as i32;
+            }
             return self.quiesce_body(ply, alpha, beta);
         }
         let in_check = self.pos.in_check();
@@ -238,7 +310,13 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             }
         }
         let side = self.pos.side();
-        if null_ok && ply > 0 && !in_check && !self.follow && self.pos.npm(side) > 330 {
+        if null_ok
+            && self.features.null_move
+            && ply > 0
+            && !in_check
+            && !self.follow
+            && self.pos.npm(side) > 330
+        {
             let undo = self.pos.make_null();
             self.history.push(self.pos.key());
             let score = -self.search(depth - 3, ply + 1, -beta, -beta + 1, false);
@@ -260,7 +338,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
         let mut keys = [0u8; 256];
         let killers = self.killers[ply];
         for (i, &m) in list.iter().enumerate() {
-            keys[i] = ordering_key(&self.pos, m, pv_move, &killers);
+            keys[i] = self.key(m, pv_move, &killers);
         }
         let mut result = alpha;
         let mut searched = 0;
@@ -328,7 +406,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
         self.pos.generate(&mut list, GenMode::Tactical);
         let mut keys = [0u8; 256];
         for (i, &m) in list.iter().enumerate() {
-            keys[i] = ordering_key(&self.pos, m, None, &[Move::NULL; 2]);
+            keys[i] = self.key(m, None, &[Move::NULL; 2]);
         }
         let mut result = alpha;
         while let Some(i) = pick_next(&mut keys[..list.len()]) {

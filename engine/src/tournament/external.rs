@@ -1,0 +1,588 @@
+//! External engines as [`Engine`] backends: a UCI or an xboard (CECP) program run as a child
+//! process over pipes. Every wait has a deadline, so an engine that hangs, dies or talks
+//! nonsense becomes an [`EngineError`] with the reason, never a hung tournament.
+//!
+//! The returned best move is only checked for syntax here; whether it is legal is the game's
+//! business (an illegal move forfeits the game, see [`super::game`]).
+
+use crate::engine::{Engine, EngineError, Limits, MATE, SearchControl, SearchResult};
+use crate::game::Game;
+use crate::moves::Move;
+use crate::position::{Position, START_FEN};
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// How long an engine may take to answer the handshake (`uciok`, `readyok`, xboard features).
+pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A child process with a line reader on its standard output.
+struct Process {
+    label: String,
+    child: Child,
+    stdin: ChildStdin,
+    lines: Receiver<String>,
+}
+
+impl Process {
+    fn spawn(label: &str, command: &[String]) -> Result<Process, EngineError> {
+        let (program, args) = command
+            .split_first()
+            .ok_or_else(|| EngineError::Backend(format!("{label}: empty engine command")))?;
+        let mut child = Command::new(resolve(program))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| EngineError::Backend(format!("{label}: cannot start '{program}': {e}")))?;
+        let stdin = child.stdin.take().expect("piped stdin");
+        let stdout = child.stdout.take().expect("piped stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(Process {
+            label: label.to_string(),
+            child,
+            stdin,
+            lines: rx,
+        })
+    }
+
+    fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        writeln!(self.stdin, "{line}")
+            .and_then(|_| self.stdin.flush())
+            .map_err(|e| EngineError::Backend(format!("{}: cannot send '{line}': {e}", self.label)))
+    }
+
+    /// The next line before `deadline`.
+    fn recv(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, EngineError> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(left) {
+            Ok(line) => Ok(line),
+            Err(RecvTimeoutError::Timeout) => Err(EngineError::Backend(format!(
+                "{}: no {waiting_for} within the time limit",
+                self.label
+            ))),
+            Err(RecvTimeoutError::Disconnected) => {
+                let status = self
+                    .child
+                    .try_wait()
+                    .ok()
+                    .flatten()
+                    .map(|s| format!(" ({s})"))
+                    .unwrap_or_default();
+                Err(EngineError::Backend(format!(
+                    "{}: engine exited while waiting for {waiting_for}{status}",
+                    self.label
+                )))
+            }
+        }
+    }
+
+    /// Reads lines until one satisfies `done`, returning it.
+    fn wait_for(
+        &mut self,
+        timeout: Duration,
+        waiting_for: &str,
+        mut done: impl FnMut(&str) -> bool,
+    ) -> Result<String, EngineError> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let line = self.recv(deadline, waiting_for)?;
+            if done(line.trim()) {
+                return Ok(line);
+            }
+        }
+    }
+}
+
+impl Drop for Process {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.stdin.flush();
+        let deadline = Instant::now() + Duration::from_millis(500);
+        while Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// `program` as given when it contains a `/`, else the first match in `PATH` or `/usr/games`
+/// (where Debian installs chess engines), else as given (so the error names it).
+pub fn resolve(program: &str) -> String {
+    if program.contains('/') {
+        return program.to_string();
+    }
+    let path = std::env::var("PATH").unwrap_or_default();
+    for dir in path.split(':').chain(["/usr/games"]) {
+        let candidate = std::path::Path::new(dir).join(program);
+        if candidate.is_file() {
+            return candidate.to_string_lossy().into_owned();
+        }
+    }
+    program.to_string()
+}
+
+/// The longest a search may take before the engine is given up: `move_timeout` for depth and
+/// node limits, the clock (or move time) plus `move_timeout` for timed searches.
+fn search_deadline(limits: &Limits, side_white: bool, move_timeout: Duration) -> Duration {
+    let clock = if side_white {
+        limits.wtime
+    } else {
+        limits.btime
+    };
+    move_timeout + limits.movetime.or(clock).unwrap_or_default()
+}
+
+/// A UCI engine process.
+pub struct UciEngine {
+    process: Process,
+    name: String,
+    move_timeout: Duration,
+}
+
+impl UciEngine {
+    /// Starts `command`, runs the handshake and sets `options` (name, value).
+    pub fn start(
+        label: &str,
+        command: &[String],
+        options: &[(String, String)],
+        move_timeout: Duration,
+    ) -> Result<UciEngine, EngineError> {
+        let mut process = Process::spawn(label, command)?;
+        process.send("uci")?;
+        let mut name = label.to_string();
+        process.wait_for(HANDSHAKE_TIMEOUT, "'uciok'", |l| {
+            if let Some(n) = l.strip_prefix("id name ") {
+                name = n.trim().to_string();
+            }
+            l == "uciok"
+        })?;
+        for (k, v) in options {
+            process.send(&format!("setoption name {k} value {v}"))?;
+        }
+        let mut engine = UciEngine {
+            process,
+            name,
+            move_timeout,
+        };
+        engine.sync()?;
+        Ok(engine)
+    }
+
+    fn sync(&mut self) -> Result<(), EngineError> {
+        self.process.send("isready")?;
+        self.process
+            .wait_for(HANDSHAKE_TIMEOUT, "'readyok'", |l| l == "readyok")?;
+        Ok(())
+    }
+}
+
+/// `position` command for a game.
+fn position_command(game: &Game) -> String {
+    let start = game.start().to_fen();
+    let mut s = if start == START_FEN {
+        "position startpos".to_string()
+    } else {
+        format!("position fen {start}")
+    };
+    if !game.moves().is_empty() {
+        s.push_str(" moves");
+        for m in game.moves() {
+            s.push(' ');
+            s.push_str(&m.to_uci());
+        }
+    }
+    s
+}
+
+/// `go` command for limits.
+fn go_command(limits: &Limits) -> String {
+    let mut s = "go".to_string();
+    let ms = |d: Duration| d.as_millis();
+    if let Some(d) = limits.depth {
+        s += &format!(" depth {d}");
+    }
+    if let Some(n) = limits.nodes {
+        s += &format!(" nodes {n}");
+    }
+    if let Some(t) = limits.movetime {
+        s += &format!(" movetime {}", ms(t));
+    }
+    for (word, v) in [
+        ("wtime", limits.wtime),
+        ("btime", limits.btime),
+        ("winc", limits.winc),
+        ("binc", limits.binc),
+    ] {
+        if let Some(v) = v {
+            s += &format!(" {word} {}", ms(v));
+        }
+    }
+    s
+}
+
+/// Parses an `info` line's depth, nodes and score into `result`.
+fn parse_info(line: &str, result: &mut SearchResult) {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut i = 1;
+    while i + 1 < words.len() {
+        match words[i] {
+            "depth" => result.depth = words[i + 1].parse().unwrap_or(result.depth),
+            "nodes" => result.nodes = words[i + 1].parse().unwrap_or(result.nodes),
+            "score" if i + 2 < words.len() => {
+                let v: i32 = words[i + 2].parse().unwrap_or(0);
+                result.score = match words[i + 1] {
+                    "mate" if v > 0 => MATE - (2 * v - 1),
+                    "mate" => -MATE + 2 * -v,
+                    _ => v,
+                };
+                i += 1;
+            }
+            "pv" => break,
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+impl Engine for UciEngine {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn perft(&mut self, _pos: &Position, _depth: u32) -> Result<u64, EngineError> {
+        Err(EngineError::Unsupported(
+            "perft through an external engine".into(),
+        ))
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        _control: &SearchControl,
+    ) -> Result<SearchResult, EngineError> {
+        let start = Instant::now();
+        self.process.send(&position_command(game))?;
+        self.process.send(&go_command(limits))?;
+        let mut result = SearchResult::no_move(false, Duration::ZERO);
+        let white = game.position().side() == 0;
+        let timeout = search_deadline(limits, white, self.move_timeout);
+        let line = self.process.wait_for(timeout, "'bestmove'", |l| {
+            if l.starts_with("info ") {
+                parse_info(l, &mut result);
+            }
+            l.starts_with("bestmove")
+        });
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                // Ask it to stop, so a slow engine does not keep a core busy.
+                let _ = self.process.send("stop");
+                return Err(e);
+            }
+        };
+        let text = line.split_whitespace().nth(1).unwrap_or("");
+        let best = Move::parse_uci_parts(text).ok_or_else(|| {
+            EngineError::Backend(format!(
+                "{}: bestmove '{text}' is not a move ('{}')",
+                self.process.label,
+                line.trim()
+            ))
+        })?;
+        result.best = Some(best);
+        result.pv = vec![best];
+        result.time = start.elapsed();
+        Ok(result)
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        self.process.send("ucinewgame")?;
+        self.sync()
+    }
+}
+
+/// An xboard (CECP) engine process. Positions other than the standard start need the
+/// `setboard` feature; fixed nodes are not part of the protocol and are refused.
+pub struct XboardEngine {
+    process: Process,
+    name: String,
+    move_timeout: Duration,
+    setboard: bool,
+    usermove: bool,
+    /// What the engine has been told of the current game: start FEN and moves.
+    sent_start: Option<String>,
+    sent_moves: Vec<Move>,
+    /// The limit command last sent (`sd`, `level`, `st`).
+    sent_level: String,
+}
+
+impl XboardEngine {
+    /// Starts `command` and runs the `xboard` / `protover 2` handshake.
+    pub fn start(
+        label: &str,
+        command: &[String],
+        move_timeout: Duration,
+    ) -> Result<XboardEngine, EngineError> {
+        let mut process = Process::spawn(label, command)?;
+        process.send("xboard")?;
+        process.send("protover 2")?;
+        let (mut setboard, mut usermove, mut name) = (false, false, label.to_string());
+        // Protocol 1 engines send no features: after a short wait assume the defaults.
+        let deadline = Instant::now() + Duration::from_secs(2);
+        loop {
+            let line = match process.recv(deadline, "'feature done=1'") {
+                Ok(line) => line,
+                Err(_) if process.child.try_wait().ok().flatten().is_none() => break,
+                Err(e) => return Err(e),
+            };
+            if !line.starts_with("feature") {
+                continue;
+            }
+            let mut done = false;
+            for (k, v) in parse_features(&line) {
+                match k.as_str() {
+                    "setboard" => setboard = v == "1",
+                    "usermove" => usermove = v == "1",
+                    "myname" => name = v.clone(),
+                    "done" => done = v == "1",
+                    _ => {}
+                }
+                if k != "done" {
+                    process.send(&format!("accepted {k}"))?;
+                }
+            }
+            if done {
+                break;
+            }
+        }
+        Ok(XboardEngine {
+            process,
+            name,
+            move_timeout,
+            setboard,
+            usermove,
+            sent_start: None,
+            sent_moves: Vec::new(),
+            sent_level: String::new(),
+        })
+    }
+
+    fn send_move(&mut self, m: Move) -> Result<(), EngineError> {
+        let text = m.to_uci();
+        if self.usermove {
+            self.process.send(&format!("usermove {text}"))
+        } else {
+            self.process.send(&text)
+        }
+    }
+}
+
+/// `feature a=1 b="x y"` as (key, value) pairs.
+fn parse_features(line: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let mut rest = line.trim_start_matches("feature").trim();
+    while let Some(eq) = rest.find('=') {
+        let key = rest[..eq].trim().to_string();
+        rest = &rest[eq + 1..];
+        let value;
+        if let Some(r) = rest.strip_prefix('"') {
+            let end = r.find('"').unwrap_or(r.len());
+            value = r[..end].to_string();
+            rest = r.get(end + 1..).unwrap_or("").trim_start();
+        } else {
+            let end = rest.find(' ').unwrap_or(rest.len());
+            value = rest[..end].to_string();
+            rest = rest[end..].trim_start();
+        }
+        out.push((key, value));
+    }
+    out
+}
+
+impl Engine for XboardEngine {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn perft(&mut self, _pos: &Position, _depth: u32) -> Result<u64, EngineError> {
+        Err(EngineError::Unsupported(
+            "perft through an external engine".into(),
+        ))
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        _control: &SearchControl,
+    ) -> Result<SearchResult, EngineError> {
+        let label = self.process.label.clone();
+        if limits.nodes.is_some() {
+            return Err(EngineError::Unsupported(format!(
+                "{label}: xboard engines cannot search a fixed number of nodes (use depth or time)"
+            )));
+        }
+        let start_fen = game.start().to_fen();
+        let continues = self.sent_start.as_deref() == Some(start_fen.as_str())
+            && game.moves().starts_with(&self.sent_moves);
+        self.process.send("force")?;
+        if !continues {
+            self.process.send("new")?;
+            self.process.send("force")?;
+            if start_fen != START_FEN {
+                if !self.setboard {
+                    return Err(EngineError::Unsupported(format!(
+                        "{label}: the engine cannot set up a position (no setboard feature); \
+                         give openings as moves from the start position"
+                    )));
+                }
+                self.process.send(&format!("setboard {start_fen}"))?;
+            }
+            self.sent_start = Some(start_fen);
+            self.sent_moves.clear();
+            self.sent_level.clear();
+        }
+        for &m in &game.moves()[self.sent_moves.len()..] {
+            self.send_move(m)?;
+            self.sent_moves.push(m);
+        }
+        let white = game.position().side() == 0;
+        let level = if let Some(d) = limits.depth {
+            format!("sd {d}")
+        } else if let Some(t) = limits.movetime {
+            format!("st {}", t.as_secs().max(1))
+        } else {
+            let (base, inc) = match (limits.wtime, limits.winc) {
+                (Some(b), i) => (b, i.unwrap_or_default()),
+                _ => (Duration::from_secs(60), Duration::ZERO),
+            };
+            format!(
+                "level 0 {}:{:02} {}",
+                base.as_secs() / 60,
+                base.as_secs() % 60,
+                inc.as_secs_f64()
+            )
+        };
+        if level != self.sent_level {
+            self.process.send(&level)?;
+            self.sent_level = level;
+        }
+        let (own, other) = if white {
+            (limits.wtime, limits.btime)
+        } else {
+            (limits.btime, limits.wtime)
+        };
+        if let (Some(own), Some(other)) = (own, other) {
+            self.process
+                .send(&format!("time {}", own.as_millis() / 10))?;
+            self.process
+                .send(&format!("otim {}", other.as_millis() / 10))?;
+        }
+        let start = Instant::now();
+        self.process.send("go")?;
+        let timeout = search_deadline(limits, white, self.move_timeout);
+        let mut result = SearchResult::no_move(false, Duration::ZERO);
+        let mut refusal = None;
+        let line = self.process.wait_for(timeout, "a move", |l| {
+            if l.starts_with("Illegal move") || l.starts_with("Error") {
+                refusal = Some(l.to_string());
+                return true;
+            }
+            // Thinking output: "depth score time nodes pv".
+            let w: Vec<&str> = l.split_whitespace().collect();
+            if w.len() >= 4 && w[..4].iter().all(|x| x.parse::<i64>().is_ok()) {
+                result.depth = w[0].parse().unwrap_or(0);
+                result.score = w[1].parse().unwrap_or(0);
+                result.nodes = w[3].parse().unwrap_or(0);
+            }
+            l.starts_with("move ") || l.starts_with("resign") || l.contains("My move is")
+        });
+        let line = match line {
+            Ok(line) => line,
+            Err(e) => {
+                self.process.send("?").ok();
+                self.sent_start = None;
+                return Err(e);
+            }
+        };
+        if let Some(r) = refusal {
+            self.sent_start = None;
+            return Err(EngineError::Backend(format!(
+                "{label}: refused the game's moves: '{r}'"
+            )));
+        }
+        if line.starts_with("resign") {
+            self.sent_start = None;
+            return Err(EngineError::Backend(format!("{label}: resigned")));
+        }
+        let text = line.split_whitespace().last().unwrap_or("");
+        let best = Move::parse_uci_parts(text).ok_or_else(|| {
+            EngineError::Backend(format!(
+                "{label}: move '{text}' is not a move in coordinate notation ('{}')",
+                line.trim()
+            ))
+        })?;
+        // The engine has played it on its board.
+        self.sent_moves.push(best);
+        result.best = Some(best);
+        result.pv = vec![best];
+        result.time = start.elapsed();
+        Ok(result)
+    }
+
+    fn new_game(&mut self) -> Result<(), EngineError> {
+        self.sent_start = None;
+        self.sent_moves.clear();
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn commands_and_features() {
+        let mut g = Game::default();
+        g.push_uci("e2e4").unwrap();
+        assert_eq!(position_command(&g), "position startpos moves e2e4");
+        assert_eq!(go_command(&Limits::nodes(500)), "go nodes 500");
+        let f = parse_features("feature ping=1 myname=\"Fairy-Max 5.0\" setboard=0 done=1");
+        assert_eq!(f[1], ("myname".to_string(), "Fairy-Max 5.0".to_string()));
+        assert_eq!(f[3], ("done".to_string(), "1".to_string()));
+        let mut r = SearchResult::no_move(false, Duration::ZERO);
+        parse_info(
+            "info depth 7 seldepth 9 score mate 2 nodes 1234 pv e2e4",
+            &mut r,
+        );
+        assert_eq!((r.depth, r.nodes, r.score), (7, 1234, MATE - 3));
+    }
+
+    #[test]
+    fn missing_program_is_an_error() {
+        let err = UciEngine::start(
+            "nosuch",
+            &["/nonexistent/engine".to_string()],
+            &[],
+            Duration::from_secs(1),
+        )
+        .err()
+        .unwrap();
+        assert!(err.to_string().contains("cannot start"), "{err}");
+    }
+}

@@ -1,0 +1,352 @@
+//! Who plays: a native profile (any name [`Profile`] accepts), a reference variant with one
+//! feature switched off ([`Features`], for "Elo per feature"), or an external UCI or xboard
+//! engine. A [`PlayerSpec`] is parsed once and starts a fresh engine for every game.
+//!
+//! Syntax: `[LABEL=]NAME[:OPTION=VALUE,...]` for native players (`full:Hash=16`) and
+//! `[LABEL=]uci:COMMAND[:OPTION=VALUE,...]` or `[LABEL=]xboard:COMMAND` for external engines
+//! (`sf1350=uci:stockfish:UCI_LimitStrength=true,UCI_Elo=1350`, `xboard:fairymax`). A command
+//! may carry arguments separated by spaces; a program name without `/` is looked up in `PATH`
+//! and `/usr/games`.
+
+use super::TournamentError;
+use super::external::{UciEngine, XboardEngine};
+use crate::engine::{Engine, EngineError, EngineOption, Limits, SearchControl, SearchResult};
+use crate::game::Game;
+use crate::native::{NativeEngine, Profile};
+use crate::position::Position;
+use crate::reference::{Features, ReferenceLimits, ReferenceSearch};
+use crate::time;
+use std::time::Duration;
+
+/// A reference variant: the reference search with one feature switched off.
+#[derive(Clone, Copy, Debug)]
+pub struct Variant {
+    /// Profile name (`reference-no-killers`).
+    pub name: &'static str,
+    /// What is switched off, for tables.
+    pub removes: &'static str,
+    /// The switch.
+    pub switch_off: fn(&mut Features),
+}
+
+/// The reference variants, one per feature of [`Features`].
+pub const VARIANTS: [Variant; 6] = [
+    Variant {
+        name: "reference-no-null",
+        removes: "null move",
+        switch_off: |f| f.null_move = false,
+    },
+    Variant {
+        name: "reference-no-killers",
+        removes: "killer moves",
+        switch_off: |f| f.killers = false,
+    },
+    Variant {
+        name: "reference-no-mvv-lva",
+        removes: "MVV-LVA capture ordering",
+        switch_off: |f| f.mvv_lva = false,
+    },
+    Variant {
+        name: "reference-no-pv-move",
+        removes: "PV move first",
+        switch_off: |f| f.pv_move = false,
+    },
+    Variant {
+        name: "reference-no-quiescence",
+        removes: "quiescence search",
+        switch_off: |f| f.quiescence = false,
+    },
+    Variant {
+        name: "reference-no-id",
+        removes: "iterative deepening (each depth from scratch)",
+        switch_off: |f| f.iterative_deepening = false,
+    },
+];
+
+/// The features of a variant name (`reference-no-killers`), `None` for other names.
+pub fn variant_features(name: &str) -> Option<Features> {
+    let name = name.to_ascii_lowercase();
+    VARIANTS.iter().find(|v| v.name == name).map(|v| {
+        let mut f = Features::ALL;
+        (v.switch_off)(&mut f);
+        f
+    })
+}
+
+/// The reference search with some features switched off, as an engine.
+pub struct ReferenceVariant {
+    name: String,
+    features: Features,
+}
+
+impl ReferenceVariant {
+    /// A variant running `features`, reporting `name`.
+    pub fn new(name: &str, features: Features) -> ReferenceVariant {
+        ReferenceVariant {
+            name: name.to_string(),
+            features,
+        }
+    }
+}
+
+impl Engine for ReferenceVariant {
+    fn name(&self) -> String {
+        format!("Kempelen {} ({})", env!("CARGO_PKG_VERSION"), self.name)
+    }
+
+    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
+        Ok(crate::perft::perft(pos, depth))
+    }
+
+    fn search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl,
+    ) -> Result<SearchResult, EngineError> {
+        if limits.depth == Some(0) {
+            return Err(EngineError::Unsupported("depth must be at least 1".into()));
+        }
+        let pos = game.position();
+        let budget = time::budget(limits, pos.side());
+        let rl = ReferenceLimits {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            soft_time: budget.soft,
+            hard_time: budget.hard,
+        };
+        Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
+            .with_features(self.features)
+            .with_control(control)
+            .run())
+    }
+
+    fn options(&self) -> Vec<EngineOption> {
+        Vec::new()
+    }
+}
+
+/// What kind of player a spec names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// A native profile.
+    Native(Profile),
+    /// A reference variant (name, features).
+    Variant(String, Features),
+    /// A UCI engine command.
+    Uci(Vec<String>),
+    /// An xboard engine command.
+    Xboard(Vec<String>),
+}
+
+/// A parsed player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerSpec {
+    /// The name in tables and PGN.
+    pub label: String,
+    /// What plays.
+    pub kind: PlayerKind,
+    /// Options set after start (name, value).
+    pub options: Vec<(String, String)>,
+}
+
+impl PlayerSpec {
+    /// Parses `[LABEL=]NAME[:OPTIONS]`, `[LABEL=]uci:COMMAND[:OPTIONS]`, `[LABEL=]xboard:COMMAND`.
+    pub fn parse(text: &str) -> Result<PlayerSpec, TournamentError> {
+        let bad = |reason: String| TournamentError::BadPlayer {
+            spec: text.to_string(),
+            reason,
+        };
+        let text_trim = text.trim();
+        let (label, rest) = match (text_trim.find('='), text_trim.find(':')) {
+            (Some(eq), colon) if colon.is_none_or(|c| eq < c) => {
+                (Some(text_trim[..eq].trim()), text_trim[eq + 1..].trim())
+            }
+            _ => (None, text_trim),
+        };
+        if label == Some("") {
+            return Err(bad("empty label before '='".into()));
+        }
+        let parse_options = |s: Option<&str>| -> Result<Vec<(String, String)>, TournamentError> {
+            let mut out = Vec::new();
+            for item in s.unwrap_or("").split(',').filter(|x| !x.trim().is_empty()) {
+                let (k, v) = item
+                    .split_once('=')
+                    .ok_or_else(|| bad(format!("option '{item}' is not NAME=VALUE")))?;
+                out.push((k.trim().to_string(), v.trim().to_string()));
+            }
+            Ok(out)
+        };
+        let mut parts = rest.splitn(3, ':');
+        let head = parts.next().unwrap_or("").trim();
+        let lower = head.to_ascii_lowercase();
+        if lower == "uci" || lower == "xboard" || lower == "cecp" {
+            let command: Vec<String> = parts
+                .next()
+                .unwrap_or("")
+                .split_whitespace()
+                .map(String::from)
+                .collect();
+            if command.is_empty() {
+                return Err(bad(format!("no command after '{head}:'")));
+            }
+            let options = parse_options(parts.next())?;
+            let base = std::path::Path::new(&command[0])
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| command[0].clone());
+            let label = label.map(String::from).unwrap_or_else(|| {
+                if options.is_empty() {
+                    base
+                } else {
+                    let o: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                    format!("{base}({})", o.join(","))
+                }
+            });
+            if lower == "uci" {
+                return Ok(PlayerSpec {
+                    label,
+                    kind: PlayerKind::Uci(command),
+                    options,
+                });
+            }
+            if !options.is_empty() {
+                return Err(bad("xboard engines take no options here".into()));
+            }
+            return Ok(PlayerSpec {
+                label,
+                kind: PlayerKind::Xboard(command),
+                options,
+            });
+        }
+        // A native profile or a reference variant; options after the first ':'.
+        let options = parse_options(rest.split_once(':').map(|x| x.1))?;
+        let kind = match head.parse::<Profile>() {
+            Ok(p) => PlayerKind::Native(p),
+            Err(profile_error) => match variant_features(head) {
+                Some(f) => PlayerKind::Variant(head.to_ascii_lowercase(), f),
+                None => {
+                    let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+                    return Err(bad(format!(
+                        "{profile_error}; reference variants: {}; external engines: \
+                         uci:COMMAND or xboard:COMMAND",
+                        names.join(", ")
+                    )));
+                }
+            },
+        };
+        if matches!(kind, PlayerKind::Variant(..)) && !options.is_empty() {
+            return Err(bad("reference variants take no options".into()));
+        }
+        let label = label
+            .map(String::from)
+            .unwrap_or_else(|| head.to_ascii_lowercase());
+        Ok(PlayerSpec {
+            label,
+            kind,
+            options,
+        })
+    }
+
+    /// Starts a fresh engine for one game. External engines get `move_timeout` per move on top
+    /// of their clock.
+    pub fn start(&self, move_timeout: Duration) -> Result<Box<dyn Engine>, EngineError> {
+        let mut engine: Box<dyn Engine> = match &self.kind {
+            PlayerKind::Native(p) => Box::new(NativeEngine::new(*p)),
+            PlayerKind::Variant(name, f) => Box::new(ReferenceVariant::new(name, *f)),
+            PlayerKind::Uci(cmd) => {
+                return Ok(Box::new(UciEngine::start(
+                    &self.label,
+                    cmd,
+                    &self.options,
+                    move_timeout,
+                )?));
+            }
+            PlayerKind::Xboard(cmd) => {
+                return Ok(Box::new(XboardEngine::start(
+                    &self.label,
+                    cmd,
+                    move_timeout,
+                )?));
+            }
+        };
+        for (k, v) in &self.options {
+            engine.set_option(k, v)?;
+        }
+        Ok(engine)
+    }
+
+    /// Whether this is an external engine.
+    pub fn is_external(&self) -> bool {
+        matches!(self.kind, PlayerKind::Uci(_) | PlayerKind::Xboard(_))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn specs_parse() {
+        let p = PlayerSpec::parse("reference").unwrap();
+        assert_eq!(
+            (p.label.as_str(), &p.kind),
+            ("reference", &PlayerKind::Native(Profile::Reference))
+        );
+        let p = PlayerSpec::parse("big=full:Hash=16").unwrap();
+        assert_eq!(p.label, "big");
+        assert_eq!(p.options, vec![("Hash".to_string(), "16".to_string())]);
+        let p = PlayerSpec::parse("uci:stockfish:UCI_LimitStrength=true,UCI_Elo=1350").unwrap();
+        assert_eq!(p.label, "stockfish(UCI_LimitStrength=true,UCI_Elo=1350)");
+        assert_eq!(p.kind, PlayerKind::Uci(vec!["stockfish".into()]));
+        let p = PlayerSpec::parse("fm=xboard:/usr/games/fairymax").unwrap();
+        assert_eq!((p.label.as_str(), p.is_external()), ("fm", true));
+        let p = PlayerSpec::parse("reference-no-killers").unwrap();
+        let PlayerKind::Variant(_, f) = p.kind else {
+            panic!("not a variant")
+        };
+        assert!(!f.killers && f.null_move && f.quiescence);
+        for bad in [
+            "nosuch",
+            "uci:",
+            "reference-no-null:Hash=1",
+            "full:Hash",
+            "=full",
+        ] {
+            let e = PlayerSpec::parse(bad).unwrap_err().to_string();
+            assert!(e.contains(bad), "{e}");
+        }
+        assert!(
+            PlayerSpec::parse("nosuch")
+                .unwrap_err()
+                .to_string()
+                .contains("reference-no-quiescence")
+        );
+    }
+
+    #[test]
+    fn all_features_is_the_reference_bit_for_bit() {
+        let mut game = Game::default();
+        game.push_uci("e2e4").unwrap();
+        let rl = ReferenceLimits {
+            depth: Some(4),
+            ..ReferenceLimits::default()
+        };
+        let plain = ReferenceSearch::new(game.position(), &game.reference_history(), rl).run();
+        let with = ReferenceSearch::new(game.position(), &game.reference_history(), rl)
+            .with_features(Features::ALL)
+            .run();
+        assert_eq!(
+            (plain.best, plain.score, plain.nodes, &plain.pv),
+            (with.best, with.score, with.nodes, &with.pv)
+        );
+        // Every variant searches a different tree.
+        for v in VARIANTS {
+            let f = variant_features(v.name).unwrap();
+            let r = ReferenceSearch::new(game.position(), &game.reference_history(), rl)
+                .with_features(f)
+                .run();
+            assert_ne!(r.nodes, plain.nodes, "{}", v.name);
+        }
+    }
+}

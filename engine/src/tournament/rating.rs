@@ -1,0 +1,404 @@
+//! Rating arithmetic: a score as an Elo difference with a 95 % margin (one pairing), and the
+//! ratings of a whole round robin or gauntlet, fitted by the Bradley-Terry model and anchored to
+//! one player's known rating.
+//!
+//! Conventions, so the figures can be checked by hand:
+//! - A draw counts half a win. The logistic Elo curve: expected score `s = 1 / (1 + 10^(-d/400))`,
+//!   so `d = -400 log10(1/s - 1)`; 75 % is `400 log10 3 = +190.8` Elo.
+//! - One pairing: the standard error of the mean score per game comes from the observed wins,
+//!   draws and losses (the trinomial variance); the interval is `s ± 1.96 se` mapped through the
+//!   curve, and the margin is half its width (the way cutechess-cli prints it).
+//! - Several players: maximum likelihood of the Bradley-Terry model (Hunter's MM iteration,
+//!   draws as half a win and half a loss); margins are 1.96 standard deviations from the inverse
+//!   Fisher information, relative to the anchor when one is given, else to the mean rating.
+//!   A player who won or lost every game has no finite maximum-likelihood rating: it is
+//!   reported as unbounded (`None`) and the others are fitted among themselves.
+
+/// Converts natural-log rating units (Bradley-Terry `ln gamma`) to Elo.
+const ELO_PER_NEPER: f64 = 400.0 / std::f64::consts::LN_10;
+/// Two-sided 95 % quantile of the normal distribution.
+pub const Z95: f64 = 1.959_963_984_540_054;
+
+/// Wins, draws and losses of one player (or one side of a pairing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Wdl {
+    /// Games won.
+    pub wins: u32,
+    /// Games drawn.
+    pub draws: u32,
+    /// Games lost.
+    pub losses: u32,
+}
+
+impl Wdl {
+    /// Games played.
+    pub fn games(&self) -> u32 {
+        self.wins + self.draws + self.losses
+    }
+
+    /// Points: a win 1, a draw 1/2.
+    pub fn points(&self) -> f64 {
+        self.wins as f64 + 0.5 * self.draws as f64
+    }
+
+    /// Points per game (0..=1); `None` without games.
+    pub fn score(&self) -> Option<f64> {
+        let n = self.games();
+        (n > 0).then(|| self.points() / n as f64)
+    }
+
+    /// The same games seen from the other side.
+    pub fn reversed(&self) -> Wdl {
+        Wdl {
+            wins: self.losses,
+            draws: self.draws,
+            losses: self.wins,
+        }
+    }
+
+    /// Adds one game: `points` is 1, 0.5 or 0.
+    pub fn add(&mut self, points: f64) {
+        if points > 0.75 {
+            self.wins += 1;
+        } else if points > 0.25 {
+            self.draws += 1;
+        } else {
+            self.losses += 1;
+        }
+    }
+}
+
+/// The Elo difference that makes `score` (0..=1) the expected score; infinite at 0 and 1.
+pub fn elo_from_score(score: f64) -> f64 {
+    if score <= 0.0 {
+        f64::NEG_INFINITY
+    } else if score >= 1.0 {
+        f64::INFINITY
+    } else {
+        -400.0 * (1.0 / score - 1.0).log10()
+    }
+}
+
+/// The expected score at an Elo difference.
+pub fn score_from_elo(elo: f64) -> f64 {
+    1.0 / (1.0 + 10f64.powf(-elo / 400.0))
+}
+
+/// An Elo difference with its 95 % confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct EloEstimate {
+    /// Points per game.
+    pub score: f64,
+    /// Elo difference (infinite for a perfect or zero score).
+    pub elo: f64,
+    /// Lower end of the 95 % interval.
+    pub low: f64,
+    /// Upper end of the 95 % interval.
+    pub high: f64,
+    /// Half the interval's width (infinite when an end is).
+    pub margin: f64,
+}
+
+/// The Elo difference of a pairing from one side's wins, draws and losses; `None` without games.
+pub fn elo_difference(wdl: Wdl) -> Option<EloEstimate> {
+    let n = wdl.games() as f64;
+    let s = wdl.score()?;
+    let var = (wdl.wins as f64 * (1.0 - s).powi(2)
+        + wdl.draws as f64 * (0.5 - s).powi(2)
+        + wdl.losses as f64 * s.powi(2))
+        / n;
+    let se = (var / n).sqrt();
+    let low = elo_from_score(s - Z95 * se);
+    let high = elo_from_score(s + Z95 * se);
+    Some(EloEstimate {
+        score: s,
+        elo: elo_from_score(s),
+        low,
+        high,
+        margin: (high - low) / 2.0,
+    })
+}
+
+/// One player's fitted rating.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Rating {
+    /// Elo; `None` when unbounded (every game won or every game lost).
+    pub elo: Option<f64>,
+    /// 95 % margin; `None` when unbounded, 0 for the anchor itself.
+    pub margin: Option<f64>,
+}
+
+/// Errors of [`fit_ratings`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum RatingError {
+    /// The anchor index is not a player.
+    #[error("anchor player {0} does not exist")]
+    NoSuchAnchor(usize),
+    /// The anchor won or lost every game, so its distance to the others is not finite.
+    #[error("the anchor won or lost every game: its rating difference to the others is unbounded")]
+    UnboundedAnchor,
+}
+
+/// Bradley-Terry ratings of `players` players from `points[i][j]` (points player `i` scored
+/// against `j`) and `games[i][j]` (games between them; symmetric). `anchor` fixes one player's
+/// rating (index, Elo); without it the bounded ratings average 0.
+pub fn fit_ratings(
+    points: &[Vec<f64>],
+    games: &[Vec<u32>],
+    anchor: Option<(usize, f64)>,
+) -> Result<Vec<Rating>, RatingError> {
+    let m = points.len();
+    if let Some((a, _)) = anchor {
+        if a >= m {
+            return Err(RatingError::NoSuchAnchor(a));
+        }
+    }
+    // Drop players who won or lost every game among those still in, until none is left.
+    let mut active: Vec<bool> = (0..m).map(|i| (0..m).any(|j| games[i][j] > 0)).collect();
+    loop {
+        let mut changed = false;
+        for i in 0..m {
+            if !active[i] {
+                continue;
+            }
+            let (mut p, mut n) = (0.0, 0.0);
+            for j in (0..m).filter(|&j| active[j] && j != i) {
+                p += points[i][j];
+                n += games[i][j] as f64;
+            }
+            if n == 0.0 || p <= 0.0 || p >= n {
+                active[i] = false;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let idx: Vec<usize> = (0..m).filter(|&i| active[i]).collect();
+    if let Some((a, _)) = anchor {
+        if !active[a] {
+            return Err(RatingError::UnboundedAnchor);
+        }
+    }
+    let k = idx.len();
+    // MM iteration on gamma = exp(theta).
+    let mut gamma = vec![1.0f64; k];
+    for _ in 0..100_000 {
+        let mut next = vec![0.0; k];
+        let mut delta: f64 = 0.0;
+        for a in 0..k {
+            let (i, mut w, mut d) = (idx[a], 0.0, 0.0);
+            for b in (0..k).filter(|&b| b != a) {
+                let j = idx[b];
+                w += points[i][j];
+                d += games[i][j] as f64 / (gamma[a] + gamma[b]);
+            }
+            next[a] = w / d;
+        }
+        // Normalise (geometric mean 1) so the iteration cannot drift.
+        let mean = next.iter().map(|g| g.ln()).sum::<f64>() / k as f64;
+        for a in 0..k {
+            next[a] = (next[a].ln() - mean).exp();
+            delta = delta.max((next[a].ln() - gamma[a].ln()).abs());
+        }
+        gamma = next;
+        if delta < 1e-12 {
+            break;
+        }
+    }
+    let theta: Vec<f64> = gamma.iter().map(|g| g.ln()).collect();
+    // Fisher information (a weighted graph Laplacian).
+    let mut info = vec![vec![0.0; k]; k];
+    for a in 0..k {
+        for b in (0..k).filter(|&b| b != a) {
+            let p = 1.0 / (1.0 + (theta[b] - theta[a]).exp());
+            let w = games[idx[a]][idx[b]] as f64 * p * (1.0 - p);
+            info[a][b] -= w;
+            info[a][a] += w;
+        }
+    }
+    let anchor_pos = anchor.map(|(a, _)| idx.iter().position(|&i| i == a).expect("active"));
+    let variance = match anchor_pos {
+        Some(ap) => {
+            // Fix the anchor: invert the information without its row and column.
+            let keep: Vec<usize> = (0..k).filter(|&a| a != ap).collect();
+            let sub: Vec<Vec<f64>> = keep
+                .iter()
+                .map(|&a| keep.iter().map(|&b| info[a][b]).collect())
+                .collect();
+            let inv = invert(sub);
+            let mut v = vec![0.0; k];
+            for (r, &a) in keep.iter().enumerate() {
+                v[a] = inv.as_ref().map_or(f64::INFINITY, |inv| inv[r][r]);
+            }
+            v
+        }
+        None => {
+            // Relative to the mean: the pseudo-inverse (L + J/k)^-1 - J/k.
+            let shifted: Vec<Vec<f64>> = (0..k)
+                .map(|a| (0..k).map(|b| info[a][b] + 1.0 / k as f64).collect())
+                .collect();
+            match invert(shifted) {
+                Some(inv) => (0..k).map(|a| inv[a][a] - 1.0 / k as f64).collect(),
+                None => vec![f64::INFINITY; k],
+            }
+        }
+    };
+    let offset = match (anchor, anchor_pos) {
+        (Some((_, elo)), Some(ap)) => elo - theta[ap] * ELO_PER_NEPER,
+        _ => 0.0,
+    };
+    let mut out = vec![
+        Rating {
+            elo: None,
+            margin: None
+        };
+        m
+    ];
+    for (a, &i) in idx.iter().enumerate() {
+        out[i] = Rating {
+            elo: Some(theta[a] * ELO_PER_NEPER + offset),
+            margin: Some(Z95 * variance[a].max(0.0).sqrt() * ELO_PER_NEPER),
+        };
+    }
+    if let Some((a, elo)) = anchor {
+        out[a].elo = Some(elo);
+    }
+    Ok(out)
+}
+
+/// Gauss-Jordan inverse with partial pivoting; `None` when singular.
+fn invert(mut a: Vec<Vec<f64>>) -> Option<Vec<Vec<f64>>> {
+    let n = a.len();
+    let mut inv: Vec<Vec<f64>> = (0..n)
+        .map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
+        .collect();
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&x, &y| a[x][col].abs().total_cmp(&a[y][col].abs()))?;
+        if a[pivot][col].abs() < 1e-12 {
+            return None;
+        }
+        a.swap(col, pivot);
+        inv.swap(col, pivot);
+        let p = a[col][col];
+        for j in 0..n {
+            a[col][j] /= p;
+            inv[col][j] /= p;
+        }
+        for r in (0..n).filter(|&r| r != col) {
+            let f = a[r][col];
+            if f != 0.0 {
+                for j in 0..n {
+                    a[r][j] -= f * a[col][j];
+                    inv[r][j] -= f * inv[col][j];
+                }
+            }
+        }
+    }
+    Some(inv)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, eps: f64) -> bool {
+        (a - b).abs() < eps
+    }
+
+    #[test]
+    fn elo_curve() {
+        assert!(close(elo_from_score(0.75), 190.848, 1e-3));
+        assert!(close(elo_from_score(0.25), -190.848, 1e-3));
+        assert_eq!(elo_from_score(0.5), 0.0);
+        assert!(close(score_from_elo(190.848), 0.75, 1e-6));
+        assert_eq!(elo_from_score(1.0), f64::INFINITY);
+        assert_eq!(elo_from_score(0.0), f64::NEG_INFINITY);
+    }
+
+    #[test]
+    fn pairing_margin_worked_by_hand() {
+        // +6 =2 -2: s = 0.7; per-game variance (6*0.3^2 + 2*0.2^2 + 2*0.7^2)/10 = 0.16;
+        // se = sqrt(0.016) = 0.126491; s ± 1.96 se = 0.452077 .. 0.947923;
+        // Elo -33.40 .. +504.03, centre +147.19, margin 268.72.
+        let e = elo_difference(Wdl {
+            wins: 6,
+            draws: 2,
+            losses: 2,
+        })
+        .unwrap();
+        assert!(close(e.score, 0.7, 1e-12));
+        assert!(close(e.elo, 147.19, 0.01), "{e:?}");
+        assert!(close(e.low, -33.40, 0.01), "{e:?}");
+        assert!(close(e.high, 504.03, 0.01), "{e:?}");
+        assert!(close(e.margin, 268.72, 0.01), "{e:?}");
+        // All draws: no spread, no margin.
+        let e = elo_difference(Wdl {
+            wins: 0,
+            draws: 4,
+            losses: 0,
+        })
+        .unwrap();
+        assert_eq!((e.elo, e.margin), (0.0, 0.0));
+        assert_eq!(elo_difference(Wdl::default()), None);
+    }
+
+    #[test]
+    fn two_players_fit_equals_the_pairing() {
+        // A scores 30 of 40 against B: 75 % -> A is 190.85 above B, anchored at B = 1000.
+        let points = vec![vec![0.0, 30.0], vec![10.0, 0.0]];
+        let games = vec![vec![0, 40], vec![40, 0]];
+        let r = fit_ratings(&points, &games, Some((1, 1000.0))).unwrap();
+        assert!(close(r[0].elo.unwrap(), 1190.848, 1e-3), "{r:?}");
+        assert_eq!(r[1].elo, Some(1000.0));
+        assert_eq!(r[1].margin, Some(0.0));
+        // Fisher information 40 * 0.75 * 0.25 = 7.5; sd = 1/sqrt(7.5) nepers;
+        // margin = 1.96 * 0.365148 * 173.7178 = 124.33 Elo.
+        assert!(close(r[0].margin.unwrap(), 124.33, 0.01), "{r:?}");
+        // Without anchor: mean zero, each 95.42 from it, margin halved.
+        let r = fit_ratings(&points, &games, None).unwrap();
+        assert!(close(r[0].elo.unwrap(), 95.424, 1e-3), "{r:?}");
+        assert!(close(r[1].elo.unwrap(), -95.424, 1e-3), "{r:?}");
+        assert!(close(r[0].margin.unwrap(), 62.16, 0.01), "{r:?}");
+    }
+
+    #[test]
+    fn three_player_round_robin_is_consistent() {
+        // A beats B 3-1, B beats C 3-1, A beats C 3.5-0.5 (4 games each).
+        let points = vec![
+            vec![0.0, 3.0, 3.5],
+            vec![1.0, 0.0, 3.0],
+            vec![0.5, 1.0, 0.0],
+        ];
+        let games = vec![vec![0, 4, 4], vec![4, 0, 4], vec![4, 4, 0]];
+        let r = fit_ratings(&points, &games, Some((2, 0.0))).unwrap();
+        let (a, b) = (r[0].elo.unwrap(), r[1].elo.unwrap());
+        assert!(a > b && b > 0.0, "{r:?}");
+        // At the maximum the expected points equal the scored points for every player.
+        let e = |x: f64, y: f64| score_from_elo(x - y) * 4.0;
+        assert!(close(e(a, b) + e(a, 0.0), 6.5, 1e-6), "{r:?}");
+        assert!(close(e(b, a) + e(b, 0.0), 4.0, 1e-6), "{r:?}");
+    }
+
+    #[test]
+    fn perfect_scores_are_unbounded() {
+        let points = vec![
+            vec![0.0, 2.0, 2.0],
+            vec![0.0, 0.0, 1.5],
+            vec![0.0, 0.5, 0.0],
+        ];
+        let games = vec![vec![0, 2, 2], vec![2, 0, 2], vec![2, 2, 0]];
+        let r = fit_ratings(&points, &games, Some((2, 100.0))).unwrap();
+        assert_eq!(r[0].elo, None);
+        assert!(close(r[1].elo.unwrap(), 290.848, 1e-3), "{r:?}");
+        assert_eq!(
+            fit_ratings(&points, &games, Some((0, 0.0))),
+            Err(RatingError::UnboundedAnchor)
+        );
+        assert_eq!(
+            fit_ratings(&points, &games, Some((7, 0.0))),
+            Err(RatingError::NoSuchAnchor(7))
+        );
+    }
+}
