@@ -23,6 +23,9 @@ mod compare;
 mod gen_tables;
 mod history;
 mod play;
+// --- claims and search trees (issue 11) ---
+mod claims;
+mod tree;
 
 #[derive(Parser)]
 #[command(
@@ -66,6 +69,13 @@ enum Command {
     Compare(compare::CompareArgs),
     /// Write roms-src/z80/tables.inc (tables shared by the native and Z80 engines).
     GenTables(gen_tables::GenTablesArgs),
+    // --- claims and search trees (issue 11) ---
+    /// Re-measure the documents' claims (search trees, branching factors, null move, NegaScout
+    /// and MTD(f), bytes per ply, Elo per ply) and set Kempelen's figures beside them.
+    Claims(claims::ClaimsArgs),
+    /// Draw the tree a search visits (text, or SVG with --svg); by default the lost figure of
+    /// the Tartan article (TOS 1/1991).
+    Tree(tree::TreeArgs),
     /// Print the version and exit.
     Version,
 }
@@ -98,6 +108,8 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::GenTables(args) => gen_tables::run(&args),
+        Command::Claims(args) => claims::run(&args),
+        Command::Tree(args) => tree::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
             Ok(())

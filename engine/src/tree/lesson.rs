@@ -88,6 +88,9 @@ pub struct LessonConfig {
     pub null_stats: bool,
     /// Node limit with the reference's semantics (never inside iteration 1).
     pub nodes: Option<u64>,
+    /// Hard cap on nodes, iteration 1 included: the search stops and reports
+    /// [`LessonResult::capped`] (for drawings, which must stay small).
+    pub node_cap: Option<u64>,
 }
 
 impl LessonConfig {
@@ -105,6 +108,7 @@ impl LessonConfig {
             trace: false,
             null_stats: false,
             nodes: None,
+            node_cap: None,
         }
     }
 }
@@ -218,6 +222,9 @@ pub struct LessonResult {
     pub trace: Vec<TraceNode>,
     /// Null-move figures, if measured.
     pub null: NullStats,
+    /// Whether [`LessonConfig::node_cap`] stopped the search (the other fields then describe
+    /// the last iteration completed before, if any).
+    pub capped: bool,
 }
 
 /// One search.
@@ -285,6 +292,7 @@ impl Lesson {
             cutoffs: 0,
             trace: Vec::new(),
             null: NullStats::default(),
+            capped: false,
         };
         if self.pos.legal_moves().is_empty() {
             return out;
@@ -312,12 +320,17 @@ impl Lesson {
         out.evaluations = self.evaluations;
         out.cutoffs = self.cutoffs;
         out.null = self.null;
+        out.capped = self.cfg.node_cap.is_some_and(|c| self.nodes > c);
         out
     }
 
     #[inline]
     fn count_node(&mut self) -> bool {
         self.nodes += 1;
+        if self.cfg.node_cap.is_some_and(|c| self.nodes > c) {
+            self.aborted = true;
+            return true;
+        }
         if !self.iteration_one_done {
             return false;
         }
@@ -360,7 +373,8 @@ impl Lesson {
             if let Some(i) = self.stack.pop() {
                 let n = &mut self.trace[i];
                 n.value = if n.white_to_move { score } else { -score };
-                n.bound = if !self.cfg.alpha_beta {
+                let leaf = n.evaluated && n.children.is_empty() && !n.cutoff;
+                n.bound = if !self.cfg.alpha_beta || leaf {
                     Bound::Exact
                 } else if score >= beta {
                     Bound::Lower

@@ -146,6 +146,14 @@ pub struct RandomTree {
     pub seed: u64,
 }
 
+impl RandomTree {
+    /// Lowest and highest leaf value.
+    pub fn range(&self) -> (i32, i32) {
+        let d = self.distinct.max(1) as i32;
+        (-(d / 2), d - 1 - d / 2)
+    }
+}
+
 impl GameTree for RandomTree {
     type Node = (u64, u32);
     fn root(&self) -> (u64, u32) {
@@ -372,10 +380,20 @@ pub fn pvs<T: GameTree>(t: &T, n: T::Node, mut alpha: i32, beta: i32, c: &mut Co
 /// MTD(f) (A. Plaat, 1995): minimal-window alpha-beta passes around a guess `first` until the
 /// bounds meet. With `table` the passes share bounds (as Plaat requires); without, every pass
 /// starts from nothing. Returns the value, what all passes visited and the number of passes.
-pub fn mtdf<T: GameTree>(t: &T, first: i32, mut table: Option<&mut Table>) -> (i32, Count, u32) {
+pub fn mtdf<T: GameTree>(t: &T, first: i32, table: Option<&mut Table>) -> (i32, Count, u32) {
+    mtdf_within(t, first, (-INF, INF), table)
+}
+
+/// MTD(f) when the value is known to lie in `bounds` (lowest, highest value of the tree).
+pub fn mtdf_within<T: GameTree>(
+    t: &T,
+    first: i32,
+    bounds: (i32, i32),
+    mut table: Option<&mut Table>,
+) -> (i32, Count, u32) {
     let mut c = Count::default();
     let mut g = first;
-    let (mut lower, mut upper) = (-INF, INF);
+    let (mut lower, mut upper) = bounds;
     let mut passes = 0;
     while lower < upper {
         let beta = if g == lower { g + 1 } else { g };
@@ -459,6 +477,11 @@ mod tests {
                 assert_eq!(mtdf(&t, 0, None).0, v);
                 let mut tb = Table::default();
                 assert_eq!(mtdf(&t, 0, Some(&mut tb)).0, v);
+                assert_eq!(mtdf_within(&t, 0, t.range(), None).0, v);
+                let (lo, hi) = t.range();
+                assert_eq!(alpha_beta(&t, t.root(), lo, hi, &mut c, None), v);
+                assert_eq!(negascout(&t, t.root(), lo, hi, &mut c, None), v);
+                assert_eq!(pvs(&t, t.root(), lo, hi, &mut c), v);
             }
         }
     }
