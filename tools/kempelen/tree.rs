@@ -241,16 +241,17 @@ pub fn text(d: &Drawn) -> String {
             walk(t, c, &child_prefix, j + 1 == k && !n.cutoff, false, s);
         }
         if n.cutoff {
-            let skipped = if n.skipped.is_empty() {
-                "no move left".to_string()
-            } else {
-                n.skipped
-                    .iter()
-                    .map(|m| m.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            };
-            let _ = writeln!(s, "{child_prefix}\u{2514}\u{2500} // cut off: {skipped}");
+            let skipped = n
+                .skipped
+                .iter()
+                .map(|m| m.to_string())
+                .collect::<Vec<_>>()
+                .join(" ");
+            let _ = writeln!(
+                s,
+                "{child_prefix}\u{2514}\u{2500} // cut off{}{skipped}",
+                if skipped.is_empty() { "" } else { ": " }
+            );
         }
     }
     if !t.is_empty() {
@@ -361,7 +362,7 @@ pub fn svg(d: &Drawn, title: &str) -> String {
             let (x1, y1) = (px(x[i]), py(n.ply) + 16.0);
             let _ = writeln!(s, r#"<g class="cut" data-node="{}">"#, i + 1);
             let moves: Vec<String> = if n.skipped.is_empty() {
-                vec!["(none left)".into()]
+                vec![String::new()]
             } else {
                 n.skipped.iter().map(|m| m.to_string()).collect()
             };

@@ -179,6 +179,9 @@ pub struct NullStats {
     pub failed_null_nodes: u64,
     /// Nodes of the normal searches that followed them.
     pub failed_search_nodes: u64,
+    /// Where the null move refuted, by remaining depth of the node (15 = 15 or more): null-move
+    /// nodes and saved nodes.
+    pub refuted_at: [(u64, u64); 16],
 }
 
 impl NullStats {
@@ -190,6 +193,15 @@ impl NullStats {
         self.failed += o.failed;
         self.failed_null_nodes += o.failed_null_nodes;
         self.failed_search_nodes += o.failed_search_nodes;
+        for (a, b) in self.refuted_at.iter_mut().zip(&o.refuted_at) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+    }
+    /// [`NullStats::speedup`] at nodes `depth` plies from the horizon (`None` if none refuted).
+    pub fn speedup_at(&self, depth: usize) -> Option<f64> {
+        let (null, full) = self.refuted_at[depth.min(15)];
+        (null > 0).then(|| full as f64 / null as f64)
     }
     /// Nodes of the saved searches per node of the refuting null-move searches.
     pub fn speedup(&self) -> f64 {
@@ -342,8 +354,13 @@ impl Lesson {
         self.aborted
     }
 
+    /// Whether nodes are recorded now (not inside a search run only to measure the null move).
+    fn recording(&self) -> bool {
+        self.cfg.trace && (self.measuring || !self.cfg.null_stats)
+    }
+
     fn enter(&mut self, kind: NodeKind) {
-        if !self.cfg.trace || !self.measuring && self.cfg.null_stats {
+        if !self.recording() {
             return;
         }
         let parent = self.stack.last().copied();
@@ -369,7 +386,7 @@ impl Lesson {
     }
 
     fn leave(&mut self, score: i32, alpha: i32, beta: i32) -> i32 {
-        if self.cfg.trace && !(self.cfg.null_stats && !self.measuring) {
+        if self.recording() {
             if let Some(i) = self.stack.pop() {
                 let n = &mut self.trace[i];
                 n.value = if n.white_to_move { score } else { -score };
@@ -389,7 +406,7 @@ impl Lesson {
     }
 
     fn note(&mut self, f: impl FnOnce(&mut TraceNode)) {
-        if self.cfg.trace && !(self.cfg.null_stats && !self.measuring) {
+        if self.recording() {
             if let Some(&i) = self.stack.last() {
                 f(&mut self.trace[i]);
             }
@@ -504,6 +521,9 @@ impl Lesson {
         self.null.refuted += 1;
         self.null.refuted_null_nodes += null_nodes;
         self.null.refuted_full_nodes += self.nodes - nodes;
+        let at = &mut self.null.refuted_at[(depth.max(0) as usize).min(15)];
+        at.0 += null_nodes;
+        at.1 += self.nodes - nodes;
         self.nodes = nodes;
         self.evaluations = evaluations;
         self.cutoffs = cutoffs;
