@@ -61,6 +61,7 @@ pub mod reference;
 pub mod san;
 pub mod time;
 pub mod tournament;
+pub mod tree;
 pub mod uci;
 
 pub use engine::{

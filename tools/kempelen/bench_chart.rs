@@ -79,7 +79,7 @@ pub fn draw(r: &Z80Bench) -> anyhow::Result<String> {
         speed_panel(&speed, r)?;
         root.draw(&Text::new(
             "Blue: measured by kempelen bench (exact emulator counts). Grey and other colours: \
-             figures from HISTORY.md with their sources. Orange: an estimate, not a measurement.",
+             figures from docs/history/figures.toml with their sources. Orange: an estimate, not a measurement.",
             (20, 1385),
             (FONT, 12).into_font().color(&BLACK),
         ))

@@ -1,7 +1,164 @@
-//! The historical figures `kempelen bench --cpu z80` sets its measurements beside: one row per
-//! figure, taken from the project's `HISTORY.md` (`../shared/HISTORY.md`), each with its
-//! source and whether it is an estimate. `quote` is the figure's text as HISTORY.md gives it;
-//! a test checks that every quote is still there, so the table cannot drift from its source.
+//! The historical figures and claims Kempelen measures itself against, loaded from the data
+//! file `docs/history/figures.toml` (compiled in): the documents and other sources by
+//! publication (author, title, year), the machines, the programs, the figures
+//! `kempelen bench --cpu z80` sets beside its measurements ([`HISTORICAL`]) and the claims
+//! `kempelen claims` re-measures ([`claims`]).
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+/// The data file, as compiled in.
+pub const DATA: &str = include_str!("../../docs/history/figures.toml");
+/// Where the data file lives in the repository.
+pub const DATA_PATH: &str = "docs/history/figures.toml";
+
+/// A publication.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Author(s), or who published it.
+    pub author: String,
+    /// Title.
+    pub title: String,
+    /// Where it appeared.
+    pub publication: String,
+    /// Year, where known.
+    pub year: Option<u32>,
+}
+
+impl Source {
+    /// "Author, "Title", publication, year".
+    pub fn cite(&self) -> String {
+        let mut s = format!("{}, \"{}\", {}", self.author, self.title, self.publication);
+        if let Some(y) = self.year {
+            if !self.publication.contains(&y.to_string()) {
+                s.push_str(&format!(", {y}"));
+            }
+        }
+        s
+    }
+}
+
+/// A historical machine.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Machine {
+    /// Short id.
+    pub id: String,
+    /// Name (and the programs it ran).
+    pub name: String,
+    /// Processor.
+    pub cpu: String,
+    /// Clock in MHz.
+    pub mhz: f64,
+    /// Memory.
+    pub ram: String,
+    /// A remark on the clock.
+    pub note: Option<String>,
+    /// Source ids.
+    pub sources: Vec<String>,
+}
+
+/// A historical program.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Program {
+    /// Name, author, year.
+    pub name: String,
+    /// Processor and clock.
+    pub cpu: String,
+    /// Size.
+    pub size: String,
+    /// Search.
+    pub search: String,
+    /// Speed or strength.
+    pub strength: String,
+    /// Source ids.
+    pub sources: Vec<String>,
+}
+
+/// A claim of the documents that `kempelen claims` re-measures.
+#[derive(Debug, Clone, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    /// Short id.
+    pub id: String,
+    /// The claim in words.
+    pub claim: String,
+    /// Source ids.
+    pub sources: Vec<String>,
+    /// The documents' numbers, by name.
+    pub figures: BTreeMap<String, toml::Value>,
+}
+
+impl Claim {
+    /// A number of the claim.
+    pub fn number(&self, key: &str) -> f64 {
+        match self.figures.get(key) {
+            Some(toml::Value::Float(f)) => *f,
+            Some(toml::Value::Integer(i)) => *i as f64,
+            other => panic!("claim {}: figure {key} is {other:?}", self.id),
+        }
+    }
+    /// A list of numbers of the claim.
+    pub fn numbers(&self, key: &str) -> Vec<f64> {
+        match self.figures.get(key) {
+            Some(toml::Value::Array(a)) => a
+                .iter()
+                .map(|v| match v {
+                    toml::Value::Float(f) => *f,
+                    toml::Value::Integer(i) => *i as f64,
+                    other => panic!("claim {}: {key} holds {other:?}", self.id),
+                })
+                .collect(),
+            other => panic!("claim {}: figure {key} is {other:?}", self.id),
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFigure {
+    program: String,
+    machine: String,
+    kind: String,
+    mhz: Option<f64>,
+    low: f64,
+    high: f64,
+    unit: Option<String>,
+    #[serde(default)]
+    estimate: bool,
+    quote: String,
+    sources: Vec<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Raw {
+    sources: BTreeMap<String, Source>,
+    machines: Vec<Machine>,
+    programs: Vec<Program>,
+    figures: Vec<RawFigure>,
+    claims: Vec<Claim>,
+}
+
+/// Everything in the data file, checked.
+#[derive(Debug)]
+pub struct History {
+    /// Sources by id.
+    pub sources: BTreeMap<String, Source>,
+    /// Machines (loaded and checked with the rest; no command prints them yet).
+    #[allow(dead_code)]
+    pub machines: Vec<Machine>,
+    /// Programs (loaded and checked with the rest; no command prints them yet).
+    #[allow(dead_code)]
+    pub programs: Vec<Program>,
+    /// Figures for the bench chart.
+    pub figures: Vec<Historical>,
+    /// Claims.
+    pub claims: Vec<Claim>,
+}
 
 /// What a historical figure measures.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -49,9 +206,9 @@ pub struct Historical {
     pub figure: Figure,
     /// Whether the source calls it an estimate (never shown as a measurement).
     pub estimate: bool,
-    /// The figure's words in HISTORY.md.
+    /// The figure's words in the source.
     pub quote: &'static str,
-    /// Where HISTORY.md has it from.
+    /// The sources, cited by publication.
     pub source: &'static str,
 }
 
@@ -66,193 +223,213 @@ impl Historical {
     }
 }
 
-/// The historical figures, from HISTORY.md's "Programs" table.
-pub const HISTORICAL: &[Historical] = &[
-    Historical {
-        program: "Sargon (Spracklen, 1978)",
-        machine: "TRS-80 Model I, Z80 1.774 MHz",
-        figure: Figure::Speed {
-            mhz: 1.774,
-            low: 5.0,
-            high: 40.0,
-            unit: "evaluated positions/s",
-        },
-        estimate: true,
-        quote: "estimated 5-40 evaluated positions/s",
-        source: "HISTORY.md: seed 001; retro-sargon issue #1",
-    },
-    Historical {
-        program: "Colossus Chess 4 (Bryant, 1985)",
-        machine: "ZX Spectrum, Z80 3.5 MHz",
-        figure: Figure::Speed {
-            mhz: 3.5,
-            low: 170.0,
-            high: 170.0,
-            unit: "positions/s",
-        },
-        estimate: false,
-        quote: "about 170 positions/s",
-        source: "HISTORY.md: public description",
-    },
-    Historical {
-        program: "micro-Max on AVR (ChessMate)",
-        machine: "ATmega328P 25 MHz",
-        figure: Figure::Speed {
-            mhz: 25.0,
-            low: 1300.0,
-            high: 1300.0,
-            unit: "nodes/s",
-        },
-        estimate: false,
-        quote: "about 1,300 nodes/s",
-        source: "HISTORY.md: public README",
-    },
-    Historical {
-        program: "eZ80 C engine (2026)",
-        machine: "eZ80 48 MHz",
-        figure: Figure::Speed {
-            mhz: 48.0,
-            low: 360.0,
-            high: 360.0,
-            unit: "nodes/s",
-        },
-        estimate: false,
-        quote: "about 360 nodes/s",
-        source: "HISTORY.md: public bench",
-    },
-    Historical {
-        program: "Sargon (1978), move logic",
-        machine: "Z80",
-        figure: Figure::Code {
-            low: 4096.0,
-            high: 4096.0,
-        },
-        estimate: false,
-        quote: "2 KB data, 2 KB UI, 4 KB move logic",
-        source: "HISTORY.md: seed 001",
-    },
-    Historical {
-        program: "AVR-Max (Adrian)",
-        machine: "ATmega88/644 flash",
-        figure: Figure::Code {
-            low: 3192.0,
-            high: 4968.0,
-        },
-        estimate: false,
-        quote: "3192-4968 bytes flash",
-        source: "HISTORY.md: seed 001",
-    },
-    Historical {
-        program: "Microchess (Jennings, 1976)",
-        machine: "KIM-1, 6502",
-        figure: Figure::Code {
-            low: 924.0,
-            high: 924.0,
-        },
-        estimate: false,
-        quote: "924 bytes of code",
-        source: "HISTORY.md: seed 001; Microchess manual",
-    },
-    Historical {
-        program: "1K ZX Chess (Horne, 1983)",
-        machine: "ZX81, Z80",
-        figure: Figure::Code {
-            low: 672.0,
-            high: 672.0,
-        },
-        estimate: false,
-        quote: "672 bytes",
-        source: "HISTORY.md: seed 001",
-    },
-    Historical {
-        program: "Sargon (1978), data",
-        machine: "Z80",
-        figure: Figure::Ram {
-            low: 2048.0,
-            high: 2048.0,
-        },
-        estimate: false,
-        quote: "8 KB RAM total: 2 KB data",
-        source: "HISTORY.md: seed 001",
-    },
-    Historical {
-        program: "Microchess (1976), code and data",
-        machine: "KIM-1",
-        figure: Figure::Ram {
-            low: 1126.0,
-            high: 1126.0,
-        },
-        estimate: false,
-        quote: "runs in 1.1 KB",
-        source: "HISTORY.md: seed 001; Microchess manual",
-    },
-    Historical {
-        program: "AVR-Max (Adrian)",
-        machine: "ATmega88/644",
-        figure: Figure::Ram {
-            low: 1024.0,
-            high: 4096.0,
-        },
-        estimate: false,
-        quote: "1-4 KB RAM",
-        source: "HISTORY.md: seed 001",
-    },
-    Historical {
-        program: "AVR-Max, recursive",
-        machine: "AVR stack",
-        figure: Figure::RamPerPly { bytes: 108.0 },
-        estimate: false,
-        quote: "108 bytes of stack per ply recursive",
-        source: "HISTORY.md: seed 001",
-    },
-    Historical {
-        program: "AVR-Max, iterative",
-        machine: "AVR",
-        figure: Figure::RamPerPly { bytes: 34.0 },
-        estimate: false,
-        quote: "34 bytes per ply iterative",
-        source: "HISTORY.md: seed 001",
-    },
-];
+/// An error in the data file: what and where.
+#[derive(Debug)]
+pub struct DataError(pub String);
+
+impl std::fmt::Display for DataError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{DATA_PATH}: {}", self.0)
+    }
+}
+
+impl std::error::Error for DataError {}
+
+fn leak(s: String) -> &'static str {
+    Box::leak(s.into_boxed_str())
+}
+
+/// Parses and checks a data file's text: every source id known, ranges ordered, estimates
+/// flagged in their quotes, kinds known.
+pub fn parse(text: &str) -> Result<History, DataError> {
+    let raw: Raw = toml::from_str(text).map_err(|e| {
+        let at = e
+            .span()
+            .map(|s| {
+                let line = text[..s.start].matches('\n').count() + 1;
+                let col = s.start - text[..s.start].rfind('\n').map_or(0, |i| i + 1) + 1;
+                format!("{line}:{col}: ")
+            })
+            .unwrap_or_default();
+        DataError(format!("{at}{}", e.message()))
+    })?;
+    let cite = |ids: &[String], what: &str| -> Result<String, DataError> {
+        if ids.is_empty() {
+            return Err(DataError(format!("{what} names no source")));
+        }
+        ids.iter()
+            .map(|id| {
+                raw.sources
+                    .get(id)
+                    .map(Source::cite)
+                    .ok_or_else(|| DataError(format!("{what}: unknown source '{id}'")))
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map(|v| v.join("; "))
+    };
+    for m in &raw.machines {
+        cite(&m.sources, &format!("machine {}", m.id))?;
+    }
+    for p in &raw.programs {
+        cite(&p.sources, &format!("program {}", p.name))?;
+    }
+    for c in &raw.claims {
+        cite(&c.sources, &format!("claim {}", c.id))?;
+    }
+    let mut figures = Vec::new();
+    for f in &raw.figures {
+        let what = format!("figure '{}' of {}", f.quote, f.program);
+        let source = cite(&f.sources, &what)?;
+        if !(f.low > 0.0 && f.low <= f.high) {
+            return Err(DataError(format!("{what}: low {} high {}", f.low, f.high)));
+        }
+        if f.estimate != f.quote.contains("estimate") {
+            return Err(DataError(format!(
+                "{what}: estimate = {} but the quote {} the word 'estimate'",
+                f.estimate,
+                if f.estimate { "lacks" } else { "has" }
+            )));
+        }
+        let figure = match f.kind.as_str() {
+            "speed" => Figure::Speed {
+                mhz: f
+                    .mhz
+                    .ok_or_else(|| DataError(format!("{what}: speed without mhz")))?,
+                low: f.low,
+                high: f.high,
+                unit: leak(
+                    f.unit
+                        .clone()
+                        .ok_or_else(|| DataError(format!("{what}: speed without unit")))?,
+                ),
+            },
+            "code" => Figure::Code {
+                low: f.low,
+                high: f.high,
+            },
+            "ram" => Figure::Ram {
+                low: f.low,
+                high: f.high,
+            },
+            "ram_per_ply" => Figure::RamPerPly { bytes: f.low },
+            k => {
+                return Err(DataError(format!(
+                    "{what}: unknown kind '{k}' (speed, code, ram, ram_per_ply)"
+                )));
+            }
+        };
+        figures.push(Historical {
+            program: leak(f.program.clone()),
+            machine: leak(f.machine.clone()),
+            figure,
+            estimate: f.estimate,
+            quote: leak(f.quote.clone()),
+            source: leak(source),
+        });
+    }
+    Ok(History {
+        sources: raw.sources,
+        machines: raw.machines,
+        programs: raw.programs,
+        figures,
+        claims: raw.claims,
+    })
+}
+
+/// The compiled-in data (parsed once; a test checks that it parses).
+pub fn history() -> &'static History {
+    static H: OnceLock<History> = OnceLock::new();
+    H.get_or_init(|| match parse(DATA) {
+        Ok(h) => h,
+        Err(e) => panic!("{e}"),
+    })
+}
+
+/// The claims of the documents.
+pub fn claims() -> &'static [Claim] {
+    &history().claims
+}
+
+/// A claim by id.
+pub fn claim(id: &str) -> &'static Claim {
+    claims()
+        .iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("{DATA_PATH} has no claim '{id}'"))
+}
+
+/// The sources of a claim, cited by publication.
+pub fn cite(ids: &[String]) -> String {
+    ids.iter()
+        .filter_map(|id| history().sources.get(id).map(Source::cite))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The figures of the bench chart, iterable as `for h in HISTORICAL`.
+pub const HISTORICAL: Figures = Figures;
+
+/// Handle to the bench chart's figures ([`HISTORICAL`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Figures;
+
+impl IntoIterator for Figures {
+    type Item = &'static Historical;
+    type IntoIter = std::slice::Iter<'static, Historical>;
+    fn into_iter(self) -> Self::IntoIter {
+        history().figures.iter()
+    }
+}
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    /// HISTORY.md lives beside the repository (`../shared/HISTORY.md`, or one level up from
-    /// a worktree under `wt/`); where it is not there (a clone on its own) the check says so
-    /// and passes.
     #[test]
-    fn every_quote_is_in_history_md() {
-        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-        let found = ["../shared/HISTORY.md", "../../shared/HISTORY.md"]
-            .iter()
-            .find_map(|p| std::fs::read_to_string(root.join(p)).ok());
-        let Some(text) = found else {
-            eprintln!("SKIPPED: ../shared/HISTORY.md not found");
-            return;
-        };
+    fn the_data_file_parses_and_every_source_is_known() {
+        let h = parse(DATA).unwrap();
+        assert_eq!(h.figures.len(), 13);
+        assert_eq!(h.machines.len(), 14);
+        assert_eq!(h.programs.len(), 12);
+        let ids: Vec<&str> = h.claims.iter().map(|c| c.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "minimal-tree",
+                "branching-factor",
+                "null-move",
+                "negascout-mtdf",
+                "stack-per-ply",
+                "elo-per-ply"
+            ]
+        );
         for h in HISTORICAL {
-            assert!(
-                text.contains(h.quote),
-                "{}: '{}' is not in HISTORY.md",
-                h.program,
-                h.quote
-            );
+            assert!(!h.source.is_empty() && !h.source.contains(".md"), "{h:?}");
+            assert_eq!(h.label().contains("estimate"), h.estimate);
         }
+        assert!(claim("null-move").number("speedup").eq(&20.0));
+        assert_eq!(claim("minimal-tree").numbers("salomon_best")[3], 3199.0);
     }
 
     #[test]
-    fn ranges_are_ordered_and_estimates_say_so() {
-        for h in HISTORICAL {
-            match h.figure {
-                Figure::Speed { low, high, .. }
-                | Figure::Code { low, high }
-                | Figure::Ram { low, high } => assert!(low > 0.0 && low <= high, "{h:?}"),
-                Figure::RamPerPly { bytes } => assert!(bytes > 0.0),
-            }
-            assert_eq!(h.estimate, h.quote.contains("estimate"), "{h:?}");
-            assert_eq!(h.label().contains("estimate"), h.estimate);
-        }
+    fn bad_data_is_refused_with_a_place() {
+        let bad = DATA.replacen("kind = \"code\"", "kind = \"cpu\"", 1);
+        let e = parse(&bad).unwrap_err().to_string();
+        assert!(e.contains("unknown kind 'cpu'"), "{e}");
+        let bad = DATA.replacen("sources = [\"adrian-2011\"]", "sources = [\"nobody\"]", 1);
+        assert!(
+            parse(&bad)
+                .unwrap_err()
+                .to_string()
+                .contains("unknown source 'nobody'")
+        );
+        let bad = DATA.replacen("low = 5.0", "low = \"five\"", 1);
+        let e = parse(&bad).unwrap_err().to_string();
+        assert!(
+            e.starts_with("docs/history/figures.toml:") && e.contains(':'),
+            "{e}"
+        );
+        let bad = DATA.replacen("estimate = true\nquote", "estimate = false\nquote", 1);
+        assert!(parse(&bad).unwrap_err().to_string().contains("estimate"));
     }
 }

@@ -25,6 +25,9 @@ mod history;
 mod play;
 // --- tournament (issue 10) ---
 mod tournament;
+// --- claims and search trees (issue 11) ---
+mod claims;
+mod tree;
 
 #[derive(Parser)]
 #[command(
@@ -72,6 +75,13 @@ enum Command {
     /// Play a round robin or gauntlet among profiles and UCI/xboard engines: crosstable,
     /// ratings with 95 % margins, PGN.
     Tournament(tournament::TournamentArgs),
+    // --- claims and search trees (issue 11) ---
+    /// Re-measure the documents' claims (search trees, branching factors, null move, NegaScout
+    /// and MTD(f), bytes per ply, Elo per ply) and set Kempelen's figures beside them.
+    Claims(claims::ClaimsArgs),
+    /// Draw the tree a search visits (text, or SVG with --svg); by default the lost figure of
+    /// the Tartan article (TOS 1/1991).
+    Tree(tree::TreeArgs),
     /// Print the version and exit.
     Version,
 }
@@ -104,6 +114,8 @@ fn main() -> anyhow::Result<()> {
         Command::GenTables(args) => gen_tables::run(&args),
         // --- tournament (issue 10) ---
         Command::Tournament(args) => tournament::run(&args),
+        Command::Claims(args) => claims::run(&args),
+        Command::Tree(args) => tree::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
             Ok(())

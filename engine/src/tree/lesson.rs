@@ -1,0 +1,800 @@
+//! The reference search with switches, for lessons and measurements.
+//!
+//! [`Lesson`] is the search of `docs/ALGORITHM.md` §7-§9 (iterative deepening, fail-hard
+//! negamax alpha-beta, null move with R = 2, quiescence over tactical moves, move ordering by
+//! one-byte keys with PV move and two killers) in which every technique can be switched off:
+//! with all switches off it is plain minimax to a fixed depth with the static evaluation at the
+//! leaves (the search of C. Zwerschke's "Tartan" article, 1991); with only alpha-beta on, plain
+//! alpha-beta in move-generation order. On top of that it can
+//! - cap the width (search only the first K moves of every node) and force the order of the
+//!   moves at chosen nodes, so a drawing of a real search stays small ([`LessonConfig::width`],
+//!   [`LessonConfig::forced`]);
+//! - record the tree of the last iteration ([`TraceNode`]), for `kempelen tree`;
+//! - measure the null move ([`NullStats`]): at every node where the null move refutes, it also
+//!   runs the search the null move saved, and at every node where it fails, it sets the null
+//!   search's nodes against the node's own search.
+//!
+//! With every switch on, no width cap and no forced moves it visits exactly the nodes of
+//! [`crate::reference`] (same count, same best move, same score; a test checks this).
+
+use crate::engine::{INF, MATE};
+use crate::eval::evaluate;
+use crate::movegen::GenMode;
+use crate::moves::{Move, MoveList};
+use crate::piece::WHITE;
+use crate::position::Position;
+use crate::pv::{PvTable, is_repetition};
+use crate::reference::{MAX_DEPTH, MAX_PLY, ordering_key};
+
+/// The three searches `kempelen tree` draws.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Algorithm {
+    /// Minimax to a fixed depth, static evaluation at the leaves, no pruning.
+    Minimax,
+    /// Alpha-beta to a fixed depth, static evaluation at the leaves, moves in generation order.
+    AlphaBeta,
+    /// The reference search (ALGORITHM.md): iterative deepening, ordering, null move,
+    /// quiescence.
+    Reference,
+}
+
+impl std::str::FromStr for Algorithm {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "minimax" => Ok(Algorithm::Minimax),
+            "alphabeta" | "alpha-beta" => Ok(Algorithm::AlphaBeta),
+            "reference" => Ok(Algorithm::Reference),
+            _ => Err(format!(
+                "unknown algorithm '{s}' (expected minimax, alphabeta or reference)"
+            )),
+        }
+    }
+}
+
+impl std::fmt::Display for Algorithm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Algorithm::Minimax => "minimax",
+            Algorithm::AlphaBeta => "alphabeta",
+            Algorithm::Reference => "reference",
+        })
+    }
+}
+
+/// Which techniques the search uses, and what it records.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonConfig {
+    /// Cut off when a move reaches beta (otherwise every move is searched: minimax).
+    pub alpha_beta: bool,
+    /// Quiescence search over tactical moves at depth 0 (otherwise the static evaluation).
+    pub quiescence: bool,
+    /// Null move with R = 2 under the reference's conditions.
+    pub null_move: bool,
+    /// Reference move ordering (PV move, MVV-LVA, queen promotions, killers); otherwise
+    /// generation order.
+    pub ordering: bool,
+    /// Iterative deepening from depth 1 (otherwise one search at the full depth).
+    pub iterative: bool,
+    /// Search only the first `width` moves of every node (after ordering and forcing).
+    pub width: Option<usize>,
+    /// At the node reached by the moves of `.0` from the root, search the moves of `.1` first,
+    /// in that order (those that are legal there).
+    pub forced: Vec<(Vec<Move>, Vec<Move>)>,
+    /// Record the tree of the last iteration.
+    pub trace: bool,
+    /// Measure the null move's savings and costs (runs extra searches; the node counts of
+    /// the search itself are not changed by it).
+    pub null_stats: bool,
+    /// Node limit with the reference's semantics (never inside iteration 1).
+    pub nodes: Option<u64>,
+    /// Hard cap on nodes, iteration 1 included: the search stops and reports
+    /// [`LessonResult::capped`] (for drawings, which must stay small).
+    pub node_cap: Option<u64>,
+}
+
+impl LessonConfig {
+    /// The switches of one of the three algorithms.
+    pub fn of(algorithm: Algorithm) -> LessonConfig {
+        let all = algorithm == Algorithm::Reference;
+        LessonConfig {
+            alpha_beta: algorithm != Algorithm::Minimax,
+            quiescence: all,
+            null_move: all,
+            ordering: all,
+            iterative: all,
+            width: None,
+            forced: Vec::new(),
+            trace: false,
+            null_stats: false,
+            nodes: None,
+            node_cap: None,
+        }
+    }
+}
+
+/// How a node's value relates to its true value (fail-hard alpha-beta returns bounds).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The minimax value.
+    Exact,
+    /// At least this much for the side to move (a cutoff).
+    Lower,
+    /// At most this much for the side to move (no move reached alpha).
+    Upper,
+}
+
+/// How the search reached a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeKind {
+    /// A node of the full-width search.
+    Search,
+    /// A node of the quiescence search.
+    Quiescence,
+    /// The node after a null move.
+    Null,
+}
+
+/// One node of a recorded tree.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceNode {
+    /// Parent's index in the trace (`None` for the root).
+    pub parent: Option<usize>,
+    /// The move that led here (`Move::NULL` for a null move, `None` at the root).
+    pub mv: Option<Move>,
+    /// Plies from the root.
+    pub ply: usize,
+    /// Whether White is to move (a max node when values are shown from White's view).
+    pub white_to_move: bool,
+    /// Full-width, quiescence or null-move node.
+    pub kind: NodeKind,
+    /// The value returned, from White's point of view.
+    pub value: i32,
+    /// Whether `value` is exact or a bound (for the side to move).
+    pub bound: Bound,
+    /// Whether the static evaluation decided the node (a leaf, or a quiescence stand-pat).
+    pub evaluated: bool,
+    /// Whether the node was cut off: a move (or the null move, or the stand-pat) reached beta.
+    pub cutoff: bool,
+    /// Moves of this node (within the width cap) left unsearched by the cutoff.
+    pub skipped: Vec<Move>,
+    /// Children in visit order (indices in the trace).
+    pub children: Vec<usize>,
+    /// Whether the node lies on the principal variation.
+    pub pv: bool,
+}
+
+/// What the null move saved and cost.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NullStats {
+    /// Nodes where the null move refuted the move before (cutoff).
+    pub refuted: u64,
+    /// Nodes of those null-move searches.
+    pub refuted_null_nodes: u64,
+    /// Nodes the normal search of the same nodes took (the search the null move saved).
+    pub refuted_full_nodes: u64,
+    /// Nodes where the null move was tried and failed.
+    pub failed: u64,
+    /// Nodes of those null-move searches (the overhead).
+    pub failed_null_nodes: u64,
+    /// Nodes of the normal searches that followed them.
+    pub failed_search_nodes: u64,
+    /// Where the null move refuted, by remaining depth of the node (15 = 15 or more): null-move
+    /// nodes and saved nodes.
+    pub refuted_at: [(u64, u64); 16],
+}
+
+impl NullStats {
+    /// Adds another position's figures.
+    pub fn add(&mut self, o: &NullStats) {
+        self.refuted += o.refuted;
+        self.refuted_null_nodes += o.refuted_null_nodes;
+        self.refuted_full_nodes += o.refuted_full_nodes;
+        self.failed += o.failed;
+        self.failed_null_nodes += o.failed_null_nodes;
+        self.failed_search_nodes += o.failed_search_nodes;
+        for (a, b) in self.refuted_at.iter_mut().zip(&o.refuted_at) {
+            a.0 += b.0;
+            a.1 += b.1;
+        }
+    }
+    /// [`NullStats::speedup`] at nodes `depth` plies from the horizon (`None` if none refuted).
+    pub fn speedup_at(&self, depth: usize) -> Option<f64> {
+        let (null, full) = self.refuted_at[depth.min(15)];
+        (null > 0).then(|| full as f64 / null as f64)
+    }
+    /// Nodes of the saved searches per node of the refuting null-move searches.
+    pub fn speedup(&self) -> f64 {
+        self.refuted_full_nodes as f64 / self.refuted_null_nodes.max(1) as f64
+    }
+    /// Nodes of failed null-move searches per node of the searches that followed them.
+    pub fn overhead(&self) -> f64 {
+        self.failed_null_nodes as f64 / self.failed_search_nodes.max(1) as f64
+    }
+}
+
+/// Result of a lesson search.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LessonResult {
+    /// Score of the root, side to move's view.
+    pub score: i32,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// Deepest completed iteration.
+    pub depth: u32,
+    /// Nodes entered, all iterations together.
+    pub nodes: u64,
+    /// Nodes entered after each completed iteration (cumulative), index 0 = depth 1.
+    pub nodes_by_depth: Vec<u64>,
+    /// Positions evaluated statically (leaves and stand-pats), all iterations.
+    pub evaluations: u64,
+    /// Cutoffs, all iterations.
+    pub cutoffs: u64,
+    /// The tree of the last iteration, if recorded.
+    pub trace: Vec<TraceNode>,
+    /// Null-move figures, if measured.
+    pub null: NullStats,
+    /// Whether [`LessonConfig::node_cap`] stopped the search (the other fields then describe
+    /// the last iteration completed before, if any).
+    pub capped: bool,
+}
+
+/// One search.
+pub struct Lesson {
+    cfg: LessonConfig,
+    pos: Position,
+    history: Vec<u32>,
+    path: Vec<Move>,
+    nodes: u64,
+    evaluations: u64,
+    cutoffs: u64,
+    iteration_one_done: bool,
+    aborted: bool,
+    killers: [[Move; 2]; MAX_PLY + 1],
+    pv: PvTable,
+    prev_pv: Vec<Move>,
+    follow: bool,
+    lists: Vec<MoveList>,
+    trace: Vec<TraceNode>,
+    stack: Vec<usize>,
+    measuring: bool,
+    null: NullStats,
+}
+
+impl Lesson {
+    /// A search of `pos`; `history` as for [`crate::ReferenceSearch::new`].
+    pub fn new(pos: &Position, history: &[u32], cfg: LessonConfig) -> Lesson {
+        let mut h = history.to_vec();
+        if h.last() != Some(&pos.key()) {
+            h.push(pos.key());
+        }
+        Lesson {
+            measuring: cfg.null_stats,
+            cfg,
+            pos: pos.clone(),
+            history: h,
+            path: Vec::new(),
+            nodes: 0,
+            evaluations: 0,
+            cutoffs: 0,
+            iteration_one_done: false,
+            aborted: false,
+            killers: [[Move::NULL; 2]; MAX_PLY + 1],
+            pv: PvTable::new(MAX_PLY),
+            prev_pv: Vec::new(),
+            follow: false,
+            lists: vec![MoveList::new(); MAX_PLY + 1],
+            trace: Vec::new(),
+            stack: Vec::new(),
+            null: NullStats::default(),
+        }
+    }
+
+    /// Searches to `depth` (1..=32): every depth from 1 with iterative deepening, else only
+    /// `depth`. A position without legal moves returns depth 0 and no nodes.
+    pub fn run(mut self, depth: u32) -> LessonResult {
+        let depth = depth.clamp(1, MAX_DEPTH);
+        let mut out = LessonResult {
+            score: 0,
+            pv: Vec::new(),
+            depth: 0,
+            nodes: 0,
+            nodes_by_depth: Vec::new(),
+            evaluations: 0,
+            cutoffs: 0,
+            trace: Vec::new(),
+            null: NullStats::default(),
+            capped: false,
+        };
+        if self.pos.legal_moves().is_empty() {
+            return out;
+        }
+        let first = if self.cfg.iterative { 1 } else { depth };
+        for d in first..=depth {
+            self.follow = self.cfg.iterative;
+            self.trace.clear();
+            self.stack.clear();
+            let score = self.search(d as i32, 0, -INF, INF, true);
+            if self.aborted {
+                break;
+            }
+            self.iteration_one_done = true;
+            let pv = self.pv.line(0).to_vec();
+            self.prev_pv = pv.clone();
+            out.score = score;
+            out.pv = pv;
+            out.depth = d;
+            out.nodes_by_depth.push(self.nodes);
+            out.trace = std::mem::take(&mut self.trace);
+        }
+        mark_pv(&mut out.trace, &out.pv);
+        out.nodes = self.nodes;
+        out.evaluations = self.evaluations;
+        out.cutoffs = self.cutoffs;
+        out.null = self.null;
+        out.capped = self.cfg.node_cap.is_some_and(|c| self.nodes > c);
+        out
+    }
+
+    #[inline]
+    fn count_node(&mut self) -> bool {
+        self.nodes += 1;
+        if self.cfg.node_cap.is_some_and(|c| self.nodes > c) {
+            self.aborted = true;
+            return true;
+        }
+        if !self.iteration_one_done {
+            return false;
+        }
+        if let Some(n) = self.cfg.nodes {
+            if self.nodes > n {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Whether nodes are recorded now (not inside a search run only to measure the null move).
+    fn recording(&self) -> bool {
+        self.cfg.trace && (self.measuring || !self.cfg.null_stats)
+    }
+
+    fn enter(&mut self, kind: NodeKind) {
+        if !self.recording() {
+            return;
+        }
+        let parent = self.stack.last().copied();
+        let idx = self.trace.len();
+        self.trace.push(TraceNode {
+            parent,
+            mv: self.path.last().copied(),
+            ply: self.path.len(),
+            white_to_move: self.pos.side() == WHITE,
+            kind,
+            value: 0,
+            bound: Bound::Exact,
+            evaluated: false,
+            cutoff: false,
+            skipped: Vec::new(),
+            children: Vec::new(),
+            pv: false,
+        });
+        if let Some(p) = parent {
+            self.trace[p].children.push(idx);
+        }
+        self.stack.push(idx);
+    }
+
+    fn leave(&mut self, score: i32, alpha: i32, beta: i32) -> i32 {
+        if self.recording() {
+            if let Some(i) = self.stack.pop() {
+                let n = &mut self.trace[i];
+                n.value = if n.white_to_move { score } else { -score };
+                let leaf = n.evaluated && n.children.is_empty() && !n.cutoff;
+                n.bound = if !self.cfg.alpha_beta || leaf {
+                    Bound::Exact
+                } else if score >= beta {
+                    Bound::Lower
+                } else if score <= alpha {
+                    Bound::Upper
+                } else {
+                    Bound::Exact
+                };
+            }
+        }
+        score
+    }
+
+    fn note(&mut self, f: impl FnOnce(&mut TraceNode)) {
+        if self.recording() {
+            if let Some(&i) = self.stack.last() {
+                f(&mut self.trace[i]);
+            }
+        }
+    }
+
+    fn evaluate(&mut self) -> i32 {
+        self.evaluations += 1;
+        self.note(|n| n.evaluated = true);
+        evaluate(&self.pos) as i32
+    }
+
+    fn search(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, null_ok: bool) -> i32 {
+        let kind = if self.path.last() == Some(&Move::NULL) {
+            NodeKind::Null
+        } else {
+            NodeKind::Search
+        };
+        self.enter(kind);
+        let s = self.search_body(depth, ply, alpha, beta, null_ok);
+        self.leave(s, alpha, beta)
+    }
+
+    fn search_body(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, null_ok: bool) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        self.pv.clear(ply);
+        if ply > 0 {
+            if self.pos.halfmove_clock() >= 100 {
+                return if self.pos.in_check() && self.pos.legal_moves().is_empty() {
+                    -(MATE - ply as i32)
+                } else {
+                    0
+                };
+            }
+            if is_repetition(&self.history, self.pos.halfmove_clock())
+                || self.pos.insufficient_material()
+            {
+                return 0;
+            }
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate();
+        }
+        if depth <= 0 {
+            return if self.cfg.quiescence {
+                self.quiesce_body(ply, alpha, beta)
+            } else {
+                self.evaluate()
+            };
+        }
+        let in_check = self.pos.in_check();
+        let mut pv_move = None;
+        if self.follow {
+            if ply < self.prev_pv.len() {
+                pv_move = Some(self.prev_pv[ply]);
+            } else {
+                self.follow = false;
+            }
+        }
+        let side = self.pos.side();
+        if self.cfg.null_move
+            && null_ok
+            && ply > 0
+            && !in_check
+            && !self.follow
+            && self.pos.npm(side) > 330
+        {
+            let before = self.nodes;
+            let undo = self.pos.make_null();
+            self.history.push(self.pos.key());
+            self.path.push(Move::NULL);
+            let score = -self.search(depth - 3, ply + 1, -beta, -beta + 1, false);
+            self.path.pop();
+            self.history.pop();
+            self.pos.unmake_null(&undo);
+            if self.aborted {
+                return 0;
+            }
+            let null_nodes = self.nodes - before;
+            if score >= beta {
+                if self.measuring {
+                    self.measure_saved(depth, ply, alpha, beta, null_nodes);
+                }
+                self.cutoffs += 1;
+                self.note(|n| n.cutoff = true);
+                return beta;
+            }
+            if self.measuring {
+                let before = self.nodes;
+                let r = self.moves(depth, ply, alpha, beta, in_check, pv_move);
+                self.null.failed += 1;
+                self.null.failed_null_nodes += null_nodes;
+                self.null.failed_search_nodes += self.nodes - before;
+                return r;
+            }
+        }
+        self.moves(depth, ply, alpha, beta, in_check, pv_move)
+    }
+
+    /// The search the null move saved at this node: run it with measuring and recording off,
+    /// then take its nodes and every side effect back.
+    fn measure_saved(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, null_nodes: u64) {
+        let nodes = self.nodes;
+        let (evaluations, cutoffs) = (self.evaluations, self.cutoffs);
+        let killers = self.killers;
+        self.measuring = false;
+        let in_check = self.pos.in_check();
+        self.moves(depth, ply, alpha, beta, in_check, None);
+        self.measuring = true;
+        self.null.refuted += 1;
+        self.null.refuted_null_nodes += null_nodes;
+        self.null.refuted_full_nodes += self.nodes - nodes;
+        let at = &mut self.null.refuted_at[(depth.max(0) as usize).min(15)];
+        at.0 += null_nodes;
+        at.1 += self.nodes - nodes;
+        self.nodes = nodes;
+        self.evaluations = evaluations;
+        self.cutoffs = cutoffs;
+        self.killers = killers;
+    }
+
+    /// The moves of `ply` in the order they are searched, width cap applied.
+    fn order(
+        &mut self,
+        ply: usize,
+        list: &MoveList,
+        pv_move: Option<Move>,
+        quiet: bool,
+    ) -> Vec<Move> {
+        let mut moves: Vec<Move> = if self.cfg.ordering {
+            let killers = if quiet {
+                self.killers[ply]
+            } else {
+                [Move::NULL; 2]
+            };
+            let mut keyed: Vec<(u8, Move)> = list
+                .iter()
+                .map(|&m| (ordering_key(&self.pos, m, pv_move, &killers), m))
+                .collect();
+            keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
+            keyed.into_iter().map(|(_, m)| m).collect()
+        } else {
+            list.iter().copied().collect()
+        };
+        if let Some((_, first)) = self.cfg.forced.iter().find(|(p, _)| *p == self.path) {
+            let mut front: Vec<Move> = first
+                .iter()
+                .copied()
+                .filter(|m| moves.contains(m))
+                .collect();
+            front.dedup();
+            moves.retain(|m| !front.contains(m));
+            front.extend(moves);
+            moves = front;
+        }
+        if let Some(w) = self.cfg.width {
+            moves.truncate(w.max(1));
+        }
+        moves
+    }
+
+    fn moves(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        in_check: bool,
+        pv_move: Option<Move>,
+    ) -> i32 {
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.pos.generate(&mut list, GenMode::All);
+        if list.is_empty() {
+            self.lists[ply] = list;
+            return if in_check { -(MATE - ply as i32) } else { 0 };
+        }
+        let order = self.order(ply, &list, pv_move, true);
+        self.lists[ply] = list;
+        let window = !self.cfg.alpha_beta;
+        let mut result = alpha;
+        for (searched, &m) in order.iter().enumerate() {
+            if searched > 0 {
+                self.follow = false;
+            }
+            let quiet = m.promotion() == 0 && !self.pos.is_capture(m);
+            let undo = self.pos.make(m);
+            self.history.push(self.pos.key());
+            self.path.push(m);
+            let (a, b) = if window { (-INF, INF) } else { (-beta, -alpha) };
+            let score = -self.search(depth - 1, ply + 1, a, b, true);
+            self.path.pop();
+            self.history.pop();
+            self.pos.unmake(m, &undo);
+            if self.aborted {
+                result = 0;
+                break;
+            }
+            if self.cfg.alpha_beta && score >= beta {
+                if quiet
+                    && (self.killers[ply][0].from() != m.from()
+                        || self.killers[ply][0].to() != m.to())
+                {
+                    self.killers[ply][1] = self.killers[ply][0];
+                    self.killers[ply][0] = m;
+                }
+                self.cutoffs += 1;
+                let rest = order[searched + 1..].to_vec();
+                self.note(|n| {
+                    n.cutoff = true;
+                    n.skipped = rest;
+                });
+                result = beta;
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                result = alpha;
+                self.pv.update(ply, m);
+            }
+        }
+        result
+    }
+
+    fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
+        self.enter(NodeKind::Quiescence);
+        let s = self.quiesce_node(ply, alpha, beta);
+        self.leave(s, alpha, beta)
+    }
+
+    fn quiesce_node(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if self.count_node() {
+            return 0;
+        }
+        self.pv.clear(ply);
+        if self.pos.insufficient_material() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return self.evaluate();
+        }
+        self.quiesce_body(ply, alpha, beta)
+    }
+
+    fn quiesce_body(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
+        let stand = self.evaluate();
+        if stand >= beta {
+            self.cutoffs += 1;
+            self.note(|n| n.cutoff = true);
+            return beta;
+        }
+        if stand > alpha {
+            alpha = stand;
+        }
+        let mut list = std::mem::take(&mut self.lists[ply]);
+        self.pos.generate(&mut list, GenMode::Tactical);
+        let order = self.order(ply, &list, None, false);
+        self.lists[ply] = list;
+        let mut result = alpha;
+        for (i, &m) in order.iter().enumerate() {
+            let undo = self.pos.make(m);
+            self.path.push(m);
+            let score = -self.quiesce(ply + 1, -beta, -alpha);
+            self.path.pop();
+            self.pos.unmake(m, &undo);
+            if self.aborted {
+                result = 0;
+                break;
+            }
+            if score >= beta {
+                self.cutoffs += 1;
+                let rest = order[i + 1..].to_vec();
+                self.note(|n| {
+                    n.cutoff = true;
+                    n.skipped = rest;
+                });
+                result = beta;
+                break;
+            }
+            if score > alpha {
+                alpha = score;
+                result = alpha;
+            }
+        }
+        result
+    }
+}
+
+/// Marks the nodes along `pv` from the root.
+fn mark_pv(trace: &mut [TraceNode], pv: &[Move]) {
+    if trace.is_empty() {
+        return;
+    }
+    let mut at = 0;
+    trace[0].pv = true;
+    for &m in pv {
+        let Some(&c) = trace[at].children.iter().find(|&&c| trace[c].mv == Some(m)) else {
+            break;
+        };
+        trace[c].pv = true;
+        at = c;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::{ReferenceLimits, ReferenceSearch};
+
+    const FENS: [&str; 4] = [
+        crate::START_FEN,
+        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        "r4rk1/1pp1qppp/p1np1n2/2b1p1B1/2B1P1b1/P1NP1N2/1PP1QPPP/R4RK1 w - - 0 10",
+    ];
+
+    #[test]
+    fn with_every_switch_on_it_is_the_reference() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            for depth in 1..=4 {
+                let r = ReferenceSearch::new(
+                    &pos,
+                    &[],
+                    ReferenceLimits {
+                        depth: Some(depth),
+                        ..ReferenceLimits::default()
+                    },
+                )
+                .run();
+                let l = Lesson::new(&pos, &[], LessonConfig::of(Algorithm::Reference)).run(depth);
+                assert_eq!(
+                    (l.nodes, l.score, &l.pv),
+                    (r.nodes, r.score, &r.pv),
+                    "{fen} d{depth}"
+                );
+                // Measuring the null move changes nothing in the search itself.
+                let mut cfg = LessonConfig::of(Algorithm::Reference);
+                cfg.null_stats = true;
+                cfg.trace = true;
+                let m = Lesson::new(&pos, &[], cfg).run(depth);
+                assert_eq!((m.nodes, m.score, &m.pv), (r.nodes, r.score, &r.pv));
+            }
+        }
+    }
+
+    #[test]
+    fn alpha_beta_finds_the_minimax_value_with_fewer_nodes() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            for depth in 1..=3 {
+                let mm = Lesson::new(&pos, &[], LessonConfig::of(Algorithm::Minimax)).run(depth);
+                let ab = Lesson::new(&pos, &[], LessonConfig::of(Algorithm::AlphaBeta)).run(depth);
+                assert_eq!(mm.score, ab.score, "{fen} d{depth}");
+                assert!(ab.nodes <= mm.nodes);
+                if depth == 1 {
+                    assert_eq!(mm.evaluations, pos.legal_moves().len() as u64);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_trace_holds_every_node_of_the_last_iteration() {
+        let pos = Position::startpos();
+        for alg in [
+            Algorithm::Minimax,
+            Algorithm::AlphaBeta,
+            Algorithm::Reference,
+        ] {
+            let mut cfg = LessonConfig::of(alg);
+            cfg.trace = true;
+            cfg.width = Some(3);
+            let r = Lesson::new(&pos, &[], cfg).run(3);
+            let last = r.nodes - r.nodes_by_depth.iter().rev().nth(1).copied().unwrap_or(0);
+            assert_eq!(r.trace.len() as u64, last, "{alg}");
+            let moves = |n: &TraceNode| {
+                n.children
+                    .iter()
+                    .filter(|&&c| r.trace[c].kind != NodeKind::Null)
+                    .count()
+            };
+            assert!(r.trace.iter().all(|n| moves(n) <= 3));
+            assert!(r.trace.iter().filter(|n| n.pv).count() >= 2);
+            if alg == Algorithm::Minimax {
+                assert_eq!(r.trace.len(), 1 + 3 + 9 + 27);
+            }
+        }
+    }
+}
