@@ -105,6 +105,10 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             args.ram_depth
         );
     }
+    if let Some(svg) = &args.svg {
+        let inputs: Vec<_> = [&args.suite, &args.ram_suite].into_iter().flatten().cloned().collect();
+        crate::output::check_outputs(&inputs, &[("--svg", svg.as_path())])?;
+    }
     let machine = z80_machine(args.machine.as_deref())?;
     let jobs = match args.jobs {
         Some(0) => bail!("--jobs must be at least 1"),
