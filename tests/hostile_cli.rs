@@ -200,3 +200,96 @@ fn disasm_refuses_images_over_64_kb_instead_of_wrapping() {
     assert!(ok && stdout.contains("FFFF"), "{stdout:.200}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn compare_on_an_empty_or_comment_only_suite_is_an_error() {
+    let dir = scratch("emptysuite");
+    for (name, text) in [("empty.epd", ""), ("comments.epd", "# only a comment\n\n")] {
+        let suite = dir.join(name);
+        std::fs::write(&suite, text).unwrap();
+        let (ok, stdout, stderr) = kempelen(&["compare", "--suite", s(&suite)]);
+        assert!(!ok, "{stdout}");
+        assert!(!stdout.contains("0/0"), "{stdout}");
+        assert!(
+            stderr.contains(name) && stderr.contains("the suite has no positions"),
+            "{stderr}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bench_on_a_suite_without_a_legal_move_prints_no_per_node_figure() {
+    let dir = scratch("nomove");
+    let suite = dir.join("mated.epd");
+    // Checkmate and stalemate: no legal move anywhere.
+    std::fs::write(
+        &suite,
+        "R6k/8/6K1/8/8/8/8/8 b - -; id \"mated\";\n7k/5Q2/6K1/8/8/8/8/8 b - -; id \"stalemate\";\n",
+    )
+    .unwrap();
+    let (ok, stdout, stderr) = kempelen(&["bench", "--cpu", "z80", "--suite", s(&suite), "--depth", "1"]);
+    assert!(!ok, "{stdout}");
+    assert!(!stdout.contains("per node"), "{stdout}");
+    assert!(stderr.contains("no position of the suite has a legal move"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_suite_that_is_not_utf8_or_has_a_bad_operation_is_refused_with_its_place() {
+    let dir = scratch("badsuite");
+    let suite = dir.join("bad.epd");
+    std::fs::write(&suite, b"7k/8/6K1/8/8/8/8/R7 w - -; id \"\xff\";\n").unwrap();
+    let (ok, _, stderr) = kempelen(&["compare", "--suite", s(&suite)]);
+    assert!(!ok && stderr.contains("bad.epd:1:32: the line is not valid UTF-8"), "{stderr}");
+    std::fs::write(&suite, "7k/8/6K1/8/8/8/8/R7 w - -; id \"unterminated;\n").unwrap();
+    let (ok, _, stderr) = kempelen(&["compare", "--suite", s(&suite)]);
+    assert!(!ok && stderr.contains("bad.epd:1:31: string without its closing"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Feeds `input` to `kempelen uci extra...` and returns its output.
+fn uci(extra: &[&str], input: &[u8]) -> String {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .arg("uci")
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn uci_survives_a_line_that_is_not_utf8_native_and_z80() {
+    for extra in [&[][..], &["--engine", "z80"][..]] {
+        let out = uci(extra, b"isready\n\xff\nisready\nquit\n");
+        assert_eq!(
+            out.matches("readyok").count(),
+            2,
+            "{extra:?}: {out}"
+        );
+        assert!(out.contains("info string error: input line 2 is not valid UTF-8"), "{out}");
+        // During an infinite search `isready` and `stop` still reach the engine.
+        let out = uci(
+            extra,
+            b"position startpos\ngo infinite\n\xfe\xff\nisready\nstop\nquit\n",
+        );
+        let ready = out.find("readyok").unwrap_or_else(|| panic!("{extra:?}: {out}"));
+        let best = out.find("bestmove").unwrap_or_else(|| panic!("{extra:?}: {out}"));
+        assert!(ready < best, "{out}");
+    }
+}
+
+#[test]
+fn uci_negative_limits_are_errors() {
+    let out = uci(&[], b"go nodes -5\ngo movetime -1\nisready\nquit\n");
+    assert!(out.contains("info string error: go: 'nodes' must not be negative, found -5"), "{out}");
+    assert!(out.contains("info string error: go: 'movetime' must not be negative, found -1"), "{out}");
+    assert!(!out.contains("bestmove"), "{out}");
+}

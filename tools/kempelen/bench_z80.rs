@@ -186,13 +186,16 @@ fn read_suite(
     let (name, text) = match path {
         Some(p) => (
             p.display().to_string(),
-            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+            suite::read_file(p)?,
         ),
         None => (bundled_name.to_string(), bundled.to_string()),
     };
     let positions = bench::positions(&text, &name)?;
     if positions.is_empty() {
         bail!("{name}: the suite has no positions");
+    }
+    if !positions.iter().any(BenchPosition::has_move) {
+        bail!("{name}: no position of the suite has a legal move; nothing to search");
     }
     Ok((name, positions))
 }

@@ -55,7 +55,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
     let (name, text) = match &args.suite {
         Some(p) => (
             p.display().to_string(),
-            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+            suite::read_file(p)?,
         ),
         None => (suite::BUNDLED_NAME.to_string(), suite::BUNDLED.to_string()),
     };
