@@ -293,3 +293,45 @@ fn uci_negative_limits_are_errors() {
     assert!(out.contains("info string error: go: 'movetime' must not be negative, found -1"), "{out}");
     assert!(!out.contains("bestmove"), "{out}");
 }
+
+#[test]
+fn every_address_flag_reads_numbers_the_same_way() {
+    let dir = scratch("addr");
+    let bin = dir.join("nop.bin");
+    std::fs::write(&bin, [0u8]).unwrap();
+    // Hex by default, as `run --load` has always read it; decimal with '#'.
+    for org in ["8000", "$8000", "0x8000", "8000h", "#32768"] {
+        let (ok, stdout, stderr) = kempelen(&["disasm", s(&bin), "--cpu", "z80", "--org", org]);
+        assert!(ok, "{org}: {stderr}");
+        assert!(stdout.contains("ORG $8000"), "{org}: {stdout}");
+    }
+    for (command, flag) in [("disasm", "--org"), ("run", "--load")] {
+        let (ok, _, stderr) = kempelen(&[command, s(&bin), "--cpu", "z80", flag, "zz"]);
+        assert!(!ok && stderr.contains(flag) && stderr.contains("zz"), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn json_uses_one_vocabulary() {
+    for args in [
+        &["perft", "--depth", "2", "--json"][..],
+        &["search", "--depth", "2", "--json"][..],
+    ] {
+        let v = common::json(args);
+        assert!(v["nodes_per_second"].is_u64(), "{args:?}: {v}");
+        assert!(v.get("nps").is_none(), "{args:?}: {v}");
+        let ms = v["time_ms"].as_f64().expect("time_ms");
+        assert_eq!((ms * 1000.0).round() / 1000.0, ms, "{args:?}: rounded to 3 decimals");
+    }
+    let (dir, main, _) = program("json");
+    let bin = dir.join("main.bin");
+    let v = common::json(&["asm", s(&main), "--cpu", "z80", "-o", s(&bin), "--json"]);
+    assert_eq!((v["ok"].as_bool(), v["bytes"].as_u64(), v["origin"].as_u64()), (Some(true), Some(3), Some(0x8000)));
+    let v = common::json(&["disasm", s(&bin), "--cpu", "z80", "--org", "8000", "--json"]);
+    assert_eq!(v["instructions"][0]["text"], "LD A,$01");
+    assert_eq!(v["instructions"][0]["addr"], 0x8000);
+    let v = common::json(&["gen-tables", "--check", "--json"]);
+    assert_eq!(v["up_to_date"], true);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -41,7 +41,8 @@ pub struct DisasmArgs {
     /// Instruction set: z80 or 6502.
     #[arg(long)]
     pub cpu: Cpu,
-    /// Load address of the first byte ($8000, 0x8000, 8000h or decimal).
+    /// Load address of the first byte, hex like every address flag (8000, $8000, 0x8000,
+    /// 8000h; decimal with #: #32768).
     #[arg(long, value_parser = parse_address, default_value = "0")]
     pub org: u16,
     /// A symbol file (as written by `kempelen asm --symbols`) to name addresses with.
@@ -52,17 +53,13 @@ pub struct DisasmArgs {
     pub json: bool,
 }
 
-/// `$8000`, `0x8000`, `8000h` or decimal.
+/// An address flag (`--org` here, `--load`, `--entry`, `--sp`, `--io-page` and the ranges of
+/// `run`): one rule for all, the emulator's. Hex by default, as 8-bit listings write
+/// addresses (`8000`, `$8000`, `0x8000`, `8000h`); decimal with `#` (`#32768`).
 pub fn parse_address(text: &str) -> Result<u16, String> {
-    let lower = text.trim().to_ascii_lowercase();
-    let parsed = if let Some(hex) = lower.strip_prefix('$').or_else(|| lower.strip_prefix("0x")) {
-        u16::from_str_radix(hex, 16)
-    } else if let Some(hex) = lower.strip_suffix('h') {
-        u16::from_str_radix(hex, 16)
-    } else {
-        lower.parse()
-    };
-    parsed.map_err(|_| format!("'{text}' is not an address from 0 to $FFFF"))
+    kempelen_emulator::memory::parse_addr(text).ok_or_else(|| {
+        format!("'{text}' is not an address from 0 to FFFF (hex: 8000, $8000, 0x8000, 8000h; decimal: #32768)")
+    })
 }
 
 /// The file system, remembering every file the assembler reads (the main source, included

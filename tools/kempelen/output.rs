@@ -132,3 +132,14 @@ impl Drop for Outputs {
         }
     }
 }
+
+/// A duration in milliseconds as every `--json` output writes it (`time_ms`, `host_ms`):
+/// rounded to the microsecond, so figures do not print as `12.345678901`.
+pub fn millis(t: std::time::Duration) -> f64 {
+    round3(t.as_secs_f64() * 1000.0)
+}
+
+/// A float rounded to three decimals, the precision of every float in `--json` output.
+pub fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
