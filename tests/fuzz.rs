@@ -49,8 +49,27 @@ const EPD_WORDS: &[&str] = &[
     "7k/8/6K1/8/8/8/8/R7 w - -",
     "8/8/8/8/8/8/8/K6k b - - 0 1",
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
-    ";", "; ", "\"", "id", "bm", "am", "hmvc", "fmvn", "moves", "\"e2e4 e7e5\"", "\"a1a8\"", "Ra8",
-    "x", "7", "-1", " ", "\n", "#", "\r\n", "\u{feff}", "é",
+    ";",
+    "; ",
+    "\"",
+    "id",
+    "bm",
+    "am",
+    "hmvc",
+    "fmvn",
+    "moves",
+    "\"e2e4 e7e5\"",
+    "\"a1a8\"",
+    "Ra8",
+    "x",
+    "7",
+    "-1",
+    " ",
+    "\n",
+    "#",
+    "\r\n",
+    "\u{feff}",
+    "é",
 ];
 
 fn epd_like() -> impl Strategy<Value = String> {
@@ -81,16 +100,60 @@ fn check_epd(text: &str) {
 /// UCI words. Numbers stay small so that every search the fuzzer starts is short: the
 /// harness must not depend on the host's speed either.
 const UCI_WORDS: &[&str] = &[
-    "uci", "isready", "ucinewgame", "position", "startpos", "fen", "moves", "e2e4", "e7e5",
-    "g1f3", "e1g1", "a7a8q", "0000", "go", "depth", "nodes", "movetime", "wtime", "btime",
-    "winc", "binc", "movestogo", "mate", "infinite", "ponder", "searchmoves", "stop",
-    "setoption", "name", "value", "Hash", "Profile", "full", "reference", "1", "2", "0", "-1",
-    "x", "7k/8/6K1/8/8/8/8/R7", "w", "b", "-", "d", "debug", "on", "register", "ponderhit",
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "startpos",
+    "fen",
+    "moves",
+    "e2e4",
+    "e7e5",
+    "g1f3",
+    "e1g1",
+    "a7a8q",
+    "0000",
+    "go",
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+    "stop",
+    "setoption",
+    "name",
+    "value",
+    "Hash",
+    "Profile",
+    "full",
+    "reference",
+    "1",
+    "2",
+    "0",
+    "-1",
+    "x",
+    "7k/8/6K1/8/8/8/8/R7",
+    "w",
+    "b",
+    "-",
+    "d",
+    "debug",
+    "on",
+    "register",
+    "ponderhit",
     "\u{fffd}",
 ];
 
 fn uci_like() -> impl Strategy<Value = Vec<u8>> {
-    let line = prop::collection::vec(prop::sample::select(UCI_WORDS), 0..8).prop_map(|w| w.join(" "));
+    let line =
+        prop::collection::vec(prop::sample::select(UCI_WORDS), 0..8).prop_map(|w| w.join(" "));
     let bytes = prop::collection::vec(any::<u8>(), 0..12);
     let line = prop_oneof![4 => line.prop_map(String::into_bytes), 1 => bytes];
     prop::collection::vec(line, 0..12).prop_map(|lines| {
@@ -114,7 +177,9 @@ fn check_uci(input: &[u8]) {
     // Every `isready` is answered.
     let asked = input
         .split(|&b| b == b'\n')
-        .filter(|l| std::str::from_utf8(l).is_ok_and(|l| l.split_whitespace().next() == Some("isready")))
+        .filter(|l| {
+            std::str::from_utf8(l).is_ok_and(|l| l.split_whitespace().next() == Some("isready"))
+        })
         .count();
     assert_eq!(text.matches("readyok").count(), asked, "{text}");
 }

@@ -44,7 +44,10 @@ fn refused(args: &[&str], what: &str) -> String {
 #[test]
 fn asm_never_overwrites_its_source_or_an_included_file() {
     let (dir, main, lib) = program("inputs");
-    let e = refused(&["asm", s(&main), "--cpu", "z80", "-o", s(&main)], "-o = source");
+    let e = refused(
+        &["asm", s(&main), "--cpu", "z80", "-o", s(&main)],
+        "-o = source",
+    );
     assert!(e.contains("-o"), "{e}");
     let e = refused(
         &["asm", s(&main), "--cpu", "z80", "--listing", s(&main)],
@@ -55,13 +58,19 @@ fn asm_never_overwrites_its_source_or_an_included_file() {
         &["asm", s(&main), "--cpu", "z80", "--symbols", s(&main)],
         "--symbols = source",
     );
-    refused(&["asm", s(&main), "--cpu", "z80", "-o", s(&lib)], "-o = included file");
+    refused(
+        &["asm", s(&main), "--cpu", "z80", "-o", s(&lib)],
+        "-o = included file",
+    );
     // Through a symlink and through `..`.
     #[cfg(unix)]
     {
         let link = dir.join("link.asm");
         std::os::unix::fs::symlink(&main, &link).unwrap();
-        refused(&["asm", s(&main), "--cpu", "z80", "-o", s(&link)], "symlink");
+        refused(
+            &["asm", s(&main), "--cpu", "z80", "-o", s(&link)],
+            "symlink",
+        );
     }
     let dotted = dir.join("sub/../main.asm");
     std::fs::create_dir_all(dir.join("sub")).unwrap();
@@ -76,10 +85,22 @@ fn asm_refuses_two_outputs_naming_one_file() {
     let (dir, main, _) = program("twice");
     let out = dir.join("out.bin");
     let e = refused(
-        &["asm", s(&main), "--cpu", "z80", "-o", s(&out), "--listing", s(&out)],
+        &[
+            "asm",
+            s(&main),
+            "--cpu",
+            "z80",
+            "-o",
+            s(&out),
+            "--listing",
+            s(&out),
+        ],
         "two outputs",
     );
-    assert!(e.contains("--listing") && e.contains("-o names the same file"), "{e}");
+    assert!(
+        e.contains("--listing") && e.contains("-o names the same file"),
+        "{e}"
+    );
     assert!(!out.exists());
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -101,9 +122,22 @@ fn asm_writes_all_outputs_or_none() {
     let bin = dir.join("main.bin");
     std::fs::write(&bin, "old").unwrap();
     let bad = dir.join("no/such/dir/main.lst");
-    let (ok, _, stderr) = kempelen(&["asm", s(&main), "--cpu", "z80", "-o", s(&bin), "--listing", s(&bad)]);
+    let (ok, _, stderr) = kempelen(&[
+        "asm",
+        s(&main),
+        "--cpu",
+        "z80",
+        "-o",
+        s(&bin),
+        "--listing",
+        s(&bad),
+    ]);
     assert!(!ok && stderr.contains("main.lst"), "{stderr}");
-    assert_eq!(std::fs::read_to_string(&bin).unwrap(), "old", "the binary was written");
+    assert_eq!(
+        std::fs::read_to_string(&bin).unwrap(),
+        "old",
+        "the binary was written"
+    );
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -114,7 +148,16 @@ fn asm_writes_all_outputs_or_none() {
     let lst = dir.join("main.lst");
     let sym = dir.join("main.sym");
     let (ok, _, stderr) = kempelen(&[
-        "asm", s(&main), "--cpu", "z80", "-o", s(&bin), "--listing", s(&lst), "--symbols", s(&sym),
+        "asm",
+        s(&main),
+        "--cpu",
+        "z80",
+        "-o",
+        s(&bin),
+        "--listing",
+        s(&lst),
+        "--symbols",
+        s(&sym),
     ]);
     assert!(ok, "{stderr}");
     assert_eq!(std::fs::read(&bin).unwrap(), [0x3E, 0x01, 0xC9]);
@@ -129,10 +172,21 @@ fn bench_svg_refuses_to_overwrite_its_suite() {
     let text = "7k/8/6K1/8/8/8/8/R7 w - -; id \"m1\";\n";
     std::fs::write(&suite, text).unwrap();
     let (ok, _, stderr) = kempelen(&[
-        "bench", "--cpu", "z80", "--suite", s(&suite), "--svg", s(&suite), "--depth", "1",
+        "bench",
+        "--cpu",
+        "z80",
+        "--suite",
+        s(&suite),
+        "--svg",
+        s(&suite),
+        "--depth",
+        "1",
     ]);
     assert!(!ok, "{stderr}");
-    assert!(stderr.contains("--svg") && stderr.contains("refusing to overwrite"), "{stderr}");
+    assert!(
+        stderr.contains("--svg") && stderr.contains("refusing to overwrite"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read_to_string(&suite).unwrap(), text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -154,7 +208,10 @@ fn closes_pipe_quietly(args: &[&str]) {
     // The reader is gone now (stdout dropped above).
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{args:?}: {stderr}"
+    );
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;
@@ -228,10 +285,21 @@ fn bench_on_a_suite_without_a_legal_move_prints_no_per_node_figure() {
         "R6k/8/6K1/8/8/8/8/8 b - -; id \"mated\";\n7k/5Q2/6K1/8/8/8/8/8 b - -; id \"stalemate\";\n",
     )
     .unwrap();
-    let (ok, stdout, stderr) = kempelen(&["bench", "--cpu", "z80", "--suite", s(&suite), "--depth", "1"]);
+    let (ok, stdout, stderr) = kempelen(&[
+        "bench",
+        "--cpu",
+        "z80",
+        "--suite",
+        s(&suite),
+        "--depth",
+        "1",
+    ]);
     assert!(!ok, "{stdout}");
     assert!(!stdout.contains("per node"), "{stdout}");
-    assert!(stderr.contains("no position of the suite has a legal move"), "{stderr}");
+    assert!(
+        stderr.contains("no position of the suite has a legal move"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -241,10 +309,16 @@ fn a_suite_that_is_not_utf8_or_has_a_bad_operation_is_refused_with_its_place() {
     let suite = dir.join("bad.epd");
     std::fs::write(&suite, b"7k/8/6K1/8/8/8/8/R7 w - -; id \"\xff\";\n").unwrap();
     let (ok, _, stderr) = kempelen(&["compare", "--suite", s(&suite)]);
-    assert!(!ok && stderr.contains("bad.epd:1:32: the line is not valid UTF-8"), "{stderr}");
+    assert!(
+        !ok && stderr.contains("bad.epd:1:32: the line is not valid UTF-8"),
+        "{stderr}"
+    );
     std::fs::write(&suite, "7k/8/6K1/8/8/8/8/R7 w - -; id \"unterminated;\n").unwrap();
     let (ok, _, stderr) = kempelen(&["compare", "--suite", s(&suite)]);
-    assert!(!ok && stderr.contains("bad.epd:1:31: string without its closing"), "{stderr}");
+    assert!(
+        !ok && stderr.contains("bad.epd:1:31: string without its closing"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -261,7 +335,11 @@ fn uci(extra: &[&str], input: &[u8]) -> String {
         .unwrap();
     child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).unwrap()
 }
 
@@ -269,19 +347,22 @@ fn uci(extra: &[&str], input: &[u8]) -> String {
 fn uci_survives_a_line_that_is_not_utf8_native_and_z80() {
     for extra in [&[][..], &["--engine", "z80"][..]] {
         let out = uci(extra, b"isready\n\xff\nisready\nquit\n");
-        assert_eq!(
-            out.matches("readyok").count(),
-            2,
-            "{extra:?}: {out}"
+        assert_eq!(out.matches("readyok").count(), 2, "{extra:?}: {out}");
+        assert!(
+            out.contains("info string error: input line 2 is not valid UTF-8"),
+            "{out}"
         );
-        assert!(out.contains("info string error: input line 2 is not valid UTF-8"), "{out}");
         // During an infinite search `isready` and `stop` still reach the engine.
         let out = uci(
             extra,
             b"position startpos\ngo infinite\n\xfe\xff\nisready\nstop\nquit\n",
         );
-        let ready = out.find("readyok").unwrap_or_else(|| panic!("{extra:?}: {out}"));
-        let best = out.find("bestmove").unwrap_or_else(|| panic!("{extra:?}: {out}"));
+        let ready = out
+            .find("readyok")
+            .unwrap_or_else(|| panic!("{extra:?}: {out}"));
+        let best = out
+            .find("bestmove")
+            .unwrap_or_else(|| panic!("{extra:?}: {out}"));
         assert!(ready < best, "{out}");
     }
 }
@@ -289,8 +370,14 @@ fn uci_survives_a_line_that_is_not_utf8_native_and_z80() {
 #[test]
 fn uci_negative_limits_are_errors() {
     let out = uci(&[], b"go nodes -5\ngo movetime -1\nisready\nquit\n");
-    assert!(out.contains("info string error: go: 'nodes' must not be negative, found -5"), "{out}");
-    assert!(out.contains("info string error: go: 'movetime' must not be negative, found -1"), "{out}");
+    assert!(
+        out.contains("info string error: go: 'nodes' must not be negative, found -5"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: go: 'movetime' must not be negative, found -1"),
+        "{out}"
+    );
     assert!(!out.contains("bestmove"), "{out}");
 }
 
@@ -307,7 +394,10 @@ fn every_address_flag_reads_numbers_the_same_way() {
     }
     for (command, flag) in [("disasm", "--org"), ("run", "--load")] {
         let (ok, _, stderr) = kempelen(&[command, s(&bin), "--cpu", "z80", flag, "zz"]);
-        assert!(!ok && stderr.contains(flag) && stderr.contains("zz"), "{stderr}");
+        assert!(
+            !ok && stderr.contains(flag) && stderr.contains("zz"),
+            "{stderr}"
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
@@ -322,12 +412,19 @@ fn json_uses_one_vocabulary() {
         assert!(v["nodes_per_second"].is_u64(), "{args:?}: {v}");
         assert!(v.get("nps").is_none(), "{args:?}: {v}");
         let ms = v["time_ms"].as_f64().expect("time_ms");
-        assert_eq!((ms * 1000.0).round() / 1000.0, ms, "{args:?}: rounded to 3 decimals");
+        assert_eq!(
+            (ms * 1000.0).round() / 1000.0,
+            ms,
+            "{args:?}: rounded to 3 decimals"
+        );
     }
     let (dir, main, _) = program("json");
     let bin = dir.join("main.bin");
     let v = common::json(&["asm", s(&main), "--cpu", "z80", "-o", s(&bin), "--json"]);
-    assert_eq!((v["ok"].as_bool(), v["bytes"].as_u64(), v["origin"].as_u64()), (Some(true), Some(3), Some(0x8000)));
+    assert_eq!(
+        (v["ok"].as_bool(), v["bytes"].as_u64(), v["origin"].as_u64()),
+        (Some(true), Some(3), Some(0x8000))
+    );
     let v = common::json(&["disasm", s(&bin), "--cpu", "z80", "--org", "8000", "--json"]);
     assert_eq!(v["instructions"][0]["text"], "LD A,$01");
     assert_eq!(v["instructions"][0]["addr"], 0x8000);

@@ -213,10 +213,16 @@ mod tests {
         assert!(engine.full.is_none());
         engine.set_option("Hash", "2").unwrap();
         let bytes = engine.full.as_ref().map(FullState::table_bytes);
-        assert!(bytes.is_some_and(|b| b > 1 << 20 && b <= 2 << 20), "{bytes:?}");
+        assert!(
+            bytes.is_some_and(|b| b > 1 << 20 && b <= 2 << 20),
+            "{bytes:?}"
+        );
         engine.set_option("Hash", "1").unwrap();
         let bytes = engine.full.as_ref().map(FullState::table_bytes);
-        assert!(bytes.is_some_and(|b| b <= 1 << 20 && b > 1 << 19), "{bytes:?}");
+        assert!(
+            bytes.is_some_and(|b| b <= 1 << 20 && b > 1 << 19),
+            "{bytes:?}"
+        );
         // The reference profile has no table: nothing to allocate until it switches.
         let mut reference = NativeEngine::new(Profile::Reference);
         reference.set_option("Hash", "1").unwrap();

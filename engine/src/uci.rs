@@ -480,10 +480,13 @@ mod tests {
     fn a_line_that_is_not_utf8_during_go_infinite_leaves_stop_and_isready_working() {
         let mut engine = NativeEngine::new(Profile::Reference);
         let mut out = Vec::new();
-        let input = &b"position startpos\ngo infinite\nbad \xc3\x28 line\nisready\nstop\nquit\n"[..];
+        let input =
+            &b"position startpos\ngo infinite\nbad \xc3\x28 line\nisready\nstop\nquit\n"[..];
         run(&mut engine, input, &mut out).unwrap();
         let out = String::from_utf8(out).unwrap();
-        let bad = out.find("input line 3 is not valid UTF-8 (byte 0xC3 at column 5)").expect(&out);
+        let bad = out
+            .find("input line 3 is not valid UTF-8 (byte 0xC3 at column 5)")
+            .expect(&out);
         let ready = out.find("readyok").expect(&out);
         let best = out.find("bestmove").expect(&out);
         assert!(bad < ready && ready < best, "{out}");

@@ -163,7 +163,10 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             .copied()
             .unwrap_or(fen_part.len());
         if first_separator(raw).is_none() && first_op_start < fen_part.len() {
-            let stray = fen_part[first_op_start..].split_whitespace().next().unwrap_or("");
+            let stray = fen_part[first_op_start..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
             return Err(err(
                 first_op_start + 1,
                 format!(
@@ -192,7 +195,9 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             {
                 return Err(err(
                     col,
-                    format!("bad opcode '{code}' (an opcode is a letter, then letters, digits or '_')"),
+                    format!(
+                        "bad opcode '{code}' (an opcode is a letter, then letters, digits or '_')"
+                    ),
                 ));
             }
             let operand_start = col - 1 + (t.len() - operand.len());
@@ -203,11 +208,13 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
                 let close = inner.find('"').expect("quotes are balanced");
                 let after = inner[close + 1..].trim_start();
                 if !after.is_empty() {
-                    let after_col =
-                        operand_start + operand_lead + operand.len() - after.len() + 1;
+                    let after_col = operand_start + operand_lead + operand.len() - after.len() + 1;
                     return Err(err(
                         after_col,
-                        format!("expected ';' after the string of `{code}`, found '{}'", after.split_whitespace().next().unwrap_or(after)),
+                        format!(
+                            "expected ';' after the string of `{code}`, found '{}'",
+                            after.split_whitespace().next().unwrap_or(after)
+                        ),
                     ));
                 }
                 &inner[..close]
@@ -420,7 +427,10 @@ mod tests {
         // The standard forms stay accepted: the first operation before the first ';', a
         // last operation without its ';' after an earlier one.
         let s = parse("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\"\n", "t.epd").unwrap();
-        assert_eq!(s[0].ops, [("bm".into(), "Kb2".into()), ("id".into(), "x".into())]);
+        assert_eq!(
+            s[0].ops,
+            [("bm".into(), "Kb2".into()), ("id".into(), "x".into())]
+        );
     }
 
     #[test]
@@ -428,8 +438,14 @@ mod tests {
         for (text, file) in [
             (BUNDLED, BUNDLED_NAME),
             (RAM_SUITE, RAM_SUITE_NAME),
-            (include_str!("../tests/data/edge_cases.epd"), "edge_cases.epd"),
-            (include_str!("../tests/data/regressions.epd"), "regressions.epd"),
+            (
+                include_str!("../tests/data/edge_cases.epd"),
+                "edge_cases.epd",
+            ),
+            (
+                include_str!("../tests/data/regressions.epd"),
+                "regressions.epd",
+            ),
         ] {
             let entries = parse(text, file).unwrap_or_else(|e| panic!("{e}"));
             assert!(!entries.is_empty(), "{file}");

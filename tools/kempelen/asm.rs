@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use crate::output::{Outputs, check_outputs};
 use anyhow::{Context, bail};
 use kempelen_asm::source::{FsSource, SourceError, SourceProvider};
-use std::cell::RefCell;
 use kempelen_asm::{Cpu, Options, SymbolTable, assemble, disassemble};
+use std::cell::RefCell;
 
 /// Arguments of `kempelen asm`.
 #[derive(clap::Args, Debug)]
@@ -248,7 +248,8 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
 /// reading an endless file to its end.
 fn read_image(path: &Path) -> anyhow::Result<Vec<u8>> {
     use std::io::Read;
-    let file = std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
     let mut bytes = Vec::new();
     file.take(0x10001)
         .read_to_end(&mut bytes)

@@ -106,7 +106,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         );
     }
     if let Some(svg) = &args.svg {
-        let inputs: Vec<_> = [&args.suite, &args.ram_suite].into_iter().flatten().cloned().collect();
+        let inputs: Vec<_> = [&args.suite, &args.ram_suite]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
         crate::output::check_outputs(&inputs, &[("--svg", svg.as_path())])?;
     }
     let machine = z80_machine(args.machine.as_deref())?;
@@ -184,10 +188,7 @@ fn read_suite(
     bundled: &str,
 ) -> anyhow::Result<(String, Vec<BenchPosition>)> {
     let (name, text) = match path {
-        Some(p) => (
-            p.display().to_string(),
-            suite::read_file(p)?,
-        ),
+        Some(p) => (p.display().to_string(), suite::read_file(p)?),
         None => (bundled_name.to_string(), bundled.to_string()),
     };
     let positions = bench::positions(&text, &name)?;

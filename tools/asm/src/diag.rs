@@ -95,7 +95,9 @@ impl fmt::Display for Diagnostic {
             let chars: Vec<char> = self.source_line.chars().collect();
             let col = self.col.saturating_sub(1) as usize;
             let (first, last) = if chars.len() > MAX_SHOWN {
-                let first = col.saturating_sub(MAX_SHOWN / 2).min(chars.len() - MAX_SHOWN);
+                let first = col
+                    .saturating_sub(MAX_SHOWN / 2)
+                    .min(chars.len() - MAX_SHOWN);
                 (first, first + MAX_SHOWN)
             } else {
                 (0, chars.len())

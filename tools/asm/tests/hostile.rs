@@ -14,7 +14,10 @@ fn first_error(text: &str) -> String {
 fn deeply_nested_parentheses_are_an_error_not_a_stack_overflow() {
     let text = format!(" ld a,{}1{}\n", "(".repeat(3000), ")".repeat(3000));
     let e = first_error(&text);
-    assert!(e.contains("expression nested more than 64 deep"), "{e:.300}");
+    assert!(
+        e.contains("expression nested more than 64 deep"),
+        "{e:.300}"
+    );
     // Unary operators nest too.
     let e = first_error(&format!(" db {}1\n", "-".repeat(3000)));
     assert!(e.contains("nested more than 64 deep"), "{e:.300}");
@@ -31,8 +34,15 @@ fn deeply_nested_parentheses_are_an_error_not_a_stack_overflow() {
 fn a_hundred_thousand_term_sum_is_an_error_not_a_stack_overflow() {
     let terms = vec!["1"; 100_000].join("+");
     let e = first_error(&format!(" dw {terms}\n"));
-    assert!(e.contains("expression has more than 1000 operators"), "{e:.300}");
-    let ok = assemble_source(Cpu::Z80, "h.asm", &format!(" dw {}\n", vec!["1"; 900].join("+")));
+    assert!(
+        e.contains("expression has more than 1000 operators"),
+        "{e:.300}"
+    );
+    let ok = assemble_source(
+        Cpu::Z80,
+        "h.asm",
+        &format!(" dw {}\n", vec!["1"; 900].join("+")),
+    );
     assert!(ok.is_ok(), "{}", ok.report());
     assert_eq!(ok.image.bytes, [0x84, 0x03]);
 }
@@ -51,7 +61,10 @@ fn a_macro_whose_argument_copies_itself_stops_at_the_expansion_bound() {
 #[test]
 fn overflow_beyond_64_bits_is_an_error() {
     let e = first_error(" dw 65536*65536*65536*65536+1\n");
-    assert!(e.contains("h.asm:1:22: error: value does not fit in 64 bits"), "{e}");
+    assert!(
+        e.contains("h.asm:1:22: error: value does not fit in 64 bits"),
+        "{e}"
+    );
     for text in [
         " dw 9223372036854775807+1\n",
         " dw -9223372036854775807-2\n",
