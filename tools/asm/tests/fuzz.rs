@@ -131,6 +131,24 @@ proptest! {
         check_assembles_without_panic(&text);
     }
 
+    /// Deep nesting and long expressions: an error at the limits, never a stack overflow.
+    #[test]
+    fn nested_and_long_expressions_give_diagnostics_not_crashes(
+        depth in 0usize..400,
+        terms in 1usize..3000,
+        unary in prop::sample::select(&["-", "~", "<", "!", "+"][..]),
+    ) {
+        let text = format!(
+            " ld a,{}{}1{}\n dw {}\n db {}1\n",
+            "(".repeat(depth),
+            unary,
+            ")".repeat(depth),
+            vec!["3"; terms].join("*"),
+            unary.repeat(depth)
+        );
+        check_assembles_without_panic(&text);
+    }
+
     #[test]
     fn arbitrary_bytes_disassemble_and_assemble_back(bytes in prop::collection::vec(any::<u8>(), 0..64), org in 0u16..0xFF00) {
         for cpu in Cpu::ALL {
