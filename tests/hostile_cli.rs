@@ -432,3 +432,28 @@ fn json_uses_one_vocabulary() {
     assert_eq!(v["up_to_date"], true);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn endless_inputs_end_with_an_error() {
+    let dir = scratch("endless");
+    let bin = dir.join("nop.bin");
+    std::fs::write(&bin, [0u8]).unwrap();
+    #[cfg(unix)]
+    {
+        let (ok, _, stderr) =
+            kempelen(&["disasm", s(&bin), "--cpu", "z80", "--symbols", "/dev/zero"]);
+        assert!(!ok && stderr.contains("larger than 16 MiB"), "{stderr}");
+        let (ok, _, stderr) = kempelen(&["disasm", "/dev/zero", "--cpu", "z80"]);
+        assert!(!ok && stderr.contains("more than 65536 bytes"), "{stderr}");
+    }
+    // A UCI line without an end is cut, reported, and the engine answers the next command.
+    let mut input = vec![b'a'; 200_000];
+    input.extend_from_slice(b"\nisready\nquit\n");
+    let out = uci(&[], &input);
+    assert!(
+        out.contains("input line 1 is longer than 65536 bytes"),
+        "{out}"
+    );
+    assert!(out.ends_with("readyok\n"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -163,10 +163,17 @@ pub fn run<R: BufRead, W: Write + Send>(
         let mut number = 0usize;
         loop {
             raw.clear();
-            if input.read_until(b'\n', &mut raw)? == 0 {
+            let (read, too_long) = read_line_bounded(&mut input, &mut raw)?;
+            if read == 0 {
                 break;
             }
             number += 1;
+            if too_long {
+                shared.line(&format!(
+                    "info string error: input line {number} is longer than {MAX_LINE} bytes; line ignored"
+                ));
+                continue;
+            }
             // A line that is not UTF-8 is reported and skipped; the engine lives on (also
             // while a search runs, so `stop` and `isready` still reach it).
             let line = match std::str::from_utf8(&raw) {
@@ -280,6 +287,43 @@ pub fn run<R: BufRead, W: Write + Send>(
         finish(&mut running, &mut idle, &stop, shared);
         Ok(())
     })
+}
+
+/// The longest input line the loop reads (a `position ... moves` line of a 1,000-move game is
+/// under 6 KB); the rest of a longer line is skipped, so endless input without a newline
+/// (`kempelen uci < /dev/zero`) cannot exhaust memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Reads one line into `raw` (at most [`MAX_LINE`] bytes kept): the bytes consumed (0 at end
+/// of input) and whether the line was cut.
+fn read_line_bounded<R: BufRead>(input: &mut R, raw: &mut Vec<u8>) -> io::Result<(usize, bool)> {
+    let mut consumed = 0;
+    let mut too_long = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((consumed, too_long));
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let len = chunk.len();
+        if raw.len() + len > MAX_LINE {
+            too_long = true;
+        } else {
+            raw.extend_from_slice(chunk);
+        }
+        input.consume(len);
+        consumed += len;
+        if done {
+            return Ok((consumed, too_long));
+        }
+    }
 }
 
 /// Stops a running search (if any) and takes the engine back.
@@ -490,6 +534,22 @@ mod tests {
         let ready = out.find("readyok").expect(&out);
         let best = out.find("bestmove").expect(&out);
         assert!(bad < ready && ready < best, "{out}");
+    }
+
+    #[test]
+    fn an_endless_line_is_cut_and_reported() {
+        let mut input = vec![b'x'; 3 * MAX_LINE];
+        input.extend_from_slice(b"\nisready\n");
+        let mut engine = NativeEngine::new(Profile::Reference);
+        let mut out = Vec::new();
+        run(&mut engine, &input[..], &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "info string error: input line 1 is longer than {MAX_LINE} bytes; line ignored\nreadyok\n"
+            )
+        );
     }
 
     #[test]

@@ -200,8 +200,7 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
     }
     let symbols = match &args.symbols {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = read_symbols(path)?;
             Some(SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))?)
         }
         None => None,
@@ -255,6 +254,26 @@ fn read_image(path: &Path) -> anyhow::Result<Vec<u8>> {
         .read_to_end(&mut bytes)
         .with_context(|| format!("cannot read {}", path.display()))?;
     Ok(bytes)
+}
+
+/// A symbol file, at most 16 MiB (so `--symbols /dev/zero` ends), as UTF-8 text.
+fn read_symbols(path: &Path) -> anyhow::Result<String> {
+    use std::io::Read;
+    let limit = kempelen_asm::source::MAX_FILE_BYTES;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        bail!("{}: larger than 16 MiB, not a symbol file", path.display());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        anyhow::anyhow!("{}:{line}: the line is not valid UTF-8", path.display())
+    })
 }
 
 /// The text `kempelen disasm` prints.
