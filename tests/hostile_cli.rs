@@ -457,3 +457,28 @@ fn endless_inputs_end_with_an_error() {
     assert!(out.ends_with("readyok\n"), "{out}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[cfg(unix)]
+#[test]
+fn asm_writes_through_a_symlinked_output_and_to_a_device() {
+    let (dir, main, _) = program("devices");
+    // A symlinked output: the file it names gets the bytes, the link stays a link.
+    let real = dir.join("real.bin");
+    std::fs::write(&real, "old").unwrap();
+    let link = dir.join("link.bin");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let (ok, _, stderr) = kempelen(&["asm", s(&main), "--cpu", "z80", "-o", s(&link)]);
+    assert!(ok, "{stderr}");
+    assert_eq!(std::fs::read(&real).unwrap(), [0x3E, 0x01, 0xC9]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    // A device is written, not replaced by a regular file.
+    let (ok, _, stderr) = kempelen(&["asm", s(&main), "--cpu", "z80", "-o", "/dev/null"]);
+    assert!(ok, "{stderr}");
+    assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}

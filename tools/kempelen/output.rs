@@ -82,7 +82,10 @@ pub fn check_outputs(inputs: &[PathBuf], outputs: &[(&str, &Path)]) -> anyhow::R
 /// Outputs of one run, written all at once by [`Outputs::commit`].
 #[derive(Default)]
 pub struct Outputs {
+    /// Regular files: (temporary file, target).
     staged: Vec<(PathBuf, PathBuf)>,
+    /// Targets that are not regular files (`/dev/stdout`, a FIFO): written directly at commit.
+    direct: Vec<(PathBuf, Vec<u8>)>,
 }
 
 impl Outputs {
@@ -92,24 +95,37 @@ impl Outputs {
     }
 
     /// Writes `bytes` to a temporary file beside `path` (so the final rename stays on one file
-    /// system); `path` itself is untouched until [`Outputs::commit`].
+    /// system); `path` itself is untouched until [`Outputs::commit`]. A symlink is followed (the
+    /// file it names is replaced, not the link); a target that exists and is not a regular file
+    /// (a device, a FIFO) is written directly at commit, never replaced.
     pub fn stage(&mut self, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-        let name = path
+        let target = match std::fs::metadata(path) {
+            Ok(m) if !m.is_file() => {
+                if m.is_dir() {
+                    bail!("cannot write {}: it is a directory", path.display());
+                }
+                self.direct.push((path.to_path_buf(), bytes.to_vec()));
+                return Ok(());
+            }
+            Ok(_) => std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()),
+            Err(_) => path.to_path_buf(),
+        };
+        let name = target
             .file_name()
             .with_context(|| format!("cannot write {}: not a file name", path.display()))?;
         let mut temp_name = std::ffi::OsString::from(".");
         temp_name.push(name);
         temp_name.push(format!(".kempelen-{}.tmp", std::process::id()));
-        let temp = path.with_file_name(temp_name);
+        let temp = target.with_file_name(temp_name);
         if let Err(e) = std::fs::write(&temp, bytes) {
             let _ = std::fs::remove_file(&temp);
             return Err(e).with_context(|| format!("cannot write {}", path.display()));
         }
-        self.staged.push((temp, path.to_path_buf()));
+        self.staged.push((temp, target));
         Ok(())
     }
 
-    /// Renames every staged file into place.
+    /// Renames every staged file into place, then writes the direct targets.
     pub fn commit(mut self) -> anyhow::Result<()> {
         let staged = std::mem::take(&mut self.staged);
         for (i, (temp, path)) in staged.iter().enumerate() {
@@ -119,6 +135,10 @@ impl Outputs {
                 }
                 return Err(e).with_context(|| format!("cannot write {}", path.display()));
             }
+        }
+        for (path, bytes) in std::mem::take(&mut self.direct) {
+            std::fs::write(&path, bytes)
+                .with_context(|| format!("cannot write {}", path.display()))?;
         }
         Ok(())
     }
