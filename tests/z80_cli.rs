@@ -107,9 +107,9 @@ fn perft_on_the_z80_counts_like_the_native_engine_and_reports_cycles() {
     let z80 = kempelen_roms::Z80Engine::assemble().unwrap();
     let start = kempelen_engine::Position::from_fen(kempelen_engine::START_FEN).unwrap();
     assert_eq!(cycles, z80.perft(&start, 3).unwrap().cycles);
-    // time_ms is the time at the machine's clock.
+    // time_ms is the time at the machine's clock, rounded to the microsecond.
     let ms = v["time_ms"].as_f64().unwrap();
-    assert!((ms - cycles as f64 / 3.5e3).abs() < 1e-6, "{ms}");
+    assert!((ms - cycles as f64 / 3.5e3).abs() <= 5e-4 + 1e-9, "{ms}");
 
     let fen = "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1";
     let v = json(&[
@@ -151,7 +151,7 @@ fn search_on_the_z80_gives_the_native_reference_result() {
     assert_eq!(native["engine"], "native");
     assert_eq!(z80["machine"], "cpc464");
     let cycles = z80["cycles"].as_u64().unwrap();
-    assert!((z80["time_ms"].as_f64().unwrap() - cycles as f64 / 4.0e3).abs() < 1e-6);
+    assert!((z80["time_ms"].as_f64().unwrap() - cycles as f64 / 4.0e3).abs() <= 5e-4 + 1e-9);
     // A node limit and the moves history work as in the native engine.
     let base = [
         "search", "--nodes", "700", "--moves", "g1f3", "g8f6", "f3g1", "f6g8", "--json",

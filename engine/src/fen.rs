@@ -51,6 +51,8 @@ pub enum FenReason {
     RankLength { rank: u8, squares: usize },
     /// A character that is not a piece letter or digit.
     BadChar(char),
+    /// Two digits in a row (`44`): a run of empty squares is one digit.
+    AdjacentDigits { rank: u8, digits: String },
     /// A side has no king.
     MissingKing(&'static str),
     /// A side has more than one king.
@@ -86,6 +88,10 @@ impl fmt::Display for FenReason {
                 write!(f, "rank {rank} describes {squares} squares instead of 8")
             }
             FenReason::BadChar(c) => write!(f, "'{c}' is not a piece letter or a digit 1-8"),
+            FenReason::AdjacentDigits { rank, digits } => write!(
+                f,
+                "rank {rank} has the digits '{digits}' in a row; a run of empty squares is one digit 1-8"
+            ),
             FenReason::MissingKing(side) => write!(f, "{side} has no king"),
             FenReason::ExtraKing(side) => write!(f, "{side} has more than one king"),
             FenReason::PawnOnBackRank(sq) => write!(f, "pawn on the back rank at {sq}"),
@@ -133,10 +139,11 @@ fn err(field: FenField, reason: FenReason) -> FenError {
 const SIDE_NAMES: [&str; 2] = ["White", "Black"];
 
 impl Position {
-    /// Parses and validates a FEN (the last two fields may be left out, as in EPD).
+    /// Parses and validates a FEN (the last two fields may be left out together, as in EPD;
+    /// five fields are refused).
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
         let fields: Vec<&str> = fen.split_whitespace().collect();
-        if !(4..=6).contains(&fields.len()) {
+        if fields.len() != 4 && fields.len() != 6 {
             return Err(err(FenField::Record, FenReason::FieldCount(fields.len())));
         }
         let mut pos = Position::empty();
@@ -211,10 +218,24 @@ fn parse_board(pos: &mut Position, text: &str) -> Result<(), FenError> {
     for (i, row) in ranks.iter().enumerate() {
         let rank = 7 - i as u8;
         let mut file = 0usize;
+        let mut previous_digit = None;
         for c in row.chars() {
             if let Some(d) = c.to_digit(10).filter(|d| (1..=8).contains(d)) {
+                if let Some(p) = previous_digit {
+                    return Err(err(
+                        FenField::Board,
+                        FenReason::AdjacentDigits {
+                            rank: rank + 1,
+                            digits: format!("{p}{c}"),
+                        },
+                    ));
+                }
+                previous_digit = Some(c);
                 file += d as usize;
-            } else if let Some(p) = piece::from_char(c) {
+                continue;
+            }
+            previous_digit = None;
+            if let Some(p) = piece::from_char(c) {
                 if file < 8 {
                     let sq = square::square(file as u8, rank);
                     if piece::piece_type(p) == KING

@@ -261,10 +261,18 @@ impl Engine for NativeEngine {
                     return Err(invalid(format!("must be between 1 and {MAX_HASH_MB}")));
                 }
                 self.set_hash_mb(mb);
+                // Allocate now, before the GUI's `isready` is answered, not on the clock of
+                // the next move.
+                if self.profile == Profile::Full {
+                    self.full_state();
+                }
                 Ok(())
             }
             "profile" => {
                 self.profile = value.trim().parse().map_err(invalid)?;
+                if self.profile == Profile::Full {
+                    self.full_state();
+                }
                 Ok(())
             }
             "tartanstalematefix" => {
@@ -286,5 +294,36 @@ fn parse_check(value: &str) -> Result<bool, String> {
         "true" => Ok(true),
         "false" => Ok(false),
         _ => Err("expected 'true' or 'false'".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table of `setoption name Hash` exists when the option is set (so before the GUI's
+    /// `isready` is answered), not at the next `go`.
+    #[test]
+    fn setting_hash_allocates_the_table_at_once() {
+        let mut engine = NativeEngine::new(Profile::Full);
+        assert!(engine.full.is_none());
+        engine.set_option("Hash", "2").unwrap();
+        let bytes = engine.full.as_ref().map(FullState::table_bytes);
+        assert!(
+            bytes.is_some_and(|b| b > 1 << 20 && b <= 2 << 20),
+            "{bytes:?}"
+        );
+        engine.set_option("Hash", "1").unwrap();
+        let bytes = engine.full.as_ref().map(FullState::table_bytes);
+        assert!(
+            bytes.is_some_and(|b| b <= 1 << 20 && b > 1 << 19),
+            "{bytes:?}"
+        );
+        // The reference profile has no table: nothing to allocate until it switches.
+        let mut reference = NativeEngine::new(Profile::Reference);
+        reference.set_option("Hash", "1").unwrap();
+        assert!(reference.full.is_none());
+        reference.set_option("Profile", "full").unwrap();
+        assert!(reference.full.is_some());
     }
 }

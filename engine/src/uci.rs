@@ -90,6 +90,15 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
                 .map_err(|_| format!("'{word}' needs a number, found '{v}'"))
         };
         let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
+        // A count or a time to search for must not be negative (clock times may be: a GUI
+        // sends a flagged clock as a negative number).
+        let positive = |v: i64| -> Result<i64, String> {
+            if v < 0 {
+                Err(format!("'{word}' must not be negative, found {v}"))
+            } else {
+                Ok(v)
+            }
+        };
         match word {
             "depth" => {
                 let d = number()?;
@@ -98,14 +107,14 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
                 }
                 limits.depth = Some(d.min(1000) as u32);
             }
-            "nodes" => limits.nodes = Some(number()?.max(1) as u64),
-            "movetime" => limits.movetime = Some(ms(number()?)),
+            "nodes" => limits.nodes = Some(positive(number()?)?.max(1) as u64),
+            "movetime" => limits.movetime = Some(ms(positive(number()?)?)),
             "wtime" => limits.wtime = Some(ms(number()?)),
             "btime" => limits.btime = Some(ms(number()?)),
             "winc" => limits.winc = Some(ms(number()?)),
             "binc" => limits.binc = Some(ms(number()?)),
-            "movestogo" => limits.movestogo = Some(number()?.max(1) as u32),
-            "mate" => limits.depth = Some((number()?.max(1) * 2) as u32),
+            "movestogo" => limits.movestogo = Some(positive(number()?)?.clamp(1, 1000) as u32),
+            "mate" => limits.depth = Some((positive(number()?)?.clamp(1, 500) * 2) as u32),
             "infinite" | "ponder" => limits.infinite = true,
             "searchmoves" => return Err("'searchmoves' is not supported".into()),
             other => return Err(format!("unknown 'go' parameter '{other}'")),
@@ -149,8 +158,35 @@ pub fn run<R: BufRead, W: Write + Send>(
         let mut stop = Arc::new(AtomicBool::new(false));
         let mut game = Game::default();
         let mut searching_infinite = false;
-        for line in input.lines() {
-            let line = line?;
+        let mut input = input;
+        let mut raw = Vec::new();
+        let mut number = 0usize;
+        loop {
+            raw.clear();
+            let (read, too_long) = read_line_bounded(&mut input, &mut raw)?;
+            if read == 0 {
+                break;
+            }
+            number += 1;
+            if too_long {
+                shared.line(&format!(
+                    "info string error: input line {number} is longer than {MAX_LINE} bytes; line ignored"
+                ));
+                continue;
+            }
+            // A line that is not UTF-8 is reported and skipped; the engine lives on (also
+            // while a search runs, so `stop` and `isready` still reach it).
+            let line = match std::str::from_utf8(&raw) {
+                Ok(line) => line,
+                Err(e) => {
+                    shared.line(&format!(
+                        "info string error: input line {number} is not valid UTF-8 (byte 0x{:02X} at column {}); line ignored",
+                        raw[e.valid_up_to()],
+                        e.valid_up_to() + 1
+                    ));
+                    continue;
+                }
+            };
             let words: Vec<&str> = line.split_whitespace().collect();
             let Some((&command, args)) = words.split_first() else {
                 continue;
@@ -254,6 +290,43 @@ pub fn run<R: BufRead, W: Write + Send>(
         finish(&mut running, &mut idle, &stop, shared);
         Ok(())
     })
+}
+
+/// The longest input line the loop reads (a `position ... moves` line of a 1,000-move game is
+/// under 6 KB); the rest of a longer line is skipped, so endless input without a newline
+/// (`kempelen uci < /dev/zero`) cannot exhaust memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Reads one line into `raw` (at most [`MAX_LINE`] bytes kept): the bytes consumed (0 at end
+/// of input) and whether the line was cut.
+fn read_line_bounded<R: BufRead>(input: &mut R, raw: &mut Vec<u8>) -> io::Result<(usize, bool)> {
+    let mut consumed = 0;
+    let mut too_long = false;
+    loop {
+        let buf = match input.fill_buf() {
+            Ok(buf) => buf,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.is_empty() {
+            return Ok((consumed, too_long));
+        }
+        let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+            Some(i) => (&buf[..=i], true),
+            None => (buf, false),
+        };
+        let len = chunk.len();
+        if raw.len() + len > MAX_LINE {
+            too_long = true;
+        } else {
+            raw.extend_from_slice(chunk);
+        }
+        input.consume(len);
+        consumed += len;
+        if done {
+            return Ok((consumed, too_long));
+        }
+    }
 }
 
 /// Stops a running search (if any) and takes the engine back.
@@ -436,6 +509,70 @@ mod tests {
         assert!(parse_go(&[]).unwrap().infinite);
         assert!(parse_go(&["depth", "0"]).is_err());
         assert!(parse_go(&["bogus"]).is_err());
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_is_reported_and_the_engine_lives_on() {
+        let mut engine = NativeEngine::new(Profile::Reference);
+        let mut out = Vec::new();
+        run(&mut engine, &b"isready\n\xff\nisready\n"[..], &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(
+            out,
+            "readyok\ninfo string error: input line 2 is not valid UTF-8 (byte 0xFF at column 1); line ignored\nreadyok\n"
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_utf8_during_go_infinite_leaves_stop_and_isready_working() {
+        let mut engine = NativeEngine::new(Profile::Reference);
+        let mut out = Vec::new();
+        let input =
+            &b"position startpos\ngo infinite\nbad \xc3\x28 line\nisready\nstop\nquit\n"[..];
+        run(&mut engine, input, &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        let bad = out
+            .find("input line 3 is not valid UTF-8 (byte 0xC3 at column 5)")
+            .expect(&out);
+        let ready = out.find("readyok").expect(&out);
+        let best = out.find("bestmove").expect(&out);
+        assert!(bad < ready && ready < best, "{out}");
+    }
+
+    #[test]
+    fn an_endless_line_is_cut_and_reported() {
+        let mut input = vec![b'x'; 3 * MAX_LINE];
+        input.extend_from_slice(b"\nisready\n");
+        let mut engine = NativeEngine::new(Profile::Reference);
+        let mut out = Vec::new();
+        run(&mut engine, &input[..], &mut out).unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert_eq!(
+            out,
+            format!(
+                "info string error: input line 1 is longer than {MAX_LINE} bytes; line ignored\nreadyok\n"
+            )
+        );
+    }
+
+    #[test]
+    fn negative_node_and_time_limits_are_errors() {
+        assert_eq!(
+            parse_go(&["nodes", "-5"]).unwrap_err(),
+            "'nodes' must not be negative, found -5"
+        );
+        assert_eq!(
+            parse_go(&["movetime", "-1"]).unwrap_err(),
+            "'movetime' must not be negative, found -1"
+        );
+        assert!(parse_go(&["mate", "-2"]).is_err());
+        assert_eq!(parse_go(&["nodes", "0"]).unwrap().nodes, Some(1));
+        let out = session("go nodes -5\nisready\n");
+        assert!(
+            out.starts_with("info string error: go: 'nodes' must not be negative, found -5\n"),
+            "{out}"
+        );
+        assert!(!out.contains("bestmove"), "{out}");
     }
 
     #[test]

@@ -25,6 +25,9 @@ macro_rules! refusal {
 refusal! {
     too_few_fields: "8/8/8/8/8/8/8/8 w" => Record, FenReason::FieldCount(2),
     too_many_fields: "4k3/8/8/8/8/8/8/4K3 w - - 0 1 extra" => Record, FenReason::FieldCount(7),
+    five_fields: "4k3/8/8/8/8/8/8/4K3 w - - 0" => Record, FenReason::FieldCount(5),
+    adjacent_digits: "4k3/44/8/8/8/8/8/4K3 w - - 0 1" => Board, FenReason::AdjacentDigits { rank: 7, .. },
+    adjacent_digits_after_a_piece: "4k3/8/8/8/8/8/8/K16 w - - 0 1" => Board, FenReason::AdjacentDigits { rank: 1, .. },
     seven_ranks: "4k3/8/8/8/8/8/4K3 w - - 0 1" => Board, FenReason::RankCount(7),
     rank_too_long: "4k3/9/8/8/8/8/8/4K3 w - - 0 1" => Board, FenReason::BadChar('9'),
     rank_too_short: "4k3/7/8/8/8/8/8/4K3 w - - 0 1" => Board, FenReason::RankLength { rank: 7, squares: 7 },

@@ -47,6 +47,43 @@ pub enum SuiteError {
         col: usize,
         message: String,
     },
+    /// The file has no position at all (only blank lines and comments, or nothing).
+    #[error("{file}: the suite has no positions (only blank lines and comments)")]
+    Empty { file: String },
+    /// The file could not be read.
+    #[error("cannot read {file}: {message}")]
+    Io { file: String, message: String },
+}
+
+/// Reads a suite file as text; a line that is not UTF-8 is refused with its place.
+pub fn read_file(path: &std::path::Path) -> Result<String, SuiteError> {
+    let file = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| SuiteError::Io {
+        file: file.clone(),
+        message: e.to_string(),
+    })?;
+    decode(&bytes, &file)
+}
+
+/// The bytes of a suite as text; the first byte that is not UTF-8 is named by line and column.
+pub fn decode(bytes: &[u8], file: &str) -> Result<String, SuiteError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => Ok(text.to_string()),
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+            let line_start = good.iter().rposition(|&b| b == b'\n').map_or(0, |p| p + 1);
+            Err(SuiteError::Syntax {
+                file: file.to_string(),
+                line,
+                col: e.valid_up_to() - line_start + 1,
+                message: format!(
+                    "the line is not valid UTF-8 (byte 0x{:02X}); save the suite as UTF-8",
+                    bytes[e.valid_up_to()]
+                ),
+            })
+        }
+    }
 }
 
 impl SuiteEntry {
@@ -69,7 +106,14 @@ impl SuiteEntry {
 }
 
 /// Parses a suite. `file` names it in errors. Blank lines and lines starting with `#` are
-/// skipped.
+/// skipped; a suite without positions is an error.
+///
+/// Operations follow the EPD standard (Steven J. Edwards, "Portable Game Notation
+/// Specification and Implementation Guide", 1994, section 16): an opcode starting with a
+/// letter, operands, and a `;` ending the operation. Kempelen also accepts a last operation
+/// without its `;` (as perft suites write it) when an earlier `;` on the line shows where the
+/// FEN ends. Refused with file:line:col: a string without its closing quote, anything but `;`
+/// after a quoted operand (a missing `;`), and text after the FEN of a line with no `;`.
 pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut out = Vec::new();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -85,6 +129,12 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             col,
             message,
         };
+        if let Some(open) = unterminated_quote(raw) {
+            return Err(err(
+                open + 1,
+                "string without its closing '\"' (operations are `opcode operand;`)".into(),
+            ));
+        }
         let (fen_part, rest) = match first_separator(raw) {
             Some(p) => (&raw[..p], &raw[p + 1..]),
             None => (raw, ""),
@@ -105,29 +155,73 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             .take_while(|w| w.parse::<u32>().is_ok())
             .map(|w| w.to_string())
             .collect();
-        let first_op = words[4 + clocks.len()..].join(" ");
+        // The first operation of a standard EPD line stands before the first ';', after the
+        // FEN fields (and clocks): find where it starts in the raw line.
+        let skip = 4 + clocks.len();
+        let first_op_start = word_offsets(fen_part)
+            .get(skip)
+            .copied()
+            .unwrap_or(fen_part.len());
+        if first_separator(raw).is_none() && first_op_start < fen_part.len() {
+            let stray = fen_part[first_op_start..]
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
+            return Err(err(
+                first_op_start + 1,
+                format!(
+                    "unexpected '{stray}' after the FEN (a FEN has 4 or 6 fields; operations end with ';')"
+                ),
+            ));
+        }
         let mut ops = Vec::new();
-        let mut pos = fen_part.len() + 1;
-        let mut all_ops = vec![first_op.as_str()];
-        all_ops.extend(split_ops(rest));
-        for op in all_ops {
+        let mut pieces = vec![(first_op_start, &fen_part[first_op_start..])];
+        let mut at = fen_part.len() + 1;
+        for op in split_ops(rest) {
+            pieces.push((at, op));
+            at += op.len() + 1;
+        }
+        for (start, op) in pieces {
             let t = op.trim();
-            if !t.is_empty() {
-                let (code, operand) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
-                let operand = operand.trim();
-                let operand = operand
-                    .strip_prefix('"')
-                    .and_then(|o| o.strip_suffix('"'))
-                    .unwrap_or(operand);
-                if code
+            if t.is_empty() {
+                continue;
+            }
+            let col = start + (op.len() - op.trim_start().len()) + 1;
+            let (code, operand) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+            if !code.starts_with(|c: char| c.is_ascii_alphabetic())
+                || code
                     .chars()
                     .any(|c| !(c.is_ascii_alphanumeric() || c == '_'))
-                {
-                    return Err(err(pos + 1, format!("bad opcode '{code}'")));
-                }
-                ops.push((code.to_string(), operand.to_string()));
+            {
+                return Err(err(
+                    col,
+                    format!(
+                        "bad opcode '{code}' (an opcode is a letter, then letters, digits or '_')"
+                    ),
+                ));
             }
-            pos += op.len() + 1;
+            let operand_start = col - 1 + (t.len() - operand.len());
+            let operand_lead = operand.len() - operand.trim_start().len();
+            let operand = operand.trim();
+            // A quoted operand is the whole operand: more text after it is a missing ';'.
+            let operand = if let Some(inner) = operand.strip_prefix('"') {
+                let close = inner.find('"').expect("quotes are balanced");
+                let after = inner[close + 1..].trim_start();
+                if !after.is_empty() {
+                    let after_col = operand_start + operand_lead + operand.len() - after.len() + 1;
+                    return Err(err(
+                        after_col,
+                        format!(
+                            "expected ';' after the string of `{code}`, found '{}'",
+                            after.split_whitespace().next().unwrap_or(after)
+                        ),
+                    ));
+                }
+                &inner[..close]
+            } else {
+                operand
+            };
+            ops.push((code.to_string(), operand.to_string()));
         }
         let op = |name: &str| ops.iter().find(|(c, _)| c == name).map(|(_, v)| v.clone());
         // The clocks: from a six-field FEN, else from `hmvc` / `fmvn`, else 0 and 1.
@@ -161,7 +255,38 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             ops,
         });
     }
+    if out.is_empty() {
+        return Err(SuiteError::Empty {
+            file: file.to_string(),
+        });
+    }
     Ok(out)
+}
+
+/// The byte offsets where the whitespace-separated words of `s` start.
+fn word_offsets(s: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut in_word = false;
+    for (i, c) in s.char_indices() {
+        if c.is_whitespace() {
+            in_word = false;
+        } else if !in_word {
+            in_word = true;
+            out.push(i);
+        }
+    }
+    out
+}
+
+/// The byte index of a `"` that is never closed.
+fn unterminated_quote(s: &str) -> Option<usize> {
+    let mut open = None;
+    for (i, c) in s.char_indices() {
+        if c == '"' {
+            open = if open.is_some() { None } else { Some(i) };
+        }
+    }
+    open
 }
 
 /// The byte index of the first `;` outside double quotes.
@@ -262,6 +387,77 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "t.epd:1:34: `hmvc` needs a non-negative number, found 'x'"
+        );
+    }
+
+    fn refusal(text: &str) -> String {
+        parse(text, "t.epd").unwrap_err().to_string()
+    }
+
+    #[test]
+    fn an_empty_or_comment_only_suite_is_an_error() {
+        assert_eq!(
+            refusal(""),
+            "t.epd: the suite has no positions (only blank lines and comments)"
+        );
+        assert_eq!(
+            refusal("# nothing\n\n   \n"),
+            "t.epd: the suite has no positions (only blank lines and comments)"
+        );
+    }
+
+    #[test]
+    fn malformed_operations_are_refused_with_their_place() {
+        assert_eq!(
+            refusal("8/8/8/8/8/8/8/K6k w - -; id \"unterminated;\n"),
+            "t.epd:1:29: string without its closing '\"' (operations are `opcode operand;`)"
+        );
+        assert_eq!(
+            refusal("8/8/8/8/8/8/8/K6k w - -; id \"a\" bm Kb2;\n"),
+            "t.epd:1:33: expected ';' after the string of `id`, found 'bm'"
+        );
+        assert_eq!(
+            refusal("8/8/8/8/8/8/8/K6k w - - 0 1 junk\n"),
+            "t.epd:1:29: unexpected 'junk' after the FEN (a FEN has 4 or 6 fields; operations end with ';')"
+        );
+        assert_eq!(
+            refusal("8/8/8/8/8/8/8/K6k w - - 0 1 7; id \"x\";\n"),
+            "t.epd:1:29: bad opcode '7' (an opcode is a letter, then letters, digits or '_')"
+        );
+        // The standard forms stay accepted: the first operation before the first ';', a
+        // last operation without its ';' after an earlier one.
+        let s = parse("8/8/8/8/8/8/8/K6k w - - bm Kb2; id \"x\"\n", "t.epd").unwrap();
+        assert_eq!(
+            s[0].ops,
+            [("bm".into(), "Kb2".into()), ("id".into(), "x".into())]
+        );
+    }
+
+    #[test]
+    fn every_suite_of_the_repository_parses() {
+        for (text, file) in [
+            (BUNDLED, BUNDLED_NAME),
+            (RAM_SUITE, RAM_SUITE_NAME),
+            (
+                include_str!("../tests/data/edge_cases.epd"),
+                "edge_cases.epd",
+            ),
+            (
+                include_str!("../tests/data/regressions.epd"),
+                "regressions.epd",
+            ),
+        ] {
+            let entries = parse(text, file).unwrap_or_else(|e| panic!("{e}"));
+            assert!(!entries.is_empty(), "{file}");
+        }
+    }
+
+    #[test]
+    fn a_suite_that_is_not_utf8_names_the_line() {
+        let e = decode(b"# ok\n8/8/8/8/8/8/8/K6k w - -; id \"\xe9\";\n", "t.epd").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "t.epd:2:30: the line is not valid UTF-8 (byte 0xE9); save the suite as UTF-8"
         );
     }
 

@@ -5,10 +5,12 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use crate::output::{Outputs, check_outputs};
+use anyhow::{Context, bail};
 use kempelen_asm::assemble::Overlap;
-use kempelen_asm::source::FsSource;
+use kempelen_asm::source::{FsSource, SourceError, SourceProvider};
 use kempelen_asm::{Cpu, Options, SymbolTable, assemble, disassemble};
+use std::cell::RefCell;
 
 fn parse_overlap(text: &str) -> Result<Overlap, String> {
     text.parse()
@@ -39,6 +41,9 @@ pub struct AsmArgs {
     /// Also write the symbol file (`NAME EQU $XXXX` lines) to this file.
     #[arg(long)]
     pub symbols: Option<PathBuf>,
+    /// Print a JSON summary (outputs, size, diagnostics) on stdout instead of the text report.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `kempelen disasm`.
@@ -49,37 +54,96 @@ pub struct DisasmArgs {
     /// Instruction set: z80, 6502 or 65c02.
     #[arg(long)]
     pub cpu: Cpu,
-    /// Load address of the first byte ($8000, 0x8000, 8000h or decimal).
+    /// Load address of the first byte, hex like every address flag (8000, $8000, 0x8000,
+    /// 8000h; decimal with #: #32768).
     #[arg(long, value_parser = parse_address, default_value = "0")]
     pub org: u16,
     /// A symbol file (as written by `kempelen asm --symbols`) to name addresses with.
     #[arg(long)]
     pub symbols: Option<PathBuf>,
+    /// Print the instructions as JSON (address, bytes, text, cycles, label) instead of source.
+    #[arg(long)]
+    pub json: bool,
 }
 
-/// `$8000`, `0x8000`, `8000h` or decimal.
+/// An address flag (`--org` here, `--load`, `--entry`, `--sp`, `--io-page` and the ranges of
+/// `run`): one rule for all, the emulator's. Hex by default, as 8-bit listings write
+/// addresses (`8000`, `$8000`, `0x8000`, `8000h`); decimal with `#` (`#32768`).
 pub fn parse_address(text: &str) -> Result<u16, String> {
-    let lower = text.trim().to_ascii_lowercase();
-    let parsed = if let Some(hex) = lower.strip_prefix('$').or_else(|| lower.strip_prefix("0x")) {
-        u16::from_str_radix(hex, 16)
-    } else if let Some(hex) = lower.strip_suffix('h') {
-        u16::from_str_radix(hex, 16)
-    } else {
-        lower.parse()
-    };
-    parsed.map_err(|_| format!("'{text}' is not an address from 0 to $FFFF"))
+    kempelen_emulator::memory::parse_addr(text).ok_or_else(|| {
+        format!("'{text}' is not an address from 0 to FFFF (hex: 8000, $8000, 0x8000, 8000h; decimal: #32768)")
+    })
+}
+
+/// The file system, remembering every file the assembler reads (the main source, included
+/// sources, `INCBIN` files), so that no output can replace one of them.
+#[derive(Default)]
+struct RecordingSource {
+    read: RefCell<Vec<PathBuf>>,
+}
+
+impl SourceProvider for RecordingSource {
+    fn resolve(&self, from: Option<&str>, name: &str) -> String {
+        FsSource.resolve(from, name)
+    }
+
+    fn read(&self, path: &str) -> Result<Vec<u8>, SourceError> {
+        self.read.borrow_mut().push(PathBuf::from(path));
+        FsSource.read(path)
+    }
 }
 
 /// Assembles; prints every diagnostic to stderr; writes the outputs only if there were no
-/// errors.
+/// errors, none of them names an input or another output, and every one can be written.
 pub fn run_asm(args: AsmArgs) -> anyhow::Result<()> {
     let main = args.file.to_string_lossy().into_owned();
+    let source = RecordingSource::default();
     let options = Options {
         ignore_case: args.ignore_case,
         overlap: args.overlap,
         ..Options::new(args.cpu)
     };
-    let out = assemble(&main, &FsSource, &options);
+    let out = assemble(&main, &source, &options);
+    let (output, output_flag) = match &args.output {
+        Some(path) => (path.clone(), "-o"),
+        None => (args.file.with_extension("bin"), "the default output (-o)"),
+    };
+    if args.json {
+        let diagnostics: Vec<serde_json::Value> = out
+            .diagnostics
+            .iter()
+            .map(|d| {
+                serde_json::json!({
+                    "severity": if d.is_error() { "error" } else { "warning" },
+                    "file": d.file,
+                    "line": d.line,
+                    "col": d.col,
+                    "message": d.message,
+                    "notes": d.notes,
+                })
+            })
+            .collect();
+        let json = serde_json::json!({
+            "file": main,
+            "cpu": args.cpu.to_string(),
+            "ok": out.is_ok(),
+            "output": out.is_ok().then(|| output.display().to_string()),
+            "origin": out.image.origin,
+            "bytes": out.image.bytes.len(),
+            "symbols": out.symbols.len(),
+            "passes": out.passes,
+            "diagnostics": diagnostics,
+        });
+        // Written after the outputs below, so the summary is only printed for a finished run.
+        let result = write_asm_outputs(&args, &out, &source, &output, output_flag);
+        if result.is_ok() || !out.is_ok() {
+            println!("{}", serde_json::to_string_pretty(&json)?);
+        }
+        if !out.is_ok() {
+            std::process::exit(1);
+        }
+        return result;
+    }
     eprint!("{}", out.report());
     if !out.is_ok() {
         // The diagnostics above say everything; exit without a second error report.
@@ -89,16 +153,7 @@ pub fn run_asm(args: AsmArgs) -> anyhow::Result<()> {
         );
         std::process::exit(1);
     }
-    let output = args
-        .output
-        .unwrap_or_else(|| args.file.with_extension("bin"));
-    write(&output, &out.image.bytes)?;
-    if let Some(path) = &args.listing {
-        write(path, out.listing.to_string().as_bytes())?;
-    }
-    if let Some(path) = &args.symbols {
-        write(path, out.symbols.to_string().as_bytes())?;
-    }
+    write_asm_outputs(&args, &out, &source, &output, output_flag)?;
     eprintln!(
         "{}: {} bytes at ${:04X}..${:04X}, {} symbols, {} passes",
         output.display(),
@@ -111,22 +166,88 @@ pub fn run_asm(args: AsmArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn write(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+/// Checks the outputs against the inputs and each other, then writes all of them or none.
+fn write_asm_outputs(
+    args: &AsmArgs,
+    out: &kempelen_asm::Assembly,
+    source: &RecordingSource,
+    output: &Path,
+    output_flag: &str,
+) -> anyhow::Result<()> {
+    if !out.is_ok() {
+        return Ok(());
+    }
+    let mut inputs = source.read.borrow().clone();
+    inputs.push(args.file.clone());
+    let mut outputs: Vec<(&str, &Path)> = vec![(output_flag, output)];
+    if let Some(path) = &args.listing {
+        outputs.push(("--listing", path));
+    }
+    if let Some(path) = &args.symbols {
+        outputs.push(("--symbols", path));
+    }
+    check_outputs(&inputs, &outputs)?;
+    let mut staged = Outputs::new();
+    staged.stage(output, &out.image.bytes)?;
+    if let Some(path) = &args.listing {
+        staged.stage(path, out.listing.to_string().as_bytes())?;
+    }
+    if let Some(path) = &args.symbols {
+        staged.stage(path, out.symbols.to_string().as_bytes())?;
+    }
+    staged.commit()
 }
 
 /// Prints the disassembly as source that assembles back to the same bytes.
 pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
-    let bytes = std::fs::read(&args.file)
-        .with_context(|| format!("cannot read {}", args.file.display()))?;
+    let bytes = read_image(&args.file)?;
+    if bytes.len() > 0x10000 {
+        bail!(
+            "{}: more than 65536 bytes; an 8-bit CPU addresses 64 KB, cut the image first",
+            args.file.display()
+        );
+    }
+    if bytes.len() + usize::from(args.org) > 0x10000 {
+        bail!(
+            "{}: {} bytes loaded at --org ${:04X} run past $FFFF; choose an --org of at most ${:04X}",
+            args.file.display(),
+            bytes.len(),
+            args.org,
+            0x10000 - bytes.len()
+        );
+    }
     let symbols = match &args.symbols {
         Some(path) => {
-            let text = std::fs::read_to_string(path)
-                .with_context(|| format!("cannot read {}", path.display()))?;
+            let text = read_symbols(path)?;
             Some(SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))?)
         }
         None => None,
     };
+    if args.json {
+        let decoded = disassemble(args.cpu, &bytes, args.org, symbols.as_ref());
+        let instructions: Vec<serde_json::Value> = decoded
+            .iter()
+            .map(|d| {
+                serde_json::json!({
+                    "addr": d.addr,
+                    "bytes": d.bytes(),
+                    "text": d.text(),
+                    "cycles": d.cycles.to_string(),
+                    "documented": d.is_documented(),
+                    "label": symbols.as_ref().and_then(|t| t.name_at(d.addr)),
+                })
+            })
+            .collect();
+        let json = serde_json::json!({
+            "file": args.file.display().to_string(),
+            "cpu": args.cpu.to_string(),
+            "org": args.org,
+            "bytes": bytes.len(),
+            "instructions": instructions,
+        });
+        println!("{}", serde_json::to_string_pretty(&json)?);
+        return Ok(());
+    }
     print!(
         "{}",
         disassembly(
@@ -138,6 +259,39 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
         )
     );
     Ok(())
+}
+
+/// The bytes of the image at `path`, refusing more than 64 KB (an 8-bit address space) without
+/// reading an endless file to its end.
+fn read_image(path: &Path) -> anyhow::Result<Vec<u8>> {
+    use std::io::Read;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(0x10001)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(bytes)
+}
+
+/// A symbol file, at most 16 MiB (so `--symbols /dev/zero` ends), as UTF-8 text.
+fn read_symbols(path: &Path) -> anyhow::Result<String> {
+    use std::io::Read;
+    let limit = kempelen_asm::source::MAX_FILE_BYTES;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > limit {
+        bail!("{}: larger than 16 MiB, not a symbol file", path.display());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        anyhow::anyhow!("{}:{line}: the line is not valid UTF-8", path.display())
+    })
 }
 
 /// The text `kempelen disasm` prints.

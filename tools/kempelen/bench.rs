@@ -118,11 +118,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 "best": e.best,
                 "score": e.score,
                 "nodes": e.nodes,
-                "time_ms": e.time.as_secs_f64() * 1000.0,
+                "time_ms": crate::output::millis(e.time),
             })).collect::<Vec<_>>(),
             "nodes": nodes,
-            "time_ms": time.as_secs_f64() * 1000.0,
-            "nps": nps(nodes, time),
+            "time_ms": crate::output::millis(time),
+            "nodes_per_second": nps(nodes, time),
         }));
     }
     if args.json {

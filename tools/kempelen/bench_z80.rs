@@ -105,6 +105,14 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             args.ram_depth
         );
     }
+    if let Some(svg) = &args.svg {
+        let inputs: Vec<_> = [&args.suite, &args.ram_suite]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        crate::output::check_outputs(&inputs, &[("--svg", svg.as_path())])?;
+    }
     let machine = z80_machine(args.machine.as_deref())?;
     let jobs = match args.jobs {
         Some(0) => bail!("--jobs must be at least 1"),
@@ -180,15 +188,15 @@ fn read_suite(
     bundled: &str,
 ) -> anyhow::Result<(String, Vec<BenchPosition>)> {
     let (name, text) = match path {
-        Some(p) => (
-            p.display().to_string(),
-            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
-        ),
+        Some(p) => (p.display().to_string(), suite::read_file(p)?),
         None => (bundled_name.to_string(), bundled.to_string()),
     };
     let positions = bench::positions(&text, &name)?;
     if positions.is_empty() {
         bail!("{name}: the suite has no positions");
+    }
+    if !positions.iter().any(BenchPosition::has_move) {
+        bail!("{name}: no position of the suite has a legal move; nothing to search");
     }
     Ok((name, positions))
 }

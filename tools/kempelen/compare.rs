@@ -53,10 +53,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
     }
     let clock = crate::engine_common::z80_machine(Some(&args.machine))?;
     let (name, text) = match &args.suite {
-        Some(p) => (
-            p.display().to_string(),
-            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
-        ),
+        Some(p) => (p.display().to_string(), suite::read_file(p)?),
         None => (suite::BUNDLED_NAME.to_string(), suite::BUNDLED.to_string()),
     };
     let entries = suite::parse(&text, &name)?;

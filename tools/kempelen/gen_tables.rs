@@ -15,6 +15,9 @@ pub struct GenTablesArgs {
     /// Do not write: fail if the file differs from what would be written.
     #[arg(long)]
     pub check: bool,
+    /// Print a JSON summary (file, lines, up_to_date or written) instead of the text line.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Runs the command.
@@ -33,10 +36,24 @@ pub fn run(args: &GenTablesArgs) -> anyhow::Result<()> {
                 path.display()
             );
         }
-        println!("{} is up to date", path.display());
+        if !args.json {
+            println!("{} is up to date", path.display());
+        }
     } else {
         std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
-        println!("wrote {} ({} lines)", path.display(), text.lines().count());
+        if !args.json {
+            println!("wrote {} ({} lines)", path.display(), text.lines().count());
+        }
+    }
+    if args.json {
+        let v = serde_json::json!({
+            "file": path.display().to_string(),
+            "lines": text.lines().count(),
+            "bytes": text.len(),
+            "written": !args.check,
+            "up_to_date": true,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
     }
     Ok(())
 }

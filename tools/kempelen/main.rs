@@ -16,6 +16,8 @@ mod machines;
 mod run;
 // --- assembler (issue 4) ---
 mod asm;
+// --- defects (issue 13) ---
+mod output;
 // --- 8-bit engines (issue 5) ---
 mod bench_chart;
 mod bench_z80;
@@ -86,7 +88,20 @@ enum Command {
     Version,
 }
 
+/// Dies quietly from SIGPIPE when the reader of standard output goes away (`kempelen disasm
+/// big.bin | head -1`), as Unix tools do, instead of panicking on the failed write. Rust
+/// ignores SIGPIPE by default; this restores the system's default action.
+fn exit_quietly_on_closed_pipe() {
+    #[cfg(unix)]
+    // SAFETY: called first thing in main, before any other thread exists; SIG_DFL is a valid
+    // disposition for SIGPIPE.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> anyhow::Result<()> {
+    exit_quietly_on_closed_pipe();
     let cli = Cli::parse();
     match cli.command {
         // --- native engine (issue 2) ---

@@ -114,7 +114,7 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             "depth": args.depth,
             "nodes": total,
             "time_ms": ms(time),
-            "nps": nps(total, time),
+            "nodes_per_second": nps(total, time),
         });
         if args.divide {
             v["divide"] = json!(divide);
@@ -166,5 +166,5 @@ pub fn engine_name(e: EngineArg) -> &'static str {
 }
 
 fn ms(t: Duration) -> f64 {
-    t.as_secs_f64() * 1000.0
+    crate::output::millis(t)
 }

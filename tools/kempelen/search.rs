@@ -103,8 +103,8 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             "mate": mate_in(r.score),
             "depth": r.depth,
             "nodes": r.nodes,
-            "time_ms": r.time.as_secs_f64() * 1000.0,
-            "nps": nps(r.nodes, r.time),
+            "time_ms": crate::output::millis(r.time),
+            "nodes_per_second": nps(r.nodes, r.time),
             "pv": pv,
             "engine": engine_name(args.engine),
         });
@@ -112,7 +112,7 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             v["cycles"] = json!(z.cycles);
             v["machine"] = json!(z.clock.id);
             v["mhz"] = json!(z.clock.mhz);
-            v["host_ms"] = json!(z.host.as_secs_f64() * 1000.0);
+            v["host_ms"] = json!(crate::output::millis(z.host));
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {

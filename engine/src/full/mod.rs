@@ -62,6 +62,11 @@ impl FullState {
         }
     }
 
+    /// The size of the transposition table in bytes.
+    pub fn table_bytes(&self) -> usize {
+        self.tt.bytes()
+    }
+
     /// Resizes the transposition table (clearing it).
     pub fn resize(&mut self, hash_mb: usize) {
         self.tt = TranspositionTable::new(hash_mb);

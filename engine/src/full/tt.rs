@@ -70,6 +70,11 @@ impl TranspositionTable {
         }
     }
 
+    /// The size of the table in bytes.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(self.buckets.as_slice())
+    }
+
     /// Forgets everything.
     pub fn clear(&mut self) {
         self.buckets

@@ -11,6 +11,9 @@
 
 use std::fmt;
 
+/// The most characters of a source line a diagnostic shows.
+const MAX_SHOWN: usize = 160;
+
 /// How bad a diagnostic is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Severity {
@@ -87,20 +90,30 @@ impl fmt::Display for Diagnostic {
                 self.file, self.line, self.col, self.message
             )?;
             let gutter = self.line.to_string().len().max(4);
-            writeln!(f, "{:>gutter$} | {}", self.line, self.source_line)?;
+            // A very long line (a runaway macro expansion) is shown as a window around the
+            // caret.
+            let chars: Vec<char> = self.source_line.chars().collect();
+            let col = self.col.saturating_sub(1) as usize;
+            let (first, last) = if chars.len() > MAX_SHOWN {
+                let first = col
+                    .saturating_sub(MAX_SHOWN / 2)
+                    .min(chars.len() - MAX_SHOWN);
+                (first, first + MAX_SHOWN)
+            } else {
+                (0, chars.len())
+            };
+            let before = if first > 0 { "..." } else { "" };
+            let after = if last < chars.len() { "..." } else { "" };
+            let shown: String = chars[first..last].iter().collect();
+            writeln!(f, "{:>gutter$} | {before}{shown}{after}", self.line)?;
             // Keep tabs so the caret lines up in a terminal.
-            let pad: String = self
-                .source_line
+            let pad: String = before
                 .chars()
-                .take(self.col.saturating_sub(1) as usize)
+                .chain(chars[first..col.clamp(first, last)].iter().copied())
                 .map(|c| if c == '\t' { '\t' } else { ' ' })
                 .collect();
-            writeln!(
-                f,
-                "{:>gutter$} | {pad}{}",
-                "",
-                "^".repeat(self.width.max(1) as usize)
-            )?;
+            let width = (self.width.max(1) as usize).min(MAX_SHOWN);
+            writeln!(f, "{:>gutter$} | {pad}{}", "", "^".repeat(width))?;
         }
         for note in &self.notes {
             writeln!(f, "{:>4}  = note: {note}", "")?;

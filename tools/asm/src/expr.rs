@@ -1,7 +1,8 @@
 //! Expressions: the tree the parser builds and its evaluation.
 //!
-//! Values are 64-bit signed integers and every operation wraps, so no input can overflow;
-//! instructions and directives check the range they need when they use a value.
+//! Values are 64-bit signed integers. A result that does not fit in 64 bits (a product, sum,
+//! difference, quotient, negation or left shift that overflows) is an error, never a silently
+//! wrapped value; instructions and directives check the range they need when they use a value.
 
 /// A byte range within one source line.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -80,6 +81,11 @@ pub(crate) enum EvalError {
     DivisionByZero {
         span: Span,
     },
+    /// The result does not fit in a 64-bit signed integer. The span is the operator's (empty
+    /// for a negation, which has none).
+    Overflow {
+        span: Span,
+    },
 }
 
 /// What an expression can see.
@@ -115,7 +121,9 @@ impl Expr {
             Expr::Unary(op, e) => {
                 let v = e.eval(env)?;
                 match op {
-                    UnOp::Neg => v.wrapping_neg(),
+                    UnOp::Neg => v.checked_neg().ok_or(EvalError::Overflow {
+                        span: Span::default(),
+                    })?,
                     UnOp::Plus => v,
                     UnOp::Not => !v,
                     UnOp::LogNot => (v == 0) as i64,
@@ -126,22 +134,24 @@ impl Expr {
             Expr::Binary(op, a, b, span) => {
                 let a = a.eval(env)?;
                 let b = b.eval(env)?;
+                let overflow = EvalError::Overflow { span: *span };
                 match op {
-                    BinOp::Mul => a.wrapping_mul(b),
                     BinOp::Div | BinOp::Mod if b == 0 => {
                         return Err(EvalError::DivisionByZero { span: *span });
                     }
-                    BinOp::Div => a.wrapping_div(b),
-                    BinOp::Mod => a.wrapping_rem(b),
-                    BinOp::Add => a.wrapping_add(b),
-                    BinOp::Sub => a.wrapping_sub(b),
-                    BinOp::Shl => {
-                        if (0..64).contains(&b) {
-                            a.wrapping_shl(b as u32)
-                        } else {
-                            0
-                        }
-                    }
+                    BinOp::Mul => a.checked_mul(b).ok_or(overflow)?,
+                    BinOp::Div => a.checked_div(b).ok_or(overflow)?,
+                    BinOp::Mod => a.checked_rem(b).ok_or(overflow)?,
+                    BinOp::Add => a.checked_add(b).ok_or(overflow)?,
+                    BinOp::Sub => a.checked_sub(b).ok_or(overflow)?,
+                    // A left shift overflows when it loses bits (or the sign): shifting back
+                    // must give the value again.
+                    BinOp::Shl => match b {
+                        _ if a == 0 => 0,
+                        0..64 if (a << b) >> b == a => a << b,
+                        _ if b < 0 => 0,
+                        _ => return Err(overflow),
+                    },
                     BinOp::Shr => {
                         if (0..64).contains(&b) {
                             a >> b

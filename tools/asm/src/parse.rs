@@ -121,12 +121,12 @@ pub(crate) fn is_identifier(text: &str) -> bool {
 /// A number starting with a digit: decimal, `0FFh`, `0x1F`, `0b101`, `101b`.
 fn digit_number(i: &str) -> Res<'_, i64> {
     let (rest, word) = take_while1(|c: char| c.is_ascii_alphanumeric() || c == '_').parse(i)?;
-    let parse = |digits: &str, radix: u32| -> Option<i64> {
+    let parse = |digits: &str, radix: u32| -> Option<Result<i64, std::num::TryFromIntError>> {
         let digits: String = digits.chars().filter(|&c| c != '_').collect();
         if digits.is_empty() {
             return None;
         }
-        u64::from_str_radix(&digits, radix).ok().map(|v| v as i64)
+        u64::from_str_radix(&digits, radix).ok().map(i64::try_from)
     };
     let lower = word.to_ascii_lowercase();
     let value = if let Some(hex) = lower.strip_prefix("0x") {
@@ -147,7 +147,8 @@ fn digit_number(i: &str) -> Res<'_, i64> {
         parse(&lower, 10)
     };
     match value {
-        Some(v) => Ok((rest, v)),
+        Some(Ok(v)) => Ok((rest, v)),
+        Some(Err(_)) => failure(i, format!("number '{word}' does not fit in 64 bits")),
         None => failure(i, format!("invalid number '{word}'")),
     }
 }
@@ -161,8 +162,9 @@ fn dollar(i: &str) -> Res<'_, Expr> {
         return Ok((rest, Expr::Pc));
     }
     let clean: String = digits.chars().filter(|&c| c != '_').collect();
-    match u64::from_str_radix(&clean, 16) {
-        Ok(v) => Ok((after, Expr::Num(v as i64))),
+    match u64::from_str_radix(&clean, 16).map(i64::try_from) {
+        Ok(Ok(v)) => Ok((after, Expr::Num(v))),
+        Ok(Err(_)) => failure(i, format!("number '${digits}' does not fit in 64 bits")),
         Err(_) => failure(i, format!("invalid hex number '${digits}'")),
     }
 }
@@ -172,9 +174,9 @@ fn percent(i: &str) -> Res<'_, Expr> {
     let (rest, _) = char('%').parse(i)?;
     let (after, digits) = take_while1(|c: char| c == '0' || c == '1' || c == '_').parse(rest)?;
     let clean: String = digits.chars().filter(|&c| c != '_').collect();
-    match u64::from_str_radix(&clean, 2) {
-        Ok(v) if !after.starts_with(|c: char| c.is_ascii_alphanumeric()) => {
-            Ok((after, Expr::Num(v as i64)))
+    match u64::from_str_radix(&clean, 2).map(i64::try_from) {
+        Ok(Ok(v)) if !after.starts_with(|c: char| c.is_ascii_alphanumeric()) => {
+            Ok((after, Expr::Num(v)))
         }
         _ => failure(i, "invalid binary number"),
     }
@@ -260,6 +262,58 @@ fn level_operator<'a>(
     None
 }
 
+/// Parentheses, unary operators and functions nest at most this deep in one expression.
+pub(crate) const MAX_EXPR_DEPTH: u32 = 64;
+/// One expression has at most this many binary operators.
+pub(crate) const MAX_EXPR_OPERATORS: u32 = 1000;
+
+std::thread_local! {
+    /// (nesting depth now, binary operators so far) of the expression being parsed: bounds
+    /// the parser's recursion and the depth of the tree that evaluation walks.
+    static BUDGET: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// One level of nesting for as long as it lives.
+struct Nested;
+
+impl Nested {
+    fn enter(i: &str) -> Result<Nested, nom::Err<PErr<'_>>> {
+        let (depth, ops) = BUDGET.get();
+        if depth >= MAX_EXPR_DEPTH {
+            return Err(nom::Err::Failure(PErr {
+                input: i,
+                message: Some(format!(
+                    "expression nested more than {MAX_EXPR_DEPTH} deep (parentheses, unary operators, functions)"
+                )),
+            }));
+        }
+        BUDGET.set((depth + 1, ops));
+        Ok(Nested)
+    }
+}
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        let (depth, ops) = BUDGET.get();
+        BUDGET.set((depth.saturating_sub(1), ops));
+    }
+}
+
+/// Counts one binary operator; fails past [`MAX_EXPR_OPERATORS`].
+fn count_operator(i: &str) -> Result<(), nom::Err<PErr<'_>>> {
+    let (depth, ops) = BUDGET.get();
+    if ops >= MAX_EXPR_OPERATORS {
+        return Err(nom::Err::Failure(PErr {
+            input: i,
+            message: Some(format!(
+                "expression has more than {MAX_EXPR_OPERATORS} operators"
+            )),
+        }));
+    }
+    BUDGET.set((depth, ops + 1));
+    Ok(())
+}
+
 fn binary(i: &str, level: usize) -> Res<'_, Expr> {
     if level == LEVELS.len() {
         return unary(i);
@@ -274,6 +328,7 @@ fn binary(i: &str, level: usize) -> Res<'_, Expr> {
             start: left(j),
             end: left(j) - len as u32,
         };
+        count_operator(j)?;
         let (k, _) = space0(k)?;
         let (k, rhs) = match binary(k, level + 1) {
             Ok(ok) => ok,
@@ -296,6 +351,7 @@ fn unary(i: &str) -> Res<'_, Expr> {
         Some('>') => UnOp::High,
         _ => return primary(i),
     };
+    let _nested = Nested::enter(i)?;
     let (rest, e) = match unary(&i[1..]) {
         Ok(ok) => ok,
         Err(nom::Err::Error(_)) => {
@@ -307,6 +363,7 @@ fn unary(i: &str) -> Res<'_, Expr> {
 }
 
 fn parenthesized(i: &str) -> Res<'_, Expr> {
+    let _nested = Nested::enter(i)?;
     let (i, _) = char('(').parse(i)?;
     let (i, e) = match binary(i, 0) {
         Ok(ok) => ok,
@@ -386,7 +443,10 @@ fn primary(i: &str) -> Res<'_, Expr> {
 pub(crate) fn parse_expr(text: &str, base: usize) -> Result<Expr, SyntaxError> {
     let at = |rest: &str| base + text.len() - rest.len();
     let trimmed = text.trim_end();
-    match binary(trimmed, 0) {
+    let saved = BUDGET.replace((0, 0));
+    let parsed = binary(trimmed, 0);
+    BUDGET.set(saved);
+    match parsed {
         Ok((rest, mut e)) => {
             let (rest, _) = space0::<&str, PErr>(rest).expect("space0 cannot fail");
             if !rest.is_empty() {

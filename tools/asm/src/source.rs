@@ -13,6 +13,9 @@ pub enum SourceError {
     /// No such file.
     #[error("file '{0}' not found")]
     NotFound(String),
+    /// The file is larger than [`MAX_FILE_BYTES`] (or endless, like `/dev/zero`).
+    #[error("'{0}' is larger than 16 MiB (an endless file?); refusing to read it")]
+    TooLarge(String),
     /// The file exists but reading it failed.
     #[error("cannot read '{path}': {message}")]
     Unreadable {
@@ -69,15 +72,29 @@ impl SourceProvider for FsSource {
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>, SourceError> {
-        std::fs::read(path).map_err(|e| match e.kind() {
+        use std::io::Read;
+        let error = |e: std::io::Error| match e.kind() {
             std::io::ErrorKind::NotFound => SourceError::NotFound(path.to_string()),
             _ => SourceError::Unreadable {
                 path: path.to_string(),
                 message: e.to_string(),
             },
-        })
+        };
+        let file = std::fs::File::open(path).map_err(error)?;
+        let mut bytes = Vec::new();
+        file.take(MAX_FILE_BYTES + 1)
+            .read_to_end(&mut bytes)
+            .map_err(error)?;
+        if bytes.len() as u64 > MAX_FILE_BYTES {
+            return Err(SourceError::TooLarge(path.to_string()));
+        }
+        Ok(bytes)
     }
 }
+
+/// The largest source or `INCBIN` file [`FsSource`] reads: 16 MiB, far more than any 8-bit
+/// program, and a bound for endless files such as `/dev/zero`.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Files held in memory, keyed by path (`dir/name.asm`); includes are relative to the
 /// including file as on a file system.

@@ -1,6 +1,7 @@
 //! Property tests: arbitrary text into the assembler and arbitrary bytes into the
 //! disassembler never panic or hang; they give output or diagnostics. Disassembled bytes always
-//! assemble back to themselves. The case counts are bounded so the normal test run stays fast.
+//! assemble back to themselves. The case counts are bounded so the normal test run stays fast;
+//! `KEMPELEN_FUZZ_CASES=N` runs N cases per property.
 
 use kempelen_asm::{Cpu, assemble_source, disassemble};
 use proptest::prelude::*;
@@ -108,8 +109,17 @@ fn check_assembles_without_panic(text: &str) {
     }
 }
 
+/// Cases per property: `KEMPELEN_FUZZ_CASES` (a long campaign, see the README's "Fuzzing") or
+/// 256 in the normal test run.
+fn cases() -> u32 {
+    std::env::var("KEMPELEN_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(256)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: cases(), failure_persistence: None, ..ProptestConfig::default() })]
 
     #[test]
     fn arbitrary_text_gives_diagnostics_not_panics(text in "\\PC{0,300}") {
@@ -118,6 +128,24 @@ proptest! {
 
     #[test]
     fn assembly_like_text_gives_diagnostics_not_panics(text in assembly_like()) {
+        check_assembles_without_panic(&text);
+    }
+
+    /// Deep nesting and long expressions: an error at the limits, never a stack overflow.
+    #[test]
+    fn nested_and_long_expressions_give_diagnostics_not_crashes(
+        depth in 0usize..400,
+        terms in 1usize..3000,
+        unary in prop::sample::select(&["-", "~", "<", "!", "+"][..]),
+    ) {
+        let text = format!(
+            " ld a,{}{}1{}\n dw {}\n db {}1\n",
+            "(".repeat(depth),
+            unary,
+            ")".repeat(depth),
+            vec!["3"; terms].join("*"),
+            unary.repeat(depth)
+        );
         check_assembles_without_panic(&text);
     }
 

@@ -235,6 +235,29 @@ struct Unit {
     lines: Vec<UnitLine>,
 }
 
+/// A source line that is not UTF-8: shown with the bad bytes replaced, its statement an
+/// error pointing at the first bad byte.
+fn not_utf8(number: u32, raw: &[u8], e: &std::str::Utf8Error) -> UnitLine {
+    let good = e.valid_up_to();
+    let text = String::from_utf8_lossy(raw);
+    let start = String::from_utf8_lossy(&raw[..good]).len();
+    let end = start + '\u{FFFD}'.len_utf8();
+    UnitLine {
+        number,
+        stmt: stmt::Stmt {
+            label: None,
+            body: stmt::Body::Error(crate::parse::SyntaxError::new(
+                Span::new(start, end),
+                format!(
+                    "the line is not valid UTF-8 (byte ${:02X}); save the source as UTF-8",
+                    raw[good]
+                ),
+            )),
+        },
+        text: Arc::from(text.as_ref()),
+    }
+}
+
 /// Files parsed once, shared by all passes.
 #[derive(Default)]
 struct Cache {
@@ -253,17 +276,27 @@ impl Cache {
             .entry(key.to_string())
             .or_insert_with(|| {
                 let bytes = provider.read(key)?;
-                let text = String::from_utf8_lossy(&bytes);
                 let file: Arc<str> = Arc::from(key);
-                let lines = text
-                    .lines()
+                let lines = bytes
+                    .split(|&b| b == b'\n')
                     .enumerate()
-                    .map(|(i, line)| UnitLine {
-                        number: i as u32 + 1,
-                        text: Arc::from(line),
-                        stmt: stmt::parse_line(cpu, line),
+                    .map(|(i, raw)| {
+                        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
+                        match std::str::from_utf8(raw) {
+                            Ok(line) => UnitLine {
+                                number: i as u32 + 1,
+                                text: Arc::from(line),
+                                stmt: stmt::parse_line(cpu, line),
+                            },
+                            Err(e) => not_utf8(i as u32 + 1, raw, &e),
+                        }
                     })
-                    .collect();
+                    .collect::<Vec<_>>();
+                // `str::lines` semantics: a final newline does not start another line.
+                let mut lines = lines;
+                if bytes.ends_with(b"\n") || bytes.is_empty() {
+                    lines.pop();
+                }
                 Ok(Rc::new(Unit {
                     key: key.to_string(),
                     file,
@@ -341,6 +374,9 @@ const MAX_MACRO_DEPTH: u32 = 64;
 /// At most this many macro calls are expanded in one pass (a macro that calls itself twice
 /// would otherwise take 2^64 expansions to reach the depth limit).
 const MAX_EXPANSIONS: u32 = 100_000;
+/// Macro calls produce at most this much text in one pass (a macro whose argument holds
+/// copies of itself grows its lines exponentially long before any depth limit is reached).
+const MAX_EXPANDED_BYTES: usize = 16 << 20;
 /// Includes nest at most this deep.
 const MAX_INCLUDE_DEPTH: usize = 64;
 
@@ -452,6 +488,7 @@ struct Pass<'a> {
     include_stack: Vec<String>,
     macro_depth: u32,
     expansions: u32,
+    expanded_bytes: usize,
     ended: bool,
     overflow_reported: bool,
     overlap_reported: bool,
@@ -504,8 +541,15 @@ fn file_name(arg: &DirArg) -> &str {
 }
 
 /// Replaces whole-word occurrences of the parameters outside strings and comments.
-fn substitute(text: &str, params: &[String], args: &[(String, Span)]) -> String {
-    let mut out = String::with_capacity(text.len());
+/// `text` with every parameter replaced by its argument; `None` if the result would be longer
+/// than `limit` bytes.
+fn substitute(
+    text: &str,
+    params: &[String],
+    args: &[(String, Span)],
+    limit: usize,
+) -> Option<String> {
+    let mut out = String::with_capacity(text.len().min(limit));
     let bytes = text.as_bytes();
     let mut i = 0;
     while i < text.len() {
@@ -528,17 +572,21 @@ fn substitute(text: &str, params: &[String], args: &[(String, Span)]) -> String 
                 j += 1;
             }
             let word = &text[i..j];
-            match params.iter().position(|p| p == word) {
-                Some(k) => out.push_str(&args[k].0),
-                None => out.push_str(word),
+            let piece = match params.iter().position(|p| p == word) {
+                Some(k) => args[k].0.as_str(),
+                None => word,
+            };
+            if out.len() + piece.len() > limit {
+                return None;
             }
+            out.push_str(piece);
             i = j;
             continue;
         }
         out.push(c);
         i += c.len_utf8();
     }
-    out
+    (out.len() <= limit).then_some(out)
 }
 
 impl<'a> Pass<'a> {
@@ -575,6 +623,7 @@ impl<'a> Pass<'a> {
             include_stack: Vec::new(),
             macro_depth: 0,
             expansions: 0,
+            expanded_bytes: 0,
             ended: false,
             overflow_reported: false,
             overlap_reported: false,
@@ -682,6 +731,11 @@ impl<'a> Pass<'a> {
             Problem::Eval(EvalError::DivisionByZero { span }) => {
                 self.error(ctx, span, "division by zero")
             }
+            Problem::Eval(EvalError::Overflow { span }) => self.error(
+                ctx,
+                span,
+                "value does not fit in 64 bits (the assembler's integers are signed 64-bit)",
+            ),
             Problem::Eval(EvalError::Undefined { name, span }) => {
                 let notes = Vec::new();
                 if encode::reserved_name(self.cpu, &name) {
@@ -1306,19 +1360,29 @@ impl<'a> Pass<'a> {
             return;
         }
         self.expansions += 1;
-        let lines = def
-            .body
-            .iter()
-            .map(|(number, text)| {
-                let expanded = substitute(text, &def.params, args);
-                let stmt = stmt::parse_line(self.cpu, &expanded);
-                UnitLine {
-                    number: *number,
-                    text: Arc::from(expanded),
-                    stmt,
-                }
-            })
-            .collect();
+        let mut lines = Vec::with_capacity(def.body.len());
+        for (number, text) in &def.body {
+            let room = MAX_EXPANDED_BYTES.saturating_sub(self.expanded_bytes);
+            let Some(expanded) = substitute(text, &def.params, args, room) else {
+                self.error(
+                    ctx,
+                    span,
+                    format!(
+                        "macro expansion exceeds {} MiB of text in one pass (runaway macro?)",
+                        MAX_EXPANDED_BYTES >> 20
+                    ),
+                );
+                self.ended = true;
+                return;
+            };
+            self.expanded_bytes += expanded.len() + 1;
+            let stmt = stmt::parse_line(self.cpu, &expanded);
+            lines.push(UnitLine {
+                number: *number,
+                text: Arc::from(expanded),
+                stmt,
+            });
+        }
         let unit = Unit {
             key: def.key.clone(),
             file: def.file.clone(),

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Kempelen's test command: installs what the tests need on a fresh Debian machine that has only
+# Rust (cargo) installed, then runs the whole workspace's tests. Safe to run again: packages
+# already present are not installed twice. Needs root or sudo for apt-get.
+#
+#   tools/test.sh                 # install, then cargo test --workspace
+#   tools/test.sh -- --nocapture  # arguments after '--' go to cargo test
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" != 0 ]; then
+  if command -v sudo >/dev/null; then SUDO=sudo; else
+    echo "tools/test.sh: not root and no sudo: install the packages below by hand" >&2
+  fi
+fi
+
+# Debian packages: reference assemblers for the assembler's differential tests (pasmo, z80asm,
+# xa65, cc65, 64tass, acme), engines for the UCI tests (stockfish, fairymax), pip for
+# python-chess.
+packages=(pasmo z80asm xa65 cc65 64tass acme stockfish fairymax python3 python3-pip)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "tools/test.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# python-chess drives `kempelen uci` as a real UCI client in the end-to-end tests.
+if ! python3 -c 'import chess.engine' 2>/dev/null; then
+  echo "tools/test.sh: installing python-chess"
+  python3 -m pip install --quiet chess \
+    || python3 -m pip install --quiet --user chess \
+    || python3 -m pip install --quiet --break-system-packages chess
+fi
+export PATH="$PATH:/usr/games" # stockfish and fairymax live there on Debian
+
+command -v cargo >/dev/null || { echo "tools/test.sh: cargo not found: install Rust first (https://rustup.rs)" >&2; exit 1; }
+
+# The assembler's differential tests fail without these: say so before a long build.
+for tool in pasmo z80asm ca65 ld65; do
+  command -v "$tool" >/dev/null || { echo "tools/test.sh: $tool not found after installing" >&2; exit 1; }
+done
+
+args=()
+if [ "${1:-}" = "--" ]; then shift; args=("$@"); fi
+exec cargo test --workspace -- "${args[@]}"
