@@ -39,7 +39,7 @@ pub use error::{Fault, RunError};
 pub use kempelen_asm::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
 pub use machine::{CoreKind, Machine, MachineBuilder};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
-pub use profiler::ProfileReport;
+pub use profiler::{ProfileReport, grouped};
 pub use stats::{RamProfile, RunStats, StopReason};
 pub use symbols::Routines;
 pub use trace::{TraceEntry, TraceFilter, Tracer};

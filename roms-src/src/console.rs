@@ -1,10 +1,11 @@
-//! The console front end, `z80/console.asm`: Kempelen's chess played on a character console
-//! the way Microchess and Sargon were, with every part of the game inside the Z80 (board
-//! diagram, move input and legality, the engine's reply, mate, stalemate and draws).
+//! A port's console front end (`z80/console.asm`, `6502/console.asm`): Kempelen's chess
+//! played on a character console the way Microchess and Sargon were, with every part of the
+//! game inside the 8-bit CPU (board diagram, move input and legality, the engine's reply,
+//! mate, stalemate and draws).
 //!
-//! This module only builds and hosts it: [`ConsoleRom::assemble`] assembles the sources
-//! bundled into this crate with Kempelen's assembler, [`ConsoleRom::machine`] loads the ROM
-//! into Kempelen's machine (default Z80 memory map, entry at `$0000`), and
+//! This module only builds and hosts it: [`ConsoleRom::assemble`] assembles the port's
+//! sources bundled into this crate with Kempelen's assembler, [`ConsoleRom::machine`] loads
+//! the ROM into Kempelen's machine (the port's memory map and entry, crate::port), and
 //! [`ConsoleSession`] drives the program through its console turn by turn, for tests and
 //! scripts: queue a line, run until the program waits for the next one, read what it printed.
 //! `kempelen play` attaches the same machine to the terminal instead.
@@ -12,36 +13,11 @@
 use std::ops::Range;
 
 use kempelen_asm::source::MemorySource;
-use kempelen_asm::{Cpu, Options, SymbolTable, assemble};
+use kempelen_asm::{Options, SymbolTable, assemble};
 use kempelen_emulator::{ConfigError, Machine, RunError, StopReason};
 use thiserror::Error;
 
-/// The sources of the front end and of the engine it includes, bundled at compile time so
-/// the ROM can be built anywhere (`tests/console.rs` checks the list against the folder).
-pub const SOURCES: &[(&str, &str)] = &[
-    ("console.asm", include_str!("../z80/console.asm")),
-    ("console_ram.inc", include_str!("../z80/console_ram.inc")),
-    ("console_main.inc", include_str!("../z80/console_main.inc")),
-    ("console_game.inc", include_str!("../z80/console_game.inc")),
-    ("console_fen.inc", include_str!("../z80/console_fen.inc")),
-    ("console_io.inc", include_str!("../z80/console_io.inc")),
-    ("ram.inc", include_str!("../z80/ram.inc")),
-    ("setup.inc", include_str!("../z80/setup.inc")),
-    ("page0.inc", include_str!("../z80/page0.inc")),
-    ("tables.inc", include_str!("../z80/tables.inc")),
-    ("zhole1.inc", include_str!("../z80/zhole1.inc")),
-    ("zhole2.inc", include_str!("../z80/zhole2.inc")),
-    ("zhole3.inc", include_str!("../z80/zhole3.inc")),
-    ("zhole4.inc", include_str!("../z80/zhole4.inc")),
-    ("board.inc", include_str!("../z80/board.inc")),
-    ("movegen.inc", include_str!("../z80/movegen.inc")),
-    ("make.inc", include_str!("../z80/make.inc")),
-    ("search.inc", include_str!("../z80/search.inc")),
-    ("perft.inc", include_str!("../z80/perft.inc")),
-];
-
-/// The main source file among [`SOURCES`].
-pub const MAIN: &str = "console.asm";
+use crate::port::{Port, PortError};
 
 /// Cycle budget of one turn of a [`ConsoleSession`] (a search at a high depth needs more).
 pub const DEFAULT_TURN_BUDGET: u64 = 20_000_000_000;
@@ -49,12 +25,21 @@ pub const DEFAULT_TURN_BUDGET: u64 = 20_000_000_000;
 /// What went wrong building or running the front end.
 #[derive(Debug, Error)]
 pub enum ConsoleError {
+    /// The port's sources (or its console front end) are not in this tree.
+    #[error("{0}")]
+    Absent(#[from] PortError),
+    /// The port has an engine but no console front end yet.
+    #[error("the {0} build has no console front end in this tree (roms-src/{1}/{2} is missing)")]
+    NoConsole(&'static str, &'static str, &'static str),
     /// The sources did not assemble (the assembler's report, with file:line:col).
-    #[error("assembling {MAIN}:\n{0}")]
-    Assemble(String),
+    #[error("assembling {0}:\n{1}")]
+    Assemble(&'static str, String),
     /// A symbol the host needs is missing from the assembly.
-    #[error("the assembly of {MAIN} has no symbol `{0}`")]
-    MissingSymbol(&'static str),
+    #[error("the assembly of {0} has no symbol `{1}`")]
+    MissingSymbol(&'static str, &'static str),
+    /// The image does not hold the 6502 reset vector.
+    #[error("the image of {0} does not hold the reset vector at $FFFC")]
+    NoEntry(&'static str),
     /// The machine could not be set up.
     #[error("setting up the machine: {0}")]
     Machine(#[from] ConfigError),
@@ -74,51 +59,73 @@ pub enum ConsoleError {
         /// Console output of the turn.
         output: String,
     },
-    /// A line was sent after the program had ended (`q`).
-    #[error("the front end has ended; it reads no more input")]
+    /// A line was sent after the program had ended (`q`), or the input ended twice.
+    #[error("the front end has ended, or its input has; it reads no more input")]
     Ended,
 }
 
 /// The assembled front end.
 #[derive(Debug, Clone)]
 pub struct ConsoleRom {
-    /// The ROM image, loaded at `$0000`.
+    /// The port it was built for.
+    pub port: &'static Port,
+    /// The ROM image, loaded at [`ConsoleRom::origin`].
     pub image: Vec<u8>,
+    /// Load address of the image.
+    pub origin: u16,
+    /// Where execution starts.
+    pub entry: u16,
     /// The assembler's symbols.
     pub symbols: SymbolTable,
-    /// Where the front end's own code and data lie (`con_begin..con_end`); everything before
-    /// `con_begin` is the engine of `engine.asm` and its tables.
+    /// Where the front end's own code and data lie (`con_begin..con_end`); everything from
+    /// the origin to `con_begin` is the engine of `engine.asm` and its tables.
     pub front_end: Range<u16>,
 }
 
 impl ConsoleRom {
-    /// Assembles the bundled sources with Kempelen's assembler.
-    pub fn assemble() -> Result<ConsoleRom, ConsoleError> {
+    /// Assembles the port's bundled sources with Kempelen's assembler.
+    pub fn assemble(port: &'static Port) -> Result<ConsoleRom, ConsoleError> {
+        port.require()?;
+        if !port.has_console() {
+            return Err(ConsoleError::NoConsole(
+                port.name,
+                port.id,
+                port.console_main,
+            ));
+        }
+        let main = port.console_main;
         let mut source = MemorySource::new();
-        for (name, text) in SOURCES {
+        for (name, text) in port.sources() {
             source.add(name, text.as_bytes());
         }
-        let out = assemble(MAIN, &source, &Options::new(Cpu::Z80));
+        let out = assemble(main, &source, &Options::new(port.cpu));
         if !out.is_ok() {
-            return Err(ConsoleError::Assemble(out.report()));
+            return Err(ConsoleError::Assemble(main, out.report()));
         }
         let symbol = |name: &'static str| {
             out.symbols
                 .get(name)
-                .ok_or(ConsoleError::MissingSymbol(name))
+                .ok_or(ConsoleError::MissingSymbol(main, name))
         };
         let front_end = symbol("con_begin")?..symbol("con_end")?;
+        let origin = out.image.origin;
+        let entry = port
+            .entry_of(origin, &out.image.bytes)
+            .ok_or(ConsoleError::NoEntry(main))?;
         Ok(ConsoleRom {
+            port,
             image: out.image.bytes.clone(),
+            origin,
+            entry,
             symbols: out.symbols.clone(),
             front_end,
         })
     }
 
-    /// Bytes of the engine part: reset jump, tables and the engine's code (must stay within
+    /// Bytes of the engine part: reset code, tables and the engine's code (must stay within
     /// 8 KB).
     pub fn engine_bytes(&self) -> usize {
-        usize::from(self.front_end.start)
+        usize::from(self.front_end.start - self.origin)
     }
 
     /// Bytes of the front end on top of the engine.
@@ -126,11 +133,13 @@ impl ConsoleRom {
         usize::from(self.front_end.end - self.front_end.start)
     }
 
-    /// A Kempelen Z80 machine (default memory map: ROM `$0000-$3FFF`, RAM above) with the ROM
-    /// loaded at `$0000`, ready to run from its entry point.
+    /// A Kempelen machine of the port's CPU and memory map with the ROM loaded, ready to run
+    /// from its entry point.
     pub fn machine(&self) -> Result<Machine, ConsoleError> {
-        Ok(Machine::builder(Cpu::Z80)
-            .load(0, &self.image)
+        Ok(Machine::builder(self.port.cpu)
+            .memory_map(self.port.memory_map())
+            .load(self.origin, &self.image)
+            .entry(self.entry)
             .symbols(self.symbols.clone())
             .build()?)
     }
@@ -178,7 +187,7 @@ impl ConsoleSession {
         self.ended
     }
 
-    /// Z80 cycles of all turns so far.
+    /// CPU cycles of all turns so far.
     pub fn cycles(&self) -> u64 {
         self.cycles
     }

@@ -1,15 +1,12 @@
 //! The Z80 engine's node limit, repetition history, fifty-move rule, error handling and
 //! exact cycle counts, against the native reference where there is one.
 
-use std::sync::OnceLock;
-
 use kempelen_engine::reference::{ReferenceLimits, ReferenceSearch};
 use kempelen_engine::{Game, Position};
-use kempelen_roms::{Z80Engine, Z80Error};
+use kempelen_roms::{PortEngine, PortEngineError as Z80Error};
 
-fn engine() -> &'static Z80Engine {
-    static E: OnceLock<Z80Engine> = OnceLock::new();
-    E.get_or_init(|| Z80Engine::assemble().expect("engine assembles"))
+fn engine() -> &'static PortEngine {
+    PortEngine::shared(&kempelen_roms::port::Z80).unwrap()
 }
 
 fn same_as_native(game: &Game, depth: u32, nodes: Option<u32>) {

@@ -1,23 +1,28 @@
-//! `kempelen play`: play chess against the Z80 engine on the terminal. The console front end
-//! (`roms-src/z80/console.asm`, bundled into the binary) is assembled with Kempelen's
-//! assembler and run in Kempelen's machine with the console on the terminal; the board, the
-//! move input, the engine's search and the end of the game all run inside the emulated Z80.
-//! The same ROM runs under `kempelen run` (see the README).
+//! `kempelen play`: play chess against an 8-bit engine on the terminal (`--cpu z80`, the
+//! default, or `--cpu 6502`). The port's console front end (`roms-src/<port>/console.asm`,
+//! bundled into the binary) is assembled with Kempelen's assembler and run in Kempelen's
+//! machine with the console on the terminal; the board, the move input, the engine's search
+//! and the end of the game all run inside the emulated CPU. The same ROM runs under
+//! `kempelen run` (see the README).
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use kempelen_emulator::clock;
+use kempelen_emulator::grouped;
 use kempelen_roms::console::ConsoleRom;
 
-use crate::run::{Terminal, grouped};
+use crate::engine_common::{CpuArg, port_machine, present_port};
+use crate::run::Terminal;
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
+    /// Which 8-bit build plays (the console front end runs inside the emulated CPU).
+    #[arg(long, value_enum, default_value = "z80")]
+    pub cpu: CpuArg,
     /// Clock profile (see `kempelen machines`) for the time report and --realtime. Default:
-    /// zx-spectrum.
+    /// zx-spectrum for the Z80, kim-1 for the 6502.
     #[arg(long = "machine", value_name = "ID")]
     pub machine: Option<String>,
     /// Run at the machine's real speed: the engine thinks as long as it would have then.
@@ -32,7 +37,12 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let rom = ConsoleRom::assemble()?;
+    let Some(port) = present_port(args.cpu)? else {
+        bail!(
+            "--cpu native: `play` runs an 8-bit build's console front end (--cpu z80 or --cpu 6502)"
+        );
+    };
+    let rom = ConsoleRom::assemble(port)?;
     if let Some(path) = &args.write_rom {
         std::fs::write(path, &rom.image)
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -50,13 +60,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let profile = match &args.machine {
-        None => clock::default_machine(kempelen_emulator::Cpu::Z80),
-        Some(id) => clock::machine(id).with_context(|| {
-            let ids: Vec<&str> = clock::MACHINES.iter().map(|m| m.id).collect();
-            format!("unknown machine `{id}` (known: {})", ids.join(", "))
-        })?,
-    };
+    let profile = port_machine(port, args.machine.as_deref())?;
     let mut m = rom.machine()?;
     m.set_clock(profile);
     m.set_realtime(args.realtime);
@@ -68,7 +72,8 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     match result {
         Ok(stats) if stats.is_done() => {
             eprintln!(
-                "Z80 cycles: {}, {:.1} s at {} MHz ({})",
+                "{} cycles: {}, {:.1} s at {} MHz ({})",
+                port.name,
                 grouped(stats.cycles),
                 stats.time_at(profile).as_secs_f64(),
                 profile.mhz,
@@ -76,7 +81,7 @@ pub fn run(args: &PlayArgs) -> Result<()> {
             );
             Ok(())
         }
-        Ok(stats) => bail!("the Z80 program stopped: {}", stats.stop),
-        Err(e) => bail!("the Z80 program faulted: {e}"),
+        Ok(stats) => bail!("the {} program stopped: {}", port.name, stats.stop),
+        Err(e) => bail!("the {} program faulted: {e}", port.name),
     }
 }

@@ -331,17 +331,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub(crate) use kempelen_emulator::grouped;
 
 fn report(m: &Machine, stats: &RunStats, clock: &ClockProfile, args: &RunArgs) {
     eprintln!("stopped: {}", stats.stop);

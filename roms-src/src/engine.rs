@@ -1,59 +1,34 @@
-//! The Z80 reference engine: assemble `z80/engine.asm`, load it, write a command and a
-//! position into the protocol block (docs/PROTOCOL.md), run the CPU until the engine's
-//! "done" host call, read the result back. Every address comes from the assembler's symbol
-//! table. [`Z80Engine`] implements the native engine's [`Engine`] trait, so `perft`,
-//! `search`, `compare`, `bench` and `uci` run it like the native engine.
+//! The port engine: one 8-bit build of the reference algorithm, described by a [`Port`]
+//! (crate::port): assemble its `engine.asm`, load it, write a command and a position into
+//! the protocol block (docs/PROTOCOL.md), run the CPU until the engine's "done" host call,
+//! read the result back. Every address comes from the assembler's symbol table, so the same
+//! code drives the Z80 and the 6502 builds. [`PortEngine`] implements the native engine's
+//! [`Engine`] trait, so `perft`, `search`, `compare`, `bench` and `uci` run it like the
+//! native engine.
 //!
-//! The program runs in kempelen-emulator's Z80 machine with its default memory map
-//! (docs/MACHINE.md: ROM 0000h-3FFFh, RAM 4000h-FFFFh, stack region F000h-FFFFh), which also
-//! measures it: exact cycles, the RAM profile and, on request, cycles per routine.
+//! The program runs in kempelen-emulator's machine with the CPU's default memory map
+//! (docs/MACHINE.md), which also measures it: exact cycles, the RAM profile and, on request,
+//! cycles per routine.
 
 use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use kempelen_emulator::{
-    ClockProfile, Cpu, Fault, Machine, ProfileReport, RamProfile, SymbolTable,
-};
+use kempelen_emulator::{ClockProfile, Fault, Machine, ProfileReport, RamProfile, SymbolTable};
 use kempelen_engine::engine::{
     Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo, SearchResult,
 };
 use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
 
+use crate::port::{Port, PortError};
 use crate::setup::Setup;
 
-/// Where the engine's sources live in the source tree.
-pub fn source_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("z80")
-}
-
-/// The engine's sources, bundled at compile time so the engine can be assembled anywhere
-/// (`tests/assemblers.rs` checks the list against the folder).
-pub const SOURCES: &[(&str, &str)] = &[
-    ("engine.asm", include_str!("../z80/engine.asm")),
-    ("ram.inc", include_str!("../z80/ram.inc")),
-    ("setup.inc", include_str!("../z80/setup.inc")),
-    ("page0.inc", include_str!("../z80/page0.inc")),
-    ("tables.inc", include_str!("../z80/tables.inc")),
-    ("zhole1.inc", include_str!("../z80/zhole1.inc")),
-    ("zhole2.inc", include_str!("../z80/zhole2.inc")),
-    ("zhole3.inc", include_str!("../z80/zhole3.inc")),
-    ("zhole4.inc", include_str!("../z80/zhole4.inc")),
-    ("board.inc", include_str!("../z80/board.inc")),
-    ("movegen.inc", include_str!("../z80/movegen.inc")),
-    ("make.inc", include_str!("../z80/make.inc")),
-    ("search.inc", include_str!("../z80/search.inc")),
-    ("perft.inc", include_str!("../z80/perft.inc")),
-];
-
-/// The main source file among [`SOURCES`].
-pub const MAIN: &str = "engine.asm";
-
-/// What went wrong running the Z80 engine.
+/// What went wrong running a port engine.
 #[derive(Debug, Error)]
-pub enum Z80Error {
+pub enum PortEngineError {
+    #[error("{0}")]
+    Absent(#[from] PortError),
     #[error("assembling {file}: {message}")]
     Assemble { file: String, message: String },
     #[error("the symbol table has no `{0}`: engine sources and host glue disagree")]
@@ -94,7 +69,7 @@ pub fn status_name(code: u8) -> &'static str {
 pub struct PerftOutcome {
     /// Leaves of the legal move tree.
     pub count: u64,
-    /// Z80 T-states the run took.
+    /// CPU cycles (Z80 T-states, 6502 cycles) the run took.
     pub cycles: u64,
 }
 
@@ -102,9 +77,9 @@ pub struct PerftOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchOutcome {
     /// Best move, score, principal variation, completed depth, nodes (`time` is the
-    /// emulated time at [`Z80Engine::clock`], or the host's time without a clock).
+    /// emulated time at [`PortEngine::clock`], or the host's time without a clock).
     pub result: SearchResult,
-    /// Z80 T-states from reset to the "done" host call.
+    /// CPU cycles from reset to the "done" host call.
     pub cycles: u64,
     /// RAM the engine used (docs/MACHINE.md: distinct bytes the CPU wrote outside the stack
     /// region plus the deepest stack); the host's input (position, history) comes on top.
@@ -140,8 +115,8 @@ struct Layout {
 }
 
 impl Layout {
-    fn from_symbols(s: &SymbolTable) -> Result<Layout, Z80Error> {
-        let g = |n: &'static str| s.get(n).ok_or(Z80Error::MissingSymbol(n));
+    fn from_symbols(s: &SymbolTable) -> Result<Layout, PortEngineError> {
+        let g = |n: &'static str| s.get(n).ok_or(PortEngineError::MissingSymbol(n));
         Ok(Layout {
             p_cmd: g("P_CMD")?,
             p_depth: g("P_DEPTH")?,
@@ -172,12 +147,15 @@ impl Layout {
 
 /// The assembled engine, ready to run commands.
 #[derive(Debug, Clone)]
-pub struct Z80Engine {
+pub struct PortEngine {
+    port: &'static Port,
     rom: Vec<u8>,
+    origin: u16,
+    entry: u16,
     symbols: SymbolTable,
     layout: Layout,
-    /// Cycle budget of one command (a run that needs more stops with [`Z80Error::Run`] or,
-    /// sliced, [`Z80Error::CycleBudget`]).
+    /// Cycle budget of one command (a run that needs more stops with [`PortEngineError::Run`]
+    /// or, sliced, [`PortEngineError::CycleBudget`]).
     pub max_cycles: u64,
     /// The historical machine whose clock turns cycles into time; with it, search times and
     /// time limits are emulated time, without it the host's time.
@@ -186,27 +164,44 @@ pub struct Z80Engine {
     pub realtime: bool,
 }
 
-/// The ROM region of the machine's default Z80 memory map (docs/MACHINE.md).
-const ROM_LIMIT: usize = 0x4000;
-
-/// How often the run loop looks at the stop flag, the clock and finished iterations.
+/// How often the run loop looks at the stop flag and the clock.
 const POLL_CYCLES: u64 = 1 << 20;
 
-impl Z80Engine {
-    /// Builds the engine from an assembled image (loaded at 0x0000) and its symbols.
-    pub fn new(rom: Vec<u8>, symbols: SymbolTable) -> Result<Z80Engine, Z80Error> {
-        if rom.len() > ROM_LIMIT {
-            return Err(Z80Error::Assemble {
-                file: "engine.asm".into(),
+impl PortEngine {
+    /// Builds the engine of `port` from an image assembled at `origin` and its symbols.
+    pub fn new(
+        port: &'static Port,
+        origin: u16,
+        rom: Vec<u8>,
+        symbols: SymbolTable,
+    ) -> Result<PortEngine, PortEngineError> {
+        let limit = port.rom_limit;
+        let fits = usize::from(origin) + rom.len() <= 0x10000;
+        if rom.len() > limit || !fits {
+            return Err(PortEngineError::Assemble {
+                file: port.engine_main.into(),
                 message: format!(
-                    "the image has {} bytes; the ROM holds {ROM_LIMIT}",
-                    rom.len()
+                    "the image has {} bytes at ${origin:04X}; the {} engine's ROM holds {limit}",
+                    rom.len(),
+                    port.name
                 ),
             });
         }
+        let entry = port
+            .entry_of(origin, &rom)
+            .ok_or_else(|| PortEngineError::Assemble {
+                file: port.engine_main.into(),
+                message: format!(
+                    "the image at ${origin:04X} ({} bytes) does not hold the reset vector at $FFFC",
+                    rom.len()
+                ),
+            })?;
         let layout = Layout::from_symbols(&symbols)?;
-        Ok(Z80Engine {
+        Ok(PortEngine {
+            port,
             rom,
+            origin,
+            entry,
             symbols,
             layout,
             max_cycles: 1 << 44,
@@ -215,28 +210,66 @@ impl Z80Engine {
         })
     }
 
-    /// Assembles the bundled sources of `z80/engine.asm` with Kempelen's assembler.
-    pub fn assemble() -> Result<Z80Engine, Z80Error> {
+    /// Assembles the bundled sources of the port's `engine.asm` with Kempelen's assembler;
+    /// a port whose sources are not in this tree gives [`PortEngineError::Absent`].
+    pub fn assemble(port: &'static Port) -> Result<PortEngine, PortEngineError> {
+        port.require()?;
         let mut source = MemorySource::new();
-        for (name, text) in SOURCES {
+        for (name, text) in port.sources() {
             source.add(name, text.as_bytes());
         }
-        Z80Engine::assemble_from(&source, MAIN)
+        PortEngine::assemble_from(port, &source, port.engine_main)
     }
 
     /// Assembles an engine from `main` and the files it includes as `source` serves them: a
     /// changed copy of the sources (a directory through [`kempelen_asm::source::FsSource`],
     /// or strings), so that a change can be compared with the native reference before it
     /// goes in. The image must keep the protocol symbols (docs/PROTOCOL.md).
-    pub fn assemble_from(source: &dyn SourceProvider, main: &str) -> Result<Z80Engine, Z80Error> {
-        let out = assemble(main, source, &Options::new(Cpu::Z80));
+    pub fn assemble_from(
+        port: &'static Port,
+        source: &dyn SourceProvider,
+        main: &str,
+    ) -> Result<PortEngine, PortEngineError> {
+        let out = assemble(main, source, &Options::new(port.cpu));
         if !out.is_ok() {
-            return Err(Z80Error::Assemble {
+            return Err(PortEngineError::Assemble {
                 file: main.into(),
                 message: out.report(),
             });
         }
-        Z80Engine::new(out.image.bytes.clone(), out.symbols.clone())
+        PortEngine::new(
+            port,
+            out.image.origin,
+            out.image.bytes.clone(),
+            out.symbols.clone(),
+        )
+    }
+
+    /// The engine of `port` assembled once from the bundled sources and shared (for tests
+    /// and tools that run many commands); panics if the present sources do not assemble.
+    pub fn shared(port: &'static Port) -> Result<&'static PortEngine, PortError> {
+        use std::sync::OnceLock;
+        static ENGINES: [OnceLock<PortEngine>; crate::port::PORT_COUNT] =
+            [const { OnceLock::new() }; crate::port::PORT_COUNT];
+        port.require()?;
+        let i = crate::port::PORTS
+            .iter()
+            .position(|p| p.id == port.id)
+            .unwrap_or_else(|| panic!("{} is not in PORTS", port.name));
+        Ok(ENGINES[i].get_or_init(|| {
+            PortEngine::assemble(port)
+                .unwrap_or_else(|e| panic!("the {} engine does not assemble: {e}", port.name))
+        }))
+    }
+
+    /// The port this engine is a build of.
+    pub fn port(&self) -> &'static Port {
+        self.port
+    }
+
+    /// Where the image is loaded.
+    pub fn origin(&self) -> u16 {
+        self.origin
     }
 
     /// The assembled image.
@@ -250,7 +283,7 @@ impl Z80Engine {
     }
 
     /// Counts the leaves of the legal move tree of `depth` plies.
-    pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, Z80Error> {
+    pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, PortEngineError> {
         let l = &self.layout;
         let mut m = self.perft_machine(pos, depth)?;
         let cycles = run(&mut m, self.max_cycles)?;
@@ -272,18 +305,18 @@ impl Z80Engine {
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-    ) -> Result<SearchOutcome, Z80Error> {
+    ) -> Result<SearchOutcome, PortEngineError> {
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         let cycles = run(&mut m, self.max_cycles)?;
         self.search_outcome(&m, pos, cycles, None)
     }
 
-    /// [`Z80Engine::search`] with a control (stop flag, info callback after every iteration)
+    /// [`PortEngine::search`] with a control (stop flag, info callback after every iteration)
     /// and time limits (soft: no new iteration, hard: stop), measured in emulated time when
-    /// [`Z80Engine::clock`] is set. The machine runs in slices of 2^20 T-states between
+    /// [`PortEngine::clock`] is set. The machine runs in slices of 2^20 T-states between
     /// which the host looks at the stop flag, the clock and finished iterations. The machine
     /// keeps a RAM profile per run, so the outcome's `ram` covers the last slice only: RAM
-    /// figures come from [`Z80Engine::search`], which runs in one piece.
+    /// figures come from [`PortEngine::search`], which runs in one piece.
     pub fn search_with(
         &self,
         pos: &Position,
@@ -292,7 +325,7 @@ impl Z80Engine {
         nodes: Option<u32>,
         control: &SearchControl,
         budget: time::TimeBudget,
-    ) -> Result<SearchOutcome, Z80Error> {
+    ) -> Result<SearchOutcome, PortEngineError> {
         let l = &self.layout;
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         let start = control.start;
@@ -317,15 +350,15 @@ impl Z80Engine {
                 Ok(stats) => {
                     cycles += stats.cycles;
                     if !stats.is_done() {
-                        return Err(Z80Error::NotDone(stats.stop));
+                        return Err(PortEngineError::NotDone(stats.stop));
                     }
                     break;
                 }
                 Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => cycles += e.cycles,
-                Err(e) => return Err(Z80Error::Run(Box::new(e))),
+                Err(e) => return Err(PortEngineError::Run(Box::new(e))),
             }
             if cycles > self.max_cycles {
-                return Err(Z80Error::CycleBudget(self.max_cycles));
+                return Err(PortEngineError::CycleBudget(self.max_cycles));
             }
             let done = m.read_byte(l.r_depth);
             let t = elapsed(cycles);
@@ -355,12 +388,16 @@ impl Z80Engine {
     }
 
     /// Runs a search with the profiler on and returns its report (cycles per routine).
-    pub fn profile_search(&self, pos: &Position, depth: u32) -> Result<ProfileReport, Z80Error> {
+    pub fn profile_search(
+        &self,
+        pos: &Position,
+        depth: u32,
+    ) -> Result<ProfileReport, PortEngineError> {
         self.search_profiled(pos, &[], depth, None)
             .map(|(_, report)| report)
     }
 
-    /// [`Z80Engine::search`] with the cycle profiler on: the outcome (the same result, cycles
+    /// [`PortEngine::search`] with the cycle profiler on: the outcome (the same result, cycles
     /// and RAM profile as without the profiler) and the cycles per routine of this search.
     pub fn search_profiled(
         &self,
@@ -368,7 +405,7 @@ impl Z80Engine {
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-    ) -> Result<(SearchOutcome, ProfileReport), Z80Error> {
+    ) -> Result<(SearchOutcome, ProfileReport), PortEngineError> {
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         m.enable_profiler();
         let cycles = run(&mut m, self.max_cycles)?;
@@ -379,7 +416,7 @@ impl Z80Engine {
     /// The machine with the engine loaded and a perft command written, not yet run: for a
     /// host that drives the run itself (in slices, traced, or looking at RAM between
     /// slices). The result is at `R_STATUS` and `R_PERFT` (docs/PROTOCOL.md).
-    pub fn perft_machine(&self, pos: &Position, depth: u8) -> Result<Machine, Z80Error> {
+    pub fn perft_machine(&self, pos: &Position, depth: u8) -> Result<Machine, PortEngineError> {
         let l = &self.layout;
         let mut m = self.machine()?;
         self.write_position(&mut m, &Setup::from_position(pos), &[])?;
@@ -389,20 +426,22 @@ impl Z80Engine {
     }
 
     /// The machine with the engine loaded and a search command written, not yet run (see
-    /// [`Z80Engine::perft_machine`]); the arguments are those of [`Z80Engine::search`].
+    /// [`PortEngine::perft_machine`]); the arguments are those of [`PortEngine::search`].
     pub fn search_machine(
         &self,
         pos: &Position,
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-    ) -> Result<Machine, Z80Error> {
+    ) -> Result<Machine, PortEngineError> {
         self.prepare_search(pos, history, depth, nodes)
     }
 
-    fn machine(&self) -> Result<Machine, Z80Error> {
-        let mut b = Machine::builder(Cpu::Z80)
-            .load(0, &self.rom)
+    fn machine(&self) -> Result<Machine, PortEngineError> {
+        let mut b = Machine::builder(self.port.cpu)
+            .memory_map(self.port.memory_map())
+            .load(self.origin, &self.rom)
+            .entry(self.entry)
             .symbols(self.symbols.clone());
         if let Some(c) = self.clock {
             b = b.clock(c);
@@ -418,9 +457,9 @@ impl Z80Engine {
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-    ) -> Result<Machine, Z80Error> {
+    ) -> Result<Machine, PortEngineError> {
         if !(1..=32).contains(&depth) {
-            return Err(Z80Error::Depth(depth));
+            return Err(PortEngineError::Depth(depth));
         }
         let l = &self.layout;
         let mut m = self.machine()?;
@@ -439,7 +478,7 @@ impl Z80Engine {
         pos: &Position,
         cycles: u64,
         time: Option<Duration>,
-    ) -> Result<SearchOutcome, Z80Error> {
+    ) -> Result<SearchOutcome, PortEngineError> {
         let l = &self.layout;
         self.check_status(m)?;
         let pv = read_pv(m, l, pos)?;
@@ -468,10 +507,18 @@ impl Z80Engine {
         })
     }
 
-    fn write_position(&self, m: &mut Machine, s: &Setup, history: &[u32]) -> Result<(), Z80Error> {
+    fn write_position(
+        &self,
+        m: &mut Machine,
+        s: &Setup,
+        history: &[u32],
+    ) -> Result<(), PortEngineError> {
         let l = &self.layout;
         if history.len() > l.hist_max as usize {
-            return Err(Z80Error::HistoryTooLong(history.len(), l.hist_max as usize));
+            return Err(PortEngineError::HistoryTooLong(
+                history.len(),
+                l.hist_max as usize,
+            ));
         }
         m.write_bytes(l.board, &s.board)?;
         m.write_bytes(l.p_side, &[s.side])?;
@@ -484,21 +531,23 @@ impl Z80Engine {
         Ok(())
     }
 
-    fn check_status(&self, m: &Machine) -> Result<(), Z80Error> {
+    fn check_status(&self, m: &Machine) -> Result<(), PortEngineError> {
         match m.read_byte(self.layout.r_status) {
             0 => Ok(()),
-            code => Err(Z80Error::Status { code }),
+            code => Err(PortEngineError::Status { code }),
         }
     }
 }
 
 /// Runs the machine to the "done" host call; returns the cycles.
-fn run(m: &mut Machine, budget: u64) -> Result<u64, Z80Error> {
-    let stats = m.run(budget).map_err(|e| Z80Error::Run(Box::new(e)))?;
+fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
+    let stats = m
+        .run(budget)
+        .map_err(|e| PortEngineError::Run(Box::new(e)))?;
     if stats.is_done() {
         Ok(stats.cycles)
     } else {
-        Err(Z80Error::NotDone(stats.stop))
+        Err(PortEngineError::NotDone(stats.stop))
     }
 }
 
@@ -531,7 +580,7 @@ fn read_u32(m: &Machine, a: u16) -> u32 {
 
 /// Decodes the principal variation in RAM by replaying it: the promotion bits of a `to`
 /// byte only mean something for a pawn reaching the last rank.
-fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Error> {
+fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, PortEngineError> {
     let len = m.read_byte(l.r_pvlen) as usize;
     let mut pos = root.clone();
     let mut pv = Vec::with_capacity(len);
@@ -551,7 +600,7 @@ fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Err
                 && (mv.promotion() == 0 || mv.promotion() == promo)
         });
         let Some(mv) = found else {
-            return Err(Z80Error::IllegalMove {
+            return Err(PortEngineError::IllegalMove {
                 from,
                 to,
                 fen: pos.to_fen(),
@@ -563,30 +612,35 @@ fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Err
     Ok(pv)
 }
 
-fn backend(e: Z80Error) -> EngineError {
+fn backend(e: PortEngineError) -> EngineError {
     EngineError::Backend(e.to_string())
 }
 
-/// The UCI option that names the search profile; the Z80 build has only `reference`.
+/// The UCI option that names the search profile; the 8-bit builds have only `reference`.
 const PROFILE_OPTION: &str = "Profile";
 
-impl Engine for Z80Engine {
+impl Engine for PortEngine {
     fn name(&self) -> String {
         match self.clock {
             Some(c) => format!(
-                "Kempelen {} (Z80 reference, {} at {} MHz)",
+                "Kempelen {} ({} reference, {} at {} MHz)",
                 env!("CARGO_PKG_VERSION"),
+                self.port.name,
                 c.id,
                 c.mhz
             ),
-            None => format!("Kempelen {} (Z80 reference)", env!("CARGO_PKG_VERSION")),
+            None => format!(
+                "Kempelen {} ({} reference)",
+                env!("CARGO_PKG_VERSION"),
+                self.port.name
+            ),
         }
     }
 
     fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
         let d = u8::try_from(depth)
             .map_err(|_| EngineError::Unsupported(format!("perft depth {depth} above 255")))?;
-        Z80Engine::perft(self, pos, d)
+        PortEngine::perft(self, pos, d)
             .map(|p| p.count)
             .map_err(backend)
     }
@@ -601,9 +655,10 @@ impl Engine for Z80Engine {
         // 32 iterations means "as deep as it goes", like no depth limit at all.
         let depth = limits.depth.unwrap_or(32).min(32);
         if depth == 0 {
-            return Err(EngineError::Unsupported(
-                "depth 0: the Z80 engine searches depths 1 to 32".into(),
-            ));
+            return Err(EngineError::Unsupported(format!(
+                "depth 0: the {} engine searches depths 1 to 32",
+                self.port.name
+            )));
         }
         let nodes =
             match limits.nodes {
@@ -649,7 +704,10 @@ impl Engine for Z80Engine {
             Err(EngineError::InvalidOption {
                 name: PROFILE_OPTION.into(),
                 value: value.to_string(),
-                reason: "the Z80 build runs the reference profile only (the full profile is the native engine's)".into(),
+                reason: format!(
+                    "the {} build runs the reference profile only (the full profile is the native engine's)",
+                    self.port.name
+                ),
             })
         }
     }
