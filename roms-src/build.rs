@@ -1,4 +1,6 @@
-//! Generates one `#[test]` per position of the bundled suite (`tests/data/suite.epd` at the
+//! Bundles the sources of every port folder (`roms-src/<port>/`, the folders holding an
+//! `engine.asm`) into `OUT_DIR/port_sources.rs`, so a new port adds no Rust list of files, and
+//! generates one test per port (`kempelen_roms::port_tests!`) for each position of the bundled suite (`tests/data/suite.epd` at the
 //! workspace root), of the engine's perft suite and of the differential test's case files
 //! (`roms-src/tests/data/*.epd`), so a failure names its position.
 
@@ -42,18 +44,61 @@ fn per_line(path: &Path, name: &str, test: impl Fn(usize, &str) -> String) {
     std::fs::write(Path::new(&out).join(name), code).unwrap();
 }
 
+/// Writes `OUT_DIR/port_sources.rs`: `fn bundled(folder) -> &[(name, text)]` with every
+/// `.asm` and `.inc` file of each folder of `roms-src/` that holds an `engine.asm`, sorted by
+/// name; an absent folder gives an empty list.
+fn port_sources(dir: &Path) {
+    // A changed or new file in any folder (a new port's first file included) reruns this.
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut folders: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.filter_map(|e| e.ok())
+                .filter(|e| e.path().join("engine.asm").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    folders.sort();
+    let mut code = String::from(
+        "/// The bundled `.asm`/`.inc` files of the port folder `folder` (empty when absent).\n\
+         pub fn bundled(folder: &str) -> &'static [(&'static str, &'static str)] {\n    match folder {\n",
+    );
+    for folder in &folders {
+        let mut files: Vec<String> = std::fs::read_dir(dir.join(folder))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".asm") || n.ends_with(".inc"))
+            .collect();
+        files.sort();
+        writeln!(code, "        {folder:?} => &[").unwrap();
+        for f in files {
+            let path = dir.join(folder).join(&f);
+            writeln!(
+                code,
+                "            ({f:?}, include_str!({:?})),",
+                path.display().to_string()
+            )
+            .unwrap();
+        }
+        writeln!(code, "        ],").unwrap();
+    }
+    code.push_str("        _ => &[],\n    }\n}\n");
+    let out = std::env::var("OUT_DIR").unwrap();
+    std::fs::write(Path::new(&out).join("port_sources.rs"), code).unwrap();
+}
+
 fn main() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    port_sources(manifest);
+    let root = manifest.parent().unwrap().to_path_buf();
 
     per_line(
         &root.join("tests/data/suite.epd"),
         "suite_tests.rs",
         |n, id| {
             format!(
-                "#[test] fn suite_{n:03}_{}() {{ compare_suite_line({n}); }}",
+                "kempelen_roms::port_tests!(suite_{n:03}_{}, |port| compare_suite_line(port, {n}));",
                 slug(id)
             )
         },
@@ -61,7 +106,11 @@ fn main() {
     per_line(
         &root.join("engine/tests/data/perft_suite.epd"),
         "perft_suite_tests.rs",
-        |n, _| format!("#[test] fn perft_suite_line_{n:03}() {{ perft_suite_line({n}); }}"),
+        |n, _| {
+            format!(
+                "kempelen_roms::port_tests!(perft_suite_line_{n:03}, |port| perft_suite_line(port, {n}));"
+            )
+        },
     );
     // The differential test's case files: one test per line, named by its `id`.
     for (file, prefix) in [
@@ -71,7 +120,7 @@ fn main() {
         per_line(&root.join(file), &format!("{prefix}_tests.rs"), |n, id| {
             let name: String = slug(id).chars().take(60).collect();
             format!(
-                "#[test] fn {prefix}_{n:03}_{}() {{ {prefix}_line({n}); }}",
+                "kempelen_roms::port_tests!({prefix}_{n:03}_{}, |port| {prefix}_line(port, {n}));",
                 name.trim_end_matches('_')
             )
         });

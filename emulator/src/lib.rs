@@ -47,7 +47,7 @@ pub use kempelen_asm::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
 pub use machine::{CoreKind, Machine, MachineBuilder};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 pub use personality::{Personality, PersonalityError};
-pub use profiler::ProfileReport;
+pub use profiler::{ProfileReport, grouped};
 pub use stats::{RamProfile, RunStats, StopReason};
 pub use symbols::Routines;
 pub use trace::{TraceEntry, TraceFilter, Tracer};

@@ -256,8 +256,9 @@ impl ProfileReport {
     }
 }
 
-/// Thousands separated by commas.
-pub(crate) fn grouped(n: u64) -> String {
+/// Thousands separated by commas (`1234567` -> `1,234,567`): the one formatter of counts
+/// shared by the emulator's tables and the command line.
+pub fn grouped(n: u64) -> String {
     let s = n.to_string();
     let mut out = String::new();
     for (i, c) in s.chars().enumerate() {

@@ -1,7 +1,7 @@
-//! Measuring the Z80 engine for `kempelen bench --cpu z80`: the deterministic figures behind
+//! Measuring a port's engine for `kempelen bench --cpu z80|6502`: the deterministic figures behind
 //! the speed, memory and profile tables (no I/O, no wall-clock time).
 //!
-//! - [`speed`]: one search per suite position at a fixed depth: nodes and exact T-states, so
+//! - [`speed`]: one search per suite position at a fixed depth: nodes and exact cycles, so
 //!   nodes per second at any historical clock is `nodes * clock / cycles`; optionally with the
 //!   cycle profiler, merged over all positions ([`ProfileSummary`]).
 //! - [`ram_by_depth`]: the peak RAM in use (docs/MACHINE.md: distinct data bytes the CPU wrote
@@ -23,8 +23,8 @@ use kempelen_emulator::ProfileReport;
 use kempelen_engine::{Game, Move};
 use thiserror::Error;
 
+use crate::engine::{PortEngine, PortEngineError};
 use crate::suite::SuiteEntry;
-use crate::z80::{Z80Engine, Z80Error};
 
 /// A search of one suite position failed.
 #[derive(Debug, Error)]
@@ -40,7 +40,7 @@ pub struct BenchError {
     pub depth: u32,
     /// What the engine reported.
     #[source]
-    pub source: Z80Error,
+    pub source: PortEngineError,
 }
 
 /// A suite position ready to search: its entry (line, id) and the game (FEN plus `moves`),
@@ -73,7 +73,7 @@ pub struct SpeedRow {
     pub score: i32,
     /// Nodes (ALGORITHM.md section 7).
     pub nodes: u64,
-    /// T-states from reset to the "done" host call.
+    /// cycles from reset to the "done" host call.
     pub cycles: u64,
     /// Peak RAM in use during the search.
     pub peak_ram: u32,
@@ -96,13 +96,13 @@ impl SpeedReport {
         self.rows.iter().map(|r| r.nodes).sum()
     }
 
-    /// T-states of all searches (each from reset to "done", setup included).
+    /// cycles of all searches (each from reset to "done", setup included).
     pub fn cycles(&self) -> u64 {
         self.rows.iter().map(|r| r.cycles).sum()
     }
 
-    /// Average T-states per node.
-    pub fn tstates_per_node(&self) -> f64 {
+    /// Average cycles per node.
+    pub fn cycles_per_node(&self) -> f64 {
         self.cycles() as f64 / self.nodes().max(1) as f64
     }
 
@@ -116,7 +116,7 @@ impl SpeedReport {
 /// set (the profiler changes no result and no cycle count). `done` is called after each
 /// position, from the worker threads.
 pub fn speed(
-    engine: &Z80Engine,
+    engine: &PortEngine,
     file: &str,
     positions: &[BenchPosition],
     depth: u32,
@@ -174,7 +174,7 @@ pub struct RamRow {
     pub id: String,
     /// Peak RAM in use (data bytes written + deepest stack) of the search to depth `i + 1`.
     pub peak: Vec<u32>,
-    /// The deepest Z80 stack of the search to depth `i + 1` (part of `peak`).
+    /// The deepest CPU stack of the search to depth `i + 1` (part of `peak`).
     pub stack: Vec<u32>,
 }
 
@@ -221,7 +221,7 @@ impl RamReport {
 /// Searches every position with a legal move to each depth 1..=`max_depth` (one search per
 /// depth, so each figure is the peak of exactly that search) and records the peak RAM.
 pub fn ram_by_depth(
-    engine: &Z80Engine,
+    engine: &PortEngine,
     file: &str,
     positions: &[BenchPosition],
     max_depth: u32,

@@ -1,47 +1,24 @@
-//! The console front end, `z80/console.asm`: Kempelen's chess played on a character console
-//! the way Microchess and Sargon were, with every part of the game inside the Z80 (board
-//! diagram, move input and legality, the engine's reply, mate, stalemate and draws).
+//! A port's console front end (`z80/console.asm`, `6502/console.asm`): Kempelen's chess
+//! played on a character console the way Microchess and Sargon were, with every part of the
+//! game inside the 8-bit CPU (board diagram, move input and legality, the engine's reply,
+//! mate, stalemate and draws).
 //!
-//! This module only builds and hosts it: [`ConsoleRom::assemble`] assembles the sources
-//! bundled into this crate with Kempelen's assembler, [`ConsoleRom::machine`] loads the ROM
-//! into Kempelen's machine (default Z80 memory map, entry at `$0000`), and
+//! This module only builds and hosts it: [`ConsoleRom::assemble`] assembles the port's
+//! sources bundled into this crate with Kempelen's assembler, [`ConsoleRom::machine`] loads
+//! the ROM into Kempelen's machine (the port's memory map and entry, crate::port), and
 //! [`ConsoleSession`] drives the program through its console turn by turn, for tests and
 //! scripts: queue a line, run until the program waits for the next one, read what it printed.
 //! `kempelen play` attaches the same machine to the terminal instead.
 
 use std::ops::Range;
+use std::time::{Duration, Instant};
 
 use kempelen_asm::source::MemorySource;
-use kempelen_asm::{Cpu, Options, SymbolTable, assemble};
-use kempelen_emulator::{ConfigError, Machine, RunError, StopReason};
+use kempelen_asm::{Options, SymbolTable, assemble};
+use kempelen_emulator::{ClockProfile, ConfigError, Fault, Machine, RunError, StopReason};
 use thiserror::Error;
 
-/// The sources of the front end and of the engine it includes, bundled at compile time so
-/// the ROM can be built anywhere (`tests/console.rs` checks the list against the folder).
-pub const SOURCES: &[(&str, &str)] = &[
-    ("console.asm", include_str!("../z80/console.asm")),
-    ("console_ram.inc", include_str!("../z80/console_ram.inc")),
-    ("console_main.inc", include_str!("../z80/console_main.inc")),
-    ("console_game.inc", include_str!("../z80/console_game.inc")),
-    ("console_fen.inc", include_str!("../z80/console_fen.inc")),
-    ("console_io.inc", include_str!("../z80/console_io.inc")),
-    ("ram.inc", include_str!("../z80/ram.inc")),
-    ("setup.inc", include_str!("../z80/setup.inc")),
-    ("page0.inc", include_str!("../z80/page0.inc")),
-    ("tables.inc", include_str!("../z80/tables.inc")),
-    ("zhole1.inc", include_str!("../z80/zhole1.inc")),
-    ("zhole2.inc", include_str!("../z80/zhole2.inc")),
-    ("zhole3.inc", include_str!("../z80/zhole3.inc")),
-    ("zhole4.inc", include_str!("../z80/zhole4.inc")),
-    ("board.inc", include_str!("../z80/board.inc")),
-    ("movegen.inc", include_str!("../z80/movegen.inc")),
-    ("make.inc", include_str!("../z80/make.inc")),
-    ("search.inc", include_str!("../z80/search.inc")),
-    ("perft.inc", include_str!("../z80/perft.inc")),
-];
-
-/// The main source file among [`SOURCES`].
-pub const MAIN: &str = "console.asm";
+use crate::port::{Port, PortError};
 
 /// Cycle budget of one turn of a [`ConsoleSession`] (a search at a high depth needs more).
 pub const DEFAULT_TURN_BUDGET: u64 = 20_000_000_000;
@@ -49,12 +26,21 @@ pub const DEFAULT_TURN_BUDGET: u64 = 20_000_000_000;
 /// What went wrong building or running the front end.
 #[derive(Debug, Error)]
 pub enum ConsoleError {
+    /// The port's sources (or its console front end) are not in this tree.
+    #[error("{0}")]
+    Absent(#[from] PortError),
+    /// The port has an engine but no console front end yet.
+    #[error("the {0} build has no console front end in this tree (roms-src/{1}/{2} is missing)")]
+    NoConsole(&'static str, &'static str, &'static str),
     /// The sources did not assemble (the assembler's report, with file:line:col).
-    #[error("assembling {MAIN}:\n{0}")]
-    Assemble(String),
+    #[error("assembling {0}:\n{1}")]
+    Assemble(&'static str, String),
     /// A symbol the host needs is missing from the assembly.
-    #[error("the assembly of {MAIN} has no symbol `{0}`")]
-    MissingSymbol(&'static str),
+    #[error("the assembly of {0} has no symbol `{1}`")]
+    MissingSymbol(&'static str, &'static str),
+    /// The image does not hold the 6502 reset vector.
+    #[error("the image of {0} does not hold the reset vector at $FFFC")]
+    NoEntry(&'static str),
     /// The machine could not be set up.
     #[error("setting up the machine: {0}")]
     Machine(#[from] ConfigError),
@@ -74,51 +60,73 @@ pub enum ConsoleError {
         /// Console output of the turn.
         output: String,
     },
-    /// A line was sent after the program had ended (`q`).
-    #[error("the front end has ended; it reads no more input")]
+    /// A line was sent after the program had ended (`q`), or the input ended twice.
+    #[error("the front end has ended, or its input has; it reads no more input")]
     Ended,
 }
 
 /// The assembled front end.
 #[derive(Debug, Clone)]
 pub struct ConsoleRom {
-    /// The ROM image, loaded at `$0000`.
+    /// The port it was built for.
+    pub port: &'static Port,
+    /// The ROM image, loaded at [`ConsoleRom::origin`].
     pub image: Vec<u8>,
+    /// Load address of the image.
+    pub origin: u16,
+    /// Where execution starts.
+    pub entry: u16,
     /// The assembler's symbols.
     pub symbols: SymbolTable,
-    /// Where the front end's own code and data lie (`con_begin..con_end`); everything before
-    /// `con_begin` is the engine of `engine.asm` and its tables.
+    /// Where the front end's own code and data lie (`con_begin..con_end`); everything from
+    /// the origin to `con_begin` is the engine of `engine.asm` and its tables.
     pub front_end: Range<u16>,
 }
 
 impl ConsoleRom {
-    /// Assembles the bundled sources with Kempelen's assembler.
-    pub fn assemble() -> Result<ConsoleRom, ConsoleError> {
+    /// Assembles the port's bundled sources with Kempelen's assembler.
+    pub fn assemble(port: &'static Port) -> Result<ConsoleRom, ConsoleError> {
+        port.require()?;
+        if !port.has_console() {
+            return Err(ConsoleError::NoConsole(
+                port.name,
+                port.id,
+                port.console_main,
+            ));
+        }
+        let main = port.console_main;
         let mut source = MemorySource::new();
-        for (name, text) in SOURCES {
+        for (name, text) in port.sources() {
             source.add(name, text.as_bytes());
         }
-        let out = assemble(MAIN, &source, &Options::new(Cpu::Z80));
+        let out = assemble(main, &source, &Options::new(port.cpu));
         if !out.is_ok() {
-            return Err(ConsoleError::Assemble(out.report()));
+            return Err(ConsoleError::Assemble(main, out.report()));
         }
         let symbol = |name: &'static str| {
             out.symbols
                 .get(name)
-                .ok_or(ConsoleError::MissingSymbol(name))
+                .ok_or(ConsoleError::MissingSymbol(main, name))
         };
         let front_end = symbol("con_begin")?..symbol("con_end")?;
+        let origin = out.image.origin;
+        let entry = port
+            .entry_of(origin, &out.image.bytes)
+            .ok_or(ConsoleError::NoEntry(main))?;
         Ok(ConsoleRom {
+            port,
             image: out.image.bytes.clone(),
+            origin,
+            entry,
             symbols: out.symbols.clone(),
             front_end,
         })
     }
 
-    /// Bytes of the engine part: reset jump, tables and the engine's code (must stay within
+    /// Bytes of the engine part: reset code, tables and the engine's code (must stay within
     /// 8 KB).
     pub fn engine_bytes(&self) -> usize {
-        usize::from(self.front_end.start)
+        usize::from(self.front_end.start - self.origin)
     }
 
     /// Bytes of the front end on top of the engine.
@@ -126,11 +134,13 @@ impl ConsoleRom {
         usize::from(self.front_end.end - self.front_end.start)
     }
 
-    /// A Kempelen Z80 machine (default memory map: ROM `$0000-$3FFF`, RAM above) with the ROM
-    /// loaded at `$0000`, ready to run from its entry point.
+    /// A Kempelen machine of the port's CPU and memory map with the ROM loaded, ready to run
+    /// from its entry point.
     pub fn machine(&self) -> Result<Machine, ConsoleError> {
-        Ok(Machine::builder(Cpu::Z80)
-            .load(0, &self.image)
+        Ok(Machine::builder(self.port.cpu)
+            .memory_map(self.port.memory_map())
+            .load(self.origin, &self.image)
+            .entry(self.entry)
             .symbols(self.symbols.clone())
             .build()?)
     }
@@ -178,7 +188,7 @@ impl ConsoleSession {
         self.ended
     }
 
-    /// Z80 cycles of all turns so far.
+    /// CPU cycles of all turns so far.
     pub fn cycles(&self) -> u64 {
         self.cycles
     }
@@ -208,6 +218,153 @@ impl ConsoleSession {
                 error: Box::new(error),
                 output,
             }),
+        }
+    }
+}
+
+/// A clock for [`Pacer`]: the host's real clock in `kempelen play`, a simulated one in tests
+/// (no test may depend on the host's speed).
+pub trait PaceClock {
+    /// Time since an arbitrary origin.
+    fn now(&self) -> Duration;
+    /// Waits `d`.
+    fn sleep(&mut self, d: Duration);
+}
+
+/// The host's clock.
+pub struct RealClock(Instant);
+
+impl Default for RealClock {
+    fn default() -> Self {
+        RealClock(Instant::now())
+    }
+}
+
+impl PaceClock for RealClock {
+    fn now(&self) -> Duration {
+        self.0.elapsed()
+    }
+    fn sleep(&mut self, d: Duration) {
+        std::thread::sleep(d);
+    }
+}
+
+/// Holds an emulation back to a machine's real speed (`play --realtime`), counting only the
+/// time the program runs: the time a person takes to type is not owed to the program, so an
+/// engine that thinks 15 s on the machine thinks 15 s however long the move took to type.
+pub struct Pacer<C> {
+    clock: C,
+    hz: f64,
+    /// Host time and program cycles at the last resumption.
+    since: Duration,
+    base: u64,
+}
+
+impl<C: PaceClock> Pacer<C> {
+    /// A pacer at `clock` (cycles per second of `machine`), starting now at cycle 0.
+    pub fn new(clock: C, machine: &ClockProfile) -> Pacer<C> {
+        let since = clock.now();
+        Pacer {
+            clock,
+            hz: machine.hz(),
+            since,
+            base: 0,
+        }
+    }
+
+    /// Cycles of 10 ms of the machine's time: how long the program runs between two checks.
+    pub fn slice(&self) -> u64 {
+        ((self.hz / 100.0) as u64).max(1)
+    }
+
+    /// After the program has run to `cycles` (counted from the start): waits until the host
+    /// time since the last resumption matches the program's time since then.
+    pub fn pace(&mut self, cycles: u64) {
+        let owed = Duration::from_secs_f64(cycles.saturating_sub(self.base) as f64 / self.hz);
+        let due = self.since + owed;
+        let now = self.clock.now();
+        if due > now {
+            self.clock.sleep(due - now);
+        }
+    }
+
+    /// The program waited for input (no cycles ran) and goes on at `cycles`: the host time
+    /// of the wait is not the program's.
+    pub fn resume(&mut self, cycles: u64) {
+        self.since = self.clock.now();
+        self.base = cycles;
+    }
+
+    /// The clock (for tests that inspect a simulated one).
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+}
+
+/// Runs a console program (`kempelen play`) until it ends: its output goes to `output` as it
+/// comes, and whenever it waits for input, `input` is asked for the next line (`None`: input
+/// has ended, and the program gets Ctrl-D, which quits the front end). With a `pacer` the
+/// program runs at the machine's speed, the waits for input excluded. Returns the program's
+/// cycles; fails past `max_cycles` or when the program stops any other way.
+pub fn run_console<C: PaceClock>(
+    machine: &mut Machine,
+    input: &mut dyn FnMut() -> Option<Vec<u8>>,
+    output: &mut dyn FnMut(&[u8]),
+    mut pacer: Option<&mut Pacer<C>>,
+    max_cycles: u64,
+) -> Result<u64, ConsoleError> {
+    machine.console_mut().set_stop_on_empty_input(true);
+    let slice = pacer.as_ref().map_or(max_cycles, |p| p.slice());
+    let mut total = 0u64;
+    let mut ended = false;
+    loop {
+        let budget = slice.min(max_cycles.saturating_sub(total)).max(1);
+        let result = machine.run(budget);
+        output(&machine.console_mut().take_output());
+        let stop = match result {
+            Ok(stats) => {
+                total += stats.cycles;
+                Some(stats.stop)
+            }
+            Err(e)
+                if matches!(e.fault, Fault::BudgetExceeded { .. })
+                    && total + e.cycles < max_cycles =>
+            {
+                total += e.cycles;
+                None
+            }
+            Err(error) => {
+                return Err(ConsoleError::Run {
+                    error: Box::new(error),
+                    output: String::new(),
+                });
+            }
+        };
+        if let Some(p) = pacer.as_deref_mut() {
+            p.pace(total);
+        }
+        match stop {
+            None => {}
+            Some(StopReason::HostDone) => return Ok(total),
+            Some(StopReason::InputWait { .. }) => {
+                match input() {
+                    Some(line) => machine.console_mut().push_input(&line),
+                    None if !ended => {
+                        ended = true;
+                        machine.console_mut().push_input(&[0x04]);
+                    }
+                    None => return Err(ConsoleError::Ended),
+                }
+                if let Some(p) = pacer.as_deref_mut() {
+                    p.resume(total);
+                }
+            }
+            Some(stop) => {
+                return Err(ConsoleError::Stopped {
+                    stop,
+                    output: String::new(),
+                });
+            }
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Differential testing of the Z80 engine against the native reference search: a case is a
+//! Differential testing of a port's engine (Z80, 6502) against the native reference search: a case is a
 //! position plus the history both engines get, a check is a search (depth, optional node
 //! limit) or a perft, and [`compare`] runs both and reports the first field that differs.
 //! The generators make cases from seeded random games (with a bias towards repetitions and
@@ -15,7 +15,7 @@
 //! - `depth D`, `nodes "N1 N2@D ..."`, `perft D`: the checks (see [`Case::checks`]).
 //!
 //! `roms-src/tests/differential.rs` runs a seeded sample and the regression file with it;
-//! `cargo run --release -p kempelen-roms --example z80fuzz` runs long campaigns.
+//! `cargo run --release -p kempelen-roms --example portfuzz -- --cpu z80|6502` runs long campaigns.
 
 use std::fmt;
 
@@ -24,8 +24,8 @@ use kempelen_engine::reference::{ReferenceLimits, ReferenceSearch};
 use kempelen_engine::square;
 use kempelen_engine::{Game, Move, Position};
 
+use crate::engine::{PortEngine, PortEngineError};
 use crate::suite::SuiteEntry;
-use crate::z80::{Z80Engine, Z80Error};
 
 /// A seeded xorshift64* generator: every case of a run follows from the seed.
 #[derive(Debug, Clone)]
@@ -122,40 +122,48 @@ impl fmt::Display for Check {
 pub struct Agreement {
     /// Search nodes or perft leaves.
     pub count: u64,
-    /// Z80 T-states of the run.
+    /// CPU cycles of the port's run.
     pub cycles: u64,
 }
 
-/// The engines disagree, the Z80 run failed, or the case was bad.
+/// The engines disagree, the port's run failed, or the case was bad.
 #[derive(Debug)]
 pub enum Difference {
     /// A field differs: its name and both values.
     Field {
         field: &'static str,
         native: String,
-        z80: String,
+        /// The port's value.
+        ported: String,
+        /// The port (`z80`, `6502`).
+        cpu: &'static str,
     },
-    /// The Z80 run ended with an error (an engine status or a machine fault).
-    Error(Z80Error),
+    /// The port's run ended with an error (an engine status or a machine fault).
+    Error(PortEngineError),
     /// The case cannot be built (bad FEN or move): nothing was compared.
     Case(CaseError),
 }
 
 impl Difference {
-    /// Whether the Z80 stopped with the search-stack overflow status: the one error
+    /// Whether the port stopped with the search-stack overflow status: the one error
     /// ALGORITHM.md section 10 allows instead of an answer ("stop, never a different result").
     pub fn is_stack_overflow(&self) -> bool {
-        matches!(self, Difference::Error(Z80Error::Status { code: 5 }))
+        matches!(self, Difference::Error(PortEngineError::Status { code: 5 }))
     }
 }
 
 impl fmt::Display for Difference {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Difference::Field { field, native, z80 } => {
-                write!(f, "{field}: native {native}, z80 {z80}")
+            Difference::Field {
+                field,
+                native,
+                ported,
+                cpu,
+            } => {
+                write!(f, "{field}: native {native}, {cpu} {ported}")
             }
-            Difference::Error(e) => write!(f, "z80 error: {e}"),
+            Difference::Error(e) => write!(f, "port engine error: {e}"),
             Difference::Case(e) => write!(f, "bad case: {e}"),
         }
     }
@@ -297,25 +305,31 @@ impl Case {
     }
 }
 
-/// Runs `check` on `case` with the native reference and the Z80 engine and compares best
+/// Runs `check` on `case` with the native reference and a port's engine and compares best
 /// move, score, principal variation, completed depth and node count (or the perft count).
-pub fn compare(engine: &Z80Engine, case: &Case, check: Check) -> Result<Agreement, Difference> {
+pub fn compare(engine: &PortEngine, case: &Case, check: Check) -> Result<Agreement, Difference> {
     let (pos, history) = case.build().map_err(Difference::Case)?;
     compare_position(engine, &pos, &history, check)
 }
 
 /// [`compare`] on a position and history.
 pub fn compare_position(
-    engine: &Z80Engine,
+    engine: &PortEngine,
     pos: &Position,
     history: &[u32],
     check: Check,
 ) -> Result<Agreement, Difference> {
-    let field = |field: &'static str, native: String, z80: String| {
-        Err(Difference::Field { field, native, z80 })
+    let cpu = engine.port().id;
+    let field = |field: &'static str, native: String, ported: String| {
+        Err(Difference::Field {
+            field,
+            native,
+            ported,
+            cpu,
+        })
     };
     match check {
-        // The Z80 runs first: when it stops with an error (a deep perft that fills the frame
+        // The port runs first: when it stops with an error (a deep perft that fills the frame
         // area, say) the native run, which may be out of reach, is not needed.
         Check::Perft(d) => {
             let z = engine.perft(pos, d).map_err(Difference::Error)?;
@@ -362,7 +376,7 @@ pub fn compare_position(
     }
 }
 
-/// The native reference search with the Z80 request's parameters.
+/// The native reference search with the port request's parameters.
 pub fn native_search(
     pos: &Position,
     history: &[u32],
@@ -665,7 +679,7 @@ pub fn simplifications(case: &Case) -> Vec<Case> {
 /// depth) that still fails the same way, until none does. Returns the case, the check and
 /// the difference.
 pub fn minimize(
-    engine: &Z80Engine,
+    engine: &PortEngine,
     case: &Case,
     check: Check,
     first: Difference,

@@ -1,21 +1,27 @@
-//! Host glue for Kempelen's hand-written 8-bit chess engines: assembles the sources in this
-//! folder and drives them through the host protocol described in `docs/PROTOCOL.md`.
+//! Host glue for Kempelen's hand-written 8-bit chess engines: assembles the sources of each
+//! port folder (`z80/`, `6502/`) and drives them through the host protocol described in
+//! `docs/PROTOCOL.md`. The code is CPU-neutral; a [`port::Port`] describes what differs.
 //!
+//! - [`port`]: the description of each port (sources, load and entry, memory map, ROM limit,
+//!   machines, table writer) and which ports' sources are present.
 //! - [`tables`]: generator of `z80/tables.inc`, the tables shared with the native engine.
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
-//! - [`z80`]: the Z80 engine: assemble, load, run a command, read the result.
-//! - [`differential`]: the Z80 engine against the native reference on generated cases.
-//! - [`console`]: the console front end (`z80/console.asm`): assemble it, run it, drive it.
-//! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80` (speed, RAM by depth, profile).
+//! - [`engine`]: a port's engine: assemble, load, run a command, read the result.
+//! - [`differential`]: a port's engine against the native reference on generated cases.
+//! - [`console`]: a port's console front end (`console.asm`): assemble it, run it, drive it.
+//! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80|6502` (speed, RAM by
+//!   depth, profile).
 
 pub mod bench;
 pub mod console;
 pub mod differential;
+pub mod engine;
+pub mod port;
 pub mod setup;
 pub mod suite;
 pub mod tables;
-pub mod z80;
 
+pub use engine::{PerftOutcome, PortEngine, PortEngineError, SearchOutcome};
+pub use port::{PORTS, Port};
 pub use setup::Setup;
-pub use z80::{PerftOutcome, SearchOutcome, Z80Engine, Z80Error};

@@ -1,15 +1,18 @@
-//! The engine sources stay in the syntax that every supported assembler accepts: Kempelen's
-//! assembler, pasmo and z80asm must produce the same bytes, and the image must fit the
-//! engine's ROM budget. The bundled source list must match the folder.
+//! The Z80 engine sources stay in the syntax that every supported assembler accepts:
+//! Kempelen's assembler, pasmo and z80asm must produce the same bytes, and the image must fit
+//! the engine's ROM budget. Every port's bundled sources must be the files of its folder.
 
 use std::path::Path;
 use std::process::Command;
 
-/// The engine's ROM budget (issue 5): 8 KB, the Zobrist table included.
+use kempelen_roms::PortEngine;
+use kempelen_roms::port::{self, Port};
+
+/// The engine's ROM budget: 8 KB, the Zobrist table included.
 const ROM_BUDGET: usize = 8192;
 
 fn assemble(tool: &str, out: &Path) -> Vec<u8> {
-    let dir = kempelen_roms::z80::source_dir();
+    let dir = port::Z80.source_dir();
     let status = match tool {
         "pasmo" => Command::new("pasmo")
             .current_dir(&dir)
@@ -40,7 +43,7 @@ fn pasmo_and_z80asm_agree_and_the_engine_fits_its_rom() {
     let a = assemble("pasmo", &tmp.join("pasmo.bin"));
     let b = assemble("z80asm", &tmp.join("z80asm.bin"));
     let _ = std::fs::remove_dir_all(&tmp);
-    let k = kempelen_roms::Z80Engine::assemble().unwrap().rom().to_vec();
+    let k = PortEngine::assemble(&port::Z80).unwrap().rom().to_vec();
     assert_eq!(k, a, "Kempelen's assembler and pasmo differ");
     assert_eq!(a.len(), b.len(), "image sizes differ");
     if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
@@ -56,23 +59,23 @@ fn pasmo_and_z80asm_agree_and_the_engine_fits_its_rom() {
     );
 }
 
-#[test]
-fn bundled_sources_are_the_engine_files_of_the_folder() {
-    let dir = kempelen_roms::z80::source_dir();
-    for (name, text) in kempelen_roms::z80::SOURCES {
-        let on_disk = std::fs::read_to_string(dir.join(name)).unwrap();
-        assert_eq!(&on_disk, text, "{name}");
+kempelen_roms::port_tests!(
+    bundled_sources_are_the_source_files_of_the_folder,
+    |port: &'static Port| {
+        let dir = port.source_dir();
+        for (name, text) in port.sources() {
+            let on_disk = std::fs::read_to_string(dir.join(name)).unwrap();
+            assert_eq!(&on_disk, text, "{name}");
+        }
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".asm") || n.ends_with(".inc"))
+            .collect();
+        files.sort();
+        let bundled: Vec<String> = port.sources().iter().map(|(n, _)| n.to_string()).collect();
+        assert_eq!(files, bundled);
+        let engine = PortEngine::assemble(port).unwrap();
+        assert!(engine.rom().len() <= port.rom_limit);
     }
-    let mut engine_files: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.starts_with("console"))
-        .collect();
-    engine_files.sort();
-    let mut bundled: Vec<String> = kempelen_roms::z80::SOURCES
-        .iter()
-        .map(|(n, _)| n.to_string())
-        .collect();
-    bundled.sort();
-    assert_eq!(engine_files, bundled);
-}
+);

@@ -1,4 +1,5 @@
-//! The Z80 engine against the native reference search on generated and hand-picked cases
+//! Every port's engine (Z80, 6502; a port whose sources are absent is skipped) against the
+//! native reference search on generated and hand-picked cases
 //! (`kempelen_roms::differential`): best move, score, principal variation, completed depth,
 //! node count and perft counts must be identical.
 //!
@@ -10,39 +11,41 @@
 //!   node limits and perfts);
 //! - ignored: `random_campaign` (thousands of cases, release mode) and `edge_cases_deeper`.
 
-use std::sync::OnceLock;
-
 use kempelen_roms::differential::{self, Case, Check, Rng};
-use kempelen_roms::{Z80Engine, suite};
+use kempelen_roms::{Port, PortEngine, suite};
 
-fn engine() -> &'static Z80Engine {
-    static E: OnceLock<Z80Engine> = OnceLock::new();
-    E.get_or_init(|| Z80Engine::assemble().expect("engine assembles"))
+fn engine(port: &'static Port) -> &'static PortEngine {
+    PortEngine::shared(port).unwrap()
 }
 
 const EDGE: &str = include_str!("data/edge_cases.epd");
 const REGRESSIONS: &str = include_str!("data/regressions.epd");
 
 /// Runs the checks of line `line` of an EPD case file.
-fn run_line(text: &str, file: &str, line: usize) {
+fn run_line(port: &'static Port, text: &str, file: &str, line: usize) {
     let entries = suite::parse(text, file).unwrap();
     let entry = entries.iter().find(|e| e.line == line).unwrap();
     let case = Case::from_entry(entry).unwrap();
     let checks = Case::checks(entry).unwrap();
     assert!(!checks.is_empty(), "{file}:{line} names no check");
     for check in checks {
-        if let Err(d) = differential::compare(engine(), &case, check) {
-            panic!("{file}:{line} ({}), {check}: {d}", entry.id);
+        if let Err(d) = differential::compare(engine(port), &case, check) {
+            panic!("{}: {file}:{line} ({}), {check}: {d}", port.name, entry.id);
         }
     }
 }
 
-fn edge_line(line: usize) {
-    run_line(EDGE, "roms-src/tests/data/edge_cases.epd", line);
+fn edge_line(port: &'static Port, line: usize) {
+    run_line(port, EDGE, "roms-src/tests/data/edge_cases.epd", line);
 }
 
-fn regression_line(line: usize) {
-    run_line(REGRESSIONS, "roms-src/tests/data/regressions.epd", line);
+fn regression_line(port: &'static Port, line: usize) {
+    run_line(
+        port,
+        REGRESSIONS,
+        "roms-src/tests/data/regressions.epd",
+        line,
+    );
 }
 
 include!(concat!(env!("OUT_DIR"), "/edge_tests.rs"));
@@ -62,7 +65,14 @@ struct Tally {
 /// (skipped when the native search needs more than `max_nodes`), a node-limited search and
 /// perft to the deepest depth within `max_leaves`. Panics on the first difference, with the
 /// case as an EPD line.
-fn campaign(seed: u64, cases: usize, depth: u32, max_nodes: u64, max_leaves: u64) -> Tally {
+fn campaign(
+    port: &'static Port,
+    seed: u64,
+    cases: usize,
+    depth: u32,
+    max_nodes: u64,
+    max_leaves: u64,
+) -> Tally {
     let starts = differential::starts();
     let mut rng = Rng::new(seed);
     let mut t = Tally::default();
@@ -108,32 +118,41 @@ fn campaign(seed: u64, cases: usize, depth: u32, max_nodes: u64, max_leaves: u64
             t.perfts += 1;
         }
         for check in checks {
-            match differential::compare(engine(), &case, check) {
+            match differential::compare(engine(port), &case, check) {
                 Ok(_) => {}
                 Err(d) if d.is_stack_overflow() => t.stack_overflows += 1,
-                Err(d) => panic!("seed {seed}, {check}: {d}\n{}", case.to_epd()),
+                Err(d) => panic!(
+                    "{}: seed {seed}, {check}: {d}\n{}",
+                    port.name,
+                    case.to_epd()
+                ),
             }
         }
     }
     t
 }
 
-#[test]
-fn random_sample() {
-    let t = campaign(20_240_601, 120, 3, 6_000, 6_000);
+kempelen_roms::port_tests!(random_sample, |port| {
+    let t = campaign(port, 20_240_601, 120, 3, 6_000, 6_000);
     assert!(t.searches + t.limited + t.perfts >= 250, "{t:?}");
-}
+});
 
-#[test]
-#[ignore = "4,000 random cases: run in release mode (over an hour)"]
-fn random_campaign() {
-    let t = campaign(1, 4_000, 5, 200_000, 300_000);
-    eprintln!("{t:?}");
-}
+kempelen_roms::port_tests!(
+    #[ignore = "4,000 random cases: run in release mode (over an hour)"]
+    random_campaign,
+    |port| {
+        let t = campaign(port, 1, 4_000, 5, 200_000, 300_000);
+        eprintln!("{}: {t:?}", port.name);
+    }
+);
 
-#[test]
-#[ignore = "the edge cases two plies deeper (up to a million nodes a search): about 70 s in release mode"]
-fn edge_cases_deeper() {
+kempelen_roms::port_tests!(
+    #[ignore = "the edge cases two plies deeper (up to a million nodes a search): about 70 s in release mode"]
+    edge_cases_deeper,
+    edge_cases_deeper
+);
+
+fn edge_cases_deeper(port: &'static Port) {
     let file = "roms-src/tests/data/edge_cases.epd";
     for e in suite::parse(EDGE, file).unwrap() {
         let case = Case::from_entry(&e).unwrap();
@@ -152,7 +171,7 @@ fn edge_cases_deeper() {
                 break;
             }
             let check = Check::Search { depth, nodes: None };
-            match differential::compare(engine(), &case, check) {
+            match differential::compare(engine(port), &case, check) {
                 Ok(_) => {}
                 Err(d) if d.is_stack_overflow() => {}
                 Err(d) => panic!("{file}:{} ({}), {check}: {d}", e.line, e.id),
@@ -163,39 +182,42 @@ fn edge_cases_deeper() {
 
 const QUEENS_218: &str = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
 
-/// ALGORITHM.md section 10: a port whose move stack would overflow stops with an error, never
-/// a different result. Perft goes down its first line to the full depth before it counts a
-/// leaf, so perft 255 of the 218-move position, whose first line keeps long move lists,
-/// fills the frame area (86A0h-EBFFh) at once. The comparison reports the Z80's error as an
-/// error, not as a disagreement.
-#[test]
-fn a_full_move_stack_is_a_clear_error() {
+// ALGORITHM.md section 10: a port whose move stack would overflow stops with an error, never
+// a different result. Perft goes down its first line to the full depth before it counts a
+// leaf, so perft 255 of the 218-move position, whose first line keeps long move lists,
+// fills the frame area (Z80: 86A0h-EBFFh) at once. The comparison reports the port's error as
+// an error, not as a disagreement.
+kempelen_roms::port_tests!(a_full_move_stack_is_a_clear_error, a_full_move_stack);
+
+fn a_full_move_stack(port: &'static Port) {
     // A cycle budget, so that a perft that does not overflow fails instead of running for
-    // ever; the overflow comes within 20 million T-states.
-    let mut bounded = engine().clone();
-    bounded.max_cycles = 20_000_000;
+    // ever; the Z80's overflow comes within 20 million T-states.
+    let mut bounded = engine(port).clone();
+    bounded.max_cycles = 100_000_000;
     let fen = QUEENS_218;
     let pos = kempelen_engine::Position::from_fen(fen).unwrap();
     match bounded.perft(&pos, 255) {
-        Err(e @ kempelen_roms::Z80Error::Status { code: 5 }) => {
+        Err(e @ kempelen_roms::PortEngineError::Status { code: 5 }) => {
             assert!(e.to_string().contains("search stack overflow"), "{e}")
         }
         other => panic!("{fen}: perft 255 gave {other:?}"),
     }
     let d = differential::compare(&bounded, &Case::position(fen), Check::Perft(255))
-        .expect_err("the Z80 cannot finish perft 255");
+        .expect_err("no port can finish perft 255");
     assert!(d.is_stack_overflow(), "{fen}: {d}");
-    assert!(d.to_string().starts_with("z80 error: "), "{d}");
+    assert!(d.to_string().starts_with("port engine error: "), "{d}");
 }
 
 /// The same check in the search, where MAX_PLY bounds the frames and the real frame area is
 /// out of reach: an engine assembled with the area cut to 864 bytes (the frame limit at
 /// 8A00h instead of EC00h) must, on every edge case at depths 1 to 3, either agree with the
-/// native search or stop with the stack-overflow status; both must happen.
+/// native search or stop with the stack-overflow status; both must happen. (Z80 only: it
+/// edits the Z80's RAM layout.)
 #[test]
-fn a_smaller_frame_area_gives_the_same_result_or_the_overflow_error() {
+fn z80_a_smaller_frame_area_gives_the_same_result_or_the_overflow_error() {
+    let port = &kempelen_roms::port::Z80;
     let mut source = kempelen_asm::source::MemorySource::new();
-    for (name, text) in kempelen_roms::z80::SOURCES {
+    for (name, text) in port.sources() {
         let text = if *name == "ram.inc" {
             let line = "FRAME_LIMIT_HI: equ $EC";
             assert!(text.contains(line), "ram.inc has no `{line}`");
@@ -205,7 +227,7 @@ fn a_smaller_frame_area_gives_the_same_result_or_the_overflow_error() {
         };
         source.add(name, text.into_bytes());
     }
-    let small = Z80Engine::assemble_from(&source, kempelen_roms::z80::MAIN).unwrap();
+    let small = PortEngine::assemble_from(port, &source, port.engine_main).unwrap();
     let (mut same, mut overflow) = (0, 0);
     let file = "roms-src/tests/data/edge_cases.epd";
     for e in suite::parse(EDGE, file).unwrap() {
@@ -224,11 +246,12 @@ fn a_smaller_frame_area_gives_the_same_result_or_the_overflow_error() {
     );
 }
 
-/// Node limits at the edges of the iterations (ALGORITHM.md section 9): for each completed
-/// iteration `k` with `n_k` nodes in all, the limits `n_k - 1`, `n_k` and `n_k + 1`, where
-/// off-by-one errors in arming the limit or counting the budget would show.
-#[test]
-fn node_limits_at_iteration_boundaries() {
+// Node limits at the edges of the iterations (ALGORITHM.md section 9): for each completed
+// iteration `k` with `n_k` nodes in all, the limits `n_k - 1`, `n_k` and `n_k + 1`, where
+// off-by-one errors in arming the limit or counting the budget would show.
+kempelen_roms::port_tests!(node_limits_at_iteration_boundaries, node_limits);
+
+fn node_limits(port: &'static Port) {
     // (position, moves, deepest k): kiwipete's fourth iteration alone is about 140,000 nodes.
     for (fen, moves, deepest) in [
         (kempelen_engine::START_FEN, "", 4),
@@ -252,8 +275,8 @@ fn node_limits_at_iteration_boundaries() {
                         depth,
                         nodes: Some(limit),
                     };
-                    if let Err(d) = differential::compare(engine(), &case, check) {
-                        panic!("{}, {check}: {d}", case.to_epd());
+                    if let Err(d) = differential::compare(engine(port), &case, check) {
+                        panic!("{}: {}, {check}: {d}", port.name, case.to_epd());
                     }
                 }
             }

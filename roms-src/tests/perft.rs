@@ -1,8 +1,8 @@
-//! Perft of the Z80 engine against the public reference counts (HISTORY.md): the same
+//! Perft of every port's engine (a port whose sources are absent is skipped) against the public reference counts (HISTORY.md): the same
 //! generator, make and unmake that the search uses.
 
 use kempelen_engine::Position;
-use kempelen_roms::Z80Engine;
+use kempelen_roms::{Port, PortEngine};
 
 const POSITIONS: [(&str, &str, [u64; 4]); 6] = [
     (
@@ -37,42 +37,35 @@ const POSITIONS: [(&str, &str, [u64; 4]); 6] = [
     ),
 ];
 
-fn engine() -> Z80Engine {
-    Z80Engine::assemble().expect("engine assembles")
-}
-
-fn check(depth: usize) {
-    let e = engine();
+fn check(port: &'static Port, depth: usize) {
+    let e = PortEngine::shared(port).unwrap();
     for (name, fen, counts) in POSITIONS {
         let s = Position::from_fen(fen).unwrap();
         for d in 1..=depth {
             let got = e.perft(&s, d as u8).unwrap();
-            assert_eq!(got.count, counts[d - 1], "{name} perft({d})");
+            assert_eq!(got.count, counts[d - 1], "{}: {name} perft({d})", port.name);
         }
     }
 }
 
-#[test]
-fn perft_six_positions_depth_3() {
-    check(3);
-}
+kempelen_roms::port_tests!(perft_six_positions_depth_3, |port| check(port, 3));
 
-#[test]
-#[ignore = "depth 4: about a minute"]
-fn perft_six_positions_depth_4() {
-    check(4);
-}
+kempelen_roms::port_tests!(
+    #[ignore = "depth 4: about a minute"]
+    perft_six_positions_depth_4,
+    |port| check(port, 4)
+);
 
 /// The engine's perft suite (rule corner cases and random games, counts by Stockfish): every
 /// depth whose count is at most 30,000 leaves, so the normal run stays fast.
 const PERFT_SUITE: &str = include_str!("../../engine/tests/data/perft_suite.epd");
 
-fn perft_suite_line(line: usize) {
+fn perft_suite_line(port: &'static Port, line: usize) {
     let text = PERFT_SUITE.lines().nth(line - 1).unwrap();
     let mut parts = text.split(';');
     let fen = parts.next().unwrap().trim();
     let pos = Position::from_fen(fen).unwrap();
-    let e = engine_once();
+    let e = PortEngine::shared(port).unwrap();
     for p in parts {
         let (d, count) = p.trim().split_once(' ').unwrap();
         let d: u8 = d.trim_start_matches('D').parse().unwrap();
@@ -80,13 +73,13 @@ fn perft_suite_line(line: usize) {
         if count > 30_000 {
             break;
         }
-        assert_eq!(e.perft(&pos, d).unwrap().count, count, "{fen} perft({d})");
+        assert_eq!(
+            e.perft(&pos, d).unwrap().count,
+            count,
+            "{}: {fen} perft({d})",
+            port.name
+        );
     }
-}
-
-fn engine_once() -> &'static Z80Engine {
-    static E: std::sync::OnceLock<Z80Engine> = std::sync::OnceLock::new();
-    E.get_or_init(engine)
 }
 
 include!(concat!(env!("OUT_DIR"), "/perft_suite_tests.rs"));

@@ -1,8 +1,8 @@
 //! `kempelen bench`: the fixed bench positions at a fixed depth per profile, printing each
-//! position's nodes, the deterministic node total and the speed. `--cpu z80` runs the Z80
-//! build's bench instead (`bench_z80`).
+//! position's nodes, the deterministic node total and the speed. `--cpu z80`, `--cpu 6502` or
+//! both (`--cpu z80,6502`) run the 8-bit builds' bench instead (`bench_port`).
 
-use crate::engine_common::{backend, nps};
+use crate::engine_common::{CpuArg, backend, nps};
 use kempelen_engine::{Profile, bench};
 use serde_json::json;
 use std::time::Duration;
@@ -24,30 +24,33 @@ pub struct BenchArgs {
     /// Which profile(s) to run (native engine; default both).
     #[arg(long, value_enum)]
     pub profile: Option<BenchProfile>,
-    /// Depth instead of the default (native: reference 6, full 12; Z80: 5); changes the node
-    /// total.
+    /// Depth instead of the default (native: reference 6, full 12; 8-bit builds: 5); changes
+    /// the node total.
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Bench an 8-bit build instead of the native engine (only `z80` exists): nodes/s at the
-    /// historical clocks, ROM bytes, RAM by depth, cycle profile.
-    #[arg(long, value_name = "CPU")]
-    pub cpu: Option<String>,
-    /// Z80: the machine to highlight (see `kempelen machines`; default zx-spectrum).
+    /// Which engine: `native` (the default) or 8-bit builds, one or both (`--cpu z80,6502`,
+    /// which adds a side-by-side table of the CPUs): nodes/s at the historical clocks, ROM
+    /// bytes, RAM by depth, cycle profile.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "CPU")]
+    pub cpu: Vec<CpuArg>,
+    /// 8-bit: the machine to highlight (see `kempelen machines`; default zx-spectrum for the
+    /// Z80, kim-1 for the 6502).
     #[arg(long, value_name = "ID")]
     pub machine: Option<String>,
-    /// Z80: EPD suite of the speed run and profile (default: the bundled tests/data/suite.epd).
+    /// 8-bit: EPD suite of the speed run and profile (default: the bundled tests/data/suite.epd).
     #[arg(long, value_name = "FILE")]
     pub suite: Option<std::path::PathBuf>,
-    /// Z80: the RAM table measures depths 1 to N (default 8).
+    /// 8-bit: the RAM table measures depths 1 to N (default 8).
     #[arg(long, value_name = "N", default_value_t = 8)]
     pub ram_depth: u32,
-    /// Z80: EPD suite of the RAM table (default: the bundled tests/data/ram.epd).
+    /// 8-bit: EPD suite of the RAM table (default: the bundled tests/data/ram.epd).
     #[arg(long, value_name = "FILE")]
     pub ram_suite: Option<std::path::PathBuf>,
-    /// Z80: write the chart (Kempelen-Z80 beside the historical programs) as SVG to FILE.
+    /// 8-bit: write the chart (every build benched beside the historical programs) as SVG to
+    /// FILE.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<std::path::PathBuf>,
-    /// Z80: threads searching positions side by side (default: the host's cores); the
+    /// 8-bit: threads searching positions side by side (default: the host's cores); the
     /// figures do not depend on it.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
@@ -58,8 +61,34 @@ pub struct BenchArgs {
 
 /// Runs the command.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
-    if args.cpu.is_some() {
-        return crate::bench_z80::run(args);
+    let mut ports = Vec::new();
+    for &cpu in &args.cpu {
+        if let Some(port) = crate::engine_common::present_port(cpu)? {
+            if !ports.iter().any(|p: &&kempelen_roms::Port| p.id == port.id) {
+                ports.push(port);
+            }
+        }
+    }
+    if !ports.is_empty() {
+        if args.cpu.contains(&CpuArg::Native) {
+            anyhow::bail!("--cpu native: bench the native engine and the 8-bit builds separately");
+        }
+        if matches!(args.profile, Some(BenchProfile::Full | BenchProfile::Both)) {
+            anyhow::bail!(
+                "--profile: the 8-bit builds run the reference profile only (the full profile is the native engine's)"
+            );
+        }
+        return crate::bench_port::run(&crate::bench_port::PortBenchOptions {
+            ports,
+            depth: args.depth,
+            machine: args.machine.clone(),
+            suite: args.suite.clone(),
+            ram_depth: args.ram_depth,
+            ram_suite: args.ram_suite.clone(),
+            svg: args.svg.clone(),
+            jobs: args.jobs,
+            json: args.json,
+        });
     }
     for (given, name) in [
         (args.machine.is_some(), "--machine"),
@@ -69,7 +98,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (args.jobs.is_some(), "--jobs"),
     ] {
         if given {
-            anyhow::bail!("{name} belongs to the 8-bit bench: add --cpu z80");
+            anyhow::bail!("{name} belongs to the 8-bit bench: add --cpu z80 or --cpu 6502");
         }
     }
     let profiles: &[Profile] = match args.profile.unwrap_or(BenchProfile::Both) {

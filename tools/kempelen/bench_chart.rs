@@ -1,5 +1,6 @@
-//! The chart of `kempelen bench --cpu z80 --svg FILE`: Kempelen-Z80's measured figures beside
-//! the historical programs' (`history.rs`), drawn with plotters' SVG backend. Four panels:
+//! The chart of `kempelen bench --cpu z80|6502 --svg FILE`: every benched build's measured
+//! figures (Kempelen-Z80, Kempelen-6502) beside the historical programs' (`history.rs`), each
+//! point a measurement at its machine's clock, drawn with plotters' SVG backend. Four panels:
 //! search speed against CPU clock (log-log), code size, RAM in use, RAM per ply. Measured
 //! bars are blue, reported historical figures grey, estimates orange and labelled as such;
 //! where a source gives a range, the bar's lighter part spans it.
@@ -8,10 +9,12 @@ use anyhow::anyhow;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::bench_z80::Z80Bench;
+use crate::bench_report::PortBench;
 use crate::history::{Figure, HISTORICAL, Historical};
 
 const MEASURED: RGBColor = RGBColor(31, 119, 180);
+/// Colours of the measured builds in the speed panel, in the order benched.
+const BUILDS: [RGBColor; 2] = [MEASURED, RGBColor(20, 160, 170)];
 const REPORTED: RGBColor = RGBColor(110, 110, 110);
 const ESTIMATE: RGBColor = RGBColor(230, 120, 10);
 const FONT: &str = "sans-serif";
@@ -68,7 +71,7 @@ fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
 }
 
 /// The chart as an SVG document.
-pub fn draw(r: &Z80Bench) -> anyhow::Result<String> {
+pub fn draw(builds: &[PortBench]) -> anyhow::Result<String> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1200, 1400)).into_drawing_area();
@@ -76,7 +79,7 @@ pub fn draw(r: &Z80Bench) -> anyhow::Result<String> {
         let (speed, rest) = root.split_vertically(560);
         let (code, rest) = rest.split_vertically(300);
         let (ram, per_ply) = rest.split_vertically(290);
-        speed_panel(&speed, r)?;
+        speed_panel(&speed, builds)?;
         root.draw(&Text::new(
             "Blue: measured by kempelen bench (exact emulator counts). Grey and other colours: \
              figures from docs/history/figures.toml with their sources. Orange: an estimate, not a measurement.",
@@ -85,22 +88,25 @@ pub fn draw(r: &Z80Bench) -> anyhow::Result<String> {
         ))
         .map_err(err)?;
 
-        let mut bars = vec![
-            Bar {
-                label: "Kempelen-Z80 engine, tables included (measured)".into(),
+        let mut bars = Vec::new();
+        for r in builds {
+            bars.push(Bar {
+                label: format!("{} engine, tables included (measured)", r.label()),
                 low: r.rom_engine as f64,
                 high: r.rom_engine as f64,
                 kind: Kind::Measured,
                 value: format!("{} bytes", r.rom_engine),
-            },
-            Bar {
-                label: "Kempelen-Z80 with console front end (measured)".into(),
-                low: r.rom_console.0 as f64,
-                high: r.rom_console.0 as f64,
-                kind: Kind::Measured,
-                value: format!("{} bytes", r.rom_console.0),
-            },
-        ];
+            });
+            if let Some((whole, _, _)) = r.rom_console {
+                bars.push(Bar {
+                    label: format!("{} with console front end (measured)", r.label()),
+                    low: whole as f64,
+                    high: whole as f64,
+                    kind: Kind::Measured,
+                    value: format!("{whole} bytes"),
+                });
+            }
+        }
         for h in HISTORICAL {
             if let Figure::Code { low, high } = h.figure {
                 bars.push(Bar::historical(h, low, high));
@@ -108,12 +114,12 @@ pub fn draw(r: &Z80Bench) -> anyhow::Result<String> {
         }
         bar_panel(&code, "Program size (bytes)", &bars)?;
 
-        let ram_report = &r.ram;
         let mut bars = Vec::new();
-        if !ram_report.rows.is_empty() {
+        for r in builds.iter().filter(|r| !r.ram.rows.is_empty()) {
+            let ram_report = &r.ram;
             let d = ram_report.max_depth;
             bars.push(Bar {
-                label: format!("Kempelen-Z80 peak RAM, depth {d} search (measured)"),
+                label: format!("{} peak RAM, depth {d} search (measured)", r.label()),
                 low: f64::from(ram_report.max(d)),
                 high: f64::from(ram_report.max(d)),
                 kind: Kind::Measured,
@@ -132,9 +138,12 @@ pub fn draw(r: &Z80Bench) -> anyhow::Result<String> {
         bar_panel(&ram, "RAM in use (bytes)", &bars)?;
 
         let mut bars = Vec::new();
-        if let Some(bpp) = ram_report.bytes_per_ply() {
+        for (r, bpp) in builds
+            .iter()
+            .filter_map(|r| r.ram.bytes_per_ply().map(|b| (r, b)))
+        {
             bars.push(Bar {
-                label: "Kempelen-Z80 peak RAM growth per ply (measured)".into(),
+                label: format!("{} peak RAM growth per ply (measured)", r.label()),
                 low: bpp,
                 high: bpp,
                 kind: Kind::Measured,
@@ -155,24 +164,27 @@ pub fn draw(r: &Z80Bench) -> anyhow::Result<String> {
 /// Nodes (positions) per second against the CPU clock, both axes logarithmic.
 fn speed_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    r: &Z80Bench,
+    builds: &[PortBench],
 ) -> anyhow::Result<()>
 where
     DB::ErrorType: 'static,
 {
-    let sp = &r.speed;
+    let names: Vec<String> = builds.iter().map(PortBench::label).collect();
+    let (depth, suite) = builds
+        .first()
+        .map_or((0, ""), |r| (r.speed.depth, r.suite.as_str()));
     let mut chart = ChartBuilder::on(area)
         .caption(
             format!(
-                "Search speed: Kempelen-Z80 (depth {} on {}, exact T-states) and historical programs",
-                sp.depth, r.suite
+                "Search speed: {} (depth {depth} on {suite}, exact cycles) and historical programs",
+                names.join(", ")
             ),
             (FONT, 20),
         )
         .margin(15)
         .x_label_area_size(45)
         .y_label_area_size(70)
-        .build_cartesian_2d((1.0f64..128.0).log_scale(), (1.0f64..10000.0).log_scale())
+        .build_cartesian_2d((0.8f64..128.0).log_scale(), (1.0f64..10000.0).log_scale())
         .map_err(err)?;
     chart
         .configure_mesh()
@@ -184,44 +196,53 @@ where
         .draw()
         .map_err(err)?;
 
-    // Kempelen-Z80 at every historical Z80 clock (machines with the same clock share a point).
-    let mut points: Vec<(f64, f64, String)> = Vec::new();
-    for c in Z80Bench::clocks() {
-        let nps = sp.nodes_per_second(c);
-        match points.last_mut() {
-            Some(p) if p.0 == c.mhz => p.2 = format!("{}/{}", p.2, c.id),
-            _ => points.push((c.mhz, nps, c.id.to_string())),
+    // Each build at every clock of its CPU's historical machines (machines with the same
+    // clock share a point).
+    for (r, color) in builds.iter().zip(BUILDS.iter().cycle()) {
+        let color = *color;
+        let sp = &r.speed;
+        let mut points: Vec<(f64, f64, String)> = Vec::new();
+        for c in r.clocks() {
+            let nps = sp.nodes_per_second(c);
+            match points.last_mut() {
+                Some(p) if p.0 == c.mhz => p.2 = format!("{}/{}", p.2, c.id),
+                _ => points.push((c.mhz, nps, c.id.to_string())),
+            }
         }
+        chart
+            .draw_series(LineSeries::new(
+                points.iter().map(|p| (p.0, p.1)),
+                color.stroke_width(2),
+            ))
+            .map_err(err)?
+            .label(format!(
+                "{} nodes/s at each {} machine's clock (measured: {:.0} cycles a node)",
+                r.label(),
+                r.port.name,
+                sp.cycles_per_node()
+            ))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+        chart
+            .draw_series(points.iter().map(|p| {
+                let size = if p.0 == r.machine.mhz { 6 } else { 4 };
+                Circle::new((p.0, p.1), size, color.filled())
+            }))
+            .map_err(err)?;
+        chart
+            .draw_series(points.iter().enumerate().map(|(i, p)| {
+                // Alternate above and below the line so neighbouring labels do not overlap.
+                let dy = if i % 2 == 0 { -22 } else { 10 };
+                EmptyElement::at((p.0, p.1))
+                    + Text::new(
+                        format!("{} {:.0}", p.2, p.1),
+                        (-20, dy),
+                        (FONT, 13).into_font().color(&color),
+                    )
+            }))
+            .map_err(err)?;
     }
-    chart
-        .draw_series(LineSeries::new(
-            points.iter().map(|p| (p.0, p.1)),
-            MEASURED.stroke_width(2),
-        ))
-        .map_err(err)?
-        .label(format!(
-            "Kempelen-Z80 nodes/s at each Z80 machine's clock (measured: {:.0} T-states a node)",
-            sp.tstates_per_node()
-        ))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], MEASURED.stroke_width(2)));
-    chart
-        .draw_series(points.iter().map(|p| {
-            let size = if p.0 == r.machine.mhz { 6 } else { 4 };
-            Circle::new((p.0, p.1), size, MEASURED.filled())
-        }))
-        .map_err(err)?;
-    chart
-        .draw_series(points.iter().enumerate().map(|(i, p)| {
-            // Alternate above and below the line so neighbouring labels do not overlap.
-            let dy = if i % 2 == 0 { -22 } else { 10 };
-            EmptyElement::at((p.0, p.1))
-                + Text::new(
-                    format!("{} {:.0}", p.2, p.1),
-                    (-20, dy),
-                    (FONT, 13).into_font().color(&MEASURED),
-                )
-        }))
-        .map_err(err)?;
 
     let markers = [
         ShapeStyle::from(&RGBColor(200, 30, 30)).filled(),

@@ -1152,29 +1152,36 @@ fn elo_per_ply(bar: &ProgressBar, growth: Option<&[u64]>) -> Section {
 /// An 8-bit port whose RAM per ply can be measured.
 struct Port {
     name: &'static str,
-    ram: fn(u32, &ProgressBar) -> Result<kempelen_roms::bench::RamReport>,
+    port: &'static kempelen_roms::Port,
 }
 
-/// Every port the build has (one line per port).
+impl Port {
+    fn ram(&self, depth: u32, bar: &ProgressBar) -> Result<kempelen_roms::bench::RamReport> {
+        let engine = kempelen_roms::PortEngine::assemble(self.port)?;
+        let positions = kempelen_roms::bench::positions(
+            kempelen_roms::suite::RAM_SUITE,
+            kempelen_roms::suite::RAM_SUITE_NAME,
+        )?;
+        Ok(kempelen_roms::bench::ram_by_depth(
+            &engine,
+            kempelen_roms::suite::RAM_SUITE_NAME,
+            &positions,
+            depth,
+            1,
+            &|| bar.inc(1),
+        )?)
+    }
+}
+
+/// Every port whose sources this build has.
 fn ports() -> Vec<Port> {
-    vec![Port {
-        name: "Z80",
-        ram: |depth, bar| {
-            let engine = kempelen_roms::Z80Engine::assemble()?;
-            let positions = kempelen_roms::bench::positions(
-                kempelen_roms::suite::RAM_SUITE,
-                kempelen_roms::suite::RAM_SUITE_NAME,
-            )?;
-            Ok(kempelen_roms::bench::ram_by_depth(
-                &engine,
-                kempelen_roms::suite::RAM_SUITE_NAME,
-                &positions,
-                depth,
-                1,
-                &|| bar.inc(1),
-            )?)
-        },
-    }]
+    kempelen_roms::Port::present()
+        .into_iter()
+        .map(|port| Port {
+            name: port.name,
+            port,
+        })
+        .collect()
 }
 
 /// Depth of the RAM measurement (as `kempelen bench --cpu z80`).
@@ -1186,7 +1193,7 @@ fn stack_per_ply(bar: &ProgressBar) -> Result<Section> {
     let mut rows = Vec::new();
     for p in ports() {
         bar.set_message(format!("{}: RAM by depth", p.name));
-        let r = (p.ram)(RAM_DEPTH, bar)?;
+        let r = p.ram(RAM_DEPTH, bar)?;
         let Some(bpp) = r.bytes_per_ply() else {
             continue;
         };

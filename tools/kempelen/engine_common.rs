@@ -1,11 +1,13 @@
-//! Helpers shared by the engine subcommands (`perft`, `search`, `uci`, `bench`): the profile
-//! and engine flags, the Z80 machine flag, and building the backend they all run through
-//! (`&mut dyn Engine`).
+//! Helpers shared by the engine subcommands (`perft`, `search`, `uci`, `bench`, `compare`,
+//! `play`): the profile flag, the one typed CPU flag (`--cpu native|z80|6502`), the machine
+//! flag of the 8-bit builds, and building the backend they all run through (`&mut dyn
+//! Engine`).
 
 use anyhow::{Context, bail};
-use kempelen_emulator::{ClockProfile, Cpu, clock};
+use kempelen_emulator::{ClockProfile, clock};
 use kempelen_engine::{Engine, NativeEngine, Profile};
-use kempelen_roms::Z80Engine;
+use kempelen_roms::PortEngine;
+use kempelen_roms::port::{self, Port};
 
 /// `--profile` values: every engine profile, parsed by its name (`Profile::from_str`, whose
 /// error lists the names).
@@ -22,63 +24,98 @@ pub fn nps(nodes: u64, time: std::time::Duration) -> u64 {
     (nodes as u128 * 1_000_000 / us) as u64
 }
 
-/// `--engine` values of `perft`, `search` and `uci`.
+/// `--cpu` values: which engine runs, the native one or an 8-bit build (a port of the
+/// reference algorithm, run in Kempelen's emulator). `--engine` is accepted as an alias on
+/// `perft`, `search` and `uci`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineArg {
+pub enum CpuArg {
     /// The native Rust engine.
     Native,
-    /// The Z80 build of the reference algorithm, run in Kempelen's emulator.
+    /// The Z80 build.
     Z80,
+    /// The 6502 build.
+    #[value(name = "6502")]
+    M6502,
 }
 
-/// The clock profile named by `--machine` (default: the ZX Spectrum, the machine the Z80
-/// figures are quoted at), refused unless it is a Z80 machine.
-pub fn z80_machine(id: Option<&str>) -> anyhow::Result<&'static ClockProfile> {
+impl CpuArg {
+    /// The port of an 8-bit build, `None` for the native engine.
+    pub fn port(self) -> Option<&'static Port> {
+        match self {
+            CpuArg::Native => None,
+            CpuArg::Z80 => Some(&port::Z80),
+            CpuArg::M6502 => Some(&port::M6502),
+        }
+    }
+
+    /// The name as typed.
+    pub fn id(self) -> &'static str {
+        self.port().map_or("native", |p| p.id)
+    }
+}
+
+/// The port of an 8-bit `--cpu`, refused when its sources are not in this tree.
+pub fn present_port(cpu: CpuArg) -> anyhow::Result<Option<&'static Port>> {
+    match cpu.port() {
+        None => Ok(None),
+        Some(p) => {
+            p.require().with_context(|| format!("--cpu {}", p.id))?;
+            Ok(Some(p))
+        }
+    }
+}
+
+/// The clock profile named by `--machine` (default: the port's default machine, the one its
+/// figures are quoted at), refused unless it is one of the port's machines.
+pub fn port_machine(
+    port: &'static Port,
+    id: Option<&str>,
+) -> anyhow::Result<&'static ClockProfile> {
     let Some(id) = id else {
-        return Ok(clock::default_machine(Cpu::Z80));
+        return Ok(port.default_machine());
     };
-    let known = || {
-        clock::MACHINES
-            .iter()
-            .filter(|m| m.cpu == Cpu::Z80)
-            .map(|m| m.id)
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+    let known = || port.machines.join(", ");
     let m = clock::machine(id).with_context(|| {
         format!(
-            "--machine {id}: unknown machine (Z80 machines: {})",
+            "--machine {id}: unknown machine ({} machines: {})",
+            port.name,
             known()
         )
     })?;
-    if m.cpu != Cpu::Z80 {
+    if m.cpu != port.cpu {
+        let other = Port::for_cpu(m.cpu);
         bail!(
-            "--machine {id}: the {} has a {}, not a Z80 (Z80 machines: {})",
+            "--machine {id}: the {} has a {}, not a {} (add --cpu {} for it; {} machines: {})",
             m.machine,
             m.chip,
+            port.name,
+            other.id,
+            port.name,
             known()
         );
     }
     Ok(m)
 }
 
-/// The Z80 engine, assembled from the bundled sources, with `clock` for time figures and
+/// A port's engine, assembled from the bundled sources, with `clock` for time figures and
 /// time limits (emulated time at that clock), paced to it when `realtime` is set, and the
 /// cycle budget of one command (`--max-cycles`; `None` keeps the engine's default).
-pub fn z80_engine(
+pub fn port_engine(
+    port: &'static Port,
     clock: &'static ClockProfile,
     realtime: bool,
     max_cycles: Option<u64>,
-) -> anyhow::Result<Z80Engine> {
-    let mut engine = Z80Engine::assemble().context("assembling the Z80 engine")?;
+) -> anyhow::Result<PortEngine> {
+    let mut engine = PortEngine::assemble(port)
+        .with_context(|| format!("assembling the {} engine", port.name))?;
     engine.clock = Some(clock);
     engine.realtime = realtime;
     set_max_cycles(&mut engine, max_cycles)?;
     Ok(engine)
 }
 
-/// Applies `--max-cycles` to a Z80 engine, refusing 0.
-pub fn set_max_cycles(engine: &mut Z80Engine, max_cycles: Option<u64>) -> anyhow::Result<()> {
+/// Applies `--max-cycles` to a port's engine, refusing 0.
+pub fn set_max_cycles(engine: &mut PortEngine, max_cycles: Option<u64>) -> anyhow::Result<()> {
     match max_cycles {
         Some(0) => bail!("--max-cycles 0: the cycle budget must be at least 1"),
         Some(n) => engine.max_cycles = n,
@@ -87,6 +124,6 @@ pub fn set_max_cycles(engine: &mut Z80Engine, max_cycles: Option<u64>) -> anyhow
     Ok(())
 }
 
-/// Help text of `--max-cycles` (the same on every command that runs the Z80 engine).
-pub const MAX_CYCLES_HELP: &str = "Z80 engine: cycle budget of one command, in T-states \
+/// Help text of `--max-cycles` (the same on every command that runs an 8-bit engine).
+pub const MAX_CYCLES_HELP: &str = "8-bit engine: cycle budget of one command, in CPU cycles \
 (default 2^44, hours of host time); a run that needs more stops with an error";

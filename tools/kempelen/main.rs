@@ -20,7 +20,8 @@ mod asm;
 mod output;
 // --- 8-bit engines (issue 5) ---
 mod bench_chart;
-mod bench_z80;
+mod bench_port;
+mod bench_report;
 mod compare;
 mod gen_tables;
 mod history;
@@ -52,7 +53,8 @@ enum Command {
     /// Run as a UCI engine on standard input and output.
     Uci(uci::UciArgs),
     /// Search the fixed bench positions: deterministic node totals and speed per profile; with
-    /// `--cpu z80`, the Z80 build's nodes/s at historical clocks, ROM, RAM by depth and profile.
+    /// `--cpu z80|6502`, an 8-bit build's nodes/s at historical clocks, ROM, RAM by depth and
+    /// profile (both CPUs side by side with `--cpu z80,6502`).
     Bench(bench::BenchArgs),
     // --- emulator (issue 3) ---
     /// Run an 8-bit program in Kempelen's machine: exact cycles, time at a historical clock.
@@ -65,13 +67,14 @@ enum Command {
     /// Disassemble a binary as Z80 or 6502 source.
     Disasm(asm::DisasmArgs),
     // --- 8-bit engines (issue 5) ---
-    /// Play chess against the Z80 engine on the terminal (the console front end, run in the
+    /// Play chess against an 8-bit engine on the terminal (the console front end, run in the
     /// emulator).
     Play(play::PlayArgs),
-    /// Compare the Z80 build with the native reference on an EPD suite (the bundled one by
+    /// Compare the 8-bit builds with the native reference on an EPD suite (the bundled one by
     /// default): best move, score, PV and nodes; non-zero exit on any disagreement.
     Compare(compare::CompareArgs),
-    /// Write roms-src/z80/tables.inc (tables shared by the native and Z80 engines).
+    /// Write the generated tables.inc of every 8-bit port present (tables shared with the
+    /// native engine).
     GenTables(gen_tables::GenTablesArgs),
     // --- tournament (issue 10) ---
     /// Play a round robin or gauntlet among profiles and UCI/xboard engines: crosstable,

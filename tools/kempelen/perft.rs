@@ -1,19 +1,19 @@
 //! `kempelen perft`: leaf counts of the legal move tree, optionally split by root move, by the
-//! native engine or the Z80 build (which also reports its exact cycles and the time at a
-//! historical machine's clock).
+//! native engine or an 8-bit build (`--cpu z80|6502`, which also reports its exact cycles and
+//! the time at a historical machine's clock).
 
-use crate::engine_common::{EngineArg, nps, z80_engine, z80_machine};
+use crate::engine_common::{CpuArg, nps, port_engine, port_machine, present_port};
 use anyhow::{Context, bail};
-use kempelen_emulator::ClockProfile;
+use kempelen_emulator::{ClockProfile, grouped};
 use kempelen_engine::{Engine, Position};
-use kempelen_roms::Z80Engine;
+use kempelen_roms::PortEngine;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
 /// Arguments of `kempelen perft`.
 #[derive(clap::Args, Debug)]
 pub struct PerftArgs {
-    /// Depth in plies (the Z80 engine: 0 to 255, and the count must fit 32 bits).
+    /// Depth in plies (the 8-bit engines: 0 to 255, and the count must fit 32 bits).
     #[arg(long)]
     pub depth: u32,
     /// Position (default: the start position).
@@ -22,11 +22,13 @@ pub struct PerftArgs {
     /// Print the count below each root move.
     #[arg(long)]
     pub divide: bool,
-    /// Which engine counts: the native one or the Z80 build in the emulator.
-    #[arg(long, value_enum, default_value = "native")]
-    pub engine: EngineArg,
-    /// Z80 engine: the machine whose clock turns cycles into time (see `kempelen machines`;
-    /// default zx-spectrum). With it, `time` and `nodes/s` are at that clock.
+    /// Which engine counts: the native one or an 8-bit build in the emulator (`--engine` is
+    /// an alias).
+    #[arg(long, value_enum, alias = "engine", default_value = "native")]
+    pub cpu: CpuArg,
+    /// 8-bit engine: the machine whose clock turns cycles into time (see `kempelen machines`;
+    /// default zx-spectrum for the Z80, kim-1 for the 6502). With it, `time` and `nodes/s`
+    /// are at that clock.
     #[arg(long, value_name = "ID")]
     pub machine: Option<String>,
     #[arg(long, value_name = "CYCLES", help = crate::engine_common::MAX_CYCLES_HELP)]
@@ -36,48 +38,52 @@ pub struct PerftArgs {
     pub json: bool,
 }
 
-/// What counts the leaves: a backend through the `Engine` trait, or the Z80 engine directly
+/// What counts the leaves: a backend through the `Engine` trait, or a port's engine directly
 /// (for its cycles).
 enum Counter<'a> {
     Native(&'a mut dyn Engine),
-    Z80(Z80Engine, &'static ClockProfile),
+    Port(PortEngine, &'static ClockProfile),
 }
 
 impl Counter<'_> {
-    /// Leaves and, for the Z80, cycles.
+    /// Leaves and, for a port, cycles.
     fn count(&mut self, pos: &Position, depth: u32) -> anyhow::Result<(u64, u64)> {
         match self {
             Counter::Native(e) => Ok((e.perft(pos, depth)?, 0)),
-            Counter::Z80(e, _) => {
+            Counter::Port(e, _) => {
                 let d = depth as u8;
-                let out = Z80Engine::perft(e, pos, d)
-                    .with_context(|| format!("Z80 perft {depth} of {}", pos.to_fen()))?;
+                let out = PortEngine::perft(e, pos, d).with_context(|| {
+                    format!("{} perft {depth} of {}", e.port().name, pos.to_fen())
+                })?;
                 Ok((out.count, out.cycles))
             }
         }
     }
 }
 
-/// Runs the command; `native` is the backend for `--engine native`.
+/// Runs the command; `native` is the backend for `--cpu native`.
 pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
     let fen = args.fen.as_deref().unwrap_or(kempelen_engine::START_FEN);
     let pos = Position::from_fen(fen).with_context(|| format!("--fen '{fen}'"))?;
-    let mut counter = match args.engine {
-        EngineArg::Native => {
+    let mut counter = match present_port(args.cpu)? {
+        None => {
             if args.machine.is_some() {
-                bail!("--machine: only the Z80 engine (--engine z80) runs at a machine's clock");
+                bail!(
+                    "--machine: only an 8-bit engine (--cpu z80 or --cpu 6502) runs at a machine's clock"
+                );
             }
             Counter::Native(native)
         }
-        EngineArg::Z80 => {
+        Some(port) => {
             if args.depth > 255 {
                 bail!(
-                    "--depth {}: the Z80 engine counts perft to depth 255 at most (its depth is one byte; docs/PROTOCOL.md)",
-                    args.depth
+                    "--depth {}: the {} engine counts perft to depth 255 at most (its depth is one byte; docs/PROTOCOL.md)",
+                    args.depth,
+                    port.name
                 );
             }
-            let clock = z80_machine(args.machine.as_deref())?;
-            Counter::Z80(z80_engine(clock, false, args.max_cycles)?, clock)
+            let clock = port_machine(port, args.machine.as_deref())?;
+            Counter::Port(port_engine(port, clock, false, args.max_cycles)?, clock)
         }
     };
     let start = Instant::now();
@@ -98,10 +104,10 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
     };
     let host = start.elapsed();
     let clock = match &counter {
-        Counter::Z80(_, c) => Some(*c),
+        Counter::Port(_, c) => Some(*c),
         Counter::Native(_) => None,
     };
-    // The Z80's time is the time at the machine's clock; the host's time is reported beside.
+    // An 8-bit engine's time is the time at the machine's clock; the host's time is reported beside.
     let time = clock.map_or(host, |c| c.duration(cycles));
     if args.json {
         let divide: Vec<_> = split
@@ -109,7 +115,7 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             .map(|(m, n)| json!({"move": m.to_uci(), "nodes": n}))
             .collect();
         let mut v = json!({
-            "engine": engine_name(args.engine),
+            "engine": args.cpu.id(),
             "fen": pos.to_fen(),
             "depth": args.depth,
             "nodes": total,
@@ -142,10 +148,11 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
                 nps(total, time)
             ),
             Some(c) => println!(
-                "perft {} = {}  (Z80: {} cycles, {:.3} s at {} MHz ({}), {} nodes/s; host {:.3} s)",
+                "perft {} = {}  ({}: {} cycles, {:.3} s at {} MHz ({}), {} nodes/s; host {:.3} s)",
                 args.depth,
                 total,
-                crate::run::grouped(cycles),
+                args.cpu.port().map_or("native", |p| p.name),
+                grouped(cycles),
                 time.as_secs_f64(),
                 c.mhz,
                 c.id,
@@ -155,14 +162,6 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-/// `native` or `z80`, as in JSON output.
-pub fn engine_name(e: EngineArg) -> &'static str {
-    match e {
-        EngineArg::Native => "native",
-        EngineArg::Z80 => "z80",
-    }
 }
 
 fn ms(t: Duration) -> f64 {

@@ -1,29 +1,35 @@
-//! `kempelen play`: play chess against the Z80 engine on the terminal. The console front end
-//! (`roms-src/z80/console.asm`, bundled into the binary) is assembled with Kempelen's
-//! assembler and run in Kempelen's machine with the console on the terminal; the board, the
-//! move input, the engine's search and the end of the game all run inside the emulated Z80.
-//! The same ROM runs under `kempelen run` (see the README).
+//! `kempelen play`: play chess against an 8-bit engine on the terminal (`--cpu z80`, the
+//! default, or `--cpu 6502`). The port's console front end (`roms-src/<port>/console.asm`,
+//! bundled into the binary) is assembled with Kempelen's assembler and run in Kempelen's
+//! machine with the console on the terminal; the board, the move input, the engine's search
+//! and the end of the game all run inside the emulated CPU. The same ROM runs under
+//! `kempelen run` (see the README). The terminal gives the program a line at a time, read
+//! while the emulation waits, so `--realtime` paces only the program's own work.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
-use kempelen_emulator::clock;
-use kempelen_roms::console::ConsoleRom;
+use kempelen_emulator::grouped;
+use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, run_console};
 
-use crate::run::{Terminal, grouped};
+use crate::engine_common::{CpuArg, port_machine, present_port};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
+    /// Which 8-bit build plays (the console front end runs inside the emulated CPU).
+    #[arg(long, value_enum, default_value = "z80")]
+    pub cpu: CpuArg,
     /// Clock profile (see `kempelen machines`) for the time report and --realtime. Default:
-    /// zx-spectrum.
+    /// zx-spectrum for the Z80, kim-1 for the 6502.
     #[arg(long = "machine", value_name = "ID")]
     pub machine: Option<String>,
     /// Run at the machine's real speed: the engine thinks as long as it would have then.
     #[arg(long)]
     pub realtime: bool,
-    /// Cycle budget of the whole session (waiting for a key costs cycles too).
+    /// Cycle budget of the whole session (the program's own cycles; waiting for a line costs
+    /// none).
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000_000)]
     pub max_cycles: u64,
     /// Write the assembled ROM to FILE (and its symbols to FILE.sym) instead of playing.
@@ -32,7 +38,12 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let rom = ConsoleRom::assemble()?;
+    let Some(port) = present_port(args.cpu)? else {
+        bail!(
+            "--cpu native: `play` runs an 8-bit build's console front end (--cpu z80 or --cpu 6502)"
+        );
+    };
+    let rom = ConsoleRom::assemble(port)?;
     if let Some(path) = &args.write_rom {
         std::fs::write(path, &rom.image)
             .with_context(|| format!("cannot write {}", path.display()))?;
@@ -50,33 +61,50 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         );
         return Ok(());
     }
-    let profile = match &args.machine {
-        None => clock::default_machine(kempelen_emulator::Cpu::Z80),
-        Some(id) => clock::machine(id).with_context(|| {
-            let ids: Vec<&str> = clock::MACHINES.iter().map(|m| m.id).collect();
-            format!("unknown machine `{id}` (known: {})", ids.join(", "))
-        })?,
-    };
+    let profile = port_machine(port, args.machine.as_deref())?;
     let mut m = rom.machine()?;
     m.set_clock(profile);
-    m.set_realtime(args.realtime);
-    // When standard input ends, the player "types" Ctrl-D (EOT), which quits like q.
-    m.console_mut()
-        .attach(Box::new(Terminal::with_eof_input(&[0x04])));
-    let result = m.run(args.max_cycles);
+    // The program runs until it waits for a line; the line is read from standard input
+    // outside the emulation, so with --realtime the time a person takes to type is not taken
+    // from the engine's thinking time (the pacer resumes after each wait). When standard
+    // input ends, the player "types" Ctrl-D (EOT), which quits like q.
+    let stdin = std::io::stdin();
+    let mut input = || {
+        let mut line = Vec::new();
+        match std::io::BufRead::read_until(&mut stdin.lock(), b'\n', &mut line) {
+            Ok(n) if n > 0 => Some(line),
+            _ => None,
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut output = |bytes: &[u8]| {
+        let mut out = stdout.lock();
+        let _ = out.write_all(bytes);
+        let _ = out.flush();
+    };
+    let mut pacer = args
+        .realtime
+        .then(|| Pacer::new(RealClock::default(), profile));
+    let result = run_console(
+        &mut m,
+        &mut input,
+        &mut output,
+        pacer.as_mut(),
+        args.max_cycles,
+    );
     let _ = std::io::stdout().flush();
     match result {
-        Ok(stats) if stats.is_done() => {
+        Ok(cycles) => {
             eprintln!(
-                "Z80 cycles: {}, {:.1} s at {} MHz ({})",
-                grouped(stats.cycles),
-                stats.time_at(profile).as_secs_f64(),
+                "{} cycles: {}, {:.1} s at {} MHz ({})",
+                port.name,
+                grouped(cycles),
+                profile.duration(cycles).as_secs_f64(),
                 profile.mhz,
                 profile.id
             );
             Ok(())
         }
-        Ok(stats) => bail!("the Z80 program stopped: {}", stats.stop),
-        Err(e) => bail!("the Z80 program faulted: {e}"),
+        Err(e) => bail!("the {} program: {e}", port.name),
     }
 }

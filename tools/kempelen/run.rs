@@ -121,13 +121,6 @@ pub(crate) struct Terminal {
 }
 
 impl Terminal {
-    /// A terminal that types `after_eof` once standard input has ended.
-    pub(crate) fn with_eof_input(after_eof: &[u8]) -> Self {
-        let mut t = Terminal::new();
-        t.after_eof = after_eof.iter().copied().collect();
-        t
-    }
-
     pub(crate) fn new() -> Self {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
@@ -334,17 +327,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
-pub(crate) fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub(crate) use kempelen_emulator::grouped;
 
 fn report(m: &Machine, stats: &RunStats, clock: &ClockProfile, args: &RunArgs) {
     eprintln!("stopped: {}", stats.stop);

@@ -1,27 +1,29 @@
 //! `kempelen search`: one search of a position, printing best move, score, nodes and PV, by
-//! the native engine or the Z80 build (which also reports its exact cycles and the time at a
-//! historical machine's clock).
+//! the native engine or an 8-bit build (`--cpu z80|6502`, which also reports its exact cycles
+//! and the time at a historical machine's clock).
 
-use crate::engine_common::{EngineArg, ProfileArg, nps, z80_engine, z80_machine};
-use crate::perft::engine_name;
+use crate::engine_common::{CpuArg, ProfileArg, nps, port_engine, port_machine, present_port};
 use anyhow::{Context, bail};
-use kempelen_emulator::ClockProfile;
+use kempelen_emulator::{ClockProfile, grouped};
 use kempelen_engine::uci::{format_info, format_score};
-use kempelen_engine::{Engine, Game, Limits, SearchControl, SearchResult, mate_in, time};
+use kempelen_engine::{
+    Engine, Game, Limits, SearchControl, SearchInfo, SearchResult, mate_in, time,
+};
+use kempelen_roms::Port;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
 /// Arguments of `kempelen search`.
 #[derive(clap::Args, Debug)]
 pub struct SearchArgs {
-    /// Depth in plies (iterations of the iterative deepening; the Z80 engine: 1 to 32).
+    /// Depth in plies (iterations of the iterative deepening; the 8-bit engines: 1 to 32).
     #[arg(long)]
     pub depth: Option<u32>,
-    /// Node limit (reference profile: the exact semantics of ALGORITHM.md section 9; the Z80
-    /// engine: at most 2^32 - 1).
+    /// Node limit (reference profile: the exact semantics of ALGORITHM.md section 9; the 8-bit
+    /// engines: at most 2^32 - 1).
     #[arg(long)]
     pub nodes: Option<u64>,
-    /// Time limit in milliseconds (the Z80 engine: emulated time at the machine's clock).
+    /// Time limit in milliseconds (the 8-bit engines: emulated time at the machine's clock).
     #[arg(long)]
     pub movetime: Option<u64>,
     /// Position (default: the start position).
@@ -31,14 +33,16 @@ pub struct SearchArgs {
     #[arg(long, num_args = 1.., value_name = "MOVE")]
     pub moves: Vec<String>,
     /// Search profile: reference, full, or a historical one (turing, shannon, tartan,
-    /// microchess, micromax, ...; see docs/history/). The Z80 engine has only `reference`.
+    /// microchess, micromax, sargon, salomon, nimzo; see docs/history/). The 8-bit engines
+    /// have only `reference`.
     #[arg(long, default_value = "reference")]
     pub profile: ProfileArg,
-    /// Which engine searches: the native one or the Z80 build in the emulator.
-    #[arg(long, value_enum, default_value = "native")]
-    pub engine: EngineArg,
-    /// Z80 engine: the machine whose clock turns cycles into time and measures `--movetime`
-    /// (see `kempelen machines`; default zx-spectrum).
+    /// Which engine searches: the native one or an 8-bit build in the emulator (`--engine` is
+    /// an alias).
+    #[arg(long, value_enum, alias = "engine", default_value = "native")]
+    pub cpu: CpuArg,
+    /// 8-bit engine: the machine whose clock turns cycles into time and measures `--movetime`
+    /// (see `kempelen machines`; default zx-spectrum for the Z80, kim-1 for the 6502).
     #[arg(long, value_name = "ID")]
     pub machine: Option<String>,
     #[arg(long, value_name = "CYCLES", help = crate::engine_common::MAX_CYCLES_HELP)]
@@ -48,8 +52,9 @@ pub struct SearchArgs {
     pub json: bool,
 }
 
-/// What the Z80 engine adds to a search result.
-struct Z80Cost {
+/// What an 8-bit engine adds to a search result.
+struct PortCost {
+    port: &'static Port,
     cycles: u64,
     clock: &'static ClockProfile,
     host: Duration,
@@ -80,15 +85,17 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
     } else {
         SearchControl::with_info(|info| println!("{}", format_info(info)))
     };
-    let (r, z80) = match args.engine {
-        EngineArg::Native => {
+    let (r, ported) = match present_port(args.cpu)? {
+        None => {
             if args.machine.is_some() {
-                bail!("--machine: only the Z80 engine (--engine z80) runs at a machine's clock");
+                bail!(
+                    "--machine: only an 8-bit engine (--cpu z80 or --cpu 6502) runs at a machine's clock"
+                );
             }
             (native.search(&game, &limits, &control)?, None)
         }
-        EngineArg::Z80 => {
-            let (r, cost) = search_z80(args, &game, &limits, &control)?;
+        Some(port) => {
+            let (r, cost) = search_port(port, args, &game, &limits)?;
             (r, Some(cost))
         }
     };
@@ -106,9 +113,9 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             "time_ms": crate::output::millis(r.time),
             "nodes_per_second": nps(r.nodes, r.time),
             "pv": pv,
-            "engine": engine_name(args.engine),
+            "engine": args.cpu.id(),
         });
-        if let Some(z) = &z80 {
+        if let Some(z) = &ported {
             v["cycles"] = json!(z.cycles);
             v["machine"] = json!(z.clock.id);
             v["mhz"] = json!(z.clock.mhz);
@@ -129,10 +136,11 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             nps(r.nodes, r.time)
         );
         println!("pv {}", pv.join(" "));
-        if let Some(z) = &z80 {
+        if let Some(z) = &ported {
             println!(
-                "z80 {} cycles: {:.3} s at {} MHz ({}); host {:.3} s",
-                crate::run::grouped(z.cycles),
+                "{} {} cycles: {:.3} s at {} MHz ({}); host {:.3} s",
+                z.port.id,
+                grouped(z.cycles),
                 z.clock.duration(z.cycles).as_secs_f64(),
                 z.clock.mhz,
                 z.clock.id,
@@ -143,48 +151,65 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The search by the Z80 build: the same limits (time in emulated time at the machine's
+/// The search by an 8-bit build: the same limits (time in emulated time at the machine's
 /// clock), refused with a clear message where the build cannot follow them.
-fn search_z80(
+fn search_port(
+    port: &'static Port,
     args: &SearchArgs,
     game: &Game,
     limits: &Limits,
-    control: &SearchControl,
-) -> anyhow::Result<(SearchResult, Z80Cost)> {
+) -> anyhow::Result<(SearchResult, PortCost)> {
     if args.profile != ProfileArg::Reference {
         bail!(
-            "--profile {}: the Z80 build runs the reference profile only (the {} profile is the native engine's)",
+            "--profile {}: the {} build runs the reference profile only (the {} profile is the native engine's)",
             args.profile,
+            port.name,
             args.profile
         );
     }
     if let Some(d) = args.depth {
         if d > 32 {
-            bail!("--depth {d}: the Z80 engine searches depths 1 to 32 (docs/PROTOCOL.md)");
+            bail!(
+                "--depth {d}: the {} engine searches depths 1 to 32 (docs/PROTOCOL.md)",
+                port.name
+            );
         }
     }
     let nodes = match args.nodes {
         None => None,
         Some(n) => Some(u32::try_from(n).map_err(|_| {
-            anyhow::anyhow!("--nodes {n}: the Z80 engine's node limit is at most 4294967295")
+            anyhow::anyhow!(
+                "--nodes {n}: the {} engine's node limit is at most 4294967295",
+                port.name
+            )
         })?),
     };
-    let clock = z80_machine(args.machine.as_deref())?;
-    let engine = z80_engine(clock, false, args.max_cycles)?;
+    let clock = port_machine(port, args.machine.as_deref())?;
+    let engine = port_engine(port, clock, false, args.max_cycles)?;
     let pos = game.position();
     let budget = time::budget(limits, pos.side());
     let start = Instant::now();
+    // Each completed iteration is reported as it completes (the engine's host call
+    // "iteration complete"): the native engine's info line plus the cycles so far.
+    let json_mode = args.json;
+    let report = |info: &SearchInfo, cycles: u64| {
+        if !json_mode {
+            println!("{} cycles {cycles}", format_info(info));
+        }
+    };
     let out = engine
-        .search_with(
+        .search_reporting(
             pos,
             &game.reference_history(),
             args.depth.unwrap_or(32),
             nodes,
-            control,
+            &SearchControl::default(),
             budget,
+            &report,
         )
-        .context("the Z80 engine")?;
-    let cost = Z80Cost {
+        .with_context(|| format!("the {} engine", port.name))?;
+    let cost = PortCost {
+        port,
         cycles: out.cycles,
         clock,
         host: start.elapsed(),

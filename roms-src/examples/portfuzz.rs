@@ -1,10 +1,10 @@
-//! Long differential campaigns: the Z80 engine against the native reference search on
+//! Long differential campaigns: a port's engine (`--cpu z80`, the default, or `--cpu 6502`) against the native reference search on
 //! generated cases (random games from the start position and the perft-suite positions,
 //! random placements), or on the cases of an EPD file. Every difference is shrunk
 //! ([`differential::minimize`]) and printed as an EPD line for the regression file.
 //!
 //! ```text
-//! cargo run --release -p kempelen-roms --example z80fuzz -- [--seed S] [--cases N]
+//! cargo run --release -p kempelen-roms --example portfuzz -- [--cpu z80|6502] [--seed S] [--cases N]
 //!     [--seconds T] [--skip K] [--depth D] [--max-nodes N] [--perft-leaves N]
 //!     [--source games|placements|both] [--epd FILE] [--verbose]
 //! ```
@@ -17,13 +17,16 @@
 //! does not cut) is that big. With `--epd`, each line's own checks (`depth`, `nodes`, `perft`) run,
 //! or the generated ones when it has none. `--seconds` ends the run after the case that passes
 //! the time budget; `--skip K` draws the first `K` cases without running them, to get back to
-//! a case of a long run quickly. The exit status is 1 when any case differs.
+//! a case of a long run quickly. On a terminal, a progress bar on stderr counts the cases. The
+//! exit status is 1 when any case differs.
 
-use kempelen_roms::Z80Engine;
+use indicatif::{ProgressBar, ProgressStyle};
 use kempelen_roms::differential::{self, Case, Check, Difference, Rng};
+use kempelen_roms::{Port, PortEngine};
 use std::time::Instant;
 
 struct Args {
+    port: &'static Port,
     seed: u64,
     cases: usize,
     depth: u32,
@@ -39,7 +42,7 @@ struct Args {
 /// Stops with a usage message (exit status 2).
 fn usage(problem: &str) -> ! {
     eprintln!(
-        "z80fuzz: {problem}\nusage: z80fuzz [--seed S] [--cases N] [--seconds T] [--skip K] \
+        "portfuzz: {problem}\nusage: portfuzz [--cpu z80|6502] [--seed S] [--cases N] [--seconds T] [--skip K] \
          [--depth D] [--max-nodes N] [--perft-leaves N] [--source games|placements|both] [--epd FILE] \
          [--verbose]"
     );
@@ -48,6 +51,7 @@ fn usage(problem: &str) -> ! {
 
 fn args() -> Args {
     let mut a = Args {
+        port: &kempelen_roms::port::Z80,
         seed: 1,
         cases: 1000,
         depth: 4,
@@ -75,6 +79,10 @@ fn args() -> Args {
                 .unwrap_or_else(|_| usage(&format!("{} {val}: not a number", v[i])))
         };
         match v[i].as_str() {
+            "--cpu" => {
+                a.port = Port::by_id(&val)
+                    .unwrap_or_else(|| usage(&format!("--cpu {val}: the ports are z80 and 6502")))
+            }
             "--seed" => a.seed = num(),
             "--cases" => a.cases = num() as usize,
             "--seconds" => a.seconds = Some(num()),
@@ -173,7 +181,7 @@ fn generated_checks(rng: &mut Rng, case: &Case, a: &Args) -> (Vec<Check>, usize)
 
 fn main() {
     let a = args();
-    let engine = Z80Engine::assemble().expect("the engine assembles");
+    let engine = PortEngine::assemble(a.port).unwrap_or_else(|e| usage(&e.to_string()));
     let mut rng = Rng::new(a.seed);
     let starts = differential::starts();
     let fixed: Option<Vec<(Case, Vec<Check>)>> = a.epd.as_ref().map(|f| {
@@ -194,7 +202,16 @@ fn main() {
     let total = fixed.as_ref().map_or(a.cases, |f| f.len());
     let mut t = Tally::default();
     let start = Instant::now();
+    // Hidden (drawing nothing) when stderr is not a terminal.
+    let bar = ProgressBar::new(total as u64);
+    bar.set_style(
+        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} cases, {elapsed}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    bar.set_message(format!("{} campaign", a.port.name));
     for i in 0..total {
+        bar.inc(1);
         if a.seconds.is_some_and(|s| start.elapsed().as_secs() >= s) {
             eprintln!("time budget of {} s used up", a.seconds.unwrap_or(0));
             break;
@@ -234,7 +251,7 @@ fn main() {
         for check in checks {
             let t0 = Instant::now();
             if a.verbose {
-                eprint!("case {i} {check}: {} ...", case.to_epd());
+                bar.suspend(|| eprint!("case {i} {check}: {} ...", case.to_epd()));
             }
             match check {
                 Check::Perft(_) => t.perfts += 1,
@@ -250,25 +267,30 @@ fn main() {
                         _ => t.nodes += ok.count,
                     }
                     if a.verbose {
-                        eprintln!(" ok {} ({:.1} s)", ok.count, t0.elapsed().as_secs_f64());
+                        bar.suspend(|| {
+                            eprintln!(" ok {} ({:.1} s)", ok.count, t0.elapsed().as_secs_f64())
+                        });
                     }
                 }
                 Err(d) if d.is_stack_overflow() => {
                     t.stack_overflow += 1;
-                    println!("STACK OVERFLOW (allowed) {check}: {}", case.to_epd());
+                    bar.suspend(|| println!("STACK OVERFLOW (allowed) {check}: {}", case.to_epd()));
                 }
                 Err(d) => {
                     t.differences += 1;
-                    println!("DIFFERENCE {check}: {d}\n  case: {}", case.to_epd());
+                    let first = d.to_string();
                     let (small, c, sd) = differential::minimize(&engine, &case, check, d);
-                    println!("  minimal ({c}): {sd}\n  {}", small.to_epd());
-                    if let Difference::Error(e) = sd {
-                        println!("  error: {e}");
-                    }
+                    bar.suspend(|| {
+                        println!("DIFFERENCE {check}: {first}\n  case: {}", case.to_epd());
+                        println!("  minimal ({c}): {sd}\n  {}", small.to_epd());
+                        if let Difference::Error(e) = &sd {
+                            println!("  error: {e}");
+                        }
+                    });
                 }
             }
         }
-        if (i + 1) % 100 == 0 {
+        if (i + 1) % 100 == 0 && bar.is_hidden() {
             eprintln!(
                 "{} cases: searches {}, deep {}, node-limited {}, perfts {}, skipped {}; \
                  {} differences, {:.0} s",
@@ -283,10 +305,12 @@ fn main() {
             );
         }
     }
+    bar.finish_and_clear();
     println!(
-        "seed {}: {} cases; searches {} (depth 1..={}), deep {}, node-limited {}, perfts {}; \
+        "{}, seed {}: {} cases; searches {} (depth 1..={}), deep {}, node-limited {}, perfts {}; \
          skipped {} (native > {} nodes); stack overflows {}; {} search nodes, {} perft \
-         leaves, {} T-states; differences {}; {:.0} s",
+         leaves, {} cycles; differences {}; {:.0} s",
+        a.port.name,
         a.seed,
         t.cases,
         t.searches,

@@ -1,20 +1,21 @@
-//! The Z80 reference engine: assemble `z80/engine.asm`, load it, write a command and a
-//! position into the protocol block (docs/PROTOCOL.md), run the CPU until the engine's
-//! "done" host call, read the result back. Every address comes from the assembler's symbol
-//! table. [`Z80Engine`] implements the native engine's [`Engine`] trait, so `perft`,
-//! `search`, `compare`, `bench` and `uci` run it like the native engine.
+//! The port engine: one 8-bit build of the reference algorithm, described by a [`Port`]
+//! (crate::port): assemble its `engine.asm`, load it, write a command and a position into
+//! the protocol block (docs/PROTOCOL.md), run the CPU until the engine's "done" host call,
+//! read the result back. Every address comes from the assembler's symbol table, so the same
+//! code drives the Z80 and the 6502 builds. [`PortEngine`] implements the native engine's
+//! [`Engine`] trait, so `perft`, `search`, `compare`, `bench` and `uci` run it like the
+//! native engine.
 //!
-//! The program runs in kempelen-emulator's Z80 machine with its default memory map
-//! (docs/MACHINE.md: ROM 0000h-3FFFh, RAM 4000h-FFFFh, stack region F000h-FFFFh), which also
-//! measures it: exact cycles, the RAM profile and, on request, cycles per routine.
+//! The program runs in kempelen-emulator's machine with the CPU's default memory map
+//! (docs/MACHINE.md), which also measures it: exact cycles, the RAM profile and, on request,
+//! cycles per routine.
 
 use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
-use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use kempelen_emulator::{
-    ClockProfile, Cpu, Fault, Machine, ProfileReport, RamProfile, SymbolTable,
+    ClockProfile, Fault, Machine, ProfileReport, RamProfile, StopReason, SymbolTable,
 };
 use kempelen_engine::engine::{
     Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo, SearchResult,
@@ -22,38 +23,14 @@ use kempelen_engine::engine::{
 use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
 
+use crate::port::{Port, PortError};
 use crate::setup::Setup;
 
-/// Where the engine's sources live in the source tree.
-pub fn source_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("z80")
-}
-
-/// The engine's sources, bundled at compile time so the engine can be assembled anywhere
-/// (`tests/assemblers.rs` checks the list against the folder).
-pub const SOURCES: &[(&str, &str)] = &[
-    ("engine.asm", include_str!("../z80/engine.asm")),
-    ("ram.inc", include_str!("../z80/ram.inc")),
-    ("setup.inc", include_str!("../z80/setup.inc")),
-    ("page0.inc", include_str!("../z80/page0.inc")),
-    ("tables.inc", include_str!("../z80/tables.inc")),
-    ("zhole1.inc", include_str!("../z80/zhole1.inc")),
-    ("zhole2.inc", include_str!("../z80/zhole2.inc")),
-    ("zhole3.inc", include_str!("../z80/zhole3.inc")),
-    ("zhole4.inc", include_str!("../z80/zhole4.inc")),
-    ("board.inc", include_str!("../z80/board.inc")),
-    ("movegen.inc", include_str!("../z80/movegen.inc")),
-    ("make.inc", include_str!("../z80/make.inc")),
-    ("search.inc", include_str!("../z80/search.inc")),
-    ("perft.inc", include_str!("../z80/perft.inc")),
-];
-
-/// The main source file among [`SOURCES`].
-pub const MAIN: &str = "engine.asm";
-
-/// What went wrong running the Z80 engine.
+/// What went wrong running a port engine.
 #[derive(Debug, Error)]
-pub enum Z80Error {
+pub enum PortEngineError {
+    #[error("{0}")]
+    Absent(#[from] PortError),
     #[error("assembling {file}: {message}")]
     Assemble { file: String, message: String },
     #[error("the symbol table has no `{0}`: engine sources and host glue disagree")]
@@ -94,7 +71,7 @@ pub fn status_name(code: u8) -> &'static str {
 pub struct PerftOutcome {
     /// Leaves of the legal move tree.
     pub count: u64,
-    /// Z80 T-states the run took.
+    /// CPU cycles (Z80 T-states, 6502 cycles) the run took.
     pub cycles: u64,
 }
 
@@ -102,9 +79,9 @@ pub struct PerftOutcome {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchOutcome {
     /// Best move, score, principal variation, completed depth, nodes (`time` is the
-    /// emulated time at [`Z80Engine::clock`], or the host's time without a clock).
+    /// emulated time at [`PortEngine::clock`], or the host's time without a clock).
     pub result: SearchResult,
-    /// Z80 T-states from reset to the "done" host call.
+    /// CPU cycles from reset to the "done" host call.
     pub cycles: u64,
     /// RAM the engine used (docs/MACHINE.md: distinct bytes the CPU wrote outside the stack
     /// region plus the deepest stack); the host's input (position, history) comes on top.
@@ -140,8 +117,8 @@ struct Layout {
 }
 
 impl Layout {
-    fn from_symbols(s: &SymbolTable) -> Result<Layout, Z80Error> {
-        let g = |n: &'static str| s.get(n).ok_or(Z80Error::MissingSymbol(n));
+    fn from_symbols(s: &SymbolTable) -> Result<Layout, PortEngineError> {
+        let g = |n: &'static str| s.get(n).ok_or(PortEngineError::MissingSymbol(n));
         Ok(Layout {
             p_cmd: g("P_CMD")?,
             p_depth: g("P_DEPTH")?,
@@ -172,12 +149,15 @@ impl Layout {
 
 /// The assembled engine, ready to run commands.
 #[derive(Debug, Clone)]
-pub struct Z80Engine {
+pub struct PortEngine {
+    port: &'static Port,
     rom: Vec<u8>,
+    origin: u16,
+    entry: u16,
     symbols: SymbolTable,
     layout: Layout,
-    /// Cycle budget of one command (a run that needs more stops with [`Z80Error::Run`] or,
-    /// sliced, [`Z80Error::CycleBudget`]).
+    /// Cycle budget of one command (a run that needs more stops with [`PortEngineError::Run`]
+    /// or, sliced, [`PortEngineError::CycleBudget`]).
     pub max_cycles: u64,
     /// The historical machine whose clock turns cycles into time; with it, search times and
     /// time limits are emulated time, without it the host's time.
@@ -186,27 +166,44 @@ pub struct Z80Engine {
     pub realtime: bool,
 }
 
-/// The ROM region of the machine's default Z80 memory map (docs/MACHINE.md).
-const ROM_LIMIT: usize = 0x4000;
-
-/// How often the run loop looks at the stop flag, the clock and finished iterations.
+/// How often the run loop looks at the stop flag and the clock.
 const POLL_CYCLES: u64 = 1 << 20;
 
-impl Z80Engine {
-    /// Builds the engine from an assembled image (loaded at 0x0000) and its symbols.
-    pub fn new(rom: Vec<u8>, symbols: SymbolTable) -> Result<Z80Engine, Z80Error> {
-        if rom.len() > ROM_LIMIT {
-            return Err(Z80Error::Assemble {
-                file: "engine.asm".into(),
+impl PortEngine {
+    /// Builds the engine of `port` from an image assembled at `origin` and its symbols.
+    pub fn new(
+        port: &'static Port,
+        origin: u16,
+        rom: Vec<u8>,
+        symbols: SymbolTable,
+    ) -> Result<PortEngine, PortEngineError> {
+        let limit = port.rom_limit;
+        let fits = usize::from(origin) + rom.len() <= 0x10000;
+        if rom.len() > limit || !fits {
+            return Err(PortEngineError::Assemble {
+                file: port.engine_main.into(),
                 message: format!(
-                    "the image has {} bytes; the ROM holds {ROM_LIMIT}",
-                    rom.len()
+                    "the image has {} bytes at ${origin:04X}; the {} engine's ROM holds {limit}",
+                    rom.len(),
+                    port.name
                 ),
             });
         }
+        let entry = port
+            .entry_of(origin, &rom)
+            .ok_or_else(|| PortEngineError::Assemble {
+                file: port.engine_main.into(),
+                message: format!(
+                    "the image at ${origin:04X} ({} bytes) does not hold the reset vector at $FFFC",
+                    rom.len()
+                ),
+            })?;
         let layout = Layout::from_symbols(&symbols)?;
-        Ok(Z80Engine {
+        Ok(PortEngine {
+            port,
             rom,
+            origin,
+            entry,
             symbols,
             layout,
             max_cycles: 1 << 44,
@@ -215,28 +212,66 @@ impl Z80Engine {
         })
     }
 
-    /// Assembles the bundled sources of `z80/engine.asm` with Kempelen's assembler.
-    pub fn assemble() -> Result<Z80Engine, Z80Error> {
+    /// Assembles the bundled sources of the port's `engine.asm` with Kempelen's assembler;
+    /// a port whose sources are not in this tree gives [`PortEngineError::Absent`].
+    pub fn assemble(port: &'static Port) -> Result<PortEngine, PortEngineError> {
+        port.require()?;
         let mut source = MemorySource::new();
-        for (name, text) in SOURCES {
+        for (name, text) in port.sources() {
             source.add(name, text.as_bytes());
         }
-        Z80Engine::assemble_from(&source, MAIN)
+        PortEngine::assemble_from(port, &source, port.engine_main)
     }
 
     /// Assembles an engine from `main` and the files it includes as `source` serves them: a
     /// changed copy of the sources (a directory through [`kempelen_asm::source::FsSource`],
     /// or strings), so that a change can be compared with the native reference before it
     /// goes in. The image must keep the protocol symbols (docs/PROTOCOL.md).
-    pub fn assemble_from(source: &dyn SourceProvider, main: &str) -> Result<Z80Engine, Z80Error> {
-        let out = assemble(main, source, &Options::new(Cpu::Z80));
+    pub fn assemble_from(
+        port: &'static Port,
+        source: &dyn SourceProvider,
+        main: &str,
+    ) -> Result<PortEngine, PortEngineError> {
+        let out = assemble(main, source, &Options::new(port.cpu));
         if !out.is_ok() {
-            return Err(Z80Error::Assemble {
+            return Err(PortEngineError::Assemble {
                 file: main.into(),
                 message: out.report(),
             });
         }
-        Z80Engine::new(out.image.bytes.clone(), out.symbols.clone())
+        PortEngine::new(
+            port,
+            out.image.origin,
+            out.image.bytes.clone(),
+            out.symbols.clone(),
+        )
+    }
+
+    /// The engine of `port` assembled once from the bundled sources and shared (for tests
+    /// and tools that run many commands); panics if the present sources do not assemble.
+    pub fn shared(port: &'static Port) -> Result<&'static PortEngine, PortError> {
+        use std::sync::OnceLock;
+        static ENGINES: [OnceLock<PortEngine>; crate::port::PORT_COUNT] =
+            [const { OnceLock::new() }; crate::port::PORT_COUNT];
+        port.require()?;
+        let i = crate::port::PORTS
+            .iter()
+            .position(|p| p.id == port.id)
+            .unwrap_or_else(|| panic!("{} is not in PORTS", port.name));
+        Ok(ENGINES[i].get_or_init(|| {
+            PortEngine::assemble(port)
+                .unwrap_or_else(|e| panic!("the {} engine does not assemble: {e}", port.name))
+        }))
+    }
+
+    /// The port this engine is a build of.
+    pub fn port(&self) -> &'static Port {
+        self.port
+    }
+
+    /// Where the image is loaded.
+    pub fn origin(&self) -> u16 {
+        self.origin
     }
 
     /// The assembled image.
@@ -250,7 +285,7 @@ impl Z80Engine {
     }
 
     /// Counts the leaves of the legal move tree of `depth` plies.
-    pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, Z80Error> {
+    pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, PortEngineError> {
         let l = &self.layout;
         let mut m = self.perft_machine(pos, depth)?;
         let cycles = run(&mut m, self.max_cycles)?;
@@ -272,18 +307,21 @@ impl Z80Engine {
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-    ) -> Result<SearchOutcome, Z80Error> {
+    ) -> Result<SearchOutcome, PortEngineError> {
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         let cycles = run(&mut m, self.max_cycles)?;
         self.search_outcome(&m, pos, cycles, None)
     }
 
-    /// [`Z80Engine::search`] with a control (stop flag, info callback after every iteration)
+    /// [`PortEngine::search`] with a control (stop flag, info callback after every iteration)
     /// and time limits (soft: no new iteration, hard: stop), measured in emulated time when
-    /// [`Z80Engine::clock`] is set. The machine runs in slices of 2^20 T-states between
-    /// which the host looks at the stop flag, the clock and finished iterations. The machine
-    /// keeps a RAM profile per run, so the outcome's `ram` covers the last slice only: RAM
-    /// figures come from [`Z80Engine::search`], which runs in one piece.
+    /// [`PortEngine::clock`] is set. Each completed iteration is reported to the control as it
+    /// completes (the engine's host call "iteration complete", docs/PROTOCOL.md), with the
+    /// same depth, score, nodes and principal variation as the native reference search
+    /// reports. Between the iterations the machine runs in slices of at most 2^20 cycles
+    /// between which the host looks at the stop flag and the clock. The machine keeps a RAM
+    /// profile per run, so the outcome's `ram` covers the last slice only: RAM figures come
+    /// from [`PortEngine::search`], which runs in one piece.
     pub fn search_with(
         &self,
         pos: &Position,
@@ -292,9 +330,29 @@ impl Z80Engine {
         nodes: Option<u32>,
         control: &SearchControl,
         budget: time::TimeBudget,
-    ) -> Result<SearchOutcome, Z80Error> {
+    ) -> Result<SearchOutcome, PortEngineError> {
+        self.search_reporting(pos, history, depth, nodes, control, budget, &|info, _| {
+            control.report(info)
+        })
+    }
+
+    /// [`PortEngine::search_with`] with the iterations reported to `report` instead of the
+    /// control's callback, together with the cycles from the start of the search to the end of
+    /// the iteration.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_reporting(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        depth: u32,
+        nodes: Option<u32>,
+        control: &SearchControl,
+        budget: time::TimeBudget,
+        report: &dyn Fn(&SearchInfo, u64),
+    ) -> Result<SearchOutcome, PortEngineError> {
         let l = &self.layout;
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
+        m.set_stop_on_iteration(true);
         let start = control.start;
         let elapsed = |cycles: u64| match self.clock {
             Some(c) => c.duration(cycles),
@@ -316,28 +374,34 @@ impl Z80Engine {
             match m.run(slice) {
                 Ok(stats) => {
                     cycles += stats.cycles;
-                    if !stats.is_done() {
-                        return Err(Z80Error::NotDone(stats.stop));
+                    match stats.stop {
+                        StopReason::HostDone => break,
+                        StopReason::HostIteration { .. } => {
+                            let t = elapsed(cycles);
+                            if let Some(info) = iteration_info(&m, l, pos, t) {
+                                reported = info.depth as u8;
+                                report(&info, cycles);
+                            }
+                            if budget.soft.is_some_and(|s| t >= s) {
+                                stopping = true;
+                            }
+                        }
+                        stop => return Err(PortEngineError::NotDone(stop)),
                     }
-                    break;
                 }
-                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => cycles += e.cycles,
-                Err(e) => return Err(Z80Error::Run(Box::new(e))),
+                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => {
+                    cycles += e.cycles;
+                    // The stop flag and the hard limit are looked at between slices (a
+                    // slice ends at the hard limit, see above).
+                    let t = elapsed(cycles);
+                    if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
+                        stopping = true;
+                    }
+                }
+                Err(e) => return Err(PortEngineError::Run(Box::new(e))),
             }
             if cycles > self.max_cycles {
-                return Err(Z80Error::CycleBudget(self.max_cycles));
-            }
-            let done = m.read_byte(l.r_depth);
-            let t = elapsed(cycles);
-            if done > reported {
-                reported = done;
-                report_iteration(&m, l, pos, control, t);
-                if budget.soft.is_some_and(|s| t >= s) {
-                    stopping = true;
-                }
-            }
-            if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
-                stopping = true;
+                return Err(PortEngineError::CycleBudget(self.max_cycles));
             }
             // A stop works like the node limit (ALGORITHM.md section 9): once iteration 1 is
             // complete, the engine ends at its next node with the last completed iteration.
@@ -346,21 +410,27 @@ impl Z80Engine {
                 m.write_bytes(l.v_limit_on, &[1])?;
             }
         }
-        // Iterations completed in the last slice are reported too (the last one at least, as
-        // the native search reports every iteration).
+        // An engine without the host call (a changed copy of the sources, say) still reports
+        // its last iteration.
         if m.read_byte(l.r_depth) > reported && m.read_byte(l.r_status) == 0 {
-            report_iteration(&m, l, pos, control, elapsed(cycles));
+            if let Some(info) = iteration_info(&m, l, pos, elapsed(cycles)) {
+                report(&info, cycles);
+            }
         }
         self.search_outcome(&m, pos, cycles, Some(elapsed(cycles)))
     }
 
     /// Runs a search with the profiler on and returns its report (cycles per routine).
-    pub fn profile_search(&self, pos: &Position, depth: u32) -> Result<ProfileReport, Z80Error> {
+    pub fn profile_search(
+        &self,
+        pos: &Position,
+        depth: u32,
+    ) -> Result<ProfileReport, PortEngineError> {
         self.search_profiled(pos, &[], depth, None)
             .map(|(_, report)| report)
     }
 
-    /// [`Z80Engine::search`] with the cycle profiler on: the outcome (the same result, cycles
+    /// [`PortEngine::search`] with the cycle profiler on: the outcome (the same result, cycles
     /// and RAM profile as without the profiler) and the cycles per routine of this search.
     pub fn search_profiled(
         &self,
@@ -368,7 +438,7 @@ impl Z80Engine {
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-    ) -> Result<(SearchOutcome, ProfileReport), Z80Error> {
+    ) -> Result<(SearchOutcome, ProfileReport), PortEngineError> {
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         m.enable_profiler();
         let cycles = run(&mut m, self.max_cycles)?;
@@ -379,7 +449,7 @@ impl Z80Engine {
     /// The machine with the engine loaded and a perft command written, not yet run: for a
     /// host that drives the run itself (in slices, traced, or looking at RAM between
     /// slices). The result is at `R_STATUS` and `R_PERFT` (docs/PROTOCOL.md).
-    pub fn perft_machine(&self, pos: &Position, depth: u8) -> Result<Machine, Z80Error> {
+    pub fn perft_machine(&self, pos: &Position, depth: u8) -> Result<Machine, PortEngineError> {
         let l = &self.layout;
         let mut m = self.machine()?;
         self.write_position(&mut m, &Setup::from_position(pos), &[])?;
@@ -389,20 +459,22 @@ impl Z80Engine {
     }
 
     /// The machine with the engine loaded and a search command written, not yet run (see
-    /// [`Z80Engine::perft_machine`]); the arguments are those of [`Z80Engine::search`].
+    /// [`PortEngine::perft_machine`]); the arguments are those of [`PortEngine::search`].
     pub fn search_machine(
         &self,
         pos: &Position,
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-    ) -> Result<Machine, Z80Error> {
+    ) -> Result<Machine, PortEngineError> {
         self.prepare_search(pos, history, depth, nodes)
     }
 
-    fn machine(&self) -> Result<Machine, Z80Error> {
-        let mut b = Machine::builder(Cpu::Z80)
-            .load(0, &self.rom)
+    fn machine(&self) -> Result<Machine, PortEngineError> {
+        let mut b = Machine::builder(self.port.cpu)
+            .memory_map(self.port.memory_map())
+            .load(self.origin, &self.rom)
+            .entry(self.entry)
             .symbols(self.symbols.clone());
         if let Some(c) = self.clock {
             b = b.clock(c);
@@ -418,9 +490,9 @@ impl Z80Engine {
         history: &[u32],
         depth: u32,
         nodes: Option<u32>,
-    ) -> Result<Machine, Z80Error> {
+    ) -> Result<Machine, PortEngineError> {
         if !(1..=32).contains(&depth) {
-            return Err(Z80Error::Depth(depth));
+            return Err(PortEngineError::Depth(depth));
         }
         let l = &self.layout;
         let mut m = self.machine()?;
@@ -439,7 +511,7 @@ impl Z80Engine {
         pos: &Position,
         cycles: u64,
         time: Option<Duration>,
-    ) -> Result<SearchOutcome, Z80Error> {
+    ) -> Result<SearchOutcome, PortEngineError> {
         let l = &self.layout;
         self.check_status(m)?;
         let pv = read_pv(m, l, pos)?;
@@ -468,10 +540,18 @@ impl Z80Engine {
         })
     }
 
-    fn write_position(&self, m: &mut Machine, s: &Setup, history: &[u32]) -> Result<(), Z80Error> {
+    fn write_position(
+        &self,
+        m: &mut Machine,
+        s: &Setup,
+        history: &[u32],
+    ) -> Result<(), PortEngineError> {
         let l = &self.layout;
         if history.len() > l.hist_max as usize {
-            return Err(Z80Error::HistoryTooLong(history.len(), l.hist_max as usize));
+            return Err(PortEngineError::HistoryTooLong(
+                history.len(),
+                l.hist_max as usize,
+            ));
         }
         m.write_bytes(l.board, &s.board)?;
         m.write_bytes(l.p_side, &[s.side])?;
@@ -484,44 +564,40 @@ impl Z80Engine {
         Ok(())
     }
 
-    fn check_status(&self, m: &Machine) -> Result<(), Z80Error> {
+    fn check_status(&self, m: &Machine) -> Result<(), PortEngineError> {
         match m.read_byte(self.layout.r_status) {
             0 => Ok(()),
-            code => Err(Z80Error::Status { code }),
+            code => Err(PortEngineError::Status { code }),
         }
     }
 }
 
 /// Runs the machine to the "done" host call; returns the cycles.
-fn run(m: &mut Machine, budget: u64) -> Result<u64, Z80Error> {
-    let stats = m.run(budget).map_err(|e| Z80Error::Run(Box::new(e)))?;
+fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
+    let stats = m
+        .run(budget)
+        .map_err(|e| PortEngineError::Run(Box::new(e)))?;
     if stats.is_done() {
         Ok(stats.cycles)
     } else {
-        Err(Z80Error::NotDone(stats.stop))
+        Err(PortEngineError::NotDone(stats.stop))
     }
 }
 
-/// Reports the last completed iteration (R_DEPTH, R_SCORE, R_PV) to the control's callback.
-fn report_iteration(
-    m: &Machine,
-    l: &Layout,
-    pos: &Position,
-    control: &SearchControl,
-    time: Duration,
-) {
-    if let Ok(pv) = read_pv(m, l, pos) {
-        let depth = m.read_byte(l.r_depth) as u32;
-        control.report(&SearchInfo {
-            depth,
-            seldepth: depth,
-            score: m.read_word(l.r_score) as i16 as i32,
-            nodes: read_u32(m, l.r_nodes) as u64,
-            time,
-            pv,
-            hashfull: None,
-        });
-    }
+/// The last completed iteration (R_DEPTH, R_SCORE, R_NODES, R_PV) as the native engine's
+/// search reports it; `None` if its principal variation cannot be read.
+fn iteration_info(m: &Machine, l: &Layout, pos: &Position, time: Duration) -> Option<SearchInfo> {
+    let pv = read_pv(m, l, pos).ok()?;
+    let depth = m.read_byte(l.r_depth) as u32;
+    Some(SearchInfo {
+        depth,
+        seldepth: depth,
+        score: m.read_word(l.r_score) as i16 as i32,
+        nodes: read_u32(m, l.r_nodes) as u64,
+        time,
+        pv,
+        hashfull: None,
+    })
 }
 
 fn read_u32(m: &Machine, a: u16) -> u32 {
@@ -531,7 +607,7 @@ fn read_u32(m: &Machine, a: u16) -> u32 {
 
 /// Decodes the principal variation in RAM by replaying it: the promotion bits of a `to`
 /// byte only mean something for a pawn reaching the last rank.
-fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Error> {
+fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, PortEngineError> {
     let len = m.read_byte(l.r_pvlen) as usize;
     let mut pos = root.clone();
     let mut pv = Vec::with_capacity(len);
@@ -551,7 +627,7 @@ fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Err
                 && (mv.promotion() == 0 || mv.promotion() == promo)
         });
         let Some(mv) = found else {
-            return Err(Z80Error::IllegalMove {
+            return Err(PortEngineError::IllegalMove {
                 from,
                 to,
                 fen: pos.to_fen(),
@@ -563,30 +639,39 @@ fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, Z80Err
     Ok(pv)
 }
 
-fn backend(e: Z80Error) -> EngineError {
+fn backend(e: PortEngineError) -> EngineError {
     EngineError::Backend(e.to_string())
 }
 
-/// The UCI option that names the search profile; the Z80 build has only `reference`.
+/// The UCI option that names the search profile; the 8-bit builds have only `reference`.
 const PROFILE_OPTION: &str = "Profile";
+/// The UCI option that names the machine whose clock measures time.
+const MACHINE_OPTION: &str = "Machine";
+/// The UCI option that holds the emulation to the machine's real speed.
+const REALTIME_OPTION: &str = "Realtime";
 
-impl Engine for Z80Engine {
+impl Engine for PortEngine {
     fn name(&self) -> String {
         match self.clock {
             Some(c) => format!(
-                "Kempelen {} (Z80 reference, {} at {} MHz)",
+                "Kempelen {} ({} reference, {} at {} MHz)",
                 env!("CARGO_PKG_VERSION"),
+                self.port.name,
                 c.id,
                 c.mhz
             ),
-            None => format!("Kempelen {} (Z80 reference)", env!("CARGO_PKG_VERSION")),
+            None => format!(
+                "Kempelen {} ({} reference)",
+                env!("CARGO_PKG_VERSION"),
+                self.port.name
+            ),
         }
     }
 
     fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
         let d = u8::try_from(depth)
             .map_err(|_| EngineError::Unsupported(format!("perft depth {depth} above 255")))?;
-        Z80Engine::perft(self, pos, d)
+        PortEngine::perft(self, pos, d)
             .map(|p| p.count)
             .map_err(backend)
     }
@@ -601,9 +686,10 @@ impl Engine for Z80Engine {
         // 32 iterations means "as deep as it goes", like no depth limit at all.
         let depth = limits.depth.unwrap_or(32).min(32);
         if depth == 0 {
-            return Err(EngineError::Unsupported(
-                "depth 0: the Z80 engine searches depths 1 to 32".into(),
-            ));
+            return Err(EngineError::Unsupported(format!(
+                "depth 0: the {} engine searches depths 1 to 32",
+                self.port.name
+            )));
         }
         let nodes =
             match limits.nodes {
@@ -627,30 +713,84 @@ impl Engine for Z80Engine {
         Ok(out.result)
     }
 
-    /// `Profile` is listed so that a GUI sees the one profile this build has; `full` is the
-    /// native engine's and cannot run here.
+    /// `Profile` is listed so that a GUI sees the one profile this build has (`full` is the
+    /// native engine's and cannot run here); `Machine` picks the historical machine whose
+    /// clock measures time (the port's machines), `Realtime` holds the emulation to that
+    /// machine's real speed (`true`/`false`).
     fn options(&self) -> Vec<EngineOption> {
-        vec![EngineOption {
-            name: PROFILE_OPTION.into(),
-            kind: OptionKind::Combo {
-                default: "reference".into(),
-                choices: vec!["reference".into()],
+        let machine = self.clock.unwrap_or_else(|| self.port.default_machine());
+        vec![
+            EngineOption {
+                name: PROFILE_OPTION.into(),
+                kind: OptionKind::Combo {
+                    default: "reference".into(),
+                    choices: vec!["reference".into()],
+                },
             },
-        }]
+            EngineOption {
+                name: MACHINE_OPTION.into(),
+                kind: OptionKind::Combo {
+                    default: machine.id.into(),
+                    choices: self.port.machines.iter().map(|m| m.to_string()).collect(),
+                },
+            },
+            EngineOption {
+                name: REALTIME_OPTION.into(),
+                kind: OptionKind::Combo {
+                    default: self.realtime.to_string(),
+                    choices: vec!["false".into(), "true".into()],
+                },
+            },
+        ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let invalid = |option: &str, reason: String| EngineError::InvalidOption {
+            name: option.into(),
+            value: value.to_string(),
+            reason,
+        };
+        if name.eq_ignore_ascii_case(MACHINE_OPTION) {
+            let machine = self
+                .port
+                .machines
+                .iter()
+                .find(|m| m.eq_ignore_ascii_case(value))
+                .and_then(|id| kempelen_emulator::clock::machine(id))
+                .ok_or_else(|| {
+                    invalid(
+                        MACHINE_OPTION,
+                        format!(
+                            "the {} machines are {}",
+                            self.port.name,
+                            self.port.machines.join(", ")
+                        ),
+                    )
+                })?;
+            self.clock = Some(machine);
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case(REALTIME_OPTION) {
+            self.realtime = match value.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(invalid(REALTIME_OPTION, "true or false".into())),
+            };
+            return Ok(());
+        }
         if !name.eq_ignore_ascii_case(PROFILE_OPTION) {
             return Err(EngineError::UnknownOption(name.to_string()));
         }
         if value.eq_ignore_ascii_case("reference") {
             Ok(())
         } else {
-            Err(EngineError::InvalidOption {
-                name: PROFILE_OPTION.into(),
-                value: value.to_string(),
-                reason: "the Z80 build runs the reference profile only (the full profile is the native engine's)".into(),
-            })
+            Err(invalid(
+                PROFILE_OPTION,
+                format!(
+                    "the {} build runs the reference profile only (the full profile is the native engine's)",
+                    self.port.name
+                ),
+            ))
         }
     }
 }

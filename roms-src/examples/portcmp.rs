@@ -1,17 +1,26 @@
-//! Development aid: compare the Z80 search with the native reference search on FENs read
-//! from stdin, at depths 1..=DEPTH, and print cycles per node; with `--profile`, the cycles
-//! per routine of the last position's deepest search.
+//! Development aid: compare a port's search (`--cpu z80`, the default, or `--cpu 6502`) with
+//! the native reference search on FENs read from stdin, at depths 1..=DEPTH, and print cycles
+//! per node; with `--profile`, the cycles per routine of the last position's deepest search.
 //!
-//! `cargo run -p kempelen-roms --example z80cmp -- DEPTH [--profile] < positions.txt`
+//! `cargo run -p kempelen-roms --example portcmp -- DEPTH [--cpu 6502] [--profile] < positions.txt`
 use kempelen_engine::{Position, reference};
-use kempelen_roms::Z80Engine;
+use kempelen_roms::{Port, PortEngine};
 use std::io::BufRead;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let depth: u32 = args[0].parse().expect("depth");
     let profile = args.iter().any(|a| a == "--profile");
-    let e = Z80Engine::assemble().expect("assemble");
+    let port = args
+        .iter()
+        .position(|a| a == "--cpu")
+        .map(|i| {
+            let id = args.get(i + 1).map_or("", String::as_str);
+            Port::by_id(id).unwrap_or_else(|| panic!("--cpu {id}: the ports are z80 and 6502"))
+        })
+        .unwrap_or(&kempelen_roms::port::Z80);
+    let clock = port.default_machine();
+    let e = PortEngine::assemble(port).unwrap_or_else(|e| panic!("{e}"));
     if args.iter().any(|a| a == "--ram") {
         for line in std::io::stdin().lock().lines() {
             let fen = line.unwrap();
@@ -80,10 +89,11 @@ fn main() {
                             pv.iter().map(|m| m.to_uci()).collect::<Vec<_>>().join(" ")
                         };
                         println!(
-                            "DIFF d{d} {fen}\n  native {} {} [{}]\n  z80    {} {} [{}]",
+                            "DIFF d{d} {fen}\n  native {} {} [{}]\n  {:<6} {} {} [{}]",
                             n.score,
                             n.nodes,
                             s(&n.pv),
+                            port.id,
                             z.score,
                             z.nodes,
                             s(&z.pv)
@@ -96,9 +106,11 @@ fn main() {
         last = Some(pos);
     }
     println!(
-        "{agree}/{total} agree; {nodes} nodes, {cycles} cycles, {:.0} T/node, {:.0} nodes/s at 3.5 MHz",
+        "{agree}/{total} agree; {nodes} nodes, {cycles} cycles, {:.0} cycles/node, {:.0} nodes/s at {} MHz ({})",
         cycles as f64 / nodes.max(1) as f64,
-        nodes as f64 * 3.5e6 / cycles.max(1) as f64
+        clock.per_second(nodes, cycles),
+        clock.mhz,
+        clock.id
     );
     if let (true, Some(pos)) = (profile, last) {
         let report = e.profile_search(&pos, depth).expect("profile");

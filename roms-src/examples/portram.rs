@@ -1,14 +1,22 @@
-//! Development aid: for each position of the bundled suite, the peak RAM of the Z80 engine
+//! Development aid: for each position of the bundled suite, the peak RAM of a port's engine
 //! at depth 1 and at depth DEPTH, their difference per ply, and nodes and cycles at DEPTH.
-//! `cargo run -p kempelen-roms --example z80ram -- DEPTH`
-use kempelen_roms::{Z80Engine, suite};
+//! `cargo run -p kempelen-roms --example portram -- DEPTH [--cpu z80|6502]`
+use kempelen_roms::{Port, PortEngine, suite};
 
 fn main() {
     let depth: u32 = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(8);
-    let e = Z80Engine::assemble().expect("assemble");
+    let args: Vec<String> = std::env::args().collect();
+    let id = args
+        .iter()
+        .position(|a| a == "--cpu")
+        .and_then(|i| args.get(i + 1).cloned())
+        .unwrap_or_else(|| "z80".into());
+    let port = Port::by_id(&id).unwrap_or_else(|| panic!("{id}: the ports are z80 and 6502"));
+    let clock = port.default_machine();
+    let e = PortEngine::assemble(port).unwrap_or_else(|e| panic!("{e}"));
     let text = std::fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../tests/data/suite.epd"
@@ -36,14 +44,15 @@ fn main() {
             b.ram.peak_bytes,
             p,
             b.result.nodes,
-            b.result.nodes as f64 * 3.5e6 / b.cycles as f64,
+            clock.per_second(b.result.nodes, b.cycles),
             entry.id
         );
     }
     println!(
-        "positions {n}; bytes per ply (depth 1 to {depth}) {:.1}; peak RAM at depth {depth}: max {peak_max}; depth {depth}: {nodes} nodes, {cycles} cycles, {:.0} T/node, {:.0} nodes/s at 3.5 MHz",
+        "positions {n}; bytes per ply (depth 1 to {depth}) {:.1}; peak RAM at depth {depth}: max {peak_max}; depth {depth}: {nodes} nodes, {cycles} cycles, {:.0} cycles/node, {:.0} nodes/s at {} MHz",
         per_ply / n as f64,
         cycles as f64 / nodes as f64,
-        nodes as f64 * 3.5e6 / cycles as f64
+        clock.per_second(nodes, cycles),
+        clock.mhz
     );
 }
