@@ -20,6 +20,8 @@
 
     include "ram.inc"
     include "console_ram.inc"
+ITERATION_HOOK: equ 1       ; the search calls iteration_hook (con_thinking) after each
+                            ; completed iteration: the thinking line (search.inc)
 
     org 0
     jp con_start
@@ -39,4 +41,5 @@ con_begin:
     include "console_game.inc"
     include "console_fen.inc"
     include "console_io.inc"
+iteration_hook: equ con_thinking
 con_end:
