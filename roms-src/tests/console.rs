@@ -840,6 +840,28 @@ fn the_thinking_line_shows_each_completed_depth(port: &'static Port) {
     m.quit();
 }
 
+kempelen_roms::port_tests!(console a_full_game_record_refuses_more_moves, a_full_game_record_refuses_more_moves);
+fn a_full_game_record_refuses_more_moves(port: &'static Port) {
+    // 1,400 plies take too long to play: the record's count is set one short of full (room
+    // for a move but not for the reply too).
+    let mut s = session(port);
+    let symbol = |name: &str| {
+        rom(port)
+            .symbols
+            .get(name)
+            .unwrap_or_else(|| panic!("no symbol {name}"))
+    };
+    let full = "The game record is full (1400 plies): n for a new game\n> ";
+    assert_eq!(symbol("MAX_PLIES"), 1400);
+    s.machine_mut()
+        .write_word(symbol("K_NPLY"), symbol("MAX_PLIES") - 1)
+        .unwrap();
+    assert_eq!(send(&mut s, "e2e4"), full);
+    assert_eq!(send(&mut s, "go"), full);
+    assert!(send(&mut s, "n").starts_with("New game\n"));
+    assert!(send(&mut s, "e2e4").contains("\nKempelen plays "));
+}
+
 kempelen_roms::port_tests!(console help_lists_the_commands, help_lists_the_commands);
 fn help_lists_the_commands(port: &'static Port) {
     let mut s = session(port);
