@@ -110,15 +110,12 @@ fn parse_range(s: &str) -> Result<AddrRange, String> {
 }
 
 /// The console on the terminal: typed lines arrive through a reader thread, output goes to
-/// standard output (flushed at each newline and whenever the program looks for input, and
-/// at every character on a terminal, so that a line printed piece by piece, like the
-/// console's thinking line, shows as it grows).
+/// standard output (flushed at each newline and whenever the program looks for input).
 pub(crate) struct Terminal {
     input: mpsc::Receiver<u8>,
     closed: bool,
     idle_polls: u32,
     out: std::io::Stdout,
-    out_is_tty: bool,
     /// Typed for the user once standard input has ended (`kempelen play` quits the game).
     after_eof: std::collections::VecDeque<u8>,
 }
@@ -147,7 +144,6 @@ impl Terminal {
             closed: false,
             idle_polls: 0,
             out: std::io::stdout(),
-            out_is_tty: std::io::IsTerminal::is_terminal(&std::io::stdout()),
             after_eof: Default::default(),
         }
     }
@@ -179,7 +175,7 @@ impl ConsoleHost for Terminal {
 
     fn put(&mut self, byte: u8) {
         let _ = self.out.write_all(&[byte]);
-        if byte == b'\n' || self.out_is_tty {
+        if byte == b'\n' {
             let _ = self.out.flush();
         }
     }
