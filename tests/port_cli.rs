@@ -19,7 +19,7 @@ fn gen_tables_writes_the_same_file_and_check_catches_a_stale_one() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("tables.inc");
     let out_s = out.to_str().unwrap();
-    let (ok, _, stderr) = kempelen(&["gen-tables", "--out", out_s]);
+    let (ok, _, stderr) = kempelen(&["gen-tables", "--cpu", "z80", "--out", out_s]);
     assert!(ok, "{stderr}");
     let written = std::fs::read_to_string(&out).unwrap();
     let checked_in = std::fs::read_to_string(
@@ -28,8 +28,11 @@ fn gen_tables_writes_the_same_file_and_check_catches_a_stale_one() {
     .unwrap();
     assert_eq!(written, checked_in);
     std::fs::write(&out, written.replace("defb $", "defb $0")).unwrap();
-    let (ok, _, stderr) = kempelen(&["gen-tables", "--check", "--out", out_s]);
+    let (ok, _, stderr) = kempelen(&["gen-tables", "--cpu", "z80", "--check", "--out", out_s]);
     assert!(!ok && stderr.contains("stale"), "{stderr}");
+    // --out names one file, so it needs one port once two have table writers.
+    let (ok, _, stderr) = kempelen(&["gen-tables", "--cpu", "native"]);
+    assert!(!ok && stderr.contains("no generated tables"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -746,3 +749,230 @@ fn max_cycles_bounds_every_z80_command() {
     assert!(!ok);
     assert!(err.contains("not a Z80"), "{err}");
 }
+
+/// Drops the fields that measure time (`time`, `nps`: emulated time on the 8-bit engine, the
+/// host's on the native one), `seldepth` (the 8-bit engines' protocol block has no selective
+/// depth: they report the iteration depth) and the 8-bit engine's trailing `cycles N`.
+fn info_without_time(line: &str) -> String {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < words.len() {
+        if ["time", "nps", "seldepth", "cycles"].contains(&words[i]) {
+            i += 2;
+        } else {
+            out.push(words[i]);
+            i += 1;
+        }
+    }
+    out.join(" ")
+}
+
+/// Issue 13: the 8-bit engine reports each iteration as it completes (host call "iteration
+/// complete"): `search --cpu z80` prints the native reference engine's info lines, line by
+/// line, each with the cycles up to that iteration. Before, the lines came from fixed
+/// emulator slices (wrong node counts, missing depths).
+#[test]
+fn search_on_the_z80_prints_the_native_info_lines_plus_cycles() {
+    for (fen, depth) in [
+        (kempelen_engine::START_FEN, "5"),
+        (
+            "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            "3",
+        ),
+        ("7k/8/6K1/8/8/8/8/R7 w - - 0 1", "4"),
+    ] {
+        let (ok, native, err) = kempelen(&[
+            "search",
+            "--depth",
+            depth,
+            "--profile",
+            "reference",
+            "--fen",
+            fen,
+        ]);
+        assert!(ok, "{err}");
+        let (ok, z80, err) = kempelen(&["search", "--depth", depth, "--cpu", "z80", "--fen", fen]);
+        assert!(ok, "{err}");
+        let info = |text: &str| -> Vec<String> {
+            text.lines()
+                .filter(|l| l.starts_with("info "))
+                .map(String::from)
+                .collect()
+        };
+        let (n, z) = (info(&native), info(&z80));
+        assert_eq!(n.len(), depth.parse::<usize>().unwrap(), "{native}");
+        assert_eq!(z.len(), n.len(), "{z80}");
+        let mut last = 0u64;
+        for (zl, nl) in z.iter().zip(&n) {
+            assert_eq!(info_without_time(zl), info_without_time(nl), "{fen}");
+            let cycles: u64 = zl.rsplit_once(" cycles ").unwrap().1.parse().unwrap();
+            assert!(cycles > last, "{zl}");
+            last = cycles;
+        }
+    }
+}
+
+/// Issue 13: the UCI options `Machine` and `Realtime` of the 8-bit engines, `ponderhit`, and
+/// `go nodes` above the engine's 32-bit counter (an error and no `bestmove`; the engine lives
+/// on and answers the next `go`).
+#[test]
+fn uci_options_ponderhit_and_a_node_limit_too_big_for_the_z80() {
+    let (text, _) = uci_session(
+        &["--cpu", "z80"],
+        "uci\nsetoption name Machine value trs-80\nsetoption name Realtime value false\n\
+         setoption name Machine value c64\nsetoption name Realtime value maybe\n\
+         position startpos\ngo nodes 99999999999\nisready\n\
+         go ponder\nponderhit\nisready\nquit\n",
+    );
+    assert!(
+        text.contains(
+            "option name Machine type combo default zx-spectrum var zx-spectrum var trs-80"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("option name Realtime type combo default false var false var true"),
+        "{text}"
+    );
+    assert!(
+        text.contains("info string error: setoption: invalid value 'c64' for option 'Machine'"),
+        "{text}"
+    );
+    assert!(
+        text.contains("invalid value 'maybe' for option 'Realtime'"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "info string error: go: nodes 99999999999: the Z80 engine's node limit is at most 4294967295"
+        ),
+        "{text}"
+    );
+    // No bestmove for the refused go; the engine answers isready, then the ponder search,
+    // which ponderhit ends (after its first iteration) with a bestmove.
+    let lines: Vec<&str> = text.lines().collect();
+    let refused = lines
+        .iter()
+        .position(|l| l.contains("99999999999"))
+        .unwrap();
+    let ready = lines.iter().position(|l| *l == "readyok").unwrap();
+    assert!(ready > refused, "{text}");
+    let best: Vec<&str> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.starts_with("bestmove"))
+        .collect();
+    assert_eq!(best.len(), 1, "{text}");
+    let native = json(&["search", "--depth", "1", "--profile", "reference", "--json"]);
+    assert!(
+        best[0].starts_with(&format!("bestmove {}", native["best"].as_str().unwrap())),
+        "{text}"
+    );
+    // The ponder search ran at the TRS-80's clock: its first iteration took the emulated time
+    // `search --machine trs-80` reports for depth 1.
+    let at_trs80 = json(&[
+        "search",
+        "--depth",
+        "1",
+        "--cpu",
+        "z80",
+        "--machine",
+        "trs-80",
+        "--json",
+    ]);
+    let ms = at_trs80["time_ms"].as_f64().unwrap().floor() as u64;
+    let d1 = lines
+        .iter()
+        .find(|l| l.starts_with("info depth 1"))
+        .unwrap();
+    assert!(
+        d1.contains(&format!(" time {ms} ")),
+        "{d1}, {ms} ms expected"
+    );
+}
+
+// Every command on every 8-bit build whose sources are present, written once (the 6502 is
+// skipped with a message while `roms-src/6502/engine.asm` is absent): perft, search, compare,
+// bench, uci and play agree with the native engine and name the build's machines.
+kempelen_roms::port_tests!(
+    every_command_runs_on_the_build,
+    |port: &'static kempelen_roms::Port| {
+        let cpu = port.id;
+        let machine = port.default_machine();
+        let v = json(&["perft", "--cpu", cpu, "--depth", "3", "--json"]);
+        assert_eq!(v["nodes"], 8902, "{cpu}");
+        assert_eq!(v["machine"], machine.id);
+        let native = json(&["search", "--depth", "3", "--profile", "reference", "--json"]);
+        let v = json(&["search", "--cpu", cpu, "--depth", "3", "--json"]);
+        for key in ["best", "score", "nodes", "pv"] {
+            assert_eq!(v[key], native[key], "{cpu}: {key}");
+        }
+        let dir = temp_dir(&format!("every-command-{cpu}"));
+        let suite = dir.join("two.epd");
+        std::fs::write(
+            &suite,
+            "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1; id \"pos3\"; bm b4b1;\n\
+         7k/8/6K1/8/8/8/8/R7 w - - 0 1; id \"mate\"; bm Ra8#;\n",
+        )
+        .unwrap();
+        let suite = suite.to_str().unwrap();
+        let (ok, out, err) = kempelen(&["compare", "--cpu", cpu, "--suite", suite, "--depth", "3"]);
+        assert!(ok, "{cpu}: {out}{err}");
+        assert!(out.contains("2/2 positions agree at depth 3"), "{out}");
+        assert!(out.contains("mate 1"), "mates print as `mate N`: {out}");
+        assert!(out.contains("bm/am solved"), "{out}");
+        let v = json(&[
+            "bench",
+            "--cpu",
+            cpu,
+            "--depth",
+            "2",
+            "--suite",
+            suite,
+            "--ram-depth",
+            "2",
+            "--ram-suite",
+            suite,
+            "--json",
+        ]);
+        assert_eq!(v["cpu"], cpu);
+        assert_eq!(v["clocks"].as_array().unwrap().len(), port.machines.len());
+        let (text, _) = uci_session(
+            &["--cpu", cpu],
+            "uci\nisready\nposition startpos\ngo depth 1\nquit\n",
+        );
+        assert!(
+            text.contains(&format!("({} reference", port.name)),
+            "{text}"
+        );
+        assert!(text.contains("readyok"), "{text}");
+        if port.has_console() {
+            let (ok, out, err) = {
+                use std::io::Write;
+                let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+                    .args(["play", "--cpu", cpu])
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::piped())
+                    .spawn()
+                    .unwrap();
+                child
+                    .stdin
+                    .take()
+                    .unwrap()
+                    .write_all(b"d 1\ne2e4\nq\n")
+                    .unwrap();
+                let o = child.wait_with_output().unwrap();
+                (
+                    o.status.success(),
+                    String::from_utf8_lossy(&o.stdout).into_owned(),
+                    String::from_utf8_lossy(&o.stderr).into_owned(),
+                )
+            };
+            assert!(ok && out.contains("Kempelen plays "), "{cpu}: {out}{err}");
+            assert!(err.contains(machine.id), "{err}");
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+);

@@ -19,7 +19,8 @@
 //! the loop compares with the cycle count.
 
 use crate::devices::{
-    Console, HOST_CALL_DONE, PORT_CONSOLE_DATA, PORT_CONSOLE_STATUS, PORT_HOST_CALL,
+    Console, HOST_CALL_DONE, HOST_CALL_ITERATION, PORT_CONSOLE_DATA, PORT_CONSOLE_STATUS,
+    PORT_HOST_CALL,
 };
 use crate::memory::{MemoryMap, RegionKind};
 use crate::trace::RECENT;
@@ -111,6 +112,8 @@ pub struct MachineBus {
     pub(crate) console: RefCell<Console>,
     /// A cell because a console read (through `&self`) can record [`BusEvent::InputWait`].
     pub(crate) event: Cell<Option<BusEvent>>,
+    /// Whether the host call "iteration complete" stops the run (else it is ignored).
+    pub(crate) stop_on_iteration: bool,
     pub(crate) unmapped_reads: Cell<u64>,
     /// The CPU, and the class of each opcode, for [`attr::CHECK`].
     cpu: Cpu,
@@ -202,6 +205,7 @@ impl MachineBus {
             pages: [0; 256],
             console: RefCell::new(Console::default()),
             event: Cell::new(None),
+            stop_on_iteration: false,
             unmapped_reads: Cell::new(0),
             cpu,
             class: [0; 256],
@@ -301,6 +305,14 @@ impl MachineBus {
         let check = at & attr::OUTSIDE == 0
             && crate::machine::needs_check(self.cpu, &self.class, &self.mem, a);
         self.attr[i] = if check { at | attr::CHECK } else { at };
+    }
+
+    /// A write to the host-call device: "iteration complete" is ignored unless the host asked
+    /// to stop at it; every other value is an event for the machine.
+    fn host_call(&self, value: u8) {
+        if value != HOST_CALL_ITERATION || self.stop_on_iteration {
+            self.record(BusEvent::HostCall(value));
+        }
     }
 
     fn record(&self, event: BusEvent) {
@@ -420,7 +432,7 @@ impl MachineBus {
         } else if a & attr::IO != 0 {
             match addr as u8 {
                 PORT_CONSOLE_DATA => self.console.get_mut().write(value),
-                PORT_HOST_CALL => self.record(BusEvent::HostCall(value)),
+                PORT_HOST_CALL => self.host_call(value),
                 _ => self.record(BusEvent::UnmappedWrite { addr, value }),
             }
         } else {
@@ -432,7 +444,7 @@ impl MachineBus {
     fn port_write(&mut self, port: u16, value: u8) {
         match port as u8 {
             PORT_CONSOLE_DATA => self.console.get_mut().write(value),
-            PORT_HOST_CALL => self.record(BusEvent::HostCall(value)),
+            PORT_HOST_CALL => self.host_call(value),
             _ => self.record(BusEvent::PortWrite { port, value }),
         }
     }
@@ -615,6 +627,11 @@ impl Machined for AllMemory {
 /// Whether a host-call value means "done".
 pub(crate) fn is_done(value: u8) -> bool {
     value == HOST_CALL_DONE
+}
+
+/// Whether a host-call value means "iteration complete".
+pub(crate) fn is_iteration(value: u8) -> bool {
+    value == HOST_CALL_ITERATION
 }
 
 #[cfg(test)]

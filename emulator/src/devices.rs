@@ -6,7 +6,7 @@
 //! |---|---|---|
 //! | `0x00` | console status: bit 0 = a character is waiting | - |
 //! | `0x01` | next console character (0 if none) | print a character |
-//! | `0xFF` | - | host call: `0x00` = done, other values are reserved (error) |
+//! | `0xFF` | - | host call: `0x00` = done, `0x01` = iteration complete (a stop the host resumes from, when asked for; else ignored), other values are reserved (error) |
 //!
 //! The 6502 has no ports, so the same devices sit in an I/O page of its address space
 //! (default [`MOS6502_IO_PAGE`] = `$BF00`): address `page + n` behaves as Z80 port `n`, so
@@ -25,6 +25,14 @@ pub const PORT_CONSOLE_DATA: u8 = 0x01;
 pub const PORT_HOST_CALL: u8 = 0xFF;
 /// Host-call value meaning "done": the run ends normally and the host reads results from RAM.
 pub const HOST_CALL_DONE: u8 = 0x00;
+/// Host-call value meaning "iteration complete": an 8-bit engine has written the results of a
+/// finished iteration (docs/PROTOCOL.md). With [`Machine::set_stop_on_iteration`] the run
+/// stops with [`StopReason::HostIteration`] after the instruction, and running again resumes
+/// the program; otherwise the call does nothing.
+///
+/// [`Machine::set_stop_on_iteration`]: crate::Machine::set_stop_on_iteration
+/// [`StopReason::HostIteration`]: crate::StopReason::HostIteration
+pub const HOST_CALL_ITERATION: u8 = 0x01;
 /// Default base of the 6502 I/O page.
 pub const MOS6502_IO_PAGE: u16 = 0xBF00;
 

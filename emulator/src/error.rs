@@ -95,7 +95,9 @@ pub enum Fault {
         region: AddrRange,
     },
     /// A host call with a reserved value.
-    #[error("unknown host call ${value:02X} at PC ${pc:04X} (only $00 = done is defined)")]
+    #[error(
+        "unknown host call ${value:02X} at PC ${pc:04X} (only $00 = done and $01 = iteration complete are defined)"
+    )]
     UnknownHostCall {
         /// The value written.
         value: u8,

@@ -24,7 +24,9 @@
 //! the profiler and the tracer) runs on a slow path that the attribute byte asks for. See
 //! `docs/MACHINE.md`, "Speed".
 
-use crate::bus_impl::{AllMemory, BusEvent, MachineBus, Machined, Z80Memory, attr, is_done};
+use crate::bus_impl::{
+    AllMemory, BusEvent, MachineBus, Machined, Z80Memory, attr, is_done, is_iteration,
+};
 use crate::clock::{ClockProfile, default_machine};
 use crate::core::{Core, Mos6502Core, Registers, RustzxCore, Z80Core};
 use crate::devices::Console;
@@ -1177,6 +1179,13 @@ impl Machine {
         }
     }
 
+    /// Whether the host call "iteration complete" (`0x01`) stops the run with
+    /// [`StopReason::HostIteration`] (resumable: running again continues after it). Off by
+    /// default: the call then does nothing, so programs run in one piece.
+    pub fn set_stop_on_iteration(&mut self, on: bool) {
+        self.core.bus_mut().stop_on_iteration = on;
+    }
+
     /// Runs from the current PC until the program stops (host call "done", `HALT`, `BRK`, a
     /// jump to itself) or faults, with at most `budget` cycles (checked before each
     /// instruction, so the last instruction may end a few cycles past it).
@@ -1293,6 +1302,9 @@ impl Machine {
                 let event = self.core.bus_mut().event.take().expect("event recorded");
                 let fault = match event {
                     BusEvent::HostCall(v) if is_done(v) => return Ok(StopReason::HostDone),
+                    BusEvent::HostCall(v) if is_iteration(v) => {
+                        return Ok(StopReason::HostIteration { pc });
+                    }
                     BusEvent::InputWait => return Ok(StopReason::InputWait { pc }),
                     BusEvent::HostCall(value) => Fault::UnknownHostCall { value, pc },
                     BusEvent::RomWrite { addr, value } => Fault::RomWrite { addr, value, pc },

@@ -10,6 +10,13 @@ use std::time::Duration;
 pub enum StopReason {
     /// The program made the host call "done" (`0x00`). The normal end.
     HostDone,
+    /// The program made the host call "iteration complete" (`0x01`) at `pc` while the machine
+    /// was set to stop at it ([`Machine::set_stop_on_iteration`](crate::Machine::set_stop_on_iteration)).
+    /// The instruction was executed; running again resumes after it.
+    HostIteration {
+        /// Address of the `OUT` / store that made the call.
+        pc: u16,
+    },
     /// A Z80 `HALT` at `pc` (not executed: the machine has no interrupt source to wake it).
     Halt {
         /// Address of the `HALT`.
@@ -40,6 +47,9 @@ impl fmt::Display for StopReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             StopReason::HostDone => f.write_str("host call: done"),
+            StopReason::HostIteration { pc } => {
+                write!(f, "host call: iteration complete at ${pc:04X}")
+            }
             StopReason::Halt { pc } => write!(f, "HALT at ${pc:04X}"),
             StopReason::Brk { pc } => write!(f, "BRK at ${pc:04X}"),
             StopReason::SelfLoop { pc } => write!(f, "jump to itself at ${pc:04X}"),

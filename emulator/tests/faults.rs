@@ -302,14 +302,14 @@ fn unknown_host_call() {
     assert_eq!(e.fault, Fault::UnknownHostCall { value: 7, pc: 2 });
     assert_eq!(
         e.fault.to_string(),
-        "unknown host call $07 at PC $0002 (only $00 = done is defined)"
+        "unknown host call $07 at PC $0002 (only $00 = done and $01 = iteration complete are defined)"
     );
-    // LDA #$01 ; STA $BFFF
-    let mut m = m6502(&[0xA9, 0x01, 0x8D, 0xFF, 0xBF]);
+    // LDA #$02 ; STA $BFFF ($01 is "iteration complete", emulator/tests/host_iteration.rs)
+    let mut m = m6502(&[0xA9, 0x02, 0x8D, 0xFF, 0xBF]);
     assert_eq!(
         fault(&mut m, 1000).fault,
         Fault::UnknownHostCall {
-            value: 1,
+            value: 2,
             pc: 0xC002
         }
     );

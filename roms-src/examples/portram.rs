@@ -1,6 +1,6 @@
 //! Development aid: for each position of the bundled suite, the peak RAM of a port's engine
 //! at depth 1 and at depth DEPTH, their difference per ply, and nodes and cycles at DEPTH.
-//! `cargo run -p kempelen-roms --example portram -- DEPTH [z80|6502]`
+//! `cargo run -p kempelen-roms --example portram -- DEPTH [--cpu z80|6502]`
 use kempelen_roms::{Port, PortEngine, suite};
 
 fn main() {
@@ -8,7 +8,12 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(8);
-    let id = std::env::args().nth(2).unwrap_or_else(|| "z80".into());
+    let args: Vec<String> = std::env::args().collect();
+    let id = args
+        .iter()
+        .position(|a| a == "--cpu")
+        .and_then(|i| args.get(i + 1).cloned())
+        .unwrap_or_else(|| "z80".into());
     let port = Port::by_id(&id).unwrap_or_else(|| panic!("{id}: the ports are z80 and 6502"));
     let clock = port.default_machine();
     let e = PortEngine::assemble(port).unwrap_or_else(|e| panic!("{e}"));

@@ -11,10 +11,11 @@
 //! `kempelen play` attaches the same machine to the terminal instead.
 
 use std::ops::Range;
+use std::time::{Duration, Instant};
 
 use kempelen_asm::source::MemorySource;
 use kempelen_asm::{Options, SymbolTable, assemble};
-use kempelen_emulator::{ConfigError, Machine, RunError, StopReason};
+use kempelen_emulator::{ClockProfile, ConfigError, Fault, Machine, RunError, StopReason};
 use thiserror::Error;
 
 use crate::port::{Port, PortError};
@@ -223,6 +224,153 @@ impl ConsoleSession {
                 error: Box::new(error),
                 output,
             }),
+        }
+    }
+}
+
+/// A clock for [`Pacer`]: the host's real clock in `kempelen play`, a simulated one in tests
+/// (no test may depend on the host's speed).
+pub trait PaceClock {
+    /// Time since an arbitrary origin.
+    fn now(&self) -> Duration;
+    /// Waits `d`.
+    fn sleep(&mut self, d: Duration);
+}
+
+/// The host's clock.
+pub struct RealClock(Instant);
+
+impl Default for RealClock {
+    fn default() -> Self {
+        RealClock(Instant::now())
+    }
+}
+
+impl PaceClock for RealClock {
+    fn now(&self) -> Duration {
+        self.0.elapsed()
+    }
+    fn sleep(&mut self, d: Duration) {
+        std::thread::sleep(d);
+    }
+}
+
+/// Holds an emulation back to a machine's real speed (`play --realtime`), counting only the
+/// time the program runs: the time a person takes to type is not owed to the program, so an
+/// engine that thinks 15 s on the machine thinks 15 s however long the move took to type.
+pub struct Pacer<C> {
+    clock: C,
+    hz: f64,
+    /// Host time and program cycles at the last resumption.
+    since: Duration,
+    base: u64,
+}
+
+impl<C: PaceClock> Pacer<C> {
+    /// A pacer at `clock` (cycles per second of `machine`), starting now at cycle 0.
+    pub fn new(clock: C, machine: &ClockProfile) -> Pacer<C> {
+        let since = clock.now();
+        Pacer {
+            clock,
+            hz: machine.hz(),
+            since,
+            base: 0,
+        }
+    }
+
+    /// Cycles of 10 ms of the machine's time: how long the program runs between two checks.
+    pub fn slice(&self) -> u64 {
+        ((self.hz / 100.0) as u64).max(1)
+    }
+
+    /// After the program has run to `cycles` (counted from the start): waits until the host
+    /// time since the last resumption matches the program's time since then.
+    pub fn pace(&mut self, cycles: u64) {
+        let owed = Duration::from_secs_f64(cycles.saturating_sub(self.base) as f64 / self.hz);
+        let due = self.since + owed;
+        let now = self.clock.now();
+        if due > now {
+            self.clock.sleep(due - now);
+        }
+    }
+
+    /// The program waited for input (no cycles ran) and goes on at `cycles`: the host time
+    /// of the wait is not the program's.
+    pub fn resume(&mut self, cycles: u64) {
+        self.since = self.clock.now();
+        self.base = cycles;
+    }
+
+    /// The clock (for tests that inspect a simulated one).
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+}
+
+/// Runs a console program (`kempelen play`) until it ends: its output goes to `output` as it
+/// comes, and whenever it waits for input, `input` is asked for the next line (`None`: input
+/// has ended, and the program gets Ctrl-D, which quits the front end). With a `pacer` the
+/// program runs at the machine's speed, the waits for input excluded. Returns the program's
+/// cycles; fails past `max_cycles` or when the program stops any other way.
+pub fn run_console<C: PaceClock>(
+    machine: &mut Machine,
+    input: &mut dyn FnMut() -> Option<Vec<u8>>,
+    output: &mut dyn FnMut(&[u8]),
+    mut pacer: Option<&mut Pacer<C>>,
+    max_cycles: u64,
+) -> Result<u64, ConsoleError> {
+    machine.console_mut().set_stop_on_empty_input(true);
+    let slice = pacer.as_ref().map_or(max_cycles, |p| p.slice());
+    let mut total = 0u64;
+    let mut ended = false;
+    loop {
+        let budget = slice.min(max_cycles.saturating_sub(total)).max(1);
+        let result = machine.run(budget);
+        output(&machine.console_mut().take_output());
+        let stop = match result {
+            Ok(stats) => {
+                total += stats.cycles;
+                Some(stats.stop)
+            }
+            Err(e)
+                if matches!(e.fault, Fault::BudgetExceeded { .. })
+                    && total + e.cycles < max_cycles =>
+            {
+                total += e.cycles;
+                None
+            }
+            Err(error) => {
+                return Err(ConsoleError::Run {
+                    error: Box::new(error),
+                    output: String::new(),
+                });
+            }
+        };
+        if let Some(p) = pacer.as_deref_mut() {
+            p.pace(total);
+        }
+        match stop {
+            None => {}
+            Some(StopReason::HostDone) => return Ok(total),
+            Some(StopReason::InputWait { .. }) => {
+                match input() {
+                    Some(line) => machine.console_mut().push_input(&line),
+                    None if !ended => {
+                        ended = true;
+                        machine.console_mut().push_input(&[0x04]);
+                    }
+                    None => return Err(ConsoleError::Ended),
+                }
+                if let Some(p) = pacer.as_deref_mut() {
+                    p.resume(total);
+                }
+            }
+            Some(stop) => {
+                return Err(ConsoleError::Stopped {
+                    stop,
+                    output: String::new(),
+                });
+            }
         }
     }
 }

@@ -14,7 +14,9 @@ use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
 use std::time::Duration;
 
-use kempelen_emulator::{ClockProfile, Fault, Machine, ProfileReport, RamProfile, SymbolTable};
+use kempelen_emulator::{
+    ClockProfile, Fault, Machine, ProfileReport, RamProfile, StopReason, SymbolTable,
+};
 use kempelen_engine::engine::{
     Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo, SearchResult,
 };
@@ -313,10 +315,13 @@ impl PortEngine {
 
     /// [`PortEngine::search`] with a control (stop flag, info callback after every iteration)
     /// and time limits (soft: no new iteration, hard: stop), measured in emulated time when
-    /// [`PortEngine::clock`] is set. The machine runs in slices of 2^20 T-states between
-    /// which the host looks at the stop flag, the clock and finished iterations. The machine
-    /// keeps a RAM profile per run, so the outcome's `ram` covers the last slice only: RAM
-    /// figures come from [`PortEngine::search`], which runs in one piece.
+    /// [`PortEngine::clock`] is set. Each completed iteration is reported to the control as it
+    /// completes (the engine's host call "iteration complete", docs/PROTOCOL.md), with the
+    /// same depth, score, nodes and principal variation as the native reference search
+    /// reports. Between the iterations the machine runs in slices of at most 2^20 cycles
+    /// between which the host looks at the stop flag and the clock. The machine keeps a RAM
+    /// profile per run, so the outcome's `ram` covers the last slice only: RAM figures come
+    /// from [`PortEngine::search`], which runs in one piece.
     pub fn search_with(
         &self,
         pos: &Position,
@@ -326,8 +331,28 @@ impl PortEngine {
         control: &SearchControl,
         budget: time::TimeBudget,
     ) -> Result<SearchOutcome, PortEngineError> {
+        self.search_reporting(pos, history, depth, nodes, control, budget, &|info, _| {
+            control.report(info)
+        })
+    }
+
+    /// [`PortEngine::search_with`] with the iterations reported to `report` instead of the
+    /// control's callback, together with the cycles from the start of the search to the end of
+    /// the iteration.
+    #[allow(clippy::too_many_arguments)]
+    pub fn search_reporting(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        depth: u32,
+        nodes: Option<u32>,
+        control: &SearchControl,
+        budget: time::TimeBudget,
+        report: &dyn Fn(&SearchInfo, u64),
+    ) -> Result<SearchOutcome, PortEngineError> {
         let l = &self.layout;
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
+        m.set_stop_on_iteration(true);
         let start = control.start;
         let elapsed = |cycles: u64| match self.clock {
             Some(c) => c.duration(cycles),
@@ -349,28 +374,34 @@ impl PortEngine {
             match m.run(slice) {
                 Ok(stats) => {
                     cycles += stats.cycles;
-                    if !stats.is_done() {
-                        return Err(PortEngineError::NotDone(stats.stop));
+                    match stats.stop {
+                        StopReason::HostDone => break,
+                        StopReason::HostIteration { .. } => {
+                            let t = elapsed(cycles);
+                            if let Some(info) = iteration_info(&m, l, pos, t) {
+                                reported = info.depth as u8;
+                                report(&info, cycles);
+                            }
+                            if budget.soft.is_some_and(|s| t >= s) {
+                                stopping = true;
+                            }
+                        }
+                        stop => return Err(PortEngineError::NotDone(stop)),
                     }
-                    break;
                 }
-                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => cycles += e.cycles,
+                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => {
+                    cycles += e.cycles;
+                    // The stop flag and the hard limit are looked at between slices (a
+                    // slice ends at the hard limit, see above).
+                    let t = elapsed(cycles);
+                    if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
+                        stopping = true;
+                    }
+                }
                 Err(e) => return Err(PortEngineError::Run(Box::new(e))),
             }
             if cycles > self.max_cycles {
                 return Err(PortEngineError::CycleBudget(self.max_cycles));
-            }
-            let done = m.read_byte(l.r_depth);
-            let t = elapsed(cycles);
-            if done > reported {
-                reported = done;
-                report_iteration(&m, l, pos, control, t);
-                if budget.soft.is_some_and(|s| t >= s) {
-                    stopping = true;
-                }
-            }
-            if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
-                stopping = true;
             }
             // A stop works like the node limit (ALGORITHM.md section 9): once iteration 1 is
             // complete, the engine ends at its next node with the last completed iteration.
@@ -379,10 +410,12 @@ impl PortEngine {
                 m.write_bytes(l.v_limit_on, &[1])?;
             }
         }
-        // Iterations completed in the last slice are reported too (the last one at least, as
-        // the native search reports every iteration).
+        // An engine without the host call (a changed copy of the sources, say) still reports
+        // its last iteration.
         if m.read_byte(l.r_depth) > reported && m.read_byte(l.r_status) == 0 {
-            report_iteration(&m, l, pos, control, elapsed(cycles));
+            if let Some(info) = iteration_info(&m, l, pos, elapsed(cycles)) {
+                report(&info, cycles);
+            }
         }
         self.search_outcome(&m, pos, cycles, Some(elapsed(cycles)))
     }
@@ -551,26 +584,20 @@ fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
     }
 }
 
-/// Reports the last completed iteration (R_DEPTH, R_SCORE, R_PV) to the control's callback.
-fn report_iteration(
-    m: &Machine,
-    l: &Layout,
-    pos: &Position,
-    control: &SearchControl,
-    time: Duration,
-) {
-    if let Ok(pv) = read_pv(m, l, pos) {
-        let depth = m.read_byte(l.r_depth) as u32;
-        control.report(&SearchInfo {
-            depth,
-            seldepth: depth,
-            score: m.read_word(l.r_score) as i16 as i32,
-            nodes: read_u32(m, l.r_nodes) as u64,
-            time,
-            pv,
-            hashfull: None,
-        });
-    }
+/// The last completed iteration (R_DEPTH, R_SCORE, R_NODES, R_PV) as the native engine's
+/// search reports it; `None` if its principal variation cannot be read.
+fn iteration_info(m: &Machine, l: &Layout, pos: &Position, time: Duration) -> Option<SearchInfo> {
+    let pv = read_pv(m, l, pos).ok()?;
+    let depth = m.read_byte(l.r_depth) as u32;
+    Some(SearchInfo {
+        depth,
+        seldepth: depth,
+        score: m.read_word(l.r_score) as i16 as i32,
+        nodes: read_u32(m, l.r_nodes) as u64,
+        time,
+        pv,
+        hashfull: None,
+    })
 }
 
 fn read_u32(m: &Machine, a: u16) -> u32 {
@@ -618,6 +645,10 @@ fn backend(e: PortEngineError) -> EngineError {
 
 /// The UCI option that names the search profile; the 8-bit builds have only `reference`.
 const PROFILE_OPTION: &str = "Profile";
+/// The UCI option that names the machine whose clock measures time.
+const MACHINE_OPTION: &str = "Machine";
+/// The UCI option that holds the emulation to the machine's real speed.
+const REALTIME_OPTION: &str = "Realtime";
 
 impl Engine for PortEngine {
     fn name(&self) -> String {
@@ -682,33 +713,84 @@ impl Engine for PortEngine {
         Ok(out.result)
     }
 
-    /// `Profile` is listed so that a GUI sees the one profile this build has; `full` is the
-    /// native engine's and cannot run here.
+    /// `Profile` is listed so that a GUI sees the one profile this build has (`full` is the
+    /// native engine's and cannot run here); `Machine` picks the historical machine whose
+    /// clock measures time (the port's machines), `Realtime` holds the emulation to that
+    /// machine's real speed (`true`/`false`).
     fn options(&self) -> Vec<EngineOption> {
-        vec![EngineOption {
-            name: PROFILE_OPTION.into(),
-            kind: OptionKind::Combo {
-                default: "reference".into(),
-                choices: vec!["reference".into()],
+        let machine = self.clock.unwrap_or_else(|| self.port.default_machine());
+        vec![
+            EngineOption {
+                name: PROFILE_OPTION.into(),
+                kind: OptionKind::Combo {
+                    default: "reference".into(),
+                    choices: vec!["reference".into()],
+                },
             },
-        }]
+            EngineOption {
+                name: MACHINE_OPTION.into(),
+                kind: OptionKind::Combo {
+                    default: machine.id.into(),
+                    choices: self.port.machines.iter().map(|m| m.to_string()).collect(),
+                },
+            },
+            EngineOption {
+                name: REALTIME_OPTION.into(),
+                kind: OptionKind::Combo {
+                    default: self.realtime.to_string(),
+                    choices: vec!["false".into(), "true".into()],
+                },
+            },
+        ]
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let invalid = |option: &str, reason: String| EngineError::InvalidOption {
+            name: option.into(),
+            value: value.to_string(),
+            reason,
+        };
+        if name.eq_ignore_ascii_case(MACHINE_OPTION) {
+            let machine = self
+                .port
+                .machines
+                .iter()
+                .find(|m| m.eq_ignore_ascii_case(value))
+                .and_then(|id| kempelen_emulator::clock::machine(id))
+                .ok_or_else(|| {
+                    invalid(
+                        MACHINE_OPTION,
+                        format!(
+                            "the {} machines are {}",
+                            self.port.name,
+                            self.port.machines.join(", ")
+                        ),
+                    )
+                })?;
+            self.clock = Some(machine);
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case(REALTIME_OPTION) {
+            self.realtime = match value.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(invalid(REALTIME_OPTION, "true or false".into())),
+            };
+            return Ok(());
+        }
         if !name.eq_ignore_ascii_case(PROFILE_OPTION) {
             return Err(EngineError::UnknownOption(name.to_string()));
         }
         if value.eq_ignore_ascii_case("reference") {
             Ok(())
         } else {
-            Err(EngineError::InvalidOption {
-                name: PROFILE_OPTION.into(),
-                value: value.to_string(),
-                reason: format!(
+            Err(invalid(
+                PROFILE_OPTION,
+                format!(
                     "the {} build runs the reference profile only (the full profile is the native engine's)",
                     self.port.name
                 ),
-            })
+            ))
         }
     }
 }

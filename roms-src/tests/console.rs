@@ -1102,3 +1102,67 @@ fn rom_sizes_engine_within_8_kb_front_end_on_top(port: &'static Port) {
         assert!(rom.image.len() <= 0x4000, "the ROM region is 16 KB");
     }
 }
+
+// --- play --realtime: the person's typing time is not the engine's ----------------------
+
+/// A simulated clock: `now` moves only when the pacer sleeps or the test says a person
+/// typed, so the test does not depend on the host's speed.
+#[derive(Clone, Default)]
+struct SimClock {
+    now: std::rc::Rc<std::cell::Cell<std::time::Duration>>,
+    slept: std::rc::Rc<std::cell::Cell<std::time::Duration>>,
+}
+
+impl kempelen_roms::console::PaceClock for SimClock {
+    fn now(&self) -> std::time::Duration {
+        self.now.get()
+    }
+    fn sleep(&mut self, d: std::time::Duration) {
+        self.now.set(self.now.get() + d);
+        self.slept.set(self.slept.get() + d);
+    }
+}
+
+// Issue 13: with `--realtime` the engine thinks as long as the machine would have, however
+// long the person took to type the move (before, 16 s of typing were taken from the reply's
+// time and the reply came at once). The person types each line after 16 s; the pacer must
+// still hold every part of the program's run to the machine's time.
+kempelen_roms::port_tests!(console realtime_play_does_not_charge_typing_time, realtime_play);
+fn realtime_play(port: &'static Port) {
+    use kempelen_roms::console::{Pacer, run_console};
+    use std::time::Duration;
+    let machine = port.default_machine();
+    let clock = SimClock::default();
+    let mut pacer = Pacer::new(clock.clone(), machine);
+    let mut m = rom(port).machine().unwrap();
+    let lines = ["e2e4\n", "q\n"];
+    let mut next = 0;
+    let mut slept_at_input = Vec::new();
+    let typist = clock.clone();
+    let mut input = || {
+        slept_at_input.push(typist.slept.get());
+        typist.now.set(typist.now.get() + Duration::from_secs(16));
+        let line = lines.get(next).map(|l| l.as_bytes().to_vec());
+        next += 1;
+        line
+    };
+    let mut printed = Vec::new();
+    let mut output = |b: &[u8]| printed.extend_from_slice(b);
+    let cycles = run_console(&mut m, &mut input, &mut output, Some(&mut pacer), 1 << 40)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let text = String::from_utf8_lossy(&printed);
+    assert!(text.contains("Kempelen plays "), "{text}");
+    // Every cycle was paced: the pacer slept the program's whole time at the machine's clock
+    // (within a slice of 10 ms), none of it excused by the 32 s of typing.
+    let program = machine.duration(cycles);
+    let slept = clock.slept.get();
+    let diff = slept.abs_diff(program);
+    assert!(
+        diff < Duration::from_millis(10),
+        "slept {slept:?}, program {program:?}"
+    );
+    // The reply to e2e4 (a depth-4 search, seconds of the machine's time) was paced although
+    // 16 s of typing came before it.
+    let reply = slept_at_input[1] - slept_at_input[0];
+    assert!(reply > Duration::from_secs(1), "the reply took {reply:?}");
+}

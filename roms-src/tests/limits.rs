@@ -217,4 +217,50 @@ fn cycle_counts_are_pinned() {
 
 const PERFT3_START_CYCLES: u64 = 28_299_051;
 const KIWI_D4_NODES: u64 = 159_628;
-const KIWI_D4_CYCLES: u64 = 1_436_499_268;
+const KIWI_D4_CYCLES: u64 = 1_436_499_340;
+
+/// The host call "iteration complete": `search_with` reports every iteration as it completes,
+/// with the native reference search's depth, score, nodes and principal variation, and the
+/// cycles up to that iteration; the whole search costs exactly the cycles of the search run
+/// in one piece (the stops at the host calls add nothing).
+#[test]
+fn every_iteration_is_reported_as_it_completes() {
+    use kempelen_engine::{SearchControl, SearchInfo, time::TimeBudget};
+    use std::sync::Mutex;
+    let kiwi = Position::from_fen(KIWIPETE).unwrap();
+    let native: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
+    let control = SearchControl::with_info(|i: &SearchInfo| native.lock().unwrap().push(i.clone()));
+    let limits = ReferenceLimits {
+        depth: Some(4),
+        ..ReferenceLimits::default()
+    };
+    ReferenceSearch::new(&kiwi, &[], limits)
+        .with_control(&control)
+        .run();
+    drop(control);
+    let reported: Mutex<Vec<(SearchInfo, u64)>> = Mutex::new(Vec::new());
+    let out = engine()
+        .search_reporting(
+            &kiwi,
+            &[],
+            4,
+            None,
+            &SearchControl::default(),
+            TimeBudget::default(),
+            &|i, c| reported.lock().unwrap().push((i.clone(), c)),
+        )
+        .unwrap();
+    let native = native.into_inner().unwrap();
+    let reported = reported.into_inner().unwrap();
+    assert_eq!(reported.len(), native.len());
+    for ((z, _), n) in reported.iter().zip(&native) {
+        assert_eq!(
+            (z.depth, z.score, z.nodes, &z.pv),
+            (n.depth, n.score, n.nodes, &n.pv)
+        );
+    }
+    let cycles: Vec<u64> = reported.iter().map(|r| r.1).collect();
+    assert!(cycles.windows(2).all(|w| w[0] < w[1]), "{cycles:?}");
+    assert!(*cycles.last().unwrap() < out.cycles);
+    assert_eq!(out.cycles, KIWI_D4_CYCLES);
+}

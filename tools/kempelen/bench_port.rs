@@ -605,3 +605,101 @@ pub fn side_by_side_json(reports: &[PortBench]) -> serde_json::Value {
             .collect::<Vec<_>>()
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kempelen_roms::bench::{
+        Category, ProfileSummary, RamReport, RamRow, RoutineCycles, SpeedReport, SpeedRow,
+    };
+    use kempelen_roms::port;
+
+    /// A report with `nodes` nodes in `cycles` cycles, all of them in `gen_quiet`.
+    fn report(port: &'static Port, nodes: u64, cycles: u64, rom: usize) -> PortBench {
+        PortBench {
+            port,
+            suite: "s.epd".into(),
+            speed: SpeedReport {
+                depth: 5,
+                rows: vec![SpeedRow {
+                    line: 1,
+                    id: "a".into(),
+                    best: None,
+                    score: 0,
+                    nodes,
+                    cycles,
+                    peak_ram: 900,
+                }],
+                profile: Some(ProfileSummary {
+                    routines: vec![RoutineCycles {
+                        routine: "gen_quiet".into(),
+                        address: Some(0x100),
+                        category: Category::MoveGeneration,
+                        cycles,
+                        inclusive: cycles,
+                        calls: 1,
+                    }],
+                    total: cycles,
+                }),
+            },
+            ram_suite: "r.epd".into(),
+            ram: RamReport {
+                max_depth: 2,
+                rows: vec![RamRow {
+                    line: 1,
+                    id: "a".into(),
+                    peak: vec![800, 900],
+                    stack: vec![10, 20],
+                }],
+                skipped: 0,
+            },
+            rom_engine: rom,
+            rom_console: None,
+            machine: port.default_machine(),
+            host: std::time::Duration::ZERO,
+            jobs: 1,
+        }
+    }
+
+    #[test]
+    fn the_cpus_side_by_side() {
+        let both = [
+            report(&port::Z80, 1000, 9_000_000, 8066),
+            report(&port::M6502, 1000, 3_500_000, 7000),
+        ];
+        let text = side_by_side_text(&both);
+        assert!(
+            text.contains("Kempelen-Z80") && text.contains("Kempelen-6502"),
+            "{text}"
+        );
+        let row = |name: &str| {
+            text.lines()
+                .find(|l| l.trim_start().starts_with(name))
+                .unwrap_or_else(|| panic!("{name}: {text}"))
+                .split_whitespace()
+                .rev()
+                .take(2)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(row("cycles per node"), ["3500", "9000"]);
+        assert_eq!(row("engine ROM, bytes"), ["7,000", "8,066"]);
+        assert_eq!(row("bytes per ply"), ["100.0", "100.0"]);
+        let share = text
+            .lines()
+            .find(|l| l.trim_start().starts_with("move generation"))
+            .unwrap();
+        assert_eq!(share.matches("100.0 %").count(), 2, "{share}");
+        // The slowest machine of each CPU, at its clock.
+        for r in &both {
+            let slowest = r.clocks()[0];
+            let nps = slowest.per_second(1000, r.speed.cycles());
+            assert!(
+                text.contains(&format!("{nps:.0} ({})", slowest.id)),
+                "{text}"
+            );
+        }
+        let json = side_by_side_json(&both);
+        assert_eq!(json[1]["cpu"], "6502");
+        assert_eq!(json[1]["cycles_per_node"], 3500.0);
+    }
+}

@@ -230,7 +230,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
     let (mut agree, mut native_solved, mut full_solved) = (0usize, 0usize, 0usize);
     let scored = expected.iter().filter(|e| e.given()).count();
     if !args.json {
-        let mut h1 = format!("{:<5} {:<24}", "", "native reference");
+        let mut h1 = format!("{:<5} {:<25}", "", "native reference");
         let mut h2 = format!("{:<5} {:<7} {:>8} {:>8}", "", "best", "score", "nodes");
         for b in &builds {
             let title = format!(
@@ -246,7 +246,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
             ));
         }
         if full.is_some() {
-            h1.push_str(&format!(" | {:<24}", "native full"));
+            h1.push_str(&format!(" | {:<25}", "native full"));
             h2.push_str(&format!(" | {:<7} {:>8} {:>8}", "best", "score", "nodes"));
         }
         writeln!(out, "{h1} |")?;

@@ -3,7 +3,8 @@
 //! bundled into the binary) is assembled with Kempelen's assembler and run in Kempelen's
 //! machine with the console on the terminal; the board, the move input, the engine's search
 //! and the end of the game all run inside the emulated CPU. The same ROM runs under
-//! `kempelen run` (see the README).
+//! `kempelen run` (see the README). The terminal gives the program a line at a time, read
+//! while the emulation waits, so `--realtime` paces only the program's own work.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -11,10 +12,9 @@ use std::path::PathBuf;
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use kempelen_emulator::grouped;
-use kempelen_roms::console::ConsoleRom;
+use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, run_console};
 
 use crate::engine_common::{CpuArg, port_machine, present_port};
-use crate::run::Terminal;
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -28,7 +28,8 @@ pub struct PlayArgs {
     /// Run at the machine's real speed: the engine thinks as long as it would have then.
     #[arg(long)]
     pub realtime: bool,
-    /// Cycle budget of the whole session (waiting for a key costs cycles too).
+    /// Cycle budget of the whole session (the program's own cycles; waiting for a line costs
+    /// none).
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000_000)]
     pub max_cycles: u64,
     /// Write the assembled ROM to FILE (and its symbols to FILE.sym) instead of playing.
@@ -63,25 +64,47 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let profile = port_machine(port, args.machine.as_deref())?;
     let mut m = rom.machine()?;
     m.set_clock(profile);
-    m.set_realtime(args.realtime);
-    // When standard input ends, the player "types" Ctrl-D (EOT), which quits like q.
-    m.console_mut()
-        .attach(Box::new(Terminal::with_eof_input(&[0x04])));
-    let result = m.run(args.max_cycles);
+    // The program runs until it waits for a line; the line is read from standard input
+    // outside the emulation, so with --realtime the time a person takes to type is not taken
+    // from the engine's thinking time (the pacer resumes after each wait). When standard
+    // input ends, the player "types" Ctrl-D (EOT), which quits like q.
+    let stdin = std::io::stdin();
+    let mut input = || {
+        let mut line = Vec::new();
+        match std::io::BufRead::read_until(&mut stdin.lock(), b'\n', &mut line) {
+            Ok(n) if n > 0 => Some(line),
+            _ => None,
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut output = |bytes: &[u8]| {
+        let mut out = stdout.lock();
+        let _ = out.write_all(bytes);
+        let _ = out.flush();
+    };
+    let mut pacer = args
+        .realtime
+        .then(|| Pacer::new(RealClock::default(), profile));
+    let result = run_console(
+        &mut m,
+        &mut input,
+        &mut output,
+        pacer.as_mut(),
+        args.max_cycles,
+    );
     let _ = std::io::stdout().flush();
     match result {
-        Ok(stats) if stats.is_done() => {
+        Ok(cycles) => {
             eprintln!(
                 "{} cycles: {}, {:.1} s at {} MHz ({})",
                 port.name,
-                grouped(stats.cycles),
-                stats.time_at(profile).as_secs_f64(),
+                grouped(cycles),
+                profile.duration(cycles).as_secs_f64(),
                 profile.mhz,
                 profile.id
             );
             Ok(())
         }
-        Ok(stats) => bail!("the {} program stopped: {}", port.name, stats.stop),
-        Err(e) => bail!("the {} program faulted: {e}", port.name),
+        Err(e) => bail!("the {} program: {e}", port.name),
     }
 }

@@ -121,13 +121,6 @@ pub(crate) struct Terminal {
 }
 
 impl Terminal {
-    /// A terminal that types `after_eof` once standard input has ended.
-    pub(crate) fn with_eof_input(after_eof: &[u8]) -> Self {
-        let mut t = Terminal::new();
-        t.after_eof = after_eof.iter().copied().collect();
-        t
-    }
-
     pub(crate) fn new() -> Self {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {

@@ -185,19 +185,23 @@ fn search_port(
     let pos = game.position();
     let budget = time::budget(limits, pos.side());
     let start = Instant::now();
-    let control = if args.json {
-        SearchControl::default()
-    } else {
-        SearchControl::with_info(|info: &SearchInfo| println!("{}", format_info(info)))
+    // Each completed iteration is reported as it completes (the engine's host call
+    // "iteration complete"): the native engine's info line plus the cycles so far.
+    let json_mode = args.json;
+    let report = |info: &SearchInfo, cycles: u64| {
+        if !json_mode {
+            println!("{} cycles {cycles}", format_info(info));
+        }
     };
     let out = engine
-        .search_with(
+        .search_reporting(
             pos,
             &game.reference_history(),
             args.depth.unwrap_or(32),
             nodes,
-            &control,
+            &SearchControl::default(),
             budget,
+            &report,
         )
         .with_context(|| format!("the {} engine", port.name))?;
     let cost = PortCost {
