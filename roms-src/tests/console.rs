@@ -721,6 +721,33 @@ fn undo_after_go_takes_back_the_engines_move(port: &'static Port) {
     m.quit();
 }
 
+kempelen_roms::port_tests!(console undo_replays_underpromotion_and_en_passant, undo_replays_underpromotion_and_en_passant);
+fn undo_replays_underpromotion_and_en_passant(port: &'static Port) {
+    // Taking back the second pair plays the first again from the start position: the knight
+    // must come back as a knight (Match::undo compares the FEN), and `moves` names it.
+    let mut m = Match::fen(port, "4k3/P7/8/8/8/8/7P/4K3 w - - 0 1");
+    m.depth(2);
+    m.play("a7a8n");
+    let legal = m.game.position().legal_moves();
+    m.play(&legal.as_slice()[0].to_uci());
+    m.undo();
+    let text = moves_text(&m.game);
+    assert!(text.starts_with("1. a7a8n "), "{text}");
+    assert_eq!(send(&mut m.s, "moves"), format!("{text}> "));
+    // The engine's en-passant capture, replayed.
+    let mut m = Match::fen(port, "k7/2K5/1P6/8/3p4/3P4/4P3/8 w - - 0 1");
+    m.play("e2e4");
+    let legal = m.game.position().legal_moves();
+    m.play(&legal.as_slice()[0].to_uci());
+    m.undo();
+    assert!(
+        m.current_fen().starts_with("k7/2K5/1P6/8/8/3Pp3/8/8 w "),
+        "{}",
+        m.current_fen()
+    );
+    m.quit();
+}
+
 kempelen_roms::port_tests!(console moves_prints_the_game_in_numbered_pairs, moves_prints_the_game_in_numbered_pairs);
 fn moves_prints_the_game_in_numbered_pairs(port: &'static Port) {
     let mut m = Match::start(port);
