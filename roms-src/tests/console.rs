@@ -4,7 +4,10 @@
 //!
 //! - whole games until the front end announces the end, with every engine reply checked
 //!   against the native reference search (same move, score and node count at the same depth
-//!   and history) and every announcement against the native engine's `Game::status`;
+//!   and history, the thinking line's depths, the capture and promotion the reply names) and
+//!   every announcement against the native engine's `Game::status`;
+//! - the comforts: `undo` (clocks and repetition history restored, later replies still the
+//!   native search's), `moves`, `fen` alone (the native FEN), the board from Black's side;
 //! - refusals: one test per kind of bad input, each with the exact reply expected;
 //! - the build itself: bundled sources, ROM sizes, the include list shared with `engine.asm`.
 
