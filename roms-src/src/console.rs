@@ -198,6 +198,12 @@ impl ConsoleSession {
         &self.machine
     }
 
+    /// The machine, to change its RAM between two turns (tests of limits that a game would
+    /// take too long to reach).
+    pub fn machine_mut(&mut self) -> &mut Machine {
+        &mut self.machine
+    }
+
     fn run(&mut self) -> Result<String, ConsoleError> {
         let result = self.machine.run(self.turn_budget);
         let output =

@@ -4,7 +4,10 @@
 //!
 //! - whole games until the front end announces the end, with every engine reply checked
 //!   against the native reference search (same move, score and node count at the same depth
-//!   and history) and every announcement against the native engine's `Game::status`;
+//!   and history, the thinking line's depths, the capture and promotion the reply names) and
+//!   every announcement against the native engine's `Game::status`;
+//! - the comforts: `undo` (clocks and repetition history restored, later replies still the
+//!   native search's), `moves`, `fen` alone (the native FEN), the board from Black's side;
 //! - refusals: one test per kind of bad input, each with the exact reply expected;
 //! - the build itself: bundled sources, ROM sizes, the include list shared with `engine.asm`.
 
@@ -12,7 +15,8 @@ use std::sync::OnceLock;
 
 use kempelen_engine::reference::{self, ReferenceLimits};
 use kempelen_engine::{
-    Engine, Game, GameStatus, Limits, Move, NativeEngine, Profile, SearchControl,
+    Engine, Game, GameStatus, Limits, Move, NativeEngine, Position, Profile, SearchControl, piece,
+    square,
 };
 use kempelen_roms::Port;
 use kempelen_roms::console::{ConsoleRom, ConsoleSession};
@@ -64,27 +68,73 @@ fn announced(out: &str) -> Vec<&str> {
     out.lines().filter(|l| ANNOUNCEMENTS.contains(l)).collect()
 }
 
-/// The engine's reply line: "Kempelen plays e7e5 (depth 4, score 10, 2109 nodes)".
+/// The engine's reply line: "Kempelen plays e7e5 (depth 4, score 10, 2109 nodes)", with
+/// what the move takes and what it promotes to between the move and the parenthesis:
+/// "Kempelen plays b2a1q, takes the rook on a1, promotes to a queen (depth ...)".
 struct Reply {
     mv: String,
+    /// ", takes the rook on a1, promotes to a queen" (empty for a quiet move).
+    notes: String,
     depth: u32,
     score: String,
     nodes: u64,
+    /// The thinking line printed while the engine searched: "Thinking: depth 1 2 3 4".
+    thinking: String,
 }
 
 fn engine_reply(out: &str) -> Option<Reply> {
-    let line = out.lines().find(|l| l.starts_with("Kempelen plays "))?;
+    let lines: Vec<&str> = out.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("Kempelen plays "))?;
+    let line = lines[at];
     let rest = &line["Kempelen plays ".len()..];
-    let (mv, info) = rest.split_once(" (")?;
+    let (said, info) = rest.split_once(" (")?;
+    let (mv, notes) = match said.split_once(", ") {
+        Some((mv, _)) => (mv, &said[mv.len()..]),
+        None => (said, ""),
+    };
     let info = info.strip_suffix(')')?;
     let parts: Vec<&str> = info.split(", ").collect();
     assert_eq!(parts.len(), 3, "{line}");
     Some(Reply {
         mv: mv.to_string(),
+        notes: notes.to_string(),
         depth: parts[0].strip_prefix("depth ")?.parse().ok()?,
         score: parts[1].to_string(),
         nodes: parts[2].strip_suffix(" nodes")?.parse().ok()?,
+        thinking: at
+            .checked_sub(1)
+            .map_or(String::new(), |i| lines[i].to_string()),
     })
+}
+
+/// What the front end says about the engine's move `mv` in `pos` (before it is played),
+/// from the native position: ", takes the <piece> on <square>" (" en passant"),
+/// ", promotes to a <piece>".
+fn reply_notes(pos: &Position, mv: Move) -> String {
+    const NAMES: [&str; 7] = ["", "pawn", "knight", "bishop", "rook", "queen", "king"];
+    let mut notes = String::new();
+    if pos.is_en_passant(mv) {
+        let victim = (mv.from() & 0x70) | (mv.to() & 7);
+        notes += &format!(", takes the pawn on {} en passant", square::name(victim));
+    } else if pos.piece_at(mv.to()) != 0 {
+        notes += &format!(
+            ", takes the {} on {}",
+            NAMES[usize::from(piece::piece_type(pos.piece_at(mv.to())))],
+            square::name(mv.to())
+        );
+    }
+    if mv.promotion() != 0 {
+        notes += &format!(", promotes to a {}", NAMES[usize::from(mv.promotion())]);
+    }
+    notes
+}
+
+/// The thinking line of a search that completed iterations 1 to `depth`.
+fn thinking_line(depth: u32) -> String {
+    let depths: Vec<String> = (1..=depth).map(|d| d.to_string()).collect();
+    format!("Thinking: depth {}", depths.join(" "))
 }
 
 /// How the front end prints a score (console_game.inc, con_pscore).
@@ -105,6 +155,8 @@ struct Match {
     game: Game,
     depth: u32,
     engine_moves: usize,
+    /// For each ply of `game`: whether the engine played it.
+    by_engine: Vec<bool>,
 }
 
 impl Match {
@@ -114,6 +166,7 @@ impl Match {
             game: Game::default(),
             depth: 4,
             engine_moves: 0,
+            by_engine: Vec::new(),
         }
     }
 
@@ -155,10 +208,62 @@ impl Match {
         assert_eq!(reply.depth, r.depth);
         assert_eq!(reply.score, score_text(r.score));
         assert_eq!(reply.nodes, r.nodes, "node count");
+        assert_eq!(reply.thinking, thinking_line(r.depth), "{out}");
+        assert_eq!(
+            reply.notes,
+            reply_notes(self.game.position(), best),
+            "{out}"
+        );
         self.game
             .push_uci(&reply.mv)
             .unwrap_or_else(|e| panic!("the engine's move {} is illegal: {e}", reply.mv));
+        self.by_engine.push(true);
         self.engine_moves += 1;
+    }
+
+    /// The person's move into the mirror game.
+    fn push_person(&mut self, uci: &str) {
+        self.game
+            .push_uci(uci)
+            .unwrap_or_else(|e| panic!("test error: {uci} is illegal: {e}"));
+        self.by_engine.push(false);
+    }
+
+    /// `undo`: checks the exact "Took back" line (the person's last move and the engine's
+    /// reply to it, or only the person's move when it ended the game, or only the engine's
+    /// move when no move of the person precedes it), takes the same plies back in the mirror
+    /// game, and checks the position's FEN (clocks included) and the game's status.
+    fn undo(&mut self) -> String {
+        let n = self.by_engine.len();
+        assert!(n > 0, "test error: nothing to take back");
+        let mut keep = n - 1;
+        if self.by_engine[keep] && keep > 0 && !self.by_engine[keep - 1] {
+            keep -= 1;
+        }
+        let taken: Vec<String> = self.game.moves()[keep..]
+            .iter()
+            .map(|mv| mv.to_uci())
+            .collect();
+        let out = send(&mut self.s, "undo");
+        let expected = format!("Took back {}\n", taken.join(" "));
+        assert!(out.starts_with(&expected), "{out}");
+        let mut game = Game::new(self.game.start().clone());
+        for &mv in &self.game.moves()[..keep] {
+            game.push(mv).unwrap();
+        }
+        self.game = game;
+        self.by_engine.truncate(keep);
+        self.check_status(&out);
+        self.check_fen();
+        out
+    }
+
+    /// `fen` without a position prints exactly the native engine's FEN of the game.
+    fn check_fen(&mut self) {
+        assert_eq!(
+            send(&mut self.s, "fen"),
+            format!("{}\n> ", self.current_fen())
+        );
     }
 
     fn current_fen(&self) -> String {
@@ -170,9 +275,7 @@ impl Match {
     /// says the game is over.
     fn play(&mut self, mv: &str) -> String {
         let out = send(&mut self.s, mv);
-        self.game
-            .push_uci(mv)
-            .unwrap_or_else(|e| panic!("test error: {mv} is illegal: {e}"));
+        self.push_person(mv);
         if self.game.status() == GameStatus::Ongoing {
             self.check_engine_reply(&out);
         } else {
@@ -186,7 +289,7 @@ impl Match {
     /// `a7a8q`).
     fn play_typed(&mut self, typed: &str, uci: &str) -> String {
         let out = send(&mut self.s, typed);
-        self.game.push_uci(uci).unwrap();
+        self.push_person(uci);
         self.check_engine_reply(&out);
         self.check_status(&out);
         out
@@ -374,7 +477,10 @@ kempelen_roms::port_tests!(console the_engine_promotes_and_prints_the_piece, the
 fn the_engine_promotes_and_prints_the_piece(port: &'static Port) {
     let mut m = Match::fen(port, "4k3/8/8/8/8/8/p7/4K3 b - - 0 1");
     let out = m.go();
-    assert!(out.starts_with("Kempelen plays a2a1q "), "{out}");
+    assert!(
+        out.contains("\nKempelen plays a2a1q, promotes to a queen ("),
+        "{out}"
+    );
     m.quit();
 }
 
@@ -390,7 +496,10 @@ fn the_engine_takes_en_passant(port: &'static Port) {
     // After e2e4, d4xe3 is Black's only move.
     let mut m = Match::fen(port, "k7/2K5/1P6/8/3p4/3P4/4P3/8 w - - 0 1");
     let out = m.play("e2e4");
-    assert!(out.starts_with("Kempelen plays d4e3 "), "{out}");
+    assert!(
+        out.contains("\nKempelen plays d4e3, takes the pawn on e4 en passant ("),
+        "{out}"
+    );
     m.quit();
 }
 
@@ -474,6 +583,378 @@ fn threefold_repetition_with_forced_king_moves(port: &'static Port) {
         &["c1c2", "c2c1", "c1c2", "c2c1"],
         GameStatus::ThreefoldRepetition,
     );
+}
+
+// --- console comforts: undo, moves, fen, the board from Black's side, the reply's notes ----
+
+/// The board as the front end draws it (console_game.inc, con_board), from the native
+/// position, seen from White's side or from Black's.
+fn board_text(pos: &Position, black_side: bool) -> String {
+    let mut ranks: Vec<u8> = (0..8).rev().collect();
+    let mut files: Vec<u8> = (0..8).collect();
+    if black_side {
+        ranks.reverse();
+        files.reverse();
+    }
+    let mut out = String::from("\n  +-----------------+\n");
+    for &rank in &ranks {
+        out += &format!("{} |", rank + 1);
+        for &file in &files {
+            let p = pos.piece_at(rank * 16 + file);
+            out.push(' ');
+            out.push(if p == 0 { '.' } else { piece::to_char(p) });
+        }
+        out += " |\n";
+    }
+    out += "  +-----------------+\n    ";
+    let names: Vec<String> = files
+        .iter()
+        .map(|&f| ((b'a' + f) as char).to_string())
+        .collect();
+    out += &names.join(" ");
+    out.push('\n');
+    out
+}
+
+/// What `moves` prints for the game: one numbered move pair a line.
+fn moves_text(game: &Game) -> String {
+    let mut number = game.start().fullmove_number();
+    let mut out = String::new();
+    let mut side = game.start().side();
+    if side == piece::BLACK {
+        out += &format!("{number}...");
+    }
+    for mv in game.moves() {
+        if side == piece::WHITE {
+            out += &format!("{number}.");
+        }
+        out += &format!(" {}", mv.to_uci());
+        if side == piece::BLACK {
+            out.push('\n');
+            number += 1;
+        }
+        side ^= 8;
+    }
+    if side == piece::BLACK {
+        out.push('\n');
+    }
+    out
+}
+
+kempelen_roms::port_tests!(console undo_takes_back_the_move_and_the_reply, undo_takes_back_the_move_and_the_reply);
+fn undo_takes_back_the_move_and_the_reply(port: &'static Port) {
+    let mut m = Match::start(port);
+    assert_eq!(send(&mut m.s, "undo"), "Nothing to take back\n> ");
+    let first = m.play("e2e4");
+    let after_first = &first[first.find("\n\n").unwrap() + 1..];
+    m.play("g1f3");
+    // Exactly the reply "Took back g1f3 <reply>", then the board and the side to move as
+    // they were after the first move pair.
+    let out = m.undo();
+    let took = out.lines().next().unwrap().to_string();
+    assert_eq!(out, format!("{took}\n{after_first}"));
+    // The engine's next reply is the native search's on the game without the taken-back pair.
+    m.play("d2d4");
+    m.undo();
+    m.undo();
+    assert_eq!(send(&mut m.s, "undo"), "Nothing to take back\n> ");
+    assert_eq!(send(&mut m.s, "moves"), "No moves yet\n> ");
+    m.play("c2c4");
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console undo_restores_the_fifty_move_clock, undo_restores_the_fifty_move_clock);
+fn undo_restores_the_fifty_move_clock(port: &'static Port) {
+    // b1b2 and the engine's reply reach 100 plies: a draw; taken back, the clock is 98 again
+    // (Match::undo checks the FEN), and the draw comes again one pair later.
+    let mut m = Match::fen(port, "7k/8/8/8/8/8/8/KR6 w - - 98 80");
+    m.play("b1b2");
+    assert_eq!(m.game.status(), GameStatus::FiftyMoves);
+    m.undo();
+    assert!(m.current_fen().ends_with(" 98 80"), "{}", m.current_fen());
+    m.play("b1b3");
+    assert_eq!(m.game.status(), GameStatus::FiftyMoves);
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console undo_restores_the_repetition_history, undo_restores_the_repetition_history);
+fn undo_restores_the_repetition_history(port: &'static Port) {
+    // Black's king shuttles between a8 and b8. With one pair taken back and played again,
+    // the threefold repetition comes exactly when the native game says so.
+    let mut m = Match::fen(port, "k7/p7/P7/8/8/8/8/2R4K w - - 0 1");
+    m.play("c1c2");
+    m.play("c2c1");
+    m.play("c1c2");
+    m.undo();
+    m.play("c1c2");
+    assert_eq!(m.game.status(), GameStatus::Ongoing);
+    m.play("c2c1");
+    assert_eq!(m.game.status(), GameStatus::ThreefoldRepetition);
+    m.undo();
+    m.play("c2d2");
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console undo_after_the_persons_mating_move_takes_back_only_it, undo_after_the_persons_mating_move_takes_back_only_it);
+fn undo_after_the_persons_mating_move_takes_back_only_it(port: &'static Port) {
+    let mut m = Match::fen(port, "k7/8/1K6/8/8/8/8/7R w - - 0 1");
+    m.play("h1h8");
+    assert_eq!(m.game.status(), GameStatus::Checkmate { winner: 0 });
+    let out = m.undo();
+    assert!(out.starts_with("Took back h1h8\n"), "{out}");
+    m.play("h1h7");
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console undo_after_go_takes_back_the_engines_move, undo_after_go_takes_back_the_engines_move);
+fn undo_after_go_takes_back_the_engines_move(port: &'static Port) {
+    let mut m = Match::start(port);
+    m.depth(2);
+    m.go();
+    let out = m.undo();
+    assert!(out.ends_with("Move 1, White to move\n> "), "{out}");
+    // Drawn from White's side again: the person moves White next.
+    assert_eq!(
+        send(&mut m.s, "b"),
+        format!(
+            "{}Move 1, White to move\n> ",
+            board_text(m.game.position(), false)
+        )
+    );
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console undo_replays_underpromotion_and_en_passant, undo_replays_underpromotion_and_en_passant);
+fn undo_replays_underpromotion_and_en_passant(port: &'static Port) {
+    // Taking back the second pair plays the first again from the start position: the knight
+    // must come back as a knight (Match::undo compares the FEN), and `moves` names it.
+    let mut m = Match::fen(port, "4k3/P7/8/8/8/8/7P/4K3 w - - 0 1");
+    m.depth(2);
+    m.play("a7a8n");
+    let legal = m.game.position().legal_moves();
+    m.play(&legal.as_slice()[0].to_uci());
+    m.undo();
+    let text = moves_text(&m.game);
+    assert!(text.starts_with("1. a7a8n "), "{text}");
+    assert_eq!(send(&mut m.s, "moves"), format!("{text}> "));
+    // The engine's en-passant capture, replayed.
+    let mut m = Match::fen(port, "k7/2K5/1P6/8/3p4/3P4/4P3/8 w - - 0 1");
+    m.play("e2e4");
+    let legal = m.game.position().legal_moves();
+    m.play(&legal.as_slice()[0].to_uci());
+    m.undo();
+    assert!(
+        m.current_fen().starts_with("k7/2K5/1P6/8/8/3Pp3/8/8 w "),
+        "{}",
+        m.current_fen()
+    );
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console moves_prints_the_game_in_numbered_pairs, moves_prints_the_game_in_numbered_pairs);
+fn moves_prints_the_game_in_numbered_pairs(port: &'static Port) {
+    let mut m = Match::start(port);
+    m.depth(2);
+    m.play("e2e4");
+    m.play("g1f3");
+    let text = moves_text(&m.game);
+    assert_eq!(text.lines().count(), 2);
+    assert_eq!(send(&mut m.s, "moves"), format!("{text}> "));
+    assert_eq!(send(&mut m.s, "m"), format!("{text}> "));
+    // From a position with Black to move, a promotion: "7... a2a1q", the letter printed.
+    let mut m = Match::fen(port, "4k3/8/8/8/8/7K/p7/8 b - - 3 7");
+    m.go();
+    m.play("h3g3");
+    let text = moves_text(&m.game);
+    assert!(text.starts_with("7... a2a1q\n8. h3g3 "), "{text}");
+    assert_eq!(send(&mut m.s, "moves"), format!("{text}> "));
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console fen_alone_prints_the_position, fen_alone_prints_the_position);
+fn fen_alone_prints_the_position(port: &'static Port) {
+    let mut m = Match::start(port);
+    m.check_fen();
+    // En passant square, castling rights lost by a king's and a rook's move, the clocks.
+    m.depth(2);
+    // Each turn the first of these moves that is legal then and not yet played.
+    let mut wanted = vec![
+        "e2e4", "g1f3", "h1g1", "e1e2", "g1h1", "d2d4", "b1c3", "a2a4",
+    ];
+    for _ in 0..6 {
+        let legal = m.game.position().legal_moves();
+        let at = wanted
+            .iter()
+            .position(|w| legal.as_slice().iter().any(|l| l.to_uci() == *w))
+            .expect("a move to play");
+        let mv = wanted.remove(at);
+        m.play(mv);
+        m.check_fen();
+    }
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console the_board_is_drawn_from_blacks_side_when_the_person_plays_black, the_board_is_drawn_from_blacks_side_when_the_person_plays_black);
+fn the_board_is_drawn_from_blacks_side_when_the_person_plays_black(port: &'static Port) {
+    let mut m = Match::start(port);
+    m.depth(2);
+    let out = m.go();
+    assert!(
+        out.ends_with(&format!(
+            "{}Move 1, Black to move\n> ",
+            board_text(m.game.position(), true)
+        )),
+        "{out}"
+    );
+    assert!(out.contains("\n8 | r n b k q b n r |\n"), "{out}");
+    assert!(out.contains("\n    h g f e d c b a\n"), "{out}");
+    let out = m.play("e7e5");
+    assert!(
+        out.ends_with(&format!(
+            "{}Move 2, Black to move\n> ",
+            board_text(m.game.position(), true)
+        )),
+        "{out}"
+    );
+    // A new game: White's side again.
+    let out = send(&mut m.s, "n");
+    assert!(
+        out.ends_with(&format!(
+            "{}Move 1, White to move\n> ",
+            board_text(&Position::startpos(), false)
+        )),
+        "{out}"
+    );
+    // A position with Black to move: the person plays Black.
+    let fen = "4k3/8/8/8/8/8/p7/4K3 b - - 0 1";
+    let out = send(&mut m.s, &format!("fen {fen}"));
+    assert_eq!(
+        out,
+        format!(
+            "{}Move 1, Black to move\n> ",
+            board_text(Game::from_fen(fen).unwrap().position(), true)
+        )
+    );
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console the_reply_names_captures_and_promotions, the_reply_names_captures_and_promotions);
+fn the_reply_names_captures_and_promotions(port: &'static Port) {
+    // Every engine reply is checked against the native position (Match::check_engine_reply);
+    // here the exact wording of each kind.
+    let mut m = Match::fen(port, "4k3/8/8/8/8/8/p7/1R2K3 b - - 0 1");
+    let out = m.go();
+    assert!(
+        out.contains("\nKempelen plays a2b1q, takes the rook on b1, promotes to a queen ("),
+        "{out}"
+    );
+    let mut m = Match::fen(port, "4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1");
+    m.depth(1);
+    let out = m.go();
+    assert!(
+        out.contains("\nKempelen plays d5e4, takes the pawn on e4 ("),
+        "{out}"
+    );
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console the_thinking_line_shows_each_completed_depth, the_thinking_line_shows_each_completed_depth);
+fn the_thinking_line_shows_each_completed_depth(port: &'static Port) {
+    let mut m = Match::start(port);
+    m.depth(3);
+    let out = m.go();
+    assert!(
+        out.starts_with("Thinking: depth 1 2 3\nKempelen plays "),
+        "{out}"
+    );
+    m.quit();
+}
+
+kempelen_roms::port_tests!(console a_full_game_record_refuses_more_moves, a_full_game_record_refuses_more_moves);
+fn a_full_game_record_refuses_more_moves(port: &'static Port) {
+    // 1,400 plies take too long to play: the record's count is set one short of full (room
+    // for a move but not for the reply too).
+    let mut s = session(port);
+    let symbol = |name: &str| {
+        rom(port)
+            .symbols
+            .get(name)
+            .unwrap_or_else(|| panic!("no symbol {name}"))
+    };
+    let full = "The game record is full (1400 plies): n for a new game\n> ";
+    assert_eq!(symbol("MAX_PLIES"), 1400);
+    s.machine_mut()
+        .write_word(symbol("K_NPLY"), symbol("MAX_PLIES") - 1)
+        .unwrap();
+    assert_eq!(send(&mut s, "e2e4"), full);
+    assert_eq!(send(&mut s, "go"), full);
+    assert!(send(&mut s, "n").starts_with("New game\n"));
+    assert!(send(&mut s, "e2e4").contains("\nKempelen plays "));
+}
+
+kempelen_roms::port_tests!(console help_lists_the_commands, help_lists_the_commands);
+fn help_lists_the_commands(port: &'static Port) {
+    let mut s = session(port);
+    let help = send(&mut s, "h");
+    for line in [
+        "  undo    take back your last move and the reply (u)",
+        "  moves   the game so far (m)",
+        "  fen F   set up the position F, given in FEN; you move next",
+        "  fen     show the position in FEN",
+    ] {
+        assert!(help.lines().any(|l| l == line), "{help}");
+    }
+}
+
+// A whole game with undo: the Z80 engine at depth 2 against the native reference search;
+// every third turn (unless the game just ended) the person takes the pair back and plays
+// another move instead. Every engine reply must still equal the native reference search on
+// the game as it now stands (repetition history and clocks included), and `fen` the native
+// FEN after every turn.
+kempelen_roms::port_tests!(console a_whole_game_with_undo, a_whole_game_with_undo);
+fn a_whole_game_with_undo(port: &'static Port) {
+    let mut m = Match::start(port);
+    m.depth(2);
+    let mut choose = reference_move(2);
+    let mut undos = 0;
+    for turn in 0..200 {
+        if m.game.status().is_over() {
+            break;
+        }
+        let mv = choose(&m.game);
+        m.play(&mv.to_uci());
+        m.check_fen();
+        if turn % 3 == 2 && !m.game.status().is_over() {
+            m.undo();
+            undos += 1;
+            // Another move than the one taken back: the depth-1 choice, or the first other
+            // legal move.
+            let shallow = reference_move(1)(&m.game);
+            let legal = m.game.position().legal_moves();
+            let other = if shallow != mv {
+                Some(shallow)
+            } else {
+                legal.as_slice().iter().copied().find(|&l| l != mv)
+            };
+            if let Some(other) = other {
+                m.play(&other.to_uci());
+                m.check_fen();
+            }
+        }
+    }
+    let status = m.game.status();
+    eprintln!(
+        "{status:?} after {} plies and {undos} undos: {}",
+        m.game.moves().len(),
+        moves_text(&m.game).replace('\n', " ")
+    );
+    assert!(status.is_over(), "{}", m.current_fen());
+    assert!(undos >= 5, "{undos} undos");
+    assert_eq!(
+        send(&mut m.s, "moves"),
+        format!("{}> ", moves_text(&m.game))
+    );
+    m.quit();
 }
 
 // --- refusals: the exact reply to each kind of bad input ---------------------------------
@@ -564,7 +1045,7 @@ fn input_is_case_insensitive_and_takes_backspace_and_crlf(port: &'static Port) {
     let mut s = session(port);
     // "E2E5", two backspaces, "4": e2e4, ended by CR LF.
     let out = send(&mut s, "E2E5\u{8}\u{7f}E4\r");
-    assert!(out.starts_with("Kempelen plays d7d5 "), "{out}");
+    assert!(out.contains("\nKempelen plays d7d5 ("), "{out}");
     // The LF after the CR is not an empty line: the next line is read at once.
     assert_eq!(send(&mut s, "D"), "Search depth 4\n> ");
 }

@@ -10,7 +10,9 @@
 ;
 ; The engine is the reference engine of engine.asm, included unchanged and called through
 ; its documented routines (setup, in_check, make, unmake, any_legal, gen_all, next_any,
-; insufficient, eng_search). The front end plays the host's part of the protocol itself:
+; insufficient, eng_search). One switch differs: ITERATION_HOOK is 1, so the search calls
+; iteration_hook (con_thinking: the thinking line) after each completed iteration where
+; engine.asm makes the host call "iteration complete". The front end plays the host's part of the protocol itself:
 ; it keeps the game in the protocol block (P_SIDE ... P_HALF, BOARD) and the keys of the
 ; game positions for the repetition rule.
 ;
@@ -20,6 +22,8 @@
 
     include "ram.inc"
     include "console_ram.inc"
+ITERATION_HOOK: equ 1       ; the search calls iteration_hook (con_thinking) after each
+                            ; completed iteration: the thinking line (search.inc)
 
     org 0
     jp con_start
@@ -39,4 +43,5 @@ con_begin:
     include "console_game.inc"
     include "console_fen.inc"
     include "console_io.inc"
+iteration_hook: equ con_thinking
 con_end:

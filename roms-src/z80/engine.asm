@@ -9,6 +9,7 @@
 ; (ram.inc); the Z80 stack at the top of memory.
 
     include "ram.inc"
+ITERATION_HOOK: equ 0       ; 1: the build has its own iteration_hook (search.inc)
 
     org 0
     jp start
