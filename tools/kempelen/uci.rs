@@ -29,6 +29,9 @@ pub struct UciArgs {
     /// Z80 engine: run at the machine's real speed, so a move takes the historical time.
     #[arg(long)]
     pub realtime: bool,
+    /// Play a console chess program through an engine adaptor file (see `adaptors/`).
+    #[arg(long, value_name = "FILE.toml", conflicts_with_all = ["engine", "machine", "realtime", "profile"])]
+    pub program: Option<std::path::PathBuf>,
 }
 
 /// Runs the UCI loop until `quit` or end of input; `native` builds the native backend for a
@@ -37,24 +40,27 @@ pub fn run(
     args: &UciArgs,
     native: impl FnOnce(ProfileArg) -> Box<dyn Engine>,
 ) -> anyhow::Result<()> {
-    let mut engine: Box<dyn Engine> = match args.engine {
-        EngineArg::Native => {
-            if args.machine.is_some() || args.realtime {
-                bail!(
-                    "--machine and --realtime: only the Z80 engine (--engine z80) runs at a machine's clock"
-                );
+    let mut engine: Box<dyn Engine> = match (&args.program, args.engine) {
+        (Some(file), _) => Box::new(crate::adaptor::AdaptorEngine::new(file)?),
+        (None, engine) => match engine {
+            EngineArg::Native => {
+                if args.machine.is_some() || args.realtime {
+                    bail!(
+                        "--machine and --realtime: only the Z80 engine (--engine z80) runs at a machine's clock"
+                    );
+                }
+                native(args.profile.unwrap_or(ProfileArg::Full))
             }
-            native(args.profile.unwrap_or(ProfileArg::Full))
-        }
-        EngineArg::Z80 => {
-            if args.profile == Some(ProfileArg::Full) {
-                bail!(
-                    "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
-                );
+            EngineArg::Z80 => {
+                if args.profile == Some(ProfileArg::Full) {
+                    bail!(
+                        "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
+                    );
+                }
+                let clock = z80_machine(args.machine.as_deref())?;
+                Box::new(z80_engine(clock, args.realtime, None)?)
             }
-            let clock = z80_machine(args.machine.as_deref())?;
-            Box::new(z80_engine(clock, args.realtime, None)?)
-        }
+        },
     };
     let stdin = std::io::stdin();
     kempelen_engine::uci::run(engine.as_mut(), stdin.lock(), std::io::stdout())?;
