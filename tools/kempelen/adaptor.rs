@@ -41,6 +41,8 @@ struct AdaptorFile {
     clock: Option<String>,
     entry: Option<String>,
     turn_budget: Option<u64>,
+    /// The colour the program can play (`white`, `black`; default either).
+    plays: Option<String>,
     #[serde(default)]
     image: Vec<ImageSpec>,
     #[serde(default)]
@@ -88,7 +90,8 @@ struct Keys {
     start: Option<String>,
     /// Typed to start a new game (default: restart the machine).
     new_game: Option<String>,
-    /// The opponent's move: `{from}`, `{to}`, `{promotion}`, `{move}`.
+    /// The opponent's move: `{from}`, `{to}` (`{FROM}`, `{TO}` in capitals), `{promotion}`,
+    /// `{move}`.
     #[serde(rename = "move")]
     move_: String,
     /// Whether the program answers a move by itself (default true).
@@ -99,13 +102,16 @@ struct Keys {
     depth: Option<String>,
     /// Set up a position: `{fen}`.
     position: Option<String>,
+    /// Castling is typed as two moves, the king's and then the rook's (default false).
+    castle_rook: Option<bool>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 struct ReplySpec {
     /// A regular expression with a group `move` (from and to square and promotion) or groups
-    /// `from` and `to`; optional groups `depth`, `score`, `nodes`.
+    /// `from` and `to`, or `castle` (`O-O`, `O-O-O`); optional groups `depth`, `score`,
+    /// `nodes`.
     pattern: String,
     /// `algebraic` (e2) or `microchess` (two digits, rank then file counted from the h-file).
     squares: Option<String>,
@@ -166,6 +172,7 @@ pub struct Adaptor {
     reply: Regex,
     squares: Squares,
     first: bool,
+    plays: Option<char>,
 }
 
 /// Expands `$KEMPELEN_HISTORICAL/` and makes a path relative to the adaptor's folder.
@@ -310,7 +317,7 @@ impl Adaptor {
         let reply = Regex::new(&f.reply.pattern)
             .with_context(|| format!("{}: reply pattern", path.display()))?;
         let has = |n: &str| reply.capture_names().any(|c| c == Some(n));
-        if !has("move") && !(has("from") && has("to")) {
+        if !has("move") && !(has("from") && has("to")) && !has("castle") {
             bail!(
                 "{}: the reply pattern needs a group `move`, or groups `from` and `to`",
                 path.display()
@@ -337,6 +344,12 @@ impl Adaptor {
             reply,
             squares,
             first: f.reply.first.unwrap_or(false),
+            plays: match f.plays.as_deref() {
+                None => None,
+                Some("white") => Some('w'),
+                Some("black") => Some('b'),
+                Some(p) => bail!("{}: plays = `{p}` (white, black)", path.display()),
+            },
         })
     }
 
@@ -373,16 +386,54 @@ impl Adaptor {
         m.console_mut().push_input(keys.as_bytes());
         let stats = m.run(self.turn_budget).map_err(|e| {
             let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
-            EngineError::Backend(format!("{}: {e}\noutput:\n{out}", self.name))
+            EngineError::Backend(format!("{}: {e}; output: {}", self.name, one_line(&out)))
         })?;
         let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
         match stats.stop {
             StopReason::InputWait { .. } => Ok((out, stats.cycles)),
             stop => Err(EngineError::Backend(format!(
-                "{}: the program stopped ({stop}) instead of waiting for input\noutput:\n{out}",
-                self.name
+                "{}: the program stopped ({stop}) instead of waiting for input; output: {}",
+                self.name,
+                one_line(&out)
             ))),
         }
+    }
+
+    /// The keys for the opponent's move `mv` in `game` (before the move).
+    fn keys_for(&self, game_before: &kempelen_engine::Position, mv: &Move) -> String {
+        let uci = mv.to_uci();
+        let mut keys = self.move_keys(&uci);
+        if self.keys.castle_rook.unwrap_or(false) {
+            let fen = game_before.to_fen();
+            let board = fen.split(' ').next().unwrap_or("");
+            let king_from = &uci[0..2];
+            // The piece on the from square, from the FEN's board field.
+            let file = (king_from.as_bytes()[0] - b'a') as usize;
+            let rank = (king_from.as_bytes()[1] - b'1') as usize;
+            let row = board.split('/').nth(7 - rank).unwrap_or("");
+            let mut col = 0;
+            let mut piece = ' ';
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    col += d as usize;
+                } else {
+                    if col == file {
+                        piece = c;
+                    }
+                    col += 1;
+                }
+            }
+            let r = &uci[1..2];
+            let rook = match (piece.to_ascii_lowercase(), &uci[0..1], &uci[2..3]) {
+                ('k', "e", "g") => Some(format!("h{r}f{r}")),
+                ('k', "e", "c") => Some(format!("a{r}d{r}")),
+                _ => None,
+            };
+            if let Some(rook) = rook {
+                keys.push_str(&self.move_keys(&rook));
+            }
+        }
+        keys
     }
 
     fn move_keys(&self, uci: &str) -> String {
@@ -392,6 +443,8 @@ impl Adaptor {
             .move_
             .replace("{from}", &from)
             .replace("{to}", &to)
+            .replace("{FROM}", &from.to_ascii_uppercase())
+            .replace("{TO}", &to.to_ascii_uppercase())
             .replace("{promotion}", uci.get(4..).unwrap_or(""))
             .replace("{move}", uci)
     }
@@ -450,6 +503,27 @@ impl Worker {
     }
 }
 
+/// Console text on one line (for an error that UCI prints as one `info string`), the last
+/// 300 characters.
+fn one_line(text: &str) -> String {
+    let flat: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let n = flat.chars().count();
+    flat.chars().skip(n.saturating_sub(300)).collect()
+}
+
+/// `game` without its last move.
+fn before_last(game: &Game) -> Game {
+    let mut g = Game::new(game.start().clone());
+    let n = game.moves().len().saturating_sub(1);
+    for m in &game.moves()[..n] {
+        g.push(*m).expect("a move of the game");
+    }
+    g
+}
+
 /// An adaptor as a UCI engine.
 pub struct AdaptorEngine {
     adaptor: Arc<Adaptor>,
@@ -493,6 +567,16 @@ impl Engine for AdaptorEngine {
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
         let a = Arc::clone(&self.adaptor);
+        if let Some(side) = a.plays {
+            let fen = game.position().to_fen();
+            if fen.split(' ').nth(1) != Some(&side.to_string()[..]) {
+                return Err(EngineError::Unsupported(format!(
+                    "{} plays {} only",
+                    a.name,
+                    if side == 'w' { "White" } else { "Black" }
+                )));
+            }
+        }
         let start = game.start().to_fen();
         let moves = game.moves().to_vec();
         let mut keys = String::new();
@@ -508,7 +592,11 @@ impl Engine for AdaptorEngine {
                         true
                     }
                     1 => {
-                        keys.push_str(&a.move_keys(&moves[known.len()].to_uci()));
+                        let mut before = game.clone();
+                        while before.moves().len() > known.len() {
+                            before = before_last(&before);
+                        }
+                        keys.push_str(&a.keys_for(before.position(), &moves[known.len()]));
                         if !replies {
                             keys.push_str(&a.keys.go);
                         }
@@ -537,8 +625,12 @@ impl Engine for AdaptorEngine {
             } else if let Some(p) = &a.keys.position {
                 keys.push_str(&p.replace("{fen}", &game.position().to_fen()));
                 keys.push_str(&a.keys.go);
-            } else if standard && moves.len() == 1 && replies {
-                keys.push_str(&a.move_keys(&moves[0].to_uci()));
+            } else if standard && moves.len() == 1 {
+                let start_pos = kempelen_engine::Position::startpos();
+                keys.push_str(&a.keys_for(&start_pos, &moves[0]));
+                if !replies {
+                    keys.push_str(&a.keys.go);
+                }
             } else {
                 return Err(EngineError::Unsupported(format!(
                     "{} cannot be set up in this position (its adaptor has no `position` keys)",
@@ -560,14 +652,21 @@ impl Engine for AdaptorEngine {
         let Some(cap) = cap else {
             self.known = None;
             return Err(EngineError::Backend(format!(
-                "{}: no reply matching `{}` in:\n{out}",
+                "{}: no reply matching `{}` in: {}",
                 a.name,
-                a.reply.as_str()
+                a.reply.as_str(),
+                one_line(&out)
             )));
         };
-        let text = match cap.name("move") {
-            Some(mv) => mv.as_str().to_ascii_lowercase(),
-            None => {
+        let white = game.position().to_fen().split(' ').nth(1) == Some("w");
+        let rank = if white { '1' } else { '8' };
+        let text = match (cap.name("move"), cap.name("castle")) {
+            (_, Some(c)) if c.as_str().len() > 3 => {
+                format!("e{rank}c{rank}")
+            }
+            (_, Some(_)) => format!("e{rank}g{rank}"),
+            (Some(mv), None) => mv.as_str().to_ascii_lowercase(),
+            (None, None) => {
                 let sq = |n: &str| cap.name(n).and_then(|t| a.squares.decode(t.as_str()));
                 match (sq("from"), sq("to")) {
                     (Some(f), Some(t)) => format!("{f}{t}"),
