@@ -317,7 +317,7 @@ impl Adaptor {
         let reply = Regex::new(&f.reply.pattern)
             .with_context(|| format!("{}: reply pattern", path.display()))?;
         let has = |n: &str| reply.capture_names().any(|c| c == Some(n));
-        if !has("move") && !(has("from") && has("to")) && !has("castle") {
+        if !(has("move") || has("castle") || (has("from") && has("to"))) {
             bail!(
                 "{}: the reply pattern needs a group `move`, or groups `from` and `to`",
                 path.display()
