@@ -415,3 +415,36 @@ fn input_escapes_are_checked() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn symbols_and_cycle_profile_are_the_new_spelling_of_profile() {
+    // START: CALL SUB ; XOR A ; OUT ($FF),A ; SUB: NOP ; RET
+    let rom = temp_file(
+        "call2.z80",
+        &[0xCD, 0x06, 0x00, 0xAF, 0xD3, 0xFF, 0x00, 0xC9],
+    );
+    let syms = temp_file("call2.sym", b"START EQU $0000\nSUB EQU $0006\n");
+    let out = kempelen(&[
+        "run",
+        rom.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "--symbols",
+        syms.to_str().unwrap(),
+        "--cycle-profile",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let sub = err
+        .lines()
+        .find(|l| l.starts_with("SUB "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let cols: Vec<&str> = sub.split_whitespace().collect();
+    assert_eq!(cols, ["SUB", "14", "30.4", "%", "14", "1"]);
+    // --help shows the new flags, not the old one.
+    let help = text(&kempelen(&["run", "--help"]).stdout);
+    assert!(
+        help.contains("--cycle-profile") && !help.contains("--profile <"),
+        "{help}"
+    );
+}
