@@ -40,27 +40,29 @@ pub fn run(
     args: &UciArgs,
     native: impl FnOnce(ProfileArg) -> Box<dyn Engine>,
 ) -> anyhow::Result<()> {
-    let mut engine: Box<dyn Engine> = match (&args.program, args.engine) {
-        (Some(file), _) => Box::new(crate::adaptor::AdaptorEngine::new(file)?),
-        (None, engine) => match engine {
-            EngineArg::Native => {
-                if args.machine.is_some() || args.realtime {
-                    bail!(
-                        "--machine and --realtime: only the Z80 engine (--engine z80) runs at a machine's clock"
-                    );
-                }
-                native(args.profile.unwrap_or(ProfileArg::Full))
+    if let Some(file) = &args.program {
+        let mut engine = crate::adaptor::AdaptorEngine::new(file)?;
+        kempelen_engine::uci::run(&mut engine, std::io::stdin().lock(), std::io::stdout())?;
+        return Ok(());
+    }
+    let mut engine: Box<dyn Engine> = match args.engine {
+        EngineArg::Native => {
+            if args.machine.is_some() || args.realtime {
+                bail!(
+                    "--machine and --realtime: only the Z80 engine (--engine z80) runs at a machine's clock"
+                );
             }
-            EngineArg::Z80 => {
-                if args.profile == Some(ProfileArg::Full) {
-                    bail!(
-                        "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
-                    );
-                }
-                let clock = z80_machine(args.machine.as_deref())?;
-                Box::new(z80_engine(clock, args.realtime, None)?)
+            native(args.profile.unwrap_or(ProfileArg::Full))
+        }
+        EngineArg::Z80 => {
+            if args.profile == Some(ProfileArg::Full) {
+                bail!(
+                    "--profile full: the Z80 build runs the reference profile only (the full profile is the native engine's)"
+                );
             }
-        },
+            let clock = z80_machine(args.machine.as_deref())?;
+            Box::new(z80_engine(clock, args.realtime, None)?)
+        }
     };
     let stdin = std::io::stdin();
     kempelen_engine::uci::run(engine.as_mut(), stdin.lock(), std::io::stdout())?;
