@@ -2,8 +2,9 @@
 //! on the `kim-1` personality and the published Sargon on `jupiter-3`, each playing a full game
 //! against the native engine (depth 1) through `kempelen uci --program`, driven by
 //! python-chess. The programs are not part of Kempelen: these tests are ignored, and run only
-//! when `KEMPELEN_HISTORICAL` names a folder holding `microchess.h65` (gbraad/Microchess) and
-//! `sargon.bin` (retro-sargon's `stages/sargon-z80.asm` assembled at origin 0):
+//! when `KEMPELEN_HISTORICAL` names a folder holding `microchess.h65` (gbraad/Microchess),
+//! `microchess-rictor.bin` (Rictor's serial version assembled for $1000) and `sargon.bin`
+//! (retro-sargon's `stages/sargon-z80.asm` assembled at origin 0):
 //!
 //! ```text
 //! KEMPELEN_HISTORICAL=DIR cargo test -p kempelen --test historical -- --ignored --nocapture
@@ -59,4 +60,10 @@ fn microchess_1976_plays_a_full_game_on_the_kim1() {
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon.bin; a game takes several minutes"]
 fn sargon_plays_a_full_game_on_the_jupiter3() {
     play("sargon-jupiter3.toml", "sargon.bin");
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess-rictor.bin; a game takes about 2 minutes"]
+fn microchess_rictor_plays_a_full_game_on_its_sbc() {
+    play("microchess-rictor.toml", "microchess-rictor.bin");
 }
