@@ -206,3 +206,245 @@ fn bad_arguments_are_explained() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("`zz` is not a 16-bit address"));
 }
+
+/// Echoes console input until a `q` (Z80, at $0000).
+const Z80_ECHO_TO_Q: &[u8] = &[
+    0xDB, 0x00, 0xE6, 0x01, 0x28, 0xFA, 0xDB, 0x01, 0xD3, 0x01, 0xFE, b'q', 0x20, 0xF2, 0xAF, 0xD3,
+    0xFF,
+];
+
+/// An Intel HEX text of `bytes` at `addr`, 16 bytes a record.
+fn intel_hex(addr: u16, bytes: &[u8]) -> String {
+    let mut out = String::new();
+    for (i, chunk) in bytes.chunks(16).enumerate() {
+        let a = addr + 16 * i as u16;
+        let mut rec = vec![chunk.len() as u8, (a >> 8) as u8, a as u8, 0];
+        rec.extend(chunk);
+        let sum = rec.iter().fold(0u8, |s, &b| s.wrapping_add(b));
+        rec.push(sum.wrapping_neg());
+        out.push(':');
+        for b in rec {
+            out.push_str(&format!("{b:02X}"));
+        }
+        out.push('\n');
+    }
+    out + ":00000001FF\n"
+}
+
+#[test]
+fn several_images_in_several_formats_poke_dump_and_stamped_reads() {
+    let hex = temp_file("echo.hex", intel_hex(0, Z80_ECHO_TO_Q).as_bytes());
+    let data = temp_file("data.bin", &[1, 2, 3]);
+    let dump = temp_file("more.dump", b"; a hex dump\n4003 04 05\n");
+    let out = kempelen(&[
+        "run",
+        "--cpu",
+        "z80",
+        "--image",
+        hex.to_str().unwrap(),
+        "--image",
+        &format!("{}@4000", data.display()),
+        "--image",
+        dump.to_str().unwrap(),
+        // The echo stops at `!` instead of `q`.
+        "--poke",
+        "000B=21",
+        "--input",
+        "ab\\r\\n\\x21",
+        "--dump",
+        "4000-4004",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stop"], "HostDone");
+    assert_eq!(v["console"], "ab\r\n!");
+    assert_eq!(v["dumps"][0]["bytes"], serde_json::json!([1, 2, 3, 4, 5]));
+    let reads = v["reads"].as_array().unwrap();
+    assert_eq!(reads.len(), 2, "{reads:?}");
+    assert_eq!(reads[0]["cycles"], 0);
+    assert_eq!(reads[0]["input"], "ab\r\n");
+    assert_eq!(reads[1]["input"], "!");
+    // The second line was asked for after echoing four characters (a 66-cycle round each)
+    // and the `IN` of the status that found the queue empty (11).
+    let asked = reads[1]["cycles"].as_u64().unwrap();
+    assert_eq!(asked, 4 * (11 + 7 + 7 + 11 + 11 + 7 + 12) + 11);
+    // The text output: the dump in the format --image reads.
+    let out = kempelen(&[
+        "run",
+        "--cpu",
+        "z80",
+        hex.to_str().unwrap(),
+        "--input",
+        "q",
+        "--dump",
+        "0000-0011",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout)
+            .contains("0000 DB 00 E6 01 28 FA DB 01 D3 01 FE 71 20 F2 AF D3\n0010 FF 00\n"),
+        "{}",
+        text(&out.stdout)
+    );
+}
+
+#[test]
+fn json_console_keeps_bytes_above_7f() {
+    // LD A,$E9 ; OUT ($01),A ; LD A,'\' ; OUT ($01),A ; XOR A ; OUT ($FF),A
+    let rom = temp_file(
+        "high.z80",
+        &[
+            0x3E, 0xE9, 0xD3, 0x01, 0x3E, b'\\', 0xD3, 0x01, 0xAF, 0xD3, 0xFF,
+        ],
+    );
+    let out = kempelen(&["run", rom.to_str().unwrap(), "--cpu", "z80", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["console"], "\\xE9\\\\");
+}
+
+#[test]
+fn exhausted_terminal_input_stops_with_input_wait() {
+    let rom = temp_file("echo-wait.z80", Z80_ECHO);
+    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args([
+            "run",
+            rom.to_str().unwrap(),
+            "--cpu",
+            "z80",
+            "--max-cycles",
+            "100000000000",
+        ])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("stopped: waiting for console input at $0000"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn personalities_from_the_command_line() {
+    // CP/M: function 1 reads a character (once a HALT), 2 prints it, then warm boot.
+    // LD C,1 ; CALL 5 ; LD E,A ; LD C,2 ; CALL 5 ; JP 0
+    let com = temp_file(
+        "getc.com",
+        &[
+            0x0E, 0x01, 0xCD, 0x05, 0x00, 0x5F, 0x0E, 0x02, 0xCD, 0x05, 0x00, 0xC3, 0x00, 0x00,
+        ],
+    );
+    let out = kempelen(&[
+        "run",
+        com.to_str().unwrap(),
+        "--cpm",
+        "--input",
+        "k",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stop"], "HostDone");
+    assert_eq!(v["console"], "kk", "echo, then function 2");
+    assert_eq!(v["cycles"], 7 + 17 + 4 + 7 + 17 + 10);
+    // An unsupported BDOS function names its number.
+    let com = temp_file("dma.com", &[0x0E, 0x1A, 0xCD, 0x05, 0x00]);
+    let out = kempelen(&["run", com.to_str().unwrap(), "--machine", "cpm"]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("BDOS at $0005: function $1A is not supported"),
+        "{}",
+        text(&out.stderr)
+    );
+    // KIM-1 (6502): OUTCH, then a jump into the monitor; the CPU comes from the personality.
+    let kim = temp_file("kim.h65", b"0200 A9 4B 20 A0 1E 4C 4F 1C\n");
+    let out = kempelen(&["run", kim.to_str().unwrap(), "--machine", "kim-1", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (v["console"].as_str(), v["cycles"].as_u64()),
+        (Some("K"), Some(2 + 6 + 3))
+    );
+    assert_eq!(v["machine"], "kim-1");
+    // A personality file of one's own, with an error that names file, line and column.
+    let bad = temp_file(
+        "bad.toml",
+        b"id = \"x\"\nname = \"x\"\ncpu = \"6502\"\nstack = 7\n",
+    );
+    let out = kempelen(&[
+        "run",
+        kim.to_str().unwrap(),
+        "--machine",
+        bad.to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("bad.toml:4:9:"),
+        "{}",
+        text(&out.stderr)
+    );
+    let list = kempelen(&["machines", "--personalities", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["kim-1", "cpm", "jupiter-3"]);
+}
+
+#[test]
+fn input_escapes_are_checked() {
+    let rom = temp_file("esc.z80", Z80_ECHO);
+    let out = kempelen(&[
+        "run",
+        rom.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "--input",
+        "a\\x4",
+    ]);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("`\\x` at column 2 needs two hex digits"),
+        "{}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn symbols_and_cycle_profile_are_the_new_spelling_of_profile() {
+    // START: CALL SUB ; XOR A ; OUT ($FF),A ; SUB: NOP ; RET
+    let rom = temp_file(
+        "call2.z80",
+        &[0xCD, 0x06, 0x00, 0xAF, 0xD3, 0xFF, 0x00, 0xC9],
+    );
+    let syms = temp_file("call2.sym", b"START EQU $0000\nSUB EQU $0006\n");
+    let out = kempelen(&[
+        "run",
+        rom.to_str().unwrap(),
+        "--cpu",
+        "z80",
+        "--symbols",
+        syms.to_str().unwrap(),
+        "--cycle-profile",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let sub = err
+        .lines()
+        .find(|l| l.starts_with("SUB "))
+        .unwrap_or_else(|| panic!("{err}"));
+    let cols: Vec<&str> = sub.split_whitespace().collect();
+    assert_eq!(cols, ["SUB", "14", "30.4", "%", "14", "1"]);
+    // --help shows the new flags, not the old one.
+    let help = text(&kempelen(&["run", "--help"]).stdout);
+    assert!(
+        help.contains("--cycle-profile") && !help.contains("--profile <"),
+        "{help}"
+    );
+}

@@ -422,6 +422,7 @@ fn function(
     let a = "A";
     let service = match service.get_ref().as_str() {
         "put-char" => Service::PutChar { register: reg(a)? },
+        "put-hex" => Service::PutHex { register: reg(a)? },
         "get-char" => Service::GetChar {
             register: reg(a)?,
             echo: e.echo.unwrap_or(false),
@@ -499,7 +500,7 @@ fn function(
             return Err(src.error(
                 Some(span),
                 format!(
-                    "unknown service `{other}` (put-char, get-char, status, print-string, read-line, direct-io, print-inline, newline, display, key, jump-indirect, done)"
+                    "unknown service `{other}` (put-char, put-hex, get-char, status, print-string, read-line, direct-io, print-inline, newline, display, key, jump-indirect, done)"
                 ),
             ));
         }

@@ -140,6 +140,8 @@ impl Reg {
 pub enum Service {
     /// Print the character in the register.
     PutChar { register: Reg },
+    /// Print the register as two hex digits.
+    PutHex { register: Reg },
     /// Wait for a character and put it in the register (and print it when `echo`).
     GetChar { register: Reg, echo: bool },
     /// Put `ready` in the register if a character is waiting, else `none`.
@@ -328,6 +330,12 @@ impl crate::Machine {
             Service::PutChar { register } => {
                 let v = self.reg(*register).ok_or_else(no_regs)?;
                 self.console_mut().write(v as u8);
+            }
+            Service::PutHex { register } => {
+                let v = self.reg(*register).ok_or_else(no_regs)?;
+                for b in format!("{:02X}", v as u8).bytes() {
+                    self.console_mut().write(b);
+                }
             }
             Service::GetChar { register, echo } => {
                 let Some(c) = self.take_char() else {

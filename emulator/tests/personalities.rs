@@ -306,3 +306,65 @@ fn run_more_continues_a_run_that_waited_for_input() {
         "the STA, not forgotten by run_more"
     );
 }
+
+/// The KIM-1 passes an NMI on through the user vector at $17FA; a personality of one's own
+/// prints A in hex.
+#[test]
+fn jump_indirect_and_put_hex_on_the_6502() {
+    let text = r#"
+id = "hex"
+name = "a 6502 with a hex printer"
+cpu = "6502"
+stack = "0100-01FF"
+[[memory]]
+name = "RAM"
+kind = "ram"
+range = "0000-7FFF"
+[[trap]]
+name = "HEXOUT"
+at = "7000"
+service = "put-hex"
+[[trap]]
+name = "VEC"
+at = "7003"
+service = "jump-indirect"
+vector = "0010"
+[[trap]]
+name = "EXIT"
+at = "7006"
+service = "done"
+"#;
+    let p = Personality::parse("hex.toml", text).unwrap();
+    // $0200: LDA #$3C ; JSR $7000 ; JMP $7003 (-> $0300 through $0010) ; $0300: JMP $7006
+    let mut code = vec![0u8; 0x103];
+    code[..8].copy_from_slice(&[0xA9, 0x3C, 0x20, 0x00, 0x70, 0x4C, 0x03, 0x70]);
+    code[0x100..].copy_from_slice(&[0x4C, 0x06, 0x70]);
+    let mut m = p
+        .builder()
+        .load(0x0200, &code)
+        .fill(0x0010, &[0x00, 0x03])
+        .build()
+        .unwrap();
+    let stats = m.run(1_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(m.console_mut().take_output(), b"3C");
+    assert_eq!(stats.cycles, 2 + 6 + 3 + 3);
+}
+
+/// CP/M function 6 prints E unless E is $FF or $FE; $FE asks for the status.
+#[test]
+fn cpm_direct_console_output_and_status() {
+    let code: &[u8] = &[
+        0x0E, 0x06, 0x1E, b'!', 0xCD, 0x05, 0x00, // LD C,6 ; LD E,'!' ; CALL 5
+        0x0E, 0x06, 0x1E, 0xFE, 0xCD, 0x05, 0x00, // LD C,6 ; LD E,$FE ; CALL 5
+        0x32, 0x40, 0x01, // LD ($0140),A
+        0xC3, 0x00, 0x00, // JP 0
+    ];
+    let mut m = machine("cpm", 0x0100, code);
+    m.console_mut().push_input(b"z");
+    let stats = m.run(1_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(m.console_mut().take_output(), b"!");
+    assert_eq!(m.read_byte(0x0140), 0xFF, "a character is waiting");
+    assert_eq!(stats.cycles, 2 * (7 + 7 + 17) + 13 + 10);
+}

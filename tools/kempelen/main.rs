@@ -12,6 +12,7 @@ mod perft;
 mod search;
 mod uci;
 // --- emulator (issue 3) ---
+mod adaptor;
 mod machines;
 mod run;
 // --- assembler (issue 4) ---

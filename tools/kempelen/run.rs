@@ -5,11 +5,13 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use kempelen_emulator::clock::{self, ClockProfile};
+use kempelen_emulator::loaders::{self, Chunk, ImageFormat};
 use kempelen_emulator::memory::parse_addr;
+use kempelen_emulator::personality;
 use kempelen_emulator::trace::TraceFilter;
 use kempelen_emulator::{
-    AddrRange, ConsoleHost, CoreKind, Cpu, Machine, MachineBuilder, MemoryMap, RunStats,
-    SymbolTable, TraceEntry, Tracer, cpm,
+    AddrRange, ConsoleHost, CoreKind, Cpu, Machine, MachineBuilder, MemoryMap, Personality,
+    RunStats, StopReason, SymbolTable, TraceEntry, Tracer,
 };
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -20,25 +22,32 @@ const DEFAULT_BUDGET: u64 = 10_000_000_000;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The program: a raw binary image.
+    /// The program: a raw binary, Intel HEX, a hex dump (`ADDR b b b ...` per line) or a
+    /// KIM-1 paper tape (the format is detected). More with --image.
     #[arg(value_name = "ROM")]
-    pub image: PathBuf,
-    /// CPU: z80 or 6502.
+    pub image: Option<PathBuf>,
+    /// Another image, FILE or FILE@ADDR (repeatable): a raw binary loads at ADDR (default
+    /// --load); the text formats carry their addresses.
+    #[arg(long = "image", value_name = "FILE[@ADDR]")]
+    pub images: Vec<String>,
+    /// CPU: z80 or 6502 (default: the --machine personality's).
     #[arg(long, value_parser = parse_cpu)]
-    pub cpu: Cpu,
-    /// Load address (hex: 4000, $4000, 0x4000). Default: $0000 (Z80), $C000 (6502).
+    pub cpu: Option<Cpu>,
+    /// Load address of a raw image (hex: 4000, $4000, 0x4000). Default: the personality's,
+    /// else $0000 (Z80), $C000 (6502).
     #[arg(long, value_parser = parse_address)]
     pub load: Option<u16>,
-    /// Entry point. Default: the load address, or the 6502 reset vector when the image covers
-    /// it.
+    /// Entry point. Default: the first image's address, or the 6502 reset vector when an
+    /// image covers it.
     #[arg(long, value_parser = parse_address)]
     pub entry: Option<u16>,
     /// Initial stack pointer (6502: S in the low byte). Default: top of the stack region.
     #[arg(long, value_parser = parse_address)]
     pub sp: Option<u16>,
-    /// Clock profile for the time report and --realtime (see `kempelen machines`). Default:
-    /// zx-spectrum (Z80), kim-1 (6502).
-    #[arg(long = "machine", value_name = "ID")]
+    /// The machine: a personality (kim-1, cpm, jupiter-3, or a FILE.toml of one's own: memory
+    /// map, monitor routines served by the host, clock), or a clock profile only (see
+    /// `kempelen machines`). Default clock: zx-spectrum (Z80), kim-1 (6502).
+    #[arg(long = "machine", value_name = "ID|FILE.toml")]
     pub machine: Option<String>,
     /// Cycle budget: exceeding it stops the run with an error.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
@@ -52,16 +61,20 @@ pub struct RunArgs {
     /// Trace only instructions in this address range (START-END, hex).
     #[arg(long, value_name = "RANGE", value_parser = parse_range)]
     pub trace_range: Option<AddrRange>,
-    /// Profile cycles per routine with this symbol file (`NAME EQU $XXXX`).
-    #[arg(long, value_name = "SYMFILE")]
+    /// Print the cycles per routine (the routines of --symbols).
+    #[arg(long)]
+    pub cycle_profile: bool,
+    /// Old spelling of `--symbols FILE --cycle-profile`.
+    #[arg(long, value_name = "SYMFILE", hide = true, conflicts_with = "symbols")]
     pub profile: Option<PathBuf>,
-    /// Symbol file for traces and error reports (implied by --profile).
+    /// Symbol file (`NAME EQU $XXXX`) for traces, error reports and --cycle-profile.
     #[arg(long, value_name = "SYMFILE")]
     pub symbols: Option<PathBuf>,
-    /// Z80 core: z80 (fast, default) or rustzx (shows every register; default with --trace).
+    /// Z80 core: z80 (fast, default) or rustzx (shows every register; default with --trace
+    /// and with a personality's host traps).
     #[arg(long, value_parser = ["z80", "rustzx"])]
     pub core: Option<String>,
-    /// ROM region (repeatable). Giving --rom or --ram replaces the default memory map.
+    /// ROM region (repeatable). Giving --rom or --ram replaces the memory map.
     #[arg(long = "rom", value_name = "RANGE", value_parser = parse_range)]
     pub rom_regions: Vec<AddrRange>,
     /// RAM region (repeatable).
@@ -76,8 +89,8 @@ pub struct RunArgs {
     /// 6502: base of the I/O page (default $BF00).
     #[arg(long, value_name = "ADDR", value_parser = parse_address)]
     pub io_page: Option<u16>,
-    /// Run a CP/M .COM program (Z80): 64 KB RAM, loaded at $0100, BDOS functions 2 and 9.
-    #[arg(long, conflicts_with_all = ["load", "entry", "rom_regions", "ram_regions"])]
+    /// Run a CP/M .COM program: the same as --machine cpm.
+    #[arg(long, conflicts_with_all = ["machine", "rom_regions", "ram_regions"])]
     pub cpm: bool,
     /// 6502: run undocumented opcodes instead of stopping.
     #[arg(long)]
@@ -85,14 +98,24 @@ pub struct RunArgs {
     /// 6502: execute BRK through the IRQ vector instead of stopping.
     #[arg(long)]
     pub run_brk: bool,
-    /// Console input given on the command line (`\n` for a newline) instead of the terminal.
+    /// Write bytes before the run: ADDR=BYTES, hex (`0C=6A`, `0200=A9 41`, `0200=A941`);
+    /// repeatable.
+    #[arg(long, value_name = "ADDR=BYTES")]
+    pub poke: Vec<String>,
+    /// Print memory after the run as a hex dump (START-END, hex; repeatable).
+    #[arg(long, value_name = "RANGE", value_parser = parse_range)]
+    pub dump: Vec<AddrRange>,
+    /// Console input instead of the terminal, with escapes `\n`, `\r`, `\t`, `\\` and `\xNN`.
+    /// The first line is queued at the start; each further line when the program waits for
+    /// input (the JSON output stamps each with the cycle count then).
     #[arg(long, value_name = "TEXT")]
     pub input: Option<String>,
     /// Print the RAM profile after the run.
     #[arg(long)]
     pub ram_profile: bool,
-    /// Print the results as JSON on standard output (the console output is captured into it;
-    /// input comes from --input only).
+    /// Print the results as JSON on standard output (the console output is captured into it,
+    /// bytes above $7F and backslashes escaped as `\xNN` and `\\`; input comes from --input
+    /// only).
     #[arg(long)]
     pub json: bool,
 }
@@ -101,7 +124,7 @@ fn parse_cpu(s: &str) -> Result<Cpu, String> {
     s.parse::<Cpu>().map_err(|e| e.to_string())
 }
 
-fn parse_address(s: &str) -> Result<u16, String> {
+pub(crate) fn parse_address(s: &str) -> Result<u16, String> {
     parse_addr(s).ok_or_else(|| format!("`{s}` is not a 16-bit address (hex: C000, $C000, 0xC000)"))
 }
 
@@ -166,6 +189,10 @@ impl ConsoleHost for Terminal {
         }
     }
 
+    fn is_closed(&self) -> bool {
+        self.closed && self.after_eof.is_empty()
+    }
+
     fn put(&mut self, byte: u8) {
         let _ = self.out.write_all(&[byte]);
         if byte == b'\n' {
@@ -180,22 +207,187 @@ fn read_symbols(path: &PathBuf) -> Result<SymbolTable> {
     SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))
 }
 
-fn builder(args: &RunArgs, image: &[u8]) -> Result<MachineBuilder> {
-    if args.cpm {
-        if args.cpu != Cpu::Z80 {
-            bail!("--cpm runs CP/M programs, which need --cpu z80");
-        }
-        let mut b = cpm::builder(image);
-        if let Some(stack) = args.stack {
-            b = b.memory_map(MemoryMap::all_ram().with_stack(stack));
-        }
-        return Ok(b);
+/// What `--machine` names: a personality, or only a clock.
+pub(crate) enum MachineChoice {
+    Personality(Box<Personality>),
+    Clock(&'static ClockProfile),
+}
+
+/// Resolves `--machine`: a FILE.toml, a built-in personality, or a clock profile.
+pub(crate) fn machine_choice(arg: &str) -> Result<MachineChoice> {
+    if arg.ends_with(".toml") || arg.contains('/') {
+        let p = Personality::from_file(std::path::Path::new(arg))?;
+        return Ok(MachineChoice::Personality(Box::new(p)));
     }
+    if let Some(p) = Personality::built_in(arg) {
+        return Ok(MachineChoice::Personality(Box::new(p)));
+    }
+    match clock::machine(arg) {
+        Some(c) => Ok(MachineChoice::Clock(c)),
+        None => {
+            let ids: Vec<&str> = clock::MACHINES.iter().map(|m| m.id).collect();
+            let personalities: Vec<&str> =
+                personality::BUILT_IN.iter().map(|(id, _)| *id).collect();
+            bail!(
+                "unknown machine `{arg}` (personalities: {}, or a FILE.toml; clock profiles: {})",
+                personalities.join(", "),
+                ids.join(", ")
+            )
+        }
+    }
+}
+
+/// Turns `--input` escapes into bytes: `\n`, `\r`, `\t`, `\\`, `\xNN`.
+pub(crate) fn unescape(text: &str) -> Result<Vec<u8>> {
+    let mut out = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            out.push(b[i]);
+            i += 1;
+            continue;
+        }
+        match b.get(i + 1) {
+            Some(b'n') => out.push(b'\n'),
+            Some(b'r') => out.push(b'\r'),
+            Some(b't') => out.push(b'\t'),
+            Some(b'\\') => out.push(b'\\'),
+            Some(b'x') => {
+                let hex = text.get(i + 2..i + 4).unwrap_or("");
+                let v = u8::from_str_radix(hex, 16).ok().filter(|_| hex.len() == 2);
+                match v {
+                    Some(v) => out.push(v),
+                    None => bail!("--input: `\\x` at column {} needs two hex digits", i + 1),
+                }
+                i += 4;
+                continue;
+            }
+            _ => bail!(
+                "--input: unknown escape at column {} (known: \\n \\r \\t \\\\ \\xNN)",
+                i + 1
+            ),
+        }
+        i += 2;
+    }
+    Ok(out)
+}
+
+/// Splits input into lines, each with its end (`\n`, `\r\n` or `\r`).
+pub(crate) fn input_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
+    let mut lines = Vec::new();
+    let mut cur = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        cur.push(c);
+        let ends = c == b'\n' || (c == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
+        if ends {
+            lines.push(std::mem::take(&mut cur));
+        }
+        i += 1;
+    }
+    if !cur.is_empty() {
+        lines.push(cur);
+    }
+    lines
+}
+
+/// Parses `ADDR=BYTES` of `--poke`.
+fn parse_poke(s: &str) -> Result<(u16, Vec<u8>)> {
+    let (a, bytes) = s
+        .split_once('=')
+        .with_context(|| format!("--poke `{s}`: write ADDR=BYTES (hex), e.g. 000C=6A"))?;
+    let addr = parse_address(a.trim()).map_err(|e| anyhow::anyhow!("--poke `{s}`: {e}"))?;
+    let digits: String = bytes
+        .chars()
+        .filter(|c| !c.is_whitespace() && *c != ',')
+        .collect();
+    if digits.is_empty() || digits.len() % 2 != 0 {
+        bail!("--poke `{s}`: the bytes must be pairs of hex digits");
+    }
+    let v = (0..digits.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16))
+        .collect::<Result<Vec<u8>, _>>()
+        .map_err(|_| anyhow::anyhow!("--poke `{s}`: `{bytes}` is not hex bytes"))?;
+    Ok((addr, v))
+}
+
+/// Reads an image file (any format) and returns its chunks; a raw image goes to `raw_addr`.
+pub(crate) fn read_image(
+    path: &std::path::Path,
+    raw_addr: Option<u16>,
+    default_addr: u16,
+) -> Result<Vec<Chunk>> {
+    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.is_empty() {
+        bail!("{} is empty", path.display());
+    }
+    let format = ImageFormat::detect(&bytes);
+    if format != ImageFormat::Raw && raw_addr.is_some() {
+        bail!(
+            "{}: a {} image carries its own addresses; give no @ADDR",
+            path.display(),
+            format
+        );
+    }
+    Ok(loaders::parse(
+        &path.display().to_string(),
+        &bytes,
+        format,
+        raw_addr.unwrap_or(default_addr),
+    )?)
+}
+
+/// The machine builder for the run: the personality's or the CPU's default map with the
+/// command line's changes, and every image.
+fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu)> {
+    let machine = if args.cpm {
+        Some("cpm")
+    } else {
+        args.machine.as_deref()
+    };
+    let choice = machine.map(machine_choice).transpose()?;
+    let (personality, clock_choice) = match choice {
+        Some(MachineChoice::Personality(p)) => (Some(p), None),
+        Some(MachineChoice::Clock(c)) => (None, Some(c)),
+        None => (None, None),
+    };
+    let cpu = match (&personality, args.cpu) {
+        (Some(p), Some(c)) if p.cpu != c => bail!(
+            "--machine {}: the personality has a {} CPU, not {c}",
+            p.id,
+            p.cpu
+        ),
+        (Some(p), _) => p.cpu,
+        (None, Some(c)) => c,
+        (None, None) => {
+            bail!("--cpu is required (z80 or 6502) unless --machine names a personality")
+        }
+    };
+    let clock = match (&personality, clock_choice) {
+        (Some(p), _) => p.clock,
+        (None, Some(c)) => {
+            if c.cpu != cpu {
+                eprintln!(
+                    "note: {} has a {} CPU; its clock is used for a {} program",
+                    c.id, c.chip, cpu
+                );
+            }
+            c
+        }
+        (None, None) => clock::default_machine(cpu),
+    };
+    let base_map = match &personality {
+        Some(p) => p.map.clone(),
+        None => MemoryMap::default_for(cpu),
+    };
     let mut map = if args.rom_regions.is_empty() && args.ram_regions.is_empty() {
-        MemoryMap::default_for(args.cpu)
+        base_map
     } else {
         let mut map = MemoryMap::empty();
-        map.io_page = MemoryMap::default_for(args.cpu).io_page;
+        map.io_page = base_map.io_page;
         for r in &args.rom_regions {
             map = map.rom("rom", *r);
         }
@@ -214,52 +406,74 @@ fn builder(args: &RunArgs, image: &[u8]) -> Result<MachineBuilder> {
     if args.no_stack_check {
         map.stack = None;
     }
-    let load = args.load.unwrap_or(match args.cpu {
-        Cpu::Z80 => 0x0000,
-        Cpu::Mos6502 | Cpu::Cmos65c02 => 0xC000,
-    });
-    let mut b = Machine::builder(args.cpu)
+    let default_addr = args
+        .load
+        .or(personality.as_ref().and_then(|p| p.load))
+        .unwrap_or(match cpu {
+            Cpu::Z80 => 0x0000,
+            Cpu::Mos6502 | Cpu::Cmos65c02 => 0xC000,
+        });
+    let mut b = match &personality {
+        Some(p) => p.builder(),
+        None => Machine::builder(cpu),
+    };
+    b = b
         .memory_map(map)
-        .load(load, image)
         .allow_undocumented(args.allow_undocumented)
         .stop_on_brk(!args.run_brk);
+    let mut images: Vec<(PathBuf, Option<u16>)> = Vec::new();
+    if let Some(p) = &args.image {
+        images.push((p.clone(), None));
+    }
+    for spec in &args.images {
+        match spec.rsplit_once('@') {
+            Some((file, addr)) => {
+                let a = parse_address(addr).map_err(|e| anyhow::anyhow!("--image {spec}: {e}"))?;
+                images.push((PathBuf::from(file), Some(a)));
+            }
+            None => images.push((PathBuf::from(spec), None)),
+        }
+    }
+    if images.is_empty() {
+        bail!("no program: give a ROM file or --image FILE[@ADDR]");
+    }
+    for (path, addr) in &images {
+        for chunk in read_image(path, *addr, default_addr)? {
+            b = b.load(chunk.addr, &chunk.bytes);
+        }
+    }
     if let Some(entry) = args.entry {
         b = b.entry(entry);
     }
     if let Some(sp) = args.sp {
         b = b.stack_pointer(sp);
     }
-    Ok(b)
+    Ok((b, clock, cpu))
 }
 
-fn clock_profile(args: &RunArgs) -> Result<&'static ClockProfile> {
-    match &args.machine {
-        None => Ok(clock::default_machine(args.cpu)),
-        Some(id) => {
-            let m = clock::machine(id).with_context(|| {
-                let ids: Vec<&str> = clock::MACHINES.iter().map(|m| m.id).collect();
-                format!("unknown machine `{id}` (known: {})", ids.join(", "))
-            })?;
-            if m.cpu != args.cpu {
-                eprintln!(
-                    "note: {} has a {} CPU; its clock is used for a {} program",
-                    m.id, m.chip, args.cpu
-                );
-            }
-            Ok(m)
-        }
+/// The name of the program in messages: the first image.
+fn program_name(args: &RunArgs) -> String {
+    match (&args.image, args.images.first()) {
+        (Some(p), _) => p.display().to_string(),
+        (None, Some(s)) => s.clone(),
+        (None, None) => "the program".into(),
     }
+}
+
+/// A console read that had to wait: the cycle count when the program asked for input that
+/// was not there yet, and the line then given.
+#[derive(serde::Serialize)]
+struct StampedRead {
+    cycles: u64,
+    seconds_at_clock: f64,
+    input: String,
 }
 
 pub fn run(args: &RunArgs) -> Result<()> {
-    let image = std::fs::read(&args.image)
-        .with_context(|| format!("cannot read {}", args.image.display()))?;
-    if image.is_empty() {
-        bail!("{} is empty", args.image.display());
-    }
-    let profile_clock = clock_profile(args)?;
+    let name = program_name(args);
+    let (b, profile_clock, cpu) = builder(args)?;
     let tracing = args.trace.is_some() || args.trace_range.is_some();
-    let core = match (args.cpu, args.core.as_deref()) {
+    let core = match (cpu, args.core.as_deref()) {
         (cpu @ (Cpu::Mos6502 | Cpu::Cmos65c02), Some(c)) => {
             bail!("--core {c} is a Z80 core; the {} has one core", cpu.title())
         }
@@ -274,16 +488,30 @@ pub fn run(args: &RunArgs) -> Result<()> {
         (Some(p), _) | (None, Some(p)) => Some(read_symbols(p)?),
         (None, None) => None,
     };
-    let mut b = builder(args, &image)?.core(core).clock(profile_clock);
+    let mut b = b.core(core).clock(profile_clock);
     if let Some(s) = symbols {
         b = b.symbols(s);
     }
     let mut m = b
         .build()
-        .with_context(|| format!("cannot set up the machine for {}", args.image.display()))?;
-    if let Some(text) = &args.input {
-        m.console_mut()
-            .push_input(text.replace("\\n", "\n").as_bytes());
+        .with_context(|| format!("cannot set up the machine for {name}"))?;
+    for p in &args.poke {
+        let (addr, bytes) = parse_poke(p)?;
+        m.write_bytes(addr, &bytes)
+            .with_context(|| format!("--poke {p}"))?;
+    }
+    let mut lines = match &args.input {
+        Some(text) => input_lines(&unescape(text)?).into_iter(),
+        None => Vec::new().into_iter(),
+    };
+    let mut reads = Vec::new();
+    if let Some(first) = lines.next() {
+        reads.push(StampedRead {
+            cycles: 0,
+            seconds_at_clock: 0.0,
+            input: escape_bytes(&first),
+        });
+        m.console_mut().push_input(&first);
     }
     if args.json || args.input.is_some() {
         // Scripted input that has run out never grows: stop instead of spinning to the budget.
@@ -292,7 +520,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if !args.json && args.input.is_none() {
         m.console_mut().attach(Box::new(Terminal::new()));
     }
-    if args.profile.is_some() {
+    if args.profile.is_some() || args.cycle_profile {
         m.enable_profiler();
     }
     if tracing {
@@ -303,10 +531,26 @@ pub fn run(args: &RunArgs) -> Result<()> {
         m.set_tracer(Tracer::new(filter, |e: &TraceEntry| eprintln!("{e}")));
     }
     m.set_realtime(args.realtime);
-    let result = m.run(args.max_cycles);
+    let mut result = m.run(args.max_cycles);
+    // Feed the next line each time the program waits for input.
+    while let Ok(stats) = &result {
+        let StopReason::InputWait { .. } = stats.stop else {
+            break;
+        };
+        let Some(line) = lines.next() else {
+            break;
+        };
+        reads.push(StampedRead {
+            cycles: stats.cycles,
+            seconds_at_clock: stats.time_at(profile_clock).as_secs_f64(),
+            input: escape_bytes(&line),
+        });
+        m.console_mut().push_input(&line);
+        result = m.run_more(args.max_cycles);
+    }
     let _ = std::io::stdout().flush();
     if args.json {
-        return print_json(&mut m, &result, profile_clock);
+        return print_json(&mut m, &result, profile_clock, &reads, &args.dump);
     }
     if !m.console_mut().output().is_empty() {
         let out = m.console_mut().take_output();
@@ -315,16 +559,47 @@ pub fn run(args: &RunArgs) -> Result<()> {
             println!();
         }
     }
+    for range in &args.dump {
+        print!("{}", hex_dump(&m, *range));
+    }
     match &result {
         Ok(stats) => report(&m, stats, profile_clock, args),
         Err(e) => {
             if let Some(p) = m.profile() {
                 eprintln!("{p}");
             }
-            bail!("{}: {e}", args.image.display());
+            bail!("{name}: {e}");
         }
     }
     Ok(())
+}
+
+/// Memory as a hex dump, 16 bytes a line (`ADDR b b b ...`, the format `--image` reads).
+fn hex_dump(m: &Machine, range: AddrRange) -> String {
+    let mut out = String::new();
+    let mut a = u32::from(range.start);
+    while a <= u32::from(range.end) {
+        let n = (u32::from(range.end) - a + 1).min(16);
+        let bytes = m.read_bytes(a as u16, n as usize);
+        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+        out.push_str(&format!("{a:04X} {}\n", hex.join(" ")));
+        a += n;
+    }
+    out
+}
+
+/// Console bytes as text: bytes above $7F (and control bytes other than new line, carriage
+/// return and tab) as `\xNN`, a backslash as `\\`, so every byte survives in JSON.
+pub(crate) fn escape_bytes(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for &b in bytes {
+        match b {
+            b'\\' => s.push_str("\\\\"),
+            b'\n' | b'\r' | b'\t' | 0x20..=0x7E => s.push(b as char),
+            _ => s.push_str(&format!("\\x{b:02X}")),
+        }
+    }
+    s
 }
 
 pub(crate) use kempelen_emulator::grouped;
@@ -363,8 +638,19 @@ fn print_json(
     m: &mut Machine,
     result: &Result<RunStats, kempelen_emulator::RunError>,
     clock: &ClockProfile,
+    reads: &[StampedRead],
+    dumps: &[AddrRange],
 ) -> Result<()> {
-    let console = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
+    let console = escape_bytes(&m.console_mut().take_output());
+    let dumps: Vec<serde_json::Value> = dumps
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "range": r.to_string(),
+                "bytes": m.read_bytes(r.start, r.len() as usize),
+            })
+        })
+        .collect();
     let value = match result {
         Ok(stats) => serde_json::json!({
             "ok": true,
@@ -378,6 +664,8 @@ fn print_json(
             "ram": m.ram_profile(),
             "profile": m.profile(),
             "console": console,
+            "reads": reads,
+            "dumps": dumps,
         }),
         Err(e) => serde_json::json!({
             "ok": false,
@@ -387,6 +675,8 @@ fn print_json(
             "instructions": e.instructions,
             "trace": e.trace,
             "console": console,
+            "reads": reads,
+            "dumps": dumps,
         }),
     };
     println!("{}", serde_json::to_string_pretty(&value)?);

@@ -42,6 +42,9 @@ pub struct UciArgs {
     /// 8-bit engine: run at the machine's real speed, so a move takes the historical time.
     #[arg(long)]
     pub realtime: bool,
+    /// Play a console chess program through an engine adaptor file (see `adaptors/`).
+    #[arg(long, value_name = "FILE.toml", conflicts_with_all = ["cpu", "machine", "realtime", "profile"])]
+    pub program: Option<std::path::PathBuf>,
 }
 
 /// Runs the UCI loop until `quit` or end of input; `native` builds the native backend for a
@@ -50,6 +53,11 @@ pub fn run(
     args: &UciArgs,
     native: impl FnOnce(ProfileArg) -> Box<dyn Engine>,
 ) -> anyhow::Result<()> {
+    if let Some(file) = &args.program {
+        let mut engine = crate::adaptor::AdaptorEngine::new(file)?;
+        kempelen_engine::uci::run(&mut engine, std::io::stdin().lock(), std::io::stdout())?;
+        return Ok(());
+    }
     let port = present_port(args.cpu)?;
     let mut engine: Box<dyn Engine> = match port {
         None => {

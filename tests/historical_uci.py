@@ -1,0 +1,31 @@
+"""Plays a historical program through `kempelen uci --program ADAPTOR` against the native
+engine at depth 1 with python-chess, and prints the emulated time of each of the program's
+moves. Arguments: kempelen, adaptor file, the program's colour (white or black), the most
+plies to play. Ends with `RESULT plies result game_over moves mean_seconds max_seconds`."""
+import sys
+
+import chess
+import chess.engine
+
+exe, adaptor, colour, max_plies = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+program = chess.engine.SimpleEngine.popen_uci([exe, "uci", "--program", adaptor], timeout=600)
+native = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
+ours_white = colour == "white"
+board = chess.Board()
+times = []
+while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+    ours = board.turn == (chess.WHITE if ours_white else chess.BLACK)
+    engine = program if ours else native
+    result = engine.play(board, chess.engine.Limit(depth=1), info=chess.engine.INFO_ALL)
+    if result.move is None or result.move not in board.legal_moves:
+        print("ILLEGAL", result.move, board.fen())
+        sys.exit(1)
+    if ours:
+        t = result.info.get("time", 0.0)
+        times.append(t)
+        print("MOVE", board.ply() + 1, board.san(result.move), "%.3f" % t, flush=True)
+    board.push(result.move)
+program.quit()
+native.quit()
+print("RESULT", board.ply(), board.result(claim_draw=True), board.is_game_over(claim_draw=True),
+      len(times), "%.3f" % (sum(times) / max(len(times), 1)), "%.3f" % max(times or [0]))
