@@ -8,7 +8,8 @@
 //!
 //! Layout, one vocabulary item per file: [`square`], [`piece`], [`moves`], [`position`],
 //! [`fen`], [`movegen`], [`san`], [`game`], [`perft`](mod@perft), [`tables`], [`eval`], [`reference`](mod@reference),
-//! [`full`], [`engine`] (the backend trait), [`uci`] (the only module doing I/O), [`bench`](mod@bench).
+//! [`full`], [`engine`] (the backend trait), [`uci`] (the protocol loop), [`bench`](mod@bench),
+//! [`tournament`] (games between engines, external engine processes, ratings).
 //!
 //! A reference search as a port host would run it (fixed depth, deterministic node count):
 //!

@@ -26,6 +26,8 @@ mod play;
 // --- claims and search trees (issue 11) ---
 mod claims;
 mod tree;
+// --- tournament (issue 10) ---
+mod tournament;
 
 #[derive(Parser)]
 #[command(
@@ -76,6 +78,10 @@ enum Command {
     /// Draw the tree a search visits (text, or SVG with --svg); by default the lost figure of
     /// the Tartan article (TOS 1/1991).
     Tree(tree::TreeArgs),
+    // --- tournament (issue 10) ---
+    /// Play a round robin or gauntlet among profiles and UCI/xboard engines: crosstable,
+    /// ratings with 95 % margins, PGN.
+    Tournament(tournament::TournamentArgs),
     /// Print the version and exit.
     Version,
 }
@@ -110,6 +116,8 @@ fn main() -> anyhow::Result<()> {
         Command::GenTables(args) => gen_tables::run(&args),
         Command::Claims(args) => claims::run(&args),
         Command::Tree(args) => tree::run(&args),
+        // --- tournament (issue 10) ---
+        Command::Tournament(args) => tournament::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
             Ok(())

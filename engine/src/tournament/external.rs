@@ -14,7 +14,8 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// How long an engine may take to answer the handshake (`uciok`, `readyok`, xboard features).
+/// The longest an engine may take to answer the handshake (`uciok`, `readyok`): the move
+/// timeout, at most this.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A child process with a line reader on its standard output.
@@ -165,7 +166,8 @@ impl UciEngine {
         let mut process = Process::spawn(label, command)?;
         process.send("uci")?;
         let mut name = label.to_string();
-        process.wait_for(HANDSHAKE_TIMEOUT, "'uciok'", |l| {
+        let handshake = move_timeout.min(HANDSHAKE_TIMEOUT);
+        process.wait_for(handshake, "'uciok'", |l| {
             if let Some(n) = l.strip_prefix("id name ") {
                 name = n.trim().to_string();
             }
@@ -185,8 +187,9 @@ impl UciEngine {
 
     fn sync(&mut self) -> Result<(), EngineError> {
         self.process.send("isready")?;
+        let handshake = self.move_timeout.min(HANDSHAKE_TIMEOUT);
         self.process
-            .wait_for(HANDSHAKE_TIMEOUT, "'readyok'", |l| l == "readyok")?;
+            .wait_for(handshake, "'readyok'", |l| l == "readyok")?;
         Ok(())
     }
 }
@@ -343,7 +346,7 @@ impl XboardEngine {
         process.send("protover 2")?;
         let (mut setboard, mut usermove, mut name) = (false, false, label.to_string());
         // Protocol 1 engines send no features: after a short wait assume the defaults.
-        let deadline = Instant::now() + Duration::from_secs(2);
+        let deadline = Instant::now() + move_timeout.min(Duration::from_secs(2));
         loop {
             let line = match process.recv(deadline, "'feature done=1'") {
                 Ok(line) => line,
@@ -466,16 +469,19 @@ impl Engine for XboardEngine {
             format!("sd {d}")
         } else if let Some(t) = limits.movetime {
             format!("st {}", t.as_secs().max(1))
+        } else if self.sent_level.starts_with("level") {
+            // The clock's control is set once a game (from the clock of the first search,
+            // which is still the base time); `time` and `otim` below track it.
+            self.sent_level.clone()
         } else {
-            let (base, inc) = match (limits.wtime, limits.winc) {
-                (Some(b), i) => (b, i.unwrap_or_default()),
-                _ => (Duration::from_secs(60), Duration::ZERO),
-            };
+            let own = if white { limits.wtime } else { limits.btime };
+            let inc = if white { limits.winc } else { limits.binc };
+            let base = own.unwrap_or(Duration::from_secs(60));
             format!(
                 "level 0 {}:{:02} {}",
                 base.as_secs() / 60,
                 base.as_secs() % 60,
-                inc.as_secs_f64()
+                inc.unwrap_or_default().as_secs_f64()
             )
         };
         if level != self.sent_level {

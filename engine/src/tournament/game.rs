@@ -318,17 +318,18 @@ fn finish(mut record: GameRecord, game: Game, outcome: Outcome, t: Termination) 
     record
 }
 
-/// PGN tags beyond the seven-tag roster's players and result.
+/// PGN tags beyond the players and the result.
 #[derive(Clone, Debug, Default)]
 pub struct PgnTags {
     /// `Event`.
     pub event: String,
     /// `Round`.
     pub round: String,
-    /// `Date` (`YYYY.MM.DD` or `????.??.??`).
+    /// `Date` (`YYYY.MM.DD`; empty: unknown).
     pub date: String,
-    /// `TimeControl` or a description of the limit.
-    pub limit: String,
+    /// The move limit: a clock becomes the standard `TimeControl` tag (`base+inc` in seconds),
+    /// nodes and depth a `TimeControl "-"` with a `Limit` tag saying which.
+    pub limit: Option<MoveLimit>,
 }
 
 /// The game as PGN (export format: tag pairs, SAN movetext wrapped at 79 columns, a comment
@@ -358,8 +359,16 @@ pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
         out += &format!("[FEN \"{start_fen}\"]\n");
     }
     out += &format!("[Opening \"{}\"]\n", q(&record.opening.name));
-    if !tags.limit.is_empty() {
-        out += &format!("[TimeControl \"{}\"]\n", q(&tags.limit));
+    match tags.limit {
+        Some(MoveLimit::Clock { base, increment }) => {
+            out += &format!(
+                "[TimeControl \"{}+{}\"]\n",
+                base.as_secs_f64(),
+                increment.as_secs_f64()
+            );
+        }
+        Some(limit) => out += &format!("[TimeControl \"-\"]\n[Limit \"{limit}\"]\n"),
+        None => {}
     }
     out += &format!("[PlyCount \"{}\"]\n", record.moves.len());
     let termination = match &record.termination {
@@ -430,6 +439,70 @@ mod tests {
                 .ends_with("{move cap (adjudicated draw)} 1/2-1/2"),
             "{pgn}"
         );
+    }
+
+    /// An engine that always answers the same way.
+    struct Scripted(Result<Option<Move>, crate::EngineError>);
+
+    impl Engine for Scripted {
+        fn name(&self) -> String {
+            "scripted".into()
+        }
+        fn perft(&mut self, _: &Position, _: u32) -> Result<u64, crate::EngineError> {
+            Ok(0)
+        }
+        fn search(
+            &mut self,
+            _: &Game,
+            _: &Limits,
+            _: &SearchControl,
+        ) -> Result<crate::SearchResult, crate::EngineError> {
+            let best = self.0.clone()?;
+            let mut r = crate::SearchResult::no_move(false, Duration::ZERO);
+            r.best = best;
+            Ok(r)
+        }
+    }
+
+    #[test]
+    fn forfeits_name_the_reason() {
+        let settings = GameSettings {
+            limit: MoveLimit::Nodes(100),
+            max_plies: 10,
+        };
+        let play = |black: Result<Option<Move>, crate::EngineError>| {
+            let mut white = NativeEngine::new(Profile::Reference);
+            let mut black = Scripted(black);
+            play_game(
+                ("w", &mut white),
+                ("b", &mut black),
+                &Opening::startpos(),
+                &settings,
+            )
+        };
+        let e2e5 = Move::new(0x14, 0x44, 0);
+        let r = play(Ok(Some(e2e5)));
+        assert_eq!(r.outcome, Outcome::WhiteWins);
+        assert_eq!(
+            r.termination,
+            Termination::IllegalMove {
+                text: "e2e5".into()
+            }
+        );
+        assert_eq!(
+            r.moves.len(),
+            1,
+            "White's move is kept, Black's illegal one is not"
+        );
+        let r = play(Ok(None));
+        assert!(matches!(r.termination, Termination::EngineFailure { .. }));
+        let r = play(Err(crate::EngineError::Backend("pipe closed".into())));
+        assert_eq!(
+            r.termination.to_string(),
+            "engine failure: engine backend failed: pipe closed"
+        );
+        let pgn = to_pgn(&r, &PgnTags::default());
+        assert!(pgn.contains("[Termination \"rules infraction\"]"), "{pgn}");
     }
 
     #[test]

@@ -1,0 +1,461 @@
+//! End-to-end tests of `kempelen tournament`: tiny node budgets only (no test depends on the
+//! host's speed), the PGN parsed back with the engine's own SAN parser, crosstable totals
+//! checked against the games, external engines (Kempelen's own UCI mode always, Fairymax when
+//! installed), and the error paths: unknown players, engines that cannot start, send garbage,
+//! illegal moves or nothing at all.
+
+mod common;
+
+use common::{json, kempelen};
+use kempelen_engine::{Game, GameStatus};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kempelen-tournament-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join(name)
+}
+
+/// A fake UCI engine as a shell script: handshake, then `reply` to every `go` (nothing for
+/// `None`, exit for `Some("exit")`).
+fn fake_uci(name: &str, reply: Option<&str>) -> String {
+    let path = temp(name);
+    let go = match reply {
+        Some("exit") => "exit 3".to_string(),
+        Some(r) => format!("echo \"{r}\""),
+        None => ":".to_string(),
+    };
+    let script = format!(
+        "while read line; do case \"$line\" in\n\
+         uci) echo 'id name {name}'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) {go};;\n\
+         quit) exit 0;;\n\
+         esac; done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("{name}=uci:sh {}", path.display())
+}
+
+/// The games of a PGN file: tags and SAN tokens, replayed through [`Game`].
+struct PgnGame {
+    tags: Vec<(String, String)>,
+    game: Game,
+    comment: Option<String>,
+    result: String,
+}
+
+impl PgnGame {
+    fn tag(&self, name: &str) -> &str {
+        &self.tags.iter().find(|t| t.0 == name).expect(name).1
+    }
+}
+
+fn parse_pgn(text: &str) -> Vec<PgnGame> {
+    let mut games = Vec::new();
+    let mut tags = Vec::new();
+    let mut movetext = String::new();
+    let mut flush = |tags: &mut Vec<(String, String)>, movetext: &mut String| {
+        if tags.is_empty() {
+            return;
+        }
+        let fen = tags
+            .iter()
+            .find(|t: &&(String, String)| t.0 == "FEN")
+            .map(|t| t.1.clone());
+        let mut game = match fen {
+            Some(f) => Game::from_fen(&f).unwrap(),
+            None => Game::default(),
+        };
+        let (mut comment, mut result) = (None, String::new());
+        let mut rest = movetext.as_str();
+        while let Some(open) = rest.find('{') {
+            let close = rest.find('}').unwrap();
+            comment = Some(rest[open + 1..close].to_string());
+            rest = &rest[close + 1..];
+        }
+        let moves_part = if comment.is_some() {
+            movetext.split('{').next().unwrap().to_string() + " " + rest
+        } else {
+            movetext.clone()
+        };
+        for tok in moves_part.split_whitespace() {
+            if ["1-0", "0-1", "1/2-1/2", "*"].contains(&tok) {
+                result = tok.to_string();
+            } else if !tok.ends_with('.') {
+                game.push_san(tok)
+                    .unwrap_or_else(|e| panic!("PGN move '{tok}': {e}"));
+            }
+        }
+        games.push(PgnGame {
+            tags: std::mem::take(tags),
+            game,
+            comment,
+            result,
+        });
+        movetext.clear();
+    };
+    for line in text.lines() {
+        if let Some(t) = line.strip_prefix('[') {
+            if !movetext.trim().is_empty() {
+                flush(&mut tags, &mut movetext);
+            }
+            let (k, v) = t.trim_end_matches(']').split_once(' ').unwrap();
+            tags.push((k.to_string(), v.trim_matches('"').to_string()));
+        } else {
+            movetext.push_str(line);
+            movetext.push(' ');
+        }
+    }
+    flush(&mut tags, &mut movetext);
+    games
+}
+
+#[test]
+fn round_robin_totals_pgn_and_crosstable_agree() {
+    let pgn = temp("rr.pgn");
+    let v = json(&[
+        "tournament",
+        "reference",
+        "full:Hash=1",
+        "reference-no-quiescence",
+        "--nodes",
+        "300",
+        "--games",
+        "2",
+        "--json",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 6, "three pairings of two games");
+    // Every player: wins + draws + losses = games = 4, points add up to the games played.
+    let players = v["players"].as_array().unwrap();
+    let mut total = 0.0;
+    for p in players {
+        let g = p["games"].as_u64().unwrap();
+        assert_eq!(g, 4);
+        let (w, d, l) = (
+            p["wins"].as_u64().unwrap(),
+            p["draws"].as_u64().unwrap(),
+            p["losses"].as_u64().unwrap(),
+        );
+        assert_eq!(w + d + l, g);
+        assert_eq!(p["points"].as_f64().unwrap(), w as f64 + d as f64 / 2.0);
+        total += p["points"].as_f64().unwrap();
+    }
+    assert_eq!(total, 6.0);
+    // The crosstable: i's points against j plus j's against i = games between them.
+    let table = v["crosstable"].as_array().unwrap();
+    for (i, row) in table.iter().enumerate() {
+        for (j, col) in table.iter().enumerate() {
+            let pij = row["points"][j].as_f64().unwrap();
+            let pji = col["points"][i].as_f64().unwrap();
+            let g = row["games"][j].as_u64().unwrap();
+            assert_eq!(pij + pji, g as f64);
+            assert_eq!(g, if i == j { 0 } else { 2 });
+        }
+    }
+    // The PGN replays with the engine's SAN parser and agrees with the JSON.
+    let parsed = parse_pgn(&std::fs::read_to_string(&pgn).unwrap());
+    assert_eq!(parsed.len(), 6);
+    for g in &parsed {
+        let round: usize = g.tag("Round").parse().unwrap();
+        let j = games.iter().find(|x| x["round"] == round as u64).unwrap();
+        assert_eq!(g.result, g.tag("Result"));
+        assert_eq!(g.result, j["result"].as_str().unwrap());
+        assert_eq!(g.tag("White"), j["white"].as_str().unwrap());
+        assert_eq!(g.tag("Limit"), "300 nodes/move");
+        let plies = g.game.moves().len();
+        assert_eq!(plies, j["plies"].as_u64().unwrap() as usize);
+        assert_eq!(g.tag("PlyCount"), plies.to_string());
+        // The opening was played first: both games of a pairing start with the same moves.
+        let status = g.game.status();
+        match j["termination"]["kind"].as_str().unwrap() {
+            "checkmate" => {
+                assert!(matches!(status, GameStatus::Checkmate { .. }));
+                assert_eq!(status.result(), g.result);
+            }
+            "move_cap" => assert_eq!(plies, 400),
+            "threefold_repetition" => assert_eq!(status, GameStatus::ThreefoldRepetition),
+            "fifty_moves" => assert_eq!(status, GameStatus::FiftyMoves),
+            "stalemate" => assert_eq!(status, GameStatus::Stalemate),
+            "insufficient_material" => assert_eq!(status, GameStatus::InsufficientMaterial),
+            other => panic!("unexpected termination {other}"),
+        }
+        if status.is_over() {
+            assert_eq!(status.result(), g.result, "{:?}", g.comment);
+        }
+    }
+    // Same colours alternate within a pairing.
+    assert_eq!(games[0]["white"], games[1]["black"]);
+    assert_eq!(games[0]["opening"], games[1]["opening"]);
+}
+
+#[test]
+fn text_output_has_crosstable_ratings_and_anchor() {
+    let (ok, stdout, stderr) = kempelen(&[
+        "tournament",
+        "a=reference",
+        "b=reference-no-killers",
+        "--nodes",
+        "200",
+        "--games",
+        "2",
+        "--anchor",
+        "a=1500",
+    ]);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("Round robin of 2 players, 2 games per pairing, 200 nodes/move"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1500 (anchor)"), "{stdout}");
+    assert!(stdout.contains("anchored at a = 1500"), "{stdout}");
+    assert!(
+        stdout.contains("Pairings (first player's view):"),
+        "{stdout}"
+    );
+    // Not a terminal: no progress line on stderr.
+    assert!(stderr.is_empty(), "{stderr}");
+}
+
+#[test]
+fn gauntlet_plays_only_the_first_player() {
+    let v = json(&[
+        "tournament",
+        "--gauntlet",
+        "reference",
+        "reference-no-null",
+        "reference-no-mvv-lva",
+        "--nodes",
+        "200",
+        "--games",
+        "2",
+        "--concurrency",
+        "2",
+        "--json",
+    ]);
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 4);
+    for g in games {
+        assert!(
+            g["white"] == "reference" || g["black"] == "reference",
+            "{g}"
+        );
+    }
+    assert_eq!(v["format"], "gauntlet");
+    // Two games at a time: still in schedule order, every round once.
+    let rounds: Vec<u64> = games.iter().map(|g| g["round"].as_u64().unwrap()).collect();
+    assert_eq!(rounds, vec![1, 2, 3, 4]);
+}
+
+#[test]
+fn kempelen_itself_as_an_external_uci_engine() {
+    let cmd = format!("ext=uci:{} uci", env!("CARGO_BIN_EXE_kempelen"));
+    let v = json(&[
+        "tournament",
+        "reference",
+        &cmd,
+        "--nodes",
+        "300",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    // The same algorithm at the same nodes, once native and once over UCI: the games mirror
+    // each other, so each side scores exactly 1 of 2.
+    let players = v["players"].as_array().unwrap();
+    for p in players {
+        assert_eq!(p["points"].as_f64().unwrap(), 1.0, "{v}");
+    }
+    for g in v["games"].as_array().unwrap() {
+        assert!(g["termination"]["kind"] != "engine_failure", "{g}");
+    }
+}
+
+#[test]
+fn fairymax_over_xboard_if_installed() {
+    let path = "/usr/games/fairymax";
+    if !std::path::Path::new(path).exists() {
+        eprintln!("skipped: {path} is not installed (apt-get install fairymax)");
+        return;
+    }
+    let v = json(&[
+        "tournament",
+        "reference",
+        "xboard:/usr/games/fairymax",
+        "--depth",
+        "2",
+        "--games",
+        "2",
+        "--max-plies",
+        "60",
+        "--json",
+    ]);
+    for g in v["games"].as_array().unwrap() {
+        let kind = g["termination"]["kind"].as_str().unwrap();
+        assert!(
+            !["engine_failure", "illegal_move", "time_forfeit"].contains(&kind),
+            "{g}"
+        );
+        assert!(g["plies"].as_u64().unwrap() > 10, "{g}");
+    }
+}
+
+fn forfeits(v: &Value) -> Vec<String> {
+    v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["termination"].to_string())
+        .collect()
+}
+
+#[test]
+fn illegal_garbage_and_silent_engines_forfeit_with_the_reason() {
+    let liar = fake_uci("liar", Some("bestmove e2e5"));
+    let v = json(&[
+        "tournament",
+        "reference",
+        &liar,
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    for f in forfeits(&v) {
+        assert!(f.contains("illegal_move") && f.contains("e2e5"), "{f}");
+    }
+    let p = v["players"].as_array().unwrap();
+    assert_eq!(
+        (p[0]["name"].as_str(), p[0]["points"].as_f64()),
+        (Some("reference"), Some(2.0))
+    );
+
+    let babbler = fake_uci("babbler", Some("bestmove banana"));
+    let v = json(&[
+        "tournament",
+        "reference",
+        &babbler,
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    for f in forfeits(&v) {
+        assert!(
+            f.contains("engine_failure") && f.contains("'banana' is not a move"),
+            "{f}"
+        );
+    }
+
+    let crasher = fake_uci("crasher", Some("exit"));
+    let v = json(&[
+        "tournament",
+        "reference",
+        &crasher,
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--json",
+    ]);
+    for f in forfeits(&v) {
+        assert!(
+            f.contains("engine exited while waiting for 'bestmove'"),
+            "{f}"
+        );
+    }
+
+    let silent = fake_uci("silent", None);
+    let v = json(&[
+        "tournament",
+        "reference",
+        &silent,
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--move-timeout",
+        "0.5",
+        "--json",
+    ]);
+    for f in forfeits(&v) {
+        assert!(f.contains("no 'bestmove' within the time limit"), "{f}");
+    }
+}
+
+#[test]
+fn bad_input_is_refused_with_a_reason() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["tournament", "reference"], "at least two players"),
+        (
+            &["tournament", "reference", "nosuch"],
+            "bad player 'nosuch': unknown profile",
+        ),
+        (
+            &["tournament", "reference", "reference"],
+            "two players are called 'reference'",
+        ),
+        (
+            &["tournament", "reference", "uci:/nonexistent/engine"],
+            "cannot start '/nonexistent/engine'",
+        ),
+        (
+            &[
+                "tournament",
+                "reference",
+                "xboard:fairymax",
+                "--nodes",
+                "100",
+            ],
+            "no fixed-node search",
+        ),
+        (
+            &["tournament", "reference", "full", "--tc", "x+1"],
+            "--tc 'x+1'",
+        ),
+        (
+            &["tournament", "reference", "full", "--anchor", "zz=100"],
+            "no player 'zz'",
+        ),
+        (
+            &["tournament", "reference", "full", "--depth", "0"],
+            "--depth must be at least 1",
+        ),
+        (
+            &[
+                "tournament",
+                "reference",
+                "full",
+                "--openings",
+                "/nonexistent.epd",
+            ],
+            "reading '/nonexistent.epd'",
+        ),
+    ];
+    for (args, expected) in cases {
+        let (ok, _, stderr) = kempelen(args);
+        assert!(!ok, "{args:?} succeeded");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+    }
+    let epd = temp("bad.epd");
+    std::fs::write(
+        &epd,
+        "# openings\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"e5\";\n",
+    )
+    .unwrap();
+    let (ok, _, stderr) = kempelen(&[
+        "tournament",
+        "reference",
+        "full",
+        "--openings",
+        epd.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(stderr.contains("bad.epd:2: c0 move 'e5'"), "{stderr}");
+}
