@@ -93,6 +93,58 @@ fn the_tartan_default_draws_the_search_it_runs() {
     assert_eq!(r.nodes, j["nodes"].as_u64().unwrap());
     assert_eq!(r.cutoffs, j["cutoffs"].as_u64().unwrap());
     assert_eq!(r.evaluations, j["evaluated"].as_u64().unwrap());
+    // The lesson quotes these counts.
+    let lesson =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/SEARCH.md")).unwrap();
+    let quoted = format!(
+        "visits {} nodes and evaluates {}",
+        j["nodes"], j["evaluated"]
+    );
+    assert!(lesson.contains(&quoted), "docs/SEARCH.md lacks '{quoted}'");
+    assert!(lesson.contains(&format!("with {} cutoffs", j["cutoffs"])));
+}
+
+/// The pictures in docs/ are what the commands draw today.
+#[test]
+fn the_pictures_in_docs_are_current() {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+    let cases: [(&str, &[&str]); 3] = [
+        ("tree-tartan.svg", &["tree"]),
+        (
+            "tree-tartan-minimax.svg",
+            &["tree", "--algorithm", "minimax"],
+        ),
+        (
+            "tree-reference.svg",
+            &[
+                "tree",
+                "--algorithm",
+                "reference",
+                "--depth",
+                "3",
+                "--width",
+                "2",
+                "--fen",
+                fen,
+            ],
+        ),
+    ];
+    for (name, args) in cases {
+        let out = tmp(name);
+        let mut a = args.to_vec();
+        a.extend(["--svg", out.to_str().unwrap()]);
+        let (ok, _, err) = kempelen(&a);
+        assert!(ok, "{err}");
+        let docs = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs")
+            .join(name);
+        assert_eq!(
+            std::fs::read_to_string(&out).unwrap(),
+            std::fs::read_to_string(&docs).unwrap(),
+            "docs/{name} is not what `kempelen {}` draws today",
+            args.join(" ")
+        );
+    }
 }
 
 #[test]

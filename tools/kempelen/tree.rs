@@ -274,7 +274,7 @@ pub fn svg(d: &Drawn, title: &str) -> String {
     let t = &d.result.trace;
     const DX: f64 = 64.0;
     const DY: f64 = 96.0;
-    const TOP: f64 = 70.0;
+    const TOP: f64 = 90.0;
     // Slots: every leaf of the drawing (a node without children, or a skipped move) takes one.
     let mut x = vec![0.0f64; t.len()];
     let mut cut_x: Vec<Vec<f64>> = vec![Vec::new(); t.len()];
@@ -305,7 +305,7 @@ pub fn svg(d: &Drawn, title: &str) -> String {
         place(t, 0, &mut x, &mut cut_x, &mut next);
     }
     let max_ply = t.iter().map(|n| n.ply).max().unwrap_or(0) as f64;
-    let width = (next.max(1.0)) * DX + 40.0;
+    let width = (next.max(1.0) * DX + 40.0).max(1200.0);
     let height = TOP + (max_ply + 1.0) * DY + 60.0;
     let px = |v: f64| 20.0 + v * DX + DX / 2.0;
     let py = |ply: usize| TOP + ply as f64 * DY + 20.0;
@@ -324,11 +324,18 @@ pub fn svg(d: &Drawn, title: &str) -> String {
         s,
         r##"<text x="20" y="42" fill="#444">{}</text>"##,
         escape(&format!(
-            "{} nodes in visit order, {} evaluated, {} cutoffs (//). Boxes: White to move (max), ellipses: Black to move (min); values from White's view; thick: principal variation.",
+            "{} nodes in visit order, {} evaluated, {} cutoffs (branches struck with //); thick: principal variation.",
             t.len(),
             t.iter().filter(|n| n.evaluated).count(),
             t.iter().filter(|n| n.cutoff).count()
         ))
+    );
+    let _ = writeln!(
+        s,
+        r##"<text x="20" y="60" fill="#444">{}</text>"##,
+        escape(
+            "Boxes: White to move (max), ellipses: Black to move (min); values from White's view; dashed: quiescence."
+        )
     );
     // Edges first, nodes on top.
     for (i, n) in t.iter().enumerate() {
