@@ -361,49 +361,71 @@ fn mate_and_stalemate_at_the_root() {
     assert_eq!((o.best, o.score, o.depth, o.nodes), (None, 0, 0, 0));
 }
 
-/// ROM, cycles per node at depth 5 on the bundled suite, peak RAM at depth 8 and bytes per
-/// ply, printed for the report (the search results are checked against the native engine).
+/// ROM size and cycles per node at depth 5 on the bundled suite, printed for the report (the
+/// search results are checked against the native engine on the way).
 #[test]
-#[ignore = "figures: depth 5 and 8 on the whole suite, minutes in the dev profile"]
-fn figures() {
+#[ignore = "figures: depth 5 on the whole suite, minutes in the dev profile"]
+fn figures_cycles_per_node() {
     let e = engine();
     println!("engine image: {} bytes at ${:04X}", e.rom.len(), e.origin);
-    let mut cycles = 0u64;
-    let mut nodes = 0u64;
-    let mut peak1 = Vec::new();
-    let mut peak8 = Vec::new();
+    let (mut cycles, mut nodes) = (0u64, 0u64);
     for entry in suite_entries() {
         let (pos, history) = Case::from_entry(&entry).unwrap().build().unwrap();
-        if pos.legal_moves().is_empty() {
-            continue;
-        }
         let check = Check::Search {
             depth: 5,
             nodes: None,
         };
         let o = compare(&pos, &history, check, &format!("line {}", entry.line)).unwrap();
+        println!("line {:3}: {:8} nodes {:12} cycles", entry.line, o.nodes, o.cycles);
         cycles += o.cycles;
         nodes += o.nodes;
-        let one = e.search(&pos, &history, 1, None);
-        let eight = e.search(&pos, &history, 8, None);
-        println!(
-            "line {:3} depth 5: {:9} nodes {:12} cycles; peak RAM depth 1 {} depth 8 {}",
-            entry.line, o.nodes, o.cycles, one.ram.peak_bytes, eight.ram.peak_bytes
-        );
-        peak1.push(one.ram.peak_bytes as f64);
-        peak8.push(eight.ram.peak_bytes as f64);
     }
-    let n = peak1.len() as f64;
-    let mean1 = peak1.iter().sum::<f64>() / n;
-    let mean8 = peak8.iter().sum::<f64>() / n;
-    let max8 = peak8.iter().cloned().fold(0.0, f64::max);
     println!(
         "depth 5: {nodes} nodes, {cycles} cycles, {:.1} cycles per node",
         cycles as f64 / nodes as f64
     );
-    println!(
-        "peak RAM depth 8: max {max8} bytes, mean {mean8:.1}; bytes per ply {:.1}",
-        (mean8 - mean1) / 7.0
-    );
 }
 
+/// Peak RAM (zero page and stack page included: distinct bytes written plus the deepest
+/// stack) of searches to depth 1 and `KEMPELEN_RAM_DEPTH` (default 8) on the suite positions
+/// whose native search at that depth takes at most `KEMPELEN_RAM_NODES` nodes (default
+/// 200,000), and the bytes per ply between them.
+#[test]
+#[ignore = "figures: deep searches, minutes in the dev profile"]
+fn figures_ram() {
+    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let depth = env("KEMPELEN_RAM_DEPTH", 8) as u32;
+    let cap = env("KEMPELEN_RAM_NODES", 200_000);
+    let e = engine();
+    let (mut sum1, mut sumd, mut n, mut max) = (0f64, 0f64, 0f64, 0u32);
+    for entry in suite_entries() {
+        let (pos, history) = Case::from_entry(&entry).unwrap().build().unwrap();
+        if pos.legal_moves().is_empty() || native_search(&pos, &history, depth, None).nodes > cap {
+            continue;
+        }
+        let one = e.search(&pos, &history, 1, None);
+        let deep = compare(
+            &pos,
+            &history,
+            Check::Search { depth, nodes: None },
+            &format!("line {}", entry.line),
+        )
+        .unwrap();
+        println!(
+            "line {:3}: peak RAM depth 1 {} bytes, depth {depth} {} bytes (stack {:?})",
+            entry.line,
+            one.ram.peak_bytes,
+            deep.ram.peak_bytes,
+            deep.ram.stack.as_ref().map(|s| s.max_depth)
+        );
+        sum1 += one.ram.peak_bytes as f64;
+        sumd += deep.ram.peak_bytes as f64;
+        max = max.max(deep.ram.peak_bytes);
+        n += 1.0;
+    }
+    println!(
+        "{n} positions: peak RAM at depth {depth} max {max} bytes, mean {:.1}; bytes per ply {:.1}",
+        sumd / n,
+        (sumd - sum1) / n / f64::from(depth - 1)
+    );
+}
