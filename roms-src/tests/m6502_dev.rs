@@ -429,3 +429,30 @@ fn figures_ram() {
         (sumd - sum1) / n / f64::from(depth - 1)
     );
 }
+
+/// Cycles per routine of depth-4 searches of the first suite positions (development aid).
+#[test]
+#[ignore = "profile: prints cycles per routine"]
+fn profile_routines() {
+    let e = engine();
+    let mut total: std::collections::HashMap<String, u64> = Default::default();
+    let mut all = 0;
+    for entry in suite_entries().iter().skip(8).take(12) {
+        let (pos, history) = Case::from_entry(entry).unwrap().build().unwrap();
+        let mut m = e.machine(&pos, &history, "CMD_SEARCH", 4);
+        m.set_symbols(e.symbols.clone());
+        m.write_bytes(e.sym("P_NODES"), &[0xFF; 4]).unwrap();
+        m.enable_profiler();
+        e.run(&mut m);
+        let p = m.profile().unwrap();
+        all += p.total_cycles;
+        for r in p.rows {
+            *total.entry(r.routine.clone()).or_default() += r.cycles;
+        }
+    }
+    let mut v: Vec<_> = total.into_iter().collect();
+    v.sort_by_key(|(_, c)| std::cmp::Reverse(*c));
+    for (n, c) in v.iter().take(30) {
+        println!("{n:24} {c:12} {:5.1}%", *c as f64 * 100.0 / all as f64);
+    }
+}
