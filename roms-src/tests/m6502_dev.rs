@@ -10,9 +10,9 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use kempelen_asm::source::FsSource;
+use kempelen_asm::source::{FsSource, MemorySource};
 use kempelen_asm::{Cpu, Options, SymbolTable, assemble};
-use kempelen_emulator::{Machine, RamProfile};
+use kempelen_emulator::{Fault, Machine, RamProfile};
 use kempelen_engine::{Move, Position};
 use kempelen_roms::Setup;
 use kempelen_roms::differential::{Case, Check, native_search};
@@ -161,7 +161,11 @@ fn compare(pos: &Position, history: &[u32], check: Check, what: &str) -> Option<
     match check {
         Check::Perft(d) => {
             let (got, _) = e.perft(pos, d);
-            assert_eq!(got, kempelen_engine::perft(pos, d as u32), "{what}: perft {d}");
+            assert_eq!(
+                got,
+                kempelen_engine::perft(pos, d as u32),
+                "{what}: perft {d}"
+            );
             None
         }
         Check::Search { depth, nodes } => {
@@ -187,7 +191,11 @@ const STANDARD: [(&str, &str, [u64; 3]); 6] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         [48, 2039, 97862],
     ),
-    ("pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", [14, 191, 2812]),
+    (
+        "pos3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        [14, 191, 2812],
+    ),
     (
         "pos4",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -216,11 +224,13 @@ fn perft_six_standard_positions_to_depth_3() {
     }
 }
 
-/// The engine's perft suite, every depth with at most 30,000 leaves (as the Z80's test).
-#[test]
-fn perft_suite() {
+/// The engine's perft suite, every depth with at most `max` leaves.
+fn perft_suite_to(max: u64) {
     let text = include_str!("../../engine/tests/data/perft_suite.epd");
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let mut parts = line.split(';');
         let fen = parts.next().unwrap().trim();
         let pos = Position::from_fen(fen).unwrap();
@@ -228,12 +238,25 @@ fn perft_suite() {
             let (d, count) = p.trim().split_once(' ').unwrap();
             let d: u8 = d.trim_start_matches('D').parse().unwrap();
             let count: u64 = count.trim().parse().unwrap();
-            if count > 30_000 {
+            if count > max {
                 break;
             }
             assert_eq!(engine().perft(&pos, d).0, count, "{fen} perft({d})");
         }
     }
+}
+
+/// The perft suite, every depth with at most 3,000 leaves.
+#[test]
+fn perft_suite_small_counts() {
+    perft_suite_to(3_000);
+}
+
+/// The perft suite as the Z80's test runs it: every depth with at most 30,000 leaves.
+#[test]
+#[ignore = "about 100 s in the dev profile"]
+fn perft_suite() {
+    perft_suite_to(30_000);
 }
 
 fn suite_entries() -> Vec<suite::SuiteEntry> {
@@ -284,12 +307,18 @@ fn case_file(text: &str, file: &str) {
         let case = Case::from_entry(&e).unwrap();
         let (pos, history) = case.build().unwrap();
         for check in Case::checks(&e).unwrap() {
-            compare(&pos, &history, check, &format!("{file}:{} ({})", e.line, e.id));
+            compare(
+                &pos,
+                &history,
+                check,
+                &format!("{file}:{} ({})", e.line, e.id),
+            );
         }
     }
 }
 
 #[test]
+#[ignore = "about 90 s in the dev profile"]
 fn differential_edge_cases() {
     case_file(
         include_str!("data/edge_cases.epd"),
@@ -342,10 +371,18 @@ fn statuses_for_bad_requests() {
     assert_eq!(status(&mut m), e.sym("ST_BAD_COMMAND") as u8, "command 7");
     let mut m = e.machine(&pos, &[], "CMD_PERFT", 1);
     m.write_bytes(e.sym("BOARD") + 0x34, &[7]).unwrap();
-    assert_eq!(status(&mut m), e.sym("ST_BAD_POSITION") as u8, "code 7 on e4");
+    assert_eq!(
+        status(&mut m),
+        e.sym("ST_BAD_POSITION") as u8,
+        "code 7 on e4"
+    );
     let mut m = e.machine(&pos, &[], "CMD_PERFT", 1);
     m.write_bytes(e.sym("BOARD") + 0x04, &[0]).unwrap();
-    assert_eq!(status(&mut m), e.sym("ST_BAD_POSITION") as u8, "no white king");
+    assert_eq!(
+        status(&mut m),
+        e.sym("ST_BAD_POSITION") as u8,
+        "no white king"
+    );
     let mut m = e.machine(&pos, &[], "CMD_SEARCH", 1);
     m.write_bytes(e.sym("P_HCOUNT"), &[102]).unwrap();
     assert_eq!(status(&mut m), e.sym("ST_HIST_OVERFLOW") as u8, "102 keys");
@@ -376,7 +413,10 @@ fn figures_cycles_per_node() {
             nodes: None,
         };
         let o = compare(&pos, &history, check, &format!("line {}", entry.line)).unwrap();
-        println!("line {:3}: {:8} nodes {:12} cycles", entry.line, o.nodes, o.cycles);
+        println!(
+            "line {:3}: {:8} nodes {:12} cycles",
+            entry.line, o.nodes, o.cycles
+        );
         cycles += o.cycles;
         nodes += o.nodes;
     }
@@ -393,7 +433,12 @@ fn figures_cycles_per_node() {
 #[test]
 #[ignore = "figures: deep searches, minutes in the dev profile"]
 fn figures_ram() {
-    let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
     let depth = env("KEMPELEN_RAM_DEPTH", 8) as u32;
     let cap = env("KEMPELEN_RAM_NODES", 200_000);
     let e = engine();
@@ -455,4 +500,50 @@ fn profile_routines() {
     for (n, c) in v.iter().take(30) {
         println!("{n:24} {c:12} {:5.1}%", *c as f64 * 100.0 / all as f64);
     }
+}
+
+/// With `HOST_ITER_CALL = 1` the engine makes host call $01 right after it has written the
+/// results of each completed iteration. The emulator of this branch knows only $00, so the run
+/// stops there with `UnknownHostCall`, which shows where the call is made.
+#[test]
+fn iteration_host_call_is_switchable() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("6502");
+    let mut src = MemorySource::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let path = f.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = if name == "engine.asm" {
+            assert!(text.contains("HOST_ITER_CALL = 0"));
+            text.replace("HOST_ITER_CALL = 0", "HOST_ITER_CALL = 1")
+        } else {
+            text
+        };
+        src.add(&name, text);
+    }
+    let out = assemble("engine.asm", &src, &Options::new(Cpu::Mos6502));
+    assert!(out.is_ok(), "{}", out.report());
+    let on = Engine6502 {
+        origin: out.image.origin,
+        rom: out.image.bytes.clone(),
+        symbols: out.symbols.clone(),
+    };
+    let pos = Position::startpos();
+    let mut m = on.machine(&pos, &[], "CMD_SEARCH", 3);
+    m.write_bytes(on.sym("P_NODES"), &[0xFF; 4]).unwrap();
+    let err = m
+        .run(BUDGET)
+        .expect_err("host call $01 is not known to this emulator");
+    assert!(
+        matches!(err.fault, Fault::UnknownHostCall { value: 1, .. }),
+        "{:?}",
+        err.fault
+    );
+    let n = native_search(&pos, &[], 1, None);
+    assert_eq!(m.read_byte(on.sym("R_DEPTH")), 1);
+    assert_eq!(m.read_word(on.sym("R_SCORE")) as i16 as i32, n.score);
+    assert_eq!(
+        u32::from_le_bytes(m.read_bytes(on.sym("R_NODES"), 4).try_into().unwrap()) as u64,
+        n.nodes
+    );
 }
