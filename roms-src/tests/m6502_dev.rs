@@ -547,3 +547,84 @@ fn iteration_host_call_is_switchable() {
         n.nodes
     );
 }
+
+/// Random games and placements (the generators of `kempelen_roms::differential`): a search to
+/// a random depth, a node-limited search and perft per case, against the native engine.
+/// Returns the number of checks compared.
+fn campaign(seed: u64, cases: usize, depth: u32, max_nodes: u64, max_leaves: u64) -> usize {
+    use kempelen_roms::differential::{self, Rng};
+    let starts = differential::starts();
+    let mut rng = Rng::new(seed);
+    let mut compared = 0;
+    for i in 0..cases {
+        let case = if rng.chance(30) {
+            match differential::random_placement(&mut rng) {
+                Some(f) => Case::position(&f),
+                None => continue,
+            }
+        } else {
+            differential::random_game_case(&mut rng, &starts, 160).unwrap()
+        };
+        let (pos, history) = case.build().unwrap();
+        let mut checks = Vec::new();
+        let d = rng.range(1, depth as u64) as u32;
+        if native_search(&pos, &history, d, None).nodes <= max_nodes {
+            checks.push(Check::Search {
+                depth: d,
+                nodes: None,
+            });
+        }
+        let limit = rng.range(0, max_nodes / 4) as u32;
+        if native_search(&pos, &history, 1, None).nodes <= max_nodes {
+            checks.push(Check::Search {
+                depth: 32,
+                nodes: Some(limit),
+            });
+        }
+        let mut perft = 0;
+        for p in 1..=4u8 {
+            if kempelen_engine::perft(&pos, p as u32) > max_leaves {
+                break;
+            }
+            perft = p;
+        }
+        if perft > 0 {
+            checks.push(Check::Perft(perft));
+        }
+        for check in checks {
+            compare(
+                &pos,
+                &history,
+                check,
+                &format!("seed {seed} case {i}: {}", case.to_epd()),
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
+
+#[test]
+fn random_sample() {
+    assert!(campaign(20_240_601, 60, 3, 6_000, 6_000) >= 120);
+}
+
+/// `KEMPELEN_SEED`, `KEMPELEN_CASES` (default 1, 500): a larger campaign, depths up to 5.
+#[test]
+#[ignore = "a random campaign: minutes"]
+fn random_campaign() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let n = campaign(
+        env("KEMPELEN_SEED", 1),
+        env("KEMPELEN_CASES", 500) as usize,
+        5,
+        200_000,
+        300_000,
+    );
+    println!("{n} checks agree");
+}
