@@ -1,7 +1,8 @@
 //! Host glue for Kempelen's hand-written 8-bit chess engines: assembles the sources in this
 //! folder and drives them through the host protocol described in `docs/PROTOCOL.md`.
 //!
-//! - [`tables`]: generator of `z80/tables.inc`, the tables shared with the native engine.
+//! - [`tables`]: generator of `z80/tables.inc` and `6502/tables.inc`, the tables shared with the
+//!   native engine.
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`z80`]: the Z80 engine: assemble, load, run a command, read the result.

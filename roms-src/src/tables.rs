@@ -1,11 +1,12 @@
-//! Generator of `z80/tables.inc`: every numeric table the Z80 engine shares with the native
-//! reference engine (piece values, piece-square tables, castling masks, Zobrist keys, move
-//! offsets, ordering keys, search constants), laid out the way the Z80 code indexes them.
+//! Generators of `z80/tables.inc` ([`tables_inc`]) and `6502/tables.inc` ([`tables_inc_6502`]):
+//! every numeric table the 8-bit engines share with the native reference engine (piece values,
+//! piece-square tables, castling masks, Zobrist keys, move offsets, ordering keys, search
+//! constants), laid out the way each engine's code indexes them.
 //!
 //! The include file is checked in; `kempelen gen-tables` rewrites it and a test fails when the
 //! checked-in copy differs from [`tables_inc`], so the tables can never drift from the engine.
 //!
-//! ROM layout produced here (the engine's reset jump occupies 0x0000-0x0002):
+//! Z80 ROM layout produced here (the engine's reset jump occupies 0x0000-0x0002):
 //!
 //! | address | size | contents |
 //! |---|---|---|
