@@ -628,3 +628,35 @@ fn random_campaign() {
     );
     println!("{n} checks agree");
 }
+
+/// Node limits just below, at and above the node count of each of the first iterations.
+#[test]
+fn node_limits_at_iteration_boundaries() {
+    for entry in suite_entries().iter().skip(8).take(4) {
+        let (pos, history) = Case::from_entry(entry).unwrap().build().unwrap();
+        for d in 1..=3 {
+            let n = native_search(&pos, &history, d, None).nodes as u32;
+            for limit in [n - 1, n, n + 1] {
+                compare(
+                    &pos,
+                    &history,
+                    Check::Search {
+                        depth: 32,
+                        nodes: Some(limit),
+                    },
+                    &format!("suite line {} limit {limit}", entry.line),
+                );
+            }
+        }
+    }
+}
+
+/// The image is the top 8 KB of the 6502 map's ROM and its reset vector points at `start`.
+#[test]
+fn image_is_8_kb_with_the_vectors() {
+    let e = engine();
+    assert_eq!(e.origin, 0xE000);
+    assert_eq!(e.rom.len(), 8192);
+    let reset = u16::from_le_bytes([e.rom[0x1FFC], e.rom[0x1FFD]]);
+    assert_eq!(reset, e.sym("start"));
+}
