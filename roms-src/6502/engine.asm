@@ -6,7 +6,7 @@
 ; results from the same block. With HOST_ITER_CALL = 1 the search also makes the host call
 ; $01 ("iteration complete") after every completed iteration.
 ;
-; Layout: the image fills the top of the ROM, $DE00-$FFFF. $DE00 setup and perft, $E100-$EFxx
+; Layout: the image fills the top 8 KB of the ROM, $E000-$FFFF. $E000 setup, $E100-$EFxx
 ; the generated tables (tables.inc, indexed by page, so they must start at $E100; the holes
 ; of the pawn key pages hold small routines, hole_*.inc), then the rest of the code, and the
 ; vectors at $FFFA. RAM and zero page as in ram.inc; the hardware stack holds only the
@@ -17,7 +17,7 @@ HOST_ITER_CALL = 0      ; 1: host call $01 after every completed iteration (need
 
         .include "ram.inc"
 
-        .org $DE00
+        .org $E000
 ; start: run the command in P_CMD, store the status, signal "done" to the host.
 start:
         ldx #$FF
@@ -43,14 +43,15 @@ halt:
         jmp halt
 
         .include "setup.inc"
-        .include "perft.inc"
         .res $E100-*            ; (an error here means the code before the tables overflowed)
         .include "tables.inc"
 
         .include "board.inc"
+        .include "history.inc"
         .include "movegen.inc"
         .include "make.inc"
         .include "search.inc"
+        .include "perft.inc"
 engine_end:
         .res $FFFA-*            ; (an error here means the code passed the vectors)
         .word halt              ; NMI

@@ -4,7 +4,8 @@
 //!
 //! - [`port`]: the description of each port (sources, load and entry, memory map, ROM limit,
 //!   machines, table writer) and which ports' sources are present.
-//! - [`tables`]: generator of `z80/tables.inc`, the tables shared with the native engine.
+//! - [`tables`]: generator of `z80/tables.inc` and `6502/tables.inc`, the tables shared with the
+//!   native engine.
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`engine`]: a port's engine: assemble, load, run a command, read the result.

@@ -1,11 +1,12 @@
-//! Generator of `z80/tables.inc`: every numeric table the Z80 engine shares with the native
-//! reference engine (piece values, piece-square tables, castling masks, Zobrist keys, move
-//! offsets, ordering keys, search constants), laid out the way the Z80 code indexes them.
+//! Generators of `z80/tables.inc` ([`tables_inc`]) and `6502/tables.inc` ([`tables_inc_6502`]):
+//! every numeric table the 8-bit engines share with the native reference engine (piece values,
+//! piece-square tables, castling masks, Zobrist keys, move offsets, ordering keys, search
+//! constants), laid out the way each engine's code indexes them.
 //!
 //! The include file is checked in; `kempelen gen-tables` rewrites it and a test fails when the
 //! checked-in copy differs from [`tables_inc`], so the tables can never drift from the engine.
 //!
-//! ROM layout produced here (the engine's reset jump occupies 0x0000-0x0002):
+//! Z80 ROM layout produced here (the engine's reset jump occupies 0x0000-0x0002):
 //!
 //! | address | size | contents |
 //! |---|---|---|
@@ -393,13 +394,23 @@ pub fn tables_inc_6502() -> String {
     }
     o.push('\n');
     let small_at = (ZOB_HI_6502 + 15) * 256;
-    writeln!(o, "; --- ${small_at:04X}: small tables, indexed with X or Y ---").unwrap();
+    writeln!(
+        o,
+        "; --- ${small_at:04X}: small tables, indexed with X or Y ---"
+    )
+    .unwrap();
     let mut small: Vec<(&str, &str, Vec<u8>)> = Vec::new();
     small.push((
         "PST_LO",
         "low byte of the PST base by type (7 = king endgame)",
         (0..8)
-            .map(|t| if t == 0 { 0 } else { (pst_base(t) & 0xFF) as u8 })
+            .map(|t| {
+                if t == 0 {
+                    0
+                } else {
+                    (pst_base(t) & 0xFF) as u8
+                }
+            })
             .collect(),
     ));
     small.push((
@@ -415,7 +426,12 @@ pub fn tables_inc_6502() -> String {
             .chain([0])
             .collect()
     };
-    let hi = |v: &[i16]| -> Vec<u8> { v.iter().map(|x| (*x as u16 >> 8) as u8).chain([0]).collect() };
+    let hi = |v: &[i16]| -> Vec<u8> {
+        v.iter()
+            .map(|x| (*x as u16 >> 8) as u8)
+            .chain([0])
+            .collect()
+    };
     small.push(("VAL_LO", "material value by type, low byte", lo(&VALUE)));
     small.push(("VAL_HI", "material value by type, high byte", hi(&VALUE)));
     let mut npm = VALUE.to_vec();
@@ -456,7 +472,11 @@ pub fn tables_inc_6502() -> String {
         "bishop directions, 0-terminated",
         term(&BISHOP_DIRS),
     ));
-    small.push(("ROOK_DIRS", "rook directions, 0-terminated", term(&ROOK_DIRS)));
+    small.push((
+        "ROOK_DIRS",
+        "rook directions, 0-terminated",
+        term(&ROOK_DIRS),
+    ));
     let mut addr = small_at;
     for (name, what, bytes) in &small {
         writeln!(o, "; {what} (at ${addr:04X})").unwrap();

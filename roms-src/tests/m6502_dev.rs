@@ -10,9 +10,9 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use kempelen_asm::source::FsSource;
+use kempelen_asm::source::{FsSource, MemorySource};
 use kempelen_asm::{Cpu, Options, SymbolTable, assemble};
-use kempelen_emulator::{Machine, RamProfile};
+use kempelen_emulator::{Fault, Machine, RamProfile};
 use kempelen_engine::{Move, Position};
 use kempelen_roms::Setup;
 use kempelen_roms::differential::{Case, Check, native_search};
@@ -161,7 +161,11 @@ fn compare(pos: &Position, history: &[u32], check: Check, what: &str) -> Option<
     match check {
         Check::Perft(d) => {
             let (got, _) = e.perft(pos, d);
-            assert_eq!(got, kempelen_engine::perft(pos, d as u32), "{what}: perft {d}");
+            assert_eq!(
+                got,
+                kempelen_engine::perft(pos, d as u32),
+                "{what}: perft {d}"
+            );
             None
         }
         Check::Search { depth, nodes } => {
@@ -187,7 +191,11 @@ const STANDARD: [(&str, &str, [u64; 3]); 6] = [
         "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
         [48, 2039, 97862],
     ),
-    ("pos3", "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", [14, 191, 2812]),
+    (
+        "pos3",
+        "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+        [14, 191, 2812],
+    ),
     (
         "pos4",
         "r3k2r/Pppp1ppp/1b3nbN/nP6/BBP1P3/q4N2/Pp1P2PP/R2Q1RK1 w kq - 0 1",
@@ -216,11 +224,13 @@ fn perft_six_standard_positions_to_depth_3() {
     }
 }
 
-/// The engine's perft suite, every depth with at most 30,000 leaves (as the Z80's test).
-#[test]
-fn perft_suite() {
+/// The engine's perft suite, every depth with at most `max` leaves.
+fn perft_suite_to(max: u64) {
     let text = include_str!("../../engine/tests/data/perft_suite.epd");
-    for line in text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+    {
         let mut parts = line.split(';');
         let fen = parts.next().unwrap().trim();
         let pos = Position::from_fen(fen).unwrap();
@@ -228,12 +238,25 @@ fn perft_suite() {
             let (d, count) = p.trim().split_once(' ').unwrap();
             let d: u8 = d.trim_start_matches('D').parse().unwrap();
             let count: u64 = count.trim().parse().unwrap();
-            if count > 30_000 {
+            if count > max {
                 break;
             }
             assert_eq!(engine().perft(&pos, d).0, count, "{fen} perft({d})");
         }
     }
+}
+
+/// The perft suite, every depth with at most 3,000 leaves.
+#[test]
+fn perft_suite_small_counts() {
+    perft_suite_to(3_000);
+}
+
+/// The perft suite as the Z80's test runs it: every depth with at most 30,000 leaves.
+#[test]
+#[ignore = "about 100 s in the dev profile"]
+fn perft_suite() {
+    perft_suite_to(30_000);
 }
 
 fn suite_entries() -> Vec<suite::SuiteEntry> {
@@ -284,12 +307,18 @@ fn case_file(text: &str, file: &str) {
         let case = Case::from_entry(&e).unwrap();
         let (pos, history) = case.build().unwrap();
         for check in Case::checks(&e).unwrap() {
-            compare(&pos, &history, check, &format!("{file}:{} ({})", e.line, e.id));
+            compare(
+                &pos,
+                &history,
+                check,
+                &format!("{file}:{} ({})", e.line, e.id),
+            );
         }
     }
 }
 
 #[test]
+#[ignore = "about 90 s in the dev profile"]
 fn differential_edge_cases() {
     case_file(
         include_str!("data/edge_cases.epd"),
@@ -342,10 +371,18 @@ fn statuses_for_bad_requests() {
     assert_eq!(status(&mut m), e.sym("ST_BAD_COMMAND") as u8, "command 7");
     let mut m = e.machine(&pos, &[], "CMD_PERFT", 1);
     m.write_bytes(e.sym("BOARD") + 0x34, &[7]).unwrap();
-    assert_eq!(status(&mut m), e.sym("ST_BAD_POSITION") as u8, "code 7 on e4");
+    assert_eq!(
+        status(&mut m),
+        e.sym("ST_BAD_POSITION") as u8,
+        "code 7 on e4"
+    );
     let mut m = e.machine(&pos, &[], "CMD_PERFT", 1);
     m.write_bytes(e.sym("BOARD") + 0x04, &[0]).unwrap();
-    assert_eq!(status(&mut m), e.sym("ST_BAD_POSITION") as u8, "no white king");
+    assert_eq!(
+        status(&mut m),
+        e.sym("ST_BAD_POSITION") as u8,
+        "no white king"
+    );
     let mut m = e.machine(&pos, &[], "CMD_SEARCH", 1);
     m.write_bytes(e.sym("P_HCOUNT"), &[102]).unwrap();
     assert_eq!(status(&mut m), e.sym("ST_HIST_OVERFLOW") as u8, "102 keys");
@@ -361,49 +398,265 @@ fn mate_and_stalemate_at_the_root() {
     assert_eq!((o.best, o.score, o.depth, o.nodes), (None, 0, 0, 0));
 }
 
-/// ROM, cycles per node at depth 5 on the bundled suite, peak RAM at depth 8 and bytes per
-/// ply, printed for the report (the search results are checked against the native engine).
+/// ROM size and cycles per node at depth 5 on the bundled suite, printed for the report (the
+/// search results are checked against the native engine on the way).
 #[test]
-#[ignore = "figures: depth 5 and 8 on the whole suite, minutes in the dev profile"]
-fn figures() {
+#[ignore = "figures: depth 5 on the whole suite, minutes in the dev profile"]
+fn figures_cycles_per_node() {
     let e = engine();
     println!("engine image: {} bytes at ${:04X}", e.rom.len(), e.origin);
-    let mut cycles = 0u64;
-    let mut nodes = 0u64;
-    let mut peak1 = Vec::new();
-    let mut peak8 = Vec::new();
+    let (mut cycles, mut nodes) = (0u64, 0u64);
     for entry in suite_entries() {
         let (pos, history) = Case::from_entry(&entry).unwrap().build().unwrap();
-        if pos.legal_moves().is_empty() {
-            continue;
-        }
         let check = Check::Search {
             depth: 5,
             nodes: None,
         };
         let o = compare(&pos, &history, check, &format!("line {}", entry.line)).unwrap();
+        println!(
+            "line {:3}: {:8} nodes {:12} cycles",
+            entry.line, o.nodes, o.cycles
+        );
         cycles += o.cycles;
         nodes += o.nodes;
-        let one = e.search(&pos, &history, 1, None);
-        let eight = e.search(&pos, &history, 8, None);
-        println!(
-            "line {:3} depth 5: {:9} nodes {:12} cycles; peak RAM depth 1 {} depth 8 {}",
-            entry.line, o.nodes, o.cycles, one.ram.peak_bytes, eight.ram.peak_bytes
-        );
-        peak1.push(one.ram.peak_bytes as f64);
-        peak8.push(eight.ram.peak_bytes as f64);
     }
-    let n = peak1.len() as f64;
-    let mean1 = peak1.iter().sum::<f64>() / n;
-    let mean8 = peak8.iter().sum::<f64>() / n;
-    let max8 = peak8.iter().cloned().fold(0.0, f64::max);
     println!(
         "depth 5: {nodes} nodes, {cycles} cycles, {:.1} cycles per node",
         cycles as f64 / nodes as f64
     );
+}
+
+/// Peak RAM (zero page and stack page included: distinct bytes written plus the deepest
+/// stack) of searches to depth 1 and `KEMPELEN_RAM_DEPTH` (default 8) on the suite positions
+/// whose native search at that depth takes at most `KEMPELEN_RAM_NODES` nodes (default
+/// 200,000), and the bytes per ply between them.
+#[test]
+#[ignore = "figures: deep searches, minutes in the dev profile"]
+fn figures_ram() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let depth = env("KEMPELEN_RAM_DEPTH", 8) as u32;
+    let cap = env("KEMPELEN_RAM_NODES", 200_000);
+    let e = engine();
+    let (mut sum1, mut sumd, mut n, mut max) = (0f64, 0f64, 0f64, 0u32);
+    for entry in suite_entries() {
+        let (pos, history) = Case::from_entry(&entry).unwrap().build().unwrap();
+        if pos.legal_moves().is_empty() || native_search(&pos, &history, depth, None).nodes > cap {
+            continue;
+        }
+        let one = e.search(&pos, &history, 1, None);
+        let deep = compare(
+            &pos,
+            &history,
+            Check::Search { depth, nodes: None },
+            &format!("line {}", entry.line),
+        )
+        .unwrap();
+        println!(
+            "line {:3}: peak RAM depth 1 {} bytes, depth {depth} {} bytes (stack {:?})",
+            entry.line,
+            one.ram.peak_bytes,
+            deep.ram.peak_bytes,
+            deep.ram.stack.as_ref().map(|s| s.max_depth)
+        );
+        sum1 += one.ram.peak_bytes as f64;
+        sumd += deep.ram.peak_bytes as f64;
+        max = max.max(deep.ram.peak_bytes);
+        n += 1.0;
+    }
     println!(
-        "peak RAM depth 8: max {max8} bytes, mean {mean8:.1}; bytes per ply {:.1}",
-        (mean8 - mean1) / 7.0
+        "{n} positions: peak RAM at depth {depth} max {max} bytes, mean {:.1}; bytes per ply {:.1}",
+        sumd / n,
+        (sumd - sum1) / n / f64::from(depth - 1)
     );
 }
 
+/// Cycles per routine of depth-4 searches of the first suite positions (development aid).
+#[test]
+#[ignore = "profile: prints cycles per routine"]
+fn profile_routines() {
+    let e = engine();
+    let mut total: std::collections::HashMap<String, u64> = Default::default();
+    let mut all = 0;
+    for entry in suite_entries().iter().skip(8).take(12) {
+        let (pos, history) = Case::from_entry(entry).unwrap().build().unwrap();
+        let mut m = e.machine(&pos, &history, "CMD_SEARCH", 4);
+        m.set_symbols(e.symbols.clone());
+        m.write_bytes(e.sym("P_NODES"), &[0xFF; 4]).unwrap();
+        m.enable_profiler();
+        e.run(&mut m);
+        let p = m.profile().unwrap();
+        all += p.total_cycles;
+        for r in p.rows {
+            *total.entry(r.routine.clone()).or_default() += r.cycles;
+        }
+    }
+    let mut v: Vec<_> = total.into_iter().collect();
+    v.sort_by_key(|(_, c)| std::cmp::Reverse(*c));
+    for (n, c) in v.iter().take(30) {
+        println!("{n:24} {c:12} {:5.1}%", *c as f64 * 100.0 / all as f64);
+    }
+}
+
+/// With `HOST_ITER_CALL = 1` the engine makes host call $01 right after it has written the
+/// results of each completed iteration. The emulator of this branch knows only $00, so the run
+/// stops there with `UnknownHostCall`, which shows where the call is made.
+#[test]
+fn iteration_host_call_is_switchable() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("6502");
+    let mut src = MemorySource::new();
+    for f in std::fs::read_dir(&dir).unwrap() {
+        let path = f.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = if name == "engine.asm" {
+            assert!(text.contains("HOST_ITER_CALL = 0"));
+            text.replace("HOST_ITER_CALL = 0", "HOST_ITER_CALL = 1")
+        } else {
+            text
+        };
+        src.add(&name, text);
+    }
+    let out = assemble("engine.asm", &src, &Options::new(Cpu::Mos6502));
+    assert!(out.is_ok(), "{}", out.report());
+    let on = Engine6502 {
+        origin: out.image.origin,
+        rom: out.image.bytes.clone(),
+        symbols: out.symbols.clone(),
+    };
+    let pos = Position::startpos();
+    let mut m = on.machine(&pos, &[], "CMD_SEARCH", 3);
+    m.write_bytes(on.sym("P_NODES"), &[0xFF; 4]).unwrap();
+    let err = m
+        .run(BUDGET)
+        .expect_err("host call $01 is not known to this emulator");
+    assert!(
+        matches!(err.fault, Fault::UnknownHostCall { value: 1, .. }),
+        "{:?}",
+        err.fault
+    );
+    let n = native_search(&pos, &[], 1, None);
+    assert_eq!(m.read_byte(on.sym("R_DEPTH")), 1);
+    assert_eq!(m.read_word(on.sym("R_SCORE")) as i16 as i32, n.score);
+    assert_eq!(
+        u32::from_le_bytes(m.read_bytes(on.sym("R_NODES"), 4).try_into().unwrap()) as u64,
+        n.nodes
+    );
+}
+
+/// Random games and placements (the generators of `kempelen_roms::differential`): a search to
+/// a random depth, a node-limited search and perft per case, against the native engine.
+/// Returns the number of checks compared.
+fn campaign(seed: u64, cases: usize, depth: u32, max_nodes: u64, max_leaves: u64) -> usize {
+    use kempelen_roms::differential::{self, Rng};
+    let starts = differential::starts();
+    let mut rng = Rng::new(seed);
+    let mut compared = 0;
+    for i in 0..cases {
+        let case = if rng.chance(30) {
+            match differential::random_placement(&mut rng) {
+                Some(f) => Case::position(&f),
+                None => continue,
+            }
+        } else {
+            differential::random_game_case(&mut rng, &starts, 160).unwrap()
+        };
+        let (pos, history) = case.build().unwrap();
+        let mut checks = Vec::new();
+        let d = rng.range(1, depth as u64) as u32;
+        if native_search(&pos, &history, d, None).nodes <= max_nodes {
+            checks.push(Check::Search {
+                depth: d,
+                nodes: None,
+            });
+        }
+        let limit = rng.range(0, max_nodes / 4) as u32;
+        if native_search(&pos, &history, 1, None).nodes <= max_nodes {
+            checks.push(Check::Search {
+                depth: 32,
+                nodes: Some(limit),
+            });
+        }
+        let mut perft = 0;
+        for p in 1..=4u8 {
+            if kempelen_engine::perft(&pos, p as u32) > max_leaves {
+                break;
+            }
+            perft = p;
+        }
+        if perft > 0 {
+            checks.push(Check::Perft(perft));
+        }
+        for check in checks {
+            compare(
+                &pos,
+                &history,
+                check,
+                &format!("seed {seed} case {i}: {}", case.to_epd()),
+            );
+            compared += 1;
+        }
+    }
+    compared
+}
+
+#[test]
+fn random_sample() {
+    assert!(campaign(20_240_601, 60, 3, 6_000, 6_000) >= 120);
+}
+
+/// `KEMPELEN_SEED`, `KEMPELEN_CASES` (default 1, 500): a larger campaign, depths up to 5.
+#[test]
+#[ignore = "a random campaign: minutes"]
+fn random_campaign() {
+    let env = |k: &str, d: u64| {
+        std::env::var(k)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(d)
+    };
+    let n = campaign(
+        env("KEMPELEN_SEED", 1),
+        env("KEMPELEN_CASES", 500) as usize,
+        5,
+        200_000,
+        300_000,
+    );
+    println!("{n} checks agree");
+}
+
+/// Node limits just below, at and above the node count of each of the first iterations.
+#[test]
+fn node_limits_at_iteration_boundaries() {
+    for entry in suite_entries().iter().skip(8).take(4) {
+        let (pos, history) = Case::from_entry(entry).unwrap().build().unwrap();
+        for d in 1..=3 {
+            let n = native_search(&pos, &history, d, None).nodes as u32;
+            for limit in [n - 1, n, n + 1] {
+                compare(
+                    &pos,
+                    &history,
+                    Check::Search {
+                        depth: 32,
+                        nodes: Some(limit),
+                    },
+                    &format!("suite line {} limit {limit}", entry.line),
+                );
+            }
+        }
+    }
+}
+
+/// The image is the top 8 KB of the 6502 map's ROM and its reset vector points at `start`.
+#[test]
+fn image_is_8_kb_with_the_vectors() {
+    let e = engine();
+    assert_eq!(e.origin, 0xE000);
+    assert_eq!(e.rom.len(), 8192);
+    let reset = u16::from_le_bytes([e.rom[0x1FFC], e.rom[0x1FFD]]);
+    assert_eq!(reset, e.sym("start"));
+}
