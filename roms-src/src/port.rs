@@ -91,8 +91,7 @@ pub static M6502: Port = Port {
         "milano",
         "rebel5",
     ],
-    // The 6502 table writer plugs in here (`tables: Some(...)`) with the 6502 sources.
-    tables: None,
+    tables: Some(crate::tables::tables_inc_6502),
 };
 
 /// How many ports are described.
@@ -110,12 +109,12 @@ pub enum PortError {
 }
 
 impl Port {
-    /// The port running on `cpu`.
+    /// The port running on `cpu` (the 6502's for the 65C02 too).
     pub fn for_cpu(cpu: Cpu) -> &'static Port {
         PORTS
             .iter()
             .copied()
-            .find(|p| p.cpu == cpu)
+            .find(|p| p.cpu == cpu || (p.cpu.is_6502_family() && cpu.is_6502_family()))
             .expect("every CPU has a port description")
     }
 

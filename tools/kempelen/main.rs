@@ -107,6 +107,12 @@ fn exit_quietly_on_closed_pipe() {
 fn main() -> anyhow::Result<()> {
     exit_quietly_on_closed_pipe();
     let cli = Cli::parse();
+    // `KEMPELEN_PARSE_ONLY=1`: check the command line and stop (the README test runs every
+    // documented command this way).
+    if std::env::var_os("KEMPELEN_PARSE_ONLY").is_some() {
+        println!("command line ok");
+        return Ok(());
+    }
     match cli.command {
         // --- native engine (issue 2) ---
         Command::Perft(args) => perft::run(

@@ -30,7 +30,7 @@ pub struct RunArgs {
     /// --load); the text formats carry their addresses.
     #[arg(long = "image", value_name = "FILE[@ADDR]")]
     pub images: Vec<String>,
-    /// CPU: z80 or 6502 (default: the --machine personality's).
+    /// CPU: z80, 6502 or 65c02 (default: the --machine personality's).
     #[arg(long, value_parser = parse_cpu)]
     pub cpu: Option<Cpu>,
     /// Load address of a raw image (hex: 4000, $4000, 0x4000). Default: the personality's,
