@@ -3,8 +3,9 @@
 //! against the native engine (depth 1) through `kempelen uci --program`, driven by
 //! python-chess. The programs are not part of Kempelen: these tests are ignored, and run only
 //! when `KEMPELEN_HISTORICAL` names a folder holding `microchess.h65` (gbraad/Microchess),
-//! `microchess-rictor.bin` (Rictor's serial version assembled for $1000) and `sargon.bin`
-//! (retro-sargon's `stages/sargon-z80.asm` assembled at origin 0):
+//! `microchess_drictor.asm` (Rictor's serial version, netzerohero/MicrochessRP6502) and
+//! `sargon-z80.asm` (retro-sargon's `stages/sargon-z80.asm`); the adaptors assemble the two
+//! sources, unmodified, with Kempelen's assembler and its dialect options:
 //!
 //! ```text
 //! KEMPELEN_HISTORICAL=DIR cargo test -p kempelen --test historical -- --ignored --nocapture
@@ -57,13 +58,13 @@ fn microchess_1976_plays_a_full_game_on_the_kim1() {
 }
 
 #[test]
-#[ignore = "needs KEMPELEN_HISTORICAL with sargon.bin; a game takes several minutes"]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; a game takes several minutes"]
 fn sargon_plays_a_full_game_on_the_jupiter3() {
-    play("sargon-jupiter3.toml", "sargon.bin");
+    play("sargon-jupiter3.toml", "sargon-z80.asm");
 }
 
 #[test]
-#[ignore = "needs KEMPELEN_HISTORICAL with microchess-rictor.bin; a game takes about 2 minutes"]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess_drictor.asm; a game takes about 2 minutes"]
 fn microchess_rictor_plays_a_full_game_on_its_sbc() {
-    play("microchess-rictor.toml", "microchess-rictor.bin");
+    play("microchess-rictor.toml", "microchess_drictor.asm");
 }

@@ -59,10 +59,51 @@ struct ImageSpec {
     /// Relative to the adaptor file; `$KEMPELEN_HISTORICAL/` is replaced by that variable.
     file: String,
     at: Option<String>,
+    /// The file is a source: assemble it with Kempelen's assembler (and these dialect
+    /// options) instead of loading it as an image.
+    assemble: Option<AssembleSpec>,
     /// Keep only these ranges of the image (START-END).
     #[serde(default)]
     only: Vec<String>,
     sha256: Option<String>,
+}
+
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct AssembleSpec {
+    /// `z80`, `6502` or `65c02`.
+    cpu: String,
+    /// `--ignore-case`.
+    #[serde(default)]
+    ignore_case: bool,
+    /// `--overlap`: `error` (default) or `later-wins`.
+    overlap: Option<String>,
+}
+
+impl AssembleSpec {
+    /// Assembles `file` as `kempelen asm` would with these options: the image's bytes from
+    /// the lowest to the highest address written.
+    fn assemble(&self, file: &Path) -> Result<Vec<kempelen_emulator::loaders::Chunk>> {
+        let cpu: kempelen_asm::Cpu = self.cpu.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+        let overlap = match self.overlap.as_deref() {
+            None => kempelen_asm::Overlap::Error,
+            Some(o) => o.parse().map_err(|e: String| anyhow::anyhow!("overlap: {e}"))?,
+        };
+        let options = kempelen_asm::Options {
+            ignore_case: self.ignore_case,
+            overlap,
+            ..kempelen_asm::Options::new(cpu)
+        };
+        let name = file.to_string_lossy();
+        let out = kempelen_asm::assemble(&name, &kempelen_asm::source::FsSource, &options);
+        if !out.is_ok() {
+            bail!("assembling {}:\n{}", file.display(), out.report());
+        }
+        Ok(vec![kempelen_emulator::loaders::Chunk {
+            addr: out.image.origin,
+            bytes: out.image.bytes,
+        }])
+    }
 }
 
 #[derive(Deserialize, Debug)]
@@ -271,7 +312,10 @@ impl Adaptor {
                 }
             }
             let at = img.at.as_deref().map(addr).transpose()?;
-            let mut parts = read_image(&file, at, default_addr)?;
+            let mut parts = match &img.assemble {
+                Some(spec) => spec.assemble(&file)?,
+                None => read_image(&file, at, default_addr)?,
+            };
             if !img.only.is_empty() {
                 let ranges: Vec<kempelen_emulator::AddrRange> = img
                     .only
