@@ -12,8 +12,9 @@
 ; vectors at $FFFA. RAM and zero page as in ram.inc; the hardware stack holds only the
 ; return addresses of the routine being run (the search frames are in RAM).
 
-HOST_ITER_CALL = 0      ; 1: host call $01 after every completed iteration (needs an
-                        ; emulator that resumes after it; docs/PROTOCOL.md)
+HOST_ITER_CALL = 1      ; host call $01 after every completed iteration: the host reports
+                        ; the iteration (docs/PROTOCOL.md); the machine ignores it unless
+                        ; the host asked to stop there (0 leaves the call out)
 
         .include "ram.inc"
 
