@@ -122,7 +122,7 @@ fn asm_reports_every_error_and_writes_nothing() {
 fn asm_refuses_an_unknown_cpu_and_a_missing_file() {
     let (ok, _, err) = kempelen(&["asm", "x.asm", "--cpu", "8080"]);
     assert!(!ok);
-    assert!(err.contains("expected 'z80' or '6502'"), "{err}");
+    assert!(err.contains("expected 'z80', '6502' or '65c02'"), "{err}");
     let (ok, _, err) = kempelen(&["asm", "/nonexistent/x.asm", "--cpu", "z80"]);
     assert!(!ok);
     assert!(

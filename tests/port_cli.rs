@@ -745,7 +745,7 @@ fn max_cycles_bounds_every_z80_command() {
             && l.contains("cycle budget")),
         "{out}"
     );
-    let (ok, _, err) = kempelen(&["compare", "--machine", "c64"]);
+    let (ok, _, err) = kempelen(&["compare", "--cpu", "z80", "--machine", "c64"]);
     assert!(!ok);
     assert!(err.contains("not a Z80"), "{err}");
 }

@@ -84,8 +84,14 @@ fn check_cargo(words: &[String]) -> Result<(), String> {
             "--" => break,
             "-p" => {
                 let p = words.get(i + 1).ok_or("-p without a package")?;
-                if !["kempelen", "kempelen-engine", "kempelen-emulator", "kempelen-asm", "kempelen-roms"]
-                    .contains(&p.as_str())
+                if ![
+                    "kempelen",
+                    "kempelen-engine",
+                    "kempelen-emulator",
+                    "kempelen-asm",
+                    "kempelen-roms",
+                ]
+                .contains(&p.as_str())
                 {
                     return Err(format!("no package {p}"));
                 }
@@ -134,7 +140,10 @@ fn check_kempelen(args: &[String]) -> Result<(), String> {
 fn check_line(line: &str) -> Result<bool, String> {
     let mut w = words(line);
     // Leading environment assignments (`KEMPELEN_FUZZ_CASES=100000 cargo test ...`).
-    while w.first().is_some_and(|x| x.contains('=') && !x.starts_with('-')) {
+    while w
+        .first()
+        .is_some_and(|x| x.contains('=') && !x.starts_with('-'))
+    {
         w.remove(0);
     }
     let Some(first) = w.first().cloned() else {
@@ -143,7 +152,10 @@ fn check_line(line: &str) -> Result<bool, String> {
     match first.as_str() {
         "cargo" => match w.get(1).map(String::as_str) {
             Some("run") => {
-                let sep = w.iter().position(|x| x == "--").ok_or("cargo run without --")?;
+                let sep = w
+                    .iter()
+                    .position(|x| x == "--")
+                    .ok_or("cargo run without --")?;
                 if w[..sep].iter().any(|x| x == "-p" || x == "--example") {
                     check_cargo(&w)?;
                     return Ok(true);
@@ -193,7 +205,9 @@ fn every_readme_command_is_valid() {
     for (n, line) in shell_lines(&text) {
         match check_line(&line) {
             Ok(true) => checked += 1,
-            Ok(false) => failures.push(format!("README.md:{n}: not a command this test knows: {line}")),
+            Ok(false) => failures.push(format!(
+                "README.md:{n}: not a command this test knows: {line}"
+            )),
             Err(e) => failures.push(format!("README.md:{n}: {line}\n  {e}")),
         }
     }

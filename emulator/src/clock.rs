@@ -1,7 +1,7 @@
 //! Clock profiles: the historical machines Kempelen measures its 8-bit builds against.
 //!
-//! Every row comes from the machines table of the project's `HISTORY.md` and names its
-//! source. A run reports exact cycles; a profile turns them into the time the run would have
+//! Every row names its source by publication (the same figures, with their sources, are in
+//! `docs/history/figures.toml`). A run reports exact cycles; a profile turns them into the time the run would have
 //! taken on that machine (`cycles / clock`), and `--realtime` paces the emulator to that clock.
 //! The time is the CPU clock only: wait states, video contention (ZX Spectrum, C64 bad lines)
 //! and interrupts of the real machines are not modelled; where a row notes an effective speed,
@@ -16,7 +16,9 @@ use std::time::Duration;
 pub struct ClockProfile {
     /// Short id used on the command line (`trs-80`).
     pub id: &'static str,
-    /// The machine and the chess program it is remembered for.
+    /// The machine and the chess program it is remembered for (`name` in JSON, where
+    /// `machine` is always the id).
+    #[serde(rename = "name")]
     pub machine: &'static str,
     /// The instruction set the emulator runs for it.
     #[serde(serialize_with = "crate::serialize_cpu")]
@@ -65,7 +67,7 @@ impl fmt::Display for ClockProfile {
     }
 }
 
-/// The machines table of `HISTORY.md`, in its order.
+/// The historical machines, each with its source.
 pub const MACHINES: &[ClockProfile] = &[
     ClockProfile {
         id: "kim-1",
@@ -75,7 +77,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 1.0,
         ram: "1 KB + 128 B",
         note: "",
-        source: "seed 001; KIM-1 manual",
+        source: "A. Adrian, \"Computer-Schach\" (2011); KIM-1 User Manual (MOS Technology, 1976)",
     },
     ClockProfile {
         id: "trs-80",
@@ -85,7 +87,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 1.774,
         ram: "4-16 KB",
         note: "",
-        source: "seed 001; retro-sargon timings",
+        source: "A. Adrian, \"Computer-Schach\" (2011); retro-sargon timings (B. Forster)",
     },
     ClockProfile {
         id: "jupiter-3",
@@ -95,7 +97,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 2.0,
         ram: "8 KB used by Sargon",
         note: "8K RAM: 2K data, 2K UI, 4K logic",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "nascom-1",
@@ -105,7 +107,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 4.0,
         ram: "-",
         note: "Cyrus ran at 4 MHz",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "zx-spectrum",
@@ -115,7 +117,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 3.5,
         ram: "16/48/128 KB",
         note: "",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "zx81",
@@ -125,7 +127,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 3.25,
         ram: "1 KB",
         note: "",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "cpc464",
@@ -135,7 +137,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 4.0,
         ram: "64 KB",
         note: "about 3.3 MHz effective",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "apple-2",
@@ -145,7 +147,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 1.023,
         ram: "48 KB",
         note: "",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "c64",
@@ -155,7 +157,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 0.985,
         ram: "64 KB",
         note: "PAL clock",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "atari-800",
@@ -165,7 +167,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 1.79,
         ram: "8 KB+",
         note: "",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "vcs-2600",
@@ -175,7 +177,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 1.19,
         ram: "128 B RAM, 4 KB ROM",
         note: "",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "turbostar",
@@ -185,7 +187,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 4.0,
         ram: "8 KB RAM, 40 KB ROM",
         note: "",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "milano",
@@ -195,7 +197,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 4.9,
         ram: "8 KB RAM, 32 KB ROM",
         note: "",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
         id: "rebel5",
@@ -205,7 +207,7 @@ pub const MACHINES: &[ClockProfile] = &[
         mhz: 4.9,
         ram: "8 KB RAM, 32 KB ROM",
         note: "",
-        source: "seed 001",
+        source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
 ];
 

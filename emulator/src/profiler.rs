@@ -2,7 +2,7 @@
 //!
 //! Every instruction's cycles are charged to the routine containing its address: the nearest
 //! symbol at or below the PC (from the assembler's symbol file). That is the "self" time of
-//! the Salomon thesis's profiler table (seed 000: routine, time, share). On top, the profiler
+//! the profiler table of the Salomon thesis (TU Graz, 1992: routine, time, share). On top, the profiler
 //! follows calls (`CALL`, `CALL cc`, `RST` on the Z80, `JSR` on the 6502): a call that pushes a
 //! return address opens a frame for the routine it enters, and the frame closes when the stack
 //! unwinds above that return address (a `RET`, or any stack reset). The cycles between are the

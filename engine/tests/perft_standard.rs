@@ -1,4 +1,4 @@
-//! Perft of the six standard positions (counts from `shared/HISTORY.md`, published and
+//! Perft of the six standard positions (the public reference counts, published and
 //! cross-checked): depth 4 in the normal run, depths 5 and 6 as ignored tests
 //! (`cargo test -p kempelen-engine --release -- --ignored`).
 

@@ -194,7 +194,10 @@ fn a_full_move_stack(port: &'static Port) {
         // The 6502 keeps a frame of a few bytes per ply in perft (its moves are generated one
         // piece at a time), so 255 plies fit in its frame area and perft 255 of this position
         // runs for days instead of overflowing (measured: no overflow within 2 billion cycles).
-        eprintln!("{}: perft 255 does not overflow this build's frame area; skipped", port.name);
+        eprintln!(
+            "{}: perft 255 does not overflow this build's frame area; skipped",
+            port.name
+        );
         return;
     }
     // A cycle budget, so that a perft that does not overflow fails instead of running for

@@ -1,4 +1,4 @@
-//! Perft of every port's engine (a port whose sources are absent is skipped) against the public reference counts (HISTORY.md): the same
+//! Perft of every port's engine (a port whose sources are absent is skipped) against the public reference counts (the perft results every engine checks against): the same
 //! generator, make and unmake that the search uses.
 
 use kempelen_engine::Position;

@@ -87,7 +87,9 @@ impl AssembleSpec {
         let cpu: kempelen_asm::Cpu = self.cpu.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
         let overlap = match self.overlap.as_deref() {
             None => kempelen_asm::Overlap::Error,
-            Some(o) => o.parse().map_err(|e: String| anyhow::anyhow!("overlap: {e}"))?,
+            Some(o) => o
+                .parse()
+                .map_err(|e: String| anyhow::anyhow!("overlap: {e}"))?,
         };
         let options = kempelen_asm::Options {
             ignore_case: self.ignore_case,

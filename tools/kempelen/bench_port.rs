@@ -470,7 +470,7 @@ pub fn to_json(r: &PortBench) -> serde_json::Value {
         "clocks": r.clocks().iter().map(|c| json!({
             "machine": c.id, "name": c.machine, "mhz": c.mhz,
             "nodes_per_second": sp.nodes_per_second(c),
-            "suite_seconds": sp.cycles() as f64 / c.hz(),
+            "suite_time_ms": crate::output::round3(sp.cycles() as f64 / c.hz() * 1000.0),
         })).collect::<Vec<_>>(),
         "rom": {
             "engine": r.rom_engine,
@@ -502,7 +502,7 @@ pub fn to_json(r: &PortBench) -> serde_json::Value {
                 "calls": row.calls,
             })).collect::<Vec<_>>(),
         },
-        "host_seconds": r.host.as_secs_f64(),
+        "host_ms": crate::output::millis(r.host),
         "jobs": r.jobs,
     })
 }

@@ -97,7 +97,7 @@ enum Command {
 /// ignores SIGPIPE by default; this restores the system's default action.
 fn exit_quietly_on_closed_pipe() {
     #[cfg(unix)]
-    // SAFETY: called first thing in main, before any other thread exists; SIG_DFL is a valid
+    // SAFETY: called at the start of main, before any other thread exists; SIG_DFL is a valid
     // disposition for SIGPIPE.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
@@ -105,8 +105,12 @@ fn exit_quietly_on_closed_pipe() {
 }
 
 fn main() -> anyhow::Result<()> {
-    exit_quietly_on_closed_pipe();
     let cli = Cli::parse();
+    // The tournament writes to engine processes, which may die: there a closed pipe must be an
+    // error to handle (a forfeit), not the end of Kempelen.
+    if !matches!(cli.command, Command::Tournament(_)) {
+        exit_quietly_on_closed_pipe();
+    }
     // `KEMPELEN_PARSE_ONLY=1`: check the command line and stop (the README test runs every
     // documented command this way).
     if std::env::var_os("KEMPELEN_PARSE_ONLY").is_some() {

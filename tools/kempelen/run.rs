@@ -465,7 +465,7 @@ fn program_name(args: &RunArgs) -> String {
 #[derive(serde::Serialize)]
 struct StampedRead {
     cycles: u64,
-    seconds_at_clock: f64,
+    time_ms_at_clock: f64,
     input: String,
 }
 
@@ -508,7 +508,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if let Some(first) = lines.next() {
         reads.push(StampedRead {
             cycles: 0,
-            seconds_at_clock: 0.0,
+            time_ms_at_clock: 0.0,
             input: escape_bytes(&first),
         });
         m.console_mut().push_input(&first);
@@ -542,7 +542,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         };
         reads.push(StampedRead {
             cycles: stats.cycles,
-            seconds_at_clock: stats.time_at(profile_clock).as_secs_f64(),
+            time_ms_at_clock: crate::output::millis(stats.time_at(profile_clock)),
             input: escape_bytes(&line),
         });
         m.console_mut().push_input(&line);
@@ -660,7 +660,7 @@ fn print_json(
             "unmapped_reads": stats.unmapped_reads,
             "machine": clock.id,
             "mhz": clock.mhz,
-            "seconds_at_clock": stats.time_at(clock).as_secs_f64(),
+            "time_ms_at_clock": crate::output::millis(stats.time_at(clock)),
             "ram": m.ram_profile(),
             "profile": m.profile(),
             "console": console,

@@ -74,7 +74,11 @@ pub fn search(
         Profile::Micromax => micromax::search(pos, limits.depth, &mut budget),
         // These three keep their own budget (`budget.rs`) and are called by the native engine
         // directly.
-        Profile::Sargon | Profile::Salomon | Profile::Nimzo | Profile::Reference | Profile::Full => {
+        Profile::Sargon
+        | Profile::Salomon
+        | Profile::Nimzo
+        | Profile::Reference
+        | Profile::Full => {
             return Err(EngineError::Unsupported(format!(
                 "'{profile}' is not a historical profile"
             )));
