@@ -532,3 +532,23 @@ fn uci_selects_every_historical_profile() {
         "{out}"
     );
 }
+
+/// A lost position still gets a move: every White move here is mated at once (1.a3 Qg2#,
+/// 1.a4 Qg2#), so each root move is worth -WMAX; the search must play one of them rather
+/// than return no move (the tournament's "returned no move" forfeits before this fix).
+#[test]
+fn tartan_plays_a_move_in_a_lost_position() {
+    let lost = pos("8/8/8/8/8/6q1/P4k2/7K w - - 0 1");
+    let tree = tartan::minimax(&lost, 3, &HistoryOptions::default());
+    assert_eq!(tree.value, -tartan::WMAX);
+    assert!(!tree.pv.is_empty(), "no best move");
+    let mut engine = kempelen_engine::NativeEngine::new(kempelen_engine::Profile::Tartan);
+    let game = kempelen_engine::Game::from_fen("8/8/8/8/8/6q1/P4k2/7K w - - 0 1").unwrap();
+    let limits = kempelen_engine::Limits {
+        nodes: Some(5000),
+        ..kempelen_engine::Limits::default()
+    };
+    let control = kempelen_engine::SearchControl::default();
+    let r = kempelen_engine::Engine::search(&mut engine, &game, &limits, &control).unwrap();
+    assert!(r.best.is_some(), "{r:?}");
+}

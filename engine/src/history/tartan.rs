@@ -73,14 +73,17 @@ impl Minimax<'_, '_, '_> {
         if list.is_empty() && self.options.tartan_stalemate_fix && !self.pos.in_check() {
             value = 0;
         }
-        for &m in list.iter() {
+        for (i, &m) in list.iter().enumerate() {
             let undo = self.pos.make(m);
             let w = self.best(ply + 1);
             self.pos.unmake(m, &undo);
             if self.budget.aborted {
                 break;
             }
-            if (white && w > value) || (!white && w < value) {
+            // The first move is taken even when it is no better than a mate against the mover,
+            // so that a lost position still has a move to play (the article's loop would
+            // leave its best move unset there).
+            if i == 0 || (white && w > value) || (!white && w < value) {
                 value = w;
                 self.pv.update(ply, m);
             }
