@@ -14,6 +14,8 @@
 
 HOST_ITER_CALL = 0      ; 1: host call $01 after every completed iteration (needs an
                         ; emulator that resumes after it; docs/PROTOCOL.md)
+ITERATION_HOOK = 0      ; 1: jsr iteration_hook after every completed iteration (the
+                        ; console build, console.asm: its thinking line)
 
         .include "ram.inc"
 
