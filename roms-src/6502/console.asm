@@ -40,7 +40,7 @@ con_begin:
 iteration_hook = con_thinking
 con_end:
         .res $E000-*            ; (an error here means the front end passed $E000)
-
+engine_part:                    ; the engine part: $E000 to the vectors (ConsoleRom::engine_bytes)
         .include "setup.inc"
         .res $E100-*            ; (an error here means the code before the tables overflowed)
         .include "tables.inc"
