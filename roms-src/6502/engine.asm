@@ -15,6 +15,8 @@
 HOST_ITER_CALL = 1      ; host call $01 after every completed iteration: the host reports
                         ; the iteration (docs/PROTOCOL.md); the machine ignores it unless
                         ; the host asked to stop there (0 leaves the call out)
+ITERATION_HOOK = 0      ; 1: jsr iteration_hook after every completed iteration (the
+                        ; console build, console.asm: its thinking line)
 
         .include "ram.inc"
 

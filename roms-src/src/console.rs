@@ -124,9 +124,14 @@ impl ConsoleRom {
     }
 
     /// Bytes of the engine part: reset code, tables and the engine's code (must stay within
-    /// 8 KB).
+    /// 8 KB). The engine comes first (origin to `con_begin`), or, when the source marks it
+    /// with `engine_part` (the 6502's, whose tables are fixed at `$E100`), it follows the front
+    /// end and runs from `engine_part` to the end of the image.
     pub fn engine_bytes(&self) -> usize {
-        usize::from(self.front_end.start - self.origin)
+        match self.symbols.get("engine_part") {
+            Some(start) => usize::from(self.origin) + self.image.len() - usize::from(start),
+            None => usize::from(self.front_end.start - self.origin),
+        }
     }
 
     /// Bytes of the front end on top of the engine.

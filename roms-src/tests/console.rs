@@ -1057,6 +1057,7 @@ fn includes(text: &str) -> Vec<String> {
     text.lines()
         .filter_map(|l| {
             let l = l.split(';').next().unwrap().trim();
+            let l = l.strip_prefix('.').unwrap_or(l); // 6502 sources: `.include`
             let rest = l.strip_prefix("include")?.trim();
             Some(rest.trim_matches('"').to_string())
         })
