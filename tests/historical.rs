@@ -68,3 +68,67 @@ fn sargon_plays_a_full_game_on_the_jupiter3() {
 fn microchess_rictor_plays_a_full_game_on_its_sbc() {
     play("microchess-rictor.toml", "microchess_drictor.asm");
 }
+
+/// The historical programs as tournament players: `kempelen tournament` runs
+/// `kempelen uci --program ADAPTOR` as a UCI engine, one game from the start position (the
+/// adaptors play White from the first move) against the reference profile at depth 1; the
+/// game must end by the rules.
+fn tournament_game(label: &str, adaptor: &str, file: &str) {
+    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+        return;
+    };
+    assert!(
+        Path::new(&dir).join(file).exists(),
+        "{dir}/{file} is missing"
+    );
+    let root = env!("CARGO_MANIFEST_DIR");
+    let scratch = std::env::temp_dir().join(format!("kempelen-historical-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let start = scratch.join("start.epd");
+    std::fs::write(
+        &start,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
+    )
+    .unwrap();
+    let bin = env!("CARGO_BIN_EXE_kempelen");
+    let player = format!("{label}=uci:{bin} uci --program {root}/adaptors/{adaptor}");
+    let out = Command::new(bin)
+        .args([
+            "tournament",
+            &player,
+            "reference",
+            "--depth",
+            "1",
+            "--games",
+            "1",
+            "--openings",
+            start.to_str().unwrap(),
+            "--move-timeout",
+            "120",
+            "--json",
+        ])
+        .output()
+        .expect("run kempelen tournament");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    println!("{stdout}");
+    assert!(!stdout.contains("engine failure"), "{stdout}");
+    assert!(!stdout.contains("forfeit"), "{stdout}");
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; a game takes about a minute"]
+fn sargon_plays_a_tournament_game() {
+    tournament_game("sargon1978", "sargon-jupiter3.toml", "sargon-z80.asm");
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; a game takes about a minute"]
+fn microchess_1976_plays_a_tournament_game() {
+    tournament_game("microchess1976", "microchess-kim1.toml", "microchess.h65");
+}
