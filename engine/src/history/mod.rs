@@ -8,7 +8,6 @@
 //! until the budget is spent, the info reports, and a few board questions the old evaluations
 //! ask (who attacks a square, the moves of the side not to move).
 
-pub(crate) mod budget;
 pub mod microchess;
 pub mod micromax;
 pub mod nimzo;
@@ -72,8 +71,8 @@ pub fn search(
         Profile::Tartan => tartan::search(pos, limits.depth, options, &mut budget),
         Profile::Microchess => microchess::search(game, &mut budget),
         Profile::Micromax => micromax::search(pos, limits.depth, &mut budget),
-        // These three keep their own budget (`budget.rs`) and are called by the native engine
-        // directly.
+        // Sargon, Salomon and Nimzo build their own budget and are called by the native
+        // engine directly.
         Profile::Sargon
         | Profile::Salomon
         | Profile::Nimzo
@@ -153,6 +152,18 @@ impl<'c, 'i> Budget<'c, 'i> {
 
     pub(crate) fn elapsed(&self) -> Duration {
         self.start.elapsed()
+    }
+
+    /// Multiplies the time limits by `factor` (Donninger's "extra time" after a zugzwang
+    /// restart, `nimzo`).
+    pub(crate) fn extend_time(&mut self, factor: u32) {
+        self.soft = self.soft.map(|s| s * factor);
+        self.hard = self.hard.map(|h| h * factor);
+    }
+
+    /// Sends an info line the profile built itself.
+    pub(crate) fn report_info(&self, info: &SearchInfo) {
+        self.control.report(info);
     }
 
     /// Sends an info report (depth, score, nodes, PV).

@@ -15,7 +15,7 @@
 //! Everything else (evaluation, quiescence, move ordering, repetition and fifty-move rules,
 //! node counting) is the reference algorithm's. See `docs/history/nimzo.md`.
 
-use super::budget::Budget;
+use super::Budget;
 use crate::engine::{INF, Limits, MATE, SearchControl, SearchInfo, SearchResult};
 use crate::eval::evaluate;
 use crate::game::Game;
@@ -158,7 +158,7 @@ impl Nimzo<'_, '_> {
         };
         let mut depth = 1;
         while depth <= max_depth {
-            if depth > 1 && !self.budget.may_continue() {
+            if depth > 1 && !self.budget.may_deepen() {
                 break;
             }
             self.follow = true;
@@ -190,7 +190,7 @@ impl Nimzo<'_, '_> {
                 nodes: self.budget.nodes,
                 time: self.budget.elapsed(),
             };
-            self.budget.report(&SearchInfo {
+            self.budget.report_info(&SearchInfo {
                 depth,
                 seldepth: self.seldepth as u32,
                 score,
@@ -215,7 +215,7 @@ impl Nimzo<'_, '_> {
     }
 
     fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, null_ok: bool) -> i32 {
-        if self.budget.count() {
+        if self.budget.tick() {
             return 0;
         }
         self.pv[ply].clear();
@@ -374,7 +374,7 @@ impl Nimzo<'_, '_> {
     }
 
     fn quiesce_node(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
-        if self.budget.count() {
+        if self.budget.tick() {
             return 0;
         }
         self.pv[ply].clear();

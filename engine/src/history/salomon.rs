@@ -14,7 +14,7 @@
 //! moves, king safety (the four cases with Figurensumme and Koenigsrelation) and king activity
 //! in the endgame. See `docs/history/salomon.md` for what the thesis leaves open.
 
-use super::budget::Budget;
+use super::Budget;
 use crate::engine::{INF, Limits, MATE, SearchControl, SearchInfo, SearchResult};
 use crate::game::Game;
 use crate::movegen::GenMode;
@@ -675,7 +675,7 @@ impl Salomon<'_, '_> {
             time: Default::default(),
         };
         for depth in 1..=max_depth {
-            if depth > 1 && !self.budget.may_continue() {
+            if depth > 1 && !self.budget.may_deepen() {
                 break;
             }
             // The PV is extended in the last iteration: the one the depth limit names, or every
@@ -716,7 +716,7 @@ impl Salomon<'_, '_> {
                 nodes: self.budget.nodes,
                 time: self.budget.elapsed(),
             };
-            self.budget.report(&SearchInfo {
+            self.budget.report_info(&SearchInfo {
                 depth,
                 seldepth: self.seldepth as u32,
                 score,
@@ -753,7 +753,7 @@ impl Salomon<'_, '_> {
     }
 
     fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, extended: bool) -> i32 {
-        if self.budget.count() {
+        if self.budget.tick() {
             return 0;
         }
         self.pv[ply].clear();
@@ -893,7 +893,7 @@ impl Salomon<'_, '_> {
     }
 
     fn quiesce_node(&mut self, ply: usize, alpha: i32, beta: i32, positional: i32) -> i32 {
-        if self.budget.count() {
+        if self.budget.tick() {
             return 0;
         }
         self.pv[ply].clear();

@@ -19,7 +19,7 @@
 //! legal move generator replaces GENMOV (Sargon promotes to a queen only, so under-promotions
 //! are left out). See `docs/history/sargon.md` for every place where Kempelen had to choose.
 
-use super::budget::Budget;
+use super::Budget;
 use crate::engine::{Limits, MATE, SearchControl, SearchInfo, SearchResult};
 use crate::game::Game;
 use crate::movegen::GenMode;
@@ -692,7 +692,7 @@ impl Fndmov<'_, '_, '_> {
 
     /// EVAL: makes the move, scores it with POINTS, takes it back.
     fn eval_move(&mut self, m: Move) -> Option<u8> {
-        if self.budget.count() {
+        if self.budget.tick() {
             return None;
         }
         let mover = self.pos.side();
@@ -772,7 +772,7 @@ impl Fndmov<'_, '_, '_> {
                         return end;
                     }
                 }
-            } else if self.budget.count() {
+            } else if self.budget.tick() {
                 self.pos.unmake(m, &undo);
                 self.board = saved;
                 return NodeEnd::Aborted;
@@ -857,7 +857,7 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
             nodes: 0,
             time: budget.elapsed(),
         };
-        budget.report(&info_of(&result, 1));
+        budget.report_info(&info_of(&result, 1));
         return result;
     }
     let board = board_of_game(game);
@@ -871,7 +871,7 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
     let mut result: Option<SearchResult> = None;
     let first = if only_depth { max } else { 1 };
     for plymax in first..=max {
-        if plymax > first && !budget.may_continue() {
+        if plymax > first && !budget.may_deepen() {
             break;
         }
         let Some(found) = fndmov(pos, &board, plymax, &mut budget) else {
@@ -902,7 +902,7 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
         };
         let mut info = info_of(&r, seldepth as u32);
         info.nodes = budget.nodes;
-        budget.report(&info);
+        budget.report_info(&info);
         let mate = score == MATE_SCORE;
         result = Some(r);
         if mate {
