@@ -66,11 +66,17 @@ pub const PST_BASE: [u16; 8] = [0, 0x0700, 0x0708, 0x0780, 0x0788, 0x0800, 0x080
 /// The castling masks sit in the last free half-block, indexed the same way.
 pub const MASK_BASE: u16 = 0x0888;
 
-fn bytes_line(out: &mut String, bytes: &[u8]) {
+/// `bytes` as data lines of 16 bytes, each `DIRECTIVE $XX,$XX,...` (`    defb` for the Z80's
+/// assemblers, `        .byte` for ca65).
+fn data_lines(out: &mut String, directive: &str, bytes: &[u8]) {
     for chunk in bytes.chunks(16) {
         let items: Vec<String> = chunk.iter().map(|b| format!("${b:02X}")).collect();
-        writeln!(out, "    defb {}", items.join(",")).unwrap();
+        writeln!(out, "{directive} {}", items.join(",")).unwrap();
     }
+}
+
+fn bytes_line(out: &mut String, bytes: &[u8]) {
+    data_lines(out, "    defb", bytes);
 }
 
 /// The text of `roms-src/z80/tables.inc`.
@@ -277,10 +283,7 @@ pub const HOLES_6502: [&str; 4] = [
 pub const ZOB_HI_6502: u16 = 0xE0;
 
 fn bytes_line_6502(out: &mut String, bytes: &[u8]) {
-    for chunk in bytes.chunks(16) {
-        let items: Vec<String> = chunk.iter().map(|b| format!("${b:02X}")).collect();
-        writeln!(out, "        .byte {}", items.join(",")).unwrap();
-    }
+    data_lines(out, "        .byte", bytes);
 }
 
 /// The text of `roms-src/6502/tables.inc`: the same tables as [`tables_inc`] in ca65 syntax,
