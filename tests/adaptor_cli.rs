@@ -4,6 +4,9 @@
 //! native engine (depth limits only). Skipped with a message when python-chess is missing.
 
 use std::path::{Path, PathBuf};
+mod common;
+
+use common::python_chess_available;
 use std::process::Command;
 
 fn kempelen(args: &[&str]) -> std::process::Output {
@@ -40,13 +43,6 @@ fn console_adaptor(name: &str) -> PathBuf {
     let adaptor = dir.join("kempelen-console-z80.toml");
     std::fs::copy(root.join("adaptors/kempelen-console-z80.toml"), &adaptor).unwrap();
     adaptor
-}
-
-fn python_chess_available() -> bool {
-    Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .output()
-        .is_ok_and(|o| o.status.success())
 }
 
 #[test]

@@ -3,14 +3,8 @@
 //! profile at fixed depth or node limits. Skipped with a message when python3 or python-chess
 //! is missing.
 
+use common::python_chess_available;
 use std::process::Command;
-
-fn python_chess_available() -> bool {
-    Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
 
 fn play(profile: &str) {
     if !python_chess_available() {

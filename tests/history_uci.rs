@@ -3,14 +3,10 @@
 //! against the full profile at depth 3, every move legal and reported with depth, score, nodes
 //! and pv. Skipped with a message when python3 or python-chess is missing.
 
-use std::process::Command;
+mod common;
 
-fn python_chess_available() -> bool {
-    Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+use common::python_chess_available;
+use std::process::Command;
 
 fn play(profile: &str, colour: &str, limit: &str) {
     if !python_chess_available() {

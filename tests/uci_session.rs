@@ -3,14 +3,10 @@
 //! build against the native engine. Skipped with a message when python3 or python-chess is
 //! missing (`.ci/run` installs both).
 
-use std::process::Command;
+mod common;
 
-fn python_chess_available() -> bool {
-    Command::new("python3")
-        .args(["-c", "import chess.engine"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-}
+use common::python_chess_available;
+use std::process::Command;
 
 /// Runs `tests/<script>` on the kempelen binary and checks its `RESULT` line: a proper end of
 /// the game after more than ten plies.

@@ -23,3 +23,11 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     assert!(ok, "{args:?}: {stderr}");
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
 }
+
+/// Whether python3 with python-chess is there (the UCI session tests skip without it).
+pub fn python_chess_available() -> bool {
+    Command::new("python3")
+        .args(["-c", "import chess.engine"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
