@@ -16,7 +16,8 @@
 use std::path::Path;
 use std::process::Command;
 
-fn play(adaptor: &str, file: &str) {
+/// A full game of the program (`colour`, at `depth`) against the native engine at depth 1.
+fn play(adaptor: &str, file: &str, colour: &str, depth: u32) {
     let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
         eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
         return;
@@ -31,8 +32,9 @@ fn play(adaptor: &str, file: &str) {
             &format!("{root}/tests/historical_uci.py"),
             env!("CARGO_BIN_EXE_kempelen"),
             &format!("{root}/adaptors/{adaptor}"),
-            "white",
+            colour,
             "400",
+            &depth.to_string(),
         ])
         .output()
         .expect("run python3 with python-chess");
@@ -54,19 +56,27 @@ fn play(adaptor: &str, file: &str) {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; a game takes about 2 minutes"]
 fn microchess_1976_plays_a_full_game_on_the_kim1() {
-    play("microchess-kim1.toml", "microchess.h65");
+    play("microchess-kim1.toml", "microchess.h65", "white", 1);
 }
 
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; a game takes several minutes"]
 fn sargon_plays_a_full_game_on_the_jupiter3() {
-    play("sargon-jupiter3.toml", "sargon-z80.asm");
+    play("sargon-jupiter3.toml", "sargon-z80.asm", "white", 2);
+}
+
+/// Sargon as Black: a game begun with the player as White, so its first move comes from its
+/// one-move book (which reads the opponent's first move); the game then goes on move by move.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; a game takes several minutes"]
+fn sargon_plays_a_full_game_as_black() {
+    play("sargon-jupiter3.toml", "sargon-z80.asm", "black", 2);
 }
 
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with microchess_drictor.asm; a game takes about 2 minutes"]
 fn microchess_rictor_plays_a_full_game_on_its_sbc() {
-    play("microchess-rictor.toml", "microchess_drictor.asm");
+    play("microchess-rictor.toml", "microchess_drictor.asm", "white", 1);
 }
 
 /// The historical programs as tournament players: `kempelen tournament` runs
@@ -131,4 +141,92 @@ fn sargon_plays_a_tournament_game() {
 #[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; a game takes about a minute"]
 fn microchess_1976_plays_a_tournament_game() {
     tournament_game("microchess1976", "microchess-kim1.toml", "microchess.h65");
+}
+
+/// retro-sargon's regression positions (`src/sargon-tests.cpp` of billforsternz/retro-sargon:
+/// each a position, a look-ahead and the move the original Sargon chooses there, found by
+/// running the book's listing translated instruction by instruction), played by the real
+/// program: Sargon assembled by Kempelen from the listing, on `jupiter-3`, set up in each
+/// position through its own ANALYS mode by the adaptor (`[[setup]]` in
+/// adaptors/sargon-jupiter3.toml), asked with `go depth N`. Needs `sargon-z80.asm` and
+/// `sargon-tests.cpp` in `KEMPELEN_HISTORICAL`. Prints each position's move and the emulated
+/// time at the Jupiter III's clock.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm and sargon-tests.cpp; takes minutes"]
+fn sargon_program_plays_retro_sargons_regression_positions() {
+    use std::io::{BufRead, BufReader, Write};
+    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+        return;
+    };
+    let text = std::fs::read_to_string(Path::new(&dir).join("sargon-tests.cpp"))
+        .expect("sargon-tests.cpp (retro-sargon's src/sargon-tests.cpp) in KEMPELEN_HISTORICAL");
+    let cases = regression_positions(&text);
+    assert!(cases.len() >= 30, "found only {} positions", cases.len());
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args([
+            "uci",
+            "--program",
+            &format!("{root}/adaptors/sargon-jupiter3.toml"),
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("run kempelen uci --program");
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut differ = Vec::new();
+    for (fen, depth, expected) in &cases {
+        writeln!(stdin, "position fen {fen}\ngo depth {depth}").unwrap();
+        let mut time = String::new();
+        let got = loop {
+            let line = lines.next().expect("a reply").unwrap();
+            if let Some(t) = line.split(" time ").nth(1) {
+                time = t.split(' ').next().unwrap_or("").to_string();
+            }
+            if line.starts_with("info string error") {
+                println!("{line}");
+            }
+            if let Some(m) = line.strip_prefix("bestmove ") {
+                break m.split(' ').next().unwrap_or("").to_string();
+            }
+        };
+        let verdict = if &got == expected { "agrees" } else { "DIFFERS" };
+        println!("{fen} look-ahead {depth}: expected {expected}, Sargon {got}, {time} ms emulated: {verdict}");
+        if &got != expected {
+            differ.push(format!("{fen} look-ahead {depth}: expected {expected}, got {got}"));
+        }
+    }
+    writeln!(stdin, "quit").unwrap();
+    child.wait().unwrap();
+    println!("{} of {} positions agree", cases.len() - differ.len(), cases.len());
+    assert!(differ.is_empty(), "{differ:#?}");
+}
+
+/// The `tests[]` table of retro-sargon's sargon-tests.cpp: (FEN, look-ahead, expected move).
+fn regression_positions(text: &str) -> Vec<(String, u32, String)> {
+    let start = text.find("static TEST tests[]").expect("the tests[] table");
+    let body: String = text[start..]
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let parts: Vec<&str> = body.split('"').collect();
+    let mut cases = Vec::new();
+    let mut i = 1;
+    while i + 2 < parts.len() {
+        let depth = parts[i + 1]
+            .trim_matches(|c: char| c == ',' || c.is_whitespace())
+            .parse::<u32>();
+        let is_fen = parts[i].split(' ').count() >= 4 && parts[i].contains('/');
+        match depth {
+            Ok(depth) if is_fen => {
+                cases.push((parts[i].to_string(), depth, parts[i + 2].to_string()));
+                i += 4;
+            }
+            _ => i += 2,
+        }
+    }
+    cases
 }

@@ -1,13 +1,14 @@
 """Plays a historical program through `kempelen uci --program ADAPTOR` against the native
 engine at depth 1 with python-chess, and prints the emulated time of each of the program's
 moves. Arguments: kempelen, adaptor file, the program's colour (white or black), the most
-plies to play. Ends with `RESULT plies result game_over moves mean_seconds max_seconds`."""
+plies to play, and optionally the program's depth (default 1, like the native engine's). Ends with `RESULT plies result game_over moves mean_seconds max_seconds`."""
 import sys
 
 import chess
 import chess.engine
 
 exe, adaptor, colour, max_plies = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+program_depth = int(sys.argv[5]) if len(sys.argv) > 5 else 1
 program = chess.engine.SimpleEngine.popen_uci([exe, "uci", "--program", adaptor], timeout=600)
 native = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
 ours_white = colour == "white"
@@ -16,7 +17,8 @@ times = []
 while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
     ours = board.turn == (chess.WHITE if ours_white else chess.BLACK)
     engine = program if ours else native
-    result = engine.play(board, chess.engine.Limit(depth=1), info=chess.engine.INFO_ALL)
+    depth = program_depth if ours else 1
+    result = engine.play(board, chess.engine.Limit(depth=depth), info=chess.engine.INFO_ALL)
     if result.move is None or result.move not in board.legal_moves:
         print("ILLEGAL", result.move, board.fen())
         sys.exit(1)

@@ -51,6 +51,65 @@ struct AdaptorFile {
     source: Option<SourceSpec>,
     keys: Keys,
     reply: ReplySpec,
+    /// The search depth typed for `{depth}`.
+    depth: Option<DepthSpec>,
+    /// How `{board}` is typed.
+    board: Option<BoardSpec>,
+    /// How the program is set up in a position: steps run on a freshly booted machine.
+    #[serde(default)]
+    setup: Vec<SetupStep>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct DepthSpec {
+    /// When the search has no depth limit (default 1).
+    default: Option<u32>,
+    /// The deepest the program's keys accept (default 9: one digit).
+    max: Option<u32>,
+}
+
+/// How a board is typed square by square (`{board}`).
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct BoardSpec {
+    /// The first square: `a1` (a1 to h1, then a2 ... h8) or `a8` (a8 to h8, then a7 ... h1).
+    first: String,
+    /// An empty square.
+    empty: String,
+    /// A piece: `{piece}` (its letter from `pieces`), `{colour}` (`keys.white` or
+    /// `keys.black`), `{moved}` (the first or second of `moved`).
+    piece: String,
+    /// The letters of pawn, knight, bishop, rook, queen and king (default `PNBRQK`).
+    pieces: Option<String>,
+    /// Whether the piece has not moved / has moved (default `["0", "1"]`).
+    moved: Option<[String; 2]>,
+}
+
+/// One step of setting up a position.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct SetupStep {
+    /// Keys to type (placeholders: `{board}`, `{player}`, `{program}`, `{to_move}`,
+    /// `{depth}`, `{fullmove}`, `{fen}`).
+    keys: Option<String>,
+    /// Restart the program at its entry with RAM kept (as from a monitor's go command).
+    #[serde(default)]
+    restart: bool,
+    /// Bytes written to RAM.
+    #[serde(default)]
+    poke: Vec<SetupPoke>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+struct SetupPoke {
+    /// An address, or a symbol of an assembled `[[image]]`.
+    at: String,
+    /// A number or a placeholder (`{depth}` is the depth asked for, not limited by `max`).
+    value: String,
+    /// The least value written.
+    min: Option<u8>,
 }
 
 #[derive(Deserialize, Debug)]
@@ -83,7 +142,11 @@ struct AssembleSpec {
 impl AssembleSpec {
     /// Assembles `file` as `kempelen asm` would with these options: the image's bytes from
     /// the lowest to the highest address written.
-    fn assemble(&self, file: &Path) -> Result<Vec<kempelen_emulator::loaders::Chunk>> {
+    fn assemble(
+        &self,
+        file: &Path,
+        symbols: &mut Vec<(String, u16)>,
+    ) -> Result<Vec<kempelen_emulator::loaders::Chunk>> {
         let cpu: kempelen_asm::Cpu = self.cpu.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
         let overlap = match self.overlap.as_deref() {
             None => kempelen_asm::Overlap::Error,
@@ -101,6 +164,7 @@ impl AssembleSpec {
         if !out.is_ok() {
             bail!("assembling {}:\n{}", file.display(), out.report());
         }
+        symbols.extend(out.symbols.iter().map(|s| (s.name.clone(), s.value)));
         Ok(vec![kempelen_emulator::loaders::Chunk {
             addr: out.image.origin,
             bytes: out.image.bytes,
@@ -129,7 +193,8 @@ struct SourceSpec {
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 struct Keys {
-    /// Typed once after the program starts (answers to its questions).
+    /// Typed after the program starts, for a game from the start position (answers to its
+    /// questions; `{player}`, `{program}`: the colours, `{depth}`).
     start: Option<String>,
     /// Typed to start a new game (default: restart the machine).
     new_game: Option<String>,
@@ -139,21 +204,26 @@ struct Keys {
     move_: String,
     /// Whether the program answers a move by itself (default true).
     replies_to_moves: Option<bool>,
-    /// Ask for the program's move.
-    go: String,
+    /// Ask for the program's move (none: the program moves by itself when it is its turn).
+    go: Option<String>,
     /// Set the search depth: `{depth}`.
     depth: Option<String>,
     /// Set up a position: `{fen}`.
     position: Option<String>,
     /// Castling is typed as two moves, the king's and then the rook's (default false).
     castle_rook: Option<bool>,
+    /// How the program names White and Black in `{player}`, `{program}`, `{to_move}` and
+    /// `{colour}` (default `W`, `B`).
+    white: Option<String>,
+    black: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 struct ReplySpec {
     /// A regular expression with a group `move` (from and to square and promotion) or groups
-    /// `from` and `to`, or `castle` (`O-O`, `O-O-O`); optional groups `depth`, `score`,
+    /// `from` and `to`, or `castle` (`O-O`, `O-O-O`), or `en_passant` (the capture en passant,
+    /// when the program does not name the squares); optional groups `depth`, `score`,
     /// `nodes`.
     pattern: String,
     /// `algebraic` (e2) or `microchess` (two digits, rank then file counted from the h-file).
@@ -216,6 +286,11 @@ pub struct Adaptor {
     squares: Squares,
     first: bool,
     plays: Option<char>,
+    depth: DepthSpec,
+    board: Option<BoardSpec>,
+    setup: Vec<SetupStep>,
+    /// Symbols of the assembled images (for `at` in pokes).
+    symbols: Vec<(String, u16)>,
 }
 
 /// Expands `$KEMPELEN_HISTORICAL/` and makes a path relative to the adaptor's folder.
@@ -237,6 +312,24 @@ fn hex_bytes(s: &str) -> Result<Vec<u8>> {
 
 fn addr(s: &str) -> Result<u16> {
     crate::run::parse_address(s).map_err(|e| anyhow::anyhow!(e))
+}
+
+/// A symbol of the assembled images (exact spelling first, then ignoring case), or an address.
+fn symbol_or_addr(symbols: &[(String, u16)], s: &str) -> Result<u16> {
+    let found = symbols
+        .iter()
+        .find(|(n, _)| n == s)
+        .or_else(|| symbols.iter().find(|(n, _)| n.eq_ignore_ascii_case(s)));
+    match found {
+        Some((_, v)) => Ok(*v),
+        None => addr(s).map_err(|e| {
+            if symbols.is_empty() {
+                e
+            } else {
+                anyhow::anyhow!("`{s}` is neither a symbol of the assembled source nor an address")
+            }
+        }),
+    }
 }
 
 impl Adaptor {
@@ -293,6 +386,7 @@ impl Adaptor {
         };
         let default_addr = personality.as_ref().and_then(|p| p.load).unwrap_or(0);
         let mut chunks: Vec<(u16, Vec<u8>)> = Vec::new();
+        let mut symbols: Vec<(String, u16)> = Vec::new();
         for img in &f.image {
             let file = resolve(dir, &img.file)?;
             if let Some(want) = &img.sha256 {
@@ -315,7 +409,7 @@ impl Adaptor {
             }
             let at = img.at.as_deref().map(addr).transpose()?;
             let mut parts = match &img.assemble {
-                Some(spec) => spec.assemble(&file)?,
+                Some(spec) => spec.assemble(&file, &mut symbols)?,
                 None => read_image(&file, at, default_addr)?,
             };
             if !img.only.is_empty() {
@@ -358,12 +452,42 @@ impl Adaptor {
         let pokes = f
             .poke
             .iter()
-            .map(|p| Ok((addr(&p.at)?, hex_bytes(&p.bytes)?)))
+            .map(|p| Ok((symbol_or_addr(&symbols, &p.at)?, hex_bytes(&p.bytes)?)))
             .collect::<Result<Vec<_>>>()?;
+        for step in &f.setup {
+            for p in &step.poke {
+                symbol_or_addr(&symbols, &p.at)
+                    .with_context(|| format!("{}: [[setup]] poke", path.display()))?;
+            }
+            if step.restart && f.entry.is_none() {
+                bail!(
+                    "{}: a [[setup]] step restarts the program: give its `entry`",
+                    path.display()
+                );
+            }
+            let uses_board = step.keys.as_deref().is_some_and(|k| k.contains("{board}"));
+            if uses_board && f.board.is_none() {
+                bail!(
+                    "{}: a [[setup]] step types {{board}}: describe it in [board]",
+                    path.display()
+                );
+            }
+        }
+        if let Some(b) = &f.board {
+            if b.first != "a1" && b.first != "a8" {
+                bail!("{}: [board] first = `{}` (a1, a8)", path.display(), b.first);
+            }
+            if b.pieces.as_ref().is_some_and(|p| p.chars().count() != 6) {
+                bail!(
+                    "{}: [board] pieces: six letters (pawn, knight, bishop, rook, queen, king)",
+                    path.display()
+                );
+            }
+        }
         let reply = Regex::new(&f.reply.pattern)
             .with_context(|| format!("{}: reply pattern", path.display()))?;
         let has = |n: &str| reply.capture_names().any(|c| c == Some(n));
-        if !(has("move") || has("castle") || (has("from") && has("to"))) {
+        if !(has("move") || has("castle") || has("en_passant") || (has("from") && has("to"))) {
             bail!(
                 "{}: the reply pattern needs a group `move`, or groups `from` and `to`",
                 path.display()
@@ -396,6 +520,13 @@ impl Adaptor {
                 Some("black") => Some('b'),
                 Some(p) => bail!("{}: plays = `{p}` (white, black)", path.display()),
             },
+            depth: f.depth.unwrap_or(DepthSpec {
+                default: None,
+                max: None,
+            }),
+            board: f.board,
+            setup: f.setup,
+            symbols,
         })
     }
 
@@ -418,12 +549,16 @@ impl Adaptor {
         }
         m.console_mut().set_stop_on_empty_input(true);
         let (out, _) = self.turn(&mut m, "")?;
-        let mut text = out;
-        if let Some(start) = &self.keys.start {
-            let (out, _) = self.turn(&mut m, start)?;
-            text.push_str(&out);
-        }
-        Ok((m, text))
+        Ok((m, out))
+    }
+
+    /// Restarts the program at its entry, RAM kept, and runs it to its next wait for input.
+    fn restart(&self, m: &mut Machine) -> Result<(String, u64), EngineError> {
+        let entry = self
+            .entry
+            .ok_or_else(|| EngineError::Backend(format!("{}: no entry to restart at", self.name)))?;
+        m.set_pc(entry);
+        self.turn(m, "")
     }
 
     /// Types `keys` and runs until the program waits for input; returns its output and the
@@ -482,6 +617,168 @@ impl Adaptor {
         keys
     }
 
+    /// The depth for `{depth}`: the search's depth limit, else the adaptor's default.
+    fn depth_for(&self, limit: Option<u32>) -> u32 {
+        self.depth.clamp(limit.unwrap_or(self.depth.default.unwrap_or(1)))
+    }
+
+    fn colour(&self, white: bool) -> &str {
+        if white {
+            self.keys.white.as_deref().unwrap_or("W")
+        } else {
+            self.keys.black.as_deref().unwrap_or("B")
+        }
+    }
+
+    /// `{board}`: the squares of `p` typed in the order of `[board]`.
+    fn board_keys(&self, p: &FenParts) -> String {
+        let Some(spec) = &self.board else {
+            return String::new();
+        };
+        let letters: Vec<char> = spec.pieces.as_deref().unwrap_or("PNBRQK").chars().collect();
+        let moved = spec
+            .moved
+            .clone()
+            .unwrap_or_else(|| ["0".to_string(), "1".to_string()]);
+        let ranks: Vec<usize> = if spec.first == "a8" {
+            (0..8).rev().collect()
+        } else {
+            (0..8).collect()
+        };
+        let mut out = String::new();
+        for rank in ranks {
+            for file in 0..8 {
+                let c = p.board[rank][file];
+                if c == ' ' {
+                    out.push_str(&spec.empty);
+                    continue;
+                }
+                let kind = "pnbrqk"
+                    .find(c.to_ascii_lowercase())
+                    .expect("a FEN piece letter");
+                out.push_str(
+                    &spec
+                        .piece
+                        .replace("{piece}", &letters[kind].to_string())
+                        .replace("{colour}", self.colour(c.is_ascii_uppercase()))
+                        .replace(
+                            "{moved}",
+                            &moved[usize::from(!p.unmoved(rank, file, c))],
+                        ),
+                );
+            }
+        }
+        out
+    }
+
+    /// Fills the placeholders of keys and pokes: the program plays the side to move of the
+    /// game (`{program}`; its opponent `{player}`), set up in `base` (`{to_move}`, `{fen}`,
+    /// `{fullmove}`, `{board}`), at `depth` (`{depth}`, and `{depth}` unlimited in pokes).
+    fn fill(&self, text: &str, program_white: bool, base: &FenParts, depth: u32) -> String {
+        let mut out = text
+            .replace("{player}", self.colour(!program_white))
+            .replace("{program}", self.colour(program_white))
+            .replace("{to_move}", self.colour(base.side == 'w'))
+            .replace("{depth}", &depth.to_string())
+            .replace("{fullmove}", &base.fullmove.to_string())
+            .replace("{fen}", &base.fen());
+        if out.contains("{board}") {
+            out = out.replace("{board}", &self.board_keys(base));
+        }
+        out
+    }
+
+    /// How to bring `game` into a freshly started program (see [`base_of`]).
+    fn plan(&self, game: &Game, limit: Option<u32>) -> Result<Plan, EngineError> {
+        let depth = self.depth_for(limit);
+        let target = FenParts::of(game.position());
+        let program_white = target.side == 'w';
+        let (base, last) = base_of(game);
+        let base = FenParts::of(&base);
+        let at_start = base.same(&FenParts::of(&kempelen_engine::Position::startpos()));
+        let go = self.keys.go.as_deref().unwrap_or("");
+        let replies = self.keys.replies_to_moves.unwrap_or(true);
+        let start = self
+            .keys
+            .start
+            .as_deref()
+            .map_or(String::new(), |k| self.fill(k, program_white, &base, depth));
+        let then = |m: &Move| {
+            let mut k = self.keys_for(&base_position(&base), m);
+            if !replies {
+                k.push_str(go);
+            }
+            k
+        };
+        let keys = |k: String| Plan {
+            actions: vec![Action::Keys(k)],
+            fresh_keys: true,
+        };
+        match (at_start, last, &self.keys.position) {
+            (true, None, _) => Ok(keys(start + go)),
+            (_, _, Some(p)) => {
+                let fen = FenParts::of(game.position());
+                Ok(keys(
+                    start + &self.fill(p, program_white, &fen, depth) + go,
+                ))
+            }
+            (true, Some(m), _) => Ok(keys(start + &then(&m))),
+            _ if !self.setup.is_empty() => {
+                let mut actions = Vec::new();
+                for step in &self.setup {
+                    if let Some(k) = &step.keys {
+                        actions.push(Action::Keys(self.fill(k, program_white, &base, depth)));
+                    }
+                    if step.restart {
+                        actions.push(Action::Restart);
+                    }
+                    if !step.poke.is_empty() {
+                        let mut bytes = Vec::new();
+                        for p in &step.poke {
+                            bytes.push(self.poke_value(p, program_white, &base, limit)?);
+                        }
+                        actions.push(Action::Poke(bytes));
+                    }
+                }
+                // The reply is read from what the program prints after the last keys only.
+                actions.push(Action::Flush);
+                actions.push(Action::Keys(match last {
+                    Some(m) => then(&m),
+                    None => go.to_string(),
+                }));
+                Ok(Plan {
+                    actions,
+                    fresh_keys: false,
+                })
+            }
+            _ => Err(EngineError::Unsupported(format!(
+                "{} cannot be set up in this position (its adaptor has no `position` keys or [[setup]])",
+                self.name
+            ))),
+        }
+    }
+
+    /// A `[[setup]]` poke's address and byte.
+    fn poke_value(
+        &self,
+        p: &SetupPoke,
+        program_white: bool,
+        base: &FenParts,
+        limit: Option<u32>,
+    ) -> Result<(u16, u8), EngineError> {
+        let be = |e: String| EngineError::Backend(format!("{}: [[setup]] poke: {e}", self.name));
+        let at = symbol_or_addr(&self.symbols, &p.at).map_err(|e| be(e.to_string()))?;
+        let depth = limit.unwrap_or(self.depth.default.unwrap_or(1));
+        let text = self.fill(&p.value, program_white, base, depth);
+        let n: u32 = text
+            .trim()
+            .parse()
+            .map_err(|_| be(format!("value `{text}` is not a number")))?;
+        let n = n.max(u32::from(p.min.unwrap_or(0)));
+        let b = u8::try_from(n).map_err(|_| be(format!("value {n} does not fit in a byte")))?;
+        Ok((at, b))
+    }
+
     fn move_keys(&self, uci: &str) -> String {
         let from = self.squares.encode(&uci[0..2]);
         let to = self.squares.encode(&uci[2..4]);
@@ -502,6 +799,10 @@ enum Cmd {
     Boot,
     /// Type the keys and run to the next wait.
     Turn(String),
+    /// Restart the program at its entry (RAM kept) and run to the next wait.
+    Restart,
+    /// Write bytes to RAM.
+    Poke(Vec<(u16, u8)>),
 }
 
 /// The program's output of a step and the cycles it took.
@@ -530,6 +831,18 @@ impl Worker {
                         Some(m) => adaptor.turn(m, &keys),
                         None => Err(EngineError::Backend("the program is not running".into())),
                     },
+                    Cmd::Restart => match machine.as_mut() {
+                        Some(m) => adaptor.restart(m),
+                        None => Err(EngineError::Backend("the program is not running".into())),
+                    },
+                    Cmd::Poke(bytes) => match machine.as_mut() {
+                        Some(m) => bytes
+                            .iter()
+                            .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
+                            .map(|_| (String::new(), 0))
+                            .map_err(|e| EngineError::Backend(e.to_string())),
+                        None => Err(EngineError::Backend("the program is not running".into())),
+                    },
                 };
                 if replies.send(reply).is_err() {
                     break;
@@ -547,6 +860,233 @@ impl Worker {
             .recv()
             .map_err(|_| EngineError::Backend("the machine's thread has ended".into()))?
     }
+}
+
+/// What is done to the running program, in order.
+#[derive(Debug, PartialEq, Eq)]
+enum Action {
+    Keys(String),
+    /// Type the keys queued so far as a turn of their own.
+    Flush,
+    Restart,
+    Poke(Vec<(u16, u8)>),
+}
+
+/// Runs the actions; returns what the program printed in the last turn that typed keys (or,
+/// when no keys were typed after a restart, in the restart) and the cycles of that turn.
+fn run_actions(w: &Worker, actions: Vec<Action>) -> Reply {
+    let mut last = (String::new(), 0);
+    let mut pending = String::new();
+    for action in actions {
+        match action {
+            Action::Keys(k) => pending.push_str(&k),
+            other => {
+                if !pending.is_empty() {
+                    last = w.ask(Cmd::Turn(std::mem::take(&mut pending)))?;
+                }
+                match other {
+                    Action::Flush => {}
+                    Action::Restart => last = w.ask(Cmd::Restart)?,
+                    Action::Poke(bytes) => {
+                        w.ask(Cmd::Poke(bytes))?;
+                    }
+                    Action::Keys(_) => unreachable!("keys are pending"),
+                }
+            }
+        }
+    }
+    if !pending.is_empty() {
+        last = w.ask(Cmd::Turn(pending))?;
+    }
+    Ok(last)
+}
+
+/// How a game is brought into the program: the actions after a fresh start, and whether that
+/// start may be the program's new-game keys (else a new machine).
+struct Plan {
+    actions: Vec<Action>,
+    fresh_keys: bool,
+}
+
+impl DepthSpec {
+    /// A depth as the program's keys accept it.
+    fn clamp(&self, d: u32) -> u32 {
+        d.clamp(1, self.max.unwrap_or(9).max(1))
+    }
+}
+
+/// A position's FEN fields, the board as `[rank][file]` characters (`' '` empty, rank 0 =
+/// the first rank).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct FenParts {
+    board: [[char; 8]; 8],
+    side: char,
+    castling: String,
+    ep: String,
+    halfmove: u32,
+    fullmove: u32,
+}
+
+impl FenParts {
+    fn of(p: &kempelen_engine::Position) -> FenParts {
+        let fen = p.to_fen();
+        let f: Vec<&str> = fen.split(' ').collect();
+        let mut board = [[' '; 8]; 8];
+        for (i, row) in f[0].split('/').enumerate() {
+            let mut file = 0;
+            for c in row.chars() {
+                match c.to_digit(10) {
+                    Some(d) => file += d as usize,
+                    None => {
+                        board[7 - i][file] = c;
+                        file += 1;
+                    }
+                }
+            }
+        }
+        FenParts {
+            board,
+            side: f[1].chars().next().unwrap_or('w'),
+            castling: f[2].to_string(),
+            ep: f[3].to_string(),
+            halfmove: f.get(4).and_then(|n| n.parse().ok()).unwrap_or(0),
+            fullmove: f.get(5).and_then(|n| n.parse().ok()).unwrap_or(1),
+        }
+    }
+
+    fn fen(&self) -> String {
+        let rows: Vec<String> = (0..8)
+            .rev()
+            .map(|r| {
+                let mut row = String::new();
+                let mut gap = 0;
+                for c in self.board[r] {
+                    if c == ' ' {
+                        gap += 1;
+                    } else {
+                        if gap > 0 {
+                            row.push_str(&gap.to_string());
+                            gap = 0;
+                        }
+                        row.push(c);
+                    }
+                }
+                if gap > 0 {
+                    row.push_str(&gap.to_string());
+                }
+                row
+            })
+            .collect();
+        format!(
+            "{} {} {} {} {} {}",
+            rows.join("/"),
+            self.side,
+            self.castling,
+            self.ep,
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    /// Board, side and castling rights: what makes two positions the same here.
+    fn same(&self, other: &FenParts) -> bool {
+        self.board == other.board && self.side == other.side && self.castling == other.castling
+    }
+
+    /// Whether the piece `c` on (`rank`, `file`) counts as never moved: a pawn on its second
+    /// rank, a knight, bishop or queen on its original square, a king at home with a castling
+    /// right, a rook in its corner with its castling right (or with its king away from home,
+    /// when castling is impossible anyway).
+    fn unmoved(&self, rank: usize, file: usize, c: char) -> bool {
+        let white = c.is_ascii_uppercase();
+        let home = if white { 0 } else { 7 };
+        let (short, long, king) = if white {
+            ('K', 'Q', 'K')
+        } else {
+            ('k', 'q', 'k')
+        };
+        let right = |r: char| self.castling.contains(r);
+        let king_home = self.board[home][4] == king;
+        match c.to_ascii_lowercase() {
+            'p' => rank == if white { 1 } else { 6 },
+            'n' => rank == home && (file == 1 || file == 6),
+            'b' => rank == home && (file == 2 || file == 5),
+            'q' => rank == home && file == 3,
+            'k' => rank == home && file == 4 && (right(short) || right(long)),
+            'r' => {
+                rank == home
+                    && ((file == 7 && (right(short) || !king_home))
+                        || (file == 0 && (right(long) || !king_home)))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The position of `p` (parsed from its own FEN).
+fn base_position(p: &FenParts) -> kempelen_engine::Position {
+    kempelen_engine::Position::from_fen(&p.fen()).expect("a FEN written from a position")
+}
+
+/// The position before a pawn's double step that the FEN's en-passant square names, and
+/// that step.
+fn undo_double_step(t: &FenParts) -> Option<(kempelen_engine::Position, Move)> {
+    let b = t.ep.as_bytes();
+    if b.len() != 2 {
+        return None;
+    }
+    let file = usize::from(b[0].checked_sub(b'a')?);
+    if file > 7 {
+        return None;
+    }
+    let (pawn, from, to, passed, side, fullmove) = match (b[1], t.side) {
+        (b'3', 'b') => ('P', 1, 3, 2, 'w', t.fullmove),
+        (b'6', 'w') => ('p', 6, 4, 5, 'b', t.fullmove.saturating_sub(1).max(1)),
+        _ => return None,
+    };
+    if t.board[to][file] != pawn || t.board[passed][file] != ' ' || t.board[from][file] != ' ' {
+        return None;
+    }
+    let mut base = t.clone();
+    base.board[to][file] = ' ';
+    base.board[from][file] = pawn;
+    base.side = side;
+    base.ep = "-".into();
+    base.halfmove = 0;
+    base.fullmove = fullmove;
+    let pos = kempelen_engine::Position::from_fen(&base.fen()).ok()?;
+    let f = (b'a' + file as u8) as char;
+    let uci = format!("{f}{}{f}{}", from + 1, to + 1);
+    let mut g = Game::new(pos.clone());
+    let m = g.push_uci(&uci).ok()?;
+    FenParts::of(g.position()).same(t).then_some((pos, m))
+}
+
+/// The move from the start position that leads to `target`, if one does.
+fn one_move_from_start(target: &FenParts) -> Option<Move> {
+    let start = kempelen_engine::Position::startpos();
+    start.legal_moves().iter().copied().find(|&m| {
+        let mut p = start.clone();
+        p.play(m);
+        FenParts::of(&p).same(target)
+    })
+}
+
+/// The position to set the program up in and the move to type after it, if any: the game's
+/// last move, the double step the FEN's en-passant square names (the program then knows it),
+/// or the first move of a game from the start; else the position itself.
+fn base_of(game: &Game) -> (kempelen_engine::Position, Option<Move>) {
+    if let Some(&last) = game.moves().last() {
+        return (before_last(game).position().clone(), Some(last));
+    }
+    let target = FenParts::of(game.position());
+    if let Some((pos, m)) = undo_double_step(&target) {
+        return (pos, Some(m));
+    }
+    if let Some(m) = one_move_from_start(&target) {
+        return (kempelen_engine::Position::startpos(), Some(m));
+    }
+    (game.position().clone(), None)
 }
 
 /// Console text on one line (for an error that UCI prints as one `info string`), the last
@@ -625,26 +1165,27 @@ impl Engine for AdaptorEngine {
         }
         let start = game.start().to_fen();
         let moves = game.moves().to_vec();
+        let depth = a.depth_for(limits.depth);
         let mut keys = String::new();
         if let (Some(d), Some(t)) = (limits.depth, &a.keys.depth) {
-            keys.push_str(&t.replace("{depth}", &d.to_string()));
+            keys.push_str(&t.replace("{depth}", &a.depth.clamp(d).to_string()));
         }
         let replies = a.keys.replies_to_moves.unwrap_or(true);
         let synced = match (&self.known, &self.worker) {
             (Some((fen, known)), Some(_)) if *fen == start && moves.starts_with(known) => {
-                match moves.len() - known.len() {
-                    0 => {
-                        keys.push_str(&a.keys.go);
+                match (moves.len() - known.len(), &a.keys.go) {
+                    (0, Some(go)) => {
+                        keys.push_str(go);
                         true
                     }
-                    1 => {
+                    (1, go) => {
                         let mut before = game.clone();
                         while before.moves().len() > known.len() {
                             before = before_last(&before);
                         }
                         keys.push_str(&a.keys_for(before.position(), &moves[known.len()]));
                         if !replies {
-                            keys.push_str(&a.keys.go);
+                            keys.push_str(go.as_deref().unwrap_or(""));
                         }
                         true
                     }
@@ -653,39 +1194,35 @@ impl Engine for AdaptorEngine {
             }
             _ => false,
         };
-        if !synced {
-            // Start afresh: a new machine (or the program's new-game keys), then the position.
-            match (&self.worker, &a.keys.new_game) {
-                (Some(w), Some(n)) => {
-                    w.ask(Cmd::Turn(n.clone()))?;
+        let actions = if synced {
+            vec![Action::Keys(keys)]
+        } else {
+            let plan = a.plan(game, limits.depth)?;
+            // A fresh program: the new-game keys if it has them and the plan starts from
+            // its own start, else a new machine.
+            match (&self.worker, &a.keys.new_game, plan.fresh_keys) {
+                (Some(w), Some(n), true) => {
+                    if let Err(e) = w.ask(Cmd::Turn(n.clone())) {
+                        self.worker = None;
+                        self.known = None;
+                        return Err(e);
+                    }
                 }
                 _ => {
+                    self.worker = None;
                     let w = Worker::spawn(Arc::clone(&a));
                     w.ask(Cmd::Boot)?;
                     self.worker = Some(w);
                 }
             }
-            let standard = start == kempelen_engine::START_FEN;
-            if moves.is_empty() && standard {
-                keys.push_str(&a.keys.go);
-            } else if let Some(p) = &a.keys.position {
-                keys.push_str(&p.replace("{fen}", &game.position().to_fen()));
-                keys.push_str(&a.keys.go);
-            } else if standard && moves.len() == 1 {
-                let start_pos = kempelen_engine::Position::startpos();
-                keys.push_str(&a.keys_for(&start_pos, &moves[0]));
-                if !replies {
-                    keys.push_str(&a.keys.go);
-                }
-            } else {
-                return Err(EngineError::Unsupported(format!(
-                    "{} cannot be set up in this position (its adaptor has no `position` keys)",
-                    a.name
-                )));
+            let mut actions = plan.actions;
+            if !keys.is_empty() {
+                actions.insert(0, Action::Keys(keys));
             }
-        }
+            actions
+        };
         let w = self.worker.as_ref().expect("a running program");
-        let (out, cycles) = match w.ask(Cmd::Turn(keys)) {
+        let (out, cycles) = match run_actions(w, actions) {
             Ok(r) => r,
             Err(e) => {
                 self.worker = None;
@@ -707,6 +1244,31 @@ impl Engine for AdaptorEngine {
         let white = game.position().to_fen().split(' ').nth(1) == Some("w");
         let rank = if white { '1' } else { '8' };
         let text = match (cap.name("move"), cap.name("castle")) {
+            _ if cap.name("en_passant").is_some() => {
+                let pos = game.position();
+                let ep: Vec<Move> = pos
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.is_en_passant(m))
+                    .collect();
+                match ep.as_slice() {
+                    [m] => m.to_uci(),
+                    [] => {
+                        return Err(EngineError::Backend(format!(
+                            "{}: it replies with an en-passant capture, and there is none here",
+                            a.name
+                        )));
+                    }
+                    _ => {
+                        return Err(EngineError::Backend(format!(
+                            "{}: it replies with an en-passant capture without saying which pawn takes ({} can)",
+                            a.name,
+                            ep.iter().map(|m| m.to_uci()).collect::<Vec<_>>().join(", ")
+                        )));
+                    }
+                }
+            }
             (_, Some(c)) if c.as_str().len() > 3 => {
                 format!("e{rank}c{rank}")
             }
@@ -732,7 +1294,7 @@ impl Engine for AdaptorEngine {
         self.known = Some((start, known));
         let num = |n: &str| cap.name(n).and_then(|t| t.as_str().parse::<i64>().ok());
         let time = a.clock.duration(cycles);
-        let depth = num("depth").map_or(limits.depth.unwrap_or(0), |d| d as u32);
+        let depth = num("depth").map_or(depth, |d| d as u32);
         let nodes = num("nodes").map_or(0, |n| n as u64);
         let score = num("score").map_or(0, |s| s as i32);
         control.report(&SearchInfo {
