@@ -431,8 +431,9 @@ impl Machine {
             self.run_until(budget)
         };
         let result = self.finish(exit, budget);
-        // Every read is stamped where it happened; this catches a read by the host between
-        // runs, at the run's last cycle count.
+        // The program's reads are stamped at the end of the instruction or trap that took
+        // them; none leaves the run without a cycle count (a read the host made itself through
+        // `Console::read` gets the run's last one).
         let cycles = self.st.cycles;
         self.console_mut().stamp_reads(cycles);
         if let Some(p) = self.profiler.as_mut() {
