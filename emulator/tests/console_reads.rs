@@ -1,8 +1,9 @@
 //! The console's record of reads: every character a program takes, with the exact cycle count
 //! when it took it, on both CPUs (Kempelen's own Z80 and 6502 machines) and through a
-//! personality's host traps (CP/M BDOS 1, 6 and 10 on the Z80, the KIM-1's GETCH and GETKEY on
-//! the 6502). Looking at the status, and reading the data register while nothing waits, add
-//! no entry. The programs are our own, assembled here.
+//! personality's host traps (CP/M BDOS 1, 6 and 10 and the Jupiter III's RST 38h key service
+//! on the Z80, the KIM-1's GETCH and GETKEY on the 6502). Looking at the status, and reading
+//! the data register while nothing waits, add no entry. The programs are our own, assembled
+//! here.
 
 use kempelen_emulator::{
     ConsoleRead, CoreKind, Cpu, Fault, Machine, MachineBuilder, Personality, StopReason,
@@ -252,4 +253,37 @@ START   = $1C4F
     );
     assert_eq!(stats.cycles, 33);
     assert_eq!(m.read_bytes(0x10, 2), [b'q', 5]);
+}
+
+#[test]
+fn jupiter3_key_reads_are_stamped_when_the_rst_returns() {
+    let (org, bytes) = assemble(
+        Cpu::Z80,
+        "
+        org 0
+        jp start        ; 10
+        org 40h
+start:  rst 38h         ; 11  Jove: read a key into A
+        db 81h, 00h
+        ld (70h),a      ; 13
+        rst 38h         ; 11  read a key into A
+        db 81h, 00h
+        ld (71h),a      ; 13
+        rst 38h         ; 11  exit to the monitor
+        db 1Fh
+",
+    );
+    let mut m = Personality::built_in("jupiter-3")
+        .unwrap()
+        .builder()
+        .load(org, &bytes)
+        .build()
+        .unwrap();
+    m.console_mut().set_record_reads(true);
+    m.console_mut().push_input(b"YB");
+    let stats = m.run(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(reads(&mut m), [(10 + 11, b'Y'), (10 + 11 + 13 + 11, b'B')]);
+    assert_eq!(stats.cycles, 10 + 11 + 13 + 11 + 13 + 11);
+    assert_eq!(m.read_bytes(0x70, 2), *b"YB");
 }
