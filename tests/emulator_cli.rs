@@ -260,15 +260,41 @@ fn several_images_in_several_formats_poke_dump_and_stamped_reads() {
     assert_eq!(v["stop"], "HostDone");
     assert_eq!(v["console"], "ab\r\n!");
     assert_eq!(v["dumps"][0]["bytes"], serde_json::json!([1, 2, 3, 4, 5]));
-    let reads = v["reads"].as_array().unwrap();
-    assert_eq!(reads.len(), 2, "{reads:?}");
-    assert_eq!(reads[0]["cycles"], 0);
-    assert_eq!(reads[0]["input"], "ab\r\n");
-    assert_eq!(reads[1]["input"], "!");
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["cycles"], 0);
+    assert_eq!(lines[0]["input"], "ab\r\n");
+    assert_eq!(lines[1]["input"], "!");
     // The second line was asked for after echoing four characters (a 66-cycle round each)
     // and the `IN` of the status that found the queue empty (11).
-    let asked = reads[1]["cycles"].as_u64().unwrap();
-    assert_eq!(asked, 4 * (11 + 7 + 7 + 11 + 11 + 7 + 12) + 11);
+    let round = 11 + 7 + 7 + 11 + 11 + 7 + 12;
+    let asked = 4 * round + 11;
+    assert_eq!(lines[1]["cycles"], asked);
+    // Every character read, stamped at the end of its `IN` (36 cycles into a round); the `!`
+    // after the AND and JR back (19) and a round up to its `IN`. Polling the status adds no
+    // entry.
+    let reads = v["reads"].as_array().unwrap();
+    let chars: Vec<&str> = reads.iter().map(|r| r["char"].as_str().unwrap()).collect();
+    assert_eq!(chars, ["a", "b", "\r", "\n", "!"]);
+    let cycles: Vec<u64> = reads
+        .iter()
+        .map(|r| r["cycles"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        cycles,
+        [
+            36,
+            36 + round,
+            36 + 2 * round,
+            36 + 3 * round,
+            asked + 19 + 36
+        ]
+    );
+    // The times at the default Z80 clock (ZX Spectrum, 3.5 MHz), in ms to three decimals.
+    for r in reads {
+        let ms = r["cycles"].as_u64().unwrap() as f64 / 3500.0;
+        assert_eq!(r["time_ms_at_clock"], (ms * 1000.0).round() / 1000.0, "{r}");
+    }
     // The text output: the dump in the format --image reads.
     let out = kempelen(&[
         "run",
@@ -286,6 +312,69 @@ fn several_images_in_several_formats_poke_dump_and_stamped_reads() {
             .contains("0000 DB 00 E6 01 28 FA DB 01 D3 01 FE 71 20 F2 AF D3\n0010 FF 00\n"),
         "{}",
         text(&out.stdout)
+    );
+}
+
+/// A KIM-1 program of our own: GETCH, GETKEY twice (held, then released), GETCH, then into
+/// the monitor.
+const KIM1_KEYS: &str = "
+        .org $0200
+GETCH   = $1E5A
+GETKEY  = $1F6A
+START   = $1C4F
+        jsr GETCH       ; 6  a character in A, echoed
+        jsr GETKEY      ; 6  the key held down (characters that are no key are skipped)
+        jsr GETKEY      ; 6  released: takes nothing
+        jsr GETCH       ; 6
+        jmp START       ; 3  done
+";
+
+#[test]
+fn json_stamps_every_read_of_a_personality_trap() {
+    let asm = kempelen_asm::assemble_source(kempelen_asm::Cpu::Mos6502, "keys.asm", KIM1_KEYS);
+    assert!(asm.is_ok(), "{:?}", asm.diagnostics);
+    let bin = temp_file("keys.bin", &asm.image.bytes);
+    let out = kempelen(&[
+        "run",
+        "--machine",
+        "kim-1",
+        "--image",
+        &format!("{}@0200", bin.display()),
+        "--input",
+        "q\\n5z",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["stop"], "HostDone");
+    assert_eq!(v["cycles"], 27);
+    // GETKEY takes the new line (no key), waits, and takes the 5 of the next line in the
+    // same call: both stamped when it returns. The KIM-1 runs at 1 MHz: a cycle is 1 us.
+    let reads = v["reads"].as_array().unwrap();
+    let got: Vec<(u64, f64, &str)> = reads
+        .iter()
+        .map(|r| {
+            (
+                r["cycles"].as_u64().unwrap(),
+                r["time_ms_at_clock"].as_f64().unwrap(),
+                r["char"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        got,
+        [
+            (6, 0.006, "q"),
+            (12, 0.012, "\n"),
+            (12, 0.012, "5"),
+            (24, 0.024, "z")
+        ]
+    );
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        (&lines[1]["cycles"], &lines[1]["input"]),
+        (&12.into(), &"5z".into())
     );
 }
 

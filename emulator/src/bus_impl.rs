@@ -354,6 +354,11 @@ impl MachineBus {
         if console.take_starved() {
             self.record(BusEvent::InputWait);
         }
+        if console.has_unstamped() {
+            // A recorded read: stop after the instruction, where the read gets its cycle
+            // count (see `settle` in the step loop).
+            self.stop_at.set(0);
+        }
         value
     }
 

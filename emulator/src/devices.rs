@@ -51,6 +51,18 @@ pub trait ConsoleHost {
     }
 }
 
+/// A character the program took from the console, and when (see
+/// [`Console::set_record_reads`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct ConsoleRead {
+    /// The run's cycle count at the end of the instruction that took the character (a Z80
+    /// `IN` of the data port, a 6502 load from the data address), or after the host trap
+    /// routine that took it (a personality's `get-char`, `read-line`, `direct-io`, `key`).
+    pub cycles: u64,
+    /// The character.
+    pub byte: u8,
+}
+
 /// A character console, scripted by default: input comes from a queue the host fills and output
 /// is captured, so tests and the host protocol can drive interactive programs. Attach a
 /// [`ConsoleHost`] to connect it to a real terminal; while attached, output goes to the host
@@ -69,6 +81,13 @@ pub struct Console {
     /// Set when the program found the queue empty while `stop_on_empty_input` is on; the bus
     /// takes it and turns it into [`BusEvent::InputWait`](crate::BusEvent::InputWait).
     starved: bool,
+    /// Keep a [`ConsoleRead`] for every character read.
+    record_reads: bool,
+    /// The characters read, while `record_reads` is on.
+    reads: Vec<ConsoleRead>,
+    /// How many of `reads` have their cycle count (the others wait for
+    /// [`Console::stamp_reads`] at the end of the instruction or trap that took them).
+    stamped: usize,
 }
 
 impl fmt::Debug for Console {
@@ -129,6 +148,43 @@ impl Console {
         std::mem::take(&mut self.starved)
     }
 
+    /// With `on`, the console keeps a [`ConsoleRead`] for every character the program takes
+    /// (only characters actually taken: a status read or a data read that finds nothing
+    /// waiting adds none, so the list grows with the input, not with the time a program
+    /// polls). Off by default.
+    pub fn set_record_reads(&mut self, on: bool) {
+        self.record_reads = on;
+    }
+
+    /// The characters read since recording began (or since [`Console::take_reads`]), each with
+    /// the run's cycle count when it was taken.
+    pub fn reads(&self) -> &[ConsoleRead] {
+        &self.reads
+    }
+
+    /// Takes the recorded reads, leaving the list empty.
+    pub fn take_reads(&mut self) -> Vec<ConsoleRead> {
+        self.stamped = 0;
+        std::mem::take(&mut self.reads)
+    }
+
+    /// Whether a recorded read still waits for its cycle count.
+    #[inline]
+    pub(crate) fn has_unstamped(&self) -> bool {
+        self.stamped < self.reads.len()
+    }
+
+    /// Gives the reads taken since the last stamp the cycle count `cycles`.
+    #[inline]
+    pub(crate) fn stamp_reads(&mut self, cycles: u64) {
+        if self.has_unstamped() {
+            for r in &mut self.reads[self.stamped..] {
+                r.cycles = cycles;
+            }
+            self.stamped = self.reads.len();
+        }
+    }
+
     /// Characters the program has read and written so far.
     pub fn counts(&self) -> (u64, u64) {
         (self.chars_read, self.chars_written)
@@ -164,6 +220,10 @@ impl Console {
         match self.input.pop_front() {
             Some(b) => {
                 self.chars_read += 1;
+                if self.record_reads {
+                    // The cycle count follows at the end of the instruction or trap.
+                    self.reads.push(ConsoleRead { cycles: 0, byte: b });
+                }
                 b
             }
             None => 0,
@@ -200,6 +260,26 @@ mod tests {
         assert_eq!(c.take_output(), b"xy");
         assert!(c.output().is_empty());
         assert_eq!(c.counts(), (2, 2));
+    }
+
+    #[test]
+    fn recorded_reads_wait_for_their_stamp() {
+        let mut c = Console::default();
+        c.set_record_reads(true);
+        c.push_input(b"ab");
+        assert_eq!(c.status(), 1);
+        assert_eq!(c.read(), b'a');
+        assert!(c.has_unstamped());
+        c.stamp_reads(10);
+        assert_eq!(c.read(), b'b');
+        assert_eq!(c.read(), 0, "nothing waiting: no entry");
+        c.stamp_reads(25);
+        c.stamp_reads(40);
+        assert!(!c.has_unstamped());
+        let read = |cycles, byte| ConsoleRead { cycles, byte };
+        assert_eq!(c.reads(), [read(10, b'a'), read(25, b'b')]);
+        assert_eq!(c.take_reads().len(), 2);
+        assert!(c.reads().is_empty() && !c.has_unstamped());
     }
 
     struct Fake {

@@ -41,7 +41,7 @@ pub use bus::{Bus, FlatBus};
 pub use bus_impl::{BusEvent, MachineBus};
 pub use clock::{ClockProfile, MACHINES};
 pub use core::{Core, Registers};
-pub use devices::{Console, ConsoleHost};
+pub use devices::{Console, ConsoleHost, ConsoleRead};
 pub use error::{Fault, RunError};
 pub use kempelen_asm::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
 pub use machine::{CoreKind, Machine, MachineBuilder};

@@ -431,6 +431,11 @@ impl Machine {
             self.run_until(budget)
         };
         let result = self.finish(exit, budget);
+        // The program's reads are stamped at the end of the instruction or trap that took
+        // them; none leaves the run without a cycle count (a read the host made itself through
+        // `Console::read` gets the run's last one).
+        let cycles = self.st.cycles;
+        self.console_mut().stamp_reads(cycles);
         if let Some(p) = self.profiler.as_mut() {
             p.end_run();
         }
@@ -486,7 +491,11 @@ impl Machine {
             let Exit::Trap { pc } = exit else {
                 return exit;
             };
-            match self.serve_trap(pc) {
+            let served = self.serve_trap(pc);
+            // The characters the routine took, stamped after it (its cycles charged).
+            let cycles = self.st.cycles;
+            self.console_mut().stamp_reads(cycles);
+            match served {
                 Ok(Served::Continue) => {}
                 Ok(Served::Done) => return Exit::Stop(StopReason::HostDone),
                 Ok(Served::Wait) => {

@@ -217,11 +217,15 @@ enum Settled {
     Limit,
 }
 
-/// Completes the last instruction's deferred writes and tells the step loop why it stopped.
+/// Completes the last instruction's deferred writes (and stamps the console characters it
+/// took) and tells the step loop why it stopped.
 #[cold]
 #[inline(never)]
 fn settle(bus: &mut MachineBus, cycles: u64, limit: u64) -> Settled {
     bus.complete_deferred();
+    // A console character taken by the instruction (a Z80 `IN` completed just now, a 6502
+    // load from the data address) is stamped with the cycle count at its end.
+    bus.console.get_mut().stamp_reads(cycles);
     if bus.event.get().is_some() {
         Settled::Event
     } else if cycles >= limit {

@@ -107,7 +107,8 @@ pub struct RunArgs {
     pub dump: Vec<AddrRange>,
     /// Console input instead of the terminal, with escapes `\n`, `\r`, `\t`, `\\` and `\xNN`.
     /// The first line is queued at the start; each further line when the program waits for
-    /// input (the JSON output stamps each with the cycle count then).
+    /// input (the JSON output gives the cycle count of each line queued and of each
+    /// character read).
     #[arg(long, value_name = "TEXT")]
     pub input: Option<String>,
     /// Print the RAM profile after the run.
@@ -460,13 +461,35 @@ fn program_name(args: &RunArgs) -> String {
     }
 }
 
-/// A console read that had to wait: the cycle count when the program asked for input that
-/// was not there yet, and the line then given.
+/// A line of `--input` and when it was queued: at cycle 0 for the first, else the cycle count
+/// when the program found the input empty and waited.
+#[derive(serde::Serialize)]
+struct QueuedLine {
+    cycles: u64,
+    time_ms_at_clock: f64,
+    input: String,
+}
+
+/// A character the program took from the console: the cycle count at the end of the
+/// instruction (or host trap) that took it, that time at the run's clock, the character.
 #[derive(serde::Serialize)]
 struct StampedRead {
     cycles: u64,
     time_ms_at_clock: f64,
-    input: String,
+    char: String,
+}
+
+/// The console's recorded reads, with their times at `clock`.
+fn stamped_reads(m: &mut Machine, clock: &ClockProfile) -> Vec<StampedRead> {
+    m.console_mut()
+        .reads()
+        .iter()
+        .map(|r| StampedRead {
+            cycles: r.cycles,
+            time_ms_at_clock: crate::output::millis(clock.duration(r.cycles)),
+            char: escape_bytes(&[r.byte]),
+        })
+        .collect()
 }
 
 pub fn run(args: &RunArgs) -> Result<()> {
@@ -504,9 +527,9 @@ pub fn run(args: &RunArgs) -> Result<()> {
         Some(text) => input_lines(&unescape(text)?).into_iter(),
         None => Vec::new().into_iter(),
     };
-    let mut reads = Vec::new();
+    let mut queued = Vec::new();
     if let Some(first) = lines.next() {
-        reads.push(StampedRead {
+        queued.push(QueuedLine {
             cycles: 0,
             time_ms_at_clock: 0.0,
             input: escape_bytes(&first),
@@ -516,6 +539,9 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if args.json || args.input.is_some() {
         // Scripted input that has run out never grows: stop instead of spinning to the budget.
         m.console_mut().set_stop_on_empty_input(true);
+    }
+    if args.json {
+        m.console_mut().set_record_reads(true);
     }
     if !args.json && args.input.is_none() {
         m.console_mut().attach(Box::new(Terminal::new()));
@@ -540,7 +566,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         let Some(line) = lines.next() else {
             break;
         };
-        reads.push(StampedRead {
+        queued.push(QueuedLine {
             cycles: stats.cycles,
             time_ms_at_clock: crate::output::millis(stats.time_at(profile_clock)),
             input: escape_bytes(&line),
@@ -550,7 +576,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     }
     let _ = std::io::stdout().flush();
     if args.json {
-        return print_json(&mut m, &result, profile_clock, &reads, &args.dump);
+        return print_json(&mut m, &result, profile_clock, &queued, &args.dump);
     }
     if !m.console_mut().output().is_empty() {
         let out = m.console_mut().take_output();
@@ -638,10 +664,11 @@ fn print_json(
     m: &mut Machine,
     result: &Result<RunStats, kempelen_emulator::RunError>,
     clock: &ClockProfile,
-    reads: &[StampedRead],
+    lines: &[QueuedLine],
     dumps: &[AddrRange],
 ) -> Result<()> {
     let console = escape_bytes(&m.console_mut().take_output());
+    let reads = stamped_reads(m, clock);
     let dumps: Vec<serde_json::Value> = dumps
         .iter()
         .map(|r| {
@@ -665,6 +692,7 @@ fn print_json(
             "profile": m.profile(),
             "console": console,
             "reads": reads,
+            "lines": lines,
             "dumps": dumps,
         }),
         Err(e) => serde_json::json!({
@@ -676,6 +704,7 @@ fn print_json(
             "trace": e.trace,
             "console": console,
             "reads": reads,
+            "lines": lines,
             "dumps": dumps,
         }),
     };
