@@ -15,10 +15,11 @@
 //! same for every variant, so the shifts and rotates on `abs,X` come out one cycle long (6 on a
 //! 65C02, plus one on a page cross), `INC`/`DEC abs,X` charge a page cross they do not take (7
 //! on a 65C02 either way), and `BRA` is charged as a branch with a base of 3 (it takes 3, plus
-//! one on a page cross). The crate charges `BBR`/`BBS` a flat 5 cycles; on the W65C02S a taken
-//! bit branch costs one more, and one more again when it lands on another page than the next
-//! instruction, like every branch, so the wrapper runs these two itself ([`bit_branch`]). The
-//! crate itself charges the 65C02's extra cycle for decimal `ADC`/`SBC`, 5 cycles for
+//! one on a page cross). The crate charges `BBR`/`BBS` a flat 5 cycles, the datasheet's figure
+//! for a branch not taken; a taken bit branch costs one more, and one more again when it lands
+//! on another page than the next instruction, like every branch (as cycle-exact simulators
+//! checked against the chip's bus count it), so the wrapper runs these two itself
+//! ([`bit_branch`]). The crate itself charges the 65C02's extra cycle for decimal `ADC`/`SBC`, 5 cycles for
 //! `RMB`/`SMB`, 3 for `WAI` and `STP` (the machine stops before an `STP` and before a `WAI` with
 //! no interrupt to wake it, see `docs/MACHINE.md`) and 6 cycles for `JMP (abs)` and
 //! `JMP (abs,X)`.
