@@ -52,7 +52,7 @@ pub enum CoreKind {
     RustzxZ80,
     /// NMOS 6502 on the `mos6502` crate.
     Mos6502,
-    /// CMOS 65C02 on the `mos6502` crate (its `Cmos6502` variant).
+    /// CMOS 65C02 (the WDC W65C02S) on the `mos6502` crate (its `W65C02S` variant).
     Cmos65c02,
 }
 
@@ -403,7 +403,7 @@ impl Machine {
     }
 
     /// Runs from the current PC until the program stops (host call "done", `HALT`, `BRK`, a
-    /// jump to itself) or faults, with at most `budget` cycles (checked before each
+    /// jump to itself, the 65C02's `STP` or `WAI`; see [`StopReason`]) or faults, with at most `budget` cycles (checked before each
     /// instruction, so the last instruction may end a few cycles past it).
     pub fn run(&mut self, budget: u64) -> Result<RunStats, RunError> {
         self.run_inner(budget, false)

@@ -27,6 +27,21 @@ pub enum StopReason {
         /// Address of the `BRK`.
         pc: u16,
     },
+    /// A 65C02 `STP` at `pc` (not executed): the W65C02S stops its clock until a reset, and
+    /// the machine has no reset to give it.
+    ClockStopped {
+        /// Address of the `STP`.
+        pc: u16,
+    },
+    /// A 65C02 `WAI` at `pc` while no interrupt was pending (not executed): the W65C02S waits
+    /// for an interrupt that nothing in the machine would raise. Raising one
+    /// ([`Machine::set_irq`](crate::Machine::set_irq), [`Machine::pulse_nmi`](crate::Machine::pulse_nmi))
+    /// and running again executes the `WAI` and goes on (serving the interrupt unless it is
+    /// an IRQ while the I flag is set).
+    WaitForInterrupt {
+        /// Address of the `WAI`.
+        pc: u16,
+    },
     /// An instruction at `pc` jumped to itself without touching the stack (`JR $`, `JP $`,
     /// `JMP *`, a branch to itself): the program waits forever. The instruction was executed
     /// once and is counted.
@@ -52,6 +67,12 @@ impl fmt::Display for StopReason {
             }
             StopReason::Halt { pc } => write!(f, "HALT at ${pc:04X}"),
             StopReason::Brk { pc } => write!(f, "BRK at ${pc:04X}"),
+            StopReason::ClockStopped { pc } => {
+                write!(f, "STP at ${pc:04X}: the clock is stopped until a reset")
+            }
+            StopReason::WaitForInterrupt { pc } => {
+                write!(f, "WAI at ${pc:04X}: waiting for an interrupt (IRQ or NMI)")
+            }
             StopReason::SelfLoop { pc } => write!(f, "jump to itself at ${pc:04X}"),
             StopReason::InputWait { pc } => write!(f, "waiting for console input at ${pc:04X}"),
         }

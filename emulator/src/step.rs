@@ -103,7 +103,7 @@ pub(crate) enum Pre {
 
 /// The checks before an instruction whose address is outside the program or whose opcode
 /// byte is marked for a check (see [`attr::CHECK`] and [`attr::CAREFUL`]).
-fn pre_check(bus: &MachineBus, st: &RunState, pc: u16, a: u8) -> Pre {
+fn pre_check(bus: &MachineBus, st: &RunState, pc: u16, a: u8, interrupt_pending: bool) -> Pre {
     if a & attr::OUTSIDE != 0 {
         return Pre::Exit(Exit::FaultBefore(Fault::PcOutOfProgram {
             pc,
@@ -116,6 +116,9 @@ fn pre_check(bus: &MachineBus, st: &RunState, pc: u16, a: u8) -> Pre {
         class::PLAIN | class::CAREFUL => None,
         class::HALT => Some(Exit::Stop(StopReason::Halt { pc })),
         class::BRK => Some(Exit::Stop(StopReason::Brk { pc })),
+        class::STP => Some(Exit::Stop(StopReason::ClockStopped { pc })),
+        class::WAI if interrupt_pending => return Pre::Careful,
+        class::WAI => Some(Exit::Stop(StopReason::WaitForInterrupt { pc })),
         class::ED => {
             let op2 = bus.mem[usize::from(pc.wrapping_add(1))];
             (!is_defined_z80_ed(op2)).then(|| {
@@ -161,7 +164,13 @@ fn slow_path<C: Core<Bus: Machined>>(
     if let Some(exit) = self_loop(bus, cold, pc, n) {
         return Pre::Exit(exit);
     }
-    let pre = pre_check(bus, cold.st, pc, bus.attr[usize::from(pc)]);
+    let pre = pre_check(
+        bus,
+        cold.st,
+        pc,
+        bus.attr[usize::from(pc)],
+        core.interrupt_pending(),
+    );
     if let Some(w) = cold.watch.as_deref_mut() {
         w.after(core, cycles);
         if !matches!(pre, Pre::Exit(_)) {

@@ -353,6 +353,93 @@ fn clean_stops() {
     assert_eq!(stats.cycles, 2 + 3);
 }
 
+/// A 65C02 machine on the default map with `code` at $C000, the NMI vector at `$C080` and the
+/// IRQ vector at `$C040`.
+fn w65c02s(code: &[u8]) -> Machine {
+    Machine::builder(Cpu::Cmos65c02)
+        .load(0xC000, code)
+        .load(0xFFFA, &[0x80, 0xC0, 0x00, 0xC0, 0x40, 0xC0])
+        .build()
+        .unwrap()
+}
+
+/// `LDA #0 ; STA $BFFF` (host call "done") at $C040 and at $C080, after `code` at $C000.
+fn w65c02s_with_handlers(code: &[u8]) -> Machine {
+    let mut image = vec![0xEA; 0x90];
+    image[..code.len()].copy_from_slice(code);
+    let done = [0xA9, 0x00, 0x8D, 0xFF, 0xBF];
+    image[0x40..0x45].copy_from_slice(&done);
+    image[0x80..0x85].copy_from_slice(&done);
+    w65c02s(&image)
+}
+
+#[test]
+fn w65c02s_stp_stops_the_run_before_it() {
+    // NOP ; STP
+    let mut m = w65c02s(&[0xEA, 0xDB]);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::ClockStopped { pc: 0xC001 });
+    assert_eq!((stats.cycles, stats.instructions), (2, 1));
+    assert_eq!(
+        stats.stop.to_string(),
+        "STP at $C001: the clock is stopped until a reset"
+    );
+    // Running again stops at once: only a reset restarts the clock.
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::ClockStopped { pc: 0xC001 });
+    assert_eq!((stats.cycles, stats.instructions), (0, 0));
+}
+
+#[test]
+fn w65c02s_wai_stops_until_an_interrupt_wakes_it() {
+    // CLI ; WAI ; then the IRQ handler at $C040 ends the run.
+    let mut m = w65c02s_with_handlers(&[0x58, 0xCB]);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::WaitForInterrupt { pc: 0xC001 });
+    assert_eq!((stats.cycles, stats.instructions), (2, 1));
+    // Still no interrupt: it waits again, doing nothing.
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::WaitForInterrupt { pc: 0xC001 });
+    assert_eq!((stats.cycles, stats.instructions), (0, 0));
+    // An IRQ wakes it: WAI (3), the interrupt (7), LDA #0 (2), STA $BFFF (4).
+    m.set_irq(true);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!((stats.cycles, stats.instructions), (3 + 7 + 2 + 4, 3));
+    // An NMI does too, whatever the I flag: SEI ; WAI goes to the handler at $C080.
+    let mut m = w65c02s_with_handlers(&[0x78, 0xCB]);
+    assert_eq!(
+        m.run(1000).unwrap().stop,
+        StopReason::WaitForInterrupt { pc: 0xC001 }
+    );
+    m.pulse_nmi();
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(stats.cycles, 3 + 7 + 2 + 4);
+    assert_eq!(m.registers().pc(), 0xC085);
+    // An IRQ while I is set ends the wait without being served: SEI ; WAI ; LDA #0 ; STA $BFFF.
+    let mut m = w65c02s_with_handlers(&[0x78, 0xCB, 0xA9, 0x00, 0x8D, 0xFF, 0xBF]);
+    m.set_irq(true);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!((stats.cycles, stats.instructions), (2 + 3 + 2 + 4, 4));
+    assert_eq!(m.registers().pc(), 0xC007);
+}
+
+#[test]
+fn w65c02s_bit_branch_to_itself_is_a_self_loop() {
+    // STZ $10 ; BBR0 $10,* (bit 0 clear: branches to itself, 5 + 1 cycles).
+    let mut m = w65c02s(&[0x64, 0x10, 0x0F, 0x10, 0xFD]);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0xC002 });
+    assert_eq!((stats.cycles, stats.instructions), (3 + 6, 2));
+    // The same bit set (SMB0 $10 first): BBR0 falls through, and BBS0 $10,* loops.
+    let mut m = w65c02s(&[0x87, 0x10, 0x0F, 0x10, 0xFD, 0x8F, 0x10, 0xFD]);
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0xC005 });
+    assert_eq!((stats.cycles, stats.instructions), (5 + 5 + 6, 3));
+}
+
 #[test]
 fn djnz_and_ldir_in_place_are_not_self_loops() {
     // LD B,3 ; DJNZ $ ; LD HL,$4000 ; LD DE,$4001 ; LD BC,3 ; LDIR ; XOR A ; OUT ($FF),A

@@ -8,6 +8,7 @@
 //! | [`Z80Core`] | `z80` (fast, passes ZEXDOC/ZEXALL) | Z80 | PC, SP, IX, IY, I, R, IFFs, IM (A, F, BC, DE, HL are private to the crate) |
 //! | [`RustzxCore`] | `rustzx-z80` | Z80 | all |
 //! | [`Mos6502Core`] | `mos6502`, NMOS variant | 6502 | all |
+//! | [`Cmos65c02Core`] | `mos6502`, `W65C02S` variant | 65C02 (WDC W65C02S) | all |
 //!
 //! The machine runs Z80 programs on [`Z80Core`] by default and switches to [`RustzxCore`] when
 //! a trace must show every register; `tests/cores_agree.rs` proves both give the same memory and
@@ -76,6 +77,11 @@ pub trait Core {
     fn set_irq(&mut self, active: bool);
     /// Pulses the non-maskable interrupt line (edge triggered).
     fn pulse_nmi(&mut self);
+    /// Whether an interrupt would wake a waiting CPU now: the IRQ line is active (whatever
+    /// the I flag) or an NMI pulse is not served yet. Only the 65C02's `WAI` asks.
+    fn interrupt_pending(&self) -> bool {
+        false
+    }
 }
 
 /// Register snapshot of either CPU.

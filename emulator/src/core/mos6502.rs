@@ -9,13 +9,20 @@
 //! take the same time (7, 7 and 8 cycles) because they read the address twice anyway. The
 //! wrapper takes that cycle back ([`has_fixed_indexed_cycles`]).
 //!
-//! The 65C02 (the crate's `Cmos6502` variant: WDC and Rockwell's common set) runs on the same
-//! code with its own corrections (WDC W65C02S datasheet, table 5-7): the crate's cycle table is
-//! the same for every variant, so the shifts and rotates on `abs,X` come out one cycle long
-//! (6 on a 65C02, plus one on a page cross), `INC`/`DEC abs,X` charge a page cross they do not
-//! take (7 on a 65C02 either way), and `BRA` is charged as a branch with a base of 3 (it takes
-//! 3, plus one on a page cross). The crate itself charges the 65C02's extra cycle for decimal
-//! `ADC`/`SBC` and takes 6 cycles for `JMP (abs)` and `JMP (abs,X)`.
+//! The 65C02 is the WDC W65C02S (the crate's `W65C02S` variant: the CMOS set plus Rockwell's
+//! bit instructions `RMB`, `SMB`, `BBR`, `BBS` and WDC's `WAI`, `STP`). It runs on the same code
+//! with its own corrections (WDC W65C02S datasheet, table 5-7): the crate's cycle table is the
+//! same for every variant, so the shifts and rotates on `abs,X` come out one cycle long (6 on a
+//! 65C02, plus one on a page cross), `INC`/`DEC abs,X` charge a page cross they do not take (7
+//! on a 65C02 either way), and `BRA` is charged as a branch with a base of 3 (it takes 3, plus
+//! one on a page cross). The crate charges `BBR`/`BBS` a flat 5 cycles, the datasheet's figure
+//! for a branch not taken; a taken bit branch costs one more, and one more again when it lands
+//! on another page than the next instruction, like every branch (as cycle-exact simulators
+//! checked against the chip's bus count it), so the wrapper runs these two itself
+//! ([`bit_branch`]). The crate itself charges the 65C02's extra cycle for decimal `ADC`/`SBC`, 5 cycles for
+//! `RMB`/`SMB`, 3 for `WAI` and `STP` (the machine stops before an `STP` and before a `WAI` with
+//! no interrupt to wake it, see `docs/MACHINE.md`) and 6 cycles for `JMP (abs)` and
+//! `JMP (abs,X)`.
 //!
 //! # Speed
 //!
@@ -42,9 +49,7 @@
 use super::{Core, Mos6502Registers, Registers};
 use crate::{Bus, Cpu};
 use mos6502::cpu::CPU;
-use mos6502::instruction::{
-    AddressingMode, Cmos6502, DecodedInstr, Instruction, Nmos6502, OpInput,
-};
+use mos6502::instruction::{AddressingMode, DecodedInstr, Instruction, Nmos6502, OpInput, W65C02S};
 use mos6502::registers::Status;
 
 /// Most bytes one instruction writes (`BRK`: 3).
@@ -119,6 +124,9 @@ pub trait Family: mos6502::Variant + Copy + Default + Send + Sync + 'static {
     const CPU: Cpu;
     /// The core's name.
     const NAME: &'static str;
+    /// Whether the part has the bit branches `BBR` and `BBS`, which the wrapper runs itself
+    /// ([`bit_branch`]).
+    const BIT_BRANCHES: bool = false;
     /// Cycles the crate charges for `decoded` that the part does not take.
     fn overcharge(decoded: &DecodedInstr) -> u64;
 }
@@ -133,16 +141,18 @@ impl Family for Nmos6502 {
     }
 }
 
-impl Family for Cmos6502 {
+impl Family for W65C02S {
     const CPU: Cpu = Cpu::Cmos65c02;
-    const NAME: &'static str = "mos6502 (65C02)";
+    const NAME: &'static str = "mos6502 (W65C02S)";
+    const BIT_BRANCHES: bool = true;
 
     #[inline(always)]
     fn overcharge(decoded: &DecodedInstr) -> u64 {
         use Instruction::*;
         match (decoded.0, decoded.1) {
             (ASL | LSR | ROL | ROR, AddressingMode::AbsoluteX) => 1,
-            (INC | DEC, AddressingMode::AbsoluteX) => u64::from(decoded.2.page_crossed()),
+            // So do the undefined opcodes $DC and $FC, 3-byte NOPs of 4 cycles.
+            (INC | DEC | NOPAX, AddressingMode::AbsoluteX) => u64::from(decoded.2.page_crossed()),
             (BRA, _) => 1,
             _ => 0,
         }
@@ -152,15 +162,54 @@ impl Family for Cmos6502 {
 /// Executes a decoded instruction on `cpu`, with the cycle correction.
 #[inline(always)]
 fn execute<M: mos6502::memory::Bus, V: Family>(cpu: &mut CPU<M, V>, decoded: DecodedInstr) {
+    if V::BIT_BRANCHES
+        && let (
+            Instruction::BBR(bit) | Instruction::BBS(bit),
+            OpInput::UseBitBranch {
+                zp_address,
+                relative,
+            },
+        ) = (decoded.0, decoded.2)
+    {
+        let on_set = matches!(decoded.0, Instruction::BBS(_));
+        bit_branch(cpu, bit, on_set, zp_address, relative);
+        return;
+    }
     let overcharge = V::overcharge(&decoded);
     cpu.execute_instruction(decoded);
     cpu.cycles = cpu.cycles.wrapping_sub(overcharge);
 }
 
+/// Cycles of `BBR`/`BBS` when the branch is not taken (W65C02S datasheet).
+const BIT_BRANCH_CYCLES: u64 = 5;
+
+/// `BBR bit,zp,rel` (`on_set` false) or `BBS` (`on_set` true), with the PC already past the
+/// instruction: reads the zero-page byte once, branches when its bit `bit` is clear (`BBR`) or
+/// set (`BBS`), and counts 5 cycles, one more when the branch is taken and one more again when
+/// the target is on another page than the next instruction.
+#[inline(never)]
+fn bit_branch<M: mos6502::memory::Bus, V: Family>(
+    cpu: &mut CPU<M, V>,
+    bit: u8,
+    on_set: bool,
+    zp_address: u8,
+    relative: u16,
+) {
+    let value = cpu.memory.get_byte(u16::from(zp_address));
+    let mut cycles = BIT_BRANCH_CYCLES;
+    if (value >> bit) & 1 == u8::from(on_set) {
+        let next = cpu.registers.program_counter;
+        let target = next.wrapping_add(relative);
+        cycles += 1 + u64::from((next ^ target) & 0xFF00 != 0);
+        cpu.registers.program_counter = target;
+    }
+    cpu.cycles = cpu.cycles.wrapping_add(cycles);
+}
+
 /// Cycles of an interrupt sequence (IRQ or NMI) on an NMOS 6502.
 const INTERRUPT_CYCLES: u64 = 7;
 
-/// A 6502 on the `mos6502` crate: NMOS by default, the 65C02 as `Mos6502Core<B, Cmos6502>`.
+/// A 6502 on the `mos6502` crate: NMOS by default, the 65C02 as `Mos6502Core<B, W65C02S>`.
 pub struct Mos6502Core<B: Bus, V: Family = Nmos6502> {
     cpu: CPU<Memory<B>, V>,
     /// The IRQ line (level triggered).
@@ -171,8 +220,8 @@ pub struct Mos6502Core<B: Bus, V: Family = Nmos6502> {
     lines: bool,
 }
 
-/// The CMOS 65C02 core.
-pub type Cmos65c02Core<B> = Mos6502Core<B, Cmos6502>;
+/// The CMOS 65C02 core: the WDC W65C02S.
+pub type Cmos65c02Core<B> = Mos6502Core<B, W65C02S>;
 
 impl<B: Bus, V: Family> Mos6502Core<B, V> {
     /// Runs the instruction at `pc` on a checked instance of the crate's CPU (see the module
@@ -260,6 +309,8 @@ impl<B: Bus, V: Family> Core for Mos6502Core<B, V> {
                     OpInput::UseAddress { address, .. } => {
                         self.cpu.memory.bus.plain_page((address >> 8) as u8)
                     }
+                    // BBR/BBS read the zero page.
+                    OpInput::UseBitBranch { .. } => self.cpu.memory.bus.plain_page(0),
                     _ => true,
                 };
                 if plain {
@@ -356,6 +407,10 @@ impl<B: Bus, V: Family> Core for Mos6502Core<B, V> {
     fn pulse_nmi(&mut self) {
         self.nmi = true;
         self.lines = true;
+    }
+
+    fn interrupt_pending(&self) -> bool {
+        self.lines
     }
 }
 
@@ -526,6 +581,48 @@ mod tests {
         assert_eq!(cmos_cycles(&[0x69, 0x01], 0, 0x08), 3);
         assert_eq!(cmos_cycles(&[0x69, 0x01], 0, 0x00), 2);
         assert_eq!(cycles_with_index(&[0x69, 0x01], 0), 2);
+    }
+
+    #[test]
+    fn w65c02s_bit_instructions_follow_the_datasheet() {
+        // RMB/SMB zp: 5 cycles, one bit changed. $10 holds $00 (cmos_cycles' vectors are
+        // elsewhere).
+        let mut bus = FlatBus::with_code(0x0200, &[0xF7, 0x10, 0x07, 0x10, 0x87, 0x10]);
+        bus.mem[0x10] = 0x81;
+        let mut core = Cmos65c02Core::new(bus);
+        core.set_pc(0x0200);
+        assert_eq!(core.step(), 5, "SMB7");
+        assert_eq!(core.bus().mem[0x10], 0x81);
+        assert_eq!(core.step(), 5, "RMB0");
+        assert_eq!(core.bus().mem[0x10], 0x80);
+        assert_eq!(core.step(), 5, "SMB0");
+        assert_eq!(core.bus().mem[0x10], 0x81);
+        // BBR/BBS zp,rel: 5 not taken, 6 taken on the same page, 7 to another page (the page
+        // of the next instruction, $0203, counts). $11 is zero: BBR branches, BBS does not.
+        assert_eq!(cmos_cycles(&[0x8F, 0x11, 0x10], 0, 0), 5, "BBS0 not taken");
+        assert_eq!(cmos_cycles(&[0x0F, 0x11, 0x10], 0, 0), 6, "BBR0 taken");
+        assert_eq!(
+            cmos_cycles(&[0x7F, 0x11, 0x00], 0, 0),
+            6,
+            "BBR7 taken, offset 0"
+        );
+        assert_eq!(cmos_cycles(&[0x0F, 0x11, 0x80], 0, 0), 7, "BBR0 to $0183");
+        let mut bus = FlatBus::with_code(0x0200, &[0xFF, 0x12, 0x7F, 0xEF, 0x12, 0x10]);
+        bus.mem[0x12] = 0x80;
+        let mut core = Cmos65c02Core::new(bus);
+        core.set_pc(0x0200);
+        assert_eq!(core.step(), 6, "BBS7 taken to $0282, the same page");
+        assert_eq!(core.pc(), 0x0282);
+        core.set_pc(0x0203);
+        assert_eq!(core.step(), 5, "BBS6 not taken");
+        assert_eq!(core.pc(), 0x0206);
+        // WAI and STP: 3 cycles each when they run (the machine stops before them unless an
+        // interrupt is pending, see `cpu_rules`).
+        assert_eq!(cmos_cycles(&[0xCB], 0, 0), 3);
+        assert_eq!(cmos_cycles(&[0xDB], 0, 0), 3);
+        // The undefined $DC and $FC (abs,X NOPs, run only when allowed): 4 either way.
+        assert_eq!(cmos_cycles(&[0xDC, 0xF0, 0x02], 0x05, 0), 4);
+        assert_eq!(cmos_cycles(&[0xFC, 0xF0, 0x02], 0x20, 0), 4);
     }
 
     #[test]

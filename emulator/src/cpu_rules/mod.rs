@@ -30,6 +30,11 @@ pub(crate) mod class {
     /// 6502: an opcode that may read outside plain memory other than through its decoded
     /// address (pointers, stack, vectors): run it with every access checked.
     pub const CAREFUL: u8 = 5;
+    /// 65C02 `WAI`: run it (with every access checked, so the interrupt is served after it)
+    /// when an interrupt is pending, else stop.
+    pub const WAI: u8 = 6;
+    /// 65C02 `STP`: stop.
+    pub const STP: u8 = 7;
 }
 
 /// Whether the instruction at `a` needs the step loop's slow path (`attr::CHECK`): its

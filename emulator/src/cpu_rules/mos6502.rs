@@ -1,10 +1,10 @@
 //! The machine's rules for the instructions of the 6502 family: the NMOS 6502 and the CMOS
-//! 65C02.
+//! 65C02 (the WDC W65C02S).
 
 use super::class;
 use crate::Cpu;
 use mos6502::Variant;
-use mos6502::instruction::{AddressingMode, Cmos6502, Instruction, Nmos6502};
+use mos6502::instruction::{AddressingMode, Instruction, Nmos6502, W65C02S};
 
 /// Whether `op` is a documented NMOS 6502 opcode: a row of the assembler's instruction table
 /// (the one table the assembler, the disassembler and the machine share).
@@ -25,13 +25,19 @@ pub(crate) fn is_jam_6502(op: u8) -> bool {
 /// `op` as the `mos6502` crate decodes it for `cpu`.
 fn decode(cpu: Cpu, op: u8) -> Option<(Instruction, AddressingMode)> {
     match cpu {
-        Cpu::Cmos65c02 => Cmos6502::decode(op),
+        Cpu::Cmos65c02 => W65C02S::decode(op),
         _ => Nmos6502::decode(op),
     }
 }
 
+/// The 65C02's `WAI` (wait for an interrupt).
+pub(crate) const WAI: u8 = 0xCB;
+/// The 65C02's `STP` (stop the clock until a reset).
+pub(crate) const STP: u8 = 0xDB;
+
 /// The 6502's opcode classes: `JAM` and (unless allowed) undocumented opcodes are refused,
-/// `BRK` stops the run when asked, and an opcode that may read outside plain memory other
+/// `BRK` stops the run when asked, the 65C02's `STP` stops it and its `WAI` stops it unless an
+/// interrupt is pending, and an opcode that may read outside plain memory other
 /// than through its decoded address (zero-page pointers, pulls from the stack, `BRK`'s vector,
 /// `JMP (ind)`) runs with every access checked when such memory exists.
 pub(crate) fn class_table(
@@ -84,12 +90,17 @@ pub(crate) fn class_table(
     if stop_on_brk {
         t[0x00] = class::BRK;
     }
+    if cpu == Cpu::Cmos65c02 {
+        t[usize::from(WAI)] = class::WAI;
+        t[usize::from(STP)] = class::STP;
+    }
     t
 }
 
 /// Whether the instruction at `a` (its bytes from `byte(0)` on) may leave PC and SP as they
-/// were: `JMP` to its own address, `JMP (ind)`, branches with offset -2, and the opcodes the
-/// `mos6502` crate does not know, which leave PC where it is.
+/// were: `JMP` to its own address, `JMP (ind)`, branches with offset -2, the 65C02's bit
+/// branches (`BBR`/`BBS`) with offset -3, and the opcodes the `mos6502` crate does not know,
+/// which leave PC where it is.
 pub(crate) fn may_jump_to_itself(cpu: Cpu, byte: impl Fn(u16) -> u8, a: u16) -> bool {
     let word = |d: u16| u16::from_le_bytes([byte(d), byte(d + 1)]);
     match byte(0) {
@@ -98,6 +109,7 @@ pub(crate) fn may_jump_to_itself(cpu: Cpu, byte: impl Fn(u16) -> u8, a: u16) -> 
         0x7C if cpu == Cpu::Cmos65c02 => true,
         0x10 | 0x30 | 0x50 | 0x70 | 0x90 | 0xB0 | 0xD0 | 0xF0 => byte(1) == 0xFE,
         0x80 if cpu == Cpu::Cmos65c02 => byte(1) == 0xFE,
+        op if cpu == Cpu::Cmos65c02 && op & 0x0F == 0x0F => byte(2) == 0xFD,
         op => decode(cpu, op).is_none(),
     }
 }
@@ -131,15 +143,47 @@ mod tests {
         let documented: Vec<u8> = (0..=255u8)
             .filter(|&op| is_documented(Cpu::Cmos65c02, op))
             .collect();
-        assert_eq!(documented.len(), 178);
+        // The W65C02S: 178 CMOS opcodes, Rockwell's 32 bit instructions, WAI and STP.
+        assert_eq!(documented.len(), 212);
         for op in documented {
-            assert!(Cmos6502::decode(op).is_some(), "{op:02X}");
+            assert!(W65C02S::decode(op).is_some(), "{op:02X}");
         }
+        let t = class_table(Cpu::Cmos65c02, false, false, |_| true);
+        assert_eq!(t[usize::from(WAI)], class::WAI);
+        assert_eq!(t[usize::from(STP)], class::STP);
+        for op in [0x07, 0x87, 0x0F, 0xFF] {
+            assert_eq!(t[op], class::PLAIN, "{op:02X}");
+        }
+        // The NMOS 6502 refuses them: they are undocumented there.
+        let t = class_table(Cpu::Mos6502, false, false, |_| true);
+        assert_eq!(t[usize::from(WAI)], class::ILLEGAL);
+        assert_eq!(t[0x0F], class::ILLEGAL);
         // No JAM on the 65C02: $02 is an undocumented NOP there, refused as undocumented.
         let t = class_table(Cpu::Cmos65c02, true, false, |_| true);
         assert_ne!(t[0x02], class::ILLEGAL);
         let t = class_table(Cpu::Cmos65c02, false, false, |_| true);
         assert_eq!(t[0x02], class::ILLEGAL);
         assert_ne!(t[0xB2], class::ILLEGAL);
+    }
+
+    #[test]
+    fn bit_branch_to_itself_may_loop() {
+        let at = |bytes: [u8; 3]| move |d: u16| bytes[usize::from(d)];
+        // BBR0 $12,* (offset -3) and BBS7 $12,*.
+        assert!(may_jump_to_itself(
+            Cpu::Cmos65c02,
+            at([0x0F, 0x12, 0xFD]),
+            0x0200
+        ));
+        assert!(may_jump_to_itself(
+            Cpu::Cmos65c02,
+            at([0xFF, 0x12, 0xFD]),
+            0x0200
+        ));
+        assert!(!may_jump_to_itself(
+            Cpu::Cmos65c02,
+            at([0x0F, 0x12, 0xFE]),
+            0x0200
+        ));
     }
 }

@@ -12,10 +12,10 @@ pub enum Cpu {
     Z80,
     /// MOS 6502, NMOS part (151 documented opcodes, MOS syntax).
     Mos6502,
-    /// The CMOS 65C02 (WDC and Rockwell's common set: the NMOS opcodes plus `BRA`, `PHX`,
-    /// `PHY`, `PLX`, `PLY`, `STZ`, `TRB`, `TSB`, `INC A`, `DEC A`, the `(zp)` mode, `JMP
-    /// (abs,X)` and the new `BIT` modes; 178 opcodes). Not the Rockwell bit instructions
-    /// (`RMB`, `SMB`, `BBR`, `BBS`) nor WDC's `WAI` and `STP`.
+    /// The CMOS 65C02 as the WDC W65C02S: the NMOS opcodes plus the set every 65C02 has
+    /// (`BRA`, `PHX`, `PHY`, `PLX`, `PLY`, `STZ`, `TRB`, `TSB`, `INC A`, `DEC A`, the `(zp)`
+    /// mode, `JMP (abs,X)` and the new `BIT` modes), the bit instructions Rockwell introduced
+    /// (`RMB`, `SMB`, `BBR`, `BBS`) and WDC's `WAI` and `STP`: 212 opcodes.
     Cmos65c02,
 }
 
@@ -63,12 +63,13 @@ impl FromStr for Cpu {
     type Err = UnknownCpu;
 
     /// Accepts `z80`, `6502` (also `mos6502`, `nmos6502`) and `65c02` (also `65sc02`,
-    /// `cmos6502`), in any case.
+    /// `cmos6502`, `w65c02`, `w65c02s`, `r65c02`: parts whose instructions are all in it), in
+    /// any case.
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         match s.to_ascii_lowercase().as_str() {
             "z80" => Ok(Cpu::Z80),
             "6502" | "mos6502" | "nmos6502" => Ok(Cpu::Mos6502),
-            "65c02" | "65sc02" | "cmos6502" | "w65c02" => Ok(Cpu::Cmos65c02),
+            "65c02" | "65sc02" | "cmos6502" | "w65c02" | "w65c02s" | "r65c02" => Ok(Cpu::Cmos65c02),
             _ => Err(UnknownCpu(s.to_string())),
         }
     }
@@ -84,6 +85,9 @@ mod tests {
             assert_eq!(cpu.name().parse::<Cpu>(), Ok(cpu));
         }
         assert_eq!("Z80".parse::<Cpu>(), Ok(Cpu::Z80));
+        for name in ["W65C02S", "r65c02", "65SC02"] {
+            assert_eq!(name.parse::<Cpu>(), Ok(Cpu::Cmos65c02), "{name}");
+        }
         assert!("8080".parse::<Cpu>().is_err());
     }
 }

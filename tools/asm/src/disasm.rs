@@ -343,6 +343,16 @@ fn decode_6502(
             let dest = addr.wrapping_add(2).wrapping_add(byte as i8 as u16);
             (name_or_hex(dest, symbols, 4), Some(dest))
         }
+        // The zero-page byte in hex, the branch target by name: the target is the address
+        // the instruction names (a zero-page name would need an EQU the listing may lack).
+        Mode::ZeroPageRelative => {
+            let offset = bytes.get(2).copied().unwrap_or(0) as i8;
+            let dest = addr.wrapping_add(3).wrapping_add(offset as u16);
+            (
+                format!("${byte:02X},{}", name_or_hex(dest, symbols, 4)),
+                Some(dest),
+            )
+        }
     };
     Ok(Decoded {
         addr,
@@ -431,6 +441,23 @@ mod tests {
         assert_eq!(text(Cpu::Cmos65c02, &[0x80, 0xFE], 0x0200), "BRA $0200");
         assert_eq!(text(Cpu::Cmos65c02, &[0x9C, 0x10, 0x00], 0), "STZ a:$0010");
         assert_eq!(text(Cpu::Mos6502, &[0xB2, 0x10], 0), ".byte $B2");
+        assert_eq!(text(Cpu::Mos6502, &[0x0F, 0x10, 0xFD], 0), ".byte $0F");
+        // The W65C02S's bit instructions, WAI and STP.
+        assert_eq!(text(Cpu::Cmos65c02, &[0x07, 0x10], 0), "RMB0 $10");
+        assert_eq!(text(Cpu::Cmos65c02, &[0xF7, 0x10], 0), "SMB7 $10");
+        assert_eq!(
+            text(Cpu::Cmos65c02, &[0x0F, 0x10, 0xFD], 0x0200),
+            "BBR0 $10,$0200"
+        );
+        assert_eq!(
+            text(Cpu::Cmos65c02, &[0xFF, 0xFF, 0x7F], 0x0200),
+            "BBS7 $FF,$0282"
+        );
+        let d = decode(Cpu::Cmos65c02, &[0x8F, 0x10, 0x80], 0x0200).unwrap();
+        assert_eq!((d.len, d.target), (3, Some(0x0183)));
+        assert_eq!(d.cycles.to_string(), "5/6/7");
+        assert_eq!(text(Cpu::Cmos65c02, &[0xCB], 0), "WAI");
+        assert_eq!(text(Cpu::Cmos65c02, &[0xDB], 0), "STP");
     }
 
     #[test]

@@ -821,6 +821,13 @@ pub(crate) enum MosArg {
     IndX(Expr),
     /// `(expr),Y`.
     IndY(Expr),
+    /// `zp,target`: the 65C02's bit branches (`BBR0 $10,label`), with each operand's span.
+    BitBranch {
+        zp: Expr,
+        zp_span: Span,
+        target: Expr,
+        target_span: Span,
+    },
 }
 
 fn index_register(text: &str) -> Option<Index> {
@@ -851,7 +858,22 @@ fn forced(text: &str, base: usize) -> (Option<Force>, &str, usize) {
 }
 
 /// Parses the operands of a 6502 instruction (already split at top-level commas).
-pub(crate) fn parse_6502_args(args: &[(&str, Span)]) -> Result<MosArg, SyntaxError> {
+/// The operands of a 6502 instruction. `bit_branch`: the mnemonic is a bit branch (`BBRn`,
+/// `BBSn`), whose two operands are a zero-page address and a branch target rather than a value
+/// and an index register.
+pub(crate) fn parse_6502_args(
+    args: &[(&str, Span)],
+    bit_branch: bool,
+) -> Result<MosArg, SyntaxError> {
+    if bit_branch && let [(zp, zp_span), (target, target_span)] = args {
+        let (zp_span, target_span) = (*zp_span, *target_span);
+        return Ok(MosArg::BitBranch {
+            zp: parse_expr(zp, zp_span.start as usize)?,
+            zp_span,
+            target: parse_expr(target, target_span.start as usize)?,
+            target_span,
+        });
+    }
     match args {
         [] => Ok(MosArg::None),
         [(text, span)] => {
@@ -1076,7 +1098,7 @@ mod tests {
     fn mos6502_operands() {
         let args = |t: &'static str| {
             let l = split_line(Box::leak(format!(" lda {t}").into_boxed_str()), &is_op);
-            parse_6502_args(&l.args)
+            parse_6502_args(&l.args, false)
         };
         assert_eq!(args("a"), Ok(MosArg::Acc));
         assert!(matches!(args("#$10"), Ok(MosArg::Imm(Expr::Num(16)))));
@@ -1100,5 +1122,15 @@ mod tests {
         ));
         assert!(args("($10),x").is_err());
         assert!(args("$10,z").is_err());
+        // A bit branch's two operands: a zero-page address and a target.
+        let l = split_line(" bbr0 $10,loop", &is_op);
+        assert!(matches!(
+            parse_6502_args(&l.args, true),
+            Ok(MosArg::BitBranch {
+                zp: Expr::Num(16),
+                target: Expr::Sym(..),
+                ..
+            })
+        ));
     }
 }

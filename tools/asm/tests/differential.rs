@@ -1,7 +1,9 @@
 //! Differential tests: Kempelen against the established assemblers Debian ships (`.ci/run`
 //! installs them). A source with every instruction form of each table, and every top-level
 //! source in `roms-src/z80/` and `roms-src/6502/` (one generated test each), must assemble to
-//! identical bytes with Kempelen and with pasmo and z80asm (Z80) or ca65 (6502).
+//! identical bytes with Kempelen and with pasmo and z80asm (Z80) or ca65 (6502). The W65C02S's
+//! instructions beyond the common CMOS set (the bit instructions, `WAI`, `STP`) are checked
+//! against acme as well.
 //!
 //! A missing reference assembler fails the test with an install hint: CI installs them, so a
 //! silent skip would hide a broken setup.
@@ -101,6 +103,26 @@ fn ca65_for(cpu: Cpu, source: &Path, out_dir: &Path) -> Vec<u8> {
         cwd,
     );
     std::fs::read(out).expect("ld65 output")
+}
+
+/// acme (`--cpu w65c02`, plain binary output) on a source that sets its own origin.
+fn acme_w65c02(source: &Path, out_dir: &Path) -> Vec<u8> {
+    let out = out_dir.join("acme.bin");
+    let cwd = source.parent().expect("source directory");
+    run(
+        "acme",
+        &[
+            "--cpu",
+            "w65c02",
+            "-f",
+            "plain",
+            "-o",
+            &out.to_string_lossy(),
+            &source.to_string_lossy(),
+        ],
+        cwd,
+    );
+    std::fs::read(out).expect("acme output")
 }
 
 fn kempelen(cpu: Cpu, source: &Path) -> Vec<u8> {
@@ -210,6 +232,89 @@ fn every_65c02_instruction_form_matches_ca65() {
         &ours,
         &ca65_for(Cpu::Cmos65c02, &path, &dir),
         "ca65 --cpu 65c02",
+    );
+}
+
+/// The rows the W65C02S adds to the common CMOS set: `RMBn`, `SMBn`, `BBRn`, `BBSn`, `WAI`,
+/// `STP`.
+fn is_w65c02s_extension(row: &kempelen_asm::Instr) -> bool {
+    ["RMB", "SMB", "BBR", "BBS", "WAI", "STP"]
+        .iter()
+        .any(|m| row.mnemonic.starts_with(m))
+}
+
+#[test]
+fn w65c02s_extension_forms_match_ca65_and_acme() {
+    let dir = scratch("w65c02s-extensions");
+    let mut source = String::new();
+    let mut expected = Vec::new();
+    let mut addr = 0x8000u16;
+    // Forward and backward branches, the zero page's ends.
+    let edge = Values {
+        byte: 0xFF,
+        word: 0,
+        disp: 0,
+        rel: -128,
+    };
+    let low = Values {
+        byte: 0x00,
+        rel: 0x7F,
+        ..edge
+    };
+    let mut rows = 0;
+    for values in [SAMPLE, edge, low] {
+        for row in instructions(Cpu::Cmos65c02)
+            .iter()
+            .filter(|r| is_w65c02s_extension(r))
+        {
+            let encoded = encode(row, values);
+            let d = decode(Cpu::Cmos65c02, &encoded, addr).expect("a table row decodes");
+            source.push_str(&format!("        {}\n", d.text()));
+            addr += encoded.len() as u16;
+            expected.extend(encoded);
+            rows += 1;
+        }
+    }
+    assert_eq!(
+        rows,
+        3 * 34,
+        "32 bit instructions, WAI and STP, three times"
+    );
+    // The same lines under each reference's origin directive (ca65 `.org`, acme `* =`).
+    let comment = "; The W65C02S's bit instructions, WAI and STP, generated from Kempelen's table.";
+    let path = dir.join("w65c02s.s");
+    std::fs::write(&path, format!("{comment}\n        .org $8000\n{source}"))
+        .expect("write source");
+    let acme_path = dir.join("w65c02s.a");
+    std::fs::write(
+        &acme_path,
+        format!("{comment}\n        * = $8000\n{source}"),
+    )
+    .expect("write source");
+    let ours = kempelen(Cpu::Cmos65c02, &path);
+    assert_same(
+        "W65C02S forms with '* ='",
+        &kempelen(Cpu::Cmos65c02, &acme_path),
+        &ours,
+        "Kempelen with '.org'",
+    );
+    assert_same(
+        "W65C02S forms (table bytes)",
+        &ours,
+        &expected,
+        "the table encoding",
+    );
+    assert_same(
+        "W65C02S forms",
+        &ours,
+        &ca65_for(Cpu::Cmos65c02, &path, &dir),
+        "ca65 --cpu 65c02",
+    );
+    assert_same(
+        "W65C02S forms",
+        &ours,
+        &acme_w65c02(&acme_path, &dir),
+        "acme --cpu w65c02",
     );
 }
 

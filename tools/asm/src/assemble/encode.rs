@@ -388,6 +388,13 @@ fn encode_6502(
         | MosArg::IndY(e)
         | MosArg::Addr { expr: e, .. } => Some(e),
         MosArg::None | MosArg::Acc => None,
+        MosArg::BitBranch { zp, target, .. } => {
+            Some(if zp.find_symbol(&|n| reserved_name(cpu, n)).is_some() {
+                zp
+            } else {
+                target
+            })
+        }
     };
     if let Some(name) = expr.and_then(|e| e.find_symbol(&|n| reserved_name(cpu, n))) {
         values.problems.push(invalid(&format!(
@@ -464,6 +471,23 @@ fn encode_6502(
                     None
                 }
             }
+        }
+        MosArg::BitBranch {
+            zp,
+            zp_span,
+            target,
+            target_span,
+        } => {
+            let i = has(Mode::ZeroPageRelative).expect("parsed as a bit branch");
+            let b = values.zero_page(zp, *zp_span);
+            let offset = values.relative(target, *target_span, pc + 3, "branch");
+            with(i, &[b, offset])
+        }
+        MosArg::Addr { .. } if has(Mode::ZeroPageRelative).is_some() => {
+            values
+                .problems
+                .push(invalid("it takes a zero-page address and a branch target"));
+            None
         }
         MosArg::Addr { expr, index, force } => {
             if index.is_none()

@@ -2,7 +2,7 @@
 
 use crate::Cpu;
 use crate::expr::{Expr, Span};
-use crate::isa;
+use crate::isa::{self, Form, mos6502::Mode};
 use crate::parse::{self, MosArg, SyntaxError, Z80Arg};
 
 /// The directives. Every name is accepted with or without a leading dot, in any case.
@@ -220,7 +220,10 @@ pub(crate) fn parse_line(cpu: Cpu, text: &str) -> Stmt {
                 .collect::<Result<Vec<_>, _>>()
                 .map(Operands::Z80),
             Cpu::Mos6502 | Cpu::Cmos65c02 => {
-                parse::parse_6502_args(&raw.args).map(Operands::Mos6502)
+                let bit_branch = isa::with_upper(op, |upper| {
+                    isa::rows(cpu, upper).any(|i| i.form == Form::Mos6502(Mode::ZeroPageRelative))
+                });
+                parse::parse_6502_args(&raw.args, bit_branch).map(Operands::Mos6502)
             }
         };
         Body::Instr {

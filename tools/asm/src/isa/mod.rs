@@ -260,9 +260,11 @@ mod tests {
         assert_eq!(mnemonics(Cpu::Mos6502).len(), 56);
         assert!(is_mnemonic(Cpu::Z80, "ld") && !is_mnemonic(Cpu::Z80, "lda"));
         assert_eq!(forms(Cpu::Mos6502, "lda").len(), 8);
-        // 65C02: 27 more opcodes, 8 more mnemonics; LDA gains (zp).
-        assert_eq!(instructions(Cpu::Cmos65c02).len(), 178);
-        assert_eq!(mnemonics(Cpu::Cmos65c02).len(), 64);
+        // 65C02 (the W65C02S): 27 more opcodes and 8 more mnemonics in the common CMOS set
+        // (LDA gains (zp)), then 32 bit instructions (RMB0-7, SMB0-7, BBR0-7, BBS0-7), WAI and
+        // STP.
+        assert_eq!(instructions(Cpu::Cmos65c02).len(), 178 + 32 + 2);
+        assert_eq!(mnemonics(Cpu::Cmos65c02).len(), 64 + 32 + 2);
         assert_eq!(forms(Cpu::Cmos65c02, "lda").len(), 9);
     }
 }

@@ -3,9 +3,9 @@
 //! Row = high nibble, column = low nibble. Each cell is `"<mnemonic> <mode> <cycles>"` or `""`
 //! for the 105 opcodes MOS does not document. Modes: `A` accumulator, `#n` immediate, `zp`,
 //! `zp,X`, `zp,Y`, `abs`, `abs,X`, `abs,Y`, `(abs)` indirect (`JMP` only), `(zp,X)`, `(zp),Y`,
-//! `rel` (branches), nothing for implied. Cycles as in the datasheet: `*` = one more if the
-//! indexed address crosses a page, `**` = one more if the branch is taken and one more again if
-//! it lands on another page.
+//! `rel` (branches), `zp,rel` (the 65C02's bit branches), nothing for implied. Cycles as in the
+//! datasheet: `*` = one more if the indexed address crosses a page, `**` = one more if the
+//! branch is taken and one more again if it lands on another page.
 
 use std::fmt;
 use std::sync::OnceLock;
@@ -46,10 +46,13 @@ pub enum Mode {
     ZeroPageIndirect,
     /// 65C02: `JMP ($1234,X)`.
     AbsoluteIndexedIndirect,
+    /// 65C02 (W65C02S) bit branches: `BBR0 $10,label`, the zero-page byte to test, then the
+    /// branch offset.
+    ZeroPageRelative,
 }
 
 impl Mode {
-    const ALL: [Mode; 15] = [
+    const ALL: [Mode; 16] = [
         Mode::Implied,
         Mode::Accumulator,
         Mode::Immediate,
@@ -65,6 +68,7 @@ impl Mode {
         Mode::Relative,
         Mode::ZeroPageIndirect,
         Mode::AbsoluteIndexedIndirect,
+        Mode::ZeroPageRelative,
     ];
 
     /// The notation used in the grid and in "accepted forms" notes.
@@ -85,6 +89,7 @@ impl Mode {
             Mode::Relative => "rel",
             Mode::ZeroPageIndirect => "(zp)",
             Mode::AbsoluteIndexedIndirect => "(abs,X)",
+            Mode::ZeroPageRelative => "zp,rel",
         }
     }
 
@@ -96,7 +101,8 @@ impl Mode {
             | Mode::AbsoluteX
             | Mode::AbsoluteY
             | Mode::Indirect
-            | Mode::AbsoluteIndexedIndirect => 2,
+            | Mode::AbsoluteIndexedIndirect
+            | Mode::ZeroPageRelative => 2,
             _ => 1,
         }
     }
@@ -184,13 +190,79 @@ const CMOS_CELLS: [(u8, &str); 31] = [
 /// The 65C02 cells that are not in [`CMOS_CELLS`] as a change of an NMOS cell.
 const CMOS_PULL_X: (u8, &str) = (0xFA, "PLX 4");
 
-const MNEMONICS: [&str; 64] = [
+/// The W65C02S's instructions beyond the common CMOS set (WDC W65C02S datasheet): WDC's `WAI`
+/// (wait for an interrupt) and `STP` (stop the clock until a reset), 3 cycles each before they
+/// wait.
+const WDC_CELLS: [(u8, &str); 2] = [(0xCB, "WAI 3"), (0xDB, "STP 3")];
+
+/// The W65C02S's bit instructions, first made by Rockwell, in columns 7 and F: `RMBn zp` /
+/// `SMBn zp` (reset / set bit n of a zero-page byte, 5 cycles) in rows 0-7 / 8-F, and
+/// `BBRn zp,rel` / `BBSn zp,rel` (branch if bit n is reset / set) likewise: 5 cycles, one
+/// more when the branch is taken and one more again when it lands on another page, like
+/// every branch.
+fn bit_cells() -> impl Iterator<Item = (u8, &'static str)> {
+    (0u8..16).flat_map(|row| {
+        let n = usize::from(row & 7);
+        let (memory_bit, bit_branch) = if row < 8 {
+            (RMB[n], BBR[n])
+        } else {
+            (SMB[n], BBS[n])
+        };
+        [(row << 4 | 0x07, memory_bit), (row << 4 | 0x0F, bit_branch)]
+    })
+}
+
+const RMB: [&str; 8] = [
+    "RMB0 zp 5",
+    "RMB1 zp 5",
+    "RMB2 zp 5",
+    "RMB3 zp 5",
+    "RMB4 zp 5",
+    "RMB5 zp 5",
+    "RMB6 zp 5",
+    "RMB7 zp 5",
+];
+const SMB: [&str; 8] = [
+    "SMB0 zp 5",
+    "SMB1 zp 5",
+    "SMB2 zp 5",
+    "SMB3 zp 5",
+    "SMB4 zp 5",
+    "SMB5 zp 5",
+    "SMB6 zp 5",
+    "SMB7 zp 5",
+];
+const BBR: [&str; 8] = [
+    "BBR0 zp,rel 5**",
+    "BBR1 zp,rel 5**",
+    "BBR2 zp,rel 5**",
+    "BBR3 zp,rel 5**",
+    "BBR4 zp,rel 5**",
+    "BBR5 zp,rel 5**",
+    "BBR6 zp,rel 5**",
+    "BBR7 zp,rel 5**",
+];
+const BBS: [&str; 8] = [
+    "BBS0 zp,rel 5**",
+    "BBS1 zp,rel 5**",
+    "BBS2 zp,rel 5**",
+    "BBS3 zp,rel 5**",
+    "BBS4 zp,rel 5**",
+    "BBS5 zp,rel 5**",
+    "BBS6 zp,rel 5**",
+    "BBS7 zp,rel 5**",
+];
+
+const MNEMONICS: [&str; 98] = [
     "ADC", "AND", "ASL", "BCC", "BCS", "BEQ", "BIT", "BMI", "BNE", "BPL", "BRK", "BVC", "BVS",
     "CLC", "CLD", "CLI", "CLV", "CMP", "CPX", "CPY", "DEC", "DEX", "DEY", "EOR", "INC", "INX",
     "INY", "JMP", "JSR", "LDA", "LDX", "LDY", "LSR", "NOP", "ORA", "PHA", "PHP", "PLA", "PLP",
     "ROL", "ROR", "RTI", "RTS", "SBC", "SEC", "SED", "SEI", "STA", "STX", "STY", "TAX", "TAY",
     "TSX", "TXA", "TXS", "TYA", // 65C02 only:
-    "BRA", "PHX", "PHY", "PLX", "PLY", "STZ", "TRB", "TSB",
+    "BRA", "PHX", "PHY", "PLX", "PLY", "STZ", "TRB", "TSB", // W65C02S only:
+    "WAI", "STP", "RMB0", "RMB1", "RMB2", "RMB3", "RMB4", "RMB5", "RMB6", "RMB7", "SMB0", "SMB1",
+    "SMB2", "SMB3", "SMB4", "SMB5", "SMB6", "SMB7", "BBR0", "BBR1", "BBR2", "BBR3", "BBR4", "BBR5",
+    "BBR6", "BBR7", "BBS0", "BBS1", "BBS2", "BBS3", "BBS4", "BBS5", "BBS6", "BBS7",
 ];
 
 fn row(cpu: Cpu, opcode: u8, cell: &str) -> Instr {
@@ -230,7 +302,8 @@ pub(crate) struct Mos6502Table {
 fn build(cpu: Cpu) -> Mos6502Table {
     let mut cells: [[&str; 16]; 16] = GRID;
     if cpu == Cpu::Cmos65c02 {
-        for (opcode, cell) in CMOS_CELLS.into_iter().chain([CMOS_PULL_X]) {
+        let cmos = CMOS_CELLS.into_iter().chain([CMOS_PULL_X]);
+        for (opcode, cell) in cmos.chain(WDC_CELLS).chain(bit_cells()) {
             cells[usize::from(opcode >> 4)][usize::from(opcode & 15)] = cell;
         }
     }
@@ -309,5 +382,30 @@ mod tests {
         assert_eq!(cmos(0xFE).cycles.to_string(), "7");
         assert!(lookup(0xB2).is_none());
         assert_eq!(lookup(0x6C).unwrap().cycles.to_string(), "5");
+    }
+
+    #[test]
+    fn w65c02s_cells() {
+        let cmos = |op| lookup_for(Cpu::Cmos65c02, op).unwrap();
+        assert_eq!(cmos(0x07).syntax(), "RMB0 zp");
+        assert_eq!(cmos(0x77).syntax(), "RMB7 zp");
+        assert_eq!(cmos(0x87).syntax(), "SMB0 zp");
+        assert_eq!(cmos(0xF7).syntax(), "SMB7 zp");
+        assert_eq!(cmos(0xF7).cycles.to_string(), "5");
+        assert_eq!(cmos(0x0F).syntax(), "BBR0 zp,rel");
+        assert_eq!(cmos(0x7F).syntax(), "BBR7 zp,rel");
+        assert_eq!(cmos(0x8F).syntax(), "BBS0 zp,rel");
+        assert_eq!(cmos(0xFF).syntax(), "BBS7 zp,rel");
+        assert_eq!(
+            (cmos(0xFF).len, cmos(0xFF).cycles.to_string()),
+            (3, "5/6/7".into())
+        );
+        assert_eq!(cmos(0xCB).syntax(), "WAI");
+        assert_eq!(cmos(0xDB).syntax(), "STP");
+        assert_eq!(cmos(0xDB).cycles.to_string(), "3");
+        // None of them on the NMOS 6502.
+        for op in [0x07, 0x87, 0x0F, 0x8F, 0xCB, 0xDB] {
+            assert!(lookup(op).is_none(), "{op:02X}");
+        }
     }
 }

@@ -55,6 +55,7 @@ pub fn encode(instr: &Instr, v: Values) -> Vec<u8> {
                 0 => {}
                 1 if *mode == Mode::Relative => out.push(v.rel as u8),
                 1 => out.push(v.byte),
+                2 if *mode == Mode::ZeroPageRelative => out.extend([v.byte, v.rel as u8]),
                 _ => out.extend(v.word.to_le_bytes()),
             }
             out
