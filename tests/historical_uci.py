@@ -1,6 +1,7 @@
 """Plays a historical program through `kempelen uci --program ADAPTOR` against the native
 engine at depth 1 with python-chess, and prints the emulated time of each of the program's
-moves. Arguments: kempelen, adaptor file, the program's colour (white or black), the most
+moves. Arguments: kempelen, adaptor file (or, for one of Kempelen's own builds, its `kempelen
+uci` options in one argument, e.g. "--cpu z80 --machine jupiter-3"), the program's colour (white or black), the most
 plies to play, and optionally the program's depth (default 1, like the native engine's). Ends with `RESULT plies result game_over moves mean_seconds max_seconds`."""
 import sys
 
@@ -9,7 +10,11 @@ import chess.engine
 
 exe, adaptor, colour, max_plies = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 program_depth = int(sys.argv[5]) if len(sys.argv) > 5 else 1
-program = chess.engine.SimpleEngine.popen_uci([exe, "uci", "--program", adaptor], timeout=600)
+if adaptor.endswith(".toml"):
+    command = [exe, "uci", "--program", adaptor]
+else:
+    command = [exe, "uci"] + adaptor.split()
+program = chess.engine.SimpleEngine.popen_uci(command, timeout=600)
 native = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
 ours_white = colour == "white"
 board = chess.Board()
