@@ -155,7 +155,11 @@ fn setup_steps_type_the_board_poke_by_symbol_and_restart() {
     );
     let best: Vec<&str> = out.lines().filter(|l| l.starts_with("bestmove")).collect();
     // The king found on the board as typed from a1 to h8, moved by the side to move.
-    assert_eq!(best, ["bestmove e1e2", "bestmove c2c1", "bestmove c3c4"], "{out}");
+    assert_eq!(
+        best,
+        ["bestmove e1e2", "bestmove c2c1", "bestmove c3c4"],
+        "{out}"
+    );
     // The depth is the poke's (`go depth 7` is beyond the keys' `max = 6`, the poke is not
     // limited; without a limit the adaptor's default 2).
     let depths: Vec<&str> = out
@@ -197,7 +201,10 @@ fn bad_setup_descriptions_are_refused_with_the_reason() {
     let cases = [
         (good.replace("at = \"DEPTH\"", "at = \"NOSUCH\""), "NOSUCH"),
         (good.replace("entry = \"0000\"\n", ""), "give its `entry`"),
-        (good.replace("first = \"a1\"", "first = \"h1\""), "first = `h1`"),
+        (
+            good.replace("first = \"a1\"", "first = \"h1\""),
+            "first = `h1`",
+        ),
         (
             format!(
                 "{}{}",

@@ -554,9 +554,9 @@ impl Adaptor {
 
     /// Restarts the program at its entry, RAM kept, and runs it to its next wait for input.
     fn restart(&self, m: &mut Machine) -> Result<(String, u64), EngineError> {
-        let entry = self
-            .entry
-            .ok_or_else(|| EngineError::Backend(format!("{}: no entry to restart at", self.name)))?;
+        let entry = self.entry.ok_or_else(|| {
+            EngineError::Backend(format!("{}: no entry to restart at", self.name))
+        })?;
         m.set_pc(entry);
         self.turn(m, "")
     }
@@ -619,7 +619,8 @@ impl Adaptor {
 
     /// The depth for `{depth}`: the search's depth limit, else the adaptor's default.
     fn depth_for(&self, limit: Option<u32>) -> u32 {
-        self.depth.clamp(limit.unwrap_or(self.depth.default.unwrap_or(1)))
+        self.depth
+            .clamp(limit.unwrap_or(self.depth.default.unwrap_or(1)))
     }
 
     fn colour(&self, white: bool) -> &str {
@@ -661,10 +662,7 @@ impl Adaptor {
                         .piece
                         .replace("{piece}", &letters[kind].to_string())
                         .replace("{colour}", self.colour(c.is_ascii_uppercase()))
-                        .replace(
-                            "{moved}",
-                            &moved[usize::from(!p.unmoved(rank, file, c))],
-                        ),
+                        .replace("{moved}", &moved[usize::from(!p.unmoved(rank, file, c))]),
                 );
             }
         }
@@ -718,9 +716,7 @@ impl Adaptor {
             (true, None, _) => Ok(keys(start + go)),
             (_, _, Some(p)) => {
                 let fen = FenParts::of(game.position());
-                Ok(keys(
-                    start + &self.fill(p, program_white, &fen, depth) + go,
-                ))
+                Ok(keys(start + &self.fill(p, program_white, &fen, depth) + go))
             }
             (true, Some(m), _) => Ok(keys(start + &then(&m))),
             _ if !self.setup.is_empty() => {
