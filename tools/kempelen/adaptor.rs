@@ -709,16 +709,17 @@ impl Adaptor {
             k
         };
         let keys = |k: String| Plan {
+            start: start.clone(),
             actions: vec![Action::Keys(k)],
             fresh_keys: true,
         };
         match (at_start, last, &self.keys.position) {
-            (true, None, _) => Ok(keys(start + go)),
+            (true, None, _) => Ok(keys(go.to_string())),
             (_, _, Some(p)) => {
                 let fen = FenParts::of(game.position());
-                Ok(keys(start + &self.fill(p, program_white, &fen, depth) + go))
+                Ok(keys(self.fill(p, program_white, &fen, depth) + go))
             }
-            (true, Some(m), _) => Ok(keys(start + &then(&m))),
+            (true, Some(m), _) => Ok(keys(then(&m))),
             _ if !self.setup.is_empty() => {
                 let mut actions = Vec::new();
                 for step in &self.setup {
@@ -743,6 +744,7 @@ impl Adaptor {
                     None => go.to_string(),
                 }));
                 Ok(Plan {
+                    start: String::new(),
                     actions,
                     fresh_keys: false,
                 })
@@ -897,9 +899,11 @@ fn run_actions(w: &Worker, actions: Vec<Action>) -> Reply {
     Ok(last)
 }
 
-/// How a game is brought into the program: the actions after a fresh start, and whether that
-/// start may be the program's new-game keys (else a new machine).
+/// How a game is brought into the program: the keys typed on a freshly booted program, the
+/// actions after them, and whether the program's new-game keys may stand for the fresh boot
+/// and its start keys.
 struct Plan {
+    start: String,
     actions: Vec<Action>,
     fresh_keys: bool,
 }
@@ -1196,6 +1200,7 @@ impl Engine for AdaptorEngine {
             let plan = a.plan(game, limits.depth)?;
             // A fresh program: the new-game keys if it has them and the plan starts from
             // its own start, else a new machine.
+            let mut actions = Vec::new();
             match (&self.worker, &a.keys.new_game, plan.fresh_keys) {
                 (Some(w), Some(n), true) => {
                     if let Err(e) = w.ask(Cmd::Turn(n.clone())) {
@@ -1209,12 +1214,13 @@ impl Engine for AdaptorEngine {
                     let w = Worker::spawn(Arc::clone(&a));
                     w.ask(Cmd::Boot)?;
                     self.worker = Some(w);
+                    // Start keys as a turn of their own (the program answers its questions).
+                    actions.push(Action::Keys(plan.start));
+                    actions.push(Action::Flush);
                 }
             }
-            let mut actions = plan.actions;
-            if !keys.is_empty() {
-                actions.insert(0, Action::Keys(keys));
-            }
+            actions.push(Action::Keys(keys));
+            actions.extend(plan.actions);
             actions
         };
         let w = self.worker.as_ref().expect("a running program");
@@ -1310,5 +1316,73 @@ impl Engine for AdaptorEngine {
             nodes,
             time: time.max(Duration::from_nanos(1)),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use kempelen_engine::Position;
+
+    fn parts(fen: &str) -> FenParts {
+        FenParts::of(&Position::from_fen(fen).unwrap())
+    }
+
+    #[test]
+    fn unmoved_pieces_follow_their_squares_and_castling_rights() {
+        let p = parts("r3k2r/1p4p1/8/8/8/8/P6P/R3K1NR w Kq - 0 20");
+        // White: the h-rook keeps its right, the a-rook lost its right with the king at home.
+        assert!(p.unmoved(0, 7, 'R'));
+        assert!(!p.unmoved(0, 0, 'R'));
+        assert!(p.unmoved(0, 4, 'K'));
+        assert!(p.unmoved(0, 6, 'N'));
+        assert!(p.unmoved(1, 0, 'P'));
+        // Black: only the long right; the b- and g-pawns are at home.
+        assert!(p.unmoved(7, 0, 'r'));
+        assert!(!p.unmoved(7, 7, 'r'));
+        assert!(p.unmoved(7, 4, 'k'));
+        assert!(p.unmoved(6, 1, 'p'));
+        // A king without rights counts as moved; a rook in its corner with its king away
+        // from home as never moved.
+        let p = parts("4k2r/8/8/8/8/8/8/R5K1 w - - 0 40");
+        assert!(!p.unmoved(7, 4, 'k'));
+        assert!(p.unmoved(0, 0, 'R'));
+        assert!(!p.unmoved(7, 7, 'r'));
+    }
+
+    #[test]
+    fn an_en_passant_square_is_set_up_as_the_double_step_before_it() {
+        let t = parts("7k/8/8/8/Pp6/4K3/8/8 b - a3 0 7");
+        let (base, m) = undo_double_step(&t).unwrap();
+        assert_eq!(base.to_fen(), "7k/8/8/8/1p6/4K3/P7/8 w - - 0 7");
+        assert_eq!(m.to_uci(), "a2a4");
+        let t = parts("8/8/3k4/6Pp/8/8/8/K7 w - h6 0 30");
+        let (base, m) = undo_double_step(&t).unwrap();
+        assert_eq!(base.to_fen(), "8/7p/3k4/6P1/8/8/8/K7 b - - 0 29");
+        assert_eq!(m.to_uci(), "h7h5");
+        // No pawn where the square says: no double step.
+        assert!(undo_double_step(&parts("7k/8/8/8/8/4K3/8/8 b - - 0 1")).is_none());
+    }
+
+    #[test]
+    fn the_base_position_is_the_one_before_a_known_last_move() {
+        let g =
+            Game::from_fen("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1").unwrap();
+        let (base, m) = base_of(&g);
+        assert_eq!(base.to_fen(), Position::startpos().to_fen());
+        assert_eq!(m.unwrap().to_uci(), "g1f3");
+        let mut g = Game::new(Position::startpos());
+        g.push_uci("e2e4").unwrap();
+        g.push_uci("c7c5").unwrap();
+        let (base, m) = base_of(&g);
+        assert_eq!(m.unwrap().to_uci(), "c7c5");
+        assert!(
+            base.to_fen()
+                .starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")
+        );
+        let g = Game::from_fen("B6k/8/8/8/8/8/8/7K w - - 0 1").unwrap();
+        let (base, m) = base_of(&g);
+        assert!(m.is_none());
+        assert_eq!(base.to_fen(), g.position().to_fen());
     }
 }
