@@ -175,10 +175,10 @@ fn microchess_1976_plays_a_tournament_game() {
 /// once for each move of Sargon's random one-move book (e2e4, d2d4): either agrees. Needs
 /// `sargon-z80.asm` and `sargon-tests.cpp` in `KEMPELEN_HISTORICAL`. Prints each position's
 /// move and the emulated time at the Jupiter III's clock. A search that does not end within
-/// the adaptor's turn budget (10^11 cycles, 13.9 hours at 2 MHz) is reported as not finished;
+/// the adaptor's turn budget (4 x 10^11 cycles, 55.6 hours at 2 MHz) is reported as not finished;
 /// every finished position must agree, and at least 30 must finish.
 #[test]
-#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm and sargon-tests.cpp; takes minutes"]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm and sargon-tests.cpp; takes about an hour"]
 fn sargon_program_plays_retro_sargons_regression_positions() {
     use std::io::{BufRead, BufReader, Write};
     let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
