@@ -17,6 +17,18 @@ fn assemble(cpu: Cpu, source: &str) -> (u16, Vec<u8>) {
 }
 
 /// The reads as (cycle count, character) pairs.
+/// A machine of the built-in personality `id` with the program at `org`, recording reads.
+fn recording_on(id: &str, org: u16, bytes: &[u8]) -> Machine {
+    let mut m = Personality::built_in(id)
+        .unwrap()
+        .builder()
+        .load(org, bytes)
+        .build()
+        .unwrap();
+    m.console_mut().set_record_reads(true);
+    m
+}
+
 fn reads(m: &mut Machine) -> Vec<(u64, u8)> {
     let v: Vec<(u64, u8)> = m
         .console_mut()
@@ -179,13 +191,7 @@ buf:    db 8
         ds 9
 ",
     );
-    let mut m = Personality::built_in("cpm")
-        .unwrap()
-        .builder()
-        .load(org, &bytes)
-        .build()
-        .unwrap();
-    m.console_mut().set_record_reads(true);
+    let mut m = recording_on("cpm", org, &bytes);
     m.console_mut().push_input(b"xyab\r");
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
@@ -226,13 +232,7 @@ START   = $1C4F
         jmp START       ; 3  into the monitor: done
 ",
     );
-    let mut m = Personality::built_in("kim-1")
-        .unwrap()
-        .builder()
-        .load(org, &bytes)
-        .build()
-        .unwrap();
-    m.console_mut().set_record_reads(true);
+    let mut m = recording_on("kim-1", org, &bytes);
     m.console_mut().set_stop_on_empty_input(true);
     m.console_mut().push_input(b"q\n");
     // GETKEY takes the new line (no key), finds nothing more and waits.
@@ -273,13 +273,7 @@ start:  rst 38h         ; 11  Jove: read a key into A
         db 1Fh
 ",
     );
-    let mut m = Personality::built_in("jupiter-3")
-        .unwrap()
-        .builder()
-        .load(org, &bytes)
-        .build()
-        .unwrap();
-    m.console_mut().set_record_reads(true);
+    let mut m = recording_on("jupiter-3", org, &bytes);
     m.console_mut().push_input(b"YB");
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);

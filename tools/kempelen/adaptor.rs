@@ -585,25 +585,9 @@ impl Adaptor {
         let uci = mv.to_uci();
         let mut keys = self.move_keys(&uci);
         if self.keys.castle_rook.unwrap_or(false) {
-            let fen = game_before.to_fen();
-            let board = fen.split(' ').next().unwrap_or("");
-            let king_from = &uci[0..2];
-            // The piece on the from square, from the FEN's board field.
-            let file = (king_from.as_bytes()[0] - b'a') as usize;
-            let rank = (king_from.as_bytes()[1] - b'1') as usize;
-            let row = board.split('/').nth(7 - rank).unwrap_or("");
-            let mut col = 0;
-            let mut piece = ' ';
-            for c in row.chars() {
-                if let Some(d) = c.to_digit(10) {
-                    col += d as usize;
-                } else {
-                    if col == file {
-                        piece = c;
-                    }
-                    col += 1;
-                }
-            }
+            let b = uci.as_bytes();
+            let piece =
+                FenParts::of(game_before).board[usize::from(b[1] - b'1')][usize::from(b[0] - b'a')];
             let r = &uci[1..2];
             let rook = match (piece.to_ascii_lowercase(), &uci[0..1], &uci[2..3]) {
                 ('k', "e", "g") => Some(format!("h{r}f{r}")),
