@@ -91,6 +91,25 @@ fn microchess_rictor_plays_a_full_game_on_its_sbc() {
     );
 }
 
+/// Microchess as Black: C sets up the board, E exchanges the sides (the program then counts
+/// squares from the other side of the board).
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; a game takes about 2 minutes"]
+fn microchess_1976_plays_a_full_game_as_black() {
+    play("microchess-kim1.toml", "microchess.h65", "black", 1);
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess_drictor.asm; a game takes about 2 minutes"]
+fn microchess_rictor_plays_a_full_game_as_black() {
+    play(
+        "microchess-rictor.toml",
+        "microchess_drictor.asm",
+        "black",
+        1,
+    );
+}
+
 /// Kempelen's own builds on the historical programs' machines, for the figures beside them:
 /// the Z80 engine on the Jupiter III (Sargon's machine) and the 6502 engine on the KIM-1
 /// (Microchess's), each at depth 4 as White against the native engine at depth 1. Needs no

@@ -196,6 +196,8 @@ struct Keys {
     /// Typed after the program starts, for a game from the start position (answers to its
     /// questions; `{player}`, `{program}`: the colours, `{depth}`).
     start: Option<String>,
+    /// Typed instead of `start` when the program plays Black from the start position.
+    start_black: Option<String>,
     /// Typed to start a new game (default: restart the machine).
     new_game: Option<String>,
     /// The opponent's move: `{from}`, `{to}` (`{FROM}`, `{TO}` in capitals), `{promotion}`,
@@ -240,21 +242,27 @@ enum Squares {
 }
 
 impl Squares {
-    /// From algebraic (`e2`) to the program's notation.
-    fn encode(self, sq: &str) -> String {
+    /// From algebraic (`e2`) to the program's notation. `program_black`: Microchess playing
+    /// Black (after its E command) sees the board turned round: rank and file counted from
+    /// the other side.
+    fn encode(self, sq: &str, program_black: bool) -> String {
         match self {
             Squares::Algebraic => sq.to_string(),
             Squares::Microchess => {
                 let b = sq.as_bytes();
                 let file = b[0] - b'a';
                 let rank = b[1] - b'1';
-                format!("{}{}", rank, 7 - file)
+                if program_black {
+                    format!("{}{}", 7 - rank, file)
+                } else {
+                    format!("{}{}", rank, 7 - file)
+                }
             }
         }
     }
 
     /// From the program's notation to algebraic.
-    fn decode(self, text: &str) -> Option<String> {
+    fn decode(self, text: &str, program_black: bool) -> Option<String> {
         let b = text.as_bytes();
         match self {
             Squares::Algebraic => {
@@ -265,7 +273,14 @@ impl Squares {
             }
             Squares::Microchess => {
                 let ok = b.len() == 2 && b.iter().all(|c| (b'0'..=b'7').contains(c));
-                ok.then(|| format!("{}{}", (b'h' - (b[1] - b'0')) as char, b[0] - b'0' + 1))
+                ok.then(|| {
+                    let (r, f) = (b[0] - b'0', b[1] - b'0');
+                    if program_black {
+                        format!("{}{}", (b'a' + f) as char, 8 - r)
+                    } else {
+                        format!("{}{}", (b'h' - f) as char, r + 1)
+                    }
+                })
             }
         }
     }
@@ -583,7 +598,9 @@ impl Adaptor {
     /// The keys for the opponent's move `mv` in `game` (before the move).
     fn keys_for(&self, game_before: &kempelen_engine::Position, mv: &Move) -> String {
         let uci = mv.to_uci();
-        let mut keys = self.move_keys(&uci);
+        // The move is the opponent's: the program plays the other colour.
+        let program_black = FenParts::of(game_before).side == 'w';
+        let mut keys = self.move_keys(&uci, program_black);
         if self.keys.castle_rook.unwrap_or(false) {
             let b = uci.as_bytes();
             let piece =
@@ -595,7 +612,7 @@ impl Adaptor {
                 _ => None,
             };
             if let Some(rook) = rook {
-                keys.push_str(&self.move_keys(&rook));
+                keys.push_str(&self.move_keys(&rook, program_black));
             }
         }
         keys
@@ -680,11 +697,11 @@ impl Adaptor {
         let at_start = base.same(&FenParts::of(&kempelen_engine::Position::startpos()));
         let go = self.keys.go.as_deref().unwrap_or("");
         let replies = self.keys.replies_to_moves.unwrap_or(true);
-        let start = self
-            .keys
-            .start
-            .as_deref()
-            .map_or(String::new(), |k| self.fill(k, program_white, &base, depth));
+        let start = match (&self.keys.start_black, program_white) {
+            (Some(k), false) => Some(k),
+            _ => self.keys.start.as_ref(),
+        }
+        .map_or(String::new(), |k| self.fill(k, program_white, &base, depth));
         let then = |m: &Move| {
             let mut k = self.keys_for(&base_position(&base), m);
             if !replies {
@@ -692,10 +709,12 @@ impl Adaptor {
             }
             k
         };
+        // The new-game keys start a game with the program as White.
+        let fresh_keys = program_white || self.keys.start_black.is_none();
         let keys = |k: String| Plan {
             start: start.clone(),
             actions: vec![Action::Keys(k)],
-            fresh_keys: true,
+            fresh_keys,
         };
         match (at_start, last, &self.keys.position) {
             (true, None, _) => Ok(keys(go.to_string())),
@@ -761,9 +780,9 @@ impl Adaptor {
         Ok((at, b))
     }
 
-    fn move_keys(&self, uci: &str) -> String {
-        let from = self.squares.encode(&uci[0..2]);
-        let to = self.squares.encode(&uci[2..4]);
+    fn move_keys(&self, uci: &str, program_black: bool) -> String {
+        let from = self.squares.encode(&uci[0..2], program_black);
+        let to = self.squares.encode(&uci[2..4], program_black);
         self.keys
             .move_
             .replace("{from}", &from)
@@ -1261,7 +1280,10 @@ impl Engine for AdaptorEngine {
             (_, Some(_)) => format!("e{rank}g{rank}"),
             (Some(mv), None) => mv.as_str().to_ascii_lowercase(),
             (None, None) => {
-                let sq = |n: &str| cap.name(n).and_then(|t| a.squares.decode(t.as_str()));
+                let sq = |n: &str| {
+                    cap.name(n)
+                        .and_then(|t| a.squares.decode(t.as_str(), !white))
+                };
                 match (sq("from"), sq("to")) {
                     (Some(f), Some(t)) => format!("{f}{t}"),
                     _ => String::new(),
@@ -1332,6 +1354,26 @@ mod tests {
         assert!(!p.unmoved(7, 4, 'k'));
         assert!(p.unmoved(0, 0, 'R'));
         assert!(!p.unmoved(7, 7, 'r'));
+    }
+
+    #[test]
+    fn microchess_squares_turn_round_when_it_plays_black() {
+        let m = Squares::Microchess;
+        // As White: rank, then file counted from the h-file.
+        assert_eq!(m.encode("e2", false), "13");
+        assert_eq!(m.decode("13", false).as_deref(), Some("e2"));
+        // As Black (after E): the board seen from the other side.
+        assert_eq!(m.encode("e2", true), "64");
+        assert_eq!(m.encode("e4", true), "44");
+        assert_eq!(m.decode("14", true).as_deref(), Some("e7"));
+        assert_eq!(m.decode("34", true).as_deref(), Some("e5"));
+        for sq in ["a1", "h8", "c6", "f3"] {
+            for black in [false, true] {
+                assert_eq!(m.decode(&m.encode(sq, black), black).as_deref(), Some(sq));
+            }
+        }
+        assert_eq!(m.decode("8A", true), None);
+        assert_eq!(m.decode(" ", false), None);
     }
 
     #[test]
