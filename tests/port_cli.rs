@@ -752,7 +752,7 @@ fn max_cycles_bounds_every_z80_command() {
 
 /// Drops the fields that measure time (`time`, `nps`: emulated time on the 8-bit engine, the
 /// host's on the native one), `seldepth` (the 8-bit engines' protocol block has no selective
-/// depth: they report the iteration depth) and the 8-bit engine's trailing `cycles N`.
+/// depth: their lines have none) and the 8-bit engine's trailing `cycles N`.
 fn info_without_time(line: &str) -> String {
     let words: Vec<&str> = line.split_whitespace().collect();
     let mut out = Vec::new();

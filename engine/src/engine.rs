@@ -83,7 +83,8 @@ impl Limits {
 pub struct SearchInfo {
     /// Completed depth.
     pub depth: u32,
-    /// Deepest ply reached.
+    /// Deepest ply reached; 0 when the engine does not know it (the 8-bit builds and adapted
+    /// programs report no selective depth), and then UCI prints none.
     pub seldepth: u32,
     /// Score in centipawns, side to move's view, mate scores as [`MATE`] minus plies.
     pub score: i32,

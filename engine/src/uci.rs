@@ -24,10 +24,14 @@ pub fn format_score(score: i32) -> String {
 pub fn format_info(info: &SearchInfo) -> String {
     let ms = info.time.as_millis().max(1) as u64;
     let nps = info.nodes * 1000 / ms;
+    // A selective depth of 0 is unknown (the 8-bit builds, adapted programs): not printed.
+    let seldepth = match info.seldepth {
+        0 => String::new(),
+        d => format!(" seldepth {}", d.max(info.depth)),
+    };
     let mut s = format!(
-        "info depth {} seldepth {} score {} nodes {} nps {} time {}",
+        "info depth {}{seldepth} score {} nodes {} nps {} time {}",
         info.depth,
-        info.seldepth.max(info.depth),
         format_score(info.score),
         info.nodes,
         nps,

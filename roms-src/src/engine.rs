@@ -591,7 +591,8 @@ fn iteration_info(m: &Machine, l: &Layout, pos: &Position, time: Duration) -> Op
     let depth = m.read_byte(l.r_depth) as u32;
     Some(SearchInfo {
         depth,
-        seldepth: depth,
+        // The protocol block has no selective depth.
+        seldepth: 0,
         score: m.read_word(l.r_score) as i16 as i32,
         nodes: read_u32(m, l.r_nodes) as u64,
         time,

@@ -1307,7 +1307,7 @@ impl Engine for AdaptorEngine {
         let score = num("score").map_or(0, |s| s as i32);
         control.report(&SearchInfo {
             depth,
-            seldepth: depth,
+            seldepth: 0,
             score,
             nodes,
             time,
