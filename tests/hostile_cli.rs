@@ -241,6 +241,45 @@ fn printing_commands_exit_quietly_on_a_closed_pipe() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// The tournament ignores SIGPIPE while its games run (an engine's pipe may close: a forfeit,
+/// not the end of Kempelen); its report to a reader that has already gone must still end
+/// quietly, not in a panic on the failed write.
+#[test]
+fn tournament_report_to_a_closed_pipe_ends_quietly() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args([
+            "tournament",
+            "reference",
+            "turing",
+            "--nodes",
+            "200",
+            "--games",
+            "2",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The reader goes away before anything is printed.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{stderr}"
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(
+            out.status.signal(),
+            Some(libc_sigpipe()),
+            "{:?}",
+            out.status
+        );
+    }
+}
+
 #[test]
 fn disasm_refuses_images_over_64_kb_instead_of_wrapping() {
     let dir = scratch("big");

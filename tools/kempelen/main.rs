@@ -94,11 +94,12 @@ enum Command {
 
 /// Dies quietly from SIGPIPE when the reader of standard output goes away (`kempelen disasm
 /// big.bin | head -1`), as Unix tools do, instead of panicking on the failed write. Rust
-/// ignores SIGPIPE by default; this restores the system's default action.
-fn exit_quietly_on_closed_pipe() {
+/// ignores SIGPIPE by default; this restores the system's default action. The tournament calls
+/// it once its games are over (engine pipes may close while they are played).
+pub(crate) fn exit_quietly_on_closed_pipe() {
     #[cfg(unix)]
-    // SAFETY: called at the start of main, before any other thread exists; SIG_DFL is a valid
-    // disposition for SIGPIPE.
+    // SAFETY: called at the start of main, before any other thread exists, or by the tournament
+    // after its game threads have ended; SIG_DFL is a valid disposition for SIGPIPE.
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }

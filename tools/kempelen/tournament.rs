@@ -320,6 +320,9 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         .into_iter()
         .map(|r| r.expect("every game was played"))
         .collect();
+    // Every engine has ended with its game: from here a closed standard output (`tournament |
+    // head`) ends Kempelen quietly, as it does every other command.
+    crate::exit_quietly_on_closed_pipe();
     report(
         args,
         &players,
