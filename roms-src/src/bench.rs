@@ -341,9 +341,10 @@ impl fmt::Display for Category {
     }
 }
 
-/// Label prefixes per category, first match wins. The engine's sources name the labels
-/// inside a routine with the routine's own short prefix (`gen_tac`: `gt_`, `gtw_` ...), so a
-/// prefix covers a routine and its inner labels. Order matters where prefixes overlap
+/// Label prefixes per category, first match wins, for both ports' labels (the 6502's own
+/// names, such as `add_eval` or `node_exit`, are listed whole). The engine's sources name the
+/// labels inside a routine with the routine's own short prefix (`gen_tac`: `gt_`, `gtw_` ...),
+/// so a prefix covers a routine and its inner labels. Order matters where prefixes overlap
 /// (`is_attacked` before the move picker's `is_`, `mk_legal` before `mk_`).
 const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
     (
@@ -357,6 +358,7 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "mk_legal",
             "mkl_",
             "gqc_attacked",
+            "flag_check",
         ],
     ),
     (
@@ -374,6 +376,7 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "pl_add",
             "zob_",
             "zc_",
+            "key_save",
         ],
     ),
     (
@@ -390,6 +393,8 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "kings_eval",
             "ke_",
             "neg_hl",
+            "add_eval",
+            "pst_base",
         ],
     ),
     (
@@ -414,6 +419,9 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "is_",
             "mark_tac",
             "mt_",
+            "list_ptr",
+            "qlist_ptr",
+            "list_end",
         ],
     ),
     (
@@ -441,6 +449,19 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "rp_",
             "insufficient",
             "cmp_hl_de",
+            "neg_score",
+            "ret_eval",
+            "ret_beta",
+            "ret_alpha",
+            "ret_word",
+            "enough_material",
+            "hist_addr",
+            "root_frame",
+            "node_exit",
+            "set_lists",
+            "next_at_lp",
+            "call_search",
+            "call_quiesce",
         ],
     ),
 ];
@@ -551,6 +572,13 @@ mod tests {
 
     #[test]
     fn categories_of_the_engines_routines() {
+        // The 6502's own routine names.
+        assert_eq!(category("add_eval"), Category::Evaluation);
+        assert_eq!(category("node_exit"), Category::Search);
+        assert_eq!(category("flag_check"), Category::AttackTest);
+        assert_eq!(category("list_end"), Category::MoveGeneration);
+        assert_eq!(category("key_save"), Category::MakeUnmake);
+        assert_eq!(category("setup_history"), Category::Other);
         assert_eq!(category("is_attacked"), Category::AttackTest);
         assert_eq!(category("ia_knight"), Category::AttackTest);
         assert_eq!(category("mk_legal"), Category::AttackTest);
