@@ -197,7 +197,7 @@ fn microchess_1976_plays_a_tournament_game() {
 /// the adaptor's turn budget (4 x 10^11 cycles, 55.6 hours at 2 MHz) is reported as not finished;
 /// every finished position must agree, and at least 30 must finish.
 #[test]
-#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm and sargon-tests.cpp; takes about an hour"]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm and sargon-tests.cpp; takes about half an hour"]
 fn sargon_program_plays_retro_sargons_regression_positions() {
     use std::io::{BufRead, BufReader, Write};
     let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
