@@ -80,21 +80,10 @@ fn console_front_end_plays_full_games_through_an_adaptor() {
 #[test]
 fn uci_session_by_hand_reports_emulated_time_and_the_reply() {
     let adaptor = console_adaptor("hand");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["uci", "--program", adaptor.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"uci\nisready\nposition startpos moves f2f3\ngo depth 2\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = text(&out.stdout);
+    let stdout = uci_script(
+        &adaptor,
+        "uci\nisready\nposition startpos moves f2f3\ngo depth 2\nquit\n",
+    );
     assert!(
         stdout.contains("id name Kempelen console front end (Z80)"),
         "{stdout}"
