@@ -12,7 +12,6 @@ mod perft;
 mod search;
 mod uci;
 // --- emulator (issue 3) ---
-mod adaptor;
 mod machines;
 mod run;
 // --- assembler (issue 4) ---
