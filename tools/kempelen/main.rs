@@ -19,12 +19,9 @@ mod asm;
 // --- defects (issue 13) ---
 mod output;
 // --- 8-bit engines (issue 5) ---
-mod bench_chart;
 mod bench_port;
-mod bench_report;
 mod compare;
 mod gen_tables;
-mod history;
 mod play;
 // --- tournament (issue 10) ---
 mod tournament;
