@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The bundled opening set: well-known openings ten plies deep, each played with both colours.
-pub const BUNDLED_OPENINGS: &str = include_str!("../match/openings.epd");
+pub const BUNDLED_OPENINGS: &str = include_str!("../../match/openings.epd");
 
 /// Arguments of `kempelen tournament`.
 #[derive(clap::Args, Debug)]
