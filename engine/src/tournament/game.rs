@@ -696,15 +696,18 @@ pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
     let mut numbered = false;
     for (i, &m) in record.moves.iter().enumerate() {
         let who = usize::from(pos.side() == BLACK);
-        if pos.side() == 0 {
-            tokens.push(format!("{}.", pos.fullmove_number()));
+        // A move, its number and its comment are one token: a line never starts with a
+        // comment or ends with a move number.
+        let mut san = if pos.side() == 0 {
+            format!("{}. ", pos.fullmove_number())
         } else if !numbered {
-            tokens.push(format!("{}...", pos.fullmove_number()));
-        }
-        let mut san = pos.san(m);
+            format!("{}... ", pos.fullmove_number())
+        } else {
+            String::new()
+        };
+        san += &pos.san(m);
         numbered = pos.side() == 0;
         if let (Some(Some(stamp)), true) = (record.stamps.get(i), timed(who)) {
-            // The move and its comment as one token: a line never starts with a comment.
             san += &format!(" {{[%emt {}]", pgn_time(stamp.time));
             if let Some(clock) = stamp.clock {
                 san += &format!(" [%clk {}]", pgn_time(clock));
