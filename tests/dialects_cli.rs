@@ -1,4 +1,4 @@
-//! End-to-end tests of the assembler dialect options (issue 12) as a user runs them:
+//! End-to-end tests of the assembler dialect options as a user runs them:
 //! `kempelen asm --ignore-case`, `--overlap later-wins`, `--cpu 65c02`, the symbol file's
 //! negative constants, and a 65C02 program assembled, disassembled and run on the emulator's
 //! 65C02 core.

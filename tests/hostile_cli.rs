@@ -1,4 +1,4 @@
-//! The command line under hostile use (issue 13): no output replaces an input or another
+//! The command line under hostile use: no output replaces an input or another
 //! output, outputs are written all or none, printing commands exit quietly on a closed pipe,
 //! oversized images are refused.
 

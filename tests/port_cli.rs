@@ -1,4 +1,5 @@
-//! End-to-end tests of the issue-5 subcommands as a user runs them.
+//! End-to-end tests of the 8-bit builds' subcommands (`compare`, `search`, `perft`, `uci`,
+//! `bench`, `play` and `gen-tables` with `--cpu z80|6502`) as a user runs them.
 
 mod common;
 
@@ -768,7 +769,7 @@ fn info_without_time(line: &str) -> String {
     out.join(" ")
 }
 
-/// Issue 13: the 8-bit engine reports each iteration as it completes (host call "iteration
+/// The 8-bit engine reports each iteration as it completes (host call "iteration
 /// complete"): `search --cpu z80` prints the native reference engine's info lines, line by
 /// line, each with the cycles up to that iteration. Before, the lines came from fixed
 /// emulator slices (wrong node counts, missing depths).
@@ -813,7 +814,7 @@ fn search_on_the_z80_prints_the_native_info_lines_plus_cycles() {
     }
 }
 
-/// Issue 13: the UCI options `Machine` and `Realtime` of the 8-bit engines, `ponderhit`, and
+/// The UCI options `Machine` and `Realtime` of the 8-bit engines, `ponderhit`, and
 /// `go nodes` above the engine's 32-bit counter (an error and no `bestmove`; the engine lives
 /// on and answers the next `go`).
 #[test]
