@@ -9,10 +9,7 @@ use std::path::PathBuf;
 
 /// A scratch directory unique to this test process and test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-asm-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fresh_scratch(&format!("asm-cli-{test}"))
 }
 
 const Z80_PROGRAM: &str = "\

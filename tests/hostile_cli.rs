@@ -11,10 +11,7 @@ use std::process::{Command, Stdio};
 
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fresh_scratch(&format!("hostile-{name}"))
 }
 
 fn s(p: &Path) -> &str {
