@@ -4,7 +4,7 @@
 //! and the depth, score and nodes when the program prints them) from its console text.
 
 use kempelen_engine::{
-    Engine, EngineError, Game, Limits, Move, SearchControl, SearchInfo, SearchResult,
+    Engine, EngineClock, EngineError, Game, Limits, Move, SearchControl, SearchInfo, SearchResult,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -49,6 +49,14 @@ impl Engine for AdaptorEngine {
     fn new_game(&mut self) -> Result<(), EngineError> {
         self.known = None;
         Ok(())
+    }
+
+    /// An adapted program's time is always the emulated time at its machine's clock.
+    fn clock(&self) -> EngineClock {
+        EngineClock::Emulated {
+            machine: self.adaptor.clock.id.to_string(),
+            mhz: self.adaptor.clock.mhz,
+        }
     }
 
     fn search(
