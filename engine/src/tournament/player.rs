@@ -8,7 +8,7 @@
 //! may carry arguments separated by spaces; a program name without `/` is looked up in `PATH`
 //! and `/usr/games`.
 
-use super::TournamentError;
+use super::error::TournamentError;
 use super::external::{UciEngine, XboardEngine};
 use crate::engine::{Engine, EngineError, EngineOption, Limits, SearchControl, SearchResult};
 use crate::game::Game;
