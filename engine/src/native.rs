@@ -172,23 +172,16 @@ impl Engine for NativeEngine {
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
         let pos = game.position();
-        let budget = time::budget(limits, pos.side());
         match self.profile {
             Profile::Reference => {
-                if limits.depth.is_some_and(|d| d == 0) {
-                    return Err(EngineError::Unsupported("depth must be at least 1".into()));
-                }
-                let rl = ReferenceLimits {
-                    depth: limits.depth,
-                    nodes: limits.nodes,
-                    soft_time: budget.soft,
-                    hard_time: budget.hard,
-                };
+                limits.check_depth()?;
+                let rl = ReferenceLimits::from_limits(limits, pos.side());
                 Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
                     .with_control(control)
                     .run())
             }
             Profile::Full => {
+                let budget = time::budget(limits, pos.side());
                 let fl = FullLimits {
                     depth: limits.depth,
                     nodes: limits.nodes,

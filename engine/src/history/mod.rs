@@ -58,9 +58,7 @@ pub(crate) fn with_budget(
     control: &SearchControl,
     search: impl FnOnce(&Position, &mut Budget) -> SearchResult,
 ) -> Result<SearchResult, EngineError> {
-    if limits.depth == Some(0) {
-        return Err(EngineError::Unsupported("depth must be at least 1".into()));
-    }
+    limits.check_depth()?;
     let pos = game.position();
     let mut budget = Budget::new(limits, pos.side(), control);
     if pos.legal_moves().is_empty() {
@@ -157,14 +155,7 @@ impl<'c, 'i> Budget<'c, 'i> {
 
     /// The result of a finished search.
     pub(crate) fn result(&self, depth: u32, score: i32, pv: Vec<Move>) -> SearchResult {
-        SearchResult {
-            best: pv.first().copied(),
-            score,
-            pv,
-            depth,
-            nodes: self.nodes,
-            time: self.elapsed(),
-        }
+        SearchResult::of_iteration(depth, score, pv, self.nodes, self.elapsed())
     }
 }
 
