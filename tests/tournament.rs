@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{json, kempelen};
+use common::{json, kempelen, succeeds};
 use kempelen_engine::{Game, GameStatus};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -195,7 +195,7 @@ fn round_robin_totals_pgn_and_crosstable_agree() {
 
 #[test]
 fn text_output_has_crosstable_ratings_and_anchor() {
-    let (ok, stdout, stderr) = kempelen(&[
+    let (stdout, stderr) = succeeds(&[
         "tournament",
         "a=reference",
         "b=reference-no-killers",
@@ -206,7 +206,6 @@ fn text_output_has_crosstable_ratings_and_anchor() {
         "--anchor",
         "a=1500",
     ]);
-    assert!(ok, "{stderr}");
     assert!(
         stdout.contains("Round robin of 2 players, 2 games per pairing, 200 nodes/move"),
         "{stdout}"

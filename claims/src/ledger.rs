@@ -10,6 +10,7 @@
 
 use crate::figures::{self, Claim};
 use indicatif::ProgressBar;
+use kempelen_emulator::grouped;
 use kempelen_engine::full::{FullLimits, FullState};
 use kempelen_engine::tournament::{
     GameSettings, MoveLimit, Opening, Seat, Wdl, elo_difference, play_game,
@@ -142,19 +143,6 @@ fn section(c: &Claim, how: &str, command: &str, rows: Vec<Row>) -> Section {
         command: command.into(),
         rows,
     }
-}
-
-/// `1234567` as `1,234,567`.
-pub fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 fn list(v: &[u64]) -> String {

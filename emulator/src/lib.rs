@@ -44,7 +44,7 @@ pub use clock::{ClockProfile, MACHINES};
 pub use core::{Core, Registers};
 pub use devices::{Console, ConsoleHost, ConsoleRead};
 pub use error::{Fault, RunError};
-pub use kempelen_asm::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
+pub use kempelen_isa::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
 pub use machine::{CoreKind, Machine, MachineBuilder};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 pub use personality::{Personality, PersonalityError};

@@ -27,6 +27,7 @@
 //! ```
 
 pub mod clock;
+mod error;
 pub mod external;
 pub mod game;
 pub mod openings;
@@ -38,6 +39,7 @@ pub mod schedule;
 pub mod table;
 
 pub use clock::{ClockMode, Period, SideClock, TimeControl, TimeControlError};
+pub use error::TournamentError;
 pub use game::{
     GameRecord, GameSettings, MAX_DEPTH, MoveLimit, MoveStamp, Opening, Outcome, PgnTags, Seat,
     Termination, pgn_tag_value, play_game, to_pgn,
@@ -54,27 +56,3 @@ pub use rating::{
 pub use run::Tournament;
 pub use schedule::{Format, Pairing, Shard, schedule};
 pub use table::{GameSummary, Standings, StandingsError};
-
-/// Errors of tournament set-up.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TournamentError {
-    /// A player spec names nothing Kempelen can run.
-    #[error("bad player '{spec}': {reason}")]
-    BadPlayer {
-        /// The spec as given.
-        spec: String,
-        /// Why it was refused.
-        reason: String,
-    },
-    /// Settings no tournament can be played at.
-    #[error("{0}")]
-    BadSettings(String),
-    /// An opening line is malformed.
-    #[error("{place}: {reason}")]
-    BadOpening {
-        /// `source:line`.
-        place: String,
-        /// What is wrong.
-        reason: String,
-    },
-}

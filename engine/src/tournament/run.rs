@@ -2,8 +2,8 @@
 //! played, then the games of the schedule (or of one slice of it) played N at a time, each
 //! with fresh engines.
 
-use super::TournamentError;
 use super::clock::ClockMode;
+use super::error::TournamentError;
 use super::game::{
     GameRecord, GameSettings, MoveLimit, Opening, Outcome, Seat, Termination, play_game,
 };

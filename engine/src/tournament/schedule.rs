@@ -139,6 +139,26 @@ mod tests {
     }
 
     #[test]
+    fn a_gauntlet_pairs_only_the_first_player_and_swaps_colours_per_opening() {
+        let s = schedule(3, Format::Gauntlet, 4, 3);
+        assert_eq!(s.len(), 8);
+        assert!(s.iter().all(|p| p.white == 0 || p.black == 0));
+        let first: Vec<(usize, usize, usize)> = s[..4]
+            .iter()
+            .map(|p| (p.white, p.black, p.opening))
+            .collect();
+        assert_eq!(first, [(0, 1, 0), (1, 0, 0), (0, 1, 1), (1, 0, 1)]);
+        assert_eq!(
+            s.iter().map(|p| p.round).collect::<Vec<_>>(),
+            (1..=8).collect::<Vec<_>>()
+        );
+        // A round robin of four plays six pairings; openings wrap around.
+        let s = schedule(4, Format::RoundRobin, 6, 2);
+        assert_eq!(s.len(), 36);
+        assert_eq!(s[4].opening, 0);
+    }
+
+    #[test]
     fn shards_cover_the_schedule_once() {
         let all = schedule(4, Format::RoundRobin, 6, 10);
         let mut rounds: Vec<usize> = (1..=5)
