@@ -502,6 +502,16 @@ pub fn ratings(args: &RatingsArgs) -> anyhow::Result<()> {
             }
         }
     }
+    if summaries.is_empty() {
+        bail!(
+            "no finished games in {} ({unfinished} unfinished)",
+            args.files
+                .iter()
+                .map(|f| f.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     let names: Vec<String> = {
         let s = Standings::from_games(summaries.clone(), None)?;
         s.players
