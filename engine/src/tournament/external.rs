@@ -664,7 +664,7 @@ mod tests {
         assert_eq!(go_command(&Limits::nodes(500)), "go nodes 500");
         let clock = Limits {
             wtime: Some(Duration::from_secs(7200)),
-            btime: Some(Duration::from_millis(7100_500)),
+            btime: Some(Duration::from_millis(7_100_500)),
             movestogo: Some(40),
             ..Limits::default()
         };
