@@ -523,3 +523,191 @@ fn asm_writes_through_a_symlinked_output_and_to_a_device() {
     assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A KIM-1 program that fills page 1 with `$1E9F` and jumps to OUTCH at `$1EA0`: every return
+/// lands on the trap again. On the KIM-1 the first return underflows the stack; without the
+/// stack check each call still costs the RTS's cycles, so the run stops at `--max-cycles`.
+#[test]
+fn a_program_looping_on_a_host_trap_stops_at_the_cycle_budget() {
+    let dir = scratch("traploop");
+    let prog = dir.join("loop.h65");
+    std::fs::write(
+        &prog,
+        "0200 A2 00 A9 9F 9D 00 01 A9 1E 9D 01 01 E8 E8 D0 F2\n0210 A2 FF 9A 4C A0 1E\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            s(&prog),
+            "--machine",
+            "kim-1",
+            "--entry",
+            "0200",
+            "--max-cycles",
+            "100000",
+        ];
+        args.extend_from_slice(extra);
+        kempelen(&args)
+    };
+    let (ok, _, stderr) = run(&[]);
+    assert!(
+        !ok && stderr.contains("stack underflow") && stderr.contains("at PC $1EA0"),
+        "{stderr}"
+    );
+    let (ok, stdout, stderr) = run(&["--no-stack-check", "--json"]);
+    assert!(!ok, "{stdout}");
+    assert!(
+        stderr.contains("cycle budget of 100000 cycles exceeded at PC $1EA0"),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let cycles = v["cycles"].as_u64().unwrap();
+    assert!((100_000..100_006).contains(&cycles), "{cycles}");
+    // A is $1E at every call: printed as `\x1E`, about one character per 6 cycles.
+    let printed = v["console"].as_str().unwrap().matches("\\x1E").count();
+    assert!((16_000..16_700).contains(&printed), "{printed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn poke_is_checked_before_anything_is_written() {
+    let dir = scratch("poke");
+    let bin = dir.join("halt.bin");
+    std::fs::write(&bin, [0x76]).unwrap();
+    for (poke, want) in [
+        ("0200=aé1", "--poke `0200=aé1`: `aé1` is not hex bytes"),
+        ("0200=+1", "--poke `0200=+1`: `+1` is not hex bytes"),
+        (
+            "FFFF=0102",
+            "--poke `FFFF=0102`: 2 bytes at $FFFF run past $FFFF (nothing wraps to $0000)",
+        ),
+        ("+FFF=01", "--poke `+FFF=01`: `+FFF` is not a 16-bit address"),
+    ] {
+        let (ok, _, stderr) = kempelen(&["run", s(&bin), "--cpu", "z80", "--poke", poke]);
+        assert!(!ok && stderr.contains(want), "{poke}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let (ok, _, stderr) = kempelen(&[
+        "run", s(&bin), "--cpu", "z80", "--poke", "0001=76", "--dump", "0000-0001",
+    ]);
+    assert!(ok, "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn images_that_overlap_across_files_are_refused_unless_later_wins() {
+    let dir = scratch("overlap");
+    let rom = dir.join("rom.bin");
+    std::fs::write(&rom, [0x00, 0x00, 0x76]).unwrap();
+    let a = dir.join("a.hex");
+    let b = dir.join("b.hex");
+    // $0001: HALT
+    std::fs::write(&a, ":010001007688\n:00000001FF\n").unwrap();
+    std::fs::write(&b, ":010001007688\n:00000001FF\n").unwrap();
+    for (args, first, second) in [
+        (vec![s(&rom), "--image", s(&a)], "rom.bin", "a.hex"),
+        (vec!["--image", s(&a), "--image", s(&b)], "a.hex", "b.hex"),
+        (vec!["--image", s(&a), "--image", s(&a)], "a.hex", "a.hex"),
+        (
+            vec![s(&rom), "--image", &format!("{}@0002", s(&rom))],
+            "rom.bin",
+            "rom.bin",
+        ),
+    ] {
+        let mut all = vec!["run", "--cpu", "z80"];
+        all.extend(args.iter().copied());
+        let (ok, _, stderr) = kempelen(&all);
+        assert!(!ok, "{all:?}");
+        assert!(
+            stderr.contains(&format!("{second}: its bytes at"))
+                && stderr.contains(&format!("overlap those of {}", dir.join(first).display()))
+                && stderr.contains("--overlap later-wins"),
+            "{all:?}: {stderr}"
+        );
+    }
+    // With --overlap later-wins the later file's HALT at $0001 stops the run there.
+    let (ok, stdout, stderr) = kempelen(&[
+        "run", "--cpu", "z80", s(&rom), "--image", s(&a), "--overlap", "later-wins", "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["stop"]["Halt"]["pc"], 1, "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_text_image_with_a_bad_line_is_refused_with_its_place() {
+    let dir = scratch("badimage");
+    for (name, bytes, want) in [
+        (
+            "dump.h65",
+            &b"0000 00 00\n+FFF 00\n"[..],
+            "dump.h65:2:1: `+FFF` is not a four-digit hex address",
+        ),
+        (
+            "latin1.hex",
+            b":0100000000FF\n:01000100\xe900FF\n",
+            "latin1.hex:2:10: not UTF-8 text",
+        ),
+        (
+            "type6.hex",
+            b":00000006FA\n",
+            "type6.hex:1:8: unknown record type 06 (Intel HEX has types 00 to 05)",
+        ),
+        (
+            "nothing.hex",
+            b":0000000000\n:00000001FF\n",
+            "nothing.hex:1:1: the intel-hex image holds no bytes to load",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (ok, _, stderr) = kempelen(&["run", s(&path), "--cpu", "z80"]);
+        assert!(!ok && stderr.contains(want), "{name}: {stderr}");
+        assert!(!stderr.contains("loaded at )"), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn numbers_and_registers_of_a_personality_are_checked_from_the_command_line() {
+    let dir = scratch("personality");
+    let bin = dir.join("nop.bin");
+    std::fs::write(&bin, [0xEA]).unwrap();
+    let file = dir.join("p.toml");
+    for (body, want) in [
+        ("mhz = 1e-300\n", "p.toml:4:7: mhz must be between 0.01 and 1000"),
+        ("mhz = 1e-20\n", "p.toml:4:7: mhz must be between 0.01 and 1000"),
+        (
+            "[[trap]]\nname = \"P\"\nat = \"1000\"\nservice = \"print-string\"\n",
+            "p.toml:7:11: `print-string` needs an address in a register pair",
+        ),
+        (
+            "[[trap]]\nname = \"P\"\nat = \"1000\"\nservice = \"put-char\"\ncycles = 18446744073709551615\n",
+            "p.toml:8:10: cycles must be between 1 and 1000000000",
+        ),
+        (
+            "[[fill]]\nat = \"FFFF\"\nbytes = \"01 02\"\n",
+            "p.toml:6:9: 2 bytes at $FFFF run past $FFFF",
+        ),
+    ] {
+        std::fs::write(
+            &file,
+            format!("id = \"x\"\nname = \"x\"\ncpu = \"6502\"\n{body}"),
+        )
+        .unwrap();
+        let (ok, _, stderr) = kempelen(&[
+            "run",
+            s(&bin),
+            "--machine",
+            s(&file),
+            "--realtime",
+            "--max-cycles",
+            "10",
+        ]);
+        assert!(!ok && stderr.contains(want), "{body}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

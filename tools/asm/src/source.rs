@@ -72,7 +72,6 @@ impl SourceProvider for FsSource {
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>, SourceError> {
-        use std::io::Read;
         let error = |e: std::io::Error| match e.kind() {
             std::io::ErrorKind::NotFound => SourceError::NotFound(path.to_string()),
             _ => SourceError::Unreadable {
@@ -80,15 +79,36 @@ impl SourceProvider for FsSource {
                 message: e.to_string(),
             },
         };
-        let file = std::fs::File::open(path).map_err(error)?;
-        let mut bytes = Vec::new();
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(error)?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(SourceError::TooLarge(path.to_string()));
-        }
-        Ok(bytes)
+        read_bounded(Path::new(path), MAX_FILE_BYTES).map_err(|e| match e.kind() {
+            std::io::ErrorKind::FileTooLarge => SourceError::TooLarge(path.to_string()),
+            _ => error(e),
+        })
+    }
+}
+
+/// Reads the file at `path`, at most `limit` bytes: a longer file (or an endless one, such as
+/// `/dev/zero`) is an error of kind [`std::io::ErrorKind::FileTooLarge`] after `limit + 1`
+/// bytes, so no read of a named file can take the host's memory.
+pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::File::open(path)?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1)).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::FileTooLarge,
+            format!("larger than {} (an endless file?); refusing to read it", size(limit)),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// A byte count as people say it: `16 MiB`, `64 KiB`, `100 bytes`.
+fn size(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 20 && b % (1 << 20) == 0 => format!("{} MiB", b >> 20),
+        b if b >= 1 << 10 && b % (1 << 10) == 0 => format!("{} KiB", b >> 10),
+        b => format!("{b} bytes"),
     }
 }
 
