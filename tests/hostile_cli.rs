@@ -582,14 +582,24 @@ fn poke_is_checked_before_anything_is_written() {
             "FFFF=0102",
             "--poke `FFFF=0102`: 2 bytes at $FFFF run past $FFFF (nothing wraps to $0000)",
         ),
-        ("+FFF=01", "--poke `+FFF=01`: `+FFF` is not a 16-bit address"),
+        (
+            "+FFF=01",
+            "--poke `+FFF=01`: `+FFF` is not a 16-bit address",
+        ),
     ] {
         let (ok, _, stderr) = kempelen(&["run", s(&bin), "--cpu", "z80", "--poke", poke]);
         assert!(!ok && stderr.contains(want), "{poke}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
     let (ok, _, stderr) = kempelen(&[
-        "run", s(&bin), "--cpu", "z80", "--poke", "0001=76", "--dump", "0000-0001",
+        "run",
+        s(&bin),
+        "--cpu",
+        "z80",
+        "--poke",
+        "0001=76",
+        "--dump",
+        "0000-0001",
     ]);
     assert!(ok, "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -628,7 +638,15 @@ fn images_that_overlap_across_files_are_refused_unless_later_wins() {
     }
     // With --overlap later-wins the later file's HALT at $0001 stops the run there.
     let (ok, stdout, stderr) = kempelen(&[
-        "run", "--cpu", "z80", s(&rom), "--image", s(&a), "--overlap", "later-wins", "--json",
+        "run",
+        "--cpu",
+        "z80",
+        s(&rom),
+        "--image",
+        s(&a),
+        "--overlap",
+        "later-wins",
+        "--json",
     ]);
     assert!(ok, "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -677,8 +695,14 @@ fn numbers_and_registers_of_a_personality_are_checked_from_the_command_line() {
     std::fs::write(&bin, [0xEA]).unwrap();
     let file = dir.join("p.toml");
     for (body, want) in [
-        ("mhz = 1e-300\n", "p.toml:4:7: mhz must be between 0.01 and 1000"),
-        ("mhz = 1e-20\n", "p.toml:4:7: mhz must be between 0.01 and 1000"),
+        (
+            "mhz = 1e-300\n",
+            "p.toml:4:7: mhz must be between 0.01 and 1000",
+        ),
+        (
+            "mhz = 1e-20\n",
+            "p.toml:4:7: mhz must be between 0.01 and 1000",
+        ),
         (
             "[[trap]]\nname = \"P\"\nat = \"1000\"\nservice = \"print-string\"\n",
             "p.toml:7:11: `print-string` needs an address in a register pair",

@@ -46,9 +46,7 @@ impl ImageFormat {
         if hex_record(first, b';') {
             return ImageFormat::KimTape;
         }
-        let comment = |l: &[u8]| {
-            l.starts_with(b";") || l.starts_with(b"#")
-        };
+        let comment = |l: &[u8]| l.starts_with(b";") || l.starts_with(b"#");
         let text = |l: &[u8]| {
             std::str::from_utf8(l).is_ok_and(|t| t.chars().all(|c| !c.is_control() || c == '\t'))
         };
@@ -184,12 +182,12 @@ pub fn parse(
                     .then(|| u8::from_str_radix(pair, 16).ok())
                     .flatten()
                     .ok_or_else(|| {
-                    err(
-                        line,
-                        col + i,
-                        format!("`{}` is not a hex byte", &s[i..i + 2]),
-                    )
-                })
+                        err(
+                            line,
+                            col + i,
+                            format!("`{}` is not a hex byte", &s[i..i + 2]),
+                        )
+                    })
             })
             .collect()
     };
@@ -250,9 +248,7 @@ pub fn parse(
                         return Err(err(
                             line,
                             indent + 8,
-                            format!(
-                                "unknown record type {t:02X} (Intel HEX has types 00 to 05)"
-                            ),
+                            format!("unknown record type {t:02X} (Intel HEX has types 00 to 05)"),
                         ));
                     }
                 }
@@ -311,7 +307,9 @@ pub fn parse(
                 };
                 let addr = u16::from_str_radix(addr_text, 16)
                     .ok()
-                    .filter(|_| addr_text.len() == 4 && addr_text.bytes().all(|b| b.is_ascii_hexdigit()))
+                    .filter(|_| {
+                        addr_text.len() == 4 && addr_text.bytes().all(|b| b.is_ascii_hexdigit())
+                    })
                     .ok_or_else(|| {
                         err(
                             line,

@@ -183,8 +183,8 @@ impl Source<'_> {
                     .then(|| u8::from_str_radix(digits, 16).ok())
                     .flatten()
                     .ok_or_else(|| {
-                    self.error(Some(s.span()), format!("`{b}` is not a hex byte (00-FF)"))
-                })
+                        self.error(Some(s.span()), format!("`{b}` is not a hex byte (00-FF)"))
+                    })
             })
             .collect()
     }

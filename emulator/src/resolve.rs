@@ -98,12 +98,13 @@ pub fn image(
     raw_addr: Option<u16>,
     default_addr: u16,
 ) -> Result<Vec<Chunk>, ResolveError> {
-    let bytes = crate::files::read_bounded(path, crate::files::MAX_TEXT_BYTES).map_err(|source| {
-        ResolveError::Read {
-            path: path.to_path_buf(),
-            source,
-        }
-    })?;
+    let bytes =
+        crate::files::read_bounded(path, crate::files::MAX_TEXT_BYTES).map_err(|source| {
+            ResolveError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
     if bytes.is_empty() {
         return Err(ResolveError::Empty(path.to_path_buf()));
     }

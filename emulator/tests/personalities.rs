@@ -412,7 +412,13 @@ service = "put-char"
         .unwrap();
     let err = m.run(100_000).unwrap_err();
     assert!(
-        matches!(err.fault, Fault::BudgetExceeded { budget: 100_000, pc: 0x1EA0 }),
+        matches!(
+            err.fault,
+            Fault::BudgetExceeded {
+                budget: 100_000,
+                pc: 0x1EA0
+            }
+        ),
         "{}",
         err.fault
     );
@@ -460,7 +466,9 @@ fn numbers_in_a_personality_are_range_checked_with_their_place() {
         ));
         assert_eq!(
             e,
-            format!("f.toml:8:10: cycles must be between 1 and 1000000000 (found {cycles}): every call of a routine costs time")
+            format!(
+                "f.toml:8:10: cycles must be between 1 and 1000000000 (found {cycles}): every call of a routine costs time"
+            )
         );
     }
     let e = personality_error("cpu = \"z80\"\n[[fill]]\nat = \"FFFF\"\nbytes = \"01 02\"\n");
@@ -476,7 +484,10 @@ fn numbers_in_a_personality_are_range_checked_with_their_place() {
         "{e}"
     );
     let e = personality_error("cpu = \"z80\"\n[[fill]]\nat = \"+FFF\"\nbytes = \"01\"\n");
-    assert!(e.starts_with("f.toml:5:6: `+FFF` is not a 16-bit address"), "{e}");
+    assert!(
+        e.starts_with("f.toml:5:6: `+FFF` is not a 16-bit address"),
+        "{e}"
+    );
     let e = personality_error("cpu = \"z80\"\n[[fill]]\nat = \"0000\"\nbytes = \"+1\"\n");
     assert!(e.starts_with("f.toml:6:9: `+1` is not a hex byte"), "{e}");
 }
@@ -526,10 +537,7 @@ fn images_that_overlap_are_an_error_unless_the_later_may_win() {
         e.to_string(),
         "the images overlap: $0002-$0003 writes over $0000-$0002, loaded before it (the later bytes win only with --overlap later-wins)"
     );
-    let mut m = b
-        .overlap(kempelen_asm::Overlap::LaterWins)
-        .build()
-        .unwrap();
+    let mut m = b.overlap(kempelen_asm::Overlap::LaterWins).build().unwrap();
     assert_eq!(m.read_bytes(0, 4), [0x00, 0x00, 0x00, 0x76]);
     assert_eq!(m.run(100).unwrap().stop, StopReason::Halt { pc: 3 });
     // Nothing but empty images is no program.
@@ -541,7 +549,16 @@ fn images_that_overlap_are_an_error_unless_the_later_may_win() {
         .fill(0xFFFF, &[1, 2])
         .build()
         .unwrap_err();
-    assert!(matches!(e, ConfigError::ImageTooLarge { addr: 0xFFFF, len: 2 }), "{e}");
+    assert!(
+        matches!(
+            e,
+            ConfigError::ImageTooLarge {
+                addr: 0xFFFF,
+                len: 2
+            }
+        ),
+        "{e}"
+    );
 }
 
 /// The stats of a run continued with `run_more` are the whole run's, its host time too (so

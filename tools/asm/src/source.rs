@@ -97,7 +97,10 @@ pub fn read_bounded(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
     if bytes.len() as u64 > limit {
         return Err(std::io::Error::new(
             std::io::ErrorKind::FileTooLarge,
-            format!("larger than {} (an endless file?); refusing to read it", size(limit)),
+            format!(
+                "larger than {} (an endless file?); refusing to read it",
+                size(limit)
+            ),
         ));
     }
     Ok(bytes)

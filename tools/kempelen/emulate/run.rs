@@ -204,7 +204,7 @@ impl ConsoleHost for Terminal {
     }
 }
 
-fn read_symbols(path: &PathBuf) -> Result<SymbolTable> {
+fn read_symbols(path: &std::path::Path) -> Result<SymbolTable> {
     let text = super::asm::read_symbols(path)?;
     SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))
 }
@@ -392,11 +392,8 @@ fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu
     let mut loaded: Vec<(usize, &PathBuf, AddrRange)> = Vec::new();
     for (i, (path, addr)) in images.iter().enumerate() {
         for chunk in resolve::image(path, *addr, default_addr)? {
-            let range = AddrRange::new(
-                chunk.addr,
-                chunk.addr + (chunk.bytes.len() - 1) as u16,
-            )
-            .expect("a chunk holds bytes and ends below $10000");
+            let range = AddrRange::new(chunk.addr, chunk.addr + (chunk.bytes.len() - 1) as u16)
+                .expect("a chunk holds bytes and ends below $10000");
             if args.overlap == kempelen_asm::Overlap::Error {
                 if let Some((_, other, r)) = loaded
                     .iter()
