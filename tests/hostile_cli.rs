@@ -1,4 +1,4 @@
-//! The command line under hostile use (issue 13): no output replaces an input or another
+//! The command line under hostile use: no output replaces an input or another
 //! output, outputs are written all or none, printing commands exit quietly on a closed pipe,
 //! oversized images are refused.
 
@@ -733,5 +733,131 @@ fn numbers_and_registers_of_a_personality_are_checked_from_the_command_line() {
         assert!(!ok && stderr.contains(want), "{body}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `kempelen args` with a file-size limit of `blocks` KiB (bash's `ulimit -f`).
+#[cfg(unix)]
+fn kempelen_with_file_limit(blocks: u32, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -f {blocks}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// No temporary file is left in `dir`.
+fn no_leftovers(dir: &Path) {
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// Every output file is written whole or not at all: with a 2 KiB file-size limit each write
+/// fails with an error, and the old file is still there, untouched.
+#[cfg(unix)]
+#[test]
+fn outputs_are_written_whole_or_not_at_all() {
+    let dir = scratch("wholeornone");
+    let suite = dir.join("s.epd");
+    std::fs::write(&suite, "7k/8/6K1/8/8/8/8/R7 w - -; id \"m1\";\n").unwrap();
+    let target = dir.join("out.file");
+    let sym = dir.join("out.file.sym");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["tree", "--svg", s(&target)],
+        vec!["play", "--write-rom", s(&target)],
+        vec!["gen-tables", "--cpu", "z80", "--out", s(&target)],
+        vec![
+            "bench",
+            "--cpu",
+            "z80",
+            "--suite",
+            s(&suite),
+            "--ram-suite",
+            s(&suite),
+            "--depth",
+            "1",
+            "--ram-depth",
+            "1",
+            "--svg",
+            s(&target),
+        ],
+    ];
+    for args in cases {
+        std::fs::write(&target, "old").unwrap();
+        std::fs::write(&sym, "old sym").unwrap();
+        let (ok, _, stderr) = kempelen_with_file_limit(2, &args);
+        assert!(!ok, "{args:?} must fail under the limit");
+        assert!(stderr.contains("cannot write"), "{args:?}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old", "{args:?}");
+        assert_eq!(
+            std::fs::read_to_string(&sym).unwrap(),
+            "old sym",
+            "{args:?}"
+        );
+        no_leftovers(&dir);
+        // Without the limit the whole file is written.
+        let (ok, _, stderr) = kempelen(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        assert!(std::fs::metadata(&target).unwrap().len() > 2048, "{args:?}");
+        if args[0] == "play" {
+            // The ROM's symbols are written with it.
+            assert!(std::fs::read_to_string(&sym).unwrap().contains("EQU"));
+        }
+        no_leftovers(&dir);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `gen-tables --out` never replaces another source file of the port.
+#[test]
+fn gen_tables_never_replaces_a_source_of_the_port() {
+    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80/engine.asm");
+    let before = std::fs::read(&engine).unwrap();
+    let (ok, _, stderr) = kempelen(&["gen-tables", "--cpu", "z80", "--out", s(&engine)]);
+    let after = std::fs::read(&engine).unwrap();
+    if after != before {
+        std::fs::write(&engine, &before).unwrap();
+        panic!("gen-tables replaced engine.asm");
+    }
+    assert!(
+        !ok && stderr.contains("refusing to overwrite") && stderr.contains("nothing written"),
+        "{stderr}"
+    );
+}
+
+/// `claims --markdown` to a path that cannot be written fails at once, before minutes of
+/// measurement; `tree --svg` and `bench --svg` likewise.
+#[test]
+fn an_unwritable_output_fails_before_the_work() {
+    let dir = scratch("unwritable");
+    let bad = dir.join("no/such/dir/report.md");
+    for args in [
+        vec!["claims", "--markdown", s(&bad)],
+        vec!["bench", "--cpu", "z80", "--svg", s(&bad)],
+        vec!["tree", "--svg", s(&bad)],
+    ] {
+        let started = std::time::Instant::now();
+        let (ok, stdout, stderr) = kempelen(&args);
+        assert!(!ok, "{args:?}: {stdout}");
+        assert!(
+            stderr.contains("cannot be written (nothing run)") && stderr.contains("report.md"),
+            "{args:?}: {stderr}"
+        );
+        // Seconds, not the minutes of a measurement (a generous bound for a loaded host).
+        assert!(started.elapsed().as_secs() < 60, "{args:?}");
+    }
+    let (ok, _, stderr) = kempelen(&["claims", "--markdown", s(&dir)]);
+    assert!(!ok && stderr.contains("it is a directory"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
