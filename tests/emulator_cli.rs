@@ -42,7 +42,7 @@ const MOS6502_ECHO: &[u8] = &[
 fn machines_json_lists_every_profile() {
     let v = json(&["machines", "--json"]);
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 15);
+    assert_eq!(rows.len(), kempelen_emulator::MACHINES.len());
     let trs80 = rows.iter().find(|r| r["id"] == "trs-80").unwrap();
     assert_eq!(trs80["cpu"], "z80");
     assert_eq!(trs80["mhz"], 1.774);
@@ -299,9 +299,11 @@ fn json_stamps_every_read_of_a_personality_trap() {
         "--json",
     ]);
     assert_eq!(v["stop"], "HostDone");
-    assert_eq!(v["cycles"], 27);
-    // GETKEY takes the new line (no key), waits, and takes the 5 of the next line in the
-    // same call: both stamped when it returns. The KIM-1 runs at 1 MHz: a cycle is 1 us.
+    // The program's 27 cycles and the RTS (6 cycles) of each of the four routines.
+    assert_eq!(v["cycles"], 27 + 4 * 6);
+    // GETKEY takes the new line (no key) and waits: the new line is stamped when the run
+    // stops; the 5 of the next line, taken in the same call, when GETKEY returns. The KIM-1
+    // runs at 1 MHz: a cycle is 1 us.
     let reads = v["reads"].as_array().unwrap();
     let got: Vec<(u64, f64, &str)> = reads
         .iter()
@@ -316,17 +318,17 @@ fn json_stamps_every_read_of_a_personality_trap() {
     assert_eq!(
         got,
         [
-            (6, 0.006, "q"),
-            (12, 0.012, "\n"),
-            (12, 0.012, "5"),
-            (24, 0.024, "z")
+            (12, 0.012, "q"),
+            (18, 0.018, "\n"),
+            (24, 0.024, "5"),
+            (48, 0.048, "z")
         ]
     );
     let lines = v["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 2);
     assert_eq!(
         (&lines[1]["cycles"], &lines[1]["input"]),
-        (&12.into(), &"5z".into())
+        (&18.into(), &"5z".into())
     );
 }
 
@@ -379,7 +381,8 @@ fn personalities_from_the_command_line() {
     let v = run_json(&com, &["--cpm", "--input", "k"]);
     assert_eq!(v["stop"], "HostDone");
     assert_eq!(v["console"], "kk", "echo, then function 2");
-    assert_eq!(v["cycles"], 7 + 17 + 4 + 7 + 17 + 10);
+    // Each BDOS call returns as RET does (10 T-states).
+    assert_eq!(v["cycles"], 7 + 17 + 10 + 4 + 7 + 17 + 10 + 10);
     // An unsupported BDOS function names its number.
     let com = program("dma.com", [0x0E, 0x1A, 0xCD, 0x05, 0x00]);
     let err = run_fails(&com, &["--machine", "cpm"]);
@@ -392,7 +395,7 @@ fn personalities_from_the_command_line() {
     let v = run_json(&kim, &["--machine", "kim-1"]);
     assert_eq!(
         (v["console"].as_str(), v["cycles"].as_u64()),
-        (Some("K"), Some(2 + 6 + 3))
+        (Some("K"), Some(2 + 6 + 6 + 3))
     );
     assert_eq!(v["machine"], "kim-1");
     // A personality file of one's own, with an error that names file, line and column.

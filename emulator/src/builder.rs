@@ -28,6 +28,7 @@ pub struct MachineBuilder {
     pub(crate) traps: Vec<Trap>,
     pub(crate) fills: Vec<(u16, Vec<u8>)>,
     pub(crate) mirrors: Vec<(AddrRange, u16)>,
+    pub(crate) overlap: kempelen_isa::Overlap,
 }
 
 impl MachineBuilder {
@@ -47,6 +48,14 @@ impl MachineBuilder {
     /// and nowhere else. May be called more than once.
     pub fn load(mut self, addr: u16, bytes: &[u8]) -> Self {
         self.images.push((addr, bytes.to_vec()));
+        self
+    }
+
+    /// What [`MachineBuilder::build`] does when two images share addresses: refuse
+    /// ([`Overlap::Error`](kempelen_isa::Overlap), the default, as the assembler refuses
+    /// overlapping `ORG` areas) or let the later image's bytes win.
+    pub fn overlap(mut self, overlap: kempelen_isa::Overlap) -> Self {
+        self.overlap = overlap;
         self
     }
 
@@ -131,8 +140,31 @@ impl MachineBuilder {
                 cpu: self.cpu,
             });
         }
-        if self.images.is_empty() {
+        if self.images.iter().all(|(_, bytes)| bytes.is_empty()) {
             return Err(ConfigError::NoProgram);
+        }
+        let ranges: Vec<AddrRange> = self
+            .images
+            .iter()
+            .filter(|(_, b)| !b.is_empty())
+            .map(|(a, b)| {
+                AddrRange::new(*a, a.wrapping_add((b.len() - 1) as u16))
+                    .filter(|_| usize::from(*a) + b.len() <= 0x10000)
+                    .ok_or(ConfigError::ImageTooLarge {
+                        addr: *a,
+                        len: b.len(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        if self.overlap == kempelen_isa::Overlap::Error {
+            for (i, second) in ranges.iter().enumerate() {
+                if let Some(first) = ranges[..i].iter().find(|f| f.overlaps(second)) {
+                    return Err(ConfigError::ImagesOverlap {
+                        first: *first,
+                        second: *second,
+                    });
+                }
+            }
         }
         let mut bus = MachineBus::new(self.cpu, &self.map);
         bus.set_traps(self.traps.iter().map(|t| t.at).collect());
@@ -175,6 +207,7 @@ impl MachineBuilder {
             total_instructions: 0,
             traps: self.traps.clone(),
             trap_state: Default::default(),
+            run_wall: Default::default(),
         };
         let class = m.st.class;
         m.core.bus_mut().set_classes(class);
@@ -182,9 +215,21 @@ impl MachineBuilder {
             m.load(*addr, bytes)?;
         }
         for (addr, bytes) in &self.fills {
+            if usize::from(*addr) + bytes.len() > 0x10000 {
+                return Err(ConfigError::ImageTooLarge {
+                    addr: *addr,
+                    len: bytes.len(),
+                });
+            }
             m.write_bytes(*addr, bytes)?;
         }
         for (range, of) in &self.mirrors {
+            if u32::from(*of) + range.len() > 0x10000 {
+                return Err(ConfigError::ImageTooLarge {
+                    addr: *of,
+                    len: range.len() as usize,
+                });
+            }
             for (i, a) in range.indices().enumerate() {
                 if m.map.region_at(a as u16).map(|r| r.kind) != Some(RegionKind::Rom) {
                     return Err(ConfigError::NotMemory {

@@ -25,6 +25,7 @@ pub mod cpm;
 pub mod cpu_rules;
 pub mod devices;
 pub mod error;
+pub mod files;
 pub mod loaders;
 pub mod machine;
 pub mod memory;

@@ -108,6 +108,8 @@ pub struct Machine {
     pub(crate) total_instructions: u64,
     pub(crate) traps: Vec<Trap>,
     pub(crate) trap_state: TrapState,
+    /// Host time of the current run, over all its parts ([`Machine::run_more`]).
+    pub(crate) run_wall: Duration,
 }
 
 impl std::fmt::Debug for Machine {
@@ -140,6 +142,7 @@ impl Machine {
             traps: Vec::new(),
             fills: Vec::new(),
             mirrors: Vec::new(),
+            overlap: kempelen_isa::Overlap::Error,
         }
     }
 
@@ -431,6 +434,10 @@ impl Machine {
             self.run_until(budget)
         };
         let result = self.finish(exit, budget);
+        if !more {
+            self.run_wall = Duration::ZERO;
+        }
+        self.run_wall += started.elapsed();
         // The program's reads are stamped at the end of the instruction or trap that took
         // them; none leaves the run without a cycle count (a read the host made itself through
         // `Console::read` gets the run's last one).
@@ -447,7 +454,7 @@ impl Machine {
             instructions: self.st.instructions,
             unmapped_reads: self.core.bus().machine().unmapped_reads.get(),
             max_stack_depth: self.st.stack.map(|s| s.max_depth as u32),
-            wall_time: started.elapsed(),
+            wall_time: self.run_wall,
         })
     }
 
@@ -496,7 +503,15 @@ impl Machine {
             let cycles = self.st.cycles;
             self.console_mut().stamp_reads(cycles);
             match served {
-                Ok(Served::Continue) => {}
+                Ok(Served::Continue) => {
+                    // The routine's return popped the stack as RET / RTS would: popping above
+                    // the region's top is an underflow here too.
+                    if let Some(s) = self.st.stack {
+                        if s.depth < 0 || s.depth > s.size {
+                            return Exit::FaultAfter(s.fault(self.cpu, self.core.sp(), pc));
+                        }
+                    }
+                }
                 Ok(Served::Done) => return Exit::Stop(StopReason::HostDone),
                 Ok(Served::Wait) => {
                     if self.console_mut().take_starved() {
@@ -522,7 +537,7 @@ impl Machine {
 
     /// Adds `cycles` spent outside the CPU (a host trap's routine) to the run.
     pub(crate) fn charge(&mut self, cycles: u64) {
-        self.st.cycles += cycles;
+        self.st.cycles = self.st.cycles.saturating_add(cycles);
     }
 
     /// Sets every register from a snapshot; `false` on a core that keeps some private.

@@ -18,7 +18,7 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kempelen_emulator::grouped;
 use kempelen_roms::bench::{self, BenchPlan, PortBench, targets};
@@ -86,6 +86,7 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
             .cloned()
             .collect();
         crate::output::check_outputs(&inputs, &[("--svg", svg.as_path())])?;
+        crate::output::check_writable("--svg", svg)?;
     }
     let mut machines = Vec::new();
     for &port in &o.ports {
@@ -142,7 +143,12 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
     }
     if let Some(path) = &o.svg {
         let svg = kempelen_claims::chart::draw(&reports)?;
-        std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
+        let inputs: Vec<_> = [&o.suite, &o.ram_suite]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        crate::output::write_output("--svg", path, svg.as_bytes(), &inputs)?;
         if !o.json {
             println!("chart written to {}", path.display());
         }

@@ -9,7 +9,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
 use kempelen_emulator::grouped;
 use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, run_console};
@@ -45,12 +45,16 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     };
     let rom = ConsoleRom::assemble(port)?;
     if let Some(path) = &args.write_rom {
-        std::fs::write(path, &rom.image)
-            .with_context(|| format!("cannot write {}", path.display()))?;
         let mut sym = path.clone().into_os_string();
         sym.push(".sym");
-        std::fs::write(&sym, rom.symbols.to_string())
-            .with_context(|| format!("cannot write {}", sym.to_string_lossy()))?;
+        let sym = PathBuf::from(sym);
+        // Both files or neither, each written whole.
+        crate::output::check_outputs(&[], &[("--write-rom", path), ("its symbols", &sym)])?;
+        let mut outputs = crate::output::Outputs::new();
+        outputs.stage(path, &rom.image)?;
+        outputs.stage(&sym, rom.symbols.to_string().as_bytes())?;
+        outputs.commit()?;
+        let sym = sym.into_os_string();
         eprintln!(
             "{}: {} bytes (engine {} + front end {}), symbols in {}",
             path.display(),
