@@ -91,20 +91,7 @@ fn adaptor_errors_name_the_file_and_place() {
 
 /// Sends a UCI script to `kempelen uci --program ADAPTOR` and returns what it printed.
 fn uci_script(adaptor: &Path, script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["uci", "--program", adaptor.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    text(&child.wait_with_output().unwrap().stdout)
+    text(&common::with_input(&["uci", "--program", adaptor.to_str().unwrap()], script).stdout)
 }
 
 /// `[[setup]]`, `[board]`, pokes by symbol, the restart and `[depth]`, on a small program of

@@ -4,9 +4,7 @@
 mod common;
 
 use common::{output, scratch, text};
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 #[test]
 fn asm_then_run_plays_a_scripted_game() {
@@ -71,21 +69,8 @@ fn run_stops_when_the_scripted_input_runs_out() {
 
 #[test]
 fn play_reads_the_terminal_and_quits_at_the_end_of_input() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["play", "--machine", "trs-80"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run kempelen play");
     // No q: the end of the input quits.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"d 2\ne2e4\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::with_input(&["play", "--machine", "trs-80"], "d 2\ne2e4\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("> Search depth 2\n"), "{stdout}");
