@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{output, scratch, text};
+use common::{output, scratch, succeeds, text};
 use std::path::Path;
 
 #[test]
@@ -43,14 +43,9 @@ fn asm_then_run_plays_a_scripted_game() {
 #[test]
 fn run_stops_when_the_scripted_input_runs_out() {
     let rom = scratch("console-cli").join("console-short.bin");
-    let out = output(&["play", "--write-rom", rom.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("(engine "),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = output(&[
+    let (_, stderr) = succeeds(&["play", "--write-rom", rom.to_str().unwrap()]);
+    assert!(stderr.contains("(engine "), "{}", stderr);
+    let (stdout, stderr) = succeeds(&[
         "run",
         rom.to_str().unwrap(),
         "--cpu",
@@ -58,12 +53,11 @@ fn run_stops_when_the_scripted_input_runs_out() {
         "--input",
         "b\\n",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).ends_with("Move 1, White to move\n> \n"));
+    assert!(stdout.ends_with("Move 1, White to move\n> \n"));
     assert!(
-        text(&out.stderr).contains("stopped: waiting for console input"),
+        stderr.contains("stopped: waiting for console input"),
         "{}",
-        text(&out.stderr)
+        stderr
     );
 }
 
