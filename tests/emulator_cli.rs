@@ -4,7 +4,6 @@ mod common;
 
 use common::{fails, json, output, scratch_file, succeeds, text};
 use std::path::Path;
-use std::process::Command;
 
 /// `kempelen run FILE ARGS...`, which must succeed: its standard output and error.
 fn run_ok(file: &Path, args: &[&str]) -> (String, String) {
@@ -348,18 +347,17 @@ fn json_console_keeps_bytes_above_7f() {
 #[test]
 fn exhausted_terminal_input_stops_with_input_wait() {
     let rom = program("echo-wait.z80", Z80_ECHO);
-    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args([
+    let out = common::with_input(
+        &[
             "run",
             rom.to_str().unwrap(),
             "--cpu",
             "z80",
             "--max-cycles",
             "100000000000",
-        ])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+        ],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("stopped: waiting for console input at $0000"),

@@ -5,8 +5,6 @@ mod common;
 
 use common::{fails, json, kempelen, succeeds};
 
-use std::process::Command;
-
 #[test]
 fn gen_tables_check_passes_on_the_checked_in_file() {
     let (stdout, _) = succeeds(&["gen-tables", "--check"]);
@@ -493,28 +491,10 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
 
 /// Sends `input` to `kempelen uci` with `args`, returns what it printed and how long it took.
 fn uci_session(args: &[&str], input: &str) -> (String, std::time::Duration) {
-    use std::io::Write;
-    use std::process::Stdio;
     let start = std::time::Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .arg("uci")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run kempelen uci");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::with_input(&[&["uci"], args].concat(), input);
     assert!(out.status.success());
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        start.elapsed(),
-    )
+    (common::text(&out.stdout), start.elapsed())
 }
 
 #[test]
@@ -941,28 +921,10 @@ kempelen_roms::port_tests!(
         );
         assert!(text.contains("readyok"), "{text}");
         if port.has_console() {
-            let (ok, out, err) = {
-                use std::io::Write;
-                let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-                    .args(["play", "--cpu", cpu])
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::piped())
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .unwrap();
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(b"d 1\ne2e4\nq\n")
-                    .unwrap();
-                let o = child.wait_with_output().unwrap();
-                (
-                    o.status.success(),
-                    String::from_utf8_lossy(&o.stdout).into_owned(),
-                    String::from_utf8_lossy(&o.stderr).into_owned(),
-                )
-            };
+            let (ok, out, err) = common::outcome(&common::with_input(
+                &["play", "--cpu", cpu],
+                "d 1\ne2e4\nq\n",
+            ));
             assert!(ok && out.contains("Kempelen plays "), "{cpu}: {out}{err}");
             assert!(err.contains(machine.id), "{err}");
         }
