@@ -41,7 +41,7 @@ fn machines_json_lists_every_profile() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 14);
+    assert_eq!(rows.len(), 15);
     let trs80 = rows.iter().find(|r| r["id"] == "trs-80").unwrap();
     assert_eq!(trs80["cpu"], "z80");
     assert_eq!(trs80["mhz"], 1.774);

@@ -140,6 +140,16 @@ pub const MACHINES: &[ClockProfile] = &[
         source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
+        id: "msx",
+        machine: "MSX (MSX1 standard, 1983)",
+        cpu: Cpu::Z80,
+        chip: "Z80A",
+        mhz: 3.579545,
+        ram: "8-64 KB",
+        note: "one wait state in every M1 cycle",
+        source: "MSX Technical Handbook (ASCII Corporation, 1985); MSX Assembly Page, Z80 timing on the MSX",
+    },
+    ClockProfile {
         id: "apple-2",
         machine: "Apple II (Sargon III, 1983)",
         cpu: Cpu::Mos6502,

@@ -7,6 +7,8 @@
 //!   UCI and xboard engines ([`external`]).
 //! - [`openings`]: opening sets as EPD text.
 //! - [`rating`]: score to Elo with a 95 % margin, Bradley-Terry ratings of a round robin.
+//! - [`event`]: a whole tournament: the schedule of a round robin or gauntlet, its games
+//!   played several at a time, the standings.
 //!
 //! One game of the reference against itself at two plies a move:
 //!
@@ -20,6 +22,7 @@
 //! ```
 
 mod error;
+pub mod event;
 pub mod external;
 pub mod game;
 pub mod openings;
@@ -27,6 +30,7 @@ pub mod player;
 pub mod rating;
 
 pub use error::TournamentError;
+pub use event::{Pairing, Standings, forfeits, play_all, play_scheduled, schedule};
 pub use game::{
     GameRecord, GameSettings, MoveLimit, Opening, Outcome, PgnTags, Termination, play_game, to_pgn,
 };
