@@ -1,32 +1,18 @@
 //! End-to-end: the console front end through the command line, the two ways the README
 //! gives: `kempelen asm` + `kempelen run` on the assembled ROM, and `kempelen play`.
 
+mod common;
+
+use common::{output, scratch, text};
 use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
-
-fn kempelen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(args)
-        .output()
-        .expect("run kempelen")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-console-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use std::path::Path;
+use std::process::{Command, Stdio};
 
 #[test]
 fn asm_then_run_plays_a_scripted_game() {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80/console.asm");
-    let rom = scratch().join("console.bin");
-    let out = kempelen(&[
+    let rom = scratch("console-cli").join("console.bin");
+    let out = output(&[
         "asm",
         source.to_str().unwrap(),
         "--cpu",
@@ -35,7 +21,7 @@ fn asm_then_run_plays_a_scripted_game() {
         rom.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = kempelen(&[
+    let out = output(&[
         "run",
         rom.to_str().unwrap(),
         "--cpu",
@@ -58,15 +44,15 @@ fn asm_then_run_plays_a_scripted_game() {
 
 #[test]
 fn run_stops_when_the_scripted_input_runs_out() {
-    let rom = scratch().join("console-short.bin");
-    let out = kempelen(&["play", "--write-rom", rom.to_str().unwrap()]);
+    let rom = scratch("console-cli").join("console-short.bin");
+    let out = output(&["play", "--write-rom", rom.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("(engine "),
         "{}",
         text(&out.stderr)
     );
-    let out = kempelen(&[
+    let out = output(&[
         "run",
         rom.to_str().unwrap(),
         "--cpu",

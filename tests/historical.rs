@@ -13,6 +13,8 @@
 //!
 //! Each prints the emulated time of every move of the program at its machine's clock.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -33,31 +35,14 @@ fn play(adaptor: &str, file: &str, colour: &str, depth: u32) {
 /// A full game through tests/historical_uci.py: `program` is an adaptor file or `kempelen
 /// uci` options; the game must end by the rules.
 fn game(program: &str, colour: &str, depth: u32) {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("python3")
-        .args([
-            &format!("{root}/tests/historical_uci.py"),
-            env!("CARGO_BIN_EXE_kempelen"),
-            program,
-            colour,
-            "400",
-            &depth.to_string(),
-        ])
-        .output()
-        .expect("run python3 with python-chess");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let result = stdout
-        .lines()
-        .find(|l| l.starts_with("RESULT"))
-        .unwrap_or_else(|| panic!("{stdout}"));
-    let f: Vec<&str> = result.split_whitespace().collect();
-    assert_eq!(f[3], "True", "a proper end of the game: {result}");
+    let Some(results) = common::python_session(
+        "historical_uci.py",
+        &[program, colour, "400", &depth.to_string()],
+    ) else {
+        return;
+    };
+    let f = &results[0];
+    assert_eq!(f[3], "True", "a proper end of the game: {f:?}");
 }
 
 #[test]

@@ -17,6 +17,20 @@ pub fn kempelen(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// Runs `kempelen args`, which must succeed: its standard output and standard error.
+pub fn succeeds(args: &[&str]) -> (String, String) {
+    let (ok, stdout, stderr) = kempelen(args);
+    assert!(ok, "{args:?}: {stderr}");
+    (stdout, stderr)
+}
+
+/// Runs `kempelen args`, which must fail: its standard error.
+pub fn fails(args: &[&str]) -> String {
+    let (ok, stdout, stderr) = kempelen(args);
+    assert!(!ok, "{args:?} succeeded: {stdout}");
+    stderr
+}
+
 /// Runs `kempelen args` (with `--json` among them), which must succeed, and parses its output.
 pub fn json(args: &[&str]) -> serde_json::Value {
     let (ok, stdout, stderr) = kempelen(args);
@@ -30,4 +44,76 @@ pub fn python_chess_available() -> bool {
         .args(["-c", "import chess.engine"])
         .output()
         .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `kempelen args` and returns its whole output (status, standard output and error as
+/// bytes).
+pub fn output(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run kempelen")
+}
+
+/// Bytes of an output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch folder of this test process under the system's temporary folder, created if
+/// missing: `kempelen-NAME-PID`.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kempelen-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// [`scratch`], emptied first: a fresh folder for one test.
+pub fn fresh_scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kempelen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    scratch(name)
+}
+
+/// Writes `bytes` to `name` in the scratch folder `folder` and returns its path.
+pub fn scratch_file(folder: &str, name: &str, bytes: impl AsRef<[u8]>) -> std::path::PathBuf {
+    let path = scratch(folder).join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// Runs the python-chess script `tests/SCRIPT` with the kempelen binary and `args`, which must
+/// succeed, and returns the fields of every line it printed that starts with `RESULT`. `None`
+/// (with a `SKIPPED` line) when python3 or python-chess is missing.
+pub fn python_session(script: &str, args: &[&str]) -> Option<Vec<Vec<String>>> {
+    if !python_chess_available() {
+        eprintln!("SKIPPED: python3 with the 'chess' package is not installed (pip install chess)");
+        return None;
+    }
+    let script = format!("{}/tests/{script}", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run python3");
+    let stdout = text(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "{args:?}: session failed:\n{stdout}\n{}",
+        text(&out.stderr)
+    );
+    let results: Vec<Vec<String>> = stdout
+        .lines()
+        .filter(|l| l.starts_with("RESULT"))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert!(!results.is_empty(), "no RESULT line:\n{stdout}");
+    Some(results)
+}
+
+/// Whether a game's result field is a proper one (`1-0`, `0-1`, `1/2-1/2`).
+pub fn is_result(field: &str) -> bool {
+    ["1-0", "0-1", "1/2-1/2"].contains(&field)
 }

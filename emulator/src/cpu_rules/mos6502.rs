@@ -14,7 +14,7 @@ pub fn is_documented_6502(op: u8) -> bool {
 
 /// Whether `op` is a documented opcode of `cpu` (a row of the assembler's table).
 pub fn is_documented(cpu: Cpu, op: u8) -> bool {
-    kempelen_asm::decode(cpu, &[op, 0, 0], 0).is_ok_and(|d| d.is_documented())
+    kempelen_isa::decode(cpu, &[op, 0, 0], 0).is_ok_and(|d| d.is_documented())
 }
 
 /// The 6502 `JAM` (`KIL`) opcodes, which lock the CPU.

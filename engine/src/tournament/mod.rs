@@ -7,6 +7,8 @@
 //!   UCI and xboard engines ([`external`]).
 //! - [`openings`]: opening sets as EPD text.
 //! - [`rating`]: score to Elo with a 95 % margin, Bradley-Terry ratings of a round robin.
+//! - [`event`]: a whole tournament: the schedule of a round robin or gauntlet, its games
+//!   played several at a time, the standings.
 //!
 //! One game of the reference against itself at two plies a move:
 //!
@@ -19,12 +21,16 @@
 //! assert!(record.moves.len() <= 20);
 //! ```
 
+mod error;
+pub mod event;
 pub mod external;
 pub mod game;
 pub mod openings;
 pub mod player;
 pub mod rating;
 
+pub use error::TournamentError;
+pub use event::{Pairing, Standings, forfeits, play_all, play_scheduled, schedule};
 pub use game::{
     GameRecord, GameSettings, MoveLimit, Opening, Outcome, PgnTags, Termination, play_game, to_pgn,
 };
@@ -33,24 +39,3 @@ pub use player::{PlayerKind, PlayerSpec, ReferenceVariant, VARIANTS, Variant, va
 pub use rating::{
     EloEstimate, Rating, RatingError, Wdl, elo_difference, elo_from_score, fit_ratings,
 };
-
-/// Errors of tournament set-up.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum TournamentError {
-    /// A player spec names nothing Kempelen can run.
-    #[error("bad player '{spec}': {reason}")]
-    BadPlayer {
-        /// The spec as given.
-        spec: String,
-        /// Why it was refused.
-        reason: String,
-    },
-    /// An opening line is malformed.
-    #[error("{place}: {reason}")]
-    BadOpening {
-        /// `source:line`.
-        place: String,
-        /// What is wrong.
-        reason: String,
-    },
-}

@@ -8,14 +8,13 @@
 //! may carry arguments separated by spaces; a program name without `/` is looked up in `PATH`
 //! and `/usr/games`.
 
-use super::TournamentError;
+use super::error::TournamentError;
 use super::external::{UciEngine, XboardEngine};
 use crate::engine::{Engine, EngineError, EngineOption, Limits, SearchControl, SearchResult};
 use crate::game::Game;
 use crate::native::{NativeEngine, Profile};
 use crate::position::Position;
 use crate::reference::{Features, ReferenceLimits, ReferenceSearch};
-use crate::time;
 use std::time::Duration;
 
 /// A reference variant: the reference search with one feature switched off.
@@ -104,17 +103,9 @@ impl Engine for ReferenceVariant {
         limits: &Limits,
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
-        if limits.depth == Some(0) {
-            return Err(EngineError::Unsupported("depth must be at least 1".into()));
-        }
+        limits.check_depth()?;
         let pos = game.position();
-        let budget = time::budget(limits, pos.side());
-        let rl = ReferenceLimits {
-            depth: limits.depth,
-            nodes: limits.nodes,
-            soft_time: budget.soft,
-            hard_time: budget.hard,
-        };
+        let rl = ReferenceLimits::from_limits(limits, pos.side());
         Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
             .with_features(self.features)
             .with_control(control)

@@ -17,7 +17,7 @@ mod foreign;
 mod forms;
 mod stmt;
 
-use crate::hash::FastMap as HashMap;
+use kempelen_isa::hash::FastMap as HashMap;
 use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::Arc;
