@@ -11,6 +11,9 @@ pub enum TournamentError {
         /// Why it was refused.
         reason: String,
     },
+    /// Settings no tournament can be played at.
+    #[error("{0}")]
+    BadSettings(String),
     /// An opening line is malformed.
     #[error("{place}: {reason}")]
     BadOpening {
