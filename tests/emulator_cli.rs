@@ -42,7 +42,7 @@ const MOS6502_ECHO: &[u8] = &[
 fn machines_json_lists_every_profile() {
     let v = json(&["machines", "--json"]);
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 15);
+    assert_eq!(rows.len(), 16);
     let trs80 = rows.iter().find(|r| r["id"] == "trs-80").unwrap();
     assert_eq!(trs80["cpu"], "z80");
     assert_eq!(trs80["mhz"], 1.774);
@@ -52,6 +52,7 @@ fn machines_json_lists_every_profile() {
     );
     let table = output(&["machines"]);
     assert!(text(&table.stdout).contains("zx-spectrum"));
+    assert!(text(&table.stdout).contains("zx81             slow, fast"));
 }
 
 #[test]

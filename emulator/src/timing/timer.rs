@@ -361,6 +361,20 @@ impl Timer {
     /// takes an interrupt now. Brings `pos` up to date, takes a due interrupt, and plans the
     /// next stop.
     pub(crate) fn settle(&mut self, cycles: u64, op: u8, accepts: bool) {
+        self.advance(cycles, op);
+        self.interrupt(accepts);
+        self.plan(cycles);
+    }
+
+    /// The run ended with the run at `cycles`: brings `pos` up to date (an interrupt raised
+    /// during the last instruction is taken when the machine runs again, if it does).
+    pub(crate) fn settle_end(&mut self, cycles: u64, op: u8) {
+        self.advance(cycles, op);
+        self.plan(cycles);
+    }
+
+    /// Brings `pos` up to the run at `cycles`.
+    fn advance(&mut self, cycles: u64, op: u8) {
         if self.per_access {
             self.at_cycles = cycles;
         } else if self.stepping {
@@ -370,8 +384,6 @@ impl Timer {
         } else {
             self.plain(cycles);
         }
-        self.interrupt(accepts);
-        self.plan(cycles);
     }
 
     /// Takes the interrupt if it is due and the CPU takes it.
