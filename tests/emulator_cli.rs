@@ -51,6 +51,7 @@ fn machines_json_lists_every_profile() {
     );
     let table = output(&["machines"]);
     assert!(text(&table.stdout).contains("zx-spectrum"));
+    assert!(text(&table.stdout).contains("zx81             slow, fast"));
 }
 
 #[test]

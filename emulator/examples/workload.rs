@@ -51,7 +51,14 @@ fn main() {
         "bare" => run_bare(workload),
         "machine" => run_with(workload, model, None).0,
         // The Z80 on the core that per-access models run on, without a model.
-        "rustzx" => run_with(workload, model, Some(kempelen_emulator::CoreKind::RustzxZ80)).0,
+        "rustzx" => {
+            run_with(
+                workload,
+                model,
+                Some(kempelen_emulator::CoreKind::RustzxZ80),
+            )
+            .0
+        }
         _ => {
             eprintln!("unknown layer `{layer}` (bare, machine or rustzx)");
             std::process::exit(2);

@@ -476,12 +476,11 @@ impl Machine {
             self.run_wall = Duration::ZERO;
         }
         self.run_wall += started.elapsed();
-        let accepts = self.core.accepts_interrupt();
         let cycles = self.st.cycles;
         let last = self.last_pc().map_or(0, |pc| self.read_byte(pc));
         let machine_time = match (self.timing, self.core.bus_mut().timer.as_deref_mut()) {
             (Some(model), Some(t)) => {
-                t.settle(cycles, last, accepts);
+                t.settle_end(cycles, last);
                 let (pos0, stats0) = self.run_start;
                 Some(MachineTime {
                     model,

@@ -433,7 +433,6 @@ pub(crate) trait Runner {
     fn reset(&mut self);
     fn set_irq(&mut self, active: bool);
     fn pulse_nmi(&mut self);
-    fn accepts_interrupt(&self) -> bool;
     fn set_start_state(&mut self, interrupts: bool, im: Option<u8>, i: Option<u8>);
 }
 
@@ -473,9 +472,6 @@ impl<C: Core<Bus: Machined>> Runner for C {
     }
     fn pulse_nmi(&mut self) {
         Core::pulse_nmi(self)
-    }
-    fn accepts_interrupt(&self) -> bool {
-        Core::accepts_interrupt(self)
     }
     fn set_start_state(&mut self, interrupts: bool, im: Option<u8>, i: Option<u8>) {
         Core::set_start_state(self, interrupts, im, i)

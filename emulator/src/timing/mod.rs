@@ -472,6 +472,11 @@ pub fn parse(machine: &str, text: &str) -> Result<MachineTiming, TimingFileError
                 return Err(err(format!("{what}: interrupt period or position")));
             }
         }
+        if !m.dma.is_empty() && (m.cycle_ticks != 1 || m.stretch.is_some()) {
+            return Err(err(format!(
+                "{what}: dma goes with one tick a CPU cycle and no stretch"
+            )));
+        }
         if m.per_access() && (!m.dma.is_empty() || m.stretch.is_some()) {
             return Err(err(format!(
                 "{what}: per-access timing (contention, align, m1_wait) goes with no dma or stretch"

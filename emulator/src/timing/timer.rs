@@ -54,9 +54,10 @@ impl TimerStats {
 }
 
 /// Enough cycles before an event to be sure no instruction passes it unseen: the longest Z80
-/// instruction with an interrupt acknowledge in the same step (23 + 19), and more than any
-/// 6502 one.
-const LOOKAHEAD: u64 = 48;
+/// instruction with an interrupt acknowledge in the same step (23 + 19)...
+const LOOKAHEAD_Z80: u64 = 48;
+/// ... and the longest 6502 one with an interrupt sequence (7 + 7).
+const LOOKAHEAD_6502: u64 = 16;
 
 /// A span of a frame the display takes: `[start - lead, end)` in ticks from the frame's start.
 #[derive(Debug, Clone, Copy)]
@@ -87,12 +88,26 @@ pub(crate) struct Timer {
     next_tick: u64,
     /// One frame's DMA windows, sorted.
     windows: Vec<Window>,
+    /// Cycles before an event from which the instructions are taken one by one.
+    lookahead: u64,
+    /// Some window has a lead-in (a 6502 on RDY): the windows are then taken instruction by
+    /// instruction.
+    lead_windows: bool,
     /// The tick of the next interrupt.
     irq_next: u64,
     /// An interrupt not taken yet, and the tick its line drops.
     irq_pending: Option<u64>,
     /// Contended addresses, one bit each.
     contended: Vec<u64>,
+    /// By access: the model's contention (memory, I/O), slot and M1 wait, looked up once.
+    ula: bool,
+    ula_io: bool,
+    align_every: u64,
+    m1_wait: u64,
+    /// The contention delay at each tick of a frame (empty without contention).
+    delay: Box<[u8]>,
+    /// The tick at which the frame `pos` lies in began (by access).
+    frame_base: u64,
     /// Per opcode, which of its cycles are writes (bit 0: the last); 6502 only.
     writes: [u8; 256],
     stats: TimerStats,
@@ -123,6 +138,24 @@ impl Timer {
                 }
             }
         }
+        let delay: Box<[u8]> = match &model.contention {
+            Some(c) => (0..frame)
+                .map(|t| {
+                    let first = u64::from(c.first);
+                    if t < first {
+                        return 0;
+                    }
+                    let line = (t - first) / u64::from(model.line);
+                    let x = (t - first) % u64::from(model.line);
+                    if line >= u64::from(c.lines) || x >= u64::from(c.width) {
+                        0
+                    } else {
+                        c.pattern[(x % c.pattern.len() as u64) as usize] as u8
+                    }
+                })
+                .collect(),
+            None => Box::new([]),
+        };
         let irq_next = model
             .interrupt
             .as_ref()
@@ -144,10 +177,22 @@ impl Timer {
             next_cycles: u64::MAX,
             stepping: false,
             next_tick: u64::MAX,
+            lookahead: if cpu.is_6502_family() {
+                LOOKAHEAD_6502
+            } else {
+                LOOKAHEAD_Z80
+            },
+            lead_windows: windows.iter().any(|w| w.lead > 0),
             windows,
             irq_next,
             irq_pending: None,
             contended,
+            ula: model.contention.is_some(),
+            ula_io: model.contention.as_ref().is_some_and(|c| c.io),
+            align_every: model.align.as_ref().map_or(0, |a| u64::from(a.every)),
+            m1_wait: model.m1_wait.map_or(0, u64::from),
+            delay,
+            frame_base: 0,
             writes,
             stats: TimerStats::default(),
         };
@@ -175,6 +220,7 @@ impl Timer {
     pub(crate) fn set_frame_position(&mut self, tick: u64) {
         let frame_start = self.pos - self.pos % self.frame;
         self.pos = frame_start + tick % self.frame;
+        self.frame_base = frame_start;
         self.irq_pending = None;
         if let Some(irq) = &self.model.interrupt {
             let period = irq.period.map_or(self.frame, u64::from);
@@ -213,7 +259,11 @@ impl Timer {
     /// Ticks at run cycle `cycles` if nothing happens on the way (the plain advance).
     fn plain(&mut self, cycles: u64) {
         let n = cycles.saturating_sub(self.at_cycles);
-        self.pos += n * self.cycle_ticks;
+        if self.windows.is_empty() {
+            self.pos += n * self.cycle_ticks;
+        } else {
+            self.advance_free(n);
+        }
         if let Some(s) = &self.model.stretch {
             let every = u64::from(s.every);
             let long = (self.total_cycles + n) / every - self.total_cycles / every;
@@ -223,6 +273,49 @@ impl Timer {
         }
         self.total_cycles += n;
         self.at_cycles = cycles;
+    }
+
+    /// Moves `pos` over `n` CPU cycles laid onto the free ticks of the frame, the windows
+    /// skipped whole (windows without a lead-in: whatever the cycle does, it waits; the
+    /// windows with one are taken instruction by instruction, see [`Timer::lay`]).
+    fn advance_free(&mut self, n: u64) {
+        let mut left = n * self.cycle_ticks;
+        while left > 0 {
+            match self.window_from(self.pos) {
+                Some((_, start, end)) if self.pos >= start => {
+                    self.stats.dma_ticks += end - self.pos;
+                    self.pos = end;
+                }
+                Some((_, start, _)) if start - self.pos < left => {
+                    left -= start - self.pos;
+                    self.pos = start;
+                }
+                _ => {
+                    self.pos += left;
+                    left = 0;
+                }
+            }
+        }
+    }
+
+    /// CPU cycles that fit in the free ticks from `pos` to `event` (the windows without a
+    /// lead-in left out), at most `cap`.
+    fn free_cycles_until(&self, event: u64, cap: u64) -> u64 {
+        let (mut t, mut free) = (self.pos, 0);
+        while t < event && free < cap {
+            match self.window_from(t) {
+                Some((_, start, end)) if t >= start => t = end,
+                Some((_, start, _)) if start < event => {
+                    free += start - t;
+                    t = start;
+                }
+                _ => {
+                    free += event - t;
+                    t = event;
+                }
+            }
+        }
+        free / self.cycle_ticks
     }
 
     /// The window that holds or follows tick `t`, as absolute ticks `(from, start, end,
@@ -268,6 +361,20 @@ impl Timer {
     /// takes an interrupt now. Brings `pos` up to date, takes a due interrupt, and plans the
     /// next stop.
     pub(crate) fn settle(&mut self, cycles: u64, op: u8, accepts: bool) {
+        self.advance(cycles, op);
+        self.interrupt(accepts);
+        self.plan(cycles);
+    }
+
+    /// The run ended with the run at `cycles`: brings `pos` up to date (an interrupt raised
+    /// during the last instruction is taken when the machine runs again, if it does).
+    pub(crate) fn settle_end(&mut self, cycles: u64, op: u8) {
+        self.advance(cycles, op);
+        self.plan(cycles);
+    }
+
+    /// Brings `pos` up to the run at `cycles`.
+    fn advance(&mut self, cycles: u64, op: u8) {
         if self.per_access {
             self.at_cycles = cycles;
         } else if self.stepping {
@@ -277,8 +384,6 @@ impl Timer {
         } else {
             self.plain(cycles);
         }
-        self.interrupt(accepts);
-        self.plan(cycles);
     }
 
     /// Takes the interrupt if it is due and the CPU takes it.
@@ -320,11 +425,15 @@ impl Timer {
     fn plan(&mut self, cycles: u64) {
         let pending = self.irq_pending.is_some();
         let mut event = self.irq_next;
-        if let Some((from, _, end)) = self.window_from(self.pos) {
-            if self.pos >= from && self.pos < end {
-                event = self.pos;
-            } else {
-                event = event.min(from);
+        // Only windows with a lead-in need the instructions one by one; the others are
+        // skipped whole by the plain advance.
+        if self.lead_windows {
+            if let Some((from, _, end)) = self.window_from(self.pos) {
+                if self.pos >= from && self.pos < end {
+                    event = self.pos;
+                } else {
+                    event = event.min(from);
+                }
             }
         }
         if self.per_access {
@@ -332,8 +441,14 @@ impl Timer {
             self.next_cycles = u64::MAX;
             return;
         }
-        let ahead = event.saturating_sub(self.pos) / self.cycle_ticks;
-        if pending || ahead <= LOOKAHEAD {
+        let ahead = if event == u64::MAX {
+            u64::MAX
+        } else if self.windows.is_empty() || self.lead_windows {
+            event.saturating_sub(self.pos) / self.cycle_ticks
+        } else {
+            self.free_cycles_until(event, self.lookahead + (1 << 40))
+        };
+        if pending || ahead <= self.lookahead {
             self.stepping = true;
             self.next_cycles = cycles;
         } else {
@@ -341,7 +456,7 @@ impl Timer {
             self.next_cycles = if event == u64::MAX {
                 u64::MAX
             } else {
-                cycles + (ahead - LOOKAHEAD)
+                cycles + (ahead - self.lookahead)
             };
         }
     }
@@ -356,22 +471,16 @@ impl Timer {
 
     /// The ULA's delay for an access at `pos`.
     #[inline]
-    fn contention_delay(&self) -> u64 {
-        let Some(c) = &self.model.contention else {
-            return 0;
-        };
-        let t = self.pos % self.frame;
-        let first = u64::from(c.first);
-        if t < first {
-            return 0;
+    fn contention_delay(&mut self) -> u64 {
+        if self.pos < self.frame_base {
+            self.frame_base = self.pos - self.pos % self.frame;
         }
-        let d = t - first;
-        let line = d / u64::from(self.model.line);
-        let x = d % u64::from(self.model.line);
-        if line >= u64::from(c.lines) || x >= u64::from(c.width) {
-            return 0;
+        let mut t = self.pos - self.frame_base;
+        while t >= self.frame {
+            self.frame_base += self.frame;
+            t -= self.frame;
         }
-        u64::from(c.pattern[(x % c.pattern.len() as u64) as usize])
+        u64::from(self.delay[t as usize])
     }
 
     #[inline]
@@ -380,10 +489,10 @@ impl Timer {
         self.contended[a / 64] & (1 << (a % 64)) != 0
     }
 
-    /// Waits `n` ticks for contention at `pos` if `addr` is contended.
+    /// Waits for contention at `pos` if `addr` is contended.
     #[inline]
     fn contend(&mut self, addr: u16) {
-        if self.is_contended(addr) {
+        if self.ula && self.is_contended(addr) {
             let d = self.contention_delay();
             self.pos += d;
             self.stats.wait_ticks += d;
@@ -394,8 +503,8 @@ impl Timer {
     /// multiple of the alignment.
     #[inline]
     fn align(&mut self, sample: u64) {
-        if let Some(a) = &self.model.align {
-            let every = u64::from(a.every);
+        let every = self.align_every;
+        if every != 0 {
             let w = (every - (self.pos + sample) % every) % every;
             self.pos += w;
             self.stats.wait_ticks += w;
@@ -403,40 +512,36 @@ impl Timer {
     }
 
     /// A memory cycle of `clk` T-states at `addr` (4: an M1 opcode fetch).
+    #[inline]
     pub(crate) fn mreq(&mut self, addr: u16, clk: u32, stop_at: &Cell<u64>) {
         self.contend(addr);
         self.align(1);
-        if clk == 4 {
-            if let Some(w) = self.model.m1_wait {
-                self.pos += u64::from(w);
-                self.stats.wait_ticks += u64::from(w);
-            }
+        if clk == 4 && self.m1_wait != 0 {
+            self.pos += self.m1_wait;
+            self.stats.wait_ticks += self.m1_wait;
         }
         self.pos += u64::from(clk);
-        self.total_cycles += u64::from(clk);
         self.check(stop_at);
     }
 
     /// One T-state with `addr` on the address bus and no memory request.
+    #[inline]
     pub(crate) fn no_mreq(&mut self, addr: u16, stop_at: &Cell<u64>) {
         self.contend(addr);
         self.pos += 1;
-        self.total_cycles += 1;
         self.check(stop_at);
     }
 
     /// `clk` T-states inside the CPU.
+    #[inline]
     pub(crate) fn internal(&mut self, clk: u32, stop_at: &Cell<u64>) {
         self.pos += u64::from(clk);
-        self.total_cycles += u64::from(clk);
         self.check(stop_at);
     }
 
     /// An I/O cycle (4 T-states with the Z80's automatic wait) at `port`.
     pub(crate) fn io(&mut self, port: u16, stop_at: &Cell<u64>) {
-        self.total_cycles += 4;
-        let ula = self.model.contention.as_ref().is_some_and(|c| c.io);
-        if ula {
+        if self.ula_io {
             // The ZX Spectrum's I/O contention: the high byte on the address lines is
             // contended like memory; the ULA answers even ports and is contended then.
             let high = self.is_contended(port & 0xFF00);
