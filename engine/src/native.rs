@@ -242,6 +242,12 @@ impl Engine for NativeEngine {
                     default: HistoryOptions::default().tartan_depth_fix,
                 },
             },
+            EngineOption {
+                name: "MicrochessPrintedFormula".into(),
+                kind: OptionKind::Check {
+                    default: HistoryOptions::default().microchess_printed_formula,
+                },
+            },
         ]
     }
 
@@ -281,6 +287,10 @@ impl Engine for NativeEngine {
             }
             "tartandepthfix" => {
                 self.history.tartan_depth_fix = parse_check(value).map_err(invalid)?;
+                Ok(())
+            }
+            "microchessprintedformula" => {
+                self.history.microchess_printed_formula = parse_check(value).map_err(invalid)?;
                 Ok(())
             }
             _ => Err(EngineError::UnknownOption(name.to_string())),
