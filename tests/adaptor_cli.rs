@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{output, python_chess_available, text};
+use common::{python_chess_available, succeeds, text};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -18,7 +18,7 @@ fn console_adaptor(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = scratch(name);
     let rom = dir.join("console.bin");
-    let out = output(&[
+    succeeds(&[
         "asm",
         root.join("roms-src/z80/console.asm").to_str().unwrap(),
         "--cpu",
@@ -26,7 +26,6 @@ fn console_adaptor(name: &str) -> PathBuf {
         "-o",
         rom.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     let adaptor = dir.join("kempelen-console-z80.toml");
     std::fs::copy(root.join("adaptors/kempelen-console-z80.toml"), &adaptor).unwrap();
     adaptor
@@ -91,20 +90,7 @@ fn adaptor_errors_name_the_file_and_place() {
 
 /// Sends a UCI script to `kempelen uci --program ADAPTOR` and returns what it printed.
 fn uci_script(adaptor: &Path, script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["uci", "--program", adaptor.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    text(&child.wait_with_output().unwrap().stdout)
+    text(&common::with_input(&["uci", "--program", adaptor.to_str().unwrap()], script).stdout)
 }
 
 /// `[[setup]]`, `[board]`, pokes by symbol, the restart and `[depth]`, on a small program of

@@ -3,10 +3,8 @@
 
 mod common;
 
-use common::{output, scratch, text};
-use std::io::Write;
+use common::{output, scratch, succeeds, text};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 #[test]
 fn asm_then_run_plays_a_scripted_game() {
@@ -45,14 +43,9 @@ fn asm_then_run_plays_a_scripted_game() {
 #[test]
 fn run_stops_when_the_scripted_input_runs_out() {
     let rom = scratch("console-cli").join("console-short.bin");
-    let out = output(&["play", "--write-rom", rom.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("(engine "),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = output(&[
+    let (_, stderr) = succeeds(&["play", "--write-rom", rom.to_str().unwrap()]);
+    assert!(stderr.contains("(engine "), "{}", stderr);
+    let (stdout, stderr) = succeeds(&[
         "run",
         rom.to_str().unwrap(),
         "--cpu",
@@ -60,32 +53,18 @@ fn run_stops_when_the_scripted_input_runs_out() {
         "--input",
         "b\\n",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).ends_with("Move 1, White to move\n> \n"));
+    assert!(stdout.ends_with("Move 1, White to move\n> \n"));
     assert!(
-        text(&out.stderr).contains("stopped: waiting for console input"),
+        stderr.contains("stopped: waiting for console input"),
         "{}",
-        text(&out.stderr)
+        stderr
     );
 }
 
 #[test]
 fn play_reads_the_terminal_and_quits_at_the_end_of_input() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["play", "--machine", "trs-80"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run kempelen play");
     // No q: the end of the input quits.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"d 2\ne2e4\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::with_input(&["play", "--machine", "trs-80"], "d 2\ne2e4\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("> Search depth 2\n"), "{stdout}");

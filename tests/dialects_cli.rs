@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{output, scratch, scratch_file, text};
+use common::{output, scratch, scratch_file, succeeds, text};
 use std::path::PathBuf;
 
 fn write(name: &str, text: &str) -> PathBuf {
@@ -66,7 +66,7 @@ fn symbol_files_keep_negative_constants_negative() {
         "DOWN    equ -16\n        org $8000\nstart:  ret\n",
     );
     let sym = scratch("dialects-cli").join("neg.sym");
-    let out = output(&[
+    succeeds(&[
         "asm",
         src.to_str().unwrap(),
         "--cpu",
@@ -76,7 +76,6 @@ fn symbol_files_keep_negative_constants_negative() {
         "--symbols",
         sym.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     let symbols = std::fs::read_to_string(&sym).unwrap();
     assert!(symbols.contains("DOWN EQU -16 ; constant\n"), "{symbols}");
     assert!(symbols.contains("start EQU $8000\n"), "{symbols}");
@@ -121,8 +120,7 @@ fn a_65c02_program_assembles_disassembles_and_runs() {
     );
     assert!(err.contains("'BRA' is a 65C02 instruction"), "{err}");
 
-    let out = output(&["asm", s, "--cpu", "65c02", "-o", b]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    succeeds(&["asm", s, "--cpu", "65c02", "-o", b]);
     let dis = output(&["disasm", b, "--cpu", "65c02", "--org", "$C000"]);
     assert!(dis.status.success(), "{}", text(&dis.stderr));
     let listing = text(&dis.stdout);

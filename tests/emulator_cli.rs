@@ -4,7 +4,6 @@ mod common;
 
 use common::{fails, json, output, scratch_file, succeeds, text};
 use std::path::Path;
-use std::process::Command;
 
 /// `kempelen run FILE ARGS...`, which must succeed: its standard output and error.
 fn run_ok(file: &Path, args: &[&str]) -> (String, String) {
@@ -42,7 +41,7 @@ const MOS6502_ECHO: &[u8] = &[
 fn machines_json_lists_every_profile() {
     let v = json(&["machines", "--json"]);
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 15);
+    assert_eq!(rows.len(), kempelen_emulator::MACHINES.len());
     let trs80 = rows.iter().find(|r| r["id"] == "trs-80").unwrap();
     assert_eq!(trs80["cpu"], "z80");
     assert_eq!(trs80["mhz"], 1.774);
@@ -52,6 +51,7 @@ fn machines_json_lists_every_profile() {
     );
     let table = output(&["machines"]);
     assert!(text(&table.stdout).contains("zx-spectrum"));
+    assert!(text(&table.stdout).contains("zx81             slow, fast"));
 }
 
 #[test]
@@ -299,9 +299,11 @@ fn json_stamps_every_read_of_a_personality_trap() {
         "--json",
     ]);
     assert_eq!(v["stop"], "HostDone");
-    assert_eq!(v["cycles"], 27);
-    // GETKEY takes the new line (no key), waits, and takes the 5 of the next line in the
-    // same call: both stamped when it returns. The KIM-1 runs at 1 MHz: a cycle is 1 us.
+    // The program's 27 cycles and the RTS (6 cycles) of each of the four routines.
+    assert_eq!(v["cycles"], 27 + 4 * 6);
+    // GETKEY takes the new line (no key) and waits: the new line is stamped when the run
+    // stops; the 5 of the next line, taken in the same call, when GETKEY returns. The KIM-1
+    // runs at 1 MHz: a cycle is 1 us.
     let reads = v["reads"].as_array().unwrap();
     let got: Vec<(u64, f64, &str)> = reads
         .iter()
@@ -316,17 +318,17 @@ fn json_stamps_every_read_of_a_personality_trap() {
     assert_eq!(
         got,
         [
-            (6, 0.006, "q"),
-            (12, 0.012, "\n"),
-            (12, 0.012, "5"),
-            (24, 0.024, "z")
+            (12, 0.012, "q"),
+            (18, 0.018, "\n"),
+            (24, 0.024, "5"),
+            (48, 0.048, "z")
         ]
     );
     let lines = v["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 2);
     assert_eq!(
         (&lines[1]["cycles"], &lines[1]["input"]),
-        (&12.into(), &"5z".into())
+        (&18.into(), &"5z".into())
     );
 }
 
@@ -346,18 +348,17 @@ fn json_console_keeps_bytes_above_7f() {
 #[test]
 fn exhausted_terminal_input_stops_with_input_wait() {
     let rom = program("echo-wait.z80", Z80_ECHO);
-    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args([
+    let out = common::with_input(
+        &[
             "run",
             rom.to_str().unwrap(),
             "--cpu",
             "z80",
             "--max-cycles",
             "100000000000",
-        ])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+        ],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("stopped: waiting for console input at $0000"),
@@ -379,7 +380,8 @@ fn personalities_from_the_command_line() {
     let v = run_json(&com, &["--cpm", "--input", "k"]);
     assert_eq!(v["stop"], "HostDone");
     assert_eq!(v["console"], "kk", "echo, then function 2");
-    assert_eq!(v["cycles"], 7 + 17 + 4 + 7 + 17 + 10);
+    // Each BDOS call returns as RET does (10 T-states).
+    assert_eq!(v["cycles"], 7 + 17 + 10 + 4 + 7 + 17 + 10 + 10);
     // An unsupported BDOS function names its number.
     let com = program("dma.com", [0x0E, 0x1A, 0xCD, 0x05, 0x00]);
     let err = run_fails(&com, &["--machine", "cpm"]);
@@ -392,7 +394,7 @@ fn personalities_from_the_command_line() {
     let v = run_json(&kim, &["--machine", "kim-1"]);
     assert_eq!(
         (v["console"].as_str(), v["cycles"].as_u64()),
-        (Some("K"), Some(2 + 6 + 3))
+        (Some("K"), Some(2 + 6 + 6 + 3))
     );
     assert_eq!(v["machine"], "kim-1");
     // A personality file of one's own, with an error that names file, line and column.

@@ -5,9 +5,6 @@ mod common;
 
 use common::{fails, json, kempelen};
 
-use std::io::Write;
-use std::process::{Command, Stdio};
-
 #[test]
 fn perft_counts_the_start_position() {
     let v = json(&["perft", "--depth", "3", "--json"]);
@@ -119,19 +116,10 @@ fn bench_total_is_deterministic() {
 
 #[test]
 fn uci_answers_a_scripted_session() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["uci"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"uci\nsetoption name Hash value 8\nisready\nposition startpos moves e2e4 e7e5\ngo depth 5\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::with_input(
+        &["uci"],
+        "uci\nsetoption name Hash value 8\nisready\nposition startpos moves e2e4 e7e5\ngo depth 5\nquit\n",
+    );
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("uciok") && text.contains("readyok"), "{text}");
     assert!(

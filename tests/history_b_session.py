@@ -12,7 +12,7 @@ import sys
 import chess
 import chess.engine
 
-from uci_game import play_out, result_line
+from uci_game import engines, play_out, result_line
 
 MAX_PLIES = 1000
 
@@ -26,9 +26,7 @@ LIMITS = {
 
 def main():
     exe, profile = sys.argv[1], sys.argv[2]
-    white = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
-    black = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
-    try:
+    with engines([exe, "uci"], [exe, "uci"]) as (white, black):
         white.configure({"Profile": profile})
         black.configure({"Profile": "reference"})
         first_info = []
@@ -47,9 +45,7 @@ def main():
             if info is None or key not in info:
                 raise SystemExit(f"info without {key}: {info}")
         print(result_line(board, outcome, profile))
-    finally:
-        white.quit()
-        black.quit()
+
 
 if __name__ == "__main__":
     main()

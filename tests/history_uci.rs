@@ -6,13 +6,7 @@
 mod common;
 
 fn play(profile: &str, colour: &str, limit: &str) {
-    let Some(results) = common::python_session("history_uci_session.py", &[profile, colour, limit])
-    else {
-        return;
-    };
-    let f = &results[0];
-    assert!(common::is_result(&f[1]), "{profile}: {f:?}");
-    assert!(f[3].parse::<u32>().unwrap() > 4, "{profile}: {f:?}");
+    common::python_game("history_uci_session.py", &[profile, colour, limit], 4);
 }
 
 #[test]

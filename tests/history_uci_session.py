@@ -13,7 +13,7 @@ import sys
 import chess
 import chess.engine
 
-from uci_game import play_out, result_line
+from uci_game import engines, play_out, result_line
 
 MAX_PLIES = 400
 
@@ -22,9 +22,7 @@ def main():
     exe, profile, colour, limit_text = sys.argv[1:5]
     kind, value = limit_text.split("=")
     limit = chess.engine.Limit(**{kind: int(value)})
-    historical = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
-    opponent = chess.engine.SimpleEngine.popen_uci([exe, "uci", "--profile", "full"])
-    try:
+    with engines([exe, "uci"], [exe, "uci", "--profile", "full"]) as (historical, opponent):
         historical.configure({"Profile": profile})
         opponent.configure({"Hash": 4})
         hist_side = chess.WHITE if colour == "white" else chess.BLACK
@@ -42,9 +40,7 @@ def main():
 
         board, outcome = play_out(move, MAX_PLIES)
         print(result_line(board, outcome))
-    finally:
-        historical.quit()
-        opponent.quit()
+
 
 if __name__ == "__main__":
     main()

@@ -5,8 +5,6 @@ mod common;
 
 use common::{fails, json, kempelen, succeeds};
 
-use std::process::Command;
-
 #[test]
 fn gen_tables_check_passes_on_the_checked_in_file() {
     let (stdout, _) = succeeds(&["gen-tables", "--check"]);
@@ -156,7 +154,21 @@ fn search_on_the_z80_gives_the_native_reference_result() {
     assert_eq!(native["engine"], "native");
     assert_eq!(z80["machine"], "cpc464");
     let cycles = z80["cycles"].as_u64().unwrap();
-    assert!((z80["time_ms"].as_f64().unwrap() - cycles as f64 / 4.0e3).abs() <= 5e-4 + 1e-9);
+    assert!((z80["time_ms_cpu"].as_f64().unwrap() - cycles as f64 / 4.0e3).abs() <= 5e-4 + 1e-9);
+    // The CPC's gate array stretches every instruction to whole microseconds.
+    assert_eq!(z80["timing"], "cpc464/cpc");
+    assert!(z80["time_ms"].as_f64() > z80["time_ms_cpu"].as_f64());
+    let cpu = json(
+        &[
+            &base[..],
+            &["--engine", "z80", "--machine", "cpc464", "--timing", "cpu"],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        (&cpu["timing"], &cpu["time_ms"]),
+        (&"cpu".into(), &cpu["time_ms_cpu"])
+    );
     // A node limit and the moves history work as in the native engine.
     let base = [
         "search", "--nodes", "700", "--moves", "g1f3", "g8f6", "f3g1", "f6g8", "--json",
@@ -412,7 +424,42 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
     assert_eq!(clocks.len(), port::Z80.machines.len(), "every Z80 machine");
     for c in clocks {
         let hz = c["mhz"].as_f64().unwrap() * 1e6;
-        assert_close(&c["nodes_per_second"], nodes as f64 * hz / cycles as f64);
+        assert_close(
+            &c["nodes_per_second_cpu"],
+            nodes as f64 * hz / cycles as f64,
+        );
+        // The machine as it ran: the same searches under its timing model, in its ticks.
+        let id = c["machine"].as_str().unwrap();
+        let model = kempelen_emulator::Timing::Machine.model_for(id).unwrap();
+        match model {
+            None => {
+                assert_eq!(c["timing"], "cpu", "{id}");
+                assert_eq!(c["nodes_per_second"], c["nodes_per_second_cpu"], "{id}");
+            }
+            Some(model) => {
+                assert_eq!(c["timing"], model.full_id(), "{id}");
+                let mut timed = z80.clone();
+                timed.timing = Some(model);
+                let ticks: u64 = speed
+                    .iter()
+                    .map(|p| {
+                        let g = &p.game;
+                        let out = timed
+                            .search(g.position(), &g.reference_history(), 3, None)
+                            .unwrap();
+                        out.machine_ticks.unwrap()
+                    })
+                    .sum();
+                assert_close(
+                    &c["nodes_per_second"],
+                    nodes as f64 * model.hz / ticks as f64,
+                );
+                assert!(
+                    c["nodes_per_second"].as_f64() < c["nodes_per_second_cpu"].as_f64(),
+                    "{id}: the machine is slower than its clock"
+                );
+            }
+        }
     }
     assert_eq!(v["rom"]["engine"], z80.rom().len());
     let console = ConsoleRom::assemble(&port::Z80).unwrap();
@@ -493,28 +540,10 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
 
 /// Sends `input` to `kempelen uci` with `args`, returns what it printed and how long it took.
 fn uci_session(args: &[&str], input: &str) -> (String, std::time::Duration) {
-    use std::io::Write;
-    use std::process::Stdio;
     let start = std::time::Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .arg("uci")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run kempelen uci");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::with_input(&[&["uci"], args].concat(), input);
     assert!(out.status.success());
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        start.elapsed(),
-    )
+    (common::text(&out.stdout), start.elapsed())
 }
 
 #[test]
@@ -821,8 +850,12 @@ fn uci_options_ponderhit_and_a_node_limit_too_big_for_the_z80() {
     );
     assert!(
         text.contains(
-            "option name Machine type combo default zx-spectrum var zx-spectrum var trs-80"
+            "option name Machine type combo default zx-spectrum var zx-spectrum var zx-spectrum-16k var trs-80"
         ),
+        "{text}"
+    );
+    assert!(
+        text.contains("option name Timing type combo default machine var machine var cpu"),
         "{text}"
     );
     assert!(
@@ -941,28 +974,10 @@ kempelen_roms::port_tests!(
         );
         assert!(text.contains("readyok"), "{text}");
         if port.has_console() {
-            let (ok, out, err) = {
-                use std::io::Write;
-                let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-                    .args(["play", "--cpu", cpu])
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::piped())
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .unwrap();
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(b"d 1\ne2e4\nq\n")
-                    .unwrap();
-                let o = child.wait_with_output().unwrap();
-                (
-                    o.status.success(),
-                    String::from_utf8_lossy(&o.stdout).into_owned(),
-                    String::from_utf8_lossy(&o.stderr).into_owned(),
-                )
-            };
+            let (ok, out, err) = common::outcome(&common::with_input(
+                &["play", "--cpu", cpu],
+                "d 1\ne2e4\nq\n",
+            ));
             assert!(ok && out.contains("Kempelen plays "), "{cpu}: {out}{err}");
             assert!(err.contains(machine.id), "{err}");
         }

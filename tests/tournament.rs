@@ -487,11 +487,7 @@ fn kempelen_limited(args: &[&str]) -> (bool, String, String) {
         .args(args)
         .output()
         .expect("run kempelen");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    common::outcome(&out)
 }
 
 /// The reasons of the games `name` lost, from a gauntlet's JSON.

@@ -1,10 +1,24 @@
 """What the UCI session scripts share: a game played to its end through python-chess's UCI
 client, every move checked for legality, and an infinite analysis stopped by the client.
 No limit depends on the host's speed."""
+import contextlib
 import time
 
 import chess
 import chess.engine
+
+
+@contextlib.contextmanager
+def engines(*commands):
+    """UCI engines started from `commands` (argument lists), quit when the block ends."""
+    started = []
+    try:
+        for command in commands:
+            started.append(chess.engine.SimpleEngine.popen_uci(command))
+        yield started
+    finally:
+        for engine in started:
+            engine.quit()
 
 
 def play_out(move, max_plies):

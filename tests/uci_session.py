@@ -12,16 +12,14 @@ import sys
 import chess
 import chess.engine
 
-from uci_game import play_out, result_line, stopped_analysis
+from uci_game import engines, play_out, result_line, stopped_analysis
 
 MAX_PLIES = 600
 
 
 def main():
     exe = sys.argv[1]
-    white = chess.engine.SimpleEngine.popen_uci([exe, "uci", "--profile", "full"])
-    black = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
-    try:
+    with engines([exe, "uci", "--profile", "full"], [exe, "uci"]) as (white, black):
         white.configure({"Hash": 16})
         black.configure({"Profile": "reference"})
         assert white.id["name"].startswith("Kempelen"), white.id
@@ -36,9 +34,7 @@ def main():
         board, outcome = play_out(move, MAX_PLIES)
         stopped_analysis(white)
         print(result_line(board, outcome))
-    finally:
-        white.quit()
-        black.quit()
+
 
 if __name__ == "__main__":
     main()

@@ -8,12 +8,7 @@ mod common;
 /// Runs `tests/<script>` on the kempelen binary and checks its `RESULT` line: a proper end of
 /// the game after more than ten plies.
 fn play(script: &str) {
-    let Some(results) = common::python_session(script, &[]) else {
-        return;
-    };
-    let f = &results[0];
-    assert!(common::is_result(&f[1]), "{f:?}");
-    assert!(f[3].parse::<u32>().unwrap() > 10, "{f:?}");
+    common::python_game(script, &[], 10);
 }
 
 #[test]

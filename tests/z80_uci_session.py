@@ -12,16 +12,15 @@ import sys
 import chess
 import chess.engine
 
-from uci_game import play_out, result_line, stopped_analysis
+from uci_game import engines, play_out, result_line, stopped_analysis
 
 MAX_PLIES = 400
 
 
 def main():
     exe = sys.argv[1]
-    z80 = chess.engine.SimpleEngine.popen_uci([exe, "uci", "--engine", "z80"])
-    native = chess.engine.SimpleEngine.popen_uci([exe, "uci", "--profile", "full"])
-    try:
+    z80_command = [exe, "uci", "--engine", "z80"]
+    with engines(z80_command, [exe, "uci", "--profile", "full"]) as (z80, native):
         assert "Z80" in z80.id["name"], z80.id
         profile = z80.options["Profile"]
         assert profile.default == "reference" and list(profile.var) == ["reference"], profile
@@ -48,9 +47,7 @@ def main():
         if result.move not in chess.Board().legal_moves:
             raise SystemExit(f"movetime returned {result.move}")
         print(result_line(board, outcome))
-    finally:
-        z80.quit()
-        native.quit()
+
 
 if __name__ == "__main__":
     main()

@@ -25,6 +25,7 @@ pub mod cpm;
 pub mod cpu_rules;
 pub mod devices;
 pub mod error;
+pub mod files;
 pub mod loaders;
 pub mod machine;
 pub mod memory;
@@ -35,6 +36,7 @@ mod stack;
 pub mod stats;
 mod step;
 pub mod symbols;
+pub mod timing;
 pub mod trace;
 pub mod traps;
 
@@ -51,6 +53,7 @@ pub use personality::{Personality, PersonalityError};
 pub use profiler::{ProfileReport, grouped};
 pub use stats::{RamProfile, RunStats, StopReason};
 pub use symbols::Routines;
+pub use timing::{MachineTime, Timing, TimingModel};
 pub use trace::{TraceEntry, TraceFilter, Tracer};
 
 /// Serializes a [`Cpu`] as its command-line name (`z80`, `6502`).

@@ -17,13 +17,16 @@
 
 mod cpu;
 pub mod disasm;
+pub mod files;
 pub mod hash;
 pub mod mos6502;
+mod overlap;
 pub mod symbols;
 pub mod z80;
 
 pub use cpu::{Cpu, UnknownCpu};
 pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble};
+pub use overlap::Overlap;
 pub use symbols::{SymbolKind, SymbolTable};
 
 use crate::hash::FastMap as HashMap;

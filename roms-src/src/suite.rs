@@ -205,7 +205,14 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             let operand = operand.trim();
             // A quoted operand is the whole operand: more text after it is a missing ';'.
             let operand = if let Some(inner) = operand.strip_prefix('"') {
-                let close = inner.find('"').expect("quotes are balanced");
+                // The line's quotes pair up, but a quote among the FEN fields can pair with
+                // one in the first operation: its string then has no closing quote of its own.
+                let Some(close) = inner.find('"') else {
+                    return Err(err(
+                        operand_start + operand_lead + 1,
+                        "string without its closing '\"' (operations are `opcode operand;`)".into(),
+                    ));
+                };
                 let after = inner[close + 1..].trim_start();
                 if !after.is_empty() {
                     let after_col = operand_start + operand_lead + operand.len() - after.len() + 1;
@@ -501,6 +508,12 @@ mod tests {
         assert_eq!(
             refusal("8/8/8/8/8/8/8/K6k w - - 0 1 7; id \"x\";\n"),
             "t.epd:1:29: bad opcode '7' (an opcode is a letter, then letters, digits or '_')"
+        );
+        // A quote among the FEN fields pairs with one in the first operation, whose string
+        // then has no closing quote of its own (found by the EPD fuzz test).
+        assert_eq!(
+            refusal("id id id id\n id \" ; ; id \" ;"),
+            "t.epd:2:14: string without its closing '\"' (operations are `opcode operand;`)"
         );
         // The standard forms stay accepted: the first operation before the first ';', a
         // last operation without its ';' after an earlier one.

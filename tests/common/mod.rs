@@ -6,15 +6,29 @@ use std::process::Command;
 
 /// Runs `kempelen args`: whether it succeeded, its standard output and its standard error.
 pub fn kempelen(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+    outcome(&output(args))
+}
+
+/// A finished process: whether it succeeded, its standard output and its standard error.
+pub fn outcome(out: &std::process::Output) -> (bool, String, String) {
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+/// Runs `kempelen args` with `input` on its standard input (closed after it) and returns its
+/// whole output.
+pub fn with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
         .args(args)
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("run kempelen");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    // A program that ends before reading all of its input closes the pipe: not an error here.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
 }
 
 /// Runs `kempelen args`, which must succeed: its standard output and standard error.
@@ -113,7 +127,17 @@ pub fn python_session(script: &str, args: &[&str]) -> Option<Vec<Vec<String>>> {
     Some(results)
 }
 
-/// Whether a game's result field is a proper one (`1-0`, `0-1`, `1/2-1/2`).
-pub fn is_result(field: &str) -> bool {
-    ["1-0", "0-1", "1/2-1/2"].contains(&field)
+/// One game through the python-chess script `tests/SCRIPT` ([`python_session`]): its line
+/// `RESULT ... <result> <termination> <plies>` must give a proper result after more than
+/// `min_plies` plies. Returns the line's fields (`None` when skipped).
+pub fn python_game(script: &str, args: &[&str], min_plies: u32) -> Option<Vec<String>> {
+    let f = python_session(script, args)?.swap_remove(0);
+    let n = f.len();
+    assert!(
+        n >= 4 && ["1-0", "0-1", "1/2-1/2"].contains(&f[n - 3].as_str()),
+        "{args:?}: {f:?}"
+    );
+    let plies: u32 = f[n - 1].parse().unwrap();
+    assert!(plies > min_plies, "{args:?}: {f:?}");
+    Some(f)
 }

@@ -86,7 +86,20 @@ pub(crate) fn exit_quietly_on_closed_pipe() {
     }
 }
 
+/// A write past the file-size limit (`ulimit -f`) fails with an error that the command reports
+/// (its outputs are written to temporary files first, so nothing is destroyed) instead of
+/// killing the process with SIGXFSZ.
+fn report_oversized_writes() {
+    #[cfg(unix)]
+    // SAFETY: called at the start of main, before any other thread exists; SIG_IGN is a valid
+    // disposition for SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 fn main() -> anyhow::Result<()> {
+    report_oversized_writes();
     let cli = Cli::parse();
     // The tournament writes to engine processes, which may die: there a closed pipe must be an
     // error to handle (a forfeit), not the end of Kempelen.

@@ -30,6 +30,26 @@ fn decode(cpu: Cpu, op: u8) -> Option<(Instruction, AddressingMode)> {
     }
 }
 
+/// Which cycles of `op` are writes, counted from its last cycle (bit 0): what a 6502 on RDY
+/// may still do while a video chip asks for the bus (see [`crate::timing`]). Stores write in
+/// their last cycle, read-modify-write instructions in their last two, pushes in their third
+/// (last), `JSR` in its fourth and fifth of six, `BRK` in its third to fifth of seven.
+pub(crate) fn write_cycles(cpu: Cpu, op: u8) -> u8 {
+    use Instruction::*;
+    let Some((instr, mode)) = decode(cpu, op) else {
+        return 0;
+    };
+    match instr {
+        STA | STX | STY | STZ | SAX | PHA | PHP | PHX | PHY => 0b1,
+        ASL | LSR | ROL | ROR | INC | DEC if matches!(mode, AddressingMode::Accumulator) => 0,
+        ASL | LSR | ROL | ROR | INC | DEC | SLO | RLA | SRE | RRA | DCP | ISC | TRB | TSB => 0b11,
+        RMB(_) | SMB(_) => 0b11,
+        JSR => 0b110,
+        BRK | BRKcld => 0b11100,
+        _ => 0,
+    }
+}
+
 /// The 65C02's `WAI` (wait for an interrupt).
 pub(crate) const WAI: u8 = 0xCB;
 /// The 65C02's `STP` (stop the clock until a reset).
