@@ -861,3 +861,20 @@ fn an_unwritable_output_fails_before_the_work() {
     assert!(!ok && stderr.contains("it is a directory"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A position in a check no move can give is refused, not searched (perft 1 = 0, exit 0).
+#[test]
+fn a_fen_with_an_impossible_check_is_refused() {
+    for fen in [
+        "4k3/8/3N4/1B6/8/8/8/4RK2 b - - 0 1",
+        "4k3/2N3N1/8/8/8/8/8/5K2 b - - 0 1",
+        "R3k2R/8/8/8/8/8/8/5K2 b - - 0 1",
+    ] {
+        let (ok, stdout, stderr) = kempelen(&["perft", "--fen", fen, "--depth", "1"]);
+        assert!(!ok, "{fen}: {stdout}");
+        assert!(
+            stderr.contains("the side to move is in a check no move can give"),
+            "{fen}: {stderr}"
+        );
+    }
+}
