@@ -486,6 +486,32 @@ fn endless_inputs_end_with_an_error() {
         assert!(!ok && stderr.contains("larger than 16 MiB"), "{stderr}");
         let (ok, _, stderr) = kempelen(&["disasm", "/dev/zero", "--cpu", "z80"]);
         assert!(!ok && stderr.contains("more than 65536 bytes"), "{stderr}");
+        // Every file a command reads is bounded.
+        for args in [
+            &["run", s(&bin), "--machine", "/dev/zero"][..],
+            &["run", s(&bin), "--cpu", "z80", "--symbols", "/dev/zero"],
+            &["run", "/dev/zero", "--cpu", "z80"],
+            &["run", s(&bin), "--cpu", "z80", "--image", "/dev/zero"],
+            &["uci", "--program", "/dev/zero"],
+            &["compare", "--suite", "/dev/zero"],
+            &["bench", "--cpu", "z80", "--suite", "/dev/zero"],
+            &[
+                "tournament",
+                "reference",
+                "turing",
+                "--openings",
+                "/dev/zero",
+                "--nodes",
+                "10",
+            ],
+        ] {
+            let (ok, _, stderr) = kempelen(args);
+            assert!(
+                !ok && (stderr.contains("larger than 1 MiB")
+                    || stderr.contains("larger than 16 MiB")),
+                "{args:?}: {stderr}"
+            );
+        }
     }
     // A UCI line without an end is cut, reported, and the engine answers the next command.
     let mut input = vec![b'a'; 200_000];

@@ -170,7 +170,11 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     let move_timeout = Duration::from_secs_f64(args.move_timeout);
     let mut openings: Vec<Opening> = Vec::new();
     for path in &args.openings {
-        let text = std::fs::read_to_string(path).with_context(|| format!("reading '{path}'"))?;
+        let text = kempelen_emulator::files::read_text(
+            std::path::Path::new(path),
+            kempelen_emulator::files::MAX_TEXT_BYTES,
+        )
+        .map_err(anyhow::Error::msg)?;
         openings.extend(parse_openings(&text, path)?);
     }
     if openings.is_empty() {
