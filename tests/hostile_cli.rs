@@ -904,3 +904,40 @@ fn a_fen_with_an_impossible_check_is_refused() {
         );
     }
 }
+
+/// `setoption name Hash value 4096`, the advertised maximum, on a host that cannot give it (a
+/// 3 GB address-space limit): an error, and the engine goes on with its old table.
+#[cfg(unix)]
+#[test]
+fn a_hash_table_the_host_cannot_give_is_refused_and_the_old_one_kept() {
+    use std::io::Write;
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg("ulimit -v 3000000; exec \"$0\" uci")
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"setoption name Hash value 4096\nisready\nposition startpos\ngo depth 3\nquit\n",
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{:?}: {stdout}", out.status);
+    assert!(
+        stdout.contains("cannot allocate 4096 MB")
+            && stdout.contains("the hash table stays at 64 MB"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("readyok") && stdout.contains("bestmove "),
+        "{stdout}"
+    );
+}
