@@ -384,6 +384,7 @@ fn settled<C: Core<Bus: Machined>>(
 ) -> Option<Exit> {
     let (pc, sp) = (core.pc(), core.sp());
     let bus = core.bus_mut().machine_mut();
+    bus.executed = n;
     let settled = settle(bus, cycles, cold.limit);
     if let Settled::Event = settled {
         let pc = bus.ring[(n.wrapping_sub(1) as usize) % RECENT];
