@@ -941,3 +941,62 @@ fn a_hash_table_the_host_cannot_give_is_refused_and_the_old_one_kept() {
         "{stdout}"
     );
 }
+
+/// An adapted program that loops on a host trap spends the adaptor's turn budget (each call
+/// costs cycles) and the turn ends with an error instead of running for ever.
+#[test]
+fn an_adapted_program_looping_on_a_trap_ends_at_the_turn_budget() {
+    use std::io::Write;
+    let dir = scratch("adaptorloop");
+    std::fs::write(
+        dir.join("loop.h65"),
+        "0200 A2 00 A9 9F 9D 00 01 A9 1E 9D 01 01 E8 E8 D0 F2\n0210 A2 FF 9A 4C A0 1E\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("loop.toml"),
+        "id = \"loop\"\nname = \"a 6502 without a stack check\"\ncpu = \"6502\"\nload = \"0200\"\n\
+         [[memory]]\nname = \"RAM\"\nkind = \"ram\"\nrange = \"0000-7FFF\"\n\
+         [[trap]]\nname = \"OUTCH\"\nat = \"1EA0\"\nservice = \"put-char\"\n",
+    )
+    .unwrap();
+    let adaptor = dir.join("adaptor.toml");
+    std::fs::write(
+        &adaptor,
+        "name = \"a program that loops on a trap\"\nmachine = \"loop.toml\"\nentry = \"0200\"\n\
+         turn_budget = 1000000\n[[image]]\nfile = \"loop.h65\"\n\
+         [keys]\nmove = \"{move}\\n\"\ngo = \"go\\n\"\n\
+         [reply]\npattern = 'plays (?P<move>[a-h][1-8][a-h][1-8])'\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(["uci", "--program", s(&adaptor)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"uci\nposition startpos\ngo depth 1\n")
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let mut line = String::new();
+    while out.read_line(&mut line).unwrap() > 0 {
+        seen.push_str(&line);
+        if line.starts_with("bestmove") {
+            break;
+        }
+        line.clear();
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(
+        seen.contains("cycle budget of 1000000 cycles exceeded at PC $1EA0"),
+        "{seen}"
+    );
+    assert!(status.success(), "{status:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
