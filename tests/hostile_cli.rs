@@ -1000,3 +1000,20 @@ fn an_adapted_program_looping_on_a_trap_ends_at_the_turn_budget() {
     assert!(status.success(), "{status:?}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A book move is said to be one, not shown as a search of depth 1 and no nodes.
+#[test]
+fn a_book_move_says_it_is_one() {
+    for (profile, depth) in [("sargon", "3"), ("microchess", "1")] {
+        let (ok, stdout, stderr) = kempelen(&["search", "--profile", profile, "--depth", depth]);
+        assert!(ok, "{stderr}");
+        assert!(
+X
+            "{profile}: {stdout}"
+        );
+        let v = common::json(&["search", "--profile", profile, "--depth", depth, "--json"]);
+        assert_eq!(v["book"], true, "{v}");
+    }
+    let v = common::json(&["search", "--depth", "2", "--json"]);
+    assert_eq!(v["book"], false, "{v}");
+}
