@@ -1008,7 +1008,7 @@ fn a_book_move_says_it_is_one() {
         let (ok, stdout, stderr) = kempelen(&["search", "--profile", profile, "--depth", depth]);
         assert!(ok, "{stderr}");
         assert!(
-X
+            stdout.contains("profile's book move: played without a search"),
             "{profile}: {stdout}"
         );
         let v = common::json(&["search", "--profile", profile, "--depth", depth, "--json"]);
@@ -1016,4 +1016,22 @@ X
     }
     let v = common::json(&["search", "--depth", "2", "--json"]);
     assert_eq!(v["book"], false, "{v}");
+}
+
+/// `play` and `gen-tables` serve only the 8-bit builds: their help offers no `--cpu native`.
+#[test]
+fn commands_of_the_8_bit_builds_do_not_offer_the_native_engine() {
+    for command in ["play", "gen-tables"] {
+        let (ok, stdout, _) = kempelen(&[command, "--help"]);
+        assert!(ok && stdout.contains("6502"), "{stdout}");
+        assert!(
+            !stdout.contains("- native:") && !stdout.contains("possible values: native"),
+            "{command}: {stdout}"
+        );
+        let (ok, _, stderr) = kempelen(&[command, "--cpu", "native"]);
+        assert!(
+            !ok && stderr.contains("[possible values: z80, 6502]"),
+            "{stderr}"
+        );
+    }
 }

@@ -14,13 +14,13 @@ use clap::Args;
 use kempelen_emulator::grouped;
 use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, run_console};
 
-use crate::engine_common::{CpuArg, port_machine, present_port};
+use crate::engine_common::{PortCpuArg, port_machine, present_port};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// Which 8-bit build plays (the console front end runs inside the emulated CPU).
     #[arg(long, value_enum, default_value = "z80")]
-    pub cpu: CpuArg,
+    pub cpu: PortCpuArg,
     /// Clock profile (see `kempelen machines`) for the time report and --realtime. Default:
     /// zx-spectrum for the Z80, kim-1 for the 6502.
     #[arg(long = "machine", value_name = "ID")]
@@ -38,10 +38,8 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let Some(port) = present_port(args.cpu)? else {
-        bail!(
-            "--cpu native: `play` runs an 8-bit build's console front end (--cpu z80 or --cpu 6502)"
-        );
+    let Some(port) = present_port(args.cpu.into())? else {
+        bail!("`play` runs an 8-bit build's console front end (--cpu z80 or --cpu 6502)");
     };
     let rom = ConsoleRom::assemble(port)?;
     if let Some(path) = &args.write_rom {
