@@ -835,7 +835,7 @@ fn uci_options_ponderhit_and_a_node_limit_too_big_for_the_z80() {
         "{text}"
     );
     assert!(
-        text.contains("option name Realtime type combo default false var false var true"),
+        text.contains("option name Realtime type check default false\n"),
         "{text}"
     );
     assert!(
