@@ -1035,3 +1035,18 @@ fn commands_of_the_8_bit_builds_do_not_offer_the_native_engine() {
         );
     }
 }
+
+/// `compare --full` scores the engines on the bundled suite, which gives `bm`/`am` where the
+/// answer is forced.
+#[test]
+fn compare_full_scores_the_bundled_suite() {
+    let v = common::json(&[
+        "compare", "--cpu", "native", "--full", "--depth", "2", "--json",
+    ]);
+    assert!(v["scored"].as_u64().unwrap() >= 8, "{}", v["scored"]);
+    assert!(
+        v["full_solved"].as_u64().unwrap() >= 6,
+        "{}",
+        v["full_solved"]
+    );
+}
