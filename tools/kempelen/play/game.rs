@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use clap::Args;
 use kempelen_emulator::grouped;
-use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, run_console};
+use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, Thinking, run_console};
 
 use crate::engine_common::{PortCpuArg, port_machine, present_port};
 
@@ -35,6 +35,27 @@ pub struct PlayArgs {
     /// Write the assembled ROM to FILE (and its symbols to FILE.sym) instead of playing.
     #[arg(long, value_name = "FILE")]
     pub write_rom: Option<PathBuf>,
+}
+
+/// Shows [`Thinking`] after the cursor (` [12 s, 3,456 nodes]`) and takes it back with
+/// backspaces, so the program's own output continues where it stopped.
+fn thinking_on_the_terminal() -> impl FnMut(Option<Thinking>) + 'static {
+    let mut shown = 0usize;
+    move |t: Option<Thinking>| {
+        let mut out = std::io::stdout().lock();
+        let erase = format!("{0}{1}{0}", "\x08".repeat(shown), " ".repeat(shown));
+        let text = match t {
+            Some(t) => match t.nodes {
+                Some(n) => format!(" [{} s, {} nodes]", t.time.as_secs(), grouped(u64::from(n))),
+                None => format!(" [{} s]", t.time.as_secs()),
+            },
+            None => String::new(),
+        };
+        let _ = out.write_all(erase.as_bytes());
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        shown = text.chars().count();
+    }
 }
 
 pub fn run(args: &PlayArgs) -> Result<()> {
@@ -84,9 +105,31 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         let _ = out.write_all(bytes);
         let _ = out.flush();
     };
-    let mut pacer = args
-        .realtime
-        .then(|| Pacer::new(RealClock::default(), profile));
+    // The front end's banner names the CPU; the machine whose clock it runs at is the host's
+    // to say.
+    eprintln!(
+        "the {} build at the clock of the {} ({} MHz){}",
+        port.name,
+        profile.machine,
+        profile.mhz,
+        if args.realtime {
+            ", in real time: it thinks as long as that machine would"
+        } else {
+            ""
+        }
+    );
+    // In real time an iteration takes minutes: while the engine is silent, the time it has
+    // thought and its nodes are shown after its last words on the terminal, and taken back
+    // before it prints again.
+    let nodes_at = rom.symbols.get("R_NODES");
+    let mut pacer = args.realtime.then(|| {
+        let pacer = Pacer::new(RealClock::default(), profile);
+        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            pacer.on_thinking(nodes_at, thinking_on_the_terminal())
+        } else {
+            pacer
+        }
+    });
     let result = run_console(
         &mut m,
         &mut input,
