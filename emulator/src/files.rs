@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-pub use kempelen_asm::source::read_bounded;
+pub use kempelen_isa::files::read_bounded;
 
 /// The largest text file read by default: 16 MiB, far more than any image, suite or symbol
 /// file of an 8-bit program (the assembler reads sources up to the same size).
-pub const MAX_TEXT_BYTES: u64 = kempelen_asm::source::MAX_FILE_BYTES;
+pub const MAX_TEXT_BYTES: u64 = kempelen_isa::files::MAX_FILE_BYTES;
 
 /// `bytes` as UTF-8 text, or the line and column (from 1, the column in characters) of the
 /// first byte that is not.

@@ -360,6 +360,15 @@ pub enum ConfigError {
     /// Nothing was loaded, so there is no program to run.
     #[error("no program loaded")]
     NoProgram,
+    /// A timing model for another CPU, or one that needs every access reported on a core
+    /// that does not report them.
+    #[error("timing model {model} does not fit: {why}")]
+    TimingMismatch {
+        /// The model (`machine/id`).
+        model: String,
+        /// Why.
+        why: &'static str,
+    },
     /// The initial stack pointer is outside the stack region.
     #[error("the initial stack pointer ${sp:04X} is outside the stack region {stack}")]
     SpOutsideStack {

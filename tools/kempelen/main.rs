@@ -61,6 +61,9 @@ enum Command {
     /// Play a round robin or gauntlet among profiles and UCI/xboard engines: crosstable,
     /// ratings with 95 % margins, PGN.
     Tournament(learn::tournament::TournamentArgs),
+    /// Crosstable and ratings with 95 % margins from PGN files (the slices of a tournament
+    /// played with `--shard`, or any games).
+    Ratings(learn::tournament::RatingsArgs),
     /// Re-measure the documents' claims (search trees, branching factors, null move, NegaScout
     /// and MTD(f), bytes per ply, Elo per ply) and set Kempelen's figures beside them.
     Claims(learn::claims::ClaimsArgs),
@@ -132,6 +135,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => measure::bench::run(&args),
         // --- learn the historical programs ---
         Command::Tournament(args) => learn::tournament::run(&args),
+        Command::Ratings(args) => learn::tournament::ratings(&args),
         Command::Claims(args) => learn::claims::run(&args),
         Command::Tree(args) => learn::tree::run(&args),
         Command::Machines(args) => learn::machines::run(&args),

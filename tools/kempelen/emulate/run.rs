@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use kempelen_emulator::Timing;
 use kempelen_emulator::clock::{self, ClockProfile};
 use kempelen_emulator::resolve::{self, MachineChoice};
 use kempelen_emulator::trace::TraceFilter;
@@ -54,9 +55,13 @@ pub struct RunArgs {
     /// Cycle budget: exceeding it stops the run with an error.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
     pub max_cycles: u64,
-    /// Run at the clock profile's speed.
+    /// Run at the machine's speed (its time under --timing).
     #[arg(long)]
     pub realtime: bool,
+    /// The machine's time (its timing model: display DMA, contention, wait states, the ROM's
+    /// interrupt; docs/TIMING.md) or the CPU clock's (`cpu`), or a model the machine names.
+    #[arg(long, value_name = "MODEL", default_value = "machine", value_parser = crate::engine_common::parse_timing)]
+    pub timing: Timing,
     /// Trace the first N instructions (to standard error).
     #[arg(long, value_name = "N")]
     pub trace: Option<u64>,
@@ -463,6 +468,20 @@ fn stamped_reads(m: &mut Machine, clock: &ClockProfile) -> Vec<StampedRead> {
 pub fn run(args: &RunArgs) -> Result<()> {
     let name = program_name(args);
     let (b, profile_clock, cpu) = builder(args)?;
+    // The machine's timing model, when its machine has the program's CPU (a clock borrowed
+    // for another CPU's program is the clock alone).
+    let same_cpu = profile_clock.cpu.is_6502_family() == cpu.is_6502_family();
+    let model = match &args.timing {
+        Timing::Named(_) if !same_cpu => bail!(
+            "--timing {}: {} has a {} CPU, the program a {cpu}",
+            args.timing,
+            profile_clock.id,
+            profile_clock.chip
+        ),
+        choice if same_cpu => crate::engine_common::timing_model(profile_clock, choice)?,
+        _ => None,
+    };
+    let b = b.timing(model);
     let tracing = args.trace.is_some() || args.trace_range.is_some();
     let core = match (cpu, args.core.as_deref()) {
         (cpu @ (Cpu::Mos6502 | Cpu::Cmos65c02), Some(c)) => {
@@ -615,6 +634,16 @@ fn report(m: &Machine, stats: &RunStats, clock: &ClockProfile, args: &RunArgs) {
         clock.id,
         stats.time_at(clock).as_secs_f64()
     );
+    if let Some(t) = &stats.machine_time {
+        eprintln!(
+            "time on the machine (timing {}): {:.6} s ({} interrupts, {} ticks of display DMA, {} of waits)",
+            t.model.full_id(),
+            t.seconds(),
+            grouped(t.stats.interrupts),
+            grouped(t.stats.dma_ticks),
+            grouped(t.stats.wait_ticks)
+        );
+    }
     eprintln!(
         "emulator: {} core, {:.1} emulated MHz ({:.3} s wall)",
         m.core_kind().name(),
@@ -660,6 +689,9 @@ fn print_json(
             "machine": clock.id,
             "mhz": clock.mhz,
             "time_ms_at_clock": crate::output::millis(stats.time_at(clock)),
+            "timing": stats.machine_time.map_or("cpu".to_string(), |t| t.model.full_id()),
+            "time_ms": crate::output::millis(stats.time(clock)),
+            "machine_time": stats.machine_time,
             "ram": m.ram_profile(),
             "profile": m.profile(),
             "console": console,
