@@ -926,11 +926,95 @@ const IMAGE_WORDS: &[&str] = &[
     "..ascii",
 ];
 
+/// A record of a text format: a type (Intel HEX) or not, an address and data bytes.
+type Record = (u8, u16, Vec<u8>);
+
+fn records() -> impl Strategy<Value = Vec<Record>> {
+    let kind = prop_oneof![8 => Just(0u8), 1 => 0u8..=7, 1 => any::<u8>()];
+    let addr = prop_oneof![3 => 0u16..0x0400, 1 => any::<u16>(), 1 => 0xFFF0u16..=0xFFFF];
+    prop::collection::vec(
+        (kind, addr, prop::collection::vec(any::<u8>(), 0..20)),
+        0..8,
+    )
+}
+
+/// Intel HEX with right checksums (the end record last).
+fn intel_hex(records: &[Record]) -> String {
+    let mut out = String::new();
+    for (kind, addr, data) in records {
+        let mut bytes = vec![data.len() as u8];
+        bytes.extend(addr.to_be_bytes());
+        bytes.push(*kind);
+        bytes.extend(data);
+        let sum = bytes.iter().fold(0u8, |s, b| s.wrapping_add(*b));
+        bytes.push(sum.wrapping_neg());
+        out.push(':');
+        out.extend(bytes.iter().map(|b| format!("{b:02X}")));
+        out.push('\n');
+    }
+    out + ":00000001FF\n"
+}
+
+/// A hex dump, `ADDR b b ...` per line, sometimes with a colon or an ASCII column.
+fn hex_dump(records: &[Record]) -> String {
+    let mut out = String::from("; a dump\n");
+    for (kind, addr, data) in records {
+        out.push_str(&format!(
+            "{addr:04X}{}",
+            if kind % 2 == 0 { " " } else { ": " }
+        ));
+        let bytes: Vec<String> = data.iter().map(|b| format!("{b:02X}")).collect();
+        out.push_str(&bytes.join(" "));
+        if kind % 3 == 0 {
+            out.push_str("  ..ascii");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A KIM-1 paper tape with right checksums, ended by its `;00` record.
+fn kim_tape(records: &[Record]) -> String {
+    let mut out = String::new();
+    for (_, addr, data) in records {
+        let mut bytes = vec![data.len() as u8];
+        bytes.extend(addr.to_be_bytes());
+        bytes.extend(data);
+        let sum = bytes
+            .iter()
+            .fold(0u16, |s, b| s.wrapping_add(u16::from(*b)));
+        out.push(';');
+        out.extend(bytes.iter().map(|b| format!("{b:02X}")));
+        out.push_str(&format!("{sum:04X}\n"));
+    }
+    out + ";0000010001\n"
+}
+
+/// Text images built from records (mostly valid, sometimes with one byte changed), text made of
+/// the formats' words, and raw bytes.
 fn image_like() -> impl Strategy<Value = Vec<u8>> {
-    let text = prop::collection::vec(prop::sample::select(IMAGE_WORDS), 0..40)
+    let words = prop::collection::vec(prop::sample::select(IMAGE_WORDS), 0..40)
         .prop_map(|w| w.concat().into_bytes());
     let bytes = prop::collection::vec(any::<u8>(), 0..300);
-    prop_oneof![3 => text, 1 => bytes]
+    let built = (
+        0u8..3,
+        records(),
+        prop::option::weighted(0.3, (any::<prop::sample::Index>(), any::<u8>())),
+    )
+        .prop_map(|(format, records, change)| {
+            let mut text = match format {
+                0 => intel_hex(&records),
+                1 => hex_dump(&records),
+                _ => kim_tape(&records),
+            }
+            .into_bytes();
+            if let Some((at, b)) = change {
+                let i = at.index(text.len());
+                text[i] = b;
+            }
+            text
+        });
+    prop_oneof![4 => built, 2 => words, 1 => bytes]
 }
 
 /// Every format reads any bytes into chunks that fit the address space and do not overlap,

@@ -413,7 +413,9 @@ fn uci_negative_limits_are_errors() {
         out.contains("info string error: go: 'movetime' must not be negative, found -1"),
         "{out}"
     );
-    assert!(!out.contains("bestmove"), "{out}");
+    // Each refused `go` is answered with the null move: a GUI waits for a `bestmove`.
+    assert_eq!(out.matches("bestmove 0000\n").count(), 2, "{out}");
+    assert_eq!(out.matches("bestmove").count(), 2, "{out}");
 }
 
 #[test]
