@@ -1050,3 +1050,29 @@ fn compare_full_scores_the_bundled_suite() {
         v["full_solved"]
     );
 }
+
+/// An adaptor's `[[poke]]` past `$FFFF` is refused with its address instead of wrapping onto
+/// the program at `$0000`.
+#[test]
+fn an_adaptor_poke_past_the_last_address_is_refused() {
+    let dir = scratch("adaptorpoke");
+    std::fs::write(dir.join("p.h65"), "0000 4C 00 00\n").unwrap();
+    let adaptor = dir.join("adaptor.toml");
+    std::fs::write(
+        &adaptor,
+        "name = \"a poke that wraps\"\ncpu = \"z80\"\nturn_budget = 100000\n\
+         [[image]]\nfile = \"p.h65\"\n[[poke]]\nat = \"FFFF\"\nbytes = \"01 02\"\n\
+         [keys]\nmove = \"{move}\\n\"\ngo = \"go\\n\"\n\
+         [reply]\npattern = 'plays (?P<move>[a-h][1-8][a-h][1-8])'\n",
+    )
+    .unwrap();
+    let out = uci(
+        &["--program", s(&adaptor)],
+        b"uci\nposition startpos\ngo depth 1\nisready\nquit\n",
+    );
+    assert!(
+        out.contains("2 bytes written at $FFFF run past $FFFF"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

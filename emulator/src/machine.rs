@@ -289,8 +289,15 @@ impl Machine {
         self.write_byte(addr.wrapping_add(1), hi)
     }
 
-    /// Writes bytes as the host (wrapping at `$FFFF`).
+    /// Writes bytes as the host; bytes that would run past `$FFFF` are refused before any is
+    /// written (a poke at `$FFFF` never lands on `$0000`).
     pub fn write_bytes(&mut self, addr: u16, bytes: &[u8]) -> Result<(), ConfigError> {
+        if usize::from(addr) + bytes.len() > 0x10000 {
+            return Err(ConfigError::WritePastEnd {
+                addr,
+                len: bytes.len(),
+            });
+        }
         for (i, &b) in bytes.iter().enumerate() {
             self.write_byte(addr.wrapping_add(i as u16), b)?;
         }

@@ -468,6 +468,18 @@ fn host_writes_are_checked() {
     m.write_word(0x0200, 0x1234).unwrap();
     assert_eq!(m.read_word(0x0200), 0x1234);
     assert_eq!(m.read_bytes(0x0200, 2), [0x34, 0x12]);
+    // Host writes past $FFFF are refused whole: nothing lands on $0000.
+    let before = m.read_bytes(0x0000, 2);
+    assert_eq!(
+        m.write_bytes(0xFFFF, &[1, 2]).unwrap_err(),
+        ConfigError::WritePastEnd {
+            addr: 0xFFFF,
+            len: 2
+        }
+    );
+    assert_eq!(m.read_bytes(0x0000, 2), before);
+    m.write_bytes(0xFFFF, &[7]).unwrap();
+    assert_eq!(m.read_byte(0xFFFF), 7);
     let err = Machine::builder(Cpu::Z80)
         .load(0xFFF0, &[0; 32])
         .build()
