@@ -153,11 +153,32 @@ const UCI_WORDS: &[&str] = &[
     "\u{fffd}",
 ];
 
+/// The commands a UCI line starts with (so that most lines reach their command's checks).
+const UCI_COMMANDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "setoption",
+    "ponderhit",
+    "d",
+    "debug",
+    "register",
+];
+
 fn uci_like() -> impl Strategy<Value = Vec<u8>> {
-    let line =
-        prop::collection::vec(prop::sample::select(UCI_WORDS), 0..8).prop_map(|w| w.join(" "));
+    let words = || prop::collection::vec(prop::sample::select(UCI_WORDS), 0..8);
+    let command = (prop::sample::select(UCI_COMMANDS), words())
+        .prop_map(|(c, w)| format!("{c} {}", w.join(" ")));
+    let line = words().prop_map(|w| w.join(" "));
     let bytes = prop::collection::vec(any::<u8>(), 0..12);
-    let line = prop_oneof![4 => line.prop_map(String::into_bytes), 1 => bytes];
+    let line = prop_oneof![
+        8 => command.prop_map(String::into_bytes),
+        2 => line.prop_map(String::into_bytes),
+        1 => bytes,
+    ];
     prop::collection::vec(line, 0..12).prop_map(|lines| {
         let mut out = Vec::new();
         for mut l in lines {
