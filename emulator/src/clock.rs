@@ -140,6 +140,16 @@ pub const MACHINES: &[ClockProfile] = &[
         source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
+        id: "msx",
+        machine: "MSX (MSX1, 1983)",
+        cpu: Cpu::Z80,
+        chip: "Z80A",
+        mhz: 3.579545,
+        ram: "8-64 KB",
+        note: "the NTSC colour clock; a wait state per M1 cycle is not modelled",
+        source: "MSX Technical Data Book (ASCII Corporation, 1983)",
+    },
+    ClockProfile {
         id: "apple-2",
         machine: "Apple II (Sargon III, 1983)",
         cpu: Cpu::Mos6502,

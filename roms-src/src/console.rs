@@ -164,7 +164,12 @@ impl ConsoleSession {
     /// Starts the program and runs it to its first prompt; returns the session and what the
     /// program printed (banner, board, prompt).
     pub fn start(rom: &ConsoleRom) -> Result<(ConsoleSession, String), ConsoleError> {
-        let mut machine = rom.machine()?;
+        ConsoleSession::start_machine(rom.machine()?)
+    }
+
+    /// [`ConsoleSession::start`] for a machine with the program already loaded (a target's
+    /// file in its machine personality, crate::target).
+    pub fn start_machine(mut machine: Machine) -> Result<(ConsoleSession, String), ConsoleError> {
         machine.console_mut().set_stop_on_empty_input(true);
         let mut session = ConsoleSession {
             machine,

@@ -66,6 +66,7 @@ pub static Z80: Port = Port {
         "nascom-1",
         "zx81",
         "cpc464",
+        "msx",
     ],
     tables: Some(crate::tables::tables_inc),
 };
