@@ -459,3 +459,234 @@ fn bad_input_is_refused_with_a_reason() {
     assert!(!ok);
     assert!(stderr.contains("bad.epd:2: c0 move 'e5'"), "{stderr}");
 }
+
+/// A UCI engine as a shell script that answers the handshake and runs `on_go` for every `go`;
+/// `before` runs once at its start.
+fn scripted_uci(name: &str, before: &str, on_go: &str) -> String {
+    let path = temp(name);
+    let script = format!(
+        "{before}\n\
+         while read line; do case \"$line\" in\n\
+         uci) echo 'id name {name}'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) {on_go};;\n\
+         quit) exit 0;;\n\
+         esac; done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("{name}=uci:sh {}", path.display())
+}
+
+/// `kempelen args` under a 4 GB address-space limit, so that an engine that makes Kempelen
+/// read without bound ends the test with an allocation failure instead of taking the host's
+/// memory.
+fn kempelen_limited(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 4000000; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run kempelen");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The reasons of the games `name` lost, from a gauntlet's JSON.
+fn reasons_of(v: &Value, name: &str) -> Vec<String> {
+    v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["white"] == name || g["black"] == name)
+        .map(|g| {
+            let loser_white = g["result"] == "0-1";
+            assert!(
+                (loser_white && g["white"] == name) || (!loser_white && g["black"] == name),
+                "{name} did not lose: {g}"
+            );
+            g["termination"].to_string()
+        })
+        .collect()
+}
+
+/// Two games of the reference against `engines` (a gauntlet) at 100 nodes, a move timeout of
+/// 1 s, under the memory limit; the command must succeed.
+fn gauntlet_of(engines: &[&str]) -> Value {
+    let mut args = vec!["tournament", "--gauntlet", "reference"];
+    args.extend_from_slice(engines);
+    args.extend_from_slice(&[
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--move-timeout",
+        "1",
+        "--json",
+    ]);
+    let (ok, stdout, stderr) = kempelen_limited(&args);
+    assert!(ok, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// `cat /dev/zero` as the answer to `go`: one line without end. The line read is bounded, so
+/// the engine loses at once with the reason (it used to take all memory: "memory allocation
+/// of 4294967296 bytes failed").
+fn zero_engine() -> String {
+    scripted_uci("zero", "", "cat /dev/zero")
+}
+
+/// `yes 'info string spam'`: lines without end. The queue is bounded and the deadline is
+/// looked at before it, so the move timeout forfeits the engine (it used to fill an unbounded
+/// queue whose reader never timed out).
+fn spam_engine() -> String {
+    scripted_uci("spam", "", "yes 'info string spam'")
+}
+
+/// An `info string` with a Latin-1 byte, then `bestmove e2e4` (illegal as Black, and as
+/// White on its second move): the line after the odd byte is still read (the reader used to
+/// end at it, and the engine forfeited with "engine exited" while it still ran).
+fn latin_engine() -> String {
+    scripted_uci(
+        "latin",
+        "",
+        "printf 'info string caf\\351\\n'; echo 'bestmove e2e4'",
+    )
+}
+
+/// A wrapper script that starts a child (which holds on to the output pipe) and then plays
+/// like [`latin_engine`]; the child's pid goes to `pidfile`.
+fn wrapper_engine(pidfile: &std::path::Path) -> String {
+    scripted_uci(
+        "wrapper",
+        &format!("sleep 600 & echo $! > {}", pidfile.display()),
+        "echo 'bestmove e2e4'",
+    )
+}
+
+/// Whether the process `pid` is gone (or a zombie, which holds nothing, where no reaper runs).
+fn gone(pid: &str) -> bool {
+    let stat = std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+    let state = stat
+        .rsplit(')')
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next();
+    stat.is_empty() || state == Some("Z")
+}
+
+#[test]
+fn an_engine_flooding_one_endless_line_loses_at_once() {
+    let v = gauntlet_of(&[&zero_engine()]);
+    for r in reasons_of(&v, "zero") {
+        assert!(r.contains("a line longer than 65536 bytes"), "{r}");
+    }
+}
+
+#[test]
+fn an_engine_flooding_lines_is_forfeited_by_the_move_timeout() {
+    let v = gauntlet_of(&[&spam_engine()]);
+    for r in reasons_of(&v, "spam") {
+        assert!(r.contains("no 'bestmove' within the time limit"), "{r}");
+    }
+}
+
+#[test]
+fn a_latin1_byte_does_not_end_the_line_reader() {
+    let v = gauntlet_of(&[&latin_engine()]);
+    let reasons = reasons_of(&v, "latin");
+    assert_eq!(reasons.len(), 2);
+    for r in reasons {
+        assert!(r.contains("illegal_move") && r.contains("e2e4"), "{r}");
+    }
+}
+
+#[test]
+fn a_wrapper_scripts_child_is_killed_with_it() {
+    let pidfile = temp("wrapper-alone.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let v = gauntlet_of(&[&wrapper_engine(&pidfile)]);
+    for r in reasons_of(&v, "wrapper") {
+        assert!(r.contains("illegal_move"), "{r}");
+    }
+    // The file holds the child of the last start (one at the check before play, one a game).
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    assert!(gone(&pid), "the wrapper's child {} lives on", pid.trim());
+}
+
+/// All of them in one tournament, with an engine that says nothing and one that crashes: each
+/// loses its games with its reason, and the tournament ends.
+#[test]
+fn misbehaving_engines_forfeit_and_leave_nothing_behind() {
+    let pidfile = temp("wrapper-child.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let silent = scripted_uci("silent", "", ":");
+    let crash = scripted_uci("crash", "", "exit 3");
+    let v = gauntlet_of(&[
+        &zero_engine(),
+        &spam_engine(),
+        &latin_engine(),
+        &silent,
+        &crash,
+        &wrapper_engine(&pidfile),
+    ]);
+    assert_eq!(v["games"].as_array().unwrap().len(), 12);
+    let expect: [(&str, &[&str]); 6] = [
+        ("zero", &["a line longer than 65536 bytes"]),
+        ("spam", &["no 'bestmove' within the time limit"]),
+        ("latin", &["illegal_move", "e2e4"]),
+        ("silent", &["no 'bestmove' within the time limit"]),
+        ("crash", &["engine exited while waiting for 'bestmove'"]),
+        ("wrapper", &["illegal_move", "e2e4"]),
+    ];
+    for (name, words) in expect {
+        let reasons = reasons_of(&v, name);
+        assert_eq!(reasons.len(), 2, "{name}");
+        for r in reasons {
+            assert!(words.iter().all(|w| r.contains(w)), "{name}: {r}");
+        }
+    }
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    assert!(gone(&pid), "the wrapper's child {} lives on", pid.trim());
+}
+
+/// An engine that answers `bestmove 0000` in a position with legal moves gives up the game,
+/// and the reason it gave in an `info string` goes into the PGN.
+#[test]
+fn a_null_move_loses_with_the_engines_reason_in_the_pgn() {
+    let pgn = temp("null.pgn");
+    let quitter = scripted_uci(
+        "quitter",
+        "",
+        "echo 'info string error: the program faulted'; echo 'bestmove 0000'",
+    );
+    let v = json(&[
+        "tournament",
+        "reference",
+        &quitter,
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--json",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    for r in reasons_of(&v, "quitter") {
+        assert!(
+            r.contains("no move ('bestmove 0000')")
+                && r.contains("it said 'error: the program faulted'"),
+            "{r}"
+        );
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("it said 'error: the program faulted'").count(),
+        2,
+        "{text}"
+    );
+}

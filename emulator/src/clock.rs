@@ -141,13 +141,13 @@ pub const MACHINES: &[ClockProfile] = &[
     },
     ClockProfile {
         id: "msx",
-        machine: "MSX (MSX1, 1983)",
+        machine: "MSX (MSX1 standard, 1983)",
         cpu: Cpu::Z80,
         chip: "Z80A",
         mhz: 3.579545,
         ram: "8-64 KB",
-        note: "the NTSC colour clock; a wait state per M1 cycle is not modelled",
-        source: "MSX Technical Data Book (ASCII Corporation, 1983)",
+        note: "one wait state in every M1 cycle",
+        source: "MSX Technical Handbook (ASCII Corporation, 1985); MSX Assembly Page, Z80 timing on the MSX",
     },
     ClockProfile {
         id: "apple-2",

@@ -30,6 +30,7 @@ pub mod machine;
 pub mod memory;
 pub mod personality;
 pub mod profiler;
+pub mod resolve;
 mod stack;
 pub mod stats;
 mod step;

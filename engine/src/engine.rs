@@ -158,7 +158,8 @@ pub struct SearchResult {
     pub depth: u32,
     /// Total nodes (ALGORITHM.md §7 definition for the reference profile).
     pub nodes: u64,
-    /// Wall time spent.
+    /// Time spent, on the engine's [`Engine::clock`]: the host's wall clock, or the emulated
+    /// time of the machine an 8-bit build or an adapted program runs on.
     pub time: Duration,
 }
 
@@ -236,6 +237,21 @@ pub struct EngineOption {
     pub kind: OptionKind,
 }
 
+/// The clock an engine's times and time limits are measured on.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "clock", rename_all = "lowercase")]
+pub enum EngineClock {
+    /// The host's wall clock (native profiles, external engines).
+    Host,
+    /// Emulated time: the cycles an emulated CPU ran, at a historical machine's clock.
+    Emulated {
+        /// The machine's id (`jupiter-3`, `kim-1`).
+        machine: String,
+        /// Its clock in MHz.
+        mhz: f64,
+    },
+}
+
 /// A chess engine backend: the native engine or an 8-bit build in the emulator.
 pub trait Engine: Send {
     /// Name and version for `id name`.
@@ -267,5 +283,11 @@ pub trait Engine: Send {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let _ = value;
         Err(EngineError::UnknownOption(name.to_string()))
+    }
+
+    /// The clock [`SearchResult::time`], [`SearchInfo::time`] and the time limits are
+    /// measured on.
+    fn clock(&self) -> EngineClock {
+        EngineClock::Host
     }
 }

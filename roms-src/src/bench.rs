@@ -10,6 +10,9 @@
 //! - [`category`]: which part of the engine a routine of `engine.asm` belongs to (move
 //!   generation, evaluation, search, make/unmake, attack and check tests).
 //!
+//! - [`report`]: a whole bench of one build ([`measure`] into a [`PortBench`]), its suites
+//!   ([`load_suite`]) and the build's [`targets`].
+//!
 //! Searches of different positions are independent, so both measurements spread the positions
 //! over `jobs` threads; the results do not depend on it.
 
@@ -25,6 +28,12 @@ use thiserror::Error;
 
 use crate::engine::{PortEngine, PortEngineError};
 use crate::suite::SuiteEntry;
+
+pub mod report;
+
+pub use report::{
+    BenchPlan, BenchSuite, MeasureError, PortBench, Targets, load_suite, measure, targets,
+};
 
 /// A search of one suite position failed.
 #[derive(Debug, Error)]

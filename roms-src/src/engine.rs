@@ -18,7 +18,8 @@ use kempelen_emulator::{
     ClockProfile, Fault, Machine, ProfileReport, RamProfile, StopReason, SymbolTable,
 };
 use kempelen_engine::engine::{
-    Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo, SearchResult,
+    Engine, EngineClock, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo,
+    SearchResult,
 };
 use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
@@ -772,6 +773,17 @@ impl Engine for PortEngine {
             )
             .map_err(backend)?;
         Ok(out.result)
+    }
+
+    /// Emulated time at the machine's clock when the engine has one, else the host's.
+    fn clock(&self) -> EngineClock {
+        match self.clock {
+            Some(p) => EngineClock::Emulated {
+                machine: p.id.to_string(),
+                mhz: p.mhz,
+            },
+            None => EngineClock::Host,
+        }
     }
 
     /// `Profile` is listed so that a GUI sees the one profile this build has (`full` is the

@@ -3,11 +3,11 @@
 //! flag of the 8-bit builds, and building the backend they all run through (`&mut dyn
 //! Engine`).
 
-use anyhow::{Context, bail};
-use kempelen_emulator::{ClockProfile, clock};
+use anyhow::{Context, anyhow, bail};
+use kempelen_emulator::ClockProfile;
 use kempelen_engine::{Engine, NativeEngine, Profile};
 use kempelen_roms::PortEngine;
-use kempelen_roms::port::{self, Port};
+use kempelen_roms::port::{self, MachineError, Port};
 
 /// `--profile` values: every engine profile, parsed by its name (`Profile::from_str`, whose
 /// error lists the names).
@@ -74,27 +74,15 @@ pub fn port_machine(
     let Some(id) = id else {
         return Ok(port.default_machine());
     };
-    let known = || port.machines.join(", ");
-    let m = clock::machine(id).with_context(|| {
-        format!(
-            "--machine {id}: unknown machine ({} machines: {})",
-            port.name,
-            known()
-        )
-    })?;
-    if m.cpu != port.cpu {
-        let other = Port::for_cpu(m.cpu);
-        bail!(
-            "--machine {id}: the {} has a {}, not a {} (add --cpu {} for it; {} machines: {})",
-            m.machine,
-            m.chip,
-            port.name,
+    let known = port.machines.join(", ");
+    port.machine(id).map_err(|e| match &e {
+        MachineError::Unknown => anyhow!("--machine {id}: {e} ({} machines: {known})", port.name),
+        MachineError::OtherCpu { other, .. } => anyhow!(
+            "--machine {id}: {e} (add --cpu {} for it; {} machines: {known})",
             other.id,
-            port.name,
-            known()
-        );
-    }
-    Ok(m)
+            port.name
+        ),
+    })
 }
 
 /// A port's engine, assembled from the bundled sources, with `clock` for time figures and

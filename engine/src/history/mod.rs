@@ -154,13 +154,6 @@ impl<'c, 'i> Budget<'c, 'i> {
         self.start.elapsed()
     }
 
-    /// Multiplies the time limits by `factor` (Donninger's "extra time" after a zugzwang
-    /// restart, `nimzo`).
-    pub(crate) fn extend_time(&mut self, factor: u32) {
-        self.soft = self.soft.map(|s| s * factor);
-        self.hard = self.hard.map(|h| h * factor);
-    }
-
     /// Sends an info line the profile built itself.
     pub(crate) fn report_info(&self, info: &SearchInfo) {
         self.control.report(info);

@@ -7,6 +7,8 @@
 //!   UCI and xboard engines ([`external`]).
 //! - [`openings`]: opening sets as EPD text.
 //! - [`rating`]: score to Elo with a 95 % margin, Bradley-Terry ratings of a round robin.
+//! - [`event`]: a whole tournament: the schedule of a round robin or gauntlet, its games
+//!   played several at a time, the standings.
 //!
 //! One game of the reference against itself at two plies a move:
 //!
@@ -19,12 +21,14 @@
 //! assert!(record.moves.len() <= 20);
 //! ```
 
+pub mod event;
 pub mod external;
 pub mod game;
 pub mod openings;
 pub mod player;
 pub mod rating;
 
+pub use event::{Pairing, Standings, forfeits, play_all, play_scheduled, schedule};
 pub use game::{
     GameRecord, GameSettings, MoveLimit, Opening, Outcome, PgnTags, Termination, play_game, to_pgn,
 };

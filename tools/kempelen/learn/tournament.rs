@@ -1,24 +1,23 @@
 //! `kempelen tournament`: a round robin or gauntlet among native profiles, reference variants
 //! and external UCI or xboard engines, at fixed nodes, fixed depth or a clock, over an opening
 //! set played with both colours, N games at a time; a PGN file, a progress line, and at the end
-//! a crosstable and ratings with 95 % margins (docs/TOURNAMENT.md). The games and the arithmetic
-//! are `kempelen_engine::tournament`.
+//! a crosstable and ratings with 95 % margins (docs/TOURNAMENT.md). The schedule, the games and
+//! the standings are `kempelen_engine::tournament`; this module parses, shows progress, writes
+//! the PGN and prints.
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressStyle};
 use kempelen_engine::tournament::{
-    GameRecord, GameSettings, MoveLimit, Opening, Outcome, PgnTags, PlayerKind, PlayerSpec,
-    Termination, Wdl, elo_difference, fit_ratings, parse_openings, play_game, to_pgn,
+    GameRecord, GameSettings, MoveLimit, Opening, Outcome, Pairing, PgnTags, PlayerKind,
+    PlayerSpec, Standings, forfeits, parse_openings, play_all, schedule, to_pgn,
 };
 use serde_json::json;
-use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::Mutex;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// The bundled opening set: well-known openings ten plies deep, each played with both colours.
-pub const BUNDLED_OPENINGS: &str = include_str!("../match/openings.epd");
+pub const BUNDLED_OPENINGS: &str = include_str!("../../match/openings.epd");
 
 /// Arguments of `kempelen tournament`.
 #[derive(clap::Args, Debug)]
@@ -72,14 +71,6 @@ pub struct TournamentArgs {
     /// Machine-readable output (no progress line).
     #[arg(long)]
     pub json: bool,
-}
-
-/// One scheduled game.
-struct Pairing {
-    round: usize,
-    white: usize,
-    black: usize,
-    opening: usize,
 }
 
 fn parse_tc(text: &str) -> anyhow::Result<MoveLimit> {
@@ -228,28 +219,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         None => None,
     };
 
-    // The schedule: every pairing plays openings in order, colours alternating.
-    let n = players.len();
-    let mut pairs = Vec::new();
-    for i in 0..n {
-        for j in i + 1..n {
-            if !args.gauntlet || i == 0 {
-                pairs.push((i, j));
-            }
-        }
-    }
-    let mut schedule = Vec::new();
-    for &(i, j) in &pairs {
-        for k in 0..args.games as usize {
-            let (white, black) = if k % 2 == 0 { (i, j) } else { (j, i) };
-            schedule.push(Pairing {
-                round: schedule.len() + 1,
-                white,
-                black,
-                opening: (k / 2) % openings.len(),
-            });
-        }
-    }
+    let schedule = schedule(players.len(), args.gauntlet, args.games, openings.len());
     let settings = GameSettings {
         limit,
         max_plies: args.max_plies,
@@ -270,56 +240,45 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         date: String::new(),
         limit: Some(limit),
     };
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; schedule.len()]);
     let pgn_error: Mutex<Option<std::io::Error>> = Mutex::new(None);
     let tally = Mutex::new([0u32; 3]);
     let pgn_sink = Mutex::new(pgn_file.as_mut());
-    std::thread::scope(|scope| {
-        for _ in 0..args.concurrency.min(schedule.len()) {
-            scope.spawn(|| {
-                loop {
-                    let k = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(p) = schedule.get(k) else { break };
-                    let record =
-                        play_one(&players, p, &openings[p.opening], &settings, move_timeout);
-                    {
-                        let mut t = tally.lock().expect("tally");
-                        t[match record.outcome {
-                            Outcome::WhiteWins => 0,
-                            Outcome::Draw => 1,
-                            Outcome::BlackWins => 2,
-                        }] += 1;
-                        bar.set_message(format!(
-                            "white +{} ={} -{}, last {} {}",
-                            t[0],
-                            t[1],
-                            t[2],
-                            record.outcome.pgn(),
-                            record.termination
-                        ));
-                    }
-                    if let Some(file) = pgn_sink.lock().expect("pgn").as_mut() {
-                        if let Err(e) = file.write_all(to_pgn(&record, &tags(p)).as_bytes()) {
-                            pgn_error.lock().expect("pgn error").get_or_insert(e);
-                        }
-                    }
-                    results.lock().expect("results")[k] = Some(record);
-                    bar.inc(1);
+    let records = play_all(
+        &players,
+        &schedule,
+        &openings,
+        &settings,
+        move_timeout,
+        args.concurrency,
+        &|k, record| {
+            {
+                let mut t = tally.lock().expect("tally");
+                t[match record.outcome {
+                    Outcome::WhiteWins => 0,
+                    Outcome::Draw => 1,
+                    Outcome::BlackWins => 2,
+                }] += 1;
+                bar.set_message(format!(
+                    "white +{} ={} -{}, last {} {}",
+                    t[0],
+                    t[1],
+                    t[2],
+                    record.outcome.pgn(),
+                    record.termination
+                ));
+            }
+            if let Some(file) = pgn_sink.lock().expect("pgn").as_mut() {
+                if let Err(e) = file.write_all(to_pgn(record, &tags(&schedule[k])).as_bytes()) {
+                    pgn_error.lock().expect("pgn error").get_or_insert(e);
                 }
-            });
-        }
-    });
+            }
+            bar.inc(1);
+        },
+    );
     bar.finish_and_clear();
     if let Some(e) = pgn_error.into_inner().expect("pgn error") {
         return Err(e).with_context(|| format!("writing '{}'", args.pgn.as_deref().unwrap_or("")));
     }
-    let records: Vec<GameRecord> = results
-        .into_inner()
-        .expect("results")
-        .into_iter()
-        .map(|r| r.expect("every game was played"))
-        .collect();
     // Every engine has ended with its game: from here a closed standard output (`tournament |
     // head`) ends Kempelen quietly, as it does every other command.
     crate::exit_quietly_on_closed_pipe();
@@ -334,44 +293,6 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     )
 }
 
-/// Plays one scheduled game with fresh engines; a player that fails to start forfeits.
-fn play_one(
-    players: &[PlayerSpec],
-    p: &Pairing,
-    opening: &Opening,
-    settings: &GameSettings,
-    move_timeout: Duration,
-) -> GameRecord {
-    let (w, b) = (&players[p.white], &players[p.black]);
-    let engines = (w.start(move_timeout), b.start(move_timeout));
-    match engines {
-        (Ok(mut we), Ok(mut be)) => play_game(
-            (&w.label, we.as_mut()),
-            (&b.label, be.as_mut()),
-            opening,
-            settings,
-        ),
-        (we, be) => {
-            let (outcome, err) = match (we, be) {
-                (Err(e), _) => (Outcome::BlackWins, e),
-                (_, Err(e)) => (Outcome::WhiteWins, e),
-                _ => unreachable!("one of them failed"),
-            };
-            GameRecord {
-                white: w.label.clone(),
-                black: b.label.clone(),
-                opening: opening.clone(),
-                moves: opening.moves.clone(),
-                outcome,
-                termination: Termination::EngineFailure {
-                    reason: err.to_string(),
-                },
-                nodes: [0, 0],
-            }
-        }
-    }
-}
-
 fn report(
     args: &TournamentArgs,
     players: &[PlayerSpec],
@@ -382,67 +303,17 @@ fn report(
     opening_count: usize,
 ) -> anyhow::Result<()> {
     let n = players.len();
-    let mut points = vec![vec![0.0f64; n]; n];
-    let mut games = vec![vec![0u32; n]; n];
-    let mut wdl = vec![vec![Wdl::default(); n]; n];
-    let mut terminations: BTreeMap<String, u32> = BTreeMap::new();
-    for (p, r) in schedule.iter().zip(records) {
-        let wp = r.outcome.white_points();
-        points[p.white][p.black] += wp;
-        points[p.black][p.white] += 1.0 - wp;
-        games[p.white][p.black] += 1;
-        games[p.black][p.white] += 1;
-        wdl[p.white][p.black].add(wp);
-        wdl[p.black][p.white].add(1.0 - wp);
-        let key = match &r.termination {
-            Termination::IllegalMove { .. } => "illegal move".to_string(),
-            Termination::EngineFailure { .. } => "engine failure".to_string(),
-            t => t.to_string(),
-        };
-        *terminations.entry(key).or_default() += 1;
-    }
-    let ratings = fit_ratings(&points, &games, anchor)?;
-    let totals: Vec<Wdl> = (0..n)
-        .map(|i| {
-            wdl[i].iter().fold(Wdl::default(), |a, w| Wdl {
-                wins: a.wins + w.wins,
-                draws: a.draws + w.draws,
-                losses: a.losses + w.losses,
-            })
-        })
-        .collect();
-    let mut order: Vec<usize> = (0..n).collect();
-    order.sort_by(|&a, &b| {
-        let key = |i: usize| {
-            ratings[i].elo.unwrap_or(if totals[i].points() > 0.0 {
-                f64::INFINITY
-            } else {
-                f64::NEG_INFINITY
-            })
-        };
-        key(b).total_cmp(&key(a)).then(a.cmp(&b))
-    });
-    let mut pairings = Vec::new();
-    for i in 0..n {
-        for j in i + 1..n {
-            if games[i][j] > 0 {
-                pairings.push((i, j, wdl[i][j], elo_difference(wdl[i][j])));
-            }
-        }
-    }
-    let forfeits: Vec<_> = schedule
-        .iter()
-        .zip(records)
-        .filter(|(_, r)| {
-            matches!(
-                r.termination,
-                Termination::IllegalMove { .. }
-                    | Termination::EngineFailure { .. }
-                    | Termination::TimeForfeit
-            )
-        })
-        .map(|(p, r)| (p.round, r))
-        .collect();
+    let Standings {
+        points,
+        games,
+        terminations,
+        ratings,
+        totals,
+        order,
+        pairings,
+        ..
+    } = Standings::new(n, schedule, records, anchor)?;
+    let forfeits = forfeits(schedule, records);
     let anchor_text = match anchor {
         Some((i, elo)) => format!("anchored at {} = {elo}", players[i].label),
         None => "relative to the mean (no anchor)".to_string(),

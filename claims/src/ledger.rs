@@ -1,17 +1,15 @@
-//! `kempelen claims`: re-measures every claim of the documents Kempelen was built from (the
-//! `[[claims]]` of `docs/history/figures.toml`) and sets Kempelen's figure beside the
-//! document's, with a verdict. Tree claims run on synthetic uniform trees, chess claims on a
-//! fixed set of positions; every figure comes from node, leaf or depth counts and seeded
-//! choices, never from the host's clock, so two runs print the same report.
+//! The claims ledger: every claim of the documents Kempelen was built from (the `[[claims]]`
+//! of `docs/history/figures.toml`) re-measured, Kempelen's figure beside the document's, with
+//! a verdict (`kempelen claims` prints it). Tree claims run on synthetic uniform trees, chess
+//! claims on a fixed set of positions; every figure comes from node, leaf or depth counts and
+//! seeded choices, never from the host's clock, so two runs give the same report.
 //!
-//! `--quick` runs only the fast rows (the synthetic trees); the test suite runs it and checks
-//! that `docs/CLAIMS.md` (written by a full run with `--markdown docs/CLAIMS.md`) still holds
-//! the same rows.
+//! [`measure`] with `quick` runs only the fast rows (the synthetic trees); the test suite runs
+//! them (`kempelen claims --quick`) and checks that `docs/CLAIMS.md` (written by a full run
+//! with `--markdown docs/CLAIMS.md`) still holds the same rows.
 
-use crate::history::{self, Claim};
-use anyhow::{Result, bail};
-use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use crate::figures::{self, Claim};
+use indicatif::ProgressBar;
 use kempelen_engine::full::{FullLimits, FullState};
 use kempelen_engine::tournament::{
     GameSettings, MoveLimit, Opening, Wdl, elo_difference, play_game,
@@ -24,31 +22,27 @@ use kempelen_engine::tree::{
 use kempelen_engine::{Engine, NativeEngine, Position, Profile, SearchControl};
 use serde::Serialize;
 use std::fmt::Write as _;
-use std::path::PathBuf;
 use std::sync::Mutex;
+
+/// A measurement that could not be made (the 8-bit builds' RAM per ply).
+#[derive(Debug, thiserror::Error)]
+pub enum LedgerError {
+    /// A port's engine did not assemble or run.
+    #[error(transparent)]
+    Engine(#[from] kempelen_roms::PortEngineError),
+    /// The RAM suite did not parse.
+    #[error(transparent)]
+    Suite(#[from] kempelen_roms::suite::SuiteError),
+    /// A search of the RAM suite failed.
+    #[error(transparent)]
+    Bench(#[from] kempelen_roms::bench::BenchError),
+}
 
 /// The fixed position set of the chess measurements: the first eight positions of the bench
 /// suite (`engine/data/bench.epd`).
 pub const POSITIONS: &str = include_str!("../../engine/data/bench.epd");
 /// How many of them.
 pub const POSITION_COUNT: usize = 8;
-
-#[derive(Args, Debug)]
-pub struct ClaimsArgs {
-    /// Only the fast rows (synthetic trees), as the test suite runs them.
-    #[arg(long)]
-    pub quick: bool,
-    /// Only the claim with this id (minimal-tree, branching-factor, null-move, negascout-mtdf,
-    /// stack-per-ply, elo-per-ply).
-    #[arg(long, value_name = "ID")]
-    pub only: Option<String>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
-    /// Write the report as Markdown to FILE (a full run of every claim only).
-    #[arg(long, value_name = "FILE")]
-    pub markdown: Option<PathBuf>,
-}
 
 /// A verdict on a claim.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -143,7 +137,7 @@ fn section(c: &Claim, how: &str, command: &str, rows: Vec<Row>) -> Section {
     Section {
         id: c.id.clone(),
         claim: c.claim.clone(),
-        source: history::cite(&c.sources),
+        source: figures::cite(&c.sources),
         how: how.into(),
         command: command.into(),
         rows,
@@ -177,7 +171,7 @@ fn within(x: f64, low: f64, high: f64, tolerance: f64) -> bool {
 // --- 1. The minimal tree --------------------------------------------------------------------
 
 fn minimal_tree(quick: bool) -> Section {
-    let c = history::claim("minimal-tree");
+    let c = figures::claim("minimal-tree");
     let tree = |b: u32, d: u32, ordering: Ordering, seed: u64| UniformTree {
         branching: b,
         depth: d,
@@ -323,7 +317,7 @@ fn minimal_tree(quick: bool) -> Section {
 // --- 4. NegaMax, NegaScout, MTD(f) ------------------------------------------------------------
 
 fn negascout_mtdf() -> Section {
-    let c = history::claim("negascout-mtdf");
+    let c = figures::claim("negascout-mtdf");
     let distinct: Vec<u32> = c.numbers("distinct").iter().map(|&x| x as u32).collect();
     let seeds: Vec<u64> = (1..=5).collect();
     type Algo = (&'static str, Option<&'static str>, fn(&RandomTree) -> u64);
@@ -649,7 +643,7 @@ fn branching_and_null(
     which: &dyn Fn(&str) -> bool,
 ) -> (Vec<u64>, Vec<u64>) {
     let n = POSITION_COUNT as u64;
-    let c = history::claim("branching-factor");
+    let c = figures::claim("branching-factor");
     let mut no_null = LessonConfig::of(Algorithm::Reference);
     no_null.null_move = false;
     let mut with_null = LessonConfig::of(Algorithm::Reference);
@@ -764,7 +758,7 @@ fn branching_and_null(
         ));
     }
     if which("null-move") {
-        let c = history::claim("null-move");
+        let c = figures::claim("null-move");
         let d = DEPTHS.reference as usize;
         // Depth the search without null move reaches with the nodes the null-move search
         // needs for depth `k` (log-interpolated between whole depths).
@@ -1052,7 +1046,7 @@ fn null_move_games(bar: &ProgressBar) -> (Wdl, usize) {
 pub const ELO_DEPTHS: [u32; 3] = [2, 3, 4];
 
 fn elo_per_ply(bar: &ProgressBar, growth: Option<&[u64]>) -> Section {
-    let c = history::claim("elo-per-ply");
+    let c = figures::claim("elo-per-ply");
     let target = c.number("elo_per_ply");
     let mut rows = Vec::new();
     let mut total = Wdl::default();
@@ -1156,7 +1150,11 @@ struct Port {
 }
 
 impl Port {
-    fn ram(&self, depth: u32, bar: &ProgressBar) -> Result<kempelen_roms::bench::RamReport> {
+    fn ram(
+        &self,
+        depth: u32,
+        bar: &ProgressBar,
+    ) -> Result<kempelen_roms::bench::RamReport, LedgerError> {
         let engine = kempelen_roms::PortEngine::assemble(self.port)?;
         let positions = kempelen_roms::bench::positions(
             kempelen_roms::suite::RAM_SUITE,
@@ -1187,8 +1185,8 @@ fn ports() -> Vec<Port> {
 /// Depth of the RAM measurement (as `kempelen bench --cpu z80`).
 pub const RAM_DEPTH: u32 = 8;
 
-fn stack_per_ply(bar: &ProgressBar) -> Result<Section> {
-    let c = history::claim("stack-per-ply");
+fn stack_per_ply(bar: &ProgressBar) -> Result<Section, LedgerError> {
+    let c = figures::claim("stack-per-ply");
     let (rec, it) = (c.number("recursive"), c.number("iterative"));
     let mut rows = Vec::new();
     for p in ports() {
@@ -1245,7 +1243,11 @@ fn stack_per_ply(bar: &ProgressBar) -> Result<Section> {
 // --- Report ------------------------------------------------------------------------------------
 
 /// Runs the claims (`quick`: the fast rows only; `only`: one claim).
-pub fn measure(quick: bool, only: Option<&str>, bar: &ProgressBar) -> Result<Vec<Section>> {
+pub fn measure(
+    quick: bool,
+    only: Option<&str>,
+    bar: &ProgressBar,
+) -> Result<Vec<Section>, LedgerError> {
     let which = |id: &str| only.is_none_or(|o| o == id);
     let mut out = Vec::new();
     if which("minimal-tree") {
@@ -1268,7 +1270,7 @@ pub fn measure(quick: bool, only: Option<&str>, bar: &ProgressBar) -> Result<Vec
     if !quick && which("elo-per-ply") {
         out.push(elo_per_ply(bar, growth.as_deref()));
     }
-    let order = history::claims();
+    let order = figures::claims();
     out.sort_by_key(|s| order.iter().position(|c| c.id == s.id));
     Ok(out)
 }
@@ -1350,50 +1352,4 @@ pub fn text(sections: &[Section]) -> String {
         let _ = writeln!(s);
     }
     s
-}
-
-pub fn run(args: &ClaimsArgs) -> Result<()> {
-    if let Some(o) = &args.only {
-        if !history::claims().iter().any(|c| &c.id == o) {
-            bail!(
-                "--only {o}: no such claim (expected one of: {})",
-                history::claims()
-                    .iter()
-                    .map(|c| c.id.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            );
-        }
-    }
-    if args.markdown.is_some() && (args.quick || args.only.is_some()) {
-        bail!("--markdown writes the full report: run it without --quick and --only");
-    }
-    let bar = if args.json {
-        ProgressBar::hidden()
-    } else {
-        let b = ProgressBar::new_spinner();
-        b.set_style(
-            ProgressStyle::with_template("{spinner} {elapsed} {pos} steps: {msg}")
-                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
-        );
-        b
-    };
-    let sections = measure(args.quick, args.only.as_deref(), &bar)?;
-    bar.finish_and_clear();
-    if let Some(path) = &args.markdown {
-        std::fs::write(path, markdown(&sections))
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
-    }
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "quick": args.quick,
-                "claims": sections,
-            }))?
-        );
-    } else {
-        print!("{}", text(&sections));
-    }
-    Ok(())
 }

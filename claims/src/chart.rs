@@ -1,16 +1,15 @@
 //! The chart of `kempelen bench --cpu z80|6502 --svg FILE`: every benched build's measured
-//! figures (Kempelen-Z80, Kempelen-6502) beside the historical programs' (`history.rs`), each
+//! figures (Kempelen-Z80, Kempelen-6502) beside the historical programs' ([`figures`](crate::figures)), each
 //! point a measurement at its machine's clock, drawn with plotters' SVG backend. Four panels:
 //! search speed against CPU clock (log-log), code size, RAM in use, RAM per ply. Measured
 //! bars are blue, reported historical figures grey, estimates orange and labelled as such;
 //! where a source gives a range, the bar's lighter part spans it.
 
-use anyhow::anyhow;
+use kempelen_roms::bench::PortBench;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
-use crate::bench_report::PortBench;
-use crate::history::{Figure, HISTORICAL, Historical};
+use crate::figures::{Figure, HISTORICAL, Historical};
 
 const MEASURED: RGBColor = RGBColor(31, 119, 180);
 /// Colours of the measured builds in the speed panel, in the order benched.
@@ -66,12 +65,17 @@ impl Bar {
     }
 }
 
-fn err<E: std::fmt::Display>(e: E) -> anyhow::Error {
-    anyhow!("drawing the chart: {e}")
+/// The chart could not be drawn: plotters' reason.
+#[derive(Debug, thiserror::Error)]
+#[error("drawing the chart: {0}")]
+pub struct ChartError(String);
+
+fn err<E: std::fmt::Display>(e: E) -> ChartError {
+    ChartError(e.to_string())
 }
 
 /// The chart as an SVG document.
-pub fn draw(builds: &[PortBench]) -> anyhow::Result<String> {
+pub fn draw(builds: &[PortBench]) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
         let root = SVGBackend::with_string(&mut svg, (1200, 1400)).into_drawing_area();
@@ -165,7 +169,7 @@ pub fn draw(builds: &[PortBench]) -> anyhow::Result<String> {
 fn speed_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     builds: &[PortBench],
-) -> anyhow::Result<()>
+) -> Result<(), ChartError>
 where
     DB::ErrorType: 'static,
 {
@@ -330,7 +334,7 @@ fn bar_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     title: &str,
     bars: &[Bar],
-) -> anyhow::Result<()>
+) -> Result<(), ChartError>
 where
     DB::ErrorType: 'static,
 {

@@ -54,7 +54,7 @@ pub fn run(
     native: impl FnOnce(ProfileArg) -> Box<dyn Engine>,
 ) -> anyhow::Result<()> {
     if let Some(file) = &args.program {
-        let mut engine = crate::adaptor::AdaptorEngine::new(file)?;
+        let mut engine = kempelen_adaptor::AdaptorEngine::new(file)?;
         kempelen_engine::uci::run(&mut engine, std::io::stdin().lock(), std::io::stdout())?;
         return Ok(());
     }

@@ -5,13 +5,11 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use kempelen_emulator::clock::{self, ClockProfile};
-use kempelen_emulator::loaders::{self, Chunk, ImageFormat};
-use kempelen_emulator::memory::parse_addr;
-use kempelen_emulator::personality;
+use kempelen_emulator::resolve::{self, MachineChoice};
 use kempelen_emulator::trace::TraceFilter;
 use kempelen_emulator::{
-    AddrRange, ConsoleHost, CoreKind, Cpu, Machine, MachineBuilder, MemoryMap, Personality,
-    RunStats, StopReason, SymbolTable, TraceEntry, Tracer,
+    AddrRange, ConsoleHost, CoreKind, Cpu, Machine, MachineBuilder, MemoryMap, RunStats,
+    StopReason, SymbolTable, TraceEntry, Tracer,
 };
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -125,8 +123,8 @@ fn parse_cpu(s: &str) -> Result<Cpu, String> {
     s.parse::<Cpu>().map_err(|e| e.to_string())
 }
 
-pub(crate) fn parse_address(s: &str) -> Result<u16, String> {
-    parse_addr(s).ok_or_else(|| format!("`{s}` is not a 16-bit address (hex: C000, $C000, 0xC000)"))
+fn parse_address(s: &str) -> Result<u16, String> {
+    resolve::address(s).map_err(|e| e.to_string())
 }
 
 fn parse_range(s: &str) -> Result<AddrRange, String> {
@@ -208,36 +206,6 @@ fn read_symbols(path: &PathBuf) -> Result<SymbolTable> {
     SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))
 }
 
-/// What `--machine` names: a personality, or only a clock.
-pub(crate) enum MachineChoice {
-    Personality(Box<Personality>),
-    Clock(&'static ClockProfile),
-}
-
-/// Resolves `--machine`: a FILE.toml, a built-in personality, or a clock profile.
-pub(crate) fn machine_choice(arg: &str) -> Result<MachineChoice> {
-    if arg.ends_with(".toml") || arg.contains('/') {
-        let p = Personality::from_file(std::path::Path::new(arg))?;
-        return Ok(MachineChoice::Personality(Box::new(p)));
-    }
-    if let Some(p) = Personality::built_in(arg) {
-        return Ok(MachineChoice::Personality(Box::new(p)));
-    }
-    match clock::machine(arg) {
-        Some(c) => Ok(MachineChoice::Clock(c)),
-        None => {
-            let ids: Vec<&str> = clock::MACHINES.iter().map(|m| m.id).collect();
-            let personalities: Vec<&str> =
-                personality::BUILT_IN.iter().map(|(id, _)| *id).collect();
-            bail!(
-                "unknown machine `{arg}` (personalities: {}, or a FILE.toml; clock profiles: {})",
-                personalities.join(", "),
-                ids.join(", ")
-            )
-        }
-    }
-}
-
 /// Turns `--input` escapes into bytes: `\n`, `\r`, `\t`, `\\`, `\xNN`.
 pub(crate) fn unescape(text: &str) -> Result<Vec<u8>> {
     let mut out = Vec::new();
@@ -315,32 +283,6 @@ fn parse_poke(s: &str) -> Result<(u16, Vec<u8>)> {
     Ok((addr, v))
 }
 
-/// Reads an image file (any format) and returns its chunks; a raw image goes to `raw_addr`.
-pub(crate) fn read_image(
-    path: &std::path::Path,
-    raw_addr: Option<u16>,
-    default_addr: u16,
-) -> Result<Vec<Chunk>> {
-    let bytes = std::fs::read(path).with_context(|| format!("cannot read {}", path.display()))?;
-    if bytes.is_empty() {
-        bail!("{} is empty", path.display());
-    }
-    let format = ImageFormat::detect(&bytes);
-    if format != ImageFormat::Raw && raw_addr.is_some() {
-        bail!(
-            "{}: a {} image carries its own addresses; give no @ADDR",
-            path.display(),
-            format
-        );
-    }
-    Ok(loaders::parse(
-        &path.display().to_string(),
-        &bytes,
-        format,
-        raw_addr.unwrap_or(default_addr),
-    )?)
-}
-
 /// The machine builder for the run: the personality's or the CPU's default map with the
 /// command line's changes, and every image.
 fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu)> {
@@ -349,7 +291,7 @@ fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu
     } else {
         args.machine.as_deref()
     };
-    let choice = machine.map(machine_choice).transpose()?;
+    let choice = machine.map(resolve::machine).transpose()?;
     let (personality, clock_choice) = match choice {
         Some(MachineChoice::Personality(p)) => (Some(p), None),
         Some(MachineChoice::Clock(c)) => (None, Some(c)),
@@ -439,7 +381,7 @@ fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu
         bail!("no program: give a ROM file or --image FILE[@ADDR]");
     }
     for (path, addr) in &images {
-        for chunk in read_image(path, *addr, default_addr)? {
+        for chunk in resolve::image(path, *addr, default_addr)? {
             b = b.load(chunk.addr, &chunk.bytes);
         }
     }

@@ -1,4 +1,4 @@
-//! `kempelen tree`: draws the tree a search visits, as text on the terminal and as SVG.
+//! The tree a search visits, drawn as text, SVG or JSON (`kempelen tree`).
 //!
 //! Nodes are numbered in the order the search enters them; White-to-move nodes (max nodes,
 //! values from White's point of view) are boxes, Black-to-move nodes (min nodes) ellipses, as
@@ -9,13 +9,10 @@
 //! after which all of the article's moves are legal and the position after 1.e4 e5 2.Nc3 Nc6
 //! is symmetric (the article gives it the value 0).
 
-use anyhow::{Context, Result, bail};
-use clap::Args;
 use kempelen_engine::tree::lesson::{Bound, LessonResult, NodeKind};
 use kempelen_engine::tree::{Algorithm, Lesson, LessonConfig, TraceNode};
 use kempelen_engine::{Move, Position};
 use std::fmt::Write as _;
-use std::path::PathBuf;
 
 /// The forced move orders of the Tartan figure: (moves from the root, moves searched first).
 pub const TARTAN: &[(&str, &str)] = &[
@@ -31,61 +28,60 @@ pub const MAX_DRAWN: usize = 4000;
 /// Largest search run for a drawing (all iterations).
 pub const MAX_SEARCHED: u64 = 200_000;
 
-#[derive(Args, Debug)]
-pub struct TreeArgs {
-    /// Position (FEN). Without it: the start position with the Tartan article's move orders.
-    #[arg(long)]
-    pub fen: Option<String>,
-    /// Depth in plies (1-12).
-    #[arg(long, default_value_t = 4)]
-    pub depth: u32,
-    /// minimax, alphabeta or reference.
-    #[arg(long, default_value = "alphabeta")]
-    pub algorithm: Algorithm,
-    /// Search only the first K moves of every node (after ordering); 0 = all moves.
-    #[arg(long, default_value_t = 2)]
-    pub width: usize,
-    /// Search these moves first at the node reached by PATH: "PATH: MOVES", both as UCI moves
-    /// separated by spaces (":" alone or ": e2e4" for the root). Repeatable. Without --fen and
-    /// without --order, the Tartan article's orders apply.
-    #[arg(long = "order", value_name = "PATH: MOVES")]
-    pub order: Vec<String>,
-    /// Write the tree as SVG to FILE.
-    #[arg(long, value_name = "FILE")]
-    pub svg: Option<PathBuf>,
-    /// Print JSON instead of text.
-    #[arg(long)]
-    pub json: bool,
+/// Why a tree cannot be drawn.
+#[derive(Debug, thiserror::Error)]
+pub enum TreeError {
+    /// A move order that does not parse or names an illegal move.
+    #[error("{0}")]
+    Order(String),
+    /// The search needs more than [`MAX_SEARCHED`] nodes.
+    #[error("the search needs more than {MAX_SEARCHED} nodes")]
+    TooManySearched,
+    /// The tree has more than [`MAX_DRAWN`] nodes.
+    #[error("the tree has {0} nodes, more than the {MAX_DRAWN} a drawing can show")]
+    TooManyDrawn(usize),
 }
 
 /// A search drawn: its configuration and result.
 pub struct Drawn {
+    /// The root.
     pub position: Position,
+    /// The algorithm.
     pub algorithm: Algorithm,
+    /// The depth in plies.
     pub depth: u32,
+    /// Moves searched per node (`None`: all).
     pub width: Option<usize>,
+    /// The search and its trace.
     pub result: LessonResult,
 }
 
-fn parse_line(pos: &Position, text: &str, what: &str) -> Result<Vec<Move>> {
+fn parse_line(pos: &Position, text: &str, what: &str) -> Result<Vec<Move>, TreeError> {
     let mut p = pos.clone();
     let mut out = Vec::new();
     for t in text.split_whitespace() {
         let m = p
             .parse_uci(t)
-            .map_err(|e| anyhow::anyhow!("{what}: move '{t}': {e}"))?;
+            .map_err(|e| TreeError::Order(format!("{what}: move '{t}': {e}")))?;
         p.play(m);
         out.push(m);
     }
     Ok(out)
 }
 
-/// Parses one `--order` value into (path, moves), checking every move where it is played.
-pub fn parse_order(pos: &Position, spec: &str) -> Result<(Vec<Move>, Vec<Move>)> {
+/// A forced move order: the moves from the root to a node, and the moves searched first there.
+pub type Order = (Vec<Move>, Vec<Move>);
+
+/// Parses a move order written `PATH: MOVES` (both UCI moves separated by spaces; `:` alone or
+/// `: e2e4` for the root), checking every move where it is played. `label` names the order in
+/// errors (`--order` on the command line).
+pub fn parse_order(pos: &Position, spec: &str, label: &str) -> Result<Order, TreeError> {
+    let what = format!("{label} '{spec}'");
     let Some((path, moves)) = spec.split_once(':') else {
-        bail!("--order '{spec}': expected 'PATH: MOVES' (a colon between the two move lists)");
+        return Err(TreeError::Order(format!(
+            "{what}: expected 'PATH: MOVES' (a colon between the two move lists)"
+        )));
     };
-    let what = format!("--order '{spec}'");
     let path_moves = parse_line(pos, path, &format!("{what}, path"))?;
     let mut at = pos.clone();
     for &m in &path_moves {
@@ -93,57 +89,57 @@ pub fn parse_order(pos: &Position, spec: &str) -> Result<(Vec<Move>, Vec<Move>)>
     }
     let mut first = Vec::new();
     for t in moves.split_whitespace() {
-        first.push(
-            at.parse_uci(t)
-                .map_err(|e| anyhow::anyhow!("{what}: move '{t}' after the path: {e}"))?,
-        );
+        first
+            .push(at.parse_uci(t).map_err(|e| {
+                TreeError::Order(format!("{what}: move '{t}' after the path: {e}"))
+            })?);
     }
     if first.is_empty() {
-        bail!("{what}: no moves after the colon");
+        return Err(TreeError::Order(format!(
+            "{what}: no moves after the colon"
+        )));
     }
     Ok((path_moves, first))
 }
 
-/// Runs the search a drawing shows.
-pub fn search(args: &TreeArgs) -> Result<Drawn> {
-    if !(1..=12).contains(&args.depth) {
-        bail!("--depth {}: expected 1 to 12", args.depth);
-    }
-    let position = match &args.fen {
-        Some(f) => Position::from_fen(f).with_context(|| format!("--fen '{f}'"))?,
-        None => Position::startpos(),
-    };
-    let mut cfg = LessonConfig::of(args.algorithm);
+/// The move orders of the Tartan figure, parsed.
+pub fn tartan_orders() -> Vec<Order> {
+    let start = Position::startpos();
+    TARTAN
+        .iter()
+        .map(|(p, m)| {
+            parse_order(&start, &format!("{p}: {m}"), "Tartan order")
+                .expect("the Tartan orders are legal from the start position")
+        })
+        .collect()
+}
+
+/// Runs the search a drawing shows: `algorithm` from `position` to `depth` plies, the first
+/// `width` moves of every node (all for `None`), the `orders` forced.
+pub fn search(
+    position: Position,
+    algorithm: Algorithm,
+    depth: u32,
+    width: Option<usize>,
+    orders: Vec<Order>,
+) -> Result<Drawn, TreeError> {
+    let mut cfg = LessonConfig::of(algorithm);
     cfg.trace = true;
-    cfg.width = (args.width > 0).then_some(args.width);
+    cfg.width = width;
     cfg.node_cap = Some(MAX_SEARCHED);
-    let specs: Vec<String> = if args.order.is_empty() && args.fen.is_none() {
-        TARTAN.iter().map(|(p, m)| format!("{p}: {m}")).collect()
-    } else {
-        args.order.clone()
-    };
-    for s in &specs {
-        cfg.forced.push(parse_order(&position, s)?);
-    }
-    let result = Lesson::new(&position, &[], cfg).run(args.depth);
+    cfg.forced = orders;
+    let result = Lesson::new(&position, &[], cfg).run(depth);
     if result.capped {
-        bail!(
-            "the search needs more than {MAX_SEARCHED} nodes: lower --depth or --width (now {} and {})",
-            args.depth,
-            args.width
-        );
+        return Err(TreeError::TooManySearched);
     }
     if result.trace.len() > MAX_DRAWN {
-        bail!(
-            "the tree has {} nodes, more than the {MAX_DRAWN} a drawing can show: lower --depth or --width",
-            result.trace.len()
-        );
+        return Err(TreeError::TooManyDrawn(result.trace.len()));
     }
     Ok(Drawn {
         position,
-        algorithm: args.algorithm,
-        depth: args.depth,
-        width: (args.width > 0).then_some(args.width),
+        algorithm,
+        depth,
+        width,
         result,
     })
 }
@@ -521,19 +517,4 @@ pub fn title(d: &Drawn, tartan: bool) -> String {
             .map(|w| format!(", first {w} moves per node"))
             .unwrap_or_default()
     )
-}
-
-pub fn run(args: &TreeArgs) -> Result<()> {
-    let d = search(args)?;
-    let tartan = args.fen.is_none() && args.order.is_empty();
-    if let Some(path) = &args.svg {
-        std::fs::write(path, svg(&d, &title(&d, tartan)))
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&json(&d))?);
-    } else {
-        print!("{}", text(&d));
-    }
-    Ok(())
 }

@@ -10,24 +10,21 @@
 //! - with two builds (`--cpu z80,6502`), a side-by-side table of the CPUs on the same
 //!   algorithm: cycles per node, code bytes, RAM, cycle share per part of the engine;
 //! - on request (`--svg`), a chart of these figures beside the historical programs'
-//!   (`history.rs`).
+//!   (`kempelen_claims::chart`).
 //!
-//! The measuring is `kempelen_roms::bench`; this module reads the options, prints, and hands
-//! the figures (`bench_report`) to the chart (`bench_chart`).
+//! The measuring is `kempelen_roms::bench` (a build's figures: `PortBench`); this module reads
+//! the options, prints, and hands the figures to the chart.
 
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::path::PathBuf;
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kempelen_emulator::grouped;
-use kempelen_roms::bench::{self, BenchPosition};
-use kempelen_roms::console::ConsoleRom;
-use kempelen_roms::{Port, PortEngine, suite};
+use kempelen_roms::bench::{self, BenchPlan, PortBench, targets};
+use kempelen_roms::{Port, suite};
 use serde_json::json;
 
-use crate::bench_report::PortBench;
 use crate::engine_common::port_machine;
 
 /// Default depth of the speed run: the bundled suite at depth 5 takes about 13 billion
@@ -36,37 +33,6 @@ pub const DEFAULT_DEPTH: u32 = 5;
 
 /// Routines listed in the profile table.
 const TOP_ROUTINES: usize = 15;
-
-/// The goals a build is measured against (issue 5 set the Z80's, issue 9 the 6502's).
-pub struct Targets {
-    /// Nodes per second at least, at this machine's clock.
-    pub nps: (&'static str, f64),
-    /// Engine ROM at most, bytes.
-    pub rom: usize,
-    /// Peak RAM of a depth-8 search at most, bytes.
-    pub ram_depth8: u32,
-    /// Bytes per ply at most.
-    pub bytes_per_ply: f64,
-}
-
-/// The targets of a port's build.
-pub fn targets(port: &Port) -> Targets {
-    match port.id {
-        "6502" => Targets {
-            // At most 4,000 cycles a node: at least 250 nodes/s at the KIM-1's 1 MHz.
-            nps: ("kim-1", 250.0),
-            rom: 8192,
-            ram_depth8: 4096,
-            bytes_per_ply: 96.0,
-        },
-        _ => Targets {
-            nps: ("zx-spectrum", 340.0),
-            rom: 8192,
-            ram_depth8: 4096,
-            bytes_per_ply: 128.0,
-        },
-    }
-}
 
 /// What the command asks of the 8-bit bench (from `kempelen bench`'s arguments).
 pub struct PortBenchOptions {
@@ -107,9 +73,8 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
         Some(n) => n,
         None => std::thread::available_parallelism().map_or(1, |n| n.get()),
     };
-    let (suite_name, positions) =
-        read_suite(o.suite.as_deref(), suite::BUNDLED_NAME, suite::BUNDLED)?;
-    let (ram_name, ram_positions) = read_suite(
+    let suite = bench::load_suite(o.suite.as_deref(), suite::BUNDLED_NAME, suite::BUNDLED)?;
+    let ram_suite = bench::load_suite(
         o.ram_suite.as_deref(),
         suite::RAM_SUITE_NAME,
         suite::RAM_SUITE,
@@ -126,9 +91,14 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
     for &port in &o.ports {
         machines.push(port_machine(port, o.machine.as_deref())?);
     }
-    let ram_searches =
-        ram_positions.iter().filter(|p| p.has_move()).count() as u64 * u64::from(o.ram_depth);
-    let bar = ProgressBar::new((positions.len() as u64 + ram_searches) * o.ports.len() as u64);
+    let plan = BenchPlan {
+        suite: &suite,
+        depth,
+        ram_suite: &ram_suite,
+        ram_depth: o.ram_depth,
+        jobs,
+    };
+    let bar = ProgressBar::new(plan.searches() * o.ports.len() as u64);
     if o.json {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
@@ -139,37 +109,13 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
     );
     let mut reports = Vec::new();
     for (&port, &machine) in o.ports.iter().zip(&machines) {
-        let engine = PortEngine::assemble(port)
-            .with_context(|| format!("assembling the {} engine", port.name))?;
-        let console = if port.has_console() {
-            Some(
-                ConsoleRom::assemble(port)
-                    .with_context(|| format!("assembling the {} console front end", port.name))?,
-            )
-        } else {
-            None
-        };
-        let started = Instant::now();
-        bar.set_message(format!("{} speed, depth {depth}", port.name));
-        let tick = || bar.inc(1);
-        let speed = bench::speed(&engine, &suite_name, &positions, depth, true, jobs, &tick)?;
-        bar.set_message(format!("{} RAM, depths 1-{}", port.name, o.ram_depth));
-        let ram =
-            bench::ram_by_depth(&engine, &ram_name, &ram_positions, o.ram_depth, jobs, &tick)?;
-        reports.push(PortBench {
+        reports.push(bench::measure(
             port,
-            suite: suite_name.clone(),
-            speed,
-            ram_suite: ram_name.clone(),
-            ram,
-            rom_engine: engine.rom().len(),
-            rom_console: console
-                .as_ref()
-                .map(|c| (c.image.len(), c.engine_bytes(), c.front_end_bytes())),
             machine,
-            host: started.elapsed(),
-            jobs,
-        });
+            &plan,
+            &|m| bar.set_message(m),
+            &|| bar.inc(1),
+        )?);
     }
     bar.finish_and_clear();
     if o.json {
@@ -195,33 +141,13 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
         }
     }
     if let Some(path) = &o.svg {
-        let svg = crate::bench_chart::draw(&reports)?;
+        let svg = kempelen_claims::chart::draw(&reports)?;
         std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
         if !o.json {
             println!("chart written to {}", path.display());
         }
     }
     Ok(())
-}
-
-/// The suite at `path`, or the bundled one.
-fn read_suite(
-    path: Option<&Path>,
-    bundled_name: &str,
-    bundled: &str,
-) -> anyhow::Result<(String, Vec<BenchPosition>)> {
-    let (name, text) = match path {
-        Some(p) => (p.display().to_string(), suite::read_file(p)?),
-        None => (bundled_name.to_string(), bundled.to_string()),
-    };
-    let positions = bench::positions(&text, &name)?;
-    if positions.is_empty() {
-        bail!("{name}: the suite has no positions");
-    }
-    if !positions.iter().any(BenchPosition::has_move) {
-        bail!("{name}: no position of the suite has a legal move; nothing to search");
-    }
-    Ok((name, positions))
 }
 
 /// Seconds as `12.3 s`, `4.5 min` or `1.2 h`.

@@ -1,6 +1,6 @@
 //! `kempelen bench`: the fixed bench positions at a fixed depth per profile, printing each
 //! position's nodes, the deterministic node total and the speed. `--cpu z80`, `--cpu 6502` or
-//! both (`--cpu z80,6502`) run the 8-bit builds' bench instead (`bench_port`).
+//! both (`--cpu z80,6502`) run the 8-bit builds' bench instead (`port_bench`).
 
 use crate::engine_common::{CpuArg, backend, nps};
 use kempelen_engine::{Profile, bench};
@@ -78,7 +78,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 "--profile: the 8-bit builds run the reference profile only (the full profile is the native engine's)"
             );
         }
-        return crate::bench_port::run(&crate::bench_port::PortBenchOptions {
+        return super::port_bench::run(&super::port_bench::PortBenchOptions {
             ports,
             depth: args.depth,
             machine: args.machine.clone(),
