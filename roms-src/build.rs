@@ -104,7 +104,8 @@ fn target_files(dir: &Path) {
         })
         .unwrap_or_default();
     ids.sort();
-    let mut code = format!("/// The targets' folders, sorted.\npub const TARGET_IDS: &[&str] = &{ids:?};\n\n");
+    let mut code =
+        format!("/// The targets' folders, sorted.\npub const TARGET_IDS: &[&str] = &{ids:?};\n\n");
     code.push_str(
         "/// The bundled files of the target folder `id` (`target.toml` and `.inc`; empty when absent).\n\
          pub fn target_files(id: &str) -> &'static [(&'static str, &'static str)] {\n    match id {\n",
@@ -133,6 +134,47 @@ fn target_files(dir: &Path) {
     code.push_str("        _ => &[],\n    }\n}\n");
     let out = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&out).join("target_files.rs"), code).unwrap();
+    // One test per target of each kind: tests/targets.rs (a module per kind and a test per
+    // target, `run(id, kind)`) and tests/differential.rs (`at_layout(id)`).
+    let mut tests = String::new();
+    for (module, f) in [
+        ("game_to_mate", "plays_a_game_to_mate"),
+        ("nodes_per_second", "nodes_per_second"),
+        ("file_reads_back", "the_file_reads_back"),
+    ] {
+        writeln!(tests, "mod {module} {{").unwrap();
+        for id in &ids {
+            writeln!(
+                tests,
+                "    #[test]\n    fn {}() {{\n        super::run({id:?}, super::{f});\n    }}",
+                slug(id)
+            )
+            .unwrap();
+        }
+        writeln!(tests, "}}").unwrap();
+    }
+    std::fs::write(Path::new(&out).join("target_tests.rs"), tests).unwrap();
+    let mut diff = String::new();
+    for (module, f, ignore) in [
+        ("at_target_layouts", "at_layout", ""),
+        (
+            "at_target_layouts_full",
+            "at_layout_full",
+            "    #[ignore = \"every case-file line at the layout: about 100 s a target in release mode\"]\n",
+        ),
+    ] {
+        writeln!(diff, "mod {module} {{").unwrap();
+        for id in &ids {
+            writeln!(
+                diff,
+                "    #[test]\n{ignore}    fn {}() {{\n        super::{f}({id:?});\n    }}",
+                slug(id)
+            )
+            .unwrap();
+        }
+        diff.push_str("}\n");
+    }
+    std::fs::write(Path::new(&out).join("target_differential_tests.rs"), diff).unwrap();
 }
 
 fn main() {

@@ -791,4 +791,73 @@ mod tests {
             "{e}"
         );
     }
+
+    /// The target machines' files: their chunks and the entry each names.
+    #[test]
+    fn machine_program_files_and_their_entries() {
+        // A .prg with `10 SYS 2062`.
+        let prg = [
+            0x01, 0x08, 0x0C, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'6', b'2', 0x00, 0x00, 0x00,
+            0x60,
+        ];
+        let l = parse_program("k.prg", &prg, ImageFormat::detect_file("k.prg", &prg), 0).unwrap();
+        assert_eq!(l.entry, Some(2062));
+        assert_eq!(l.chunks[0].addr, 0x0801);
+        // An Atari file: one segment, then RUNAD.
+        let xex = [
+            0xFF, 0xFF, 0x00, 0x20, 0x01, 0x20, 0xEA, 0x60, 0xE0, 0x02, 0xE1, 0x02, 0x00, 0x20,
+        ];
+        let l = parse_program("k.xex", &xex, ImageFormat::Xex, 0).unwrap();
+        assert_eq!(l.entry, Some(0x2000));
+        assert_eq!(l.chunks.len(), 2);
+        let init = [0xFF, 0xFF, 0xE2, 0x02, 0xE3, 0x02, 0x00, 0x20];
+        let e = parse_program("k.xex", &init, ImageFormat::Xex, 0).unwrap_err();
+        assert!(e.message.contains("INITAD"), "{e}");
+        // A /CMD: name, one load record of 2 bytes, transfer address.
+        let cmd = [
+            0x05, 0x01, b'K', 0x01, 0x04, 0x00, 0x52, 0xC3, 0x00, 0x02, 0x02, 0x00, 0x52,
+        ];
+        assert_eq!(
+            ImageFormat::detect_file("dir/KEMPELEN/CMD", &cmd),
+            ImageFormat::TrsCmd
+        );
+        let l = parse_program("K/CMD", &cmd, ImageFormat::TrsCmd, 0).unwrap();
+        assert_eq!(l.entry, Some(0x5200));
+        assert_eq!(l.chunks[0].bytes, [0xC3, 0x00]);
+        let e = parse_program("K/CMD", &cmd[..9], ImageFormat::TrsCmd, 0).unwrap_err();
+        assert!(e.message.contains("transfer address"), "{e}");
+        // An MSX cartridge of 16 KB: INIT at $4010.
+        let mut rom = vec![0xFFu8; 0x4000];
+        rom[..4].copy_from_slice(b"AB\x10\x40");
+        let l = parse_program("k.rom", &rom, ImageFormat::detect_file("k.rom", &rom), 0).unwrap();
+        assert_eq!(l.entry, Some(0x4010));
+        assert!(parse_program("k.rom", &rom[..100], ImageFormat::MsxRom, 0).is_err());
+        // A tape: a BASIC loader with USR 32771, a code block at 32768.
+        let mut tap = Vec::new();
+        let block = |tap: &mut Vec<u8>, flag: u8, data: &[u8]| {
+            tap.extend_from_slice(&((data.len() + 2) as u16).to_le_bytes());
+            tap.push(flag);
+            tap.extend_from_slice(data);
+            tap.push(data.iter().fold(flag, |a, &b| a ^ b));
+        };
+        let basic = [
+            0x00, 0x0A, 0x0D, 0x00, 0xF9, 0xC0, b'3', 0x0E, 0x00, 0x00, 0x03, 0x80, 0x00, 0x0D,
+        ];
+        let mut head = vec![0u8; 17];
+        head[11..13].copy_from_slice(&(basic.len() as u16).to_le_bytes());
+        block(&mut tap, 0, &head);
+        block(&mut tap, 0xFF, &basic);
+        let mut head = vec![3u8; 17];
+        head[11..17].copy_from_slice(&[3, 0, 0x00, 0x80, 0x00, 0x80]);
+        block(&mut tap, 0, &head);
+        block(&mut tap, 0xFF, &[1, 2, 3]);
+        let l = parse_program("k.tap", &tap, ImageFormat::Tap, 0).unwrap();
+        assert_eq!(l.entry, Some(32771));
+        assert_eq!(l.chunks[0].addr, 0x8000);
+        let mut bad = tap.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        let e = parse_program("k.tap", &bad, ImageFormat::Tap, 0).unwrap_err();
+        assert!(e.message.contains("bad checksum"), "{e}");
+    }
 }

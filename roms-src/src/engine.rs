@@ -217,12 +217,12 @@ impl PortEngine {
             port.entry_of(origin, &rom)
         };
         let entry = entry.ok_or_else(|| PortEngineError::Assemble {
-                file: port.engine_main.into(),
-                message: format!(
-                    "the image at ${origin:04X} ({} bytes) does not hold the reset vector at $FFFC",
-                    rom.len()
-                ),
-            })?;
+            file: port.engine_main.into(),
+            message: format!(
+                "the image at ${origin:04X} ({} bytes) does not hold the reset vector at $FFFC",
+                rom.len()
+            ),
+        })?;
         let protocol = Protocol::from_symbols(&symbols)?;
         Ok(PortEngine {
             port,
@@ -251,7 +251,10 @@ impl PortEngine {
 
     /// Assembles the bundled sources of the port's `engine.asm` in `layout` (its `layout.inc`
     /// written from it), as a target machine places the engine.
-    pub fn assemble_at(port: &'static Port, layout: &Layout) -> Result<PortEngine, PortEngineError> {
+    pub fn assemble_at(
+        port: &'static Port,
+        layout: &Layout,
+    ) -> Result<PortEngine, PortEngineError> {
         port.require()?;
         layout.check().map_err(|e| PortEngineError::Assemble {
             file: "layout.inc".into(),
@@ -260,7 +263,11 @@ impl PortEngine {
         let inc = layout.to_inc("a layout of the engine's host-protocol build");
         let mut source = MemorySource::new();
         for (name, text) in port.sources() {
-            let text = if *name == "layout.inc" { inc.as_str() } else { text };
+            let text = if *name == "layout.inc" {
+                inc.as_str()
+            } else {
+                text
+            };
             source.add(name, text.as_bytes());
         }
         let out = assemble(port.engine_main, &source, &Options::new(port.cpu));

@@ -140,7 +140,9 @@ pub fn write(format: Format, program: &Program) -> Result<Vec<u8>, FormatError> 
                 )));
             }
             if !program.image.starts_with(b"AB") {
-                return Err(err("the image does not start with the header's \"AB\"".into()));
+                return Err(err(
+                    "the image does not start with the header's \"AB\"".into()
+                ));
             }
             let mut v = program.image.to_vec();
             v.resize(0x8000, 0xFF);
@@ -240,7 +242,11 @@ fn tap_block(out: &mut Vec<u8>, flag: u8, data: &[u8]) {
 /// A 17-byte tape header: type, ten-character name, data length, two parameters.
 fn tap_header(kind: u8, name: &str, len: u16, param1: u16, param2: u16) -> Vec<u8> {
     let mut h = vec![kind];
-    let mut n: Vec<u8> = name.bytes().filter(|b| (0x20..0x7F).contains(b)).take(10).collect();
+    let mut n: Vec<u8> = name
+        .bytes()
+        .filter(|b| (0x20..0x7F).contains(b))
+        .take(10)
+        .collect();
     n.resize(10, b' ');
     h.extend_from_slice(&n);
     h.extend_from_slice(&len.to_le_bytes());
@@ -260,7 +266,16 @@ fn spectrum_tap(p: &Program) -> Result<Vec<u8>, String> {
     }
     let mut line = vec![TOKEN_CLEAR];
     basic_number(&mut line, p.origin - 1);
-    line.extend_from_slice(&[b':', TOKEN_LOAD, b'"', b'"', TOKEN_CODE, b':', TOKEN_RANDOMIZE, TOKEN_USR]);
+    line.extend_from_slice(&[
+        b':',
+        TOKEN_LOAD,
+        b'"',
+        b'"',
+        TOKEN_CODE,
+        b':',
+        TOKEN_RANDOMIZE,
+        TOKEN_USR,
+    ]);
     basic_number(&mut line, p.entry);
     line.push(0x0D);
     let mut program = LOADER_LINE.to_be_bytes().to_vec();

@@ -149,7 +149,9 @@ impl Layout {
             if v & 0xFF == 0 {
                 Ok(())
             } else {
-                Err(LayoutError(format!("{name} ${v:04X} is not a multiple of $100")))
+                Err(LayoutError(format!(
+                    "{name} ${v:04X} is not a multiple of $100"
+                )))
             }
         };
         page("the code base", self.code)?;
@@ -192,15 +194,51 @@ impl Layout {
         let b = |v: bool| u8::from(v);
         if self.cpu == Cpu::Z80 {
             let lines: [(&str, String, &str); 10] = [
-                ("LOAD_BASE", hex16(self.load), "the image's first byte (a machine's header first)"),
-                ("CODE_BASE", hex16(self.code), "a page: the engine; its tables at CODE_BASE + $0100"),
-                ("ENG_RAM", hex16(self.engine_ram), "a page: the engine's RAM (ram.inc); frames at + $06A0"),
-                ("FRAME_LIMIT_HI", hex8(self.frame_limit_hi), "no search frame starts at or above this page"),
-                ("STACK_TOP", hex16(self.stack_top()), "SP at the start: the stack grows down from it"),
-                ("CON_RAM", hex16(self.console_ram), "a page: the console front end's 4 KB"),
-                ("SCREEN_WIDTH", self.screen_width.to_string(), "characters in a line (0: the terminal wraps)"),
-                ("ECHO", b(self.echo).to_string(), "1: the front end echoes what is typed"),
-                ("UPPER_CASE", b(self.upper_case).to_string(), "1: no lower case on the screen"),
+                (
+                    "LOAD_BASE",
+                    hex16(self.load),
+                    "the image's first byte (a machine's header first)",
+                ),
+                (
+                    "CODE_BASE",
+                    hex16(self.code),
+                    "a page: the engine; its tables at CODE_BASE + $0100",
+                ),
+                (
+                    "ENG_RAM",
+                    hex16(self.engine_ram),
+                    "a page: the engine's RAM (ram.inc); frames at + $06A0",
+                ),
+                (
+                    "FRAME_LIMIT_HI",
+                    hex8(self.frame_limit_hi),
+                    "no search frame starts at or above this page",
+                ),
+                (
+                    "STACK_TOP",
+                    hex16(self.stack_top()),
+                    "SP at the start: the stack grows down from it",
+                ),
+                (
+                    "CON_RAM",
+                    hex16(self.console_ram),
+                    "a page: the console front end's 4 KB",
+                ),
+                (
+                    "SCREEN_WIDTH",
+                    self.screen_width.to_string(),
+                    "characters in a line (0: the terminal wraps)",
+                ),
+                (
+                    "ECHO",
+                    b(self.echo).to_string(),
+                    "1: the front end echoes what is typed",
+                ),
+                (
+                    "UPPER_CASE",
+                    b(self.upper_case).to_string(),
+                    "1: no lower case on the screen",
+                ),
                 ("", String::new(), ""),
             ];
             for (name, value, what) in lines.iter().filter(|l| !l.0.is_empty()) {
@@ -209,20 +247,76 @@ impl Layout {
             }
         } else {
             let lines: [(&str, String, &str); 15] = [
-                ("LOAD_BASE", hex16(self.load), "the image's first byte (a machine's header first)"),
-                ("ENGINE_BASE", hex16(self.code), "a page: the engine; its tables at ENGINE_BASE + $0100"),
-                ("VECTORS", b(self.vectors).to_string(), "1: the image ends with the vectors at $FFFA"),
-                ("ZP_ENGINE", hex8(self.zp_engine), "96 bytes of zero page: the engine's pointers, scratch"),
-                ("PROTO", hex8(self.proto), "32 bytes of zero page: the host protocol block"),
-                ("PV", hex_any(self.pv), "64 bytes: the protocol block's principal variation"),
-                ("ZP_CONSOLE", hex8(self.zp_console), "9 bytes of zero page: the front end's pointers"),
-                ("LOW_RAM", hex16(self.engine_ram), "a page: the engine's RAM (ram.inc); frames at + $06A0"),
-                ("FRAME_LIMIT_HI", hex8(self.frame_limit_hi), "no search frame starts at or above this page"),
-                ("CON_RAM", hex16(self.console_ram), "a page: the console front end's 4 KB"),
-                ("IO_PAGE", hex16(self.io_page), "the Kempelen machine's I/O page (host call at + $FF)"),
-                ("SCREEN_WIDTH", self.screen_width.to_string(), "characters in a line (0: the terminal wraps)"),
-                ("ECHO", b(self.echo).to_string(), "1: the front end echoes what is typed"),
-                ("UPPER_CASE", b(self.upper_case).to_string(), "1: no lower case on the screen"),
+                (
+                    "LOAD_BASE",
+                    hex16(self.load),
+                    "the image's first byte (a machine's header first)",
+                ),
+                (
+                    "ENGINE_BASE",
+                    hex16(self.code),
+                    "a page: the engine; its tables at ENGINE_BASE + $0100",
+                ),
+                (
+                    "VECTORS",
+                    b(self.vectors).to_string(),
+                    "1: the image ends with the vectors at $FFFA",
+                ),
+                (
+                    "ZP_ENGINE",
+                    hex8(self.zp_engine),
+                    "96 bytes of zero page: the engine's pointers, scratch",
+                ),
+                (
+                    "PROTO",
+                    hex8(self.proto),
+                    "32 bytes of zero page: the host protocol block",
+                ),
+                (
+                    "PV",
+                    hex_any(self.pv),
+                    "64 bytes: the protocol block's principal variation",
+                ),
+                (
+                    "ZP_CONSOLE",
+                    hex8(self.zp_console),
+                    "9 bytes of zero page: the front end's pointers",
+                ),
+                (
+                    "LOW_RAM",
+                    hex16(self.engine_ram),
+                    "a page: the engine's RAM (ram.inc); frames at + $06A0",
+                ),
+                (
+                    "FRAME_LIMIT_HI",
+                    hex8(self.frame_limit_hi),
+                    "no search frame starts at or above this page",
+                ),
+                (
+                    "CON_RAM",
+                    hex16(self.console_ram),
+                    "a page: the console front end's 4 KB",
+                ),
+                (
+                    "IO_PAGE",
+                    hex16(self.io_page),
+                    "the Kempelen machine's I/O page (host call at + $FF)",
+                ),
+                (
+                    "SCREEN_WIDTH",
+                    self.screen_width.to_string(),
+                    "characters in a line (0: the terminal wraps)",
+                ),
+                (
+                    "ECHO",
+                    b(self.echo).to_string(),
+                    "1: the front end echoes what is typed",
+                ),
+                (
+                    "UPPER_CASE",
+                    b(self.upper_case).to_string(),
+                    "1: no lower case on the screen",
+                ),
                 ("", String::new(), ""),
             ];
             for (name, value, what) in lines.iter().filter(|l| !l.0.is_empty()) {
@@ -295,12 +389,11 @@ fn hex8(v: u8) -> String {
 /// A zero-page address with two digits (so that the assembler picks zero-page forms), any
 /// other with four.
 fn hex_any(v: u16) -> String {
-    if v < 0x100 {
-        hex8(v as u8)
-    } else {
-        hex16(v)
-    }
+    if v < 0x100 { hex8(v as u8) } else { hex16(v) }
 }
+
+/// The first comment line of the Kempelen layouts' `layout.inc`.
+pub const KEMPELEN_ABOUT: &str = "the Kempelen machine's layout (docs/MACHINE.md)";
 
 #[cfg(test)]
 mod tests {
@@ -339,7 +432,12 @@ mod tests {
     fn ranges_merge() {
         let r = |s, e| AddrRange { start: s, end: e };
         assert_eq!(
-            merge(vec![r(0x100, 0x1FF), r(0, 0xFF), r(0x300, 0x3FF), r(0x350, 0x500)]),
+            merge(vec![
+                r(0x100, 0x1FF),
+                r(0, 0xFF),
+                r(0x300, 0x3FF),
+                r(0x350, 0x500)
+            ]),
             vec![r(0, 0x1FF), r(0x300, 0x500)]
         );
     }
@@ -360,6 +458,3 @@ mod tests {
         assert!(m.region_at(0x20FF).is_some());
     }
 }
-
-/// The first comment line of the Kempelen layouts' `layout.inc`.
-pub const KEMPELEN_ABOUT: &str = "the Kempelen machine's layout (docs/MACHINE.md)";

@@ -87,7 +87,11 @@ fn pst_page_item(b: u8, base: &str, first: u8) -> String {
     match b {
         0 => "$00".into(),
         _ if b == first => {
-            if offset == 0 { base.into() } else { format!("{base}+{offset}") }
+            if offset == 0 {
+                base.into()
+            } else {
+                format!("{base}+{offset}")
+            }
         }
         _ => {
             assert_eq!(b, first + 1, "the PST tables fill two pages");
@@ -280,7 +284,10 @@ pub fn tables_inc() -> String {
         writeln!(o, "{name}_L: equ ${:02X}", addr & 0xFF).unwrap();
         if name == "PST_HI" {
             // Pages move with CODE_BASE: written as PST_PAGE (+1), not as numbers.
-            let items: Vec<String> = bytes.iter().map(|&b| pst_page_item(b, "PST_PAGE", 7)).collect();
+            let items: Vec<String> = bytes
+                .iter()
+                .map(|&b| pst_page_item(b, "PST_PAGE", 7))
+                .collect();
             writeln!(o, "    defb {}", items.join(",")).unwrap();
         } else {
             bytes_line(&mut o, bytes);

@@ -16,8 +16,8 @@ use std::sync::OnceLock;
 
 use kempelen_asm::source::MemorySource;
 use kempelen_asm::{Options, SymbolTable, assemble};
-use kempelen_emulator::memory::parse_addr;
 use kempelen_emulator::loaders::{self, ImageFormat};
+use kempelen_emulator::memory::parse_addr;
 use kempelen_emulator::{AddrRange, Cpu, Machine, Personality, RegionKind};
 use serde::Deserialize;
 
@@ -176,7 +176,10 @@ impl Target {
 
     /// The targets of a CPU port.
     pub fn of_port(port: &Port) -> Vec<&'static Target> {
-        Target::all().iter().filter(|t| t.port.id == port.id).collect()
+        Target::all()
+            .iter()
+            .filter(|t| t.port.id == port.id)
+            .collect()
     }
 
     /// Reads the bundled description of `id`.
@@ -201,7 +204,10 @@ impl Target {
         if d.id != id {
             return Err(bad(format!("id `{}` is not the folder's name", d.id)));
         }
-        let cpu: Cpu = d.cpu.parse().map_err(|_| bad(format!("unknown cpu `{}`", d.cpu)))?;
+        let cpu: Cpu = d
+            .cpu
+            .parse()
+            .map_err(|_| bad(format!("unknown cpu `{}`", d.cpu)))?;
         let port = Port::for_cpu(cpu);
         let l = &d.layout;
         let stack = l
@@ -233,7 +239,9 @@ impl Target {
             }
         } else {
             let get = |f: &Option<String>, name: &str| -> Result<u16, TargetError> {
-                let s = f.as_deref().ok_or_else(|| bad(format!("layout.{name} is missing")))?;
+                let s = f
+                    .as_deref()
+                    .ok_or_else(|| bad(format!("layout.{name} is missing")))?;
                 addr(id, name, s)
             };
             let zp = |f: &Option<String>, name: &str| -> Result<u8, TargetError> {
@@ -247,7 +255,9 @@ impl Target {
             layout.io_page = get(&l.io_page, "io_page")?;
             layout.vectors = false;
             if stack.start != 0x0100 || stack.end != 0x01FF {
-                return Err(bad("the 6502's stack is page 1: layout.stack = \"0100-01FF\"".into()));
+                return Err(bad(
+                    "the 6502's stack is page 1: layout.stack = \"0100-01FF\"".into(),
+                ));
             }
         }
         layout
@@ -298,7 +308,11 @@ impl Target {
         let main = self.port.console_main;
         let out = assemble(main, &self.sources(), &Options::new(self.cpu()));
         if !out.is_ok() {
-            return Err(TargetError::Assemble(self.id.to_string(), main, out.report()));
+            return Err(TargetError::Assemble(
+                self.id.to_string(),
+                main,
+                out.report(),
+            ));
         }
         let entry = out
             .symbols
@@ -357,9 +371,18 @@ impl Target {
                 start: u16::from(start),
                 end: u16::from(start) + len - 1,
             };
-            v.push(("the engine's zero page", zp(l.zp_engine, crate::layout::ZP_ENGINE_BYTES)));
-            v.push(("the front end's zero page", zp(l.zp_console, crate::layout::ZP_CONSOLE_BYTES)));
-            v.push(("the protocol block", zp(l.proto, crate::layout::PROTO_BYTES)));
+            v.push((
+                "the engine's zero page",
+                zp(l.zp_engine, crate::layout::ZP_ENGINE_BYTES),
+            ));
+            v.push((
+                "the front end's zero page",
+                zp(l.zp_console, crate::layout::ZP_CONSOLE_BYTES),
+            ));
+            v.push((
+                "the protocol block",
+                zp(l.proto, crate::layout::PROTO_BYTES),
+            ));
             v.push((
                 "the principal variation",
                 AddrRange {
@@ -391,7 +414,10 @@ impl Target {
             }
         }
         let Some(p) = Personality::built_in(&self.machine) else {
-            return fail(format!("there is no machine personality `{}`", self.machine));
+            return fail(format!(
+                "there is no machine personality `{}`",
+                self.machine
+            ));
         };
         for (what, r) in &plan {
             for a in [r.start, r.end] {
@@ -407,7 +433,11 @@ impl Target {
                         r.start,
                         r.end,
                         p.id,
-                        if *what == "the program" { "memory" } else { "RAM" }
+                        if *what == "the program" {
+                            "memory"
+                        } else {
+                            "RAM"
+                        }
                     ));
                 }
             }
@@ -418,10 +448,18 @@ impl Target {
     /// A Kempelen machine of the target's personality with the program file `file` loaded as
     /// `kempelen run FILE --machine ID` loads it (the file's own entry, else its first byte),
     /// with the program's symbols for traces and errors; ready to run.
-    pub fn machine(&self, file: &[u8], symbols: Option<&SymbolTable>) -> Result<Machine, TargetError> {
+    pub fn machine(
+        &self,
+        file: &[u8],
+        symbols: Option<&SymbolTable>,
+    ) -> Result<Machine, TargetError> {
         let fail = |m: String| TargetError::Memory(self.id.to_string(), m);
-        let p = Personality::built_in(&self.machine)
-            .ok_or_else(|| fail(format!("there is no machine personality `{}`", self.machine)))?;
+        let p = Personality::built_in(&self.machine).ok_or_else(|| {
+            fail(format!(
+                "there is no machine personality `{}`",
+                self.machine
+            ))
+        })?;
         let format = ImageFormat::detect_file(&self.file, file);
         let loaded = loaders::parse_program(&self.file, file, format, p.load.unwrap_or(0))
             .map_err(|e| fail(e.to_string()))?;
@@ -436,6 +474,28 @@ impl Target {
             b = b.symbols(s.clone());
         }
         b.build().map_err(|e| fail(e.to_string()))
+    }
+
+    /// The front end's text as the screen showed it, as it would have printed on a terminal:
+    /// carriage returns dropped, the lines the screen's width broke (exactly
+    /// `SCREEN_WIDTH` characters, the layout's) joined with the next. (A line of the front
+    /// end that is exactly as wide as the screen is joined too; the board, the prompts and the
+    /// replies are not.)
+    pub fn unwrap_output(&self, text: &str) -> String {
+        let text = text.replace('\r', "");
+        let width = usize::from(self.layout.screen_width);
+        if width == 0 {
+            return text;
+        }
+        let mut out = String::new();
+        for piece in text.split_inclusive('\n') {
+            let line = piece.strip_suffix('\n').unwrap_or(piece);
+            out.push_str(line);
+            if line.chars().count() != width && piece.ends_with('\n') {
+                out.push('\n');
+            }
+        }
+        out
     }
 
     /// The engine (`engine.asm`, the host-protocol build) assembled at this target's layout,
@@ -455,7 +515,11 @@ mod tests {
         for id in ids() {
             let t = Target::by_id(id).unwrap();
             assert_eq!(t.id, *id);
-            assert!(Personality::built_in(&t.machine).is_some(), "{id}: {}", t.machine);
+            assert!(
+                Personality::built_in(&t.machine).is_some(),
+                "{id}: {}",
+                t.machine
+            );
         }
         assert!(Target::by_id("pdp-11").is_err());
     }

@@ -42,7 +42,7 @@ pub struct PerftArgs {
 /// (for its cycles).
 enum Counter<'a> {
     Native(&'a mut dyn Engine),
-    Port(PortEngine, &'static ClockProfile),
+    Port(Box<PortEngine>, &'static ClockProfile),
 }
 
 impl Counter<'_> {
@@ -83,7 +83,10 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
                 );
             }
             let clock = port_machine(port, args.machine.as_deref())?;
-            Counter::Port(port_engine(port, clock, false, args.max_cycles)?, clock)
+            Counter::Port(
+                Box::new(port_engine(port, clock, false, args.max_cycles)?),
+                clock,
+            )
         }
     };
     let start = Instant::now();

@@ -20,8 +20,10 @@ const DEFAULT_BUDGET: u64 = 10_000_000_000;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The program: a raw binary, Intel HEX, a hex dump (`ADDR b b b ...` per line) or a
-    /// KIM-1 paper tape (the format is detected). More with --image.
+    /// The program: a raw binary, Intel HEX, a hex dump (`ADDR b b b ...` per line), a KIM-1
+    /// paper tape, or a machine's program file: ZX Spectrum .tap, Commodore .prg, Atari .xex,
+    /// MSX cartridge .rom, TRS-80 /CMD (the format is detected; these name their entry). More
+    /// with --image.
     #[arg(value_name = "ROM")]
     pub image: Option<PathBuf>,
     /// Another image, FILE or FILE@ADDR (repeatable): a raw binary loads at ADDR (default
@@ -380,12 +382,17 @@ fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu
     if images.is_empty() {
         bail!("no program: give a ROM file or --image FILE[@ADDR]");
     }
+    // The first file that names its entry (a tape's USR, a .prg's SYS, ...) gives it, unless
+    // --entry does.
+    let mut named_entry = None;
     for (path, addr) in &images {
-        for chunk in resolve::image(path, *addr, default_addr)? {
+        let loaded = resolve::program(path, *addr, default_addr)?;
+        named_entry = named_entry.or(loaded.entry);
+        for chunk in loaded.chunks {
             b = b.load(chunk.addr, &chunk.bytes);
         }
     }
-    if let Some(entry) = args.entry {
+    if let Some(entry) = args.entry.or(named_entry) {
         b = b.entry(entry);
     }
     if let Some(sp) = args.sp {
