@@ -17,9 +17,10 @@ fi
 
 # Debian packages: reference assemblers for the assembler's differential tests (pasmo, z80asm,
 # xa65, cc65, 64tass, acme), engines for the UCI tests (stockfish, fairymax), pip for
-# python-chess and py65; emulators nobody at Kempelen wrote for the target machines' program
-# files (roms-src/tests/external.rs): openMSX with the free C-BIOS, Fuse with the free OpenSE
-# BASIC ROM and tzxlist, driven under Xvfb with xdotool and ImageMagick.
+# python-chess and py65; openMSX with the free C-BIOS (the MSX timing test,
+# emulator/tests/openmsx.rs, and the MSX cartridge, roms-src/tests/external.rs); for the other
+# target machines' program files (roms-src/tests/external.rs) Fuse with the free OpenSE BASIC
+# ROM and tzxlist, driven under Xvfb with xdotool and ImageMagick.
 packages=(pasmo z80asm xa65 cc65 64tass acme stockfish fairymax python3 python3-pip
   openmsx cbios fuse-emulator-sdl fuse-emulator-utils opense-basic xvfb xdotool imagemagick)
 missing=()

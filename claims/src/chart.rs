@@ -200,27 +200,29 @@ where
         .draw()
         .map_err(err)?;
 
-    // Each build at every clock of its CPU's historical machines (machines with the same
-    // clock share a point).
+    // Each build: a line through its figures at the CPU clocks alone (machines with the same
+    // clock share a point), and a dot per machine for the machine as it ran, under its timing
+    // model (display DMA, contention, wait states, the ROM's interrupt), labelled.
     for (r, color) in builds.iter().zip(BUILDS.iter().cycle()) {
         let color = *color;
         let sp = &r.speed;
-        let mut points: Vec<(f64, f64, String)> = Vec::new();
+        let mut line: Vec<(f64, f64)> = Vec::new();
         for c in r.clocks() {
-            let nps = sp.nodes_per_second(c);
-            match points.last_mut() {
-                Some(p) if p.0 == c.mhz => p.2 = format!("{}/{}", p.2, c.id),
-                _ => points.push((c.mhz, nps, c.id.to_string())),
+            if line.last().is_none_or(|p| p.0 != c.mhz) {
+                line.push((c.mhz, sp.nodes_per_second_cpu(c)));
             }
         }
+        let points: Vec<(f64, f64, String)> = r
+            .clocks()
+            .iter()
+            .map(|c| (c.mhz, sp.nodes_per_second(c), c.id.to_string()))
+            .collect();
         chart
-            .draw_series(LineSeries::new(
-                points.iter().map(|p| (p.0, p.1)),
-                color.stroke_width(2),
-            ))
+            .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(1)))
             .map_err(err)?
             .label(format!(
-                "{} nodes/s at each {} machine's clock (measured: {:.0} cycles a node)",
+                "{} nodes/s: line at the CPU clock alone, dots on each {} machine as it ran \
+                 (timing model; {:.0} cycles a node)",
                 r.label(),
                 r.port.name,
                 sp.cycles_per_node()
@@ -230,7 +232,7 @@ where
             });
         chart
             .draw_series(points.iter().map(|p| {
-                let size = if p.0 == r.machine.mhz { 6 } else { 4 };
+                let size = if p.2 == r.machine.id { 6 } else { 4 };
                 Circle::new((p.0, p.1), size, color.filled())
             }))
             .map_err(err)?;

@@ -10,9 +10,10 @@
 
 use crate::figures::{self, Claim};
 use indicatif::ProgressBar;
+use kempelen_emulator::grouped;
 use kempelen_engine::full::{FullLimits, FullState};
 use kempelen_engine::tournament::{
-    GameSettings, MoveLimit, Opening, Wdl, elo_difference, play_game,
+    GameSettings, MoveLimit, Opening, Seat, Wdl, elo_difference, play_game,
 };
 use kempelen_engine::tree::synthetic::{self, Count, GameTree, Table};
 use kempelen_engine::tree::{
@@ -142,19 +143,6 @@ fn section(c: &Claim, how: &str, command: &str, rows: Vec<Row>) -> Section {
         command: command.into(),
         rows,
     }
-}
-
-/// `1234567` as `1,234,567`.
-pub fn grouped(n: u64) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, ch) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(ch);
-    }
-    out
 }
 
 fn list(v: &[u64]) -> String {
@@ -951,14 +939,21 @@ fn match_games(
     for o in openings() {
         for a_white in [true, false] {
             let (mut ea, mut eb) = (a(), b());
-            // One limit per game: the tournament library gives both sides the same limit, so
-            // different limits are set through the engines' own defaults below.
-            let record = if a_white {
-                play_with_limits(("a", ea.as_mut(), a_limit), ("b", eb.as_mut(), b_limit), &o)
+            let a_seat = Seat::new("a", ea.as_mut()).with_limit(Some(a_limit.clone()));
+            let b_seat = Seat::new("b", eb.as_mut()).with_limit(Some(b_limit.clone()));
+            let (white, black) = if a_white {
+                (a_seat, b_seat)
             } else {
-                play_with_limits(("b", eb.as_mut(), b_limit), ("a", ea.as_mut(), a_limit), &o)
+                (b_seat, a_seat)
             };
-            let white_points = record;
+            let settings = GameSettings {
+                limit: a_limit.clone(),
+                max_plies: MAX_PLIES,
+                ..GameSettings::default()
+            };
+            let white_points = play_game(white, black, &o, &settings)
+                .outcome
+                .white_points();
             wdl.add(if a_white {
                 white_points
             } else {
@@ -968,63 +963,6 @@ fn match_games(
         }
     }
     wdl
-}
-
-/// An engine that searches with its own fixed limit whatever the game asks.
-struct Limited<'a> {
-    inner: &'a mut dyn Engine,
-    limit: MoveLimit,
-}
-
-impl Engine for Limited<'_> {
-    fn name(&self) -> String {
-        self.inner.name()
-    }
-    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, kempelen_engine::EngineError> {
-        self.inner.perft(pos, depth)
-    }
-    fn search(
-        &mut self,
-        game: &kempelen_engine::Game,
-        _limits: &kempelen_engine::Limits,
-        control: &SearchControl,
-    ) -> Result<kempelen_engine::SearchResult, kempelen_engine::EngineError> {
-        let limits = match self.limit {
-            MoveLimit::Depth(d) => kempelen_engine::Limits::depth(d),
-            MoveLimit::Nodes(n) => kempelen_engine::Limits::nodes(n),
-            MoveLimit::Clock { .. } => {
-                return Err(kempelen_engine::EngineError::Unsupported(
-                    "self-play for the claims uses depth or node limits".into(),
-                ));
-            }
-        };
-        self.inner.search(game, &limits, control)
-    }
-    fn new_game(&mut self) -> Result<(), kempelen_engine::EngineError> {
-        self.inner.new_game()
-    }
-}
-
-/// One game where each side has its own limit; White's points.
-fn play_with_limits(
-    white: (&str, &mut dyn Engine, MoveLimit),
-    black: (&str, &mut dyn Engine, MoveLimit),
-    opening: &Opening,
-) -> f64 {
-    let settings = GameSettings {
-        limit: white.2,
-        max_plies: MAX_PLIES,
-    };
-    let mut w = Limited {
-        inner: white.1,
-        limit: white.2,
-    };
-    let mut b = Limited {
-        inner: black.1,
-        limit: black.2,
-    };
-    let r = play_game((white.0, &mut w), (black.0, &mut b), opening, &settings);
-    r.outcome.white_points()
 }
 
 fn null_move_games(bar: &ProgressBar) -> (Wdl, usize) {
@@ -1038,7 +976,7 @@ fn null_move_games(bar: &ProgressBar) -> (Wdl, usize) {
         ))
     };
     let limit = MoveLimit::Nodes(NULL_GAME_NODES);
-    let wdl = match_games(&mut a, &mut b, limit, limit, bar);
+    let wdl = match_games(&mut a, &mut b, limit.clone(), limit, bar);
     (wdl, OPENINGS * 2)
 }
 

@@ -42,7 +42,7 @@ pub enum ResolveError {
         source: std::io::Error,
     },
     /// An empty image file.
-    #[error("{} is empty", .0.display())]
+    #[error("{} is empty: no bytes to load", .0.display())]
     Empty(PathBuf),
     /// A load address given for an image that carries its own.
     #[error("{}: a {format} image carries its own addresses; give no @ADDR", path.display())]
@@ -110,10 +110,13 @@ pub fn program(
     raw_addr: Option<u16>,
     default_addr: u16,
 ) -> Result<Loaded, ResolveError> {
-    let bytes = std::fs::read(path).map_err(|source| ResolveError::Read {
-        path: path.to_path_buf(),
-        source,
-    })?;
+    let bytes =
+        crate::files::read_bounded(path, crate::files::MAX_TEXT_BYTES).map_err(|source| {
+            ResolveError::Read {
+                path: path.to_path_buf(),
+                source,
+            }
+        })?;
     if bytes.is_empty() {
         return Err(ResolveError::Empty(path.to_path_buf()));
     }

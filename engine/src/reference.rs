@@ -19,16 +19,17 @@
 //! [`ReferenceSearch::new`] takes the defaults (reference null move, everything on, nobody
 //! watching): with them every hook compiles away and the search is ALGORITHM.md to the letter.
 
-use crate::engine::{INF, MATE, SearchControl, SearchInfo, SearchResult};
+use crate::engine::{INF, Limits, MATE, SearchControl, SearchResult};
 use crate::eval::evaluate;
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, BISHOP, PAWN};
 use crate::position::Position;
-use crate::pv::{PvTable, is_repetition};
+use crate::pv::{PvTable, followed_move, is_repetition};
 use crate::tables::{
     KEY_CAPTURE, KEY_KILLER1, KEY_KILLER2, KEY_OTHER, KEY_PV, KEY_QUEEN_PROMOTION, VALUE,
 };
+use crate::time;
 use std::time::{Duration, Instant};
 
 /// Deepest iteration (ALGORITHM.md §10).
@@ -53,6 +54,20 @@ pub struct ReferenceLimits {
     pub soft_time: Option<Duration>,
     /// Abort the running iteration after this much time (playing only).
     pub hard_time: Option<Duration>,
+}
+
+impl ReferenceLimits {
+    /// The limits of an engine's search (`go`) for the side to move `side`: depth and nodes
+    /// as given, the clock turned into soft and hard time limits ([`crate::time::budget`]).
+    pub fn from_limits(limits: &Limits, side: u8) -> ReferenceLimits {
+        let budget = time::budget(limits, side);
+        ReferenceLimits {
+            depth: limits.depth,
+            nodes: limits.nodes,
+            soft_time: budget.soft,
+            hard_time: budget.hard,
+        }
+    }
 }
 
 /// Parts of the reference search that can be switched off one at a time, to measure in games
@@ -527,25 +542,10 @@ impl<'c, 'i, N: NullMove, S: Switches, O: Observer> ReferenceSearch<'c, 'i, N, S
             self.iteration_one_done = true;
             let pv = self.pv.line(0).to_vec();
             self.prev_pv = pv.clone();
-            result = SearchResult {
-                best: pv.first().copied(),
-                score,
-                pv,
-                depth,
-                nodes: self.nodes,
-                time: self.start.elapsed(),
-            };
+            result = SearchResult::of_iteration(depth, score, pv, self.nodes, self.start.elapsed());
             self.observer.end_iteration(self.nodes);
             if let Some(c) = self.control {
-                c.report(&SearchInfo {
-                    depth,
-                    seldepth: self.seldepth as u32,
-                    score,
-                    nodes: self.nodes,
-                    time: result.time,
-                    pv: result.pv.clone(),
-                    hashfull: None,
-                });
+                c.report(&result.info(self.seldepth as u32, None));
             }
             depth += 1;
         }
@@ -639,14 +639,7 @@ impl<'c, 'i, N: NullMove, S: Switches, O: Observer> ReferenceSearch<'c, 'i, N, S
             return self.quiesce_body(ply, alpha, beta);
         }
         let in_check = self.pos.in_check();
-        let mut pv_move = None;
-        if self.follow {
-            if ply < self.prev_pv.len() {
-                pv_move = Some(self.prev_pv[ply]);
-            } else {
-                self.follow = false;
-            }
-        }
+        let pv_move = followed_move(&mut self.follow, &self.prev_pv, ply);
         if N::PASSES
             && null_ok
             && features.null_move

@@ -18,6 +18,7 @@
 //!   ([`formats`]), `kempelen build --target T`.
 //! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80|6502` (speed, RAM by
 //!   depth, profile).
+//! - [`player`]: the builds as tournament players (`z80`, `6502`).
 
 pub mod bench;
 pub mod console;
@@ -25,6 +26,7 @@ pub mod differential;
 pub mod engine;
 pub mod formats;
 pub mod layout;
+pub mod player;
 pub mod port;
 pub mod setup;
 pub mod suite;

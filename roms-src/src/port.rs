@@ -61,6 +61,7 @@ pub static Z80: Port = Port {
     rom_limit: 8192,
     machines: &[
         "zx-spectrum",
+        "zx-spectrum-16k",
         "trs-80",
         "jupiter-3",
         "nascom-1",

@@ -18,7 +18,7 @@ use kempelen_asm::source::MemorySource;
 use kempelen_asm::{Options, SymbolTable, assemble};
 use kempelen_emulator::loaders::{self, ImageFormat};
 use kempelen_emulator::memory::parse_addr;
-use kempelen_emulator::{AddrRange, Cpu, Machine, Personality, RegionKind};
+use kempelen_emulator::{AddrRange, Cpu, Machine, Personality, RegionKind, Timing};
 use serde::Deserialize;
 
 use crate::engine::{PortEngine, PortEngineError};
@@ -447,7 +447,8 @@ impl Target {
 
     /// A Kempelen machine of the target's personality with the program file `file` loaded as
     /// `kempelen run FILE --machine ID` loads it (the file's own entry, else its first byte),
-    /// with the program's symbols for traces and errors; ready to run.
+    /// under the machine's timing model (`kempelen run`'s default; docs/TIMING.md), with the
+    /// program's symbols for traces and errors; ready to run.
     pub fn machine(
         &self,
         file: &[u8],
@@ -473,7 +474,10 @@ impl Target {
         if let Some(s) = symbols {
             b = b.symbols(s.clone());
         }
-        b.build().map_err(|e| fail(e.to_string()))
+        let model = Timing::Machine
+            .model_for(p.clock.id)
+            .map_err(|e| fail(e.to_string()))?;
+        b.timing(model).build().map_err(|e| fail(e.to_string()))
     }
 
     /// The front end's text as the screen showed it, as it would have printed on a terminal:

@@ -288,9 +288,22 @@ fn xvfb() -> Option<(Reaped, String)> {
             .spawn()
             .ok()?;
         let mut child = Reaped(child);
-        std::thread::sleep(Duration::from_millis(800));
-        if child.0.try_wait().ok().flatten().is_none() {
-            return Some((child, format!(":{n}")));
+        let display = format!(":{n}");
+        // Ready when a client can ask it its size (a busy host may take seconds).
+        for _ in 0..100 {
+            std::thread::sleep(Duration::from_millis(100));
+            if child.0.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            let asked = Command::new("xdotool")
+                .env("DISPLAY", &display)
+                .arg("getdisplaygeometry")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            if asked.is_ok_and(|s| s.success()) {
+                return Some((child, display));
+            }
         }
     }
     None

@@ -160,18 +160,29 @@ fn plays_a_game_to_mate(t: &Target) {
 fn nodes_per_second(t: &Target) {
     let (_, mut s, _) = start(t);
     let mut game = Game::default();
-    let (mut nodes, mut cycles) = (0, 0);
+    let (mut nodes, mut cycles, mut time) = (0, 0, std::time::Duration::ZERO);
     for mv in ["e2e4", "d2d4", "g1f3"] {
-        let before = s.cycles();
+        let (c0, t0) = (s.cycles(), s.machine_time());
         let out = send(t, &mut s, mv);
-        cycles += s.cycles() - before;
+        cycles += s.cycles() - c0;
+        if let (Some(a), Some(b)) = (t0, s.machine_time()) {
+            time += b - a;
+        }
         game.push_uci(mv).unwrap();
         nodes += check_reply(t, &mut game, 4, &out);
     }
     let personality = kempelen_emulator::Personality::built_in(&t.machine).unwrap();
     let clock = personality.clock;
+    let machine = if time.is_zero() {
+        "no timing model".to_string()
+    } else {
+        format!(
+            "{:.0} nodes/s in the machine's time",
+            nodes as f64 / time.as_secs_f64()
+        )
+    };
     eprintln!(
-        "{}: {nodes} nodes in {cycles} cycles: {:.0} nodes/s at {} MHz ({})",
+        "{}: {nodes} nodes in {cycles} cycles: {:.0} nodes/s at {} MHz ({}), {machine}",
         t.id,
         clock.per_second(nodes, cycles),
         clock.mhz,

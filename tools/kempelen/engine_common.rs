@@ -4,7 +4,7 @@
 //! Engine`).
 
 use anyhow::{Context, anyhow, bail};
-use kempelen_emulator::ClockProfile;
+use kempelen_emulator::{ClockProfile, Timing, TimingModel};
 use kempelen_engine::{Engine, NativeEngine, Profile};
 use kempelen_roms::PortEngine;
 use kempelen_roms::port::{self, MachineError, Port};
@@ -85,18 +85,46 @@ pub fn port_machine(
     })
 }
 
+/// Help text of `--timing` (the same on every command that runs an 8-bit engine).
+pub const TIMING_HELP: &str = "Which time: `machine` (default) is the machine as it ran, \
+its timing model (display DMA, contention, wait states, the ROM's interrupt; see docs/TIMING.md), \
+`cpu` the CPU clock alone, or a model the machine names (zx81: slow, fast; atari-800: text, \
+dma-off; c64: pal, screen-off; vcs-2600: picture, blank; msx: pal, ntsc)";
+
+/// Reads `--timing`: `machine`, `cpu` or a model's id (checked against the machine later).
+pub fn parse_timing(s: &str) -> Result<Timing, String> {
+    if s.is_empty() || s.contains(char::is_whitespace) {
+        return Err(format!("`{s}`: machine, cpu or a model of the machine"));
+    }
+    Ok(Timing::parse(s))
+}
+
+/// The timing model `choice` gives on `clock`'s machine, with the flag in the error.
+pub fn timing_model(
+    clock: &ClockProfile,
+    choice: &Timing,
+) -> anyhow::Result<Option<&'static TimingModel>> {
+    choice
+        .model_for(clock.id)
+        .map_err(|e| anyhow!("--timing {choice}: {e}"))
+}
+
 /// A port's engine, assembled from the bundled sources, with `clock` for time figures and
-/// time limits (emulated time at that clock), paced to it when `realtime` is set, and the
-/// cycle budget of one command (`--max-cycles`; `None` keeps the engine's default).
+/// time limits (emulated time of that machine, under its timing model as `timing` chooses),
+/// paced to it when `realtime` is set, and the cycle budget of one command (`--max-cycles`;
+/// `None` keeps the engine's default).
 pub fn port_engine(
     port: &'static Port,
     clock: &'static ClockProfile,
+    timing: &Timing,
     realtime: bool,
     max_cycles: Option<u64>,
 ) -> anyhow::Result<PortEngine> {
     let mut engine = PortEngine::assemble(port)
         .with_context(|| format!("assembling the {} engine", port.name))?;
-    engine.clock = Some(clock);
+    engine
+        .set_machine(clock, timing)
+        .map_err(|e| anyhow!("--timing {timing}: {e}"))?;
     engine.realtime = realtime;
     set_max_cycles(&mut engine, max_cycles)?;
     Ok(engine)

@@ -64,6 +64,9 @@ enum Command {
     /// Play a round robin or gauntlet among profiles and UCI/xboard engines: crosstable,
     /// ratings with 95 % margins, PGN.
     Tournament(learn::tournament::TournamentArgs),
+    /// Crosstable and ratings with 95 % margins from PGN files (the slices of a tournament
+    /// played with `--shard`, or any games).
+    Ratings(learn::tournament::RatingsArgs),
     /// Re-measure the documents' claims (search trees, branching factors, null move, NegaScout
     /// and MTD(f), bytes per ply, Elo per ply) and set Kempelen's figures beside them.
     Claims(learn::claims::ClaimsArgs),
@@ -87,7 +90,20 @@ pub(crate) fn exit_quietly_on_closed_pipe() {
     }
 }
 
+/// A write past the file-size limit (`ulimit -f`) fails with an error that the command reports
+/// (its outputs are written to temporary files first, so nothing is destroyed) instead of
+/// killing the process with SIGXFSZ.
+fn report_oversized_writes() {
+    #[cfg(unix)]
+    // SAFETY: called at the start of main, before any other thread exists; SIG_IGN is a valid
+    // disposition for SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 fn main() -> anyhow::Result<()> {
+    report_oversized_writes();
     let cli = Cli::parse();
     // The tournament writes to engine processes, which may die: there a closed pipe must be an
     // error to handle (a forfeit), not the end of Kempelen.
@@ -123,6 +139,7 @@ fn main() -> anyhow::Result<()> {
         Command::Bench(args) => measure::bench::run(&args),
         // --- learn the historical programs ---
         Command::Tournament(args) => learn::tournament::run(&args),
+        Command::Ratings(args) => learn::tournament::ratings(&args),
         Command::Claims(args) => learn::claims::run(&args),
         Command::Tree(args) => learn::tree::run(&args),
         Command::Machines(args) => learn::machines::run(&args),

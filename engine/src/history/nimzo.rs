@@ -25,7 +25,6 @@ use crate::piece::{BISHOP, BLACK, QUEEN, WHITE};
 use crate::position::Position;
 use crate::reference::{Finished, NullMove, ReferenceLimits, ReferenceSearch};
 use crate::tables::VALUE;
-use crate::time;
 
 /// Deepest iteration (the reference's).
 pub const MAX_DEPTH: u32 = crate::reference::MAX_DEPTH;
@@ -175,13 +174,7 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
 pub fn run(game: &Game, limits: &Limits, control: &SearchControl) -> NimzoOutcome {
     let pos = game.position();
     let policy = root_policy(pos);
-    let budget = time::budget(limits, pos.side());
-    let limits = ReferenceLimits {
-        depth: limits.depth,
-        nodes: limits.nodes,
-        soft_time: budget.soft,
-        hard_time: budget.hard,
-    };
+    let limits = ReferenceLimits::from_limits(limits, pos.side());
     let Finished { result, null, .. } =
         ReferenceSearch::new(pos, &game.reference_history(), limits)
             .with_null(Donninger::new(policy))

@@ -310,6 +310,9 @@ fn go_command(limits: &Limits) -> String {
             s += &format!(" {word} {}", ms(v));
         }
     }
+    if let Some(m) = limits.movestogo {
+        s += &format!(" movestogo {m}");
+    }
     s
 }
 
@@ -566,8 +569,10 @@ impl Engine for XboardEngine {
             let own = if white { limits.wtime } else { limits.btime };
             let inc = if white { limits.winc } else { limits.binc };
             let base = own.unwrap_or(Duration::from_secs(60));
+            // Moves per period: the moves to go at the game's first search (`40/7200`: 40).
             format!(
-                "level 0 {}:{:02} {}",
+                "level {} {}:{:02} {}",
+                limits.movestogo.unwrap_or(0),
                 base.as_secs() / 60,
                 base.as_secs() % 60,
                 inc.unwrap_or_default().as_secs_f64()
@@ -657,6 +662,16 @@ mod tests {
         g.push_uci("e2e4").unwrap();
         assert_eq!(position_command(&g), "position startpos moves e2e4");
         assert_eq!(go_command(&Limits::nodes(500)), "go nodes 500");
+        let clock = Limits {
+            wtime: Some(Duration::from_secs(7200)),
+            btime: Some(Duration::from_millis(7_100_500)),
+            movestogo: Some(40),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_command(&clock),
+            "go wtime 7200000 btime 7100500 movestogo 40"
+        );
         let f = parse_features("feature ping=1 myname=\"Fairy-Max 5.0\" setboard=0 done=1");
         assert_eq!(f[1], ("myname".to_string(), "Fairy-Max 5.0".to_string()));
         assert_eq!(f[3], ("done".to_string(), "1".to_string()));

@@ -99,10 +99,35 @@ pub struct EloEstimate {
     pub margin: f64,
 }
 
+/// The lower end of the 95 % interval of a player who won all of `games` games, as an Elo
+/// difference: the one-sided 97.5 % Clopper-Pearson bound on the score, `0.025^(1/n)` (the
+/// score below which `n` straight wins have a chance under 2.5 %). 20 wins of 20: above
+/// +277; 2 of 2: above -291 (two games say little).
+pub fn perfect_score_bound(games: u32) -> f64 {
+    elo_from_score(0.025f64.powf(1.0 / games.max(1) as f64))
+}
+
 /// The Elo difference of a pairing from one side's wins, draws and losses; `None` without games.
+/// A perfect score (every game won or every game lost) has an infinite difference; its
+/// interval's finite end is [`perfect_score_bound`].
 pub fn elo_difference(wdl: Wdl) -> Option<EloEstimate> {
     let n = wdl.games() as f64;
     let s = wdl.score()?;
+    if wdl.wins == wdl.games() || wdl.losses == wdl.games() {
+        let bound = perfect_score_bound(wdl.games());
+        let (elo, low, high) = if wdl.wins > 0 {
+            (f64::INFINITY, bound, f64::INFINITY)
+        } else {
+            (f64::NEG_INFINITY, f64::NEG_INFINITY, -bound)
+        };
+        return Some(EloEstimate {
+            score: s,
+            elo,
+            low,
+            high,
+            margin: f64::INFINITY,
+        });
+    }
     let var = (wdl.wins as f64 * (1.0 - s).powi(2)
         + wdl.draws as f64 * (0.5 - s).powi(2)
         + wdl.losses as f64 * s.powi(2))
@@ -117,6 +142,40 @@ pub fn elo_difference(wdl: Wdl) -> Option<EloEstimate> {
         high,
         margin: (high - low) / 2.0,
     })
+}
+
+/// An Elo figure as a table prints it: `+70`, `-5`, `0`.
+pub fn fmt_elo(v: f64) -> String {
+    if v.abs() < 0.5 {
+        "0".into()
+    } else {
+        format!("{v:+.0}")
+    }
+}
+
+/// A pairing's Elo difference in words, with its 95 % interval; never an infinity:
+/// `Elo +70 ± 124`; `Elo +512, 95 %: above +275` (the interval reaches a perfect score);
+/// `won all 20: Elo above +277 (95 %)`; `Elo 0, all 4 drawn: no spread to give a margin`.
+pub fn describe_elo(wdl: Wdl) -> String {
+    let Some(e) = elo_difference(wdl) else {
+        return "no games".into();
+    };
+    let n = wdl.games();
+    if wdl.wins == n {
+        return format!("won all {n}: Elo above {} (95 %)", fmt_elo(e.low));
+    }
+    if wdl.losses == n {
+        return format!("lost all {n}: Elo below {} (95 %)", fmt_elo(e.high));
+    }
+    if wdl.draws == n {
+        return format!("Elo 0, all {n} drawn: no spread to give a margin");
+    }
+    match (e.low.is_finite(), e.high.is_finite()) {
+        (true, true) => format!("Elo {} ± {:.0}", fmt_elo(e.elo), e.margin),
+        (true, false) => format!("Elo {}, 95 %: above {}", fmt_elo(e.elo), fmt_elo(e.low)),
+        (false, true) => format!("Elo {}, 95 %: below {}", fmt_elo(e.elo), fmt_elo(e.high)),
+        (false, false) => format!("Elo {}, 95 %: unbounded", fmt_elo(e.elo)),
+    }
 }
 
 /// One player's fitted rating.
@@ -342,6 +401,47 @@ mod tests {
         .unwrap();
         assert_eq!((e.elo, e.margin), (0.0, 0.0));
         assert_eq!(elo_difference(Wdl::default()), None);
+    }
+
+    #[test]
+    fn perfect_scores_have_a_one_sided_bound_and_no_infinity_in_words() {
+        // 20 of 20: the score is above 0.025^(1/20) = 0.83157 with 97.5 %; Elo +277.39.
+        assert!(
+            close(perfect_score_bound(20), 277.39, 0.01),
+            "{}",
+            perfect_score_bound(20)
+        );
+        let all = |w, d, l| Wdl {
+            wins: w,
+            draws: d,
+            losses: l,
+        };
+        let e = elo_difference(all(20, 0, 0)).unwrap();
+        assert_eq!((e.elo, e.high), (f64::INFINITY, f64::INFINITY));
+        assert!(close(e.low, 277.39, 0.01));
+        let e = elo_difference(all(0, 0, 3)).unwrap();
+        assert!(close(e.high, -perfect_score_bound(3), 1e-9));
+        assert_eq!(
+            describe_elo(all(20, 0, 0)),
+            "won all 20: Elo above +277 (95 %)"
+        );
+        assert_eq!(
+            describe_elo(all(0, 0, 2)),
+            "lost all 2: Elo below +291 (95 %)"
+        );
+        assert_eq!(
+            describe_elo(all(0, 4, 0)),
+            "Elo 0, all 4 drawn: no spread to give a margin"
+        );
+        assert_eq!(describe_elo(all(6, 2, 2)), "Elo +147 ± 269");
+        // +19 =0 -1: the interval reaches 100 %.
+        let text = describe_elo(all(19, 0, 1));
+        assert!(text.starts_with("Elo +512, 95 %: above +"), "{text}");
+        assert_eq!(
+            describe_elo(all(2, 0, 0)),
+            "won all 2: Elo above -291 (95 %)"
+        );
+        assert!(!describe_elo(all(1, 0, 19)).contains("inf"));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use kempelen_emulator::ClockProfile;
+use kempelen_emulator::{ClockProfile, Timing};
 use thiserror::Error;
 
 use super::{BenchError, BenchPosition, ProfileSummary, RamReport, SpeedReport};
@@ -176,10 +176,19 @@ pub struct BenchPlan<'a> {
     pub ram_depth: u32,
     /// Threads.
     pub jobs: usize,
+    /// The machines' time (`machine`: each one's timing model, repeating the speed run under
+    /// each model) or the CPU clock's only (`cpu`).
+    pub timing: Timing,
 }
 
 impl BenchPlan<'_> {
-    /// How many searches one build's bench runs (for a progress count).
+    /// How many searches one build's bench runs on `port` (for a progress count).
+    pub fn searches_of(&self, port: &'static Port) -> u64 {
+        let models = super::models_for(&port.clocks(), &self.timing).len() as u64;
+        self.searches() + models * self.suite.positions.len() as u64
+    }
+
+    /// How many searches the speed and RAM runs take (for a progress count).
     pub fn searches(&self) -> u64 {
         let ram = self
             .ram_suite
@@ -228,6 +237,24 @@ pub fn measure(
         plan.jobs,
         done,
     )?;
+    let mut speed = speed;
+    let models = super::models_for(&port.clocks(), &plan.timing);
+    if !models.is_empty() {
+        phase(format!(
+            "{} speed under {} timing models",
+            port.name,
+            models.len()
+        ));
+        speed.machine = super::machine_speed(
+            &engine,
+            &suite.name,
+            &suite.positions,
+            &speed,
+            &models,
+            plan.jobs,
+            done,
+        )?;
+    }
     phase(format!("{} RAM, depths 1-{}", port.name, plan.ram_depth));
     let ram = super::ram_by_depth(
         &engine,

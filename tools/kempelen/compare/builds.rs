@@ -14,10 +14,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kempelen_asm::source::FsSource;
 use kempelen_emulator::ClockProfile;
 use kempelen_engine::reference::{ReferenceLimits, ReferenceSearch};
-use kempelen_engine::{
-    Engine, Limits, Move, NativeEngine, Position, Profile, SearchControl, mate_in,
-};
-use kempelen_roms::suite::SuiteEntry;
+use kempelen_engine::{Engine, Limits, Move, NativeEngine, Profile, SearchControl, mate_in};
+use kempelen_roms::suite::Expected;
 use kempelen_roms::{Port, PortEngine, suite};
 use serde_json::json;
 use std::io::Write;
@@ -66,59 +64,6 @@ pub fn score_text(score: i32) -> String {
     match mate_in(score) {
         Some(n) => format!("mate {n}"),
         None => score.to_string(),
-    }
-}
-
-/// The EPD's `bm` and `am` moves of an entry, parsed in its position (SAN or UCI).
-struct Expected {
-    best: Vec<Move>,
-    avoid: Vec<Move>,
-}
-
-impl Expected {
-    fn of(entry: &SuiteEntry, pos: &Position, file: &str) -> anyhow::Result<Expected> {
-        let mut e = Expected {
-            best: Vec::new(),
-            avoid: Vec::new(),
-        };
-        for (op, operand) in &entry.ops {
-            let list = match op.as_str() {
-                "bm" => &mut e.best,
-                "am" => &mut e.avoid,
-                _ => continue,
-            };
-            for text in operand.split_whitespace() {
-                let m = pos
-                    .parse_san(text)
-                    .ok()
-                    .or_else(|| {
-                        pos.legal_moves()
-                            .iter()
-                            .copied()
-                            .find(|m| m.to_uci() == text)
-                    })
-                    .with_context(|| {
-                        format!(
-                            "{file}:{}: `{op} {text}`: not a legal move in {}",
-                            entry.line,
-                            pos.to_fen()
-                        )
-                    })?;
-                list.push(m);
-            }
-        }
-        Ok(e)
-    }
-
-    fn given(&self) -> bool {
-        !self.best.is_empty() || !self.avoid.is_empty()
-    }
-
-    /// Whether `best` solves the position: one of the `bm` moves (when given) and none of
-    /// the `am` moves.
-    fn solved(&self, best: Option<Move>) -> bool {
-        let Some(m) = best else { return false };
-        (self.best.is_empty() || self.best.contains(&m)) && !self.avoid.contains(&m)
     }
 }
 
@@ -187,7 +132,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
         .iter()
         .zip(&games)
         .map(|(e, g)| Expected::of(e, g.position(), &name))
-        .collect::<anyhow::Result<Vec<_>>>()?;
+        .collect::<Result<Vec<_>, _>>()?;
     let mut builds = Vec::new();
     for &port in &ports {
         let mut engine = match &args.source {

@@ -4,6 +4,7 @@
 
 use crate::engine_common::{CpuArg, nps, port_engine, port_machine, present_port};
 use anyhow::{Context, bail};
+use kempelen_emulator::Timing;
 use kempelen_emulator::{ClockProfile, grouped};
 use kempelen_engine::{Engine, Position};
 use kempelen_roms::PortEngine;
@@ -84,7 +85,13 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             }
             let clock = port_machine(port, args.machine.as_deref())?;
             Counter::Port(
-                Box::new(port_engine(port, clock, false, args.max_cycles)?),
+                Box::new(port_engine(
+                    port,
+                    clock,
+                    &Timing::Cpu,
+                    false,
+                    args.max_cycles,
+                )?),
                 clock,
             )
         }

@@ -4,7 +4,7 @@
 
 use crate::engine_common::{CpuArg, ProfileArg, nps, port_engine, port_machine, present_port};
 use anyhow::{Context, bail};
-use kempelen_emulator::{ClockProfile, grouped};
+use kempelen_emulator::{ClockProfile, Timing, TimingModel, grouped};
 use kempelen_engine::uci::{format_info, format_score};
 use kempelen_engine::{
     Engine, Game, Limits, SearchControl, SearchInfo, SearchResult, mate_in, time,
@@ -45,6 +45,9 @@ pub struct SearchArgs {
     /// (see `kempelen machines`; default zx-spectrum for the Z80, kim-1 for the 6502).
     #[arg(long, value_name = "ID")]
     pub machine: Option<String>,
+    /// 8-bit engine: the machine's time (its timing model) or the CPU clock's.
+    #[arg(long, value_name = "MODEL", default_value = "machine", value_parser = crate::engine_common::parse_timing, help = crate::engine_common::TIMING_HELP)]
+    pub timing: Timing,
     #[arg(long, value_name = "CYCLES", help = crate::engine_common::MAX_CYCLES_HELP)]
     pub max_cycles: Option<u64>,
     /// Machine-readable output (no progress lines).
@@ -57,6 +60,8 @@ struct PortCost {
     port: &'static Port,
     cycles: u64,
     clock: &'static ClockProfile,
+    /// The timing model the search's time is measured under, if any.
+    timing: Option<&'static TimingModel>,
     host: Duration,
 }
 
@@ -119,6 +124,8 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             v["cycles"] = json!(z.cycles);
             v["machine"] = json!(z.clock.id);
             v["mhz"] = json!(z.clock.mhz);
+            v["timing"] = json!(z.timing.map_or("cpu".to_string(), |m| m.full_id()));
+            v["time_ms_cpu"] = json!(crate::output::millis(z.clock.duration(z.cycles)));
             v["host_ms"] = json!(crate::output::millis(z.host));
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -137,8 +144,16 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
         );
         println!("pv {}", pv.join(" "));
         if let Some(z) = &ported {
+            let machine = match z.timing {
+                Some(m) => format!(
+                    "; {:.3} s on the machine (timing {})",
+                    r.time.as_secs_f64(),
+                    m.full_id()
+                ),
+                None => String::new(),
+            };
             println!(
-                "{} {} cycles: {:.3} s at {} MHz ({}); host {:.3} s",
+                "{} {} cycles: {:.3} s at {} MHz ({}){machine}; host {:.3} s",
                 z.port.id,
                 grouped(z.cycles),
                 z.clock.duration(z.cycles).as_secs_f64(),
@@ -185,7 +200,7 @@ fn search_port(
         })?),
     };
     let clock = port_machine(port, args.machine.as_deref())?;
-    let engine = port_engine(port, clock, false, args.max_cycles)?;
+    let engine = port_engine(port, clock, &args.timing, false, args.max_cycles)?;
     let pos = game.position();
     let budget = time::budget(limits, pos.side());
     let start = Instant::now();
@@ -212,6 +227,7 @@ fn search_port(
         port,
         cycles: out.cycles,
         clock,
+        timing: engine.timing,
         host: start.elapsed(),
     };
     Ok((out.result, cost))

@@ -12,7 +12,7 @@ use kempelen_asm::source::{FsSource, SourceError, SourceProvider};
 use kempelen_asm::{Cpu, Options, SymbolTable, assemble, disassemble};
 use std::cell::RefCell;
 
-fn parse_overlap(text: &str) -> Result<Overlap, String> {
+pub(crate) fn parse_overlap(text: &str) -> Result<Overlap, String> {
     text.parse()
 }
 
@@ -275,7 +275,7 @@ fn read_image(path: &Path) -> anyhow::Result<Vec<u8>> {
 }
 
 /// A symbol file, at most 16 MiB (so `--symbols /dev/zero` ends), as UTF-8 text.
-fn read_symbols(path: &Path) -> anyhow::Result<String> {
+pub(crate) fn read_symbols(path: &Path) -> anyhow::Result<String> {
     use std::io::Read;
     let limit = kempelen_asm::source::MAX_FILE_BYTES;
     let file =

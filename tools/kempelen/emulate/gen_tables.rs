@@ -68,7 +68,15 @@ pub fn run(args: &GenTablesArgs) -> anyhow::Result<()> {
             }
             have == text
         } else {
-            std::fs::write(&path, &text).with_context(|| format!("writing {}", path.display()))?;
+            // Another file of the port's sources is never replaced by the tables.
+            let sources: Vec<PathBuf> = std::fs::read_dir(port.source_dir())
+                .map(|dir| {
+                    dir.filter_map(|e| e.ok().map(|e| e.path()))
+                        .filter(|p| p.file_name() != Some("tables.inc".as_ref()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            crate::output::write_output("--out", &path, text.as_bytes(), &sources)?;
             if !args.json {
                 println!("wrote {} ({} lines)", path.display(), text.lines().count());
             }

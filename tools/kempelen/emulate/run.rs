@@ -4,6 +4,7 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use kempelen_emulator::Timing;
 use kempelen_emulator::clock::{self, ClockProfile};
 use kempelen_emulator::resolve::{self, MachineChoice};
 use kempelen_emulator::trace::TraceFilter;
@@ -30,6 +31,10 @@ pub struct RunArgs {
     /// --load); the text formats carry their addresses.
     #[arg(long = "image", value_name = "FILE[@ADDR]")]
     pub images: Vec<String>,
+    /// Images that share addresses: `error` (default, naming both files, as the assembler
+    /// refuses overlapping ORG areas) or `later-wins` (the later image's bytes win).
+    #[arg(long, value_name = "RULE", default_value = "error", value_parser = super::asm::parse_overlap)]
+    pub overlap: kempelen_asm::Overlap,
     /// CPU: z80, 6502 or 65c02 (default: the --machine personality's).
     #[arg(long, value_parser = parse_cpu)]
     pub cpu: Option<Cpu>,
@@ -52,9 +57,13 @@ pub struct RunArgs {
     /// Cycle budget: exceeding it stops the run with an error.
     #[arg(long, value_name = "N", default_value_t = DEFAULT_BUDGET)]
     pub max_cycles: u64,
-    /// Run at the clock profile's speed.
+    /// Run at the machine's speed (its time under --timing).
     #[arg(long)]
     pub realtime: bool,
+    /// The machine's time (its timing model: display DMA, contention, wait states, the ROM's
+    /// interrupt; docs/TIMING.md) or the CPU clock's (`cpu`), or a model the machine names.
+    #[arg(long, value_name = "MODEL", default_value = "machine", value_parser = crate::engine_common::parse_timing)]
+    pub timing: Timing,
     /// Trace the first N instructions (to standard error).
     #[arg(long, value_name = "N")]
     pub trace: Option<u64>,
@@ -202,9 +211,8 @@ impl ConsoleHost for Terminal {
     }
 }
 
-fn read_symbols(path: &PathBuf) -> Result<SymbolTable> {
-    let text = std::fs::read_to_string(path)
-        .with_context(|| format!("cannot read symbol file {}", path.display()))?;
+fn read_symbols(path: &std::path::Path) -> Result<SymbolTable> {
+    let text = super::asm::read_symbols(path)?;
     SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))
 }
 
@@ -270,18 +278,22 @@ fn parse_poke(s: &str) -> Result<(u16, Vec<u8>)> {
         .split_once('=')
         .with_context(|| format!("--poke `{s}`: write ADDR=BYTES (hex), e.g. 000C=6A"))?;
     let addr = parse_address(a.trim()).map_err(|e| anyhow::anyhow!("--poke `{s}`: {e}"))?;
-    let digits: String = bytes
+    let digits: Vec<u8> = bytes
         .chars()
         .filter(|c| !c.is_whitespace() && *c != ',')
-        .collect();
+        .map(|c| c.to_digit(16).map(|d| d as u8))
+        .collect::<Option<_>>()
+        .with_context(|| format!("--poke `{s}`: `{bytes}` is not hex bytes"))?;
     if digits.is_empty() || digits.len() % 2 != 0 {
         bail!("--poke `{s}`: the bytes must be pairs of hex digits");
     }
-    let v = (0..digits.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(&digits[i..i + 2], 16))
-        .collect::<Result<Vec<u8>, _>>()
-        .map_err(|_| anyhow::anyhow!("--poke `{s}`: `{bytes}` is not hex bytes"))?;
+    let v: Vec<u8> = digits.chunks(2).map(|p| p[0] << 4 | p[1]).collect();
+    if usize::from(addr) + v.len() > 0x10000 {
+        bail!(
+            "--poke `{s}`: {} bytes at ${addr:04X} run past $FFFF (nothing wraps to $0000)",
+            v.len()
+        );
+    }
     Ok((addr, v))
 }
 
@@ -382,16 +394,34 @@ fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu
     if images.is_empty() {
         bail!("no program: give a ROM file or --image FILE[@ADDR]");
     }
-    // The first file that names its entry (a tape's USR, a .prg's SYS, ...) gives it, unless
-    // --entry does.
+    // Chunks of one file never overlap (the loaders refuse it); chunks of different files
+    // may only with --overlap later-wins. The first file that names its entry (a tape's USR,
+    // a .prg's SYS, ...) gives it, unless --entry does.
+    let mut loaded: Vec<(usize, &PathBuf, AddrRange)> = Vec::new();
     let mut named_entry = None;
-    for (path, addr) in &images {
-        let loaded = resolve::program(path, *addr, default_addr)?;
-        named_entry = named_entry.or(loaded.entry);
-        for chunk in loaded.chunks {
+    for (i, (path, addr)) in images.iter().enumerate() {
+        let file = resolve::program(path, *addr, default_addr)?;
+        named_entry = named_entry.or(file.entry);
+        for chunk in file.chunks {
+            let range = AddrRange::new(chunk.addr, chunk.addr + (chunk.bytes.len() - 1) as u16)
+                .expect("a chunk holds bytes and ends below $10000");
+            if args.overlap == kempelen_asm::Overlap::Error {
+                if let Some((_, other, r)) = loaded
+                    .iter()
+                    .find(|(j, _, r)| *j != i && r.overlaps(&range))
+                {
+                    bail!(
+                        "{}: its bytes at {range} overlap those of {} at {r}; give --overlap later-wins to let the later file win",
+                        path.display(),
+                        other.display()
+                    );
+                }
+            }
+            loaded.push((i, path, range));
             b = b.load(chunk.addr, &chunk.bytes);
         }
     }
+    b = b.overlap(args.overlap);
     if let Some(entry) = args.entry.or(named_entry) {
         b = b.entry(entry);
     }
@@ -444,6 +474,20 @@ fn stamped_reads(m: &mut Machine, clock: &ClockProfile) -> Vec<StampedRead> {
 pub fn run(args: &RunArgs) -> Result<()> {
     let name = program_name(args);
     let (b, profile_clock, cpu) = builder(args)?;
+    // The machine's timing model, when its machine has the program's CPU (a clock borrowed
+    // for another CPU's program is the clock alone).
+    let same_cpu = profile_clock.cpu.is_6502_family() == cpu.is_6502_family();
+    let model = match &args.timing {
+        Timing::Named(_) if !same_cpu => bail!(
+            "--timing {}: {} has a {} CPU, the program a {cpu}",
+            args.timing,
+            profile_clock.id,
+            profile_clock.chip
+        ),
+        choice if same_cpu => crate::engine_common::timing_model(profile_clock, choice)?,
+        _ => None,
+    };
+    let b = b.timing(model);
     let tracing = args.trace.is_some() || args.trace_range.is_some();
     let core = match (cpu, args.core.as_deref()) {
         (cpu @ (Cpu::Mos6502 | Cpu::Cmos65c02), Some(c)) => {
@@ -467,8 +511,12 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let mut m = b
         .build()
         .with_context(|| format!("cannot set up the machine for {name}"))?;
-    for p in &args.poke {
-        let (addr, bytes) = parse_poke(p)?;
+    let pokes = args
+        .poke
+        .iter()
+        .map(|p| parse_poke(p))
+        .collect::<Result<Vec<_>>>()?;
+    for (p, (addr, bytes)) in args.poke.iter().zip(pokes) {
         m.write_bytes(addr, &bytes)
             .with_context(|| format!("--poke {p}"))?;
     }
@@ -592,6 +640,16 @@ fn report(m: &Machine, stats: &RunStats, clock: &ClockProfile, args: &RunArgs) {
         clock.id,
         stats.time_at(clock).as_secs_f64()
     );
+    if let Some(t) = &stats.machine_time {
+        eprintln!(
+            "time on the machine (timing {}): {:.6} s ({} interrupts, {} ticks of display DMA, {} of waits)",
+            t.model.full_id(),
+            t.seconds(),
+            grouped(t.stats.interrupts),
+            grouped(t.stats.dma_ticks),
+            grouped(t.stats.wait_ticks)
+        );
+    }
     eprintln!(
         "emulator: {} core, {:.1} emulated MHz ({:.3} s wall)",
         m.core_kind().name(),
@@ -637,6 +695,9 @@ fn print_json(
             "machine": clock.id,
             "mhz": clock.mhz,
             "time_ms_at_clock": crate::output::millis(stats.time_at(clock)),
+            "timing": stats.machine_time.map_or("cpu".to_string(), |t| t.model.full_id()),
+            "time_ms": crate::output::millis(stats.time(clock)),
+            "machine_time": stats.machine_time,
             "ram": m.ram_profile(),
             "profile": m.profile(),
             "console": console,

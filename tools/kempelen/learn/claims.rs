@@ -43,6 +43,10 @@ pub fn run(args: &ClaimsArgs) -> Result<()> {
     if args.markdown.is_some() && (args.quick || args.only.is_some()) {
         bail!("--markdown writes the full report: run it without --quick and --only");
     }
+    // A full run takes minutes: a path that cannot be written is refused before it.
+    if let Some(path) = &args.markdown {
+        crate::output::check_writable("--markdown", path)?;
+    }
     let bar = if args.json {
         ProgressBar::hidden()
     } else {
@@ -56,8 +60,15 @@ pub fn run(args: &ClaimsArgs) -> Result<()> {
     let sections = measure(args.quick, args.only.as_deref(), &bar)?;
     bar.finish_and_clear();
     if let Some(path) = &args.markdown {
-        std::fs::write(path, markdown(&sections))
-            .map_err(|e| anyhow::anyhow!("writing {}: {e}", path.display()))?;
+        let report = markdown(&sections);
+        if let Err(e) = crate::output::write_output("--markdown", path, report.as_bytes(), &[]) {
+            // The measurement is not lost: the report goes to standard output instead.
+            print!("{report}");
+            return Err(e.context("the Markdown report is printed above instead"));
+        }
+        if !args.json {
+            eprintln!("wrote {}", path.display());
+        }
     }
     if args.json {
         println!(

@@ -86,6 +86,27 @@ pub fn run(args: &MachinesArgs) -> Result<()> {
     for m in MACHINES.iter().filter(|m| !m.note.is_empty()) {
         writeln!(out, "  {}: {}", m.id, m.note)?;
     }
+    writeln!(
+        out,
+        "\ntiming models (--timing; the first is the default, docs/TIMING.md):"
+    )?;
+    for m in MACHINES {
+        let models = kempelen_emulator::timing::machine_timing(m.id)
+            .map(|t| {
+                let mut ids: Vec<String> = t.models.iter().map(|x| x.id.clone()).collect();
+                if let Some(d) = &t.default {
+                    ids.sort_by_key(|id| id != d);
+                }
+                ids.join(", ")
+            })
+            .unwrap_or_default();
+        let models = if models.is_empty() {
+            "none: the CPU clock".to_string()
+        } else {
+            models
+        };
+        writeln!(out, "  {:<16} {models}", m.id)?;
+    }
     writeln!(out)?;
     print_personalities(&mut out)
 }

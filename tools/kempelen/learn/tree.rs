@@ -67,11 +67,13 @@ fn search(args: &TreeArgs) -> Result<Drawn> {
 }
 
 pub fn run(args: &TreeArgs) -> Result<()> {
+    if let Some(path) = &args.svg {
+        crate::output::check_writable("--svg", path)?;
+    }
     let d = search(args)?;
     let tartan = args.fen.is_none() && args.order.is_empty();
     if let Some(path) = &args.svg {
-        std::fs::write(path, svg(&d, &title(&d, tartan)))
-            .with_context(|| format!("writing {}", path.display()))?;
+        crate::output::write_output("--svg", path, svg(&d, &title(&d, tartan)).as_bytes(), &[])?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&json(&d))?);

@@ -54,6 +54,11 @@ pub struct BenchArgs {
     /// figures do not depend on it.
     #[arg(long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// 8-bit: `machine` (default) repeats the speed run under every machine's timing model
+    /// and reports each machine as it ran beside its CPU clock's figure; `cpu` reports the CPU
+    /// clock's alone (one run); a model's id picks it where a machine has it.
+    #[arg(long, value_name = "MODEL", value_parser = crate::engine_common::parse_timing)]
+    pub timing: Option<kempelen_emulator::Timing>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
@@ -88,6 +93,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             svg: args.svg.clone(),
             jobs: args.jobs,
             json: args.json,
+            timing: args.timing.clone().unwrap_or_default(),
         });
     }
     for (given, name) in [
@@ -96,6 +102,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (args.ram_suite.is_some(), "--ram-suite"),
         (args.svg.is_some(), "--svg"),
         (args.jobs.is_some(), "--jobs"),
+        (args.timing.is_some(), "--timing"),
     ] {
         if given {
             anyhow::bail!("{name} belongs to the 8-bit bench: add --cpu z80 or --cpu 6502");

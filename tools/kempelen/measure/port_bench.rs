@@ -18,9 +18,9 @@
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use kempelen_emulator::grouped;
+use kempelen_emulator::{ClockProfile, Timing, grouped};
 use kempelen_roms::bench::{self, BenchPlan, PortBench, targets};
 use kempelen_roms::{Port, suite};
 use serde_json::json;
@@ -54,6 +54,8 @@ pub struct PortBenchOptions {
     pub jobs: Option<usize>,
     /// JSON instead of text.
     pub json: bool,
+    /// The machines' time (`machine`: each one's timing model) or the CPU clock's (`cpu`).
+    pub timing: Timing,
 }
 
 /// Runs the 8-bit bench.
@@ -86,6 +88,7 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
             .cloned()
             .collect();
         crate::output::check_outputs(&inputs, &[("--svg", svg.as_path())])?;
+        crate::output::check_writable("--svg", svg)?;
     }
     let mut machines = Vec::new();
     for &port in &o.ports {
@@ -97,8 +100,9 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
         ram_suite: &ram_suite,
         ram_depth: o.ram_depth,
         jobs,
+        timing: o.timing.clone(),
     };
-    let bar = ProgressBar::new(plan.searches() * o.ports.len() as u64);
+    let bar = ProgressBar::new(o.ports.iter().map(|&p| plan.searches_of(p)).sum());
     if o.json {
         bar.set_draw_target(ProgressDrawTarget::hidden());
     }
@@ -142,12 +146,26 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
     }
     if let Some(path) = &o.svg {
         let svg = kempelen_claims::chart::draw(&reports)?;
-        std::fs::write(path, svg).with_context(|| format!("writing {}", path.display()))?;
+        let inputs: Vec<_> = [&o.suite, &o.ram_suite]
+            .into_iter()
+            .flatten()
+            .cloned()
+            .collect();
+        crate::output::write_output("--svg", path, svg.as_bytes(), &inputs)?;
         if !o.json {
             println!("chart written to {}", path.display());
         }
     }
     Ok(())
+}
+
+/// Seconds the whole speed run takes on `clock`'s machine: under its timing model when it
+/// was measured with one, else at the CPU clock.
+fn suite_seconds(sp: &kempelen_roms::bench::SpeedReport, clock: &ClockProfile) -> f64 {
+    match sp.machine_speed(clock) {
+        Some(m) => m.ticks as f64 / m.model.hz,
+        None => sp.cycles() as f64 / clock.hz(),
+    }
 }
 
 /// Seconds as `12.3 s`, `4.5 min` or `1.2 h`.
@@ -205,19 +223,26 @@ pub fn to_text(r: &PortBench) -> String {
     let _ = writeln!(s_);
     let _ = writeln!(
         s_,
-        "    {:<12} {:<44} {:>9} {:>9} {:>11}",
-        "machine", "", "MHz", "nodes/s", "suite time"
+        "  nodes/s: the machine as it ran, under its timing model (display, wait states, the \
+         ROM's interrupt; docs/TIMING.md); cpu: at the CPU clock alone"
+    );
+    let _ = writeln!(
+        s_,
+        "    {:<15} {:<44} {:>9} {:>9} {:>9} {:<22} {:>11}",
+        "machine", "", "MHz", "nodes/s", "cpu", "timing", "suite time"
     );
     for c in r.clocks() {
         let mark = if c.id == r.machine.id { "*" } else { " " };
         let _ = writeln!(
             s_,
-            "  {mark} {:<12} {:<44} {:>9} {:>9.0} {:>11}",
+            "  {mark} {:<15} {:<44} {:>9} {:>9.0} {:>9.0} {:<22} {:>11}",
             c.id,
             c.machine,
             c.mhz,
             sp.nodes_per_second(c),
-            duration_text(sp.cycles() as f64 / c.hz())
+            sp.nodes_per_second_cpu(c),
+            sp.timing(c),
+            duration_text(suite_seconds(sp, c))
         );
     }
     let _ = writeln!(s_);
@@ -328,10 +353,11 @@ pub fn to_text(r: &PortBench) -> String {
         r.port.name
     );
     let target_clock = kempelen_emulator::clock::machine(t.nps.0).expect("in the table");
-    let nps = sp.nodes_per_second(target_clock);
+    // The speed target was set at the machine's CPU clock.
+    let nps = sp.nodes_per_second_cpu(target_clock);
     let _ = writeln!(
         s_,
-        "  nodes/s at {} MHz ({}) >= {:.0}: {nps:.0}, {}",
+        "  nodes/s at the CPU clock, {} MHz ({}) >= {:.0}: {nps:.0}, {}",
         target_clock.mhz,
         target_clock.id,
         t.nps.1,
@@ -393,10 +419,15 @@ pub fn to_json(r: &PortBench) -> serde_json::Value {
         "tstates_per_node": sp.cycles_per_node(),
         "machine": r.machine.id,
         "nodes_per_second": sp.nodes_per_second(r.machine),
+        "nodes_per_second_cpu": sp.nodes_per_second_cpu(r.machine),
+        "timing": sp.timing(r.machine),
         "clocks": r.clocks().iter().map(|c| json!({
             "machine": c.id, "name": c.machine, "mhz": c.mhz,
             "nodes_per_second": sp.nodes_per_second(c),
-            "suite_time_ms": crate::output::round3(sp.cycles() as f64 / c.hz() * 1000.0),
+            "nodes_per_second_cpu": sp.nodes_per_second_cpu(c),
+            "timing": sp.timing(c),
+            "suite_time_ms": crate::output::round3(suite_seconds(sp, c) * 1000.0),
+            "suite_time_ms_cpu": crate::output::round3(sp.cycles() as f64 / c.hz() * 1000.0),
         })).collect::<Vec<_>>(),
         "rom": {
             "engine": r.rom_engine,
@@ -556,6 +587,7 @@ mod tests {
                     }],
                     total: cycles,
                 }),
+                machine: Vec::new(),
             },
             ram_suite: "r.epd".into(),
             ram: RamReport {

@@ -9,12 +9,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use clap::Args;
-use kempelen_emulator::grouped;
+use kempelen_emulator::{Timing, grouped};
 use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, run_console};
 
-use crate::engine_common::{CpuArg, port_machine, present_port};
+use crate::engine_common::{CpuArg, port_machine, present_port, timing_model};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
@@ -28,6 +28,10 @@ pub struct PlayArgs {
     /// Run at the machine's real speed: the engine thinks as long as it would have then.
     #[arg(long)]
     pub realtime: bool,
+    /// The machine's time (its timing model) or the CPU clock's, for the report and
+    /// --realtime.
+    #[arg(long, value_name = "MODEL", default_value = "machine", value_parser = crate::engine_common::parse_timing, help = crate::engine_common::TIMING_HELP)]
+    pub timing: Timing,
     /// Cycle budget of the whole session (the program's own cycles; waiting for a line costs
     /// none).
     #[arg(long, value_name = "N", default_value_t = 1_000_000_000_000)]
@@ -45,12 +49,16 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     };
     let rom = ConsoleRom::assemble(port)?;
     if let Some(path) = &args.write_rom {
-        std::fs::write(path, &rom.image)
-            .with_context(|| format!("cannot write {}", path.display()))?;
         let mut sym = path.clone().into_os_string();
         sym.push(".sym");
-        std::fs::write(&sym, rom.symbols.to_string())
-            .with_context(|| format!("cannot write {}", sym.to_string_lossy()))?;
+        let sym = PathBuf::from(sym);
+        // Both files or neither, each written whole.
+        crate::output::check_outputs(&[], &[("--write-rom", path), ("its symbols", &sym)])?;
+        let mut outputs = crate::output::Outputs::new();
+        outputs.stage(path, &rom.image)?;
+        outputs.stage(&sym, rom.symbols.to_string().as_bytes())?;
+        outputs.commit()?;
+        let sym = sym.into_os_string();
         eprintln!(
             "{}: {} bytes (engine {} + front end {}), symbols in {}",
             path.display(),
@@ -62,7 +70,8 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         return Ok(());
     }
     let profile = port_machine(port, args.machine.as_deref())?;
-    let mut m = rom.machine()?;
+    let timing = timing_model(profile, &args.timing)?;
+    let mut m = rom.machine_timed(timing)?;
     m.set_clock(profile);
     // The program runs until it waits for a line; the line is read from standard input
     // outside the emulation, so with --realtime the time a person takes to type is not taken
@@ -95,8 +104,16 @@ pub fn run(args: &PlayArgs) -> Result<()> {
     let _ = std::io::stdout().flush();
     match result {
         Ok(cycles) => {
+            let machine = match timing {
+                Some(t) => format!(
+                    "; {:.1} s on the machine (timing {})",
+                    m.elapsed().as_secs_f64(),
+                    t.full_id()
+                ),
+                None => String::new(),
+            };
             eprintln!(
-                "{} cycles: {}, {:.1} s at {} MHz ({})",
+                "{} cycles: {}, {:.1} s at {} MHz ({}){machine}",
                 port.name,
                 grouped(cycles),
                 profile.duration(cycles).as_secs_f64(),

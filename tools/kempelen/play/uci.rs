@@ -20,6 +20,7 @@
 
 use crate::engine_common::{CpuArg, ProfileArg, port_engine, port_machine, present_port};
 use anyhow::bail;
+use kempelen_emulator::Timing;
 use kempelen_engine::Engine;
 use kempelen_roms::Port;
 use std::io::{BufRead, Read, Write};
@@ -42,6 +43,10 @@ pub struct UciArgs {
     /// 8-bit engine: run at the machine's real speed, so a move takes the historical time.
     #[arg(long)]
     pub realtime: bool,
+    /// 8-bit engine: the machine's time (its timing model) or the CPU clock's; the UCI option
+    /// `Timing` (machine or cpu) changes it.
+    #[arg(long, value_name = "MODEL", default_value = "machine", value_parser = crate::engine_common::parse_timing, help = crate::engine_common::TIMING_HELP)]
+    pub timing: Timing,
     /// Play a console chess program through an engine adaptor file (see `adaptors/`).
     #[arg(long, value_name = "FILE.toml", conflicts_with_all = ["cpu", "machine", "realtime", "profile"])]
     pub program: Option<std::path::PathBuf>,
@@ -76,7 +81,7 @@ pub fn run(
                 );
             }
             let clock = port_machine(port, args.machine.as_deref())?;
-            Box::new(port_engine(port, clock, args.realtime, None)?)
+            Box::new(port_engine(port, clock, &args.timing, args.realtime, None)?)
         }
     };
     let stdin = std::io::stdin();

@@ -13,8 +13,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use super::{Form, Instr, Table, parse_cycles};
 use crate::Cpu;
+use crate::{Form, Instr, Table, parse_cycles};
 
 /// A register, register pair or condition name as it appears in an operand. `C` is both the
 /// register and the carry condition: which one is meant follows from the table row.

@@ -10,8 +10,8 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use super::{Form, Instr, Table, parse_cycles};
 use crate::Cpu;
+use crate::{Form, Instr, Table, parse_cycles};
 
 /// 6502 addressing modes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

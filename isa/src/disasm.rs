@@ -8,10 +8,10 @@
 use std::fmt;
 
 use crate::Cpu;
-use crate::isa::mos6502::{self, Mode};
-use crate::isa::z80::{self, Group, Operand};
-use crate::isa::{Cycles, Form, Instr};
+use crate::mos6502::{self, Mode};
 use crate::symbols::SymbolTable;
+use crate::z80::{self, Group, Operand};
+use crate::{Cycles, Form, Instr};
 
 /// One decoded instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -80,7 +80,7 @@ pub enum DecodeError {
 /// Decodes the instruction at the start of `bytes`, which sit at address `addr`.
 ///
 /// ```
-/// use kempelen_asm::{Cpu, decode};
+/// use kempelen_isa::{Cpu, decode};
 /// let d = decode(Cpu::Z80, &[0x20, 0xFE], 0x1000).unwrap();
 /// assert_eq!((d.text().as_str(), d.len, d.cycles.to_string().as_str()), ("JR NZ,$1000", 2, "7/12"));
 /// let d = decode(Cpu::Mos6502, &[0xB1, 0x10], 0x0200).unwrap();
@@ -291,7 +291,7 @@ fn decode_z80(
 /// absolute address must be written `a:$00xx` to keep the 3-byte encoding.
 fn shrinks(cpu: Cpu, mnemonic: &str, mode: Mode) -> bool {
     mode.zero_page_form().is_some_and(|zp| {
-        crate::isa::forms(cpu, mnemonic)
+        crate::forms(cpu, mnemonic)
             .iter()
             .any(|i| i.form == Form::Mos6502(zp))
     })

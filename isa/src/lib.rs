@@ -1,18 +1,36 @@
-//! The instruction tables: one per instruction set, shared by the assembler, the disassembler
-//! and the emulator's tracer.
+//! What Kempelen's assembler and its emulated machine agree on, below both: the CPUs
+//! ([`Cpu`]), the instruction tables (one per instruction set, shared by the assembler, the
+//! disassembler and the emulator's tracer), decoding ([`disasm`]) and the symbol file the
+//! assembler writes and the profiler and tracer read ([`symbols`]).
 //!
 //! Each table is written so that it can be read side by side with the datasheet: the Z80 table
 //! in [`z80`] has one block per prefix group (unprefixed, `CB`, `ED`, `DD`/`FD`, `DDCB`/`FDCB`),
 //! the 6502 table in [`mos6502`] is the 16x16 opcode grid. Both are parsed once into a list of
 //! [`Instr`] rows; everything else (encoding, decoding, listings, cycle counts) reads those rows.
+//!
+//! ```
+//! use kempelen_isa::{Cpu, decode};
+//!
+//! let bne = decode(Cpu::Mos6502, &[0xD0, 0xFD], 0x0601).unwrap();
+//! assert_eq!((bne.text().as_str(), bne.cycles.to_string().as_str()), ("BNE $0600", "2/3/4"));
+//! ```
 
+mod cpu;
+pub mod disasm;
+pub mod files;
+pub mod hash;
 pub mod mos6502;
+mod overlap;
+pub mod symbols;
 pub mod z80;
+
+pub use cpu::{Cpu, UnknownCpu};
+pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble};
+pub use overlap::Overlap;
+pub use symbols::{SymbolKind, SymbolTable};
 
 use crate::hash::FastMap as HashMap;
 use std::fmt;
-
-use crate::Cpu;
 
 /// What can add cycles to an instruction beyond [`Cycles::base`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -162,7 +180,7 @@ fn table(cpu: Cpu) -> &'static Table {
 }
 
 /// Calls `f` with `name` in upper case, without allocating for names of up to 8 bytes.
-pub(crate) fn with_upper<R>(name: &str, f: impl FnOnce(&str) -> R) -> R {
+pub fn with_upper<R>(name: &str, f: impl FnOnce(&str) -> R) -> R {
     let mut buf = [0u8; 8];
     if name.len() <= buf.len() && name.is_ascii() {
         for (b, c) in buf.iter_mut().zip(name.bytes()) {
@@ -190,7 +208,7 @@ pub fn forms(cpu: Cpu, mnemonic: &str) -> Vec<&'static Instr> {
 }
 
 /// The rows of an upper-case mnemonic, without allocating (the assembler's hot path).
-pub(crate) fn rows(cpu: Cpu, upper: &str) -> impl Iterator<Item = &'static Instr> {
+pub fn rows(cpu: Cpu, upper: &str) -> impl Iterator<Item = &'static Instr> {
     let table = table(cpu);
     table
         .by_mnemonic
