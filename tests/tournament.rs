@@ -807,6 +807,18 @@ fn ratings_refuses_bad_pgn_with_the_place() {
     );
     let (ok, _, err) = kempelen(&["ratings", "/nonexistent.pgn"]);
     assert!(!ok && err.contains("/nonexistent.pgn"), "{err}");
+    let (ok, _, err) = kempelen(&["ratings", "/dev/zero"]);
+    assert!(
+        !ok && err.contains("'/dev/zero' is larger than 64 MiB"),
+        "{err}"
+    );
+    let empty = temp("empty.pgn");
+    std::fs::write(&empty, "[Event \"x\"]\n1. e4 *\n").unwrap();
+    let (ok, _, err) = kempelen(&["ratings", empty.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("no finished games") && err.contains("1 unfinished"),
+        "{err}"
+    );
 }
 
 /// The crosstable shows a score as `1:1` (never `1/2`, which reads as a draw), and the
@@ -975,6 +987,10 @@ fn players_and_names_that_cannot_be_played_or_written_are_refused_before_play() 
         (
             &["reference", "full", "--tc", "40/0"],
             "must give some time",
+        ),
+        (
+            &["reference", "full", "--openings", "/dev/zero"],
+            "opening file '/dev/zero' is larger than 64 MiB",
         ),
     ];
     for (players, expected) in cases {

@@ -204,7 +204,12 @@ impl Engine for NativeEngine {
                 tartan::search(pos, limits.depth, &self.history, budget)
             }),
             Profile::Microchess => with_budget(game, limits, control, |_, budget| {
-                microchess::search(game, budget)
+                let formula = if self.history.microchess_printed_formula {
+                    microchess::Formula::Printed
+                } else {
+                    microchess::Formula::Binary
+                };
+                microchess::search(game, budget, formula)
             }),
             Profile::Micromax => with_budget(game, limits, control, |pos, budget| {
                 micromax::search(pos, limits.depth, budget)
@@ -252,6 +257,12 @@ impl Engine for NativeEngine {
                     default: HistoryOptions::default().tartan_depth_fix,
                 },
             },
+            EngineOption {
+                name: "MicrochessPrintedFormula".into(),
+                kind: OptionKind::Check {
+                    default: HistoryOptions::default().microchess_printed_formula,
+                },
+            },
         ]
     }
 
@@ -291,6 +302,10 @@ impl Engine for NativeEngine {
             }
             "tartandepthfix" => {
                 self.history.tartan_depth_fix = parse_check(value).map_err(invalid)?;
+                Ok(())
+            }
+            "microchessprintedformula" => {
+                self.history.microchess_printed_formula = parse_check(value).map_err(invalid)?;
                 Ok(())
             }
             _ => Err(EngineError::UnknownOption(name.to_string())),

@@ -38,6 +38,9 @@ pub struct HistoryOptions {
     /// Tartan: give the depth counter back on return. Off: the counter counts calls, as a
     /// counter that is only ever incremented does (see docs/history/tartan.md).
     pub tartan_depth_fix: bool,
+    /// Microchess: STRATGY as the manual prints it (exact hundredths, BMAXC weighed 2.56 and
+    /// 0.50). Off: the byte arithmetic of the 1976 KIM-1 binary.
+    pub microchess_printed_formula: bool,
 }
 
 impl Default for HistoryOptions {
@@ -45,6 +48,7 @@ impl Default for HistoryOptions {
         HistoryOptions {
             tartan_stalemate_fix: true,
             tartan_depth_fix: true,
+            microchess_printed_formula: false,
         }
     }
 }
