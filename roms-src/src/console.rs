@@ -168,6 +168,7 @@ pub struct ConsoleSession {
     machine: Machine,
     ended: bool,
     cycles: u64,
+    machine_time: Option<Duration>,
     /// Cycle budget of one turn.
     pub turn_budget: u64,
 }
@@ -176,12 +177,18 @@ impl ConsoleSession {
     /// Starts the program and runs it to its first prompt; returns the session and what the
     /// program printed (banner, board, prompt).
     pub fn start(rom: &ConsoleRom) -> Result<(ConsoleSession, String), ConsoleError> {
-        let mut machine = rom.machine()?;
+        ConsoleSession::start_machine(rom.machine()?)
+    }
+
+    /// [`ConsoleSession::start`] for a machine with the program already loaded (a target's
+    /// file in its machine personality, crate::target).
+    pub fn start_machine(mut machine: Machine) -> Result<(ConsoleSession, String), ConsoleError> {
         machine.console_mut().set_stop_on_empty_input(true);
         let mut session = ConsoleSession {
             machine,
             ended: false,
             cycles: 0,
+            machine_time: None,
             turn_budget: DEFAULT_TURN_BUDGET,
         };
         let out = session.run()?;
@@ -210,6 +217,12 @@ impl ConsoleSession {
         self.cycles
     }
 
+    /// The machine's time of all turns so far under the machine's timing model (display DMA,
+    /// contention, wait states, interrupts; docs/TIMING.md), if it runs one.
+    pub fn machine_time(&self) -> Option<Duration> {
+        self.machine_time
+    }
+
     /// The machine (for reading RAM or the RAM profile).
     pub fn machine(&self) -> &Machine {
         &self.machine
@@ -228,6 +241,9 @@ impl ConsoleSession {
         match result {
             Ok(stats) => {
                 self.cycles += stats.cycles;
+                if let Some(t) = stats.machine_time {
+                    *self.machine_time.get_or_insert(Duration::ZERO) += t.duration();
+                }
                 match stats.stop {
                     StopReason::InputWait { .. } => Ok(output),
                     StopReason::HostDone => {
