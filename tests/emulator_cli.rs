@@ -80,7 +80,14 @@ fn run_6502_with_machine_profile_and_json() {
     let rom = program("echo.6502", MOS6502_ECHO);
     let v = run_json(
         &rom,
-        &["--cpu", "6502", "--machine", "turbostar", "--input", "ok\\n"],
+        &[
+            "--cpu",
+            "6502",
+            "--machine",
+            "turbostar",
+            "--input",
+            "ok\\n",
+        ],
     );
     // A clock profile without a personality: the program's own console, the machine's clock.
     assert_eq!(v["ok"], true);
