@@ -21,6 +21,7 @@
 pub mod description;
 pub mod engine;
 pub mod error;
+mod held;
 mod machine;
 mod setup;
 

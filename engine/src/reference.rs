@@ -230,13 +230,14 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             };
             if let Some(c) = self.control {
                 c.report(&SearchInfo {
-                    depth,
+                    depth: Some(depth),
                     seldepth: self.seldepth as u32,
-                    score,
-                    nodes: self.nodes,
+                    score: Some(score),
+                    nodes: Some(self.nodes),
                     time: result.time,
                     pv: result.pv.clone(),
                     hashfull: None,
+                    string: None,
                 });
             }
         }

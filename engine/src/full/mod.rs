@@ -223,13 +223,14 @@ impl Searcher<'_, '_, '_> {
                 time: self.start.elapsed(),
             };
             self.control.report(&SearchInfo {
-                depth,
+                depth: Some(depth),
                 seldepth: self.seldepth as u32,
-                score,
-                nodes: self.nodes,
+                score: Some(score),
+                nodes: Some(self.nodes),
                 time: result.time,
                 pv: result.pv.clone(),
                 hashfull: Some(self.state.tt.hashfull()),
+                string: None,
             });
             if self.control.stopped() {
                 break;

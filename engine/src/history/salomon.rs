@@ -717,13 +717,14 @@ impl Salomon<'_, '_> {
                 time: self.budget.elapsed(),
             };
             self.budget.report_info(&SearchInfo {
-                depth,
+                depth: Some(depth),
                 seldepth: self.seldepth as u32,
-                score,
-                nodes: self.budget.nodes,
+                score: Some(score),
+                nodes: Some(self.budget.nodes),
                 time: result.time,
                 pv: result.pv.clone(),
                 hashfull: None,
+                string: None,
             });
         }
         result.nodes = self.budget.nodes;
