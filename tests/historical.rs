@@ -13,8 +13,11 @@
 //!
 //! Each prints the emulated time of every move of the program at its machine's clock.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 /// A full game of the program (`colour`, at `depth`) against the native engine at depth 1.
 fn play(adaptor: &str, file: &str, colour: &str, depth: u32) {
@@ -33,31 +36,14 @@ fn play(adaptor: &str, file: &str, colour: &str, depth: u32) {
 /// A full game through tests/historical_uci.py: `program` is an adaptor file or `kempelen
 /// uci` options; the game must end by the rules.
 fn game(program: &str, colour: &str, depth: u32) {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("python3")
-        .args([
-            &format!("{root}/tests/historical_uci.py"),
-            env!("CARGO_BIN_EXE_kempelen"),
-            program,
-            colour,
-            "400",
-            &depth.to_string(),
-        ])
-        .output()
-        .expect("run python3 with python-chess");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let result = stdout
-        .lines()
-        .find(|l| l.starts_with("RESULT"))
-        .unwrap_or_else(|| panic!("{stdout}"));
-    let f: Vec<&str> = result.split_whitespace().collect();
-    assert_eq!(f[3], "True", "a proper end of the game: {result}");
+    let Some(results) = common::python_session(
+        "historical_uci.py",
+        &[program, colour, "400", &depth.to_string()],
+    ) else {
+        return;
+    };
+    let f = &results[0];
+    assert_eq!(f[3], "True", "a proper end of the game: {f:?}");
 }
 
 #[test]
@@ -241,7 +227,7 @@ fn sargon_program_plays_retro_sargons_regression_positions() {
         };
         if let Some(e) = failed {
             // The search did not end within the adaptor's turn budget (or failed otherwise):
-            // the UCI front end then plays a legal move of its own, which says nothing.
+            // the adaptor then says why and answers `bestmove 0000`.
             println!("{fen} look-ahead {depth}: expected {expected}, not finished: {e}");
             unfinished.push(format!("{fen} look-ahead {depth}: {e}"));
             continue;
@@ -306,4 +292,330 @@ fn regression_positions(text: &str) -> Vec<(String, u32, String)> {
         }
     }
     cases
+}
+
+/// Kempelen's Z80 build against the real Sargon, both on the Jupiter III at 2 MHz, on
+/// emulated clocks at 40 moves in two hours (the tournament rate of 1978), as in-process
+/// tournament players (`z80:Machine=jupiter-3`, `program:adaptors/sargon-jupiter3.toml`): the
+/// first 30 plies of a game from the start position with Sargon as White, played twice. Every
+/// move carries the emulated time it took (`[%emt]`) and the clock after it (`[%clk]`), both
+/// players' machines are in the tags, and the two runs give the same PGN, move for move and
+/// millisecond for millisecond.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; two 30-ply games, 32 s of CPU in a debug build (4 minutes on the shared development host)"]
+fn z80_build_against_sargon_on_emulated_clocks() {
+    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+        return;
+    };
+    assert!(
+        Path::new(&dir).join("sargon-z80.asm").exists(),
+        "{dir}/sargon-z80.asm is missing"
+    );
+    let root = env!("CARGO_MANIFEST_DIR");
+    let scratch =
+        std::env::temp_dir().join(format!("kempelen-historical-clock-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let start = scratch.join("start.epd");
+    std::fs::write(
+        &start,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
+    )
+    .unwrap();
+    let sargon = format!("sargon=program:{root}/adaptors/sargon-jupiter3.toml");
+    let run = |name: &str| {
+        let pgn = scratch.join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+            .args([
+                "tournament",
+                &sargon,
+                "z80=z80:Machine=jupiter-3",
+                "--clock",
+                "emulated",
+                "--tc",
+                "40/7200",
+                "--games",
+                "1",
+                "--max-plies",
+                "30",
+                "--openings",
+                start.to_str().unwrap(),
+                "--move-timeout",
+                "300",
+                "--pgn",
+                pgn.to_str().unwrap(),
+            ])
+            .output()
+            .expect("run kempelen tournament");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        println!("{stdout}");
+        std::fs::read_to_string(pgn).unwrap()
+    };
+    let first = run("first.pgn");
+    println!("{first}");
+    for tag in [
+        "[White \"sargon\"]",
+        "[TimeControl \"40/7200\"]",
+        "[WhiteMachine \"jupiter-3\"]",
+        "[WhiteMHz \"2\"]",
+        "[BlackMachine \"jupiter-3\"]",
+        "[WhiteClock \"emulated\"]",
+        "[BlackClock \"emulated\"]",
+    ] {
+        assert!(first.contains(tag), "{tag}: {first}");
+    }
+    assert!(!first.contains("engine failure"), "{first}");
+    let plies: usize = first
+        .lines()
+        .find_map(|l| l.strip_prefix("[PlyCount \""))
+        .unwrap()
+        .trim_end_matches("\"]")
+        .parse()
+        .unwrap();
+    assert_eq!(first.matches("[%emt ").count(), plies, "{first}");
+    assert_eq!(first.matches("[%clk ").count(), plies, "{first}");
+    assert_eq!(
+        run("second.pgn"),
+        first,
+        "the same game, move for move, time for time"
+    );
+}
+
+/// A UCI session with a historical program through its adaptor file (`None`, with a
+/// `SKIPPED` line, without `KEMPELEN_HISTORICAL`).
+fn historical_session(adaptor: &str, file: &str) -> Option<common::UciSession> {
+    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+        return None;
+    };
+    assert!(
+        Path::new(&dir).join(file).exists(),
+        "{dir}/{file} is missing"
+    );
+    let root = env!("CARGO_MANIFEST_DIR");
+    Some(common::UciSession::start(&[
+        "uci",
+        "--program",
+        &format!("{root}/adaptors/{adaptor}"),
+    ]))
+}
+
+/// One search: the `bestmove` line and the `info` lines before it.
+fn search(
+    s: &mut common::UciSession,
+    position: &str,
+    go: &str,
+    within: Duration,
+) -> (String, Vec<String>) {
+    let from = s.seen.len();
+    s.send(position);
+    s.send(go);
+    let (best, _) = s.wait_for("bestmove", within);
+    let infos = s
+        .since(from)
+        .iter()
+        .filter(|l| l.starts_with("info"))
+        .cloned()
+        .collect();
+    (best, infos)
+}
+
+/// The number after `name` in an info line.
+fn field(line: &str, name: &str) -> Option<u64> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w.iter().position(|x| *x == name)?;
+    w.get(i + 1)?.parse().ok()
+}
+
+/// `bestmove` as a legal move of the position (FEN and moves), and the position after it.
+fn after_reply(fen: &str, moves: &[&str], best: &str) -> kempelen_engine::Game {
+    let mut g = kempelen_engine::Game::from_fen(fen).unwrap();
+    for m in moves {
+        g.push_uci(m).unwrap();
+    }
+    let mv = best.strip_prefix("bestmove ").unwrap_or(best);
+    let mv = mv.split(' ').next().unwrap_or("");
+    g.push_uci(mv)
+        .unwrap_or_else(|e| panic!("`{best}` is not legal after {fen} {moves:?}: {e}"));
+    g
+}
+
+/// Promotions both ways: Sargon prints its promotion as a plain move (a7-a8) and its board
+/// says which piece the pawn became; an opponent's underpromotion, which Sargon's move input
+/// would make a queen, is given to it by setting up the position after it (the knight on a8),
+/// and its reply is legal there.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; 2 s in a release build"]
+fn sargon_promotes_and_answers_an_underpromotion() {
+    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
+        return;
+    };
+    let within = Duration::from_secs(300);
+    let fen = "7k/P7/8/8/8/8/8/K7 w - - 0 1";
+    let (best, infos) = search(&mut s, &format!("position fen {fen}"), "go depth 2", within);
+    println!("{fen}: {best} {infos:?}");
+    assert_eq!(best, "bestmove a7a8q", "{infos:?}");
+    let fen = "8/P7/1k6/8/8/8/8/K7 w - - 0 1";
+    let (best, infos) = search(
+        &mut s,
+        &format!("position fen {fen} moves a7a8n"),
+        "go depth 2",
+        within,
+    );
+    println!("{fen} moves a7a8n: {best} {infos:?}");
+    let g = after_reply(fen, &["a7a8n"], &best);
+    assert!(
+        g.position().to_fen().starts_with("N7/"),
+        "the knight on a8: {}",
+        g.position().to_fen()
+    );
+    s.finish();
+}
+
+/// Both Microchess versions take a FEN position they can represent (written into their piece
+/// list as an owner would with the KIM-1 monitor), as White and as Black, and answer with a
+/// legal move; a position with a piece more than their slots is refused with the reason and
+/// `bestmove 0000`.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65 and microchess_drictor.asm; 5 s in a release build"]
+fn microchess_plays_from_a_fen_position() {
+    for (adaptor, file) in [
+        ("microchess-kim1.toml", "microchess.h65"),
+        ("microchess-rictor.toml", "microchess_drictor.asm"),
+    ] {
+        let Some(mut s) = historical_session(adaptor, file) else {
+            return;
+        };
+        let within = Duration::from_secs(300);
+        for fen in [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
+            "8/5k2/8/3p4/8/2N5/5K2/8 w - - 0 40",
+        ] {
+            let (best, infos) = search(&mut s, &format!("position fen {fen}"), "go", within);
+            println!("{adaptor} {fen}: {best} {infos:?}");
+            after_reply(fen, &[], &best);
+            let last = infos.last().expect("an info line");
+            assert!(field(last, "nodes").is_some_and(|n| n > 0), "{last}");
+        }
+        let fen = "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1";
+        let (best, infos) = search(&mut s, &format!("position fen {fen}"), "go", within);
+        assert_eq!(best, "bestmove 0000", "{infos:?}");
+        assert!(
+            infos
+                .iter()
+                .any(|l| l.contains("cannot take this position: it keeps 1 queen")),
+            "{infos:?}"
+        );
+        s.finish();
+    }
+}
+
+/// Time as the owners kept it: under `go movetime 5000` Sargon is stopped at 5 s of emulated
+/// time and plays the move it holds as best; `go infinite` runs until `stop`, which gets its
+/// `bestmove` within a second of host time, as `isready` gets `readyok` during the search; the
+/// node counts (entries to POINTS) are positive and the same in two runs.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; 15 s in a release build"]
+fn sargon_keeps_to_its_time_and_answers_at_once() {
+    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
+        return;
+    };
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let position = format!("position fen {fen}");
+    let within = Duration::from_secs(300);
+    let (best, infos) = search(&mut s, &position, "go movetime 5000", within);
+    println!("movetime 5000: {best} {infos:?}");
+    after_reply(fen, &[], &best);
+    let last = infos.last().expect("an info line");
+    let time = field(last, "time").expect("time");
+    assert!(time <= 5000, "emulated time {time} ms: {last}");
+    // isready and stop during an infinite search.
+    s.send(&position);
+    s.send("go infinite");
+    std::thread::sleep(Duration::from_millis(1500));
+    let asked = s.send("isready");
+    let (_, at) = s.wait_for("readyok", Duration::from_secs(10));
+    println!("readyok after {:?}", at - asked);
+    assert!(at - asked < Duration::from_secs(1));
+    let from = s.seen.len();
+    let asked = s.send("stop");
+    let (best, at) = s.wait_for("bestmove", Duration::from_secs(10));
+    println!("stop: {best} after {:?}: {:?}", at - asked, s.since(from));
+    assert!(at - asked < Duration::from_secs(1));
+    after_reply(fen, &[], &best);
+    // Node counts: positive, the same in two runs.
+    let mut nodes = Vec::new();
+    for _ in 0..2 {
+        let (best, infos) = search(&mut s, &position, "go depth 2", within);
+        let last = infos.last().expect("an info line").clone();
+        println!("depth 2: {best} {last}");
+        nodes.push(field(&last, "nodes").expect("nodes"));
+    }
+    assert!(nodes[0] > 0);
+    assert_eq!(nodes[0], nodes[1]);
+    s.finish();
+}
+
+/// The time model of adaptors/sargon-jupiter3.toml (`[[level]]`), measured again: Sargon set
+/// up in each of the 66 positions of tools/match/openings.epd and engine/data/bench.epd, to
+/// move, at each look-ahead of `KEMPELEN_LEVELS` (default `1 2`; `3` takes about 2 hours of
+/// host time here), the emulated seconds per move at the Jupiter III's 2 MHz: mean and longest,
+/// which must equal the file's figures to 0.1 s.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; look-ahead 1 and 2: about 2 minutes in a release build"]
+fn sargon_time_model() {
+    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
+        return;
+    };
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut fens = Vec::new();
+    for file in ["tools/match/openings.epd", "engine/data/bench.epd"] {
+        let text = std::fs::read_to_string(Path::new(root).join(file)).unwrap();
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let f: Vec<&str> = line.split_whitespace().take(4).collect();
+            fens.push(format!("{} 0 1", f.join(" ")));
+        }
+    }
+    assert_eq!(fens.len(), 66);
+    let adaptor =
+        std::fs::read_to_string(Path::new(root).join("adaptors/sargon-jupiter3.toml")).unwrap();
+    let levels = std::env::var("KEMPELEN_LEVELS").unwrap_or_else(|_| "1 2".into());
+    for level in levels.split_whitespace() {
+        let mut times = Vec::new();
+        for fen in &fens {
+            let (best, infos) = search(
+                &mut s,
+                &format!("position fen {fen}"),
+                &format!("go depth {level}"),
+                Duration::from_secs(3600),
+            );
+            after_reply(fen, &[], &best);
+            let last = infos.last().expect("an info line");
+            times.push(field(last, "time").expect("time") as f64 / 1000.0);
+        }
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let longest = times.iter().copied().fold(0.0, f64::max);
+        println!(
+            "look-ahead {level}: {} moves, mean {mean:.1} s, longest {longest:.1} s",
+            times.len()
+        );
+        let entry = format!(
+            "depth = {level}\nmean = {mean:.1}\nlongest = {longest:.1}\nmoves = {}",
+            times.len()
+        );
+        assert!(
+            adaptor.contains(&entry),
+            "adaptors/sargon-jupiter3.toml should hold:\n[[level]]\n{entry}"
+        );
+    }
+    s.finish();
 }

@@ -16,13 +16,15 @@
 //! checked into an [`Adaptor`]), [`setup`] (how a game is brought into a freshly started
 //! program: keys, board, pokes), [`machine`] (the emulated machine on a thread of its own,
 //! driven turn by turn) and [`engine`] ([`AdaptorEngine`], the [`kempelen_engine::Engine`]
-//! that reads the program's replies).
+//! that reads the program's replies); [`player`] makes an adapted program a tournament player
+//! (`program:FILE.toml`).
 
 pub mod description;
 pub mod engine;
 pub mod error;
 mod held;
 mod machine;
+pub mod player;
 mod setup;
 
 pub use description::Adaptor;

@@ -23,6 +23,7 @@ use crate::devices::{
     PORT_HOST_CALL,
 };
 use crate::memory::{MemoryMap, RegionKind};
+use crate::timing::Timer;
 use crate::trace::RECENT;
 use crate::{Bus, Cpu};
 use std::cell::{Cell, RefCell};
@@ -99,6 +100,15 @@ pub enum BusEvent {
 
 /// The machine's bus: 64 KB of memory under a memory map, the console and the host-call
 /// device.
+///
+/// The fields lie in the order written (`repr(C)`): the memory first, then its attribute
+/// bytes, then the rest, new fields at the end. Left to itself the compiler reorders the
+/// fields whenever one is added, and the step loop's speed depends on where the memory, the
+/// ring and the CPU's registers (which follow the bus in the core) lie, as it depends on where
+/// the code lies: with the same host instructions, the Z80 machine layer measured 5 % over the
+/// bare crate before the host traps were added and 18-29 % after (see `docs/MACHINE.md`,
+/// "Speed").
+#[repr(C)]
 pub struct MachineBus {
     /// The bytes, and their attribute bytes: held in the bus itself, not behind a pointer, so
     /// that a core reaches a byte with one load from the bus it holds (the bus lives inside
@@ -153,10 +163,56 @@ pub struct MachineBus {
     /// Addresses of host traps (sorted): the step loop stops before an instruction there
     /// (see [`crate::traps`]).
     pub(crate) traps: Vec<u16>,
+    /// The instruction count when the step loop last completed deferred writes: the writes
+    /// are those of instruction `executed - 1` (counted from 0).
+    pub(crate) executed: u64,
+    /// The last writes into the program's code, with the bytes they replaced, so that the
+    /// trace of a run error shows each recent instruction as it was when it ran.
+    pub(crate) code_log: Box<CodeLog>,
+    /// The machine's timing model at work, if it has one ([`crate::timing`]).
+    pub(crate) timer: Option<Box<Timer>>,
     /// Addresses whose instruction is counted every time it runs (sorted), and the counts
     /// (see [`crate::Machine::count_executions`]).
     counted: Vec<u16>,
     counts: Vec<Cell<u64>>,
+}
+
+/// The most recent writes into program code: enough for every write of the last [`RECENT`]
+/// instructions (each writes at most [`DEFERRED`] bytes).
+pub(crate) const CODE_LOG: usize = RECENT * DEFERRED;
+
+/// A write into program code: the instruction count after the writing instruction, the
+/// address and the byte it replaced.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct CodeWrite {
+    pub(crate) executed: u64,
+    pub(crate) addr: u16,
+    pub(crate) old: u8,
+}
+
+/// A ring of the last [`CODE_LOG`] [`CodeWrite`]s.
+#[derive(Debug)]
+pub(crate) struct CodeLog {
+    pub(crate) writes: [CodeWrite; CODE_LOG],
+    /// Writes logged in all (the newest is at `(len - 1) % CODE_LOG`).
+    pub(crate) len: usize,
+}
+
+impl CodeLog {
+    fn push(&mut self, w: CodeWrite) {
+        self.writes[self.len % CODE_LOG] = w;
+        self.len += 1;
+    }
+
+    /// The logged writes, newest first.
+    pub(crate) fn newest_first(&self) -> impl Iterator<Item = &CodeWrite> {
+        let kept = self.len.min(CODE_LOG);
+        (0..kept).map(move |k| &self.writes[(self.len - 1 - k) % CODE_LOG])
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 /// How far before a byte an instruction can start whose [`attr::CHECK`] mark depends on it
@@ -173,6 +229,8 @@ struct Deferred {
     /// Memory address, or the Z80 port.
     addr: u16,
     value: u8,
+    /// The byte the write replaced (memory writes).
+    old: u8,
     /// A Z80 `OUT` rather than a memory write.
     port: bool,
 }
@@ -231,9 +289,22 @@ impl MachineBus {
             console_next: 0,
             console_polled: Cell::new(false),
             console_taken: Cell::new(false),
+            executed: 0,
+            code_log: Box::new(CodeLog {
+                writes: [CodeWrite::default(); CODE_LOG],
+                len: 0,
+            }),
+            timer: None,
         };
         bus.refresh_pages();
         bus
+    }
+
+    /// The CPU cycle count at which the step loop must stop for the timing model (never,
+    /// without one).
+    #[inline]
+    pub(crate) fn timer_stop(&self) -> u64 {
+        self.timer.as_ref().map_or(u64::MAX, |t| t.next_cycles())
     }
 
     /// Sets the stack pointers the step loop accepts without bookkeeping, as (lowest, width).
@@ -429,9 +500,14 @@ impl MachineBus {
     /// writes memory keeps its registers (a call on the write path would make the compiler
     /// save registers around every write, and in the prologue of the crate's functions).
     #[inline(always)]
-    fn defer(&mut self, addr: u16, value: u8, port: bool) {
+    fn defer(&mut self, addr: u16, value: u8, old: u8, port: bool) {
         let k = self.deferred_len;
-        self.deferred[k % DEFERRED] = Deferred { addr, value, port };
+        self.deferred[k % DEFERRED] = Deferred {
+            addr,
+            value,
+            old,
+            port,
+        };
         self.deferred_len = k + 1;
         self.stop_at.set(0);
     }
@@ -447,11 +523,16 @@ impl MachineBus {
             "an instruction writes at most 6 bytes"
         );
         for k in 0..self.deferred_len.min(DEFERRED) {
-            let Deferred { addr, value, port } = self.deferred[k];
+            let Deferred {
+                addr,
+                value,
+                old,
+                port,
+            } = self.deferred[k];
             if port {
                 self.port_write(addr, value);
             } else {
-                self.memory_write(addr, value);
+                self.memory_write(addr, value, old);
             }
         }
         self.deferred_len = 0;
@@ -488,12 +569,21 @@ impl MachineBus {
 
     /// The part of a CPU write outside a page of plain RAM that waits until the end of the
     /// instruction (the RAM byte itself is written at once, see [`Bus::write`]).
-    fn memory_write(&mut self, addr: u16, value: u8) {
+    fn memory_write(&mut self, addr: u16, value: u8, old: u8) {
         let a = self.attr[usize::from(addr)];
         if a & attr::RAM != 0 {
-            // RAM in a page with program code: keep the opcode check marks current.
+            // RAM in a page with program code: keep the opcode check marks current, and
+            // remember code that changes for the trace of a run error.
             if a & attr::OUTSIDE == 0 {
                 self.refresh(addr);
+                if old != value {
+                    let executed = self.executed;
+                    self.code_log.push(CodeWrite {
+                        executed,
+                        addr,
+                        old,
+                    });
+                }
             }
         } else if a & attr::ROM != 0 {
             self.record(BusEvent::RomWrite { addr, value });
@@ -546,11 +636,12 @@ impl Bus for MachineBus {
             self.mem[i] = value;
             self.written[i] = 1;
         } else {
+            let old = self.mem[i];
             if self.attr[i] & attr::RAM != 0 {
                 self.mem[i] = value;
                 self.written[i] = 1;
             }
-            self.defer(addr, value, false);
+            self.defer(addr, value, old, false);
         }
     }
 
@@ -593,7 +684,7 @@ impl Bus for MachineBus {
     /// Completed at the end of the instruction, like a device write to memory.
     #[inline(always)]
     fn port_out(&mut self, port: u16, value: u8) {
-        self.defer(port, value, true);
+        self.defer(port, value, 0, true);
     }
 }
 
@@ -689,6 +780,72 @@ impl Machined for AllMemory {
     #[inline(always)]
     fn machine_mut(&mut self) -> &mut MachineBus {
         &mut self.0
+    }
+}
+
+/// A Z80 bus with a per-access timing model: the `rustzx-z80` core reports every machine
+/// cycle, and the bus hands it to the timer ([`crate::timing`]). Its own type, so that the
+/// machines without such a model compile these calls away.
+#[repr(transparent)]
+pub(crate) struct Timed<B>(pub(crate) B);
+
+impl<B: Machined> Timed<B> {
+    #[inline(always)]
+    fn timer(&mut self) -> (&mut Timer, &Cell<u64>) {
+        let bus = self.0.machine_mut();
+        let timer = bus.timer.as_deref_mut().expect("a timed bus has a timer");
+        (timer, &bus.stop_at)
+    }
+}
+
+impl<B: Machined> Bus for Timed<B> {
+    #[inline(always)]
+    fn read(&self, addr: u16) -> u8 {
+        self.0.read(addr)
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.0.write(addr, value)
+    }
+    #[inline(always)]
+    fn port_in(&self, port: u16) -> u8 {
+        self.0.port_in(port)
+    }
+    #[inline(always)]
+    fn port_out(&mut self, port: u16, value: u8) {
+        self.0.port_out(port, value)
+    }
+    const TIMED: bool = true;
+    #[inline(always)]
+    fn cycle_mreq(&mut self, addr: u16, clk: u32) {
+        let (t, stop) = self.timer();
+        t.mreq(addr, clk, stop)
+    }
+    #[inline(always)]
+    fn cycle_no_mreq(&mut self, addr: u16) {
+        let (t, stop) = self.timer();
+        t.no_mreq(addr, stop)
+    }
+    #[inline(always)]
+    fn cycle_internal(&mut self, clk: u32) {
+        let (t, stop) = self.timer();
+        t.internal(clk, stop)
+    }
+    #[inline(always)]
+    fn cycle_io(&mut self, port: u16) {
+        let (t, stop) = self.timer();
+        t.io(port, stop)
+    }
+}
+
+impl<B: Machined> Machined for Timed<B> {
+    #[inline(always)]
+    fn machine(&self) -> &MachineBus {
+        self.0.machine()
+    }
+    #[inline(always)]
+    fn machine_mut(&mut self) -> &mut MachineBus {
+        self.0.machine_mut()
     }
 }
 

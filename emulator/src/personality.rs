@@ -2,14 +2,16 @@
 //!
 //! A personality is a small TOML file: the CPU, the clock profile, the memory map, bytes the
 //! machine's ROM holds at known places (vectors), mirrored address ranges, and the host traps
-//! that stand in for the machine's monitor or operating system (see [`crate::traps`]). Three
-//! are built in ([`BUILT_IN`]: `kim-1`, `cpm`, `jupiter-3`); a user writes another in the same
-//! form (`kempelen run --machine FILE.toml`). `docs/MACHINE.md` describes the format.
+//! that stand in for the machine's monitor or operating system (see [`crate::traps`]). Nine
+//! are built in ([`BUILT_IN`]: `kim-1`, `cpm`, `jupiter-3`, and the machines Kempelen's program
+//! files are built for, `zx-spectrum`, `msx`, `trs-80`, `c64`, `apple-2`, `atari-800`); a user
+//! writes another in the same form (`kempelen run --machine FILE.toml`). `docs/MACHINE.md`
+//! describes the format.
 //!
 //! Errors name the file, line and column.
 
 use crate::memory::{AddrRange, MemoryMap, parse_addr};
-use crate::traps::{Function, Reg, Select, Service, Trap};
+use crate::traps::{Charset, Function, Reg, Select, Service, Trap};
 use crate::{ClockProfile, Cpu, MachineBuilder, clock};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -21,11 +23,24 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("kim-1", include_str!("../machines/kim-1.toml")),
     ("cpm", include_str!("../machines/cpm.toml")),
     ("jupiter-3", include_str!("../machines/jupiter-3.toml")),
+    ("zx-spectrum", include_str!("../machines/zx-spectrum.toml")),
+    ("msx", include_str!("../machines/msx.toml")),
+    ("trs-80", include_str!("../machines/trs-80.toml")),
+    ("c64", include_str!("../machines/c64.toml")),
+    ("apple-2", include_str!("../machines/apple-2.toml")),
+    ("atari-800", include_str!("../machines/atari-800.toml")),
 ];
+
+/// The lowest clock a personality may give (`mhz`): 10 kHz.
+pub const MIN_MHZ: f64 = 0.01;
+/// The highest clock a personality may give (`mhz`).
+pub const MAX_MHZ: f64 = 1000.0;
+/// The largest personality file read: 1 MiB (the built-in ones are about 4 KB).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// A personality file that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: {message}")]
+#[error("{file}{}: {message}", place(*line, *col))]
 pub struct PersonalityError {
     /// The file (or `built-in ID`).
     pub file: String,
@@ -35,6 +50,15 @@ pub struct PersonalityError {
     pub col: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// `:line:col`, or nothing for an error of the whole file (line 0: it could not be read).
+fn place(line: usize, col: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}:{col}")
+    }
 }
 
 /// A machine personality (see the module documentation).
@@ -116,7 +140,7 @@ struct Entry {
     at: Option<Spanned<String>>,
     code: Option<Spanned<String>>,
     select: Option<Spanned<String>>,
-    cycles: Option<u64>,
+    cycles: Option<Spanned<u64>>,
     #[serde(default)]
     function: Vec<Entry>,
     service: Option<Spanned<String>>,
@@ -130,6 +154,10 @@ struct Entry {
     ready: Option<u8>,
     keys: Option<BTreeMap<String, u8>>,
     vector: Option<Spanned<String>>,
+    charset: Option<Spanned<String>>,
+    store: Option<Spanned<String>>,
+    flag: Option<Spanned<String>>,
+    bit: Option<u8>,
 }
 
 /// Turns byte offsets into file:line:col errors.
@@ -171,21 +199,43 @@ impl Source<'_> {
         s.get_ref()
             .split_whitespace()
             .map(|b| {
-                u8::from_str_radix(b.trim_start_matches('$'), 16).map_err(|_| {
-                    self.error(Some(s.span()), format!("`{b}` is not a hex byte (00-FF)"))
-                })
+                let digits = b.strip_prefix('$').unwrap_or(b);
+                (digits.bytes().all(|d| d.is_ascii_hexdigit()))
+                    .then(|| u8::from_str_radix(digits, 16).ok())
+                    .flatten()
+                    .ok_or_else(|| {
+                        self.error(Some(s.span()), format!("`{b}` is not a hex byte (00-FF)"))
+                    })
             })
             .collect()
     }
 
+    /// The register `s` names, or `default` when the file names none; `service` (the span of
+    /// the `service` key) is where the error points when `default` is not a register of the
+    /// CPU (the 6502 has no `E` and no `DE`).
     fn reg(
         &self,
         cpu: Cpu,
         s: &Option<Spanned<String>>,
         default: &str,
+        service: &Spanned<String>,
     ) -> Result<Reg, PersonalityError> {
         match s {
-            None => Ok(Reg::parse(cpu, default).expect("default register")),
+            None => Reg::parse(cpu, default).ok_or_else(|| {
+                let needs_pair = Reg::parse(Cpu::Z80, default).is_some_and(Reg::is_pair);
+                let message = if needs_pair {
+                    format!(
+                        "`{}` needs an address in a register pair (BC, DE, HL); the {cpu} has none, so it cannot serve this",
+                        service.get_ref()
+                    )
+                } else {
+                    format!(
+                        "`{}` needs `register` on the {cpu}: its default, {default}, is not a {cpu} register",
+                        service.get_ref()
+                    )
+                };
+                self.error(Some(service.span()), message)
+            }),
             Some(s) => Reg::parse(cpu, s.get_ref()).ok_or_else(|| {
                 self.error(
                     Some(s.span()),
@@ -237,8 +287,11 @@ impl Personality {
             })?,
             (None, Some(mhz)) => {
                 let v = *mhz.get_ref();
-                if !(v > 0.0 && v < 1000.0) {
-                    return Err(src.error(Some(mhz.span()), "mhz must be between 0 and 1000"));
+                if !(MIN_MHZ..=MAX_MHZ).contains(&v) {
+                    return Err(src.error(
+                        Some(mhz.span()),
+                        format!("mhz must be between {MIN_MHZ} and {MAX_MHZ} (found {v:?})"),
+                    ));
                 }
                 // A clock of the user's own: lives as long as the program.
                 Box::leak(Box::new(ClockProfile {
@@ -279,11 +332,33 @@ impl Personality {
         }
         let mut fills = Vec::new();
         for fl in &f.fill {
-            fills.push((src.addr(&fl.at)?, src.bytes(&fl.bytes)?));
+            let at = src.addr(&fl.at)?;
+            let bytes = src.bytes(&fl.bytes)?;
+            if usize::from(at) + bytes.len() > 0x10000 {
+                return Err(src.error(
+                    Some(fl.bytes.span()),
+                    format!(
+                        "{} bytes at ${at:04X} run past $FFFF (a fill does not wrap to $0000)",
+                        bytes.len()
+                    ),
+                ));
+            }
+            fills.push((at, bytes));
         }
         let mut mirrors = Vec::new();
         for m in &f.mirror {
-            mirrors.push((src.range(&m.range)?, src.addr(&m.of)?));
+            let range = src.range(&m.range)?;
+            let of = src.addr(&m.of)?;
+            if u32::from(of) + range.len() > 0x10000 {
+                return Err(src.error(
+                    Some(m.of.span()),
+                    format!(
+                        "the {} bytes copied from ${of:04X} run past $FFFF (a mirror does not wrap to $0000)",
+                        range.len()
+                    ),
+                ));
+            }
+            mirrors.push((range, of));
         }
         let mut traps: Vec<Trap> = Vec::new();
         for t in &f.trap {
@@ -315,13 +390,17 @@ impl Personality {
                     ));
                 }
                 (Some(sel), None) => {
+                    let memory = sel.get_ref().trim_start_matches('$');
                     let select = match sel.get_ref().as_str() {
                         "inline" => Select::Inline,
+                        _ if memory.len() == 4 && memory.chars().all(|c| c.is_ascii_hexdigit()) => {
+                            Select::Memory(src.addr(sel)?)
+                        }
                         r => Select::Register(
                             Reg::parse(cpu, r).filter(|r| !r.is_pair()).ok_or_else(|| {
                                 src.error(
                                     Some(sel.span()),
-                                    format!("`select` is `inline` or an 8-bit register, not `{r}`"),
+                                    format!("`select` is `inline`, an 8-bit register or a four-digit address, not `{r}`"),
                                 )
                             })?,
                         ),
@@ -351,12 +430,28 @@ impl Personality {
                     (select, fs)
                 }
             };
+            let cycles = match &t.cycles {
+                None => crate::traps::default_cycles(cpu),
+                Some(c) => {
+                    let v = *c.get_ref();
+                    if !(1..=crate::traps::MAX_CYCLES).contains(&v) {
+                        return Err(src.error(
+                            Some(c.span()),
+                            format!(
+                                "cycles must be between 1 and {} (found {v}): every call of a routine costs time",
+                                crate::traps::MAX_CYCLES
+                            ),
+                        ));
+                    }
+                    v
+                }
+            };
             traps.push(Trap {
                 name: t.name.clone(),
                 at: addr,
                 select,
                 functions,
-                cycles: t.cycles.unwrap_or(0),
+                cycles,
             });
         }
         Ok(Personality {
@@ -373,16 +468,20 @@ impl Personality {
         })
     }
 
-    /// Reads a personality file.
+    /// Reads a personality file (at most [`MAX_FILE_BYTES`]; UTF-8).
     pub fn from_file(path: &std::path::Path) -> Result<Personality, PersonalityError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| PersonalityError {
+        let error = |line, col, message| PersonalityError {
             file: file.clone(),
-            line: 0,
-            col: 0,
-            message: format!("cannot read: {e}"),
-        })?;
-        Personality::parse(&file, &text)
+            line,
+            col,
+            message,
+        };
+        let bytes = crate::files::read_bounded(path, MAX_FILE_BYTES)
+            .map_err(|e| error(0, 0, format!("cannot read: {e}")))?;
+        let text = crate::files::utf8(&bytes)
+            .map_err(|(line, col)| error(line, col, "not UTF-8 text".into()))?;
+        Personality::parse(&file, text)
     }
 
     /// A machine builder for this personality: its map, clock, ROM contents, mirrors, stack
@@ -418,15 +517,56 @@ fn function(
         ));
     };
     let span = service.span();
-    let reg = |default: &str| src.reg(cpu, &e.register, default);
+    let reg = |default: &str| src.reg(cpu, &e.register, default, service);
     let a = "A";
+    let charset = match &e.charset {
+        None => Charset::Ascii,
+        Some(c) => Charset::parse(c.get_ref()).ok_or_else(|| {
+            src.error(
+                Some(c.span()),
+                format!(
+                    "unknown charset `{}` (ascii, cr, zx, petscii, apple, atascii)",
+                    c.get_ref()
+                ),
+            )
+        })?,
+    };
     let service = match service.get_ref().as_str() {
-        "put-char" => Service::PutChar { register: reg(a)? },
+        "put-char" => Service::PutChar {
+            register: reg(a)?,
+            charset,
+        },
         "put-hex" => Service::PutHex { register: reg(a)? },
         "get-char" => Service::GetChar {
             register: reg(a)?,
             echo: e.echo.unwrap_or(false),
+            charset,
         },
+        "poll-char" => Service::PollChar {
+            register: reg(a)?,
+            none: e.none.unwrap_or(0),
+            charset,
+        },
+        "keyboard" => {
+            let need = |f: &Option<Spanned<String>>, name: &str| match f {
+                Some(s) => src.addr(s),
+                None => Err(src.error(
+                    Some(span.clone()),
+                    format!("`keyboard` needs `{name}`, an address"),
+                )),
+            };
+            let bit = e.bit.unwrap_or(0);
+            if bit > 7 {
+                return Err(src.error(Some(span), format!("bit {bit} is not 0-7")));
+            }
+            Service::Keyboard {
+                store: need(&e.store, "store")?,
+                flag: need(&e.flag, "flag")?,
+                bit,
+                charset,
+            }
+        }
+        "return" => Service::Return,
         "status" => Service::Status {
             register: reg(a)?,
             ready: e.ready.unwrap_or(0xFF),
@@ -500,7 +640,7 @@ fn function(
             return Err(src.error(
                 Some(span),
                 format!(
-                    "unknown service `{other}` (put-char, put-hex, get-char, status, print-string, read-line, direct-io, print-inline, newline, display, key, jump-indirect, done)"
+                    "unknown service `{other}` (put-char, put-hex, get-char, poll-char, keyboard, status, print-string, read-line, direct-io, print-inline, newline, display, key, jump-indirect, return, done)"
                 ),
             ));
         }

@@ -68,6 +68,14 @@ impl Limits {
         }
     }
 
+    /// Refuses a depth of 0: every search looks at least one ply ahead.
+    pub fn check_depth(&self) -> Result<(), EngineError> {
+        if self.depth == Some(0) {
+            return Err(EngineError::Unsupported("depth must be at least 1".into()));
+        }
+        Ok(())
+    }
+
     /// A search of fixed duration.
     pub fn movetime(t: Duration) -> Limits {
         Limits {
@@ -170,6 +178,33 @@ pub struct SearchResult {
 }
 
 impl SearchResult {
+    /// The result of a completed iteration: the best move is the PV's first.
+    pub fn of_iteration(depth: u32, score: i32, pv: Vec<Move>, nodes: u64, time: Duration) -> Self {
+        SearchResult {
+            best: pv.first().copied(),
+            score,
+            pv,
+            depth,
+            nodes,
+            time,
+        }
+    }
+
+    /// The info line that reports this result, with the deepest ply reached and the
+    /// transposition table's fill (if the backend has a table).
+    pub fn info(&self, seldepth: u32, hashfull: Option<u32>) -> SearchInfo {
+        SearchInfo {
+            depth: Some(self.depth),
+            seldepth,
+            score: Some(self.score),
+            nodes: Some(self.nodes),
+            time: self.time,
+            pv: self.pv.clone(),
+            hashfull,
+            string: None,
+        }
+    }
+
     /// The result for a position without legal moves: no move, `-MATE` when checkmated
     /// (`in_check`), 0 when stalemated, 0 nodes (ALGORITHM.md §7).
     pub fn no_move(in_check: bool, time: Duration) -> SearchResult {

@@ -8,7 +8,10 @@ use crate::engine::{
 };
 use crate::full::{FullLimits, FullState};
 use crate::game::Game;
-use crate::history::HistoryOptions;
+use crate::history::{
+    HistoryOptions, microchess, micromax, nimzo, salomon, sargon, shannon, tartan, turing,
+    with_budget,
+};
 use crate::position::Position;
 use crate::reference::{ReferenceLimits, ReferenceSearch};
 use crate::time;
@@ -147,9 +150,17 @@ impl NativeEngine {
         }
     }
 
-    fn full_state(&mut self) -> &mut FullState {
-        let mb = self.hash_mb;
-        self.full.get_or_insert_with(|| FullState::new(mb))
+    /// The full profile's tables, allocated on first use; a table the host cannot give is an
+    /// error, not the end of the process.
+    fn full_state(&mut self) -> Result<&mut FullState, EngineError> {
+        if self.full.is_none() {
+            let mb = self.hash_mb;
+            let state = FullState::try_new(mb).map_err(|e| {
+                EngineError::Backend(format!("cannot allocate the {mb} MB hash table: {e}"))
+            })?;
+            self.full = Some(state);
+        }
+        Ok(self.full.as_mut().expect("allocated above"))
     }
 }
 
@@ -169,23 +180,16 @@ impl Engine for NativeEngine {
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
         let pos = game.position();
-        let budget = time::budget(limits, pos.side());
         match self.profile {
             Profile::Reference => {
-                if limits.depth.is_some_and(|d| d == 0) {
-                    return Err(EngineError::Unsupported("depth must be at least 1".into()));
-                }
-                let rl = ReferenceLimits {
-                    depth: limits.depth,
-                    nodes: limits.nodes,
-                    soft_time: budget.soft,
-                    hard_time: budget.hard,
-                };
+                limits.check_depth()?;
+                let rl = ReferenceLimits::from_limits(limits, pos.side());
                 Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
                     .with_control(control)
                     .run())
             }
             Profile::Full => {
+                let budget = time::budget(limits, pos.side());
                 let fl = FullLimits {
                     depth: limits.depth,
                     nodes: limits.nodes,
@@ -193,12 +197,31 @@ impl Engine for NativeEngine {
                     hard_time: budget.hard,
                 };
                 let history = game.history64();
-                Ok(self.full_state().search(pos, &history, fl, control))
+                Ok(self.full_state()?.search(pos, &history, fl, control))
             }
-            Profile::Sargon => Ok(crate::history::sargon::search(game, limits, control)),
-            Profile::Salomon => Ok(crate::history::salomon::search(game, limits, control)),
-            Profile::Nimzo => Ok(crate::history::nimzo::search(game, limits, control)),
-            historical => crate::history::search(historical, game, limits, control, &self.history),
+            Profile::Sargon => Ok(sargon::search(game, limits, control)),
+            Profile::Salomon => Ok(salomon::search(game, limits, control)),
+            Profile::Nimzo => Ok(nimzo::search(game, limits, control)),
+            Profile::Turing => with_budget(game, limits, control, |pos, budget| {
+                turing::search(pos, limits.depth, budget)
+            }),
+            Profile::Shannon => with_budget(game, limits, control, |pos, budget| {
+                shannon::search(pos, limits.depth, budget)
+            }),
+            Profile::Tartan => with_budget(game, limits, control, |pos, budget| {
+                tartan::search(pos, limits.depth, &self.history, budget)
+            }),
+            Profile::Microchess => with_budget(game, limits, control, |_, budget| {
+                let formula = if self.history.microchess_printed_formula {
+                    microchess::Formula::Printed
+                } else {
+                    microchess::Formula::Binary
+                };
+                microchess::search(game, budget, formula)
+            }),
+            Profile::Micromax => with_budget(game, limits, control, |pos, budget| {
+                micromax::search(pos, limits.depth, budget)
+            }),
         }
     }
 
@@ -206,7 +229,7 @@ impl Engine for NativeEngine {
         match &mut self.full {
             Some(full) => full.clear(),
             None if self.profile == Profile::Full => {
-                self.full_state();
+                self.full_state()?;
             }
             None => {}
         }
@@ -242,6 +265,12 @@ impl Engine for NativeEngine {
                     default: HistoryOptions::default().tartan_depth_fix,
                 },
             },
+            EngineOption {
+                name: "MicrochessPrintedFormula".into(),
+                kind: OptionKind::Check {
+                    default: HistoryOptions::default().microchess_printed_formula,
+                },
+            },
         ]
     }
 
@@ -260,18 +289,28 @@ impl Engine for NativeEngine {
                 if !(1..=MAX_HASH_MB).contains(&mb) {
                     return Err(invalid(format!("must be between 1 and {MAX_HASH_MB}")));
                 }
-                self.set_hash_mb(mb);
                 // Allocate now, before the GUI's `isready` is answered, not on the clock of
-                // the next move.
-                if self.profile == Profile::Full {
-                    self.full_state();
+                // the next move; a table the host cannot give is refused and the old one kept.
+                let old = self.hash_mb;
+                let refused = |e: std::collections::TryReserveError| {
+                    invalid(format!(
+                        "cannot allocate {mb} MB ({e}); the hash table stays at {old} MB"
+                    ))
+                };
+                match &mut self.full {
+                    Some(full) => full.try_resize(mb).map_err(refused)?,
+                    None if self.profile == Profile::Full => {
+                        self.full = Some(FullState::try_new(mb).map_err(refused)?);
+                    }
+                    None => {}
                 }
+                self.hash_mb = mb;
                 Ok(())
             }
             "profile" => {
                 self.profile = value.trim().parse().map_err(invalid)?;
                 if self.profile == Profile::Full {
-                    self.full_state();
+                    self.full_state()?;
                 }
                 Ok(())
             }
@@ -281,6 +320,10 @@ impl Engine for NativeEngine {
             }
             "tartandepthfix" => {
                 self.history.tartan_depth_fix = parse_check(value).map_err(invalid)?;
+                Ok(())
+            }
+            "microchessprintedformula" => {
+                self.history.microchess_printed_formula = parse_check(value).map_err(invalid)?;
                 Ok(())
             }
             _ => Err(EngineError::UnknownOption(name.to_string())),

@@ -271,7 +271,7 @@ fn microchess_stratgy_by_hand_simple_capture() {
     // Rxd5 wins a knight; nothing can take back.
     let p = pos("7k/8/8/3n4/8/8/8/K2R4 w - - 0 1");
     let m = p.parse_uci("d1d5").unwrap();
-    let c = microchess::counts_for_move(&p, m);
+    let c = microchess::counts_for_move(&p, m).unwrap();
     // Prior: Ka1 3 moves, Rd1 10 (one capture of the knight, 4 points).
     assert_eq!((c.prior.mob, c.prior.maxc, c.prior.cc), (13, 4, 4));
     // Black replies: Kg8, Kg7, Kh7.
@@ -279,10 +279,20 @@ fn microchess_stratgy_by_hand_simple_capture() {
     // White after the move: Ka1 3, Rd5 14.
     assert_eq!((c.cont.mob, c.cont.maxc, c.cont.cc), (17, 0, 0));
     assert_eq!((c.wcap, c.bcap), ([4, 0, 0], [0, 0, 0]));
-    // 4.00 x 4 + 0.25 x 17 - 0.25 x (4 + 4 + 13 + 3) = 16 + 4.25 - 6 = 14.25
+    // As printed: 4.00 x 4 + 0.25 x 17 - 0.25 x (4 + 4 + 13 + 3) = 16 + 4.25 - 6 = 14.25
     assert_eq!(c.stratgy(), 1425);
+    // As the KIM-1 computes it: (1) 0x80 + 17 - 4 - 4 - 13 - 3 = 121, halved 60; (2) + 0x40 =
+    // 124, halved 62; (3) + 0x90 + 4 x 4 = 222.
+    assert_eq!(c.stratgy_byte(), 222);
     // The rook leaves the back rank: 2 more.
-    assert_eq!(microchess::value_of(&p, m), 1625);
+    assert_eq!(
+        microchess::value_of(&p, m, microchess::Formula::Binary),
+        Some(224)
+    );
+    assert_eq!(
+        microchess::value_of(&p, m, microchess::Formula::Printed),
+        Some(1625)
+    );
 }
 
 #[test]
@@ -290,17 +300,29 @@ fn microchess_stratgy_by_hand_with_the_exchange_tree() {
     // Rxd5 wins a knight, but Rd8xd5 takes the rook back.
     let p = pos("3r3k/8/8/3n4/8/8/8/K2R4 w - - 0 1");
     let m = p.parse_uci("d1d5").unwrap();
-    let c = microchess::counts_for_move(&p, m);
+    let c = microchess::counts_for_move(&p, m).unwrap();
     assert_eq!((c.prior.mob, c.prior.maxc, c.prior.cc), (13, 4, 4));
     // Black: Kg8 Kg7 Kh7, Rd7 Rd6 Rxd5, Rc8 Rb8 Ra8 Re8 Rf8 Rg8.
     assert_eq!((c.reply.mob, c.reply.maxc, c.reply.cc), (12, 6, 6));
-    assert_eq!(c.reply.maxp, Some(p.parse_uci("d1d5").unwrap().to()));
-    // The rook on d5 is the piece Black can win, so its moves are not counted: only Ka1's 3.
+    // The piece Black can win is White's rook (number 2: Ka1 is 0, the rook takes the first
+    // free rook number).
+    assert_eq!(c.reply.maxp, 2);
+    // The rook's moves are therefore not counted after the move: only Ka1's 3.
     assert_eq!((c.cont.mob, c.cont.maxc, c.cont.cc), (3, 0, 0));
     assert_eq!((c.wcap, c.bcap), ([4, 0, 0], [6, 0, 0]));
     // 16 + 0.25 x 3 - 2.56 x 6 - 2 x 6 - 0.5 x 6 - 0.25 x (4 + 4 + 13 + 6 + 0 + 12)
     assert_eq!(c.stratgy(), 1600 + 75 - 1536 - 1200 - 300 - 975);
-    assert_eq!(microchess::value_of(&p, m), -2336 + 200);
+    // Bytes: (1) 128 + 3 - 4 - 4 - 6 - 13 - 12 = 92, halved 46; (2) 46 + 64 - 6 = 104, halved
+    // 52; (3) 52 + 144 + 16 - 2 x 6 - 2 x 6 = 188.
+    assert_eq!(c.stratgy_byte(), 188);
+    assert_eq!(
+        microchess::value_of(&p, m, microchess::Formula::Binary),
+        Some(190)
+    );
+    assert_eq!(
+        microchess::value_of(&p, m, microchess::Formula::Printed),
+        Some(-2336 + 200)
+    );
 }
 
 #[test]
@@ -386,7 +408,7 @@ fn every_profile_respects_a_node_limit_and_reports_info() {
         let infos = infos.into_inner().unwrap();
         let last = infos.last().expect("an info report");
         assert_eq!(last.pv.first(), Some(&best), "{profile}");
-        assert!(last.depth >= 1, "{profile}");
+        assert!(last.depth.is_some_and(|d| d >= 1), "{profile}");
         // The first iteration always finishes; after it the limit holds (a profile stops within
         // the iteration it is in, counting one node past the limit at most).
         assert!(

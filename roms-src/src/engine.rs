@@ -14,8 +14,10 @@ use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
 use std::time::Duration;
 
+use kempelen_emulator::timing::TimingError;
 use kempelen_emulator::{
-    ClockProfile, Fault, Machine, ProfileReport, RamProfile, StopReason, SymbolTable,
+    ClockProfile, Fault, Machine, ProfileReport, RamProfile, StopReason, SymbolTable, Timing,
+    TimingModel,
 };
 use kempelen_engine::engine::{
     Engine, EngineClock, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo,
@@ -24,6 +26,7 @@ use kempelen_engine::engine::{
 use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
 
+use crate::layout::Layout;
 use crate::port::{Port, PortError};
 use crate::setup::Setup;
 
@@ -84,6 +87,8 @@ pub struct SearchOutcome {
     pub result: SearchResult,
     /// CPU cycles from reset to the "done" host call.
     pub cycles: u64,
+    /// The same span in ticks of the engine's timing model, when it has one.
+    pub machine_ticks: Option<u64>,
     /// RAM the engine used (docs/MACHINE.md: distinct bytes the CPU wrote outside the stack
     /// region plus the deepest stack); the host's input (position, history) comes on top.
     pub ram: RamProfile,
@@ -91,7 +96,7 @@ pub struct SearchOutcome {
 
 /// Protocol addresses, read from the symbol table.
 #[derive(Debug, Clone)]
-struct Layout {
+struct Protocol {
     p_cmd: u16,
     p_depth: u16,
     p_nodes: u16,
@@ -117,10 +122,10 @@ struct Layout {
     cmd_search: u8,
 }
 
-impl Layout {
-    fn from_symbols(s: &SymbolTable) -> Result<Layout, PortEngineError> {
+impl Protocol {
+    fn from_symbols(s: &SymbolTable) -> Result<Protocol, PortEngineError> {
         let g = |n: &'static str| s.get(n).ok_or(PortEngineError::MissingSymbol(n));
-        Ok(Layout {
+        Ok(Protocol {
             p_cmd: g("P_CMD")?,
             p_depth: g("P_DEPTH")?,
             p_nodes: g("P_NODES")?,
@@ -152,11 +157,12 @@ impl Layout {
 #[derive(Debug, Clone)]
 pub struct PortEngine {
     port: &'static Port,
+    layout: Layout,
     rom: Vec<u8>,
     origin: u16,
     entry: u16,
     symbols: SymbolTable,
-    layout: Layout,
+    protocol: Protocol,
     /// Cycle budget of one command (a run that needs more stops with [`PortEngineError::Run`]
     /// or, sliced, [`PortEngineError::CycleBudget`]).
     pub max_cycles: u64,
@@ -165,20 +171,45 @@ pub struct PortEngine {
     pub clock: Option<&'static ClockProfile>,
     /// With a clock: hold the emulation back to the machine's real speed.
     pub realtime: bool,
+    /// The machine's timing model (its display, wait states and interrupt; see
+    /// `kempelen_emulator::timing`): with it and a clock, search times, time limits and
+    /// `realtime` are the machine's time under the model; without it, the CPU clock's.
+    pub timing: Option<&'static TimingModel>,
+    /// How `timing` follows the machine when the UCI option `Machine` changes it.
+    pub timing_choice: Timing,
 }
 
 /// How often the run loop looks at the stop flag and the clock.
 const POLL_CYCLES: u64 = 1 << 20;
 
 impl PortEngine {
-    /// Builds the engine of `port` from an image assembled at `origin` and its symbols.
+    /// Builds the engine of `port` from an image assembled at `origin` and its symbols, in the
+    /// Kempelen machine's layout.
     pub fn new(
         port: &'static Port,
         origin: u16,
         rom: Vec<u8>,
         symbols: SymbolTable,
     ) -> Result<PortEngine, PortEngineError> {
-        let limit = port.rom_limit;
+        PortEngine::with_layout(port, Layout::kempelen(port.cpu), origin, rom, symbols)
+    }
+
+    /// [`PortEngine::new`] for an image assembled in `layout` (crate::layout): it runs in a
+    /// machine whose memory is only what the layout names, and starts at its first byte unless
+    /// the layout has the 6502 vectors. The ROM limit holds for the Kempelen layouts only (a
+    /// target's engine may grow by the absolute addressing of its protocol block).
+    pub fn with_layout(
+        port: &'static Port,
+        layout: Layout,
+        origin: u16,
+        rom: Vec<u8>,
+        symbols: SymbolTable,
+    ) -> Result<PortEngine, PortEngineError> {
+        let limit = if layout.is_kempelen() {
+            port.rom_limit
+        } else {
+            0x10000
+        };
         let fits = usize::from(origin) + rom.len() <= 0x10000;
         if rom.len() > limit || !fits {
             return Err(PortEngineError::Assemble {
@@ -190,26 +221,32 @@ impl PortEngine {
                 ),
             });
         }
-        let entry = port
-            .entry_of(origin, &rom)
-            .ok_or_else(|| PortEngineError::Assemble {
-                file: port.engine_main.into(),
-                message: format!(
-                    "the image at ${origin:04X} ({} bytes) does not hold the reset vector at $FFFC",
-                    rom.len()
-                ),
-            })?;
-        let layout = Layout::from_symbols(&symbols)?;
+        let entry = if port.cpu != kempelen_emulator::Cpu::Z80 && !layout.vectors {
+            Some(origin)
+        } else {
+            port.entry_of(origin, &rom)
+        };
+        let entry = entry.ok_or_else(|| PortEngineError::Assemble {
+            file: port.engine_main.into(),
+            message: format!(
+                "the image at ${origin:04X} ({} bytes) does not hold the reset vector at $FFFC",
+                rom.len()
+            ),
+        })?;
+        let protocol = Protocol::from_symbols(&symbols)?;
         Ok(PortEngine {
             port,
+            layout,
             rom,
             origin,
             entry,
             symbols,
-            layout,
+            protocol,
             max_cycles: 1 << 44,
             clock: None,
             realtime: false,
+            timing: None,
+            timing_choice: Timing::Machine,
         })
     }
 
@@ -222,6 +259,48 @@ impl PortEngine {
             source.add(name, text.as_bytes());
         }
         PortEngine::assemble_from(port, &source, port.engine_main)
+    }
+
+    /// Assembles the bundled sources of the port's `engine.asm` in `layout` (its `layout.inc`
+    /// written from it), as a target machine places the engine.
+    pub fn assemble_at(
+        port: &'static Port,
+        layout: &Layout,
+    ) -> Result<PortEngine, PortEngineError> {
+        port.require()?;
+        layout.check().map_err(|e| PortEngineError::Assemble {
+            file: "layout.inc".into(),
+            message: e.to_string(),
+        })?;
+        let inc = layout.to_inc("a layout of the engine's host-protocol build");
+        let mut source = MemorySource::new();
+        for (name, text) in port.sources() {
+            let text = if *name == "layout.inc" {
+                inc.as_str()
+            } else {
+                text
+            };
+            source.add(name, text.as_bytes());
+        }
+        let out = assemble(port.engine_main, &source, &Options::new(port.cpu));
+        if !out.is_ok() {
+            return Err(PortEngineError::Assemble {
+                file: port.engine_main.into(),
+                message: out.report(),
+            });
+        }
+        PortEngine::with_layout(
+            port,
+            layout.clone(),
+            out.image.origin,
+            out.image.bytes.clone(),
+            out.symbols.clone(),
+        )
+    }
+
+    /// The layout the engine was assembled in.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// Assembles an engine from `main` and the files it includes as `source` serves them: a
@@ -287,7 +366,7 @@ impl PortEngine {
 
     /// Counts the leaves of the legal move tree of `depth` plies.
     pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         let mut m = self.perft_machine(pos, depth)?;
         let cycles = run(&mut m, self.max_cycles)?;
         self.check_status(&m)?;
@@ -312,6 +391,26 @@ impl PortEngine {
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         let cycles = run(&mut m, self.max_cycles)?;
         self.search_outcome(&m, pos, cycles, None)
+    }
+
+    /// Sets the machine whose time the engine reports (`clock`) and its timing model as
+    /// `choice` gives it (`machine`: the machine's own model, `cpu`: none, or a named model
+    /// of that machine).
+    pub fn set_machine(
+        &mut self,
+        clock: &'static ClockProfile,
+        choice: &Timing,
+    ) -> Result<(), TimingError> {
+        self.timing = choice.model_for(clock.id)?;
+        self.clock = Some(clock);
+        self.timing_choice = choice.clone();
+        Ok(())
+    }
+
+    /// The emulated time of everything `m` ran: the machine's time under the timing model
+    /// when there is one, else at the clock; `None` without a clock.
+    fn emulated(&self, m: &Machine) -> Option<Duration> {
+        self.clock.map(|_| m.elapsed())
     }
 
     /// [`PortEngine::search`] with a control (stop flag, info callback after every iteration)
@@ -351,14 +450,11 @@ impl PortEngine {
         budget: time::TimeBudget,
         report: &dyn Fn(&SearchInfo, u64),
     ) -> Result<SearchOutcome, PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         m.set_stop_on_iteration(true);
         let start = control.start;
-        let elapsed = |cycles: u64| match self.clock {
-            Some(c) => c.duration(cycles),
-            None => start.elapsed(),
-        };
+        let elapsed = |m: &Machine| self.emulated(m).unwrap_or_else(|| start.elapsed());
         let mut reported = 0u8;
         let mut stopping = false;
         let mut cycles = 0u64;
@@ -367,8 +463,16 @@ impl PortEngine {
             // up to a whole slice of emulated (with --realtime: real) time.
             let slice = match (self.clock, budget.hard) {
                 (Some(c), Some(h)) if !stopping => {
-                    let deadline = (h.as_secs_f64() * c.hz()).ceil() as u64;
-                    POLL_CYCLES.min(deadline.saturating_sub(cycles).max(1))
+                    // Cycles per second of emulated time so far (under a timing model the
+                    // machine runs fewer of them than its clock).
+                    let t = elapsed(&m).as_secs_f64();
+                    let rate = if cycles > 0 && t > 0.0 {
+                        cycles as f64 / t
+                    } else {
+                        c.hz()
+                    };
+                    let left = (h.as_secs_f64() - t).max(0.0);
+                    POLL_CYCLES.min(((left * rate).ceil() as u64).max(1))
                 }
                 _ => POLL_CYCLES,
             };
@@ -378,7 +482,7 @@ impl PortEngine {
                     match stats.stop {
                         StopReason::HostDone => break,
                         StopReason::HostIteration { .. } => {
-                            let t = elapsed(cycles);
+                            let t = elapsed(&m);
                             if let Some(info) = iteration_info(&m, l, pos, t) {
                                 reported = info.depth.unwrap_or(0) as u8;
                                 report(&info, cycles);
@@ -394,7 +498,7 @@ impl PortEngine {
                     cycles += e.cycles;
                     // The stop flag and the hard limit are looked at between slices (a
                     // slice ends at the hard limit, see above).
-                    let t = elapsed(cycles);
+                    let t = elapsed(&m);
                     if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
                         stopping = true;
                     }
@@ -414,11 +518,12 @@ impl PortEngine {
         // An engine without the host call (a changed copy of the sources, say) still reports
         // its last iteration.
         if m.read_byte(l.r_depth) > reported && m.read_byte(l.r_status) == 0 {
-            if let Some(info) = iteration_info(&m, l, pos, elapsed(cycles)) {
+            if let Some(info) = iteration_info(&m, l, pos, elapsed(&m)) {
                 report(&info, cycles);
             }
         }
-        self.search_outcome(&m, pos, cycles, Some(elapsed(cycles)))
+        let t = elapsed(&m);
+        self.search_outcome(&m, pos, cycles, Some(t))
     }
 
     /// Runs a search with the profiler on and returns its report (cycles per routine).
@@ -451,7 +556,7 @@ impl PortEngine {
     /// host that drives the run itself (in slices, traced, or looking at RAM between
     /// slices). The result is at `R_STATUS` and `R_PERFT` (docs/PROTOCOL.md).
     pub fn perft_machine(&self, pos: &Position, depth: u8) -> Result<Machine, PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         let mut m = self.machine()?;
         self.write_position(&mut m, &Setup::from_position(pos), &[])?;
         m.write_bytes(l.p_cmd, &[l.cmd_perft])?;
@@ -473,14 +578,14 @@ impl PortEngine {
 
     fn machine(&self) -> Result<Machine, PortEngineError> {
         let mut b = Machine::builder(self.port.cpu)
-            .memory_map(self.port.memory_map())
+            .memory_map(self.layout.memory_map(self.origin, self.rom.len()))
             .load(self.origin, &self.rom)
             .entry(self.entry)
             .symbols(self.symbols.clone());
         if let Some(c) = self.clock {
             b = b.clock(c);
         }
-        let mut m = b.build()?;
+        let mut m = b.timing(self.timing).build()?;
         m.set_realtime(self.realtime && self.clock.is_some());
         Ok(m)
     }
@@ -495,7 +600,7 @@ impl PortEngine {
         if !(1..=32).contains(&depth) {
             return Err(PortEngineError::Depth(depth));
         }
-        let l = &self.layout;
+        let l = &self.protocol;
         let mut m = self.machine()?;
         self.write_position(&mut m, &Setup::from_position(pos), history)?;
         m.write_bytes(l.p_cmd, &[l.cmd_search])?;
@@ -513,7 +618,7 @@ impl PortEngine {
         cycles: u64,
         time: Option<Duration>,
     ) -> Result<SearchOutcome, PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         self.check_status(m)?;
         let pv = read_pv(m, l, pos)?;
         // R_BEST is the first PV move, or FFh FFh when the root has no legal move.
@@ -529,14 +634,12 @@ impl PortEngine {
             pv,
             depth: m.read_byte(l.r_depth) as u32,
             nodes: read_u32(m, l.r_nodes) as u64,
-            time: time.unwrap_or_else(|| match self.clock {
-                Some(c) => c.duration(cycles),
-                None => Duration::ZERO,
-            }),
+            time: time.unwrap_or_else(|| self.emulated(m).unwrap_or(Duration::ZERO)),
         };
         Ok(SearchOutcome {
             result,
             cycles,
+            machine_ticks: self.timing.and_then(|_| m.machine_ticks()),
             ram,
         })
     }
@@ -547,7 +650,7 @@ impl PortEngine {
         s: &Setup,
         history: &[u32],
     ) -> Result<(), PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         if history.len() > l.hist_max as usize {
             return Err(PortEngineError::HistoryTooLong(
                 history.len(),
@@ -566,7 +669,7 @@ impl PortEngine {
     }
 
     fn check_status(&self, m: &Machine) -> Result<(), PortEngineError> {
-        match m.read_byte(self.layout.r_status) {
+        match m.read_byte(self.protocol.r_status) {
             0 => Ok(()),
             code => Err(PortEngineError::Status { code }),
         }
@@ -587,7 +690,7 @@ fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
 
 /// The last completed iteration (R_DEPTH, R_SCORE, R_NODES, R_PV) as the native engine's
 /// search reports it; `None` if its principal variation cannot be read.
-fn iteration_info(m: &Machine, l: &Layout, pos: &Position, time: Duration) -> Option<SearchInfo> {
+fn iteration_info(m: &Machine, l: &Protocol, pos: &Position, time: Duration) -> Option<SearchInfo> {
     let pv = read_pv(m, l, pos).ok()?;
     let depth = m.read_byte(l.r_depth) as u32;
     Some(SearchInfo {
@@ -610,7 +713,7 @@ fn read_u32(m: &Machine, a: u16) -> u32 {
 
 /// Decodes the principal variation in RAM by replaying it: the promotion bits of a `to`
 /// byte only mean something for a pawn reaching the last rank.
-fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, PortEngineError> {
+fn read_pv(m: &Machine, l: &Protocol, root: &Position) -> Result<Vec<Move>, PortEngineError> {
     let len = m.read_byte(l.r_pvlen) as usize;
     let mut pos = root.clone();
     let mut pv = Vec::with_capacity(len);
@@ -652,16 +755,22 @@ const PROFILE_OPTION: &str = "Profile";
 const MACHINE_OPTION: &str = "Machine";
 /// The UCI option that holds the emulation to the machine's real speed.
 const REALTIME_OPTION: &str = "Realtime";
+/// The UCI option that picks the machine's time (`machine`: its timing model) or the CPU
+/// clock's (`cpu`).
+const TIMING_OPTION: &str = "Timing";
 
 impl Engine for PortEngine {
     fn name(&self) -> String {
         match self.clock {
             Some(c) => format!(
-                "Kempelen {} ({} reference, {} at {} MHz)",
+                "Kempelen {} ({} reference, {} at {} MHz{})",
                 env!("CARGO_PKG_VERSION"),
                 self.port.name,
                 c.id,
-                c.mhz
+                c.mhz,
+                self.timing
+                    .map(|m| format!(", timing {}", m.full_id()))
+                    .unwrap_or_default()
             ),
             None => format!(
                 "Kempelen {} ({} reference)",
@@ -730,7 +839,7 @@ impl Engine for PortEngine {
     /// `Profile` is listed so that a GUI sees the one profile this build has (`full` is the
     /// native engine's and cannot run here); `Machine` picks the historical machine whose
     /// clock measures time (the port's machines), `Realtime` holds the emulation to that
-    /// machine's real speed (`true`/`false`).
+    /// machine's real speed (a UCI `check`, `true`/`false`).
     fn options(&self) -> Vec<EngineOption> {
         let machine = self.clock.unwrap_or_else(|| self.port.default_machine());
         vec![
@@ -750,9 +859,18 @@ impl Engine for PortEngine {
             },
             EngineOption {
                 name: REALTIME_OPTION.into(),
+                kind: OptionKind::Check {
+                    default: self.realtime,
+                },
+            },
+            EngineOption {
+                name: TIMING_OPTION.into(),
                 kind: OptionKind::Combo {
-                    default: self.realtime.to_string(),
-                    choices: vec!["false".into(), "true".into()],
+                    default: match self.timing_choice {
+                        Timing::Cpu => "cpu".into(),
+                        _ => "machine".into(),
+                    },
+                    choices: vec!["machine".into(), "cpu".into()],
                 },
             },
         ]
@@ -781,7 +899,23 @@ impl Engine for PortEngine {
                         ),
                     )
                 })?;
-            self.clock = Some(machine);
+            let choice = self.timing_choice.clone();
+            if self.set_machine(machine, &choice).is_err() {
+                // A named model the new machine lacks: its own model.
+                self.set_machine(machine, &Timing::Machine)
+                    .map_err(|e| invalid(MACHINE_OPTION, e.to_string()))?;
+            }
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case(TIMING_OPTION) {
+            let choice = match value.to_ascii_lowercase().as_str() {
+                "machine" => Timing::Machine,
+                "cpu" => Timing::Cpu,
+                _ => return Err(invalid(TIMING_OPTION, "machine or cpu".into())),
+            };
+            let machine = self.clock.unwrap_or_else(|| self.port.default_machine());
+            self.set_machine(machine, &choice)
+                .map_err(|e| invalid(TIMING_OPTION, e.to_string()))?;
             return Ok(());
         }
         if name.eq_ignore_ascii_case(REALTIME_OPTION) {

@@ -9,7 +9,7 @@ pub mod eval;
 pub mod see;
 pub mod tt;
 
-use crate::engine::{INF, MATE, MATE_BOUND, SearchControl, SearchInfo, SearchResult};
+use crate::engine::{INF, MATE, MATE_BOUND, SearchControl, SearchResult};
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, PAWN};
@@ -70,6 +70,20 @@ impl FullState {
     /// Resizes the transposition table (clearing it).
     pub fn resize(&mut self, hash_mb: usize) {
         self.tt = TranspositionTable::new(hash_mb);
+    }
+
+    /// [`FullState::new`], or an error when the host cannot give the table.
+    pub fn try_new(hash_mb: usize) -> Result<Self, std::collections::TryReserveError> {
+        let tt = TranspositionTable::try_new(hash_mb)?;
+        let mut state = FullState::new(1);
+        state.tt = tt;
+        Ok(state)
+    }
+
+    /// [`FullState::resize`], keeping the old table when the host cannot give the new one.
+    pub fn try_resize(&mut self, hash_mb: usize) -> Result<(), std::collections::TryReserveError> {
+        self.tt = TranspositionTable::try_new(hash_mb)?;
+        Ok(())
     }
 
     /// Forgets everything (`ucinewgame`).
@@ -214,24 +228,16 @@ impl Searcher<'_, '_, '_> {
                 break;
             }
             prev_score = score;
-            result = SearchResult {
-                best: self.pv.line(0).first().copied(),
-                score,
-                pv: self.pv.line(0).to_vec(),
+            result = SearchResult::of_iteration(
                 depth,
-                nodes: self.nodes,
-                time: self.start.elapsed(),
-            };
-            self.control.report(&SearchInfo {
-                depth: Some(depth),
-                seldepth: self.seldepth as u32,
-                score: Some(score),
-                nodes: Some(self.nodes),
-                time: result.time,
-                pv: result.pv.clone(),
-                hashfull: Some(self.state.tt.hashfull()),
-                string: None,
-            });
+                score,
+                self.pv.line(0).to_vec(),
+                self.nodes,
+                self.start.elapsed(),
+            );
+            let hashfull = self.state.tt.hashfull();
+            self.control
+                .report(&result.info(self.seldepth as u32, Some(hashfull)));
             if self.control.stopped() {
                 break;
             }

@@ -22,7 +22,6 @@
 use super::Budget;
 use crate::engine::{Limits, MATE, SearchControl, SearchInfo, SearchResult};
 use crate::game::Game;
-use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE};
 use crate::position::Position;
@@ -222,7 +221,13 @@ pub fn attack_list(b: &Board, sq: usize, pins: &[Pin]) -> AttackList {
                 break;
             }
             if pin_allows(at as usize, dir, pins) {
-                save_attacker(&mut list, p2, if queen { QUEEN } else { t2 });
+                // ATKSAV picks the queen's slot when bit 7 of register D is set. D holds the
+                // scan's flags (bit 7: a queen was passed), but when the pin list is not
+                // empty, PNCK has just loaded D with the direction of the scan: then every
+                // attacker found in a negative direction goes into the queen's slot and the
+                // queen flag is lost.
+                let queen_slot = if pins.is_empty() { queen } else { dir < 0 };
+                save_attacker(&mut list, p2, if queen_slot { QUEEN } else { t2 });
             }
             if t2 == KING || t2 == KNIGHT {
                 break;
@@ -636,17 +641,99 @@ pub fn book_move(pos: &Position, coin: bool) -> Option<Move> {
     }
 }
 
-/// Moves Sargon considers: the legal moves, promotions to a queen only.
-fn sargon_moves(pos: &Position) -> MoveList {
-    let mut all = MoveList::new();
-    pos.generate(&mut all, GenMode::All);
+/// Moves Sargon considers, in the order GENMOV generates them: the board scanned from a1 to h8
+/// (index 21 to 98), each piece of the side to move by the directions of its DPOINT/DCOUNT
+/// entry in the DIRECT table (a pawn: ahead, two ahead while it has not moved, the capture
+/// to the right of it as seen from White, then to the left, en passant in place of a capture
+/// onto an empty square; a king: its eight steps, then castling king's side, then queen's
+/// side), keeping those that are legal in `pos` (Sargon tests the king's safety after making
+/// each move). Promotions are to a queen only.
+pub fn sargon_moves(b: &Board, pos: &Position) -> MoveList {
+    let legal = pos.legal_moves();
     let mut list = MoveList::new();
-    for &m in all.iter() {
-        if m.promotion() == 0 || m.promotion() == QUEEN {
+    let side = if pos.side() == WHITE { 0 } else { SBLACK };
+    let mut add = |from: usize, to: usize| {
+        let (f, t) = (square_of(from), square_of(to));
+        let last = if side == 0 { 7 } else { 0 };
+        let promotion = if b[from] & 7 == PAWN && crate::square::rank(t) == last {
+            QUEEN
+        } else {
+            0
+        };
+        let m = Move::new(f, t, promotion);
+        if legal.contains(m) {
             list.push(m);
+        }
+    };
+    for from in 21..99usize {
+        let p = b[from];
+        if p == 0 || p == BORDER || p & SBLACK != side {
+            continue;
+        }
+        let at = |ix: isize| b[ix as usize];
+        let opponent = |q: u8| q != 0 && q != BORDER && q & SBLACK != side;
+        let f = from as isize;
+        match p & 7 {
+            PAWN => {
+                let ahead: isize = if side == 0 { 10 } else { -10 };
+                let one = f + ahead;
+                if at(one) == 0 {
+                    add(from, one as usize);
+                    let two = one + ahead;
+                    if p & MOVED == 0 && at(two) == 0 {
+                        add(from, two as usize);
+                    }
+                }
+                // DIRECT's pawn captures: +11, +9 for White, -11, -9 for Black.
+                for d in [ahead + ahead.signum(), ahead - ahead.signum()] {
+                    let to = f + d;
+                    if opponent(at(to))
+                        || (at(to) == 0 && pos.ep_square() == square_of(to as usize))
+                    {
+                        add(from, to as usize);
+                    }
+                }
+            }
+            t => {
+                let (dirs, slide): (&[i8], bool) = match t {
+                    KNIGHT => (&DIRECT[8..16], false),
+                    BISHOP => (&DIRECT[0..4], true),
+                    ROOK => (&DIRECT[4..8], true),
+                    QUEEN => (&DIRECT[0..8], true),
+                    _ => (&DIRECT[0..8], false),
+                };
+                for &d in dirs {
+                    let mut to = f;
+                    loop {
+                        to += d as isize;
+                        let q = at(to);
+                        if q == BORDER || (q != 0 && !opponent(q)) {
+                            break;
+                        }
+                        add(from, to as usize);
+                        if q != 0 || !slide {
+                            break;
+                        }
+                    }
+                }
+                if t == KING {
+                    // CASTLE: king's side first (the king two squares towards the rook).
+                    for to in [f + 2, f - 2] {
+                        if at(to) != BORDER {
+                            add(from, to as usize);
+                        }
+                    }
+                }
+            }
         }
     }
     list
+}
+
+/// The square of a board index.
+fn square_of(ix: usize) -> Square {
+    let (rank, file) = ((ix - 21) / 10, (ix - 21) % 10);
+    crate::square::square(file as u8, rank as u8)
 }
 
 enum NodeEnd {
@@ -671,12 +758,19 @@ struct Fndmov<'c, 'i, 'b> {
     best: Option<Move>,
     budget: &'b mut Budget<'c, 'i>,
     seldepth: usize,
+    /// Every POINTS of the search in order, when asked: (ply, from, to, score byte).
+    log: Option<Vec<PointsCall>>,
 }
 
+/// One call of POINTS in a search: the ply (0 for the root position), the move just made
+/// (board indices; 0 at the root) and the score byte it gave.
+pub type PointsCall = (u8, u8, u8, u8);
+
 impl Fndmov<'_, '_, '_> {
-    fn evaluate_here(&mut self, mover: u8, moved_to: usize, move_number: u16) -> u8 {
+    fn evaluate_here(&mut self, m: Move, p: usize, mover: u8, move_number: u16) -> u8 {
+        let moved_to = index(m.to());
         let pins = find_pins(&self.board, royals(&self.board, &self.pos));
-        points(
+        let v = points(
             &self.board,
             &pins,
             &PointsContext {
@@ -687,11 +781,15 @@ impl Fndmov<'_, '_, '_> {
                 root_control: self.root_control,
             },
         )
-        .valm
+        .valm;
+        if let Some(log) = self.log.as_mut() {
+            log.push((p as u8, index(m.from()) as u8, moved_to as u8, v));
+        }
+        v
     }
 
     /// EVAL: makes the move, scores it with POINTS, takes it back.
-    fn eval_move(&mut self, m: Move) -> Option<u8> {
+    fn eval_move(&mut self, m: Move, p: usize) -> Option<u8> {
         if self.budget.tick() {
             return None;
         }
@@ -700,7 +798,7 @@ impl Fndmov<'_, '_, '_> {
         let saved = self.board;
         make_on_board(&mut self.board, &self.pos, m);
         let undo = self.pos.make(m);
-        let v = self.evaluate_here(mover, index(m.to()), number);
+        let v = self.evaluate_here(m, p, mover, number);
         self.pos.unmake(m, &undo);
         self.board = saved;
         Some(v)
@@ -735,14 +833,14 @@ impl Fndmov<'_, '_, '_> {
     fn node(&mut self, p: usize) -> NodeEnd {
         self.seldepth = self.seldepth.max(p);
         let in_check = self.pos.in_check();
-        let moves = sargon_moves(&self.pos);
+        let moves = sargon_moves(&self.board, &self.pos);
         let mut order: Vec<Move> = moves.iter().copied().collect();
         if p < self.plymax {
             // SORTM: each move scored by EVAL, lowest (best for the mover) first, ties in
             // generation order.
             let mut scored = Vec::with_capacity(order.len());
             for &m in &order {
-                match self.eval_move(m) {
+                match self.eval_move(m, p) {
                     Some(v) => scored.push((v, m)),
                     None => return NodeEnd::Aborted,
                 }
@@ -777,7 +875,7 @@ impl Fndmov<'_, '_, '_> {
                 self.board = saved;
                 return NodeEnd::Aborted;
             } else {
-                Some(self.evaluate_here(mover, index(m.to()), number))
+                Some(self.evaluate_here(m, p, mover, number))
             };
             self.pos.unmake(m, &undo);
             self.board = saved;
@@ -817,11 +915,38 @@ fn fndmov(
         best: None,
         budget,
         seldepth: 0,
+        log: None,
     };
     match f.node(1) {
         NodeEnd::Aborted => None,
         _ => Some((f.best?, f.score[1], f.pv[1].clone(), f.seldepth)),
     }
+}
+
+/// One FNDMOV at look-ahead `plymax` on the game's position, without the book and without the
+/// search for a shorter mate: the move, the root score byte, and every POINTS of the search in
+/// the order Sargon computes them (the root position's first, at ply 0, with from and to 0).
+pub fn traced_fndmov(game: &Game, plymax: usize) -> (Option<Move>, u8, Vec<PointsCall>) {
+    let pos = game.position();
+    let board = board_of_game(game);
+    let root = root_points(&board, pos);
+    let control = SearchControl::default();
+    let mut budget = Budget::new(&Limits::default(), pos.side(), &control);
+    let mut f = Fndmov {
+        pos: pos.clone(),
+        board,
+        plymax,
+        root_material: root.material as u8,
+        root_control: root.control as u8,
+        score: vec![0; plymax + 4],
+        pv: vec![Vec::new(); plymax + 4],
+        best: None,
+        budget: &mut budget,
+        seldepth: 0,
+        log: Some(vec![(0, 0, 0, root.valm)]),
+    };
+    f.node(1);
+    (f.best, f.score[1], f.log.unwrap_or_default())
 }
 
 /// Centipawns of a root score byte: one unit is a quarter of a half pawn (12.5 cp); 0xFF is a
@@ -840,15 +965,10 @@ pub fn score_to_cp(score: u8, pv_len: usize) -> i32 {
 pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchResult {
     let pos = game.position();
     let mut budget = Budget::new(limits, pos.side(), control);
-    if sargon_moves(pos).is_empty() {
+    if pos.legal_moves().is_empty() {
         return SearchResult::no_move(pos.in_check(), budget.elapsed());
     }
-    let coin = control.start.elapsed().subsec_nanos() & 1 == 1
-        || std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map(|d| d.subsec_nanos() & 2 != 0)
-            .unwrap_or(false);
-    if let Some(m) = book_move(pos, coin) {
+    if let Some(m) = book_move(pos, REFRESH_BIT_ON_JUPITER3) {
         let result = SearchResult {
             best: Some(m),
             score: 0,
@@ -880,14 +1000,16 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
         budget.arm();
         let mut found = found;
         if found.1 == MATE_SCORE && only_depth {
-            // Sargon lowers its look-ahead by two after announcing a mate so that it keeps
-            // finding the shortest one; Kempelen looks for the shorter mate right away.
-            let mut d = plymax;
-            while d > 2 {
-                d -= 2;
-                match fndmov(pos, &board, d, &mut budget) {
-                    Some(shorter) if shorter.1 == MATE_SCORE => found = shorter,
-                    _ => break,
+            // After a search that found a mate, FNDMOV lowers the look-ahead by two for the
+            // rest of the game: find the look-ahead in effect from the game's earlier
+            // positions and search again with it.
+            let Some(in_effect) = look_ahead_in_effect(game, plymax, &mut budget) else {
+                break;
+            };
+            if in_effect != plymax {
+                match fndmov(pos, &board, in_effect, &mut budget) {
+                    Some(f) => found = f,
+                    None => break,
                 }
             }
         }
@@ -913,6 +1035,50 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
     r.nodes = budget.nodes;
     r.time = budget.elapsed();
     r
+}
+
+/// The random bit BOOK reads as White on move 1 (bit 0 of the refresh register R, 0: 1. e4)
+/// as Kempelen's `jupiter-3` machine gives it: started as the adaptor starts it, the program
+/// reaches BOOK after the same instructions every time, with R = 0x32.
+pub const REFRESH_BIT_ON_JUPITER3: bool = false;
+
+/// The look-ahead Sargon has in effect in the game's position when the game was played at
+/// `plymax`: each search that finds a mate lowers PLYMAX by two for the rest of the game
+/// (at 0 the first ply is scored without the check extension). The program's earlier
+/// positions (two, four ... plies back) are searched again while they hold a mate at
+/// `plymax`; a position without one there had the full look-ahead (a mate found earlier
+/// would still be found). `None` when a limit ended a search.
+fn look_ahead_in_effect(game: &Game, plymax: usize, budget: &mut Budget) -> Option<usize> {
+    let moves = game.moves();
+    let before = |plies: usize| {
+        let mut g = Game::new(game.start().clone());
+        for &m in &moves[..moves.len() - plies] {
+            g.push(m).expect("a move of the game");
+        }
+        g
+    };
+    let mut chain = Vec::new();
+    let mut back = 2;
+    while back <= moves.len() && chain.len() < MAX_DEPTH as usize {
+        let g = before(back);
+        if book_move(g.position(), REFRESH_BIT_ON_JUPITER3).is_some() {
+            break;
+        }
+        let found = fndmov(g.position(), &board_of_game(&g), plymax, budget)?;
+        if found.1 != MATE_SCORE {
+            break;
+        }
+        chain.push(g);
+        back += 2;
+    }
+    let mut in_effect = plymax;
+    for g in chain.iter().rev() {
+        let found = fndmov(g.position(), &board_of_game(g), in_effect, budget)?;
+        if found.1 == MATE_SCORE {
+            in_effect = in_effect.saturating_sub(2);
+        }
+    }
+    Some(in_effect)
 }
 
 fn info_of(r: &SearchResult, seldepth: u32) -> SearchInfo {
