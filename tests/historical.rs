@@ -482,8 +482,11 @@ fn sargon_promotes_and_answers_an_underpromotion() {
 /// legal move; a position with a piece more than their slots is refused with the reason and
 /// `bestmove 0000`.
 #[test]
-#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65 and microchess_drictor.asm; 5 s in a release build"]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65 and microchess_drictor.asm; 2 s in a release build"]
 fn microchess_plays_from_a_fen_position() {
+    // A bare `go` is infinite (the move comes after `stop`): a time limit far beyond the
+    // program's own time per move instead.
+    const GO: &str = "go movetime 600000";
     for (adaptor, file) in [
         ("microchess-kim1.toml", "microchess.h65"),
         ("microchess-rictor.toml", "microchess_drictor.asm"),
@@ -497,14 +500,14 @@ fn microchess_plays_from_a_fen_position() {
             "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
             "8/5k2/8/3p4/8/2N5/5K2/8 w - - 0 40",
         ] {
-            let (best, infos) = search(&mut s, &format!("position fen {fen}"), "go", within);
+            let (best, infos) = search(&mut s, &format!("position fen {fen}"), GO, within);
             println!("{adaptor} {fen}: {best} {infos:?}");
             after_reply(fen, &[], &best);
             let last = infos.last().expect("an info line");
             assert!(field(last, "nodes").is_some_and(|n| n > 0), "{last}");
         }
         let fen = "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1";
-        let (best, infos) = search(&mut s, &format!("position fen {fen}"), "go", within);
+        let (best, infos) = search(&mut s, &format!("position fen {fen}"), GO, within);
         assert_eq!(best, "bestmove 0000", "{infos:?}");
         assert!(
             infos
