@@ -5,9 +5,10 @@
 
 mod common;
 
-use common::{python_chess_available, succeeds, text};
+use common::{UciSession, python_chess_available, succeeds, text};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 fn scratch(name: &str) -> PathBuf {
     common::scratch(&format!("adaptor-{name}"))
@@ -57,10 +58,19 @@ fn console_front_end_plays_full_games_through_an_adaptor() {
 #[test]
 fn uci_session_by_hand_reports_emulated_time_and_the_reply() {
     let adaptor = console_adaptor("hand");
-    let stdout = uci_script(
-        &adaptor,
-        "uci\nisready\nposition startpos moves f2f3\ngo depth 2\nquit\n",
-    );
+    // `quit` stops a search at once (as a GUI means it): it is sent after the `bestmove`.
+    let mut s = UciSession::start(&["uci", "--program", adaptor.to_str().unwrap()]);
+    for line in [
+        "uci",
+        "isready",
+        "position startpos moves f2f3",
+        "go depth 2",
+    ] {
+        s.send(line);
+    }
+    s.wait_for("bestmove", Duration::from_secs(120));
+    let stdout = s.seen.join("\n");
+    s.finish();
     assert!(
         stdout.contains("id name Kempelen console front end (Z80)"),
         "{stdout}"
@@ -113,14 +123,14 @@ fn setup_steps_type_the_board_poke_by_symbol_and_restart() {
         ["bestmove e1e2", "bestmove c2c1", "bestmove c3c4"],
         "{out}"
     );
-    // The depth is the poke's (`go depth 7` is beyond the keys' `max = 6`, the poke is not
-    // limited; without a limit the adaptor's default 2).
+    // The depth is the poke's (`go depth 7` is beyond the file's `max = 6`: the program
+    // searches at its highest level, 6; without a limit the adaptor's default 2).
     let depths: Vec<&str> = out
         .lines()
         .filter(|l| l.starts_with("info depth"))
         .map(|l| l.split(' ').nth(2).unwrap())
         .collect();
-    assert_eq!(depths, ["7", "2", "3"], "{out}");
+    assert_eq!(depths, ["6", "2", "3"], "{out}");
     assert!(!out.contains("error"), "{out}");
 }
 
@@ -180,4 +190,306 @@ fn bad_setup_descriptions_are_refused_with_the_reason() {
         assert!(err.contains(want), "case {i}: {err}");
         assert!(err.contains(&format!("bad{i}.toml")), "case {i}: {err}");
     }
+}
+
+/// A copy of tests/data/adaptor/behave-toy.toml (and its source) whose `go` key is `go`: the
+/// toy's behaviour.
+fn toy(go: &str) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor");
+    let dir = scratch(&format!("toy-{go}"));
+    std::fs::copy(root.join("behave-toy.asm"), dir.join("behave-toy.asm")).unwrap();
+    let toml = std::fs::read_to_string(root.join("behave-toy.toml"))
+        .unwrap()
+        .replace("go = \"T\"", &format!("go = \"{go}\""));
+    let adaptor = dir.join("behave-toy.toml");
+    std::fs::write(&adaptor, toml).unwrap();
+    adaptor
+}
+
+/// The `bestmove` line and the lines before it of one search in a fresh session.
+fn one_search(adaptor: &Path, position: &str, go: &str) -> (String, Vec<String>, String) {
+    let mut s = UciSession::start(&["uci", "--program", adaptor.to_str().unwrap()]);
+    s.send(position);
+    s.send(go);
+    let (best, _) = s.wait_for("bestmove", Duration::from_secs(60));
+    let lines = s.seen.clone();
+    let err = s.finish();
+    (best, lines, err)
+}
+
+/// Every line the engine printed is a UCI line: nothing else reaches standard output.
+fn assert_only_uci(lines: &[String]) {
+    for l in lines {
+        assert!(
+            ["id ", "option ", "uciok", "readyok", "info ", "bestmove "]
+                .iter()
+                .any(|p| l.starts_with(p)),
+            "not a UCI line: {l}\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+/// The program prints a pawn's move to the last rank without a piece: the piece is read from
+/// its board in RAM (a knight here, so no queen is assumed); with nothing there, no move.
+#[test]
+fn a_promotion_is_read_from_the_programs_board() {
+    let fen = "position fen 7k/P7/8/8/8/8/8/K7 w - - 0 1";
+    let (best, lines, _) = one_search(&toy("P"), fen, "go depth 1");
+    assert_eq!(best, "bestmove a7a8n", "{lines:?}");
+    let (best, lines, _) = one_search(&toy("E"), fen, "go depth 1");
+    assert_eq!(best, "bestmove 0000", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.starts_with("info string error")
+            && l.contains("`a7a8` is not legal here")
+            && l.contains("holds $00 there")),
+        "{lines:?}"
+    );
+}
+
+/// A fault, garbage and an illegal move: each is `bestmove 0000` with the reason in one
+/// `info string`; the fault's trace goes to standard error, never to standard output.
+#[test]
+fn faults_and_unreadable_replies_give_no_move_and_say_why() {
+    let fen = "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    for (go, why) in [
+        ("F", "the program faulted after"),
+        ("G", "no reply matching"),
+        ("I", "its reply `e1e5` is not legal here"),
+    ] {
+        let (best, lines, err) = one_search(&toy(go), fen, "go depth 2");
+        assert_eq!(best, "bestmove 0000", "{go}: {lines:?}");
+        let errors: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.starts_with("info string error"))
+            .collect();
+        assert_eq!(errors.len(), 1, "{go}: {lines:?}");
+        assert!(errors[0].contains(why), "{go}: {errors:?}");
+        assert_only_uci(&lines);
+        if go == "F" {
+            assert!(errors[0].contains("write of $46 to ROM"), "{errors:?}");
+            assert!(err.contains("registers:"), "the trace on stderr: {err}");
+            assert!(err.contains("last 14 instructions:"), "{err}");
+        }
+    }
+}
+
+/// Time is emulated: under `go movetime 2000` the toy (which thinks for ever) is stopped at 2 s
+/// of emulated time and its held move is played, with the nodes counted from its NODE routine
+/// (the same in every run) and its score; `go nodes` stops it at the node limit.
+#[test]
+fn a_stopped_search_plays_the_move_the_program_holds() {
+    let adaptor = toy("T");
+    let fen = "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    let mut finals = Vec::new();
+    for _ in 0..2 {
+        let (best, lines, _) = one_search(&adaptor, fen, "go movetime 2000");
+        assert_eq!(best, "bestmove e1e2", "{lines:?}");
+        let last = lines
+            .iter()
+            .rev()
+            .find(|l| l.starts_with("info "))
+            .unwrap()
+            .clone();
+        let field = |name: &str| -> u64 {
+            let w: Vec<&str> = last.split_whitespace().collect();
+            let i = w
+                .iter()
+                .position(|x| *x == name)
+                .unwrap_or_else(|| panic!("{last}"));
+            w[i + 1].parse().unwrap()
+        };
+        let time = field("time");
+        assert!((1900..=2000).contains(&time), "emulated time: {last}");
+        assert!(field("nodes") > 1024, "{last}");
+        assert!(last.contains("score cp 120"), "{last}");
+        assert!(last.contains("string value 140 (the toy's scale"), "{last}");
+        // The toy has no levels: no depth.
+        assert!(!last.contains(" depth "), "{last}");
+        assert_only_uci(&lines);
+        finals.push(last);
+    }
+    assert_eq!(finals[0], finals[1], "the same nodes and time in every run");
+    let (best, lines, _) = one_search(&adaptor, fen, "go nodes 5000");
+    assert_eq!(best, "bestmove e1e2", "{lines:?}");
+    let last = lines.iter().rev().find(|l| l.starts_with("info ")).unwrap();
+    let nodes: u64 = last
+        .split(" nodes ")
+        .nth(1)
+        .unwrap()
+        .split(' ')
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((5000..6000).contains(&nodes), "{last}");
+}
+
+/// `isready` and `stop` are answered at once (well within a second of host time) at any
+/// moment of a turn, also by a program that never reads input: with a move held, `stop` plays
+/// it; without one, `bestmove 0000`. `go infinite` waits for `stop`.
+#[test]
+fn stop_and_isready_are_answered_at_once_during_a_turn() {
+    let fen = "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1";
+    for (go, best) in [("T", "bestmove e1e2"), ("L", "bestmove 0000")] {
+        let mut s = UciSession::start(&["uci", "--program", toy(go).to_str().unwrap()]);
+        for search in ["go infinite", "go depth 5"] {
+            s.send(fen);
+            s.send(search);
+            std::thread::sleep(Duration::from_millis(300));
+            let asked = s.send("isready");
+            let (_, at) = s.wait_for("readyok", Duration::from_secs(10));
+            assert!(
+                at - asked < Duration::from_secs(1),
+                "{go} {search}: readyok after {:?}",
+                at - asked
+            );
+            let from = s.seen.len();
+            let asked = s.send("stop");
+            let (line, at) = s.wait_for("bestmove", Duration::from_secs(10));
+            assert!(
+                at - asked < Duration::from_secs(1),
+                "{go} {search}: bestmove after {:?}",
+                at - asked
+            );
+            assert_eq!(line, best, "{go} {search}: {:?}", s.since(from));
+        }
+        let seen = s.seen.clone();
+        s.finish();
+        assert_only_uci(&seen);
+    }
+}
+
+/// A program that loops without a move: under a time limit it gives no move once its
+/// (emulated) time is up, and says so.
+#[test]
+fn a_program_without_a_move_gives_none_when_its_time_is_up() {
+    let (best, lines, _) = one_search(
+        &toy("L"),
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "go movetime 1000",
+    );
+    assert_eq!(best, "bestmove 0000", "{lines:?}");
+    assert!(
+        lines.iter().any(
+            |l| l.contains("its time was up after 0.9") && l.contains("holds no best move yet")
+        ),
+        "{lines:?}"
+    );
+}
+
+/// A position written into the program's piece list (as Microchess keeps its board): the
+/// toy answers with the king of its slot 0, so its reply shows the squares were written from
+/// its side (turned round when it plays Black); a position with more pieces of a kind than
+/// its slots is refused with the reason.
+#[test]
+fn a_position_is_written_into_the_programs_piece_list() {
+    let adaptor = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor/pieces-toy.toml");
+    for (fen, best) in [
+        ("4k3/8/8/8/8/8/8/4K3 w - - 0 1", "bestmove e1e2"),
+        ("4k3/8/8/8/8/8/8/4K3 b - - 0 1", "bestmove e8e7"),
+        ("8/8/8/8/8/1k6/8/7K b - - 0 1", "bestmove b3b2"),
+    ] {
+        let (line, lines, _) = one_search(&adaptor, &format!("position fen {fen}"), "go depth 1");
+        assert_eq!(line, best, "{fen}: {lines:?}");
+    }
+    let (line, lines, _) = one_search(
+        &adaptor,
+        "position fen 4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1",
+        "go depth 1",
+    );
+    assert_eq!(line, "bestmove 0000", "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains(
+            "piece-list toy cannot take this position: it keeps 1 queen for each side, and White has 2"
+        )),
+        "{lines:?}"
+    );
+}
+
+/// An adaptor's `[[poke]]` past $FFFF and two `[[image]]`s that overlap are refused when the
+/// file is read, with the file and the place.
+#[test]
+fn pokes_past_the_top_and_overlapping_images_are_refused() {
+    let dir = scratch("overlap");
+    std::fs::write(dir.join("a.bin"), [0u8; 16]).unwrap();
+    std::fs::write(dir.join("b.bin"), [1u8; 16]).unwrap();
+    let head = "name = \"x\"\ncpu = \"z80\"\n";
+    let tail = "[keys]\nmove = \"{move}\"\n\n[reply]\npattern = '(?P<move>[a-h][1-8][a-h][1-8])'\n";
+    let cases = [
+        (
+            format!(
+                "{head}\n[[image]]\nfile = \"a.bin\"\nat = \"0000\"\n\n[[poke]]\nat = \"FFFE\"\nbytes = \"01 02 03\"\n\n{tail}"
+            ),
+            "poke.toml:10:9: [[poke]] of 3 bytes at $FFFE runs past $FFFF",
+        ),
+        (
+            format!(
+                "{head}\n[[image]]\nfile = \"a.bin\"\nat = \"0000\"\n\n[[image]]\nfile = \"b.bin\"\nat = \"0008\"\n\n{tail}"
+            ),
+            "overlap.toml:9:8: this [[image]] (b.bin, $0008-$0017) overlaps the [[image]] a.bin (line 5) ($0000-$000F) at $0008-$000F",
+        ),
+    ];
+    for (i, (toml, want)) in cases.iter().enumerate() {
+        let name = if i == 0 { "poke.toml" } else { "overlap.toml" };
+        let adaptor = dir.join(name);
+        std::fs::write(&adaptor, toml).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+            .args(["uci", "--program", adaptor.to_str().unwrap()])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap();
+        let err = text(&out.stderr);
+        assert!(!out.status.success(), "case {i}");
+        assert!(err.contains(want), "case {i}: {err}");
+    }
+}
+
+/// `id author` names the program's authors and Kempelen as the adaptor; the options are the
+/// program's level (when it has levels) and `Realtime`, which `--realtime` sets: then the
+/// emulation keeps to the machine's clock, so 0.5 s of emulated time take at least that long.
+#[test]
+fn the_handshake_names_the_authors_and_realtime_paces_the_program() {
+    let mut s = UciSession::start(&["uci", "--program", toy("T").to_str().unwrap(), "--realtime"]);
+    s.send("uci");
+    s.wait_for("uciok", Duration::from_secs(30));
+    s.send("position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1");
+    let asked = s.send("go movetime 500");
+    let (best, at) = s.wait_for("bestmove", Duration::from_secs(30));
+    let seen = s.seen.clone();
+    s.finish();
+    assert!(
+        seen.contains(
+            &"id author Kempelen's tests (adapted for UCI by the Kempelen developers)".to_string()
+        ),
+        "{seen:?}"
+    );
+    assert!(
+        seen.contains(&"option name Realtime type check default false".to_string()),
+        "{seen:?}"
+    );
+    assert!(
+        !seen.iter().any(|l| l.starts_with("option name Level")),
+        "no levels: {seen:?}"
+    );
+    assert_eq!(best, "bestmove e1e2");
+    assert!(
+        at - asked >= Duration::from_millis(450),
+        "paced: {:?}",
+        at - asked
+    );
+    let setup = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor/setup-toy.toml");
+    let mut s = UciSession::start(&["uci", "--program", setup.to_str().unwrap()]);
+    s.send("uci");
+    s.wait_for("uciok", Duration::from_secs(30));
+    let seen = s.seen.clone();
+    s.finish();
+    assert!(
+        seen.contains(&"option name Level type spin default 0 min 0 max 6".to_string()),
+        "{seen:?}"
+    );
+    assert!(
+        seen.contains(&"id author the Kempelen developers".to_string()),
+        "{seen:?}"
+    );
 }

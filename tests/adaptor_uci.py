@@ -19,6 +19,8 @@ for program_white in (True, False):
         result = engine.play(board, limit, info=chess.engine.INFO_ALL)
         if result.move is None or result.move not in board.legal_moves:
             print("ILLEGAL", result.move, board.fen())
+            program.quit()
+            native.quit()
             sys.exit(1)
         if ours:
             times.append(result.info.get("time", 0.0))

@@ -17,6 +17,7 @@ mod common;
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 /// A full game of the program (`colour`, at `depth`) against the native engine at depth 1.
 fn play(adaptor: &str, file: &str, colour: &str, depth: u32) {
@@ -226,7 +227,7 @@ fn sargon_program_plays_retro_sargons_regression_positions() {
         };
         if let Some(e) = failed {
             // The search did not end within the adaptor's turn budget (or failed otherwise):
-            // the UCI front end then plays a legal move of its own, which says nothing.
+            // the adaptor then says why and answers `bestmove 0000`.
             println!("{fen} look-ahead {depth}: expected {expected}, not finished: {e}");
             unfinished.push(format!("{fen} look-ahead {depth}: {e}"));
             continue;
@@ -383,4 +384,241 @@ fn z80_build_against_sargon_on_emulated_clocks() {
         first,
         "the same game, move for move, time for time"
     );
+}
+
+/// A UCI session with a historical program through its adaptor file (`None`, with a
+/// `SKIPPED` line, without `KEMPELEN_HISTORICAL`).
+fn historical_session(adaptor: &str, file: &str) -> Option<common::UciSession> {
+    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+        return None;
+    };
+    assert!(
+        Path::new(&dir).join(file).exists(),
+        "{dir}/{file} is missing"
+    );
+    let root = env!("CARGO_MANIFEST_DIR");
+    Some(common::UciSession::start(&[
+        "uci",
+        "--program",
+        &format!("{root}/adaptors/{adaptor}"),
+    ]))
+}
+
+/// One search: the `bestmove` line and the `info` lines before it.
+fn search(
+    s: &mut common::UciSession,
+    position: &str,
+    go: &str,
+    within: Duration,
+) -> (String, Vec<String>) {
+    let from = s.seen.len();
+    s.send(position);
+    s.send(go);
+    let (best, _) = s.wait_for("bestmove", within);
+    let infos = s
+        .since(from)
+        .iter()
+        .filter(|l| l.starts_with("info"))
+        .cloned()
+        .collect();
+    (best, infos)
+}
+
+/// The number after `name` in an info line.
+fn field(line: &str, name: &str) -> Option<u64> {
+    let w: Vec<&str> = line.split_whitespace().collect();
+    let i = w.iter().position(|x| *x == name)?;
+    w.get(i + 1)?.parse().ok()
+}
+
+/// `bestmove` as a legal move of the position (FEN and moves), and the position after it.
+fn after_reply(fen: &str, moves: &[&str], best: &str) -> kempelen_engine::Game {
+    let mut g = kempelen_engine::Game::from_fen(fen).unwrap();
+    for m in moves {
+        g.push_uci(m).unwrap();
+    }
+    let mv = best.strip_prefix("bestmove ").unwrap_or(best);
+    let mv = mv.split(' ').next().unwrap_or("");
+    g.push_uci(mv)
+        .unwrap_or_else(|e| panic!("`{best}` is not legal after {fen} {moves:?}: {e}"));
+    g
+}
+
+/// Promotions both ways: Sargon prints its promotion as a plain move (a7-a8) and its board
+/// says which piece the pawn became; an opponent's underpromotion, which Sargon's move input
+/// would make a queen, is given to it by setting up the position after it (the knight on a8),
+/// and its reply is legal there.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; 2 s in a release build"]
+fn sargon_promotes_and_answers_an_underpromotion() {
+    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
+        return;
+    };
+    let within = Duration::from_secs(300);
+    let fen = "7k/P7/8/8/8/8/8/K7 w - - 0 1";
+    let (best, infos) = search(&mut s, &format!("position fen {fen}"), "go depth 2", within);
+    println!("{fen}: {best} {infos:?}");
+    assert_eq!(best, "bestmove a7a8q", "{infos:?}");
+    let fen = "8/P7/1k6/8/8/8/8/K7 w - - 0 1";
+    let (best, infos) = search(
+        &mut s,
+        &format!("position fen {fen} moves a7a8n"),
+        "go depth 2",
+        within,
+    );
+    println!("{fen} moves a7a8n: {best} {infos:?}");
+    let g = after_reply(fen, &["a7a8n"], &best);
+    assert!(
+        g.position().to_fen().starts_with("N7/"),
+        "the knight on a8: {}",
+        g.position().to_fen()
+    );
+    s.finish();
+}
+
+/// Both Microchess versions take a FEN position they can represent (written into their piece
+/// list as an owner would with the KIM-1 monitor), as White and as Black, and answer with a
+/// legal move; a position with a piece more than their slots is refused with the reason and
+/// `bestmove 0000`.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65 and microchess_drictor.asm; 2 s in a release build"]
+fn microchess_plays_from_a_fen_position() {
+    // A bare `go` is infinite (the move comes after `stop`): a time limit far beyond the
+    // program's own time per move instead.
+    const GO: &str = "go movetime 600000";
+    for (adaptor, file) in [
+        ("microchess-kim1.toml", "microchess.h65"),
+        ("microchess-rictor.toml", "microchess_drictor.asm"),
+    ] {
+        let Some(mut s) = historical_session(adaptor, file) else {
+            return;
+        };
+        let within = Duration::from_secs(300);
+        for fen in [
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
+            "8/5k2/8/3p4/8/2N5/5K2/8 w - - 0 40",
+        ] {
+            let (best, infos) = search(&mut s, &format!("position fen {fen}"), GO, within);
+            println!("{adaptor} {fen}: {best} {infos:?}");
+            after_reply(fen, &[], &best);
+            let last = infos.last().expect("an info line");
+            assert!(field(last, "nodes").is_some_and(|n| n > 0), "{last}");
+        }
+        let fen = "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1";
+        let (best, infos) = search(&mut s, &format!("position fen {fen}"), GO, within);
+        assert_eq!(best, "bestmove 0000", "{infos:?}");
+        assert!(
+            infos
+                .iter()
+                .any(|l| l.contains("cannot take this position: it keeps 1 queen")),
+            "{infos:?}"
+        );
+        s.finish();
+    }
+}
+
+/// Time as the owners kept it: under `go movetime 5000` Sargon is stopped at 5 s of emulated
+/// time and plays the move it holds as best; `go infinite` runs until `stop`, which gets its
+/// `bestmove` within a second of host time, as `isready` gets `readyok` during the search; the
+/// node counts (entries to POINTS) are positive and the same in two runs.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; 15 s in a release build"]
+fn sargon_keeps_to_its_time_and_answers_at_once() {
+    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
+        return;
+    };
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let position = format!("position fen {fen}");
+    let within = Duration::from_secs(300);
+    let (best, infos) = search(&mut s, &position, "go movetime 5000", within);
+    println!("movetime 5000: {best} {infos:?}");
+    after_reply(fen, &[], &best);
+    let last = infos.last().expect("an info line");
+    let time = field(last, "time").expect("time");
+    assert!(time <= 5000, "emulated time {time} ms: {last}");
+    // isready and stop during an infinite search.
+    s.send(&position);
+    s.send("go infinite");
+    std::thread::sleep(Duration::from_millis(1500));
+    let asked = s.send("isready");
+    let (_, at) = s.wait_for("readyok", Duration::from_secs(10));
+    println!("readyok after {:?}", at - asked);
+    assert!(at - asked < Duration::from_secs(1));
+    let from = s.seen.len();
+    let asked = s.send("stop");
+    let (best, at) = s.wait_for("bestmove", Duration::from_secs(10));
+    println!("stop: {best} after {:?}: {:?}", at - asked, s.since(from));
+    assert!(at - asked < Duration::from_secs(1));
+    after_reply(fen, &[], &best);
+    // Node counts: positive, the same in two runs.
+    let mut nodes = Vec::new();
+    for _ in 0..2 {
+        let (best, infos) = search(&mut s, &position, "go depth 2", within);
+        let last = infos.last().expect("an info line").clone();
+        println!("depth 2: {best} {last}");
+        nodes.push(field(&last, "nodes").expect("nodes"));
+    }
+    assert!(nodes[0] > 0);
+    assert_eq!(nodes[0], nodes[1]);
+    s.finish();
+}
+
+/// The time model of adaptors/sargon-jupiter3.toml (`[[level]]`), measured again: Sargon set
+/// up in each of the 66 positions of tools/match/openings.epd and engine/data/bench.epd, to
+/// move, at each look-ahead of `KEMPELEN_LEVELS` (default `1 2`; `3` takes about 2 hours of
+/// host time here), the emulated seconds per move at the Jupiter III's 2 MHz: mean and longest,
+/// which must equal the file's figures to 0.1 s.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; look-ahead 1 and 2: about 2 minutes in a release build"]
+fn sargon_time_model() {
+    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
+        return;
+    };
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut fens = Vec::new();
+    for file in ["tools/match/openings.epd", "engine/data/bench.epd"] {
+        let text = std::fs::read_to_string(Path::new(root).join(file)).unwrap();
+        for line in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
+            let f: Vec<&str> = line.split_whitespace().take(4).collect();
+            fens.push(format!("{} 0 1", f.join(" ")));
+        }
+    }
+    assert_eq!(fens.len(), 66);
+    let adaptor =
+        std::fs::read_to_string(Path::new(root).join("adaptors/sargon-jupiter3.toml")).unwrap();
+    let levels = std::env::var("KEMPELEN_LEVELS").unwrap_or_else(|_| "1 2".into());
+    for level in levels.split_whitespace() {
+        let mut times = Vec::new();
+        for fen in &fens {
+            let (best, infos) = search(
+                &mut s,
+                &format!("position fen {fen}"),
+                &format!("go depth {level}"),
+                Duration::from_secs(3600),
+            );
+            after_reply(fen, &[], &best);
+            let last = infos.last().expect("an info line");
+            times.push(field(last, "time").expect("time") as f64 / 1000.0);
+        }
+        let mean = times.iter().sum::<f64>() / times.len() as f64;
+        let longest = times.iter().copied().fold(0.0, f64::max);
+        println!(
+            "look-ahead {level}: {} moves, mean {mean:.1} s, longest {longest:.1} s",
+            times.len()
+        );
+        let entry = format!(
+            "depth = {level}\nmean = {mean:.1}\nlongest = {longest:.1}\nmoves = {}",
+            times.len()
+        );
+        assert!(
+            adaptor.contains(&entry),
+            "adaptors/sargon-jupiter3.toml should hold:\n[[level]]\n{entry}"
+        );
+    }
+    s.finish();
 }

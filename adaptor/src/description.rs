@@ -21,6 +21,8 @@ const TURN_BUDGET: u64 = 100_000_000_000;
 #[serde(deny_unknown_fields)]
 struct AdaptorFile {
     pub(crate) name: String,
+    /// The program's authors (UCI `id author`).
+    pub(crate) author: Option<String>,
     /// A personality (built-in id or FILE.toml relative to the adaptor).
     pub(crate) machine: Option<String>,
     /// Without a personality: Kempelen's own machine for this CPU.
@@ -46,6 +48,142 @@ struct AdaptorFile {
     /// How the program is set up in a position: steps run on a freshly booted machine.
     #[serde(default)]
     pub(crate) setup: Vec<SetupStep>,
+    /// The program's board as a list of squares, one per piece (written by a `[[setup]]`
+    /// step with `pieces = true`, read for the square a held move starts from).
+    pub(crate) pieces: Option<PiecesSpec>,
+    /// The routines whose entries are counted as the program's nodes.
+    pub(crate) nodes: Option<NodesSpec>,
+    /// Where the program keeps the best move of its search so far.
+    pub(crate) best: Option<BestSpec>,
+    /// Where the program keeps the score of its best move.
+    pub(crate) score: Option<ScoreSpec>,
+    /// The program's board in RAM, read for the piece a pawn of the program became.
+    pub(crate) ram_board: Option<RamBoardSpec>,
+    /// The time model: emulated time per move at each level, measured on the program.
+    #[serde(default)]
+    pub(crate) level: Vec<LevelSpec>,
+}
+
+/// `[pieces]`: the program keeps its board as a list of squares, one slot per piece, the side
+/// to move's slots first, then the same slots for the other side.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PiecesSpec {
+    /// The first slot (a symbol or an address).
+    pub(crate) at: String,
+    /// The piece of each slot of one side, as letters (`KQRRBBNNPPPPPPPP`).
+    pub(crate) order: String,
+    /// The square byte of a piece that is off the board (hex).
+    pub(crate) captured: String,
+    /// How a square is a byte: `microchess` (rank in the high nibble, file in the low one,
+    /// counted from the h-file, the board turned round when the program plays Black) or
+    /// `10x12` (a1 = 21, ranks 10 apart).
+    pub(crate) squares: String,
+}
+
+/// `[nodes]`: what the adaptor counts as the program's nodes.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NodesSpec {
+    /// Routines (symbols or addresses) whose every entry is one node. Each must be entered
+    /// by calls only (its first instruction is not a loop's target).
+    pub(crate) routines: Vec<String>,
+    /// What a node is (positions generated, positions evaluated), for the documents.
+    pub(crate) what: String,
+}
+
+/// An address, or an offset from `[best] pointer`.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(untagged)]
+pub(crate) enum Loc {
+    Offset(u16),
+    At(String),
+}
+
+/// `[best]`: the best move of the search so far, as the program keeps it.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct BestSpec {
+    /// A word that points at the move (0: no move yet); `from`, `to` and `promotion.at` are
+    /// then offsets from where it points.
+    pub(crate) pointer: Option<String>,
+    /// The square the move starts from.
+    pub(crate) from: Option<Loc>,
+    /// Instead of `from`: the slot of `[pieces]` of the piece that moves (its square when
+    /// the search began is where the move starts).
+    pub(crate) piece: Option<String>,
+    /// The square the move goes to.
+    pub(crate) to: Loc,
+    /// How a square is a byte (see `[pieces]`).
+    pub(crate) squares: String,
+    /// A promotion: the byte at `at` with a bit of `mask` set, and the piece it makes.
+    pub(crate) promotion: Option<PromotionFlag>,
+    /// A move is held only while the byte at `at` is at least `min` (the program's own
+    /// threshold for having a move).
+    pub(crate) held_from: Option<Threshold>,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct PromotionFlag {
+    pub(crate) at: Loc,
+    pub(crate) mask: u8,
+    pub(crate) piece: String,
+}
+
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct Threshold {
+    pub(crate) at: String,
+    pub(crate) min: u8,
+}
+
+/// `[score]`: the score of the program's best move, one byte.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ScoreSpec {
+    pub(crate) at: String,
+    /// The value of "no change" / an even game (needed for `centipawns`).
+    pub(crate) neutral: Option<u8>,
+    /// Centipawns per unit above `neutral`: with it, UCI `score cp`; without, the program's
+    /// value only in the line's `string`.
+    pub(crate) centipawns: Option<f64>,
+    /// The program's scale in words (printed with the value).
+    pub(crate) scale: String,
+    /// Whether the byte still holds the score after the program moved (default true).
+    pub(crate) after_move: Option<bool>,
+    /// Values that are not a score on the scale (a mate, a book move): their meaning.
+    #[serde(default)]
+    pub(crate) special: std::collections::BTreeMap<String, String>,
+}
+
+/// `[ram_board]`: the program's board in RAM.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct RamBoardSpec {
+    /// The byte of square index 0.
+    pub(crate) at: String,
+    /// How squares are numbered (`10x12`).
+    pub(crate) squares: String,
+    /// The bits of a square's byte that name the piece.
+    pub(crate) mask: u8,
+    /// The piece each value names: `q = 5`.
+    pub(crate) pieces: std::collections::BTreeMap<String, u8>,
+}
+
+/// `[[level]]`: the emulated time the program took per move at one level (its `{depth}`),
+/// measured on positions of its own games.
+#[derive(Deserialize, Debug, Clone)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LevelSpec {
+    pub(crate) depth: u32,
+    /// Mean seconds per move.
+    pub(crate) mean: f64,
+    /// The longest move, seconds.
+    pub(crate) longest: f64,
+    /// How many moves were measured (documentation: the sample behind the figures).
+    #[allow(dead_code)]
+    pub(crate) moves: u32,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -87,6 +225,9 @@ pub(crate) struct SetupStep {
     /// Bytes written to RAM.
     #[serde(default)]
     pub(crate) poke: Vec<SetupPoke>,
+    /// Write the position into the program's piece list (`[pieces]`).
+    #[serde(default)]
+    pub(crate) pieces: bool,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -104,7 +245,7 @@ pub(crate) struct SetupPoke {
 #[serde(deny_unknown_fields)]
 struct ImageSpec {
     /// Relative to the adaptor file; `$KEMPELEN_HISTORICAL/` is replaced by that variable.
-    pub(crate) file: String,
+    pub(crate) file: toml::Spanned<String>,
     pub(crate) at: Option<String>,
     /// The file is a source: assemble it with Kempelen's assembler (and these dialect
     /// options) instead of loading it as an image.
@@ -165,7 +306,7 @@ impl AssembleSpec {
 #[serde(deny_unknown_fields)]
 struct PokeSpec {
     pub(crate) at: String,
-    pub(crate) bytes: String,
+    pub(crate) bytes: toml::Spanned<String>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -203,6 +344,13 @@ pub(crate) struct Keys {
     pub(crate) position: Option<String>,
     /// Castling is typed as two moves, the king's and then the rook's (default false).
     pub(crate) castle_rook: Option<bool>,
+    /// The pieces an opponent's pawn becomes when its move to the last rank is typed (default
+    /// `qrbn` when `move` types `{promotion}` or `{move}`, else none); another promotion is
+    /// set up as a position.
+    pub(crate) promotions: Option<String>,
+    /// Whether the program removes the captured pawn when an opponent's capture en passant is
+    /// typed (default true); if not, the position is set up instead.
+    pub(crate) en_passant: Option<bool>,
     /// How the program names White and Black in `{player}`, `{program}`, `{to_move}` and
     /// `{colour}` (default `W`, `B`).
     pub(crate) white: Option<String>,
@@ -275,9 +423,114 @@ impl Squares {
     }
 }
 
+/// How a square is one byte in the program's memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ByteSquares {
+    /// Rank in the high nibble, file in the low one counted from the h-file; turned round
+    /// (rank and file counted from the other side) when the program plays Black.
+    Microchess,
+    /// A 10 x 12 board: a1 = 21, b1 = 22, a2 = 31, h8 = 98.
+    Board10x12,
+}
+
+impl ByteSquares {
+    fn parse(s: &str) -> Option<ByteSquares> {
+        match s {
+            "microchess" => Some(ByteSquares::Microchess),
+            "10x12" => Some(ByteSquares::Board10x12),
+            _ => None,
+        }
+    }
+
+    /// The square (`e2`) of a byte, if it is one.
+    pub(crate) fn decode(self, b: u8, program_black: bool) -> Option<String> {
+        let (file, rank) = match self {
+            ByteSquares::Microchess => {
+                let (r, c) = (b >> 4, b & 0x0F);
+                if r > 7 || c > 7 {
+                    return None;
+                }
+                if program_black {
+                    (c, 7 - r)
+                } else {
+                    (7 - c, r)
+                }
+            }
+            ByteSquares::Board10x12 => {
+                let (r, f) = (b / 10, b % 10);
+                if !(2..=9).contains(&r) || !(1..=8).contains(&f) {
+                    return None;
+                }
+                (f - 1, r - 2)
+            }
+        };
+        Some(format!("{}{}", (b'a' + file) as char, rank + 1))
+    }
+
+    /// The byte of a square given as file and rank (0-7).
+    pub(crate) fn encode(self, file: u8, rank: u8, program_black: bool) -> u8 {
+        match self {
+            ByteSquares::Microchess if program_black => ((7 - rank) << 4) | file,
+            ByteSquares::Microchess => (rank << 4) | (7 - file),
+            ByteSquares::Board10x12 => 21 + file + 10 * rank,
+        }
+    }
+}
+
+/// `[pieces]`, resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct Pieces {
+    pub(crate) at: u16,
+    /// The piece kind of each slot (`k`, `q`, `r`, `b`, `n`, `p`).
+    pub(crate) order: Vec<char>,
+    pub(crate) captured: u8,
+    pub(crate) squares: ByteSquares,
+}
+
+/// `[best]`, resolved: addresses, or offsets from the pointer's target.
+#[derive(Clone, Debug)]
+pub(crate) struct Best {
+    pub(crate) pointer: Option<u16>,
+    pub(crate) from: Option<u16>,
+    pub(crate) piece: Option<u16>,
+    pub(crate) to: u16,
+    pub(crate) squares: ByteSquares,
+    pub(crate) promotion: Option<(u16, u8, char)>,
+    pub(crate) held_from: Option<(u16, u8)>,
+}
+
+/// `[score]`, resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct Score {
+    pub(crate) at: u16,
+    pub(crate) neutral: u8,
+    pub(crate) centipawns: Option<f64>,
+    pub(crate) scale: String,
+    pub(crate) after_move: bool,
+    pub(crate) special: Vec<(u8, String)>,
+}
+
+/// `[ram_board]`, resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct RamBoard {
+    pub(crate) at: u16,
+    pub(crate) squares: ByteSquares,
+    pub(crate) mask: u8,
+    pub(crate) pieces: Vec<(u8, char)>,
+}
+
 /// An adaptor, read and checked.
 pub struct Adaptor {
     pub(crate) name: String,
+    pub(crate) author: Option<String>,
+    pub(crate) pieces: Option<Pieces>,
+    /// The addresses of the node routines and what a node is.
+    pub(crate) nodes: Option<(Vec<u16>, String)>,
+    pub(crate) best: Option<Best>,
+    pub(crate) score: Option<Score>,
+    pub(crate) ram_board: Option<RamBoard>,
+    /// The time model, by level.
+    pub(crate) levels: Vec<LevelSpec>,
     pub(crate) personality: Option<Personality>,
     pub(crate) cpu: Cpu,
     pub(crate) clock: &'static ClockProfile,
@@ -291,6 +544,8 @@ pub struct Adaptor {
     pub(crate) first: bool,
     pub(crate) plays: Option<char>,
     pub(crate) depth: DepthSpec,
+    /// Whether the file describes the program's levels (`[depth]`).
+    pub(crate) has_levels: bool,
     pub(crate) board: Option<BoardSpec>,
     pub(crate) setup: Vec<SetupStep>,
     /// Symbols of the assembled images (for `at` in pokes).
@@ -325,8 +580,21 @@ fn addr(s: &str) -> Result<u16> {
     Ok(resolve::address(s)?)
 }
 
-/// A symbol of the assembled images (exact spelling first, then ignoring case), or an address.
+/// A symbol of the assembled images (exact spelling first, then ignoring case) or an
+/// address, optionally plus a decimal offset (`SCORE+1`).
 pub(crate) fn symbol_or_addr(symbols: &[(String, u16)], s: &str) -> Result<u16> {
+    if let Some((base, plus)) = s.rsplit_once('+') {
+        if let Ok(n) = plus.trim().parse::<u16>() {
+            let a = plain_symbol_or_addr(symbols, base.trim())?;
+            return a
+                .checked_add(n)
+                .ok_or_else(|| AdaptorError::Symbol(s.to_string()));
+        }
+    }
+    plain_symbol_or_addr(symbols, s)
+}
+
+fn plain_symbol_or_addr(symbols: &[(String, u16)], s: &str) -> Result<u16> {
     let found = symbols
         .iter()
         .find(|(n, _)| n == s)
@@ -360,21 +628,17 @@ impl Adaptor {
             hint: String::new(),
             source,
         })?;
-        let f: AdaptorFile = toml::from_str(&text).map_err(|e| {
-            let at = e.span().map_or(0, |s| s.start).min(text.len());
-            let line = text[..at].matches('\n').count() + 1;
-            let col = text[..at]
-                .rsplit('\n')
-                .next()
-                .map_or(0, |l| l.chars().count())
-                + 1;
+        let at_place = |offset: usize, message: String| {
+            let (line, col) = line_col(&text, offset);
             AdaptorError::Syntax {
                 path: path.to_path_buf(),
                 line,
                 col,
-                message: e.message().to_string(),
+                message,
             }
-        })?;
+        };
+        let f: AdaptorFile = toml::from_str(&text)
+            .map_err(|e| at_place(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
         let invalid = |message: String| AdaptorError::Invalid {
             path: path.to_path_buf(),
             message,
@@ -413,8 +677,11 @@ impl Adaptor {
         let default_addr = personality.as_ref().and_then(|p| p.load).unwrap_or(0);
         let mut chunks: Vec<(u16, Vec<u8>)> = Vec::new();
         let mut symbols: Vec<(String, u16)> = Vec::new();
+        // The address ranges of each image so far, with where the image is named: images
+        // may not overlap (as bytes inside one image may not, unless its assembler is told).
+        let mut taken: Vec<(usize, String, u32, u32)> = Vec::new();
         for img in &f.image {
-            let file = resolve(dir, &img.file)?;
+            let file = resolve(dir, img.file.get_ref())?;
             if let Some(want) = &img.sha256 {
                 let bytes = kempelen_emulator::files::read_bounded(
                     &file,
@@ -474,6 +741,39 @@ impl Adaptor {
                     })
                     .collect();
             }
+            let mut ranges: Vec<(u32, u32)> = Vec::new();
+            for c in &parts {
+                let (start, end) = (u32::from(c.addr), u32::from(c.addr) + c.bytes.len() as u32);
+                match ranges.last_mut() {
+                    Some((_, e)) if *e == start => *e = end,
+                    _ => ranges.push((start, end)),
+                }
+            }
+            for &(start, end) in &ranges {
+                if let Some((_, other, os, oe)) =
+                    taken.iter().find(|(_, _, os, oe)| start < *oe && *os < end)
+                {
+                    let (lo, hi) = (start.max(*os), end.min(*oe) - 1);
+                    return Err(at_place(
+                        img.file.span().start,
+                        format!(
+                            "this [[image]] ({}, ${start:04X}-${:04X}) overlaps the [[image]] {other} (${os:04X}-${:04X}) at ${lo:04X}-${hi:04X}: images may not overlap",
+                            img.file.get_ref(),
+                            end - 1,
+                            oe - 1
+                        ),
+                    ));
+                }
+            }
+            let (line, _) = line_col(&text, img.file.span().start);
+            for &(start, end) in &ranges {
+                taken.push((
+                    line,
+                    format!("{} (line {line})", img.file.get_ref()),
+                    start,
+                    end,
+                ));
+            }
             for c in parts {
                 match chunks.last_mut() {
                     Some((a, b)) if usize::from(*a) + b.len() == usize::from(c.addr) => {
@@ -486,12 +786,27 @@ impl Adaptor {
         if chunks.is_empty() {
             return Err(invalid("no `[[image]]`".into()));
         }
-        let pokes = f
-            .poke
-            .iter()
-            .map(|p| Ok((symbol_or_addr(&symbols, &p.at)?, hex_bytes(&p.bytes)?)))
-            .collect::<Result<Vec<_>>>()?;
+        let mut pokes = Vec::new();
+        for p in &f.poke {
+            let at = symbol_or_addr(&symbols, &p.at)?;
+            let bytes = hex_bytes(p.bytes.get_ref())?;
+            if usize::from(at) + bytes.len() > 0x10000 {
+                return Err(at_place(
+                    p.bytes.span().start,
+                    format!(
+                        "[[poke]] of {} bytes at ${at:04X} runs past $FFFF",
+                        bytes.len()
+                    ),
+                ));
+            }
+            pokes.push((at, bytes));
+        }
         for step in &f.setup {
+            if step.pieces && f.pieces.is_none() {
+                return Err(invalid(
+                    "a [[setup]] step writes the pieces: describe them in [pieces]".into(),
+                ));
+            }
             for p in &step.poke {
                 symbol_or_addr(&symbols, &p.at).map_err(|e| AdaptorError::SetupPoke {
                     path: path.to_path_buf(),
@@ -539,8 +854,186 @@ impl Adaptor {
                 )));
             }
         };
+        let addr_of = |what: &str, s: &str| {
+            symbol_or_addr(&symbols, s).map_err(|e| invalid(format!("{what}: {e}")))
+        };
+        let squares_of = |what: &str, s: &str| {
+            ByteSquares::parse(s)
+                .ok_or_else(|| invalid(format!("{what} squares = `{s}` (microchess, 10x12)")))
+        };
+        let pieces = match &f.pieces {
+            None => None,
+            Some(p) => {
+                let order: Vec<char> = p.order.to_ascii_lowercase().chars().collect();
+                if order.is_empty()
+                    || order.len() > 64
+                    || order.iter().any(|c| !"kqrbnp".contains(*c))
+                {
+                    return Err(invalid(format!(
+                        "[pieces] order = `{}`: piece letters (KQRBNP), one per slot",
+                        p.order
+                    )));
+                }
+                Some(Pieces {
+                    at: addr_of("[pieces] at", &p.at)?,
+                    order,
+                    captured: u8::from_str_radix(p.captured.trim(), 16).map_err(|_| {
+                        invalid(format!("[pieces] captured = `{}`: a hex byte", p.captured))
+                    })?,
+                    squares: squares_of("[pieces]", &p.squares)?,
+                })
+            }
+        };
+        let nodes = match &f.nodes {
+            None => None,
+            Some(n) if n.routines.is_empty() => {
+                return Err(invalid("[nodes] routines: name at least one".into()));
+            }
+            Some(n) => Some((
+                n.routines
+                    .iter()
+                    .map(|r| addr_of("[nodes] routines", r))
+                    .collect::<Result<Vec<_>>>()?,
+                n.what.clone(),
+            )),
+        };
+        let best = match &f.best {
+            None => None,
+            Some(b) => {
+                let pointer = b
+                    .pointer
+                    .as_deref()
+                    .map(|p| addr_of("[best] pointer", p))
+                    .transpose()?;
+                let loc = |what: &str, l: &Loc| match (l, pointer) {
+                    (Loc::Offset(o), Some(_)) => Ok(*o),
+                    (Loc::At(a), None) => addr_of(what, a),
+                    (Loc::Offset(_), None) => Err(invalid(format!(
+                        "{what}: an offset needs `pointer`; give an address"
+                    ))),
+                    (Loc::At(_), Some(_)) => Err(invalid(format!(
+                        "{what}: with `pointer`, give an offset from where it points"
+                    ))),
+                };
+                if b.from.is_some() == b.piece.is_some() {
+                    return Err(invalid("[best]: give `from` or `piece`".into()));
+                }
+                if b.piece.is_some() && pieces.is_none() {
+                    return Err(invalid(
+                        "[best] piece: describe the slots in [pieces]".into(),
+                    ));
+                }
+                let promotion = match &b.promotion {
+                    None => None,
+                    Some(p) => {
+                        let piece = p.piece.to_ascii_lowercase();
+                        if !["q", "r", "b", "n"].contains(&piece.as_str()) {
+                            return Err(invalid(format!(
+                                "[best] promotion piece = `{}` (q, r, b, n)",
+                                p.piece
+                            )));
+                        }
+                        Some((
+                            loc("[best] promotion at", &p.at)?,
+                            p.mask,
+                            piece.chars().next().unwrap_or('q'),
+                        ))
+                    }
+                };
+                Some(Best {
+                    pointer,
+                    from: b.from.as_ref().map(|l| loc("[best] from", l)).transpose()?,
+                    piece: b
+                        .piece
+                        .as_deref()
+                        .map(|p| addr_of("[best] piece", p))
+                        .transpose()?,
+                    to: loc("[best] to", &b.to)?,
+                    squares: squares_of("[best]", &b.squares)?,
+                    promotion,
+                    held_from: b
+                        .held_from
+                        .as_ref()
+                        .map(|t| {
+                            Ok::<_, AdaptorError>((addr_of("[best] held_from", &t.at)?, t.min))
+                        })
+                        .transpose()?,
+                })
+            }
+        };
+        let score = match &f.score {
+            None => None,
+            Some(sc) => Some(Score {
+                at: addr_of("[score] at", &sc.at)?,
+                neutral: sc.neutral.unwrap_or(0),
+                centipawns: match sc.centipawns {
+                    Some(_) if sc.neutral.is_none() => {
+                        return Err(invalid("[score] centipawns: give `neutral` too".into()));
+                    }
+                    Some(c) if !(c.is_finite() && c > 0.0 && c <= 1000.0) => {
+                        return Err(invalid(format!(
+                            "[score] centipawns = {c}: more than 0, at most 1000"
+                        )));
+                    }
+                    c => c,
+                },
+                scale: sc.scale.clone(),
+                after_move: sc.after_move.unwrap_or(true),
+                special: sc
+                    .special
+                    .iter()
+                    .map(|(k, v)| {
+                        k.parse::<u8>().map(|k| (k, v.clone())).map_err(|_| {
+                            invalid(format!("[score] special: `{k}` is not a byte value"))
+                        })
+                    })
+                    .collect::<Result<_>>()?,
+            }),
+        };
+        let ram_board = match &f.ram_board {
+            None => None,
+            Some(r) => Some(RamBoard {
+                at: addr_of("[ram_board] at", &r.at)?,
+                squares: squares_of("[ram_board]", &r.squares)?,
+                mask: r.mask,
+                pieces: r
+                    .pieces
+                    .iter()
+                    .map(|(k, v)| match k.as_str() {
+                        "q" | "r" | "b" | "n" => Ok((*v, k.chars().next().unwrap_or('q'))),
+                        _ => Err(invalid(format!("[ram_board] pieces: `{k}` (q, r, b, n)"))),
+                    })
+                    .collect::<Result<_>>()?,
+            }),
+        };
+        let max_depth = f.depth.as_ref().and_then(|d| d.max).unwrap_or(9);
+        for l in &f.level {
+            if f.depth.is_none() {
+                return Err(invalid(
+                    "[[level]]: give the levels' range in [depth]".into(),
+                ));
+            }
+            let sound = (1..=max_depth).contains(&l.depth)
+                && l.mean.is_finite()
+                && l.mean > 0.0
+                && l.longest.is_finite()
+                && l.longest >= l.mean;
+            if !sound {
+                return Err(invalid(format!(
+                    "[[level]] depth {}: a depth of 1 to {max_depth}, mean > 0, longest >= mean",
+                    l.depth
+                )));
+            }
+        }
         Ok(Adaptor {
             name: f.name,
+            author: f.author,
+            pieces,
+            nodes,
+            best,
+            score,
+            ram_board,
+            levels: f.level,
             personality,
             cpu,
             clock,
@@ -558,6 +1051,7 @@ impl Adaptor {
                 Some("black") => Some('b'),
                 Some(p) => return Err(invalid(format!("plays = `{p}` (white, black)"))),
             },
+            has_levels: f.depth.is_some(),
             depth: f.depth.unwrap_or(DepthSpec {
                 default: None,
                 max: None,
@@ -583,6 +1077,21 @@ impl Adaptor {
     }
 }
 
+/// Line and column (from 1) of a byte offset in `text`.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let mut at = offset.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let line = text[..at].matches('\n').count() + 1;
+    let col = text[..at]
+        .rsplit('\n')
+        .next()
+        .map_or(0, |l| l.chars().count())
+        + 1;
+    (line, col)
+}
+
 impl DepthSpec {
     /// A depth as the program's keys accept it.
     pub(crate) fn clamp(&self, d: u32) -> u32 {
@@ -593,6 +1102,43 @@ impl DepthSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn square_bytes_of_microchess_and_of_a_10x12_board() {
+        let m = ByteSquares::Microchess;
+        // e1 as White: rank 0, file 3 from the h-file; as Black the board turned round.
+        assert_eq!(m.encode(4, 0, false), 0x03);
+        assert_eq!(m.decode(0x03, false).as_deref(), Some("e1"));
+        assert_eq!(m.encode(4, 7, true), 0x04);
+        assert_eq!(m.decode(0x04, true).as_deref(), Some("e8"));
+        assert_eq!(m.decode(0xCC, false), None);
+        let b = ByteSquares::Board10x12;
+        assert_eq!(b.encode(0, 0, false), 21);
+        assert_eq!(b.encode(7, 7, false), 98);
+        assert_eq!(b.decode(35, false).as_deref(), Some("e2"));
+        assert_eq!(b.decode(91, true).as_deref(), Some("a8"));
+        assert_eq!(b.decode(20, false), None);
+        assert_eq!(b.decode(99, false), None);
+        for file in 0..8 {
+            for rank in 0..8 {
+                for black in [false, true] {
+                    for s in [m, b] {
+                        let sq = format!("{}{}", (b'a' + file) as char, rank + 1);
+                        assert_eq!(s.decode(s.encode(file, rank, black), black), Some(sq));
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn symbols_take_an_offset() {
+        let symbols = vec![("SCORE".to_string(), 0x0150)];
+        assert_eq!(symbol_or_addr(&symbols, "SCORE+1").unwrap(), 0x0151);
+        assert_eq!(symbol_or_addr(&symbols, "score").unwrap(), 0x0150);
+        assert_eq!(symbol_or_addr(&symbols, "00FA").unwrap(), 0x00FA);
+        assert!(symbol_or_addr(&symbols, "NOSUCH+1").is_err());
+    }
 
     #[test]
     fn microchess_squares_turn_round_when_it_plays_black() {

@@ -2,9 +2,22 @@
 //! program running between searches when the game only grew by the opponent's move, sets it up
 //! afresh otherwise, and reads the program's reply (a move, castling, an en-passant capture,
 //! and the depth, score and nodes when the program prints them) from its console text.
+//!
+//! A move sent in the program's name is the program's own: the move it printed (with the
+//! piece a pawn became read from its board when it names none), or, when the search is
+//! stopped (`stop`, the time limit, the node limit), the move it holds as its best so far in
+//! RAM. When there is none (the program faulted, printed nothing readable, held no move yet,
+//! or cannot take the position), the search fails with the reason, and UCI answers
+//! `bestmove 0000`.
+//!
+//! Time is the emulated time of the turn in which the program computes its move, at the
+//! machine's clock. The level (the program's `{depth}`) is the one asked for (`go depth`, the
+//! `Level` option), or chosen from the time limits with the adaptor's time model, as an owner
+//! chose a level to fit a tournament's rate; the time limit's hard end stops the emulated CPU.
 
 use kempelen_engine::{
-    Engine, EngineClock, EngineError, Game, Limits, Move, SearchControl, SearchInfo, SearchResult,
+    Engine, EngineClock, EngineError, EngineOption, Game, Limits, Move, OptionKind, SearchControl,
+    SearchInfo, SearchResult, time,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -12,8 +25,16 @@ use std::time::Duration;
 
 use crate::description::Adaptor;
 use crate::error::AdaptorError;
-use crate::machine::{Action, Cmd, Worker, one_line, run_actions};
+use crate::held::Held;
+use crate::machine::{
+    Action, Cause, Cmd, Progress, SearchTurn, TurnEnd, Worker, one_line, run_actions,
+};
 use crate::setup::before_last;
+
+/// The UCI option that sets the program's level (0: chosen from the time limits).
+const LEVEL_OPTION: &str = "Level";
+/// The UCI option that holds the emulation to the machine's real speed.
+const REALTIME_OPTION: &str = "Realtime";
 
 /// An adaptor as a UCI engine.
 pub struct AdaptorEngine {
@@ -22,6 +43,10 @@ pub struct AdaptorEngine {
     worker: Option<Worker>,
     /// The game as the program knows it: start FEN and moves.
     known: Option<(String, Vec<Move>)>,
+    /// The `Level` option: 0 chooses the level from the time limits.
+    level: u32,
+    /// The `Realtime` option.
+    realtime: bool,
 }
 
 impl AdaptorEngine {
@@ -31,13 +56,175 @@ impl AdaptorEngine {
             adaptor: Arc::new(Adaptor::from_file(path)?),
             worker: None,
             known: None,
+            level: 0,
+            realtime: false,
         })
     }
+
+    /// Holds the emulation to the machine's clock while the program computes its move.
+    pub fn set_realtime(&mut self, on: bool) {
+        self.realtime = on;
+    }
+
+    /// The level for a search within `limits` (`None`: the program has no levels and none was
+    /// asked for).
+    fn level_for(&self, limits: &Limits, side: u8) -> Option<u32> {
+        let a = &self.adaptor;
+        if let Some(d) = limits.depth {
+            return Some(a.depth.clamp(d));
+        }
+        if !a.has_levels {
+            return None;
+        }
+        if self.level > 0 {
+            return Some(a.depth.clamp(self.level));
+        }
+        // Without a time limit the program searches at its usual level; `stop` (or the node
+        // limit) ends the search with the move it holds by then.
+        if limits.infinite || limits.nodes.is_some() {
+            return Some(a.depth_for(None));
+        }
+        match time::budget(limits, side).soft {
+            Some(target) if !a.levels.is_empty() => {
+                let t = target.as_secs_f64();
+                let fits = a
+                    .levels
+                    .iter()
+                    .filter(|l| l.mean <= t)
+                    .map(|l| l.depth)
+                    .max();
+                let lowest = a.levels.iter().map(|l| l.depth).min();
+                fits.or(lowest).map(|d| a.depth.clamp(d))
+            }
+            _ => Some(a.depth_for(None)),
+        }
+    }
+
+    /// The actions that bring the program to `game` and make it move, on the running program
+    /// when it knows the game up to the opponent's last move.
+    fn actions(&mut self, game: &Game, level: Option<u32>) -> Result<Vec<Action>, EngineError> {
+        let a = Arc::clone(&self.adaptor);
+        let start = game.start().to_fen();
+        let moves = game.moves();
+        let mut pre = String::new();
+        if let (Some(d), Some(t)) = (level, &a.keys.depth) {
+            pre.push_str(&t.replace("{depth}", &a.depth.clamp(d).to_string()));
+        }
+        if let (Some((fen, known)), Some(_)) = (&self.known, &self.worker) {
+            if *fen == start && moves.starts_with(known) {
+                match (moves.len() - known.len(), &a.keys.go) {
+                    (0, Some(go)) => {
+                        return Ok(vec![
+                            Action::Keys(pre),
+                            Action::Flush,
+                            Action::Search(go.clone()),
+                        ]);
+                    }
+                    (1, _) => {
+                        let mut before = game.clone();
+                        while before.moves().len() > known.len() {
+                            before = before_last(&before);
+                        }
+                        let m = moves[known.len()];
+                        if a.typeable(before.position(), m) {
+                            let mut actions = vec![Action::Keys(pre), Action::Flush];
+                            actions.extend(a.move_then_go(before.position(), &m));
+                            return Ok(actions);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let plan = a.plan(game, level)?;
+        // A fresh program: the new-game keys if it has them and the plan starts from its own
+        // start, else a new machine.
+        let mut actions = Vec::new();
+        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        match (&self.worker, &a.keys.new_game, plan.fresh_keys) {
+            (Some(w), Some(n), true) => {
+                actions.push(Action::Keys(n.clone()));
+                actions.push(Action::Flush);
+                let _ = w;
+            }
+            _ => {
+                self.worker = None;
+                let w = Worker::spawn(Arc::clone(&a));
+                w.ask(Cmd::Boot(stop))?;
+                self.worker = Some(w);
+                // Start keys as a turn of their own (the program answers its questions).
+                actions.push(Action::Keys(plan.start));
+                actions.push(Action::Flush);
+            }
+        }
+        actions.push(Action::Keys(pre));
+        actions.push(Action::Flush);
+        actions.extend(plan.actions);
+        Ok(actions)
+    }
+
+    /// The depth to report: the one the program printed, else its level.
+    fn reported_depth(&self, printed: Option<u32>, level: Option<u32>) -> Option<u32> {
+        printed.or(if self.adaptor.has_levels { level } else { None })
+    }
+
+    /// The UCI score and the line's text for the byte of the program's score.
+    fn score_of(&self, raw: Option<u8>) -> (Option<i32>, Option<String>) {
+        let (Some(raw), Some(s)) = (raw, &self.adaptor.score) else {
+            return (None, None);
+        };
+        if let Some((_, meaning)) = s.special.iter().find(|(v, _)| *v == raw) {
+            return (None, Some(format!("value {raw}: {meaning}")));
+        }
+        let cp = s
+            .centipawns
+            .map(|c| ((f64::from(raw) - f64::from(s.neutral)) * c).round() as i32);
+        (cp, Some(format!("value {raw} ({})", s.scale)))
+    }
+
+    /// The info line for what the program holds while it searches.
+    fn progress_info(&self, game: &Game, level: Option<u32>, p: &Progress) -> Option<SearchInfo> {
+        let held = p.held.as_ref()?;
+        let mv = legal(game, &held.uci)?;
+        let (score, string) = self.score_of(held.score);
+        Some(SearchInfo {
+            depth: match p.nodes {
+                Some(0) => None,
+                _ => self.reported_depth(None, level),
+            },
+            seldepth: 0,
+            score,
+            nodes: p.nodes,
+            time: self.adaptor.clock.duration(p.cycles),
+            pv: vec![mv],
+            hashfull: None,
+            string,
+        })
+    }
+
+    /// Forgets the running program (after a failure, or a stop in the middle of its search).
+    fn drop_program(&mut self) {
+        self.worker = None;
+        self.known = None;
+    }
+}
+
+/// `text` as a legal move of `game`'s position.
+fn legal(game: &Game, text: &str) -> Option<Move> {
+    let mut g = game.clone();
+    g.push_uci(text).ok()
 }
 
 impl Engine for AdaptorEngine {
     fn name(&self) -> String {
         format!("{} (in Kempelen's emulator)", self.adaptor.name)
+    }
+
+    fn author(&self) -> String {
+        match &self.adaptor.author {
+            Some(a) => format!("{a} (adapted for UCI by the Kempelen developers)"),
+            None => "the Kempelen developers".into(),
+        }
     }
 
     fn perft(&mut self, _pos: &kempelen_engine::Position, _depth: u32) -> Result<u64, EngineError> {
@@ -59,6 +246,58 @@ impl Engine for AdaptorEngine {
         }
     }
 
+    /// `Level` (when the program has levels: its `{depth}`, 0 = chosen from the time
+    /// limits) and `Realtime` (hold the emulation to the machine's clock while the program
+    /// thinks).
+    fn options(&self) -> Vec<EngineOption> {
+        let mut options = Vec::new();
+        if self.adaptor.has_levels {
+            options.push(EngineOption {
+                name: LEVEL_OPTION.into(),
+                kind: OptionKind::Spin {
+                    default: 0,
+                    min: 0,
+                    max: i64::from(self.adaptor.depth.clamp(u32::MAX)),
+                },
+            });
+        }
+        options.push(EngineOption {
+            name: REALTIME_OPTION.into(),
+            kind: OptionKind::Check { default: false },
+        });
+        options
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
+        let invalid = |option: &str, reason: String| EngineError::InvalidOption {
+            name: option.into(),
+            value: value.to_string(),
+            reason,
+        };
+        if name.eq_ignore_ascii_case(REALTIME_OPTION) {
+            self.realtime = match value.to_ascii_lowercase().as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err(invalid(REALTIME_OPTION, "true or false".into())),
+            };
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case(LEVEL_OPTION) && self.adaptor.has_levels {
+            let max = self.adaptor.depth.clamp(u32::MAX);
+            self.level = match value.trim().parse::<u32>() {
+                Ok(n) if n <= max => n,
+                _ => {
+                    return Err(invalid(
+                        LEVEL_OPTION,
+                        format!("0 (from the time limits) to {max}"),
+                    ));
+                }
+            };
+            return Ok(());
+        }
+        Err(EngineError::UnknownOption(name.to_string()))
+    }
+
     fn search(
         &mut self,
         game: &Game,
@@ -66,9 +305,16 @@ impl Engine for AdaptorEngine {
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
         let a = Arc::clone(&self.adaptor);
+        let pos = game.position();
+        if pos.legal_moves().is_empty() {
+            return Err(EngineError::Unsupported(format!(
+                "{}: the side to move has no legal move",
+                a.name
+            )));
+        }
+        let white = pos.side() == kempelen_engine::piece::WHITE;
         if let Some(side) = a.plays {
-            let fen = game.position().to_fen();
-            if fen.split(' ').nth(1) != Some(&side.to_string()[..]) {
+            if (side == 'w') != white {
                 return Err(EngineError::Unsupported(format!(
                     "{} plays {} only",
                     a.name,
@@ -76,91 +322,151 @@ impl Engine for AdaptorEngine {
                 )));
             }
         }
-        let start = game.start().to_fen();
-        let moves = game.moves().to_vec();
-        let depth = a.depth_for(limits.depth);
-        let mut keys = String::new();
-        if let (Some(d), Some(t)) = (limits.depth, &a.keys.depth) {
-            keys.push_str(&t.replace("{depth}", &a.depth.clamp(d).to_string()));
+        if limits.nodes.is_some() && a.nodes.is_none() {
+            return Err(EngineError::Unsupported(format!(
+                "go nodes: {} counts no nodes (its adaptor names no node routine)",
+                a.name
+            )));
         }
-        let replies = a.keys.replies_to_moves.unwrap_or(true);
-        let synced = match (&self.known, &self.worker) {
-            (Some((fen, known)), Some(_)) if *fen == start && moves.starts_with(known) => {
-                match (moves.len() - known.len(), &a.keys.go) {
-                    (0, Some(go)) => {
-                        keys.push_str(go);
-                        true
-                    }
-                    (1, go) => {
-                        let mut before = game.clone();
-                        while before.moves().len() > known.len() {
-                            before = before_last(&before);
-                        }
-                        keys.push_str(&a.keys_for(before.position(), &moves[known.len()]));
-                        if !replies {
-                            keys.push_str(go.as_deref().unwrap_or(""));
-                        }
-                        true
-                    }
-                    _ => false,
-                }
-            }
-            _ => false,
-        };
-        let actions = if synced {
-            vec![Action::Keys(keys)]
-        } else {
-            let plan = a.plan(game, limits.depth)?;
-            // A fresh program: the new-game keys if it has them and the plan starts from
-            // its own start, else a new machine.
-            let mut actions = Vec::new();
-            match (&self.worker, &a.keys.new_game, plan.fresh_keys) {
-                (Some(w), Some(n), true) => {
-                    if let Err(e) = w.ask(Cmd::Turn(n.clone())) {
-                        self.worker = None;
-                        self.known = None;
-                        return Err(e);
-                    }
-                }
-                _ => {
-                    self.worker = None;
-                    let w = Worker::spawn(Arc::clone(&a));
-                    w.ask(Cmd::Boot)?;
-                    self.worker = Some(w);
-                    // Start keys as a turn of their own (the program answers its questions).
-                    actions.push(Action::Keys(plan.start));
-                    actions.push(Action::Flush);
-                }
-            }
-            actions.push(Action::Keys(keys));
-            actions.extend(plan.actions);
-            actions
-        };
-        let w = self.worker.as_ref().expect("a running program");
-        let (out, cycles) = match run_actions(w, actions) {
-            Ok(r) => r,
+        let level = self.level_for(limits, pos.side());
+        let deadline = time::budget(limits, pos.side())
+            .hard
+            .map(|h| (h.as_secs_f64() * a.clock.hz()).ceil().max(1.0) as u64);
+        let actions = match self.actions(game, level) {
+            Ok(x) => x,
             Err(e) => {
-                self.worker = None;
-                self.known = None;
+                self.drop_program();
                 return Err(e);
             }
         };
-        let caps: Vec<regex::Captures> = a.reply.captures_iter(&out).collect();
+        let search = SearchTurn {
+            keys: String::new(),
+            stop: Arc::clone(&control.stop),
+            deadline,
+            nodes: limits.nodes,
+            realtime: self.realtime,
+            program_black: !white,
+        };
+        let w = self.worker.as_ref().expect("a running program");
+        let mut progress = |p: Progress| {
+            if let Some(info) = self.progress_info(game, level, &p) {
+                control.report(&info);
+            }
+        };
+        let turn = match run_actions(w, actions, search, &mut progress) {
+            Ok(t) => t,
+            Err(e) => {
+                self.drop_program();
+                return Err(e);
+            }
+        };
+        let time = a.clock.duration(turn.cycles);
+        let (best, printed, score_raw) = match turn.end {
+            TurnEnd::Waiting => match self.read_reply(game, &turn.out) {
+                Ok((best, printed)) => {
+                    let score = match &a.score {
+                        Some(s) if s.after_move => {
+                            let w = self.worker.as_ref().expect("a running program");
+                            w.read(s.at, 1).ok().and_then(|b| b.first().copied())
+                        }
+                        _ => None,
+                    };
+                    let mut known = game.moves().to_vec();
+                    known.push(best);
+                    self.known = Some((game.start().to_fen(), known));
+                    (best, printed, score)
+                }
+                Err(e) => {
+                    self.drop_program();
+                    return Err(e);
+                }
+            },
+            TurnEnd::Stopped(cause) => {
+                // The program is in the middle of its search: it is set up afresh next time.
+                self.drop_program();
+                let why = match cause {
+                    Cause::Stop => "stopped".to_string(),
+                    Cause::Time => "its time was up".to_string(),
+                    Cause::Nodes => format!("it reached {} nodes", limits.nodes.unwrap_or(0)),
+                };
+                let Some(Held { uci, score }) = turn.held else {
+                    return Err(EngineError::Backend(format!(
+                        "{}: {why} after {:.3} s of emulated time, and it holds no best move yet",
+                        a.name,
+                        time.as_secs_f64()
+                    )));
+                };
+                let Some(best) = legal(game, &uci) else {
+                    return Err(EngineError::Backend(format!(
+                        "{}: {why}; the move it holds as best, `{uci}`, is not legal here",
+                        a.name
+                    )));
+                };
+                (best, Printed::default(), score)
+            }
+        };
+        let (mut score, mut string) = self.score_of(score_raw);
+        if let Some(s) = printed.score {
+            score = Some(s);
+            string = None;
+        }
+        let nodes = printed.nodes.or(turn.nodes);
+        // A move found without a search (a book move: no node counted) has no depth.
+        let depth = match (printed.depth, turn.nodes) {
+            (None, Some(0)) => None,
+            _ => self.reported_depth(printed.depth, level),
+        };
+        control.report(&SearchInfo {
+            depth,
+            seldepth: 0,
+            score,
+            nodes,
+            time,
+            pv: vec![best],
+            hashfull: None,
+            string,
+        });
+        Ok(SearchResult {
+            best: Some(best),
+            // The result's score and depth are numbers; the info line above says which the
+            // program produced.
+            score: score.unwrap_or(0),
+            pv: vec![best],
+            depth: depth.unwrap_or(0),
+            nodes: nodes.unwrap_or(0),
+            time: time.max(Duration::from_nanos(1)),
+        })
+    }
+}
+
+/// What the program printed beside its move.
+#[derive(Default)]
+struct Printed {
+    depth: Option<u32>,
+    score: Option<i32>,
+    nodes: Option<u64>,
+}
+
+impl AdaptorEngine {
+    /// The program's move in what it printed in its turn: a legal move of `game`, with the
+    /// piece a pawn became read from its board when the reply names none.
+    fn read_reply(&self, game: &Game, out: &str) -> Result<(Move, Printed), EngineError> {
+        let a = &self.adaptor;
+        let caps: Vec<regex::Captures> = a.reply.captures_iter(out).collect();
         let cap = if a.first { caps.first() } else { caps.last() };
         let Some(cap) = cap else {
-            self.known = None;
             return Err(EngineError::Backend(format!(
                 "{}: no reply matching `{}` in: {}",
                 a.name,
                 a.reply.as_str(),
-                one_line(&out)
+                one_line(out)
             )));
         };
-        let white = game.position().to_fen().split(' ').nth(1) == Some("w");
+        let pos = game.position();
+        let white = pos.side() == kempelen_engine::piece::WHITE;
         let rank = if white { '1' } else { '8' };
         let text = match (cap.name("move"), cap.name("castle")) {
             _ if cap.name("en_passant").is_some() => {
-                let pos = game.position();
                 let ep: Vec<Move> = pos
                     .legal_moves()
                     .iter()
@@ -184,9 +490,7 @@ impl Engine for AdaptorEngine {
                     }
                 }
             }
-            (_, Some(c)) if c.as_str().len() > 3 => {
-                format!("e{rank}c{rank}")
-            }
+            (_, Some(c)) if c.as_str().len() > 3 => format!("e{rank}c{rank}"),
             (_, Some(_)) => format!("e{rank}g{rank}"),
             (Some(mv), None) => mv.as_str().to_ascii_lowercase(),
             (None, None) => {
@@ -200,37 +504,53 @@ impl Engine for AdaptorEngine {
                 }
             }
         };
-        let mut after = game.clone();
-        let best = after.push_uci(&text).map_err(|e| {
+        let mv = match legal(game, &text) {
+            Some(m) => m,
+            None => self.promoted(game, &text)?,
+        };
+        let num = |n: &str| cap.name(n).and_then(|t| t.as_str().parse::<i64>().ok());
+        Ok((
+            mv,
+            Printed {
+                depth: num("depth").and_then(|d| u32::try_from(d).ok()),
+                score: num("score").and_then(|s| i32::try_from(s).ok()),
+                nodes: num("nodes").and_then(|n| u64::try_from(n).ok()),
+            },
+        ))
+    }
+
+    /// A reply `text` that is a pawn's move to the last rank without a piece: the piece the
+    /// pawn became, read from the program's board; any other reply that is not legal is an
+    /// error.
+    fn promoted(&self, game: &Game, text: &str) -> Result<Move, EngineError> {
+        let a = &self.adaptor;
+        let not_legal = |why: &str| {
             EngineError::Backend(format!(
-                "{}: its reply `{text}` is not legal here: {e}",
+                "{}: its reply `{text}` is not legal here{why}",
                 a.name
             ))
-        })?;
-        let mut known = moves;
-        known.push(best);
-        self.known = Some((start, known));
-        let num = |n: &str| cap.name(n).and_then(|t| t.as_str().parse::<i64>().ok());
-        let time = a.clock.duration(cycles);
-        let depth = num("depth").map_or(depth, |d| d as u32);
-        let nodes = num("nodes").map_or(0, |n| n as u64);
-        let score = num("score").map_or(0, |s| s as i32);
-        control.report(&SearchInfo {
-            depth,
-            seldepth: 0,
-            score,
-            nodes,
-            time,
-            pv: vec![best],
-            hashfull: None,
-        });
-        Ok(SearchResult {
-            best: Some(best),
-            score,
-            pv: vec![best],
-            depth,
-            nodes,
-            time: time.max(Duration::from_nanos(1)),
-        })
+        };
+        let pawn_to_last_rank = text.len() == 4
+            && game
+                .position()
+                .legal_moves()
+                .iter()
+                .any(|m| m.promotion() != 0 && m.to_uci().starts_with(text));
+        if !pawn_to_last_rank {
+            return Err(not_legal(""));
+        }
+        let Some(at) = a.ram_board_address(&text[2..4]) else {
+            return Err(not_legal(
+                ": a pawn to the last rank, and the program names no piece (its adaptor has no [ram_board] to read it from)",
+            ));
+        };
+        let w = self.worker.as_ref().expect("a running program");
+        let byte = w.read(at, 1)?.first().copied().unwrap_or(0);
+        let Some(piece) = a.ram_board_piece(byte) else {
+            return Err(not_legal(&format!(
+                ": a pawn to the last rank, and its board holds ${byte:02X} there, no piece a pawn becomes"
+            )));
+        };
+        legal(game, &format!("{text}{piece}")).ok_or_else(|| not_legal(""))
     }
 }

@@ -1,16 +1,28 @@
 //! The emulated machine that runs the program, on a thread of its own: booted with the
 //! images and pokes, driven turn by turn (keys typed, run until the program waits for input),
 //! restarted or poked for a set-up.
+//!
+//! Every turn runs in slices of emulated time, and between two slices the machine's thread
+//! looks at the search's stop flag, its time limit (a number of cycles: emulated time at the
+//! machine's clock), its node limit and the turn's cycle budget, so a `stop` ends any turn
+//! within one slice (a few milliseconds of host time). In the turn that computes the
+//! program's move it also reads what the program holds in RAM (its best move so far, see
+//! [`crate::held`]) and reports each change.
 
-use kempelen_emulator::{Machine, MemoryMap, StopReason};
+use kempelen_emulator::{Fault, Machine, MemoryMap, StopReason};
 use kempelen_engine::EngineError;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 
 use crate::description::Adaptor;
+use crate::held::{Held, RootBoard};
+
+/// Cycles per slice (about 65 ms of emulated time at 2 MHz, a few ms of host time).
+const SLICE: u64 = 1 << 17;
 
 impl Adaptor {
     /// A fresh machine with the program loaded, poked and run to its first wait for input.
-    fn boot(&self) -> Result<(Machine, String), EngineError> {
+    fn boot(&self, stop: &AtomicBool) -> Result<(Machine, String), EngineError> {
         let be = |e: String| EngineError::Backend(e);
         let mut b = match &self.personality {
             Some(p) => p.builder(),
@@ -27,91 +39,303 @@ impl Adaptor {
             m.write_bytes(*a, bytes).map_err(|e| be(e.to_string()))?;
         }
         m.console_mut().set_stop_on_empty_input(true);
-        let (out, _) = self.turn(&mut m, "")?;
+        if let Some((addrs, _)) = &self.nodes {
+            m.count_executions(addrs);
+        }
+        let out = self.turn(&mut m, "", stop)?.out;
         Ok((m, out))
     }
 
     /// Restarts the program at its entry, RAM kept, and runs it to its next wait for input.
-    fn restart(&self, m: &mut Machine) -> Result<(String, u64), EngineError> {
+    fn restart(&self, m: &mut Machine, stop: &AtomicBool) -> Result<Turn, EngineError> {
         let entry = self.entry.ok_or_else(|| {
             EngineError::Backend(format!("{}: no entry to restart at", self.name))
         })?;
         m.set_pc(entry);
-        self.turn(m, "")
+        self.turn(m, "", stop)
     }
 
-    /// Types `keys` and runs until the program waits for input; returns its output and the
-    /// cycles of the turn.
-    fn turn(&self, m: &mut Machine, keys: &str) -> Result<(String, u64), EngineError> {
-        m.console_mut().push_input(keys.as_bytes());
-        let stats = m.run(self.turn_budget).map_err(|e| {
-            let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
-            EngineError::Backend(format!("{}: {e}; output: {}", self.name, one_line(&out)))
-        })?;
-        let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
-        match stats.stop {
-            StopReason::InputWait { .. } => Ok((out, stats.cycles)),
-            stop => Err(EngineError::Backend(format!(
-                "{}: the program stopped ({stop}) instead of waiting for input; output: {}",
-                self.name,
-                one_line(&out)
-            ))),
-        }
+    /// Types `keys` and runs until the program waits for input (a turn that does not compute
+    /// the program's move: no time limit, not paced).
+    fn turn(&self, m: &mut Machine, keys: &str, stop: &AtomicBool) -> Result<Turn, EngineError> {
+        let limits = TurnLimits {
+            stop,
+            deadline: None,
+            nodes: None,
+            realtime: false,
+        };
+        self.run_turn(m, keys, &limits, None)
     }
+
+    /// Types `keys` and runs the machine slice by slice until the program waits for input,
+    /// or a limit ends the turn. `watch`: the turn computes the program's move; what it holds
+    /// in RAM is read after every slice and each change is sent.
+    fn run_turn(
+        &self,
+        m: &mut Machine,
+        keys: &str,
+        limits: &TurnLimits,
+        watch: Option<(&RootBoard, &mpsc::Sender<Msg>)>,
+    ) -> Result<Turn, EngineError> {
+        m.console_mut().push_input(keys.as_bytes());
+        if let Some((addrs, _)) = &self.nodes {
+            m.count_executions(addrs);
+        }
+        m.set_realtime(limits.realtime);
+        // Paced, a slice is 10 ms of emulated time, so a stop is seen within that much real
+        // time too.
+        let slice = if limits.realtime {
+            ((self.clock.hz() / 100.0) as u64).clamp(1, SLICE)
+        } else {
+            SLICE
+        };
+        let mut cycles = 0u64;
+        let mut held: Option<Held> = None;
+        let end = loop {
+            let mut this = slice.min(self.turn_budget - cycles);
+            if let Some(d) = limits.deadline {
+                this = this.min(d.saturating_sub(cycles).max(1));
+            }
+            match m.run(this) {
+                Ok(stats) => {
+                    cycles += stats.cycles;
+                    match stats.stop {
+                        StopReason::InputWait { .. } => break TurnEnd::Waiting,
+                        stop => {
+                            let out = take_output(m);
+                            return Err(EngineError::Backend(format!(
+                                "{}: the program stopped ({stop}) instead of waiting for input{}",
+                                self.name,
+                                printed(&out)
+                            )));
+                        }
+                    }
+                }
+                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => cycles += e.cycles,
+                Err(e) => {
+                    cycles += e.cycles;
+                    let out = take_output(m);
+                    // The trace (last instructions, registers) goes to standard error; the
+                    // error is one line.
+                    eprintln!("{}: {e}", self.name);
+                    return Err(EngineError::Backend(format!(
+                        "{}: the program faulted after {cycles} cycles of the turn: {} (its last instructions are on standard error){}",
+                        self.name,
+                        e.fault,
+                        printed(&out)
+                    )));
+                }
+            }
+            // What the program holds counts once its search has begun in this turn (a node
+            // counted): before, the bytes are left from its last search.
+            let searching = self.node_count(m).is_none_or(|n| n > 0);
+            if let (Some((root, tx)), true) = (watch, searching) {
+                let now = self.read_held(m, root);
+                if now.is_some() && now != held {
+                    held = now;
+                    let _ = tx.send(Msg::Progress(Progress {
+                        held: held.clone(),
+                        cycles,
+                        nodes: self.node_count(m),
+                    }));
+                }
+            }
+            if limits.stop.load(Ordering::Relaxed) {
+                break TurnEnd::Stopped(Cause::Stop);
+            }
+            if limits.deadline.is_some_and(|d| cycles >= d) {
+                break TurnEnd::Stopped(Cause::Time);
+            }
+            if let (Some(n), Some(c)) = (limits.nodes, self.node_count(m)) {
+                if c >= n {
+                    break TurnEnd::Stopped(Cause::Nodes);
+                }
+            }
+            if cycles >= self.turn_budget {
+                let out = take_output(m);
+                return Err(EngineError::Backend(format!(
+                    "{}: no wait for input within the turn's budget of {} cycles ({:.1} s at {} MHz){}",
+                    self.name,
+                    self.turn_budget,
+                    self.clock.duration(self.turn_budget).as_secs_f64(),
+                    self.clock.mhz,
+                    printed(&out)
+                )));
+            }
+        };
+        m.set_realtime(false);
+        if let (Some((root, _)), true) = (watch, self.node_count(m).is_none_or(|n| n > 0)) {
+            held = self.read_held(m, root);
+        }
+        Ok(Turn {
+            out: take_output(m),
+            cycles,
+            nodes: self.node_count(m),
+            end,
+            held,
+        })
+    }
+
+    /// The nodes counted since the turn began (the node routines' entries).
+    fn node_count(&self, m: &Machine) -> Option<u64> {
+        self.nodes
+            .as_ref()
+            .map(|_| m.execution_counts().iter().map(|(_, n)| n).sum())
+    }
+}
+
+/// `; output: ...` for an error message, or nothing when the program printed nothing.
+fn printed(out: &str) -> String {
+    if out.trim().is_empty() {
+        String::new()
+    } else {
+        format!("; output: {}", one_line(out))
+    }
+}
+
+fn take_output(m: &mut Machine) -> String {
+    String::from_utf8_lossy(&m.console_mut().take_output()).into_owned()
+}
+
+/// What ends a turn early.
+struct TurnLimits<'a> {
+    stop: &'a AtomicBool,
+    /// Cycles of the turn.
+    deadline: Option<u64>,
+    nodes: Option<u64>,
+    realtime: bool,
+}
+
+/// Why a turn ended before the program waited for input.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Cause {
+    /// The search was told to stop.
+    Stop,
+    /// Its time limit (emulated time) was reached.
+    Time,
+    /// Its node limit was reached.
+    Nodes,
+}
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TurnEnd {
+    /// The program waits for input (it has answered).
+    Waiting,
+    /// The turn was ended before: the program is in the middle of its work.
+    Stopped(Cause),
+}
+
+/// A turn's outcome.
+#[derive(Clone, Debug)]
+pub(crate) struct Turn {
+    /// What the program printed.
+    pub(crate) out: String,
+    /// The turn's cycles.
+    pub(crate) cycles: u64,
+    /// The nodes counted in the turn, when the adaptor counts them.
+    pub(crate) nodes: Option<u64>,
+    pub(crate) end: TurnEnd,
+    /// In the turn that computes the move: what the program held in RAM at its end.
+    pub(crate) held: Option<Held>,
+}
+
+/// A change of the move the program holds as best, while it searches.
+#[derive(Clone, Debug)]
+pub(crate) struct Progress {
+    pub(crate) held: Option<Held>,
+    pub(crate) cycles: u64,
+    pub(crate) nodes: Option<u64>,
+}
+
+/// The limits of the turn that computes the program's move.
+pub(crate) struct SearchTurn {
+    pub(crate) keys: String,
+    pub(crate) stop: Arc<AtomicBool>,
+    pub(crate) deadline: Option<u64>,
+    pub(crate) nodes: Option<u64>,
+    pub(crate) realtime: bool,
+    /// The program plays Black (how its squares are read).
+    pub(crate) program_black: bool,
 }
 
 /// What the machine's thread is asked to do.
 pub(crate) enum Cmd {
     /// A fresh machine, run to its first wait for input.
-    Boot,
+    Boot(Arc<AtomicBool>),
     /// Type the keys and run to the next wait.
-    Turn(String),
+    Turn(String, Arc<AtomicBool>),
+    /// The turn that computes the program's move.
+    Search(SearchTurn),
     /// Restart the program at its entry (RAM kept) and run to the next wait.
-    Restart,
+    Restart(Arc<AtomicBool>),
     /// Write bytes to RAM.
     Poke(Vec<(u16, u8)>),
+    /// Read bytes.
+    Read(u16, usize),
 }
 
-/// The program's output of a step and the cycles it took.
-pub(crate) type Reply = Result<(String, u64), EngineError>;
+/// A command's answer.
+pub(crate) type Reply = Result<Answer, EngineError>;
+
+/// What the machine's thread answers.
+pub(crate) enum Answer {
+    Turn(Turn),
+    Bytes(Vec<u8>),
+    Done,
+}
+
+/// A message from the machine's thread: progress of a search, or the answer to a command.
+pub(crate) enum Msg {
+    Progress(Progress),
+    Done(Reply),
+}
 
 /// The machine lives on a thread of its own (a [`Machine`] stays on the thread that built
 /// it); the engine talks to it through channels.
 pub(crate) struct Worker {
     tx: mpsc::Sender<Cmd>,
-    rx: mpsc::Receiver<Reply>,
+    rx: mpsc::Receiver<Msg>,
 }
 
 impl Worker {
     pub(crate) fn spawn(adaptor: Arc<Adaptor>) -> Worker {
         let (tx, cmds) = mpsc::channel::<Cmd>();
-        let (replies, rx) = mpsc::channel::<Reply>();
+        let (replies, rx) = mpsc::channel::<Msg>();
         std::thread::spawn(move || {
             let mut machine: Option<Machine> = None;
+            let missing = || EngineError::Backend("the program is not running".into());
             for cmd in cmds {
-                let reply = match cmd {
-                    Cmd::Boot => adaptor.boot().map(|(m, out)| {
+                let reply = match (cmd, machine.as_mut()) {
+                    (Cmd::Boot(stop), _) => adaptor.boot(&stop).map(|(m, _)| {
                         machine = Some(m);
-                        (out, 0)
+                        Answer::Done
                     }),
-                    Cmd::Turn(keys) => match machine.as_mut() {
-                        Some(m) => adaptor.turn(m, &keys),
-                        None => Err(EngineError::Backend("the program is not running".into())),
-                    },
-                    Cmd::Restart => match machine.as_mut() {
-                        Some(m) => adaptor.restart(m),
-                        None => Err(EngineError::Backend("the program is not running".into())),
-                    },
-                    Cmd::Poke(bytes) => match machine.as_mut() {
-                        Some(m) => bytes
-                            .iter()
-                            .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
-                            .map(|_| (String::new(), 0))
-                            .map_err(|e| EngineError::Backend(e.to_string())),
-                        None => Err(EngineError::Backend("the program is not running".into())),
-                    },
+                    (Cmd::Turn(keys, stop), Some(m)) => {
+                        adaptor.turn(m, &keys, &stop).map(Answer::Turn)
+                    }
+                    (Cmd::Search(s), Some(m)) => {
+                        let root = adaptor.root_board(m, s.program_black);
+                        let limits = TurnLimits {
+                            stop: &s.stop,
+                            deadline: s.deadline,
+                            nodes: s.nodes,
+                            realtime: s.realtime,
+                        };
+                        adaptor
+                            .run_turn(m, &s.keys, &limits, Some((&root, &replies)))
+                            .map(Answer::Turn)
+                    }
+                    (Cmd::Restart(stop), Some(m)) => adaptor.restart(m, &stop).map(Answer::Turn),
+                    (Cmd::Poke(bytes), Some(m)) => bytes
+                        .iter()
+                        .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
+                        .map(|_| Answer::Done)
+                        .map_err(|e| EngineError::Backend(e.to_string())),
+                    (Cmd::Read(a, n), Some(m)) => Ok(Answer::Bytes(m.read_bytes(a, n))),
+                    (_, None) => Err(missing()),
                 };
-                if replies.send(reply).is_err() {
+                if replies.send(Msg::Done(reply)).is_err() {
                     break;
                 }
             }
@@ -119,13 +343,40 @@ impl Worker {
         Worker { tx, rx }
     }
 
+    /// Sends `cmd` and waits for its answer; progress reports on the way go to `progress`.
+    pub(crate) fn ask_with(&self, cmd: Cmd, progress: &mut dyn FnMut(Progress)) -> Reply {
+        let gone = || EngineError::Backend("the machine's thread has ended".into());
+        self.tx.send(cmd).map_err(|_| gone())?;
+        loop {
+            match self.rx.recv().map_err(|_| gone())? {
+                Msg::Progress(p) => progress(p),
+                Msg::Done(reply) => return reply,
+            }
+        }
+    }
+
     pub(crate) fn ask(&self, cmd: Cmd) -> Reply {
-        self.tx
-            .send(cmd)
-            .map_err(|_| EngineError::Backend("the machine's thread has ended".into()))?;
-        self.rx
-            .recv()
-            .map_err(|_| EngineError::Backend("the machine's thread has ended".into()))?
+        self.ask_with(cmd, &mut |_| {})
+    }
+
+    /// A turn's outcome.
+    pub(crate) fn turn(&self, cmd: Cmd) -> Result<Turn, EngineError> {
+        match self.ask(cmd)? {
+            Answer::Turn(t) => Ok(t),
+            _ => Err(EngineError::Backend(
+                "the machine's thread answered out of turn".into(),
+            )),
+        }
+    }
+
+    /// `n` bytes at `a`.
+    pub(crate) fn read(&self, a: u16, n: usize) -> Result<Vec<u8>, EngineError> {
+        match self.ask(Cmd::Read(a, n))? {
+            Answer::Bytes(b) => Ok(b),
+            _ => Err(EngineError::Backend(
+                "the machine's thread answered out of turn".into(),
+            )),
+        }
     }
 }
 
@@ -137,35 +388,83 @@ pub(crate) enum Action {
     Flush,
     Restart,
     Poke(Vec<(u16, u8)>),
+    /// The keys after which the program computes its move: a turn of their own, the last.
+    /// Empty: the program computes its move in the turn before (it moves by itself).
+    Search(String),
 }
 
-/// Runs the actions; returns what the program printed in the last turn that typed keys (or,
-/// when no keys were typed after a restart, in the restart) and the cycles of that turn.
-pub(crate) fn run_actions(w: &Worker, actions: Vec<Action>) -> Reply {
-    let mut last = (String::new(), 0);
+/// The turns of a list of actions: keys are gathered into one turn up to a flush, a restart,
+/// a poke or the search.
+#[derive(Debug, PartialEq, Eq)]
+enum Step {
+    Turn(String),
+    Restart,
+    Poke(Vec<(u16, u8)>),
+}
+
+fn steps(actions: Vec<Action>) -> Vec<Step> {
+    let mut steps = Vec::new();
     let mut pending = String::new();
     for action in actions {
         match action {
             Action::Keys(k) => pending.push_str(&k),
             other => {
                 if !pending.is_empty() {
-                    last = w.ask(Cmd::Turn(std::mem::take(&mut pending)))?;
+                    steps.push(Step::Turn(std::mem::take(&mut pending)));
                 }
                 match other {
                     Action::Flush => {}
-                    Action::Restart => last = w.ask(Cmd::Restart)?,
-                    Action::Poke(bytes) => {
-                        w.ask(Cmd::Poke(bytes))?;
-                    }
+                    Action::Restart => steps.push(Step::Restart),
+                    Action::Poke(bytes) => steps.push(Step::Poke(bytes)),
+                    Action::Search(k) if !k.is_empty() => steps.push(Step::Turn(k)),
+                    Action::Search(_) => {}
                     Action::Keys(_) => unreachable!("keys are pending"),
                 }
             }
         }
     }
     if !pending.is_empty() {
-        last = w.ask(Cmd::Turn(pending))?;
+        steps.push(Step::Turn(pending));
     }
-    Ok(last)
+    steps
+}
+
+/// Runs the actions; the last turn that types keys is the search's, with its limits, and its
+/// outcome is returned (or the outcome of an earlier turn that a stop ended).
+pub(crate) fn run_actions(
+    w: &Worker,
+    actions: Vec<Action>,
+    search: SearchTurn,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<Turn, EngineError> {
+    let steps = steps(actions);
+    let last = steps
+        .iter()
+        .rposition(|s| matches!(s, Step::Turn(_)))
+        .ok_or_else(|| EngineError::Backend("nothing to type: no turn computes a move".into()))?;
+    let stop = Arc::clone(&search.stop);
+    let mut search = Some(search);
+    for (i, step) in steps.into_iter().enumerate() {
+        let t = match step {
+            Step::Turn(keys) if i == last => {
+                let s = search.take().expect("one search turn");
+                match w.ask_with(Cmd::Search(SearchTurn { keys, ..s }), progress)? {
+                    Answer::Turn(t) => return Ok(t),
+                    _ => return Err(EngineError::Backend("no turn answered".into())),
+                }
+            }
+            Step::Turn(keys) => w.turn(Cmd::Turn(keys, Arc::clone(&stop)))?,
+            Step::Restart => w.turn(Cmd::Restart(Arc::clone(&stop)))?,
+            Step::Poke(bytes) => {
+                w.ask(Cmd::Poke(bytes))?;
+                continue;
+            }
+        };
+        if t.end != TurnEnd::Waiting {
+            return Ok(t);
+        }
+    }
+    Err(EngineError::Backend("no turn computed a move".into()))
 }
 
 /// Console text on one line (for an error that UCI prints as one `info string`), the last
@@ -177,4 +476,49 @@ pub(crate) fn one_line(text: &str) -> String {
         .collect();
     let n = flat.chars().count();
     flat.chars().skip(n.saturating_sub(300)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_are_gathered_into_turns_and_the_search_keys_are_a_turn_of_their_own() {
+        let s = steps(vec![
+            Action::Keys("C".into()),
+            Action::Flush,
+            Action::Keys("1333".into()),
+            Action::Keys("F".into()),
+            Action::Search("P".into()),
+        ]);
+        assert_eq!(
+            s,
+            [
+                Step::Turn("C".into()),
+                Step::Turn("1333F".into()),
+                Step::Turn("P".into())
+            ]
+        );
+        let s = steps(vec![
+            Action::Keys("YB2".into()),
+            Action::Flush,
+            Action::Search(String::new()),
+        ]);
+        assert_eq!(s, [Step::Turn("YB2".into())]);
+        let s = steps(vec![
+            Action::Keys("G".into()),
+            Action::Restart,
+            Action::Poke(vec![(1, 2)]),
+            Action::Keys("W".into()),
+        ]);
+        assert_eq!(
+            s,
+            [
+                Step::Turn("G".into()),
+                Step::Restart,
+                Step::Poke(vec![(1, 2)]),
+                Step::Turn("W".into())
+            ]
+        );
+    }
 }

@@ -33,6 +33,85 @@ impl Adaptor {
         keys
     }
 
+    /// Whether the opponent's move `mv` (in `before`) can be typed so that the program ends
+    /// in the same position: a promotion to a piece its keys make, a capture en passant it
+    /// takes as one. Any other move is given to it by setting up the position after it.
+    pub(crate) fn typeable(&self, before: &kempelen_engine::Position, mv: Move) -> bool {
+        if mv.promotion() != 0 {
+            let piece = mv.to_uci().chars().nth(4).unwrap_or('q');
+            return self.promotions().contains(piece);
+        }
+        if before.is_en_passant(mv) {
+            return self.keys.en_passant.unwrap_or(true);
+        }
+        true
+    }
+
+    /// The pieces an opponent's promotion typed as a move makes (see [`Keys::promotions`]).
+    fn promotions(&self) -> String {
+        match &self.keys.promotions {
+            Some(p) => p.to_ascii_lowercase(),
+            None if self.keys.move_.contains("{promotion}")
+                || self.keys.move_.contains("{move}") =>
+            {
+                "qrbn".into()
+            }
+            None => String::new(),
+        }
+    }
+
+    /// The bytes of `[pieces]` for `p` with the program playing White (`program_white`) or
+    /// Black: its pieces in the first slots, its opponent's in the next, each piece in a slot
+    /// of its kind (by squares from a1 to h8), unused slots holding the captured byte. A
+    /// position with more pieces of a kind than the program has slots for is refused.
+    fn pieces_bytes(
+        &self,
+        p: &FenParts,
+        program_white: bool,
+    ) -> Result<Vec<(u16, u8)>, EngineError> {
+        let Some(spec) = &self.pieces else {
+            return Ok(Vec::new());
+        };
+        let mut bytes = Vec::new();
+        for side_white in [program_white, !program_white] {
+            let mut left: Vec<(char, u8, u8)> = Vec::new();
+            for rank in 0..8u8 {
+                for file in 0..8u8 {
+                    let c = p.board[usize::from(rank)][usize::from(file)];
+                    if c != ' ' && c.is_ascii_uppercase() == side_white {
+                        left.push((c.to_ascii_lowercase(), file, rank));
+                    }
+                }
+            }
+            for &kind in &spec.order {
+                let sq = match left.iter().position(|(k, _, _)| *k == kind) {
+                    Some(i) => {
+                        let (_, file, rank) = left.remove(i);
+                        spec.squares.encode(file, rank, !program_white)
+                    }
+                    None => spec.captured,
+                };
+                bytes.push(sq);
+            }
+            if let Some((kind, _, _)) = left.first() {
+                let colour = if side_white { "White" } else { "Black" };
+                let have = left.iter().filter(|(k, _, _)| k == kind).count()
+                    + spec.order.iter().filter(|k| *k == kind).count();
+                let slots = spec.order.iter().filter(|k| *k == kind).count();
+                return Err(EngineError::Unsupported(format!(
+                    "{} cannot take this position: it keeps {slots} {} for each side, and {colour} has {have}",
+                    self.name,
+                    piece_name(*kind, slots),
+                )));
+            }
+        }
+        Ok(bytes
+            .into_iter()
+            .enumerate()
+            .map(|(i, b)| (spec.at.wrapping_add(i as u16), b))
+            .collect())
+    }
+
     /// `{board}`: the squares of `p` typed in the order of `[board]`.
     fn board_keys(&self, p: &FenParts) -> String {
         let Some(spec) = &self.board else {
@@ -93,35 +172,33 @@ impl Adaptor {
         let depth = self.depth_for(limit);
         let target = FenParts::of(game.position());
         let program_white = target.side == 'w';
-        let (base, last) = base_of(game);
+        let (base, last) = base_of(game, |before, m| self.typeable(before, m));
         let base = FenParts::of(&base);
         let at_start = base.same(&FenParts::of(&kempelen_engine::Position::startpos()));
         let go = self.keys.go.as_deref().unwrap_or("");
-        let replies = self.keys.replies_to_moves.unwrap_or(true);
         let start = match (&self.keys.start_black, program_white) {
             (Some(k), false) => Some(k),
             _ => self.keys.start.as_ref(),
         }
         .map_or(String::new(), |k| self.fill(k, program_white, &base, depth));
-        let then = |m: &Move| {
-            let mut k = self.keys_for(&base_position(&base), m);
-            if !replies {
-                k.push_str(go);
-            }
-            k
-        };
+        // The opponent's last move, then the keys that make the program move: those keys
+        // are the search's turn.
+        let then = |m: &Move| self.move_then_go(&base_position(&base), m);
         // The new-game keys start a game with the program as White.
         let fresh_keys = program_white || self.keys.start_black.is_none();
-        let keys = |k: String| Plan {
+        let keys = |actions: Vec<Action>| Plan {
             start: start.clone(),
-            actions: vec![Action::Keys(k)],
+            actions,
             fresh_keys,
         };
         match (at_start, last, &self.keys.position) {
-            (true, None, _) => Ok(keys(go.to_string())),
+            (true, None, _) => Ok(keys(vec![Action::Search(go.to_string())])),
             (_, _, Some(p)) => {
                 let fen = FenParts::of(game.position());
-                Ok(keys(self.fill(p, program_white, &fen, depth) + go))
+                Ok(keys(vec![
+                    Action::Keys(self.fill(p, program_white, &fen, depth)),
+                    Action::Search(go.to_string()),
+                ]))
             }
             (true, Some(m), _) => Ok(keys(then(&m))),
             _ if !self.setup.is_empty() => {
@@ -133,6 +210,9 @@ impl Adaptor {
                     if step.restart {
                         actions.push(Action::Restart);
                     }
+                    if step.pieces {
+                        actions.push(Action::Poke(self.pieces_bytes(&base, program_white)?));
+                    }
                     if !step.poke.is_empty() {
                         let mut bytes = Vec::new();
                         for p in &step.poke {
@@ -143,10 +223,10 @@ impl Adaptor {
                 }
                 // The reply is read from what the program prints after the last keys only.
                 actions.push(Action::Flush);
-                actions.push(Action::Keys(match last {
-                    Some(m) => then(&m),
-                    None => go.to_string(),
-                }));
+                match last {
+                    Some(m) => actions.extend(then(&m)),
+                    None => actions.push(Action::Search(go.to_string())),
+                }
                 Ok(Plan {
                     start: String::new(),
                     actions,
@@ -157,6 +237,21 @@ impl Adaptor {
                 "{} cannot be set up in this position (its adaptor has no `position` keys or [[setup]])",
                 self.name
             ))),
+        }
+    }
+
+    /// The opponent's move `m` (in `before`) and then the keys that make the program move:
+    /// the move itself when the program answers a move by itself, else its `go` keys.
+    pub(crate) fn move_then_go(&self, before: &kempelen_engine::Position, m: &Move) -> Vec<Action> {
+        let keys = self.keys_for(before, m);
+        if self.keys.replies_to_moves.unwrap_or(true) {
+            vec![Action::Search(keys)]
+        } else {
+            vec![
+                Action::Keys(keys),
+                Action::Flush,
+                Action::Search(self.keys.go.clone().unwrap_or_default()),
+            ]
         }
     }
 
@@ -363,10 +458,19 @@ fn one_move_from_start(target: &FenParts) -> Option<Move> {
 
 /// The position to set the program up in and the move to type after it, if any: the game's
 /// last move, the double step the FEN's en-passant square names (the program then knows it),
-/// or the first move of a game from the start; else the position itself.
-fn base_of(game: &Game) -> (kempelen_engine::Position, Option<Move>) {
+/// or the first move of a game from the start; else the position itself. A last move that
+/// cannot be typed (`typeable` says no: an underpromotion, say) is not typed: the program is
+/// set up in the position after it.
+fn base_of(
+    game: &Game,
+    typeable: impl Fn(&kempelen_engine::Position, Move) -> bool,
+) -> (kempelen_engine::Position, Option<Move>) {
     if let Some(&last) = game.moves().last() {
-        return (before_last(game).position().clone(), Some(last));
+        let before = before_last(game).position().clone();
+        if typeable(&before, last) {
+            return (before, Some(last));
+        }
+        return (game.position().clone(), None);
     }
     let target = FenParts::of(game.position());
     if let Some((pos, m)) = undo_double_step(&target) {
@@ -376,6 +480,19 @@ fn base_of(game: &Game) -> (kempelen_engine::Position, Option<Move>) {
         return (kempelen_engine::Position::startpos(), Some(m));
     }
     (game.position().clone(), None)
+}
+
+/// `kind`'s name, in the plural when `n` is not 1.
+fn piece_name(kind: char, n: usize) -> &'static str {
+    let (one, many) = match kind {
+        'k' => ("king", "kings"),
+        'q' => ("queen", "queens"),
+        'r' => ("rook", "rooks"),
+        'b' => ("bishop", "bishops"),
+        'n' => ("knight", "knights"),
+        _ => ("pawn", "pawns"),
+    };
+    if n == 1 { one } else { many }
 }
 
 /// `game` without its last move.
@@ -395,6 +512,71 @@ mod tests {
 
     fn parts(fen: &str) -> FenParts {
         FenParts::of(&Position::from_fen(fen).unwrap())
+    }
+
+    /// The set-up toy (tests/data/adaptor) with `extra` added to its `[keys]`, read from a
+    /// copy in a scratch folder.
+    fn toy(name: &str, extra: &str) -> Adaptor {
+        let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/adaptor");
+        let dir =
+            std::env::temp_dir().join(format!("kempelen-setup-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(data.join("setup-toy.asm"), dir.join("setup-toy.asm")).unwrap();
+        let toml = std::fs::read_to_string(data.join("setup-toy.toml"))
+            .unwrap()
+            .replace("[keys]\n", &format!("[keys]\n{extra}\n"));
+        std::fs::write(dir.join("toy.toml"), toml).unwrap();
+        Adaptor::from_file(&dir.join("toy.toml")).unwrap()
+    }
+
+    fn typed(plan: &Plan) -> String {
+        plan.actions
+            .iter()
+            .filter_map(|a| match a {
+                Action::Keys(k) | Action::Search(k) => Some(k.as_str()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// An opponent's promotion the program's keys cannot make is given to it as the position
+    /// after it, set up square by square (the knight on a8); one they can make is typed.
+    #[test]
+    fn an_underpromotion_is_set_up_and_a_promotion_the_keys_make_is_typed() {
+        let a = toy("promotions", "promotions = \"q\"");
+        let mut g = Game::from_fen("8/P7/1k6/8/8/8/8/K7 w - - 0 1").unwrap();
+        g.push_uci("a7a8n").unwrap();
+        let keys = typed(&a.plan(&g, Some(2)).unwrap());
+        assert!(!keys.contains("a7a8"), "{keys}");
+        // The knight on a8, White's, moved (the only piece typed as a knight).
+        assert!(keys.contains("N,W,1"), "{keys}");
+        assert!(keys.ends_with('B'), "Black to move: {keys}");
+        let mut g = Game::from_fen("8/P7/1k6/8/8/8/8/K7 w - - 0 1").unwrap();
+        g.push_uci("a7a8q").unwrap();
+        let plan = a.plan(&g, Some(2)).unwrap();
+        assert_eq!(
+            plan.actions.last(),
+            Some(&Action::Search("a7a8".into())),
+            "the queen's promotion typed as the move"
+        );
+        // Without `promotions`, the move keys (no `{promotion}`) make none: set up.
+        let plain = toy("plain", "");
+        assert!(!typed(&plain.plan(&g, Some(2)).unwrap()).contains("a7a8"));
+    }
+
+    /// A capture en passant is typed unless the adaptor says the program does not take one
+    /// typed so.
+    #[test]
+    fn an_en_passant_capture_is_set_up_when_the_program_does_not_take_it_typed() {
+        let mut g = Game::from_fen("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2").unwrap();
+        g.push_uci("e5d6").unwrap();
+        let typing = toy("ep-typed", "");
+        assert_eq!(
+            typing.plan(&g, Some(2)).unwrap().actions.last(),
+            Some(&Action::Search("e5d6".into()))
+        );
+        let not = toy("ep-setup", "en_passant = false");
+        assert!(!typed(&not.plan(&g, Some(2)).unwrap()).contains("e5d6"));
     }
 
     #[test]
@@ -437,20 +619,20 @@ mod tests {
     fn the_base_position_is_the_one_before_a_known_last_move() {
         let g =
             Game::from_fen("rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1 1").unwrap();
-        let (base, m) = base_of(&g);
+        let (base, m) = base_of(&g, |_, _| true);
         assert_eq!(base.to_fen(), Position::startpos().to_fen());
         assert_eq!(m.unwrap().to_uci(), "g1f3");
         let mut g = Game::new(Position::startpos());
         g.push_uci("e2e4").unwrap();
         g.push_uci("c7c5").unwrap();
-        let (base, m) = base_of(&g);
+        let (base, m) = base_of(&g, |_, _| true);
         assert_eq!(m.unwrap().to_uci(), "c7c5");
         assert!(
             base.to_fen()
                 .starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b")
         );
         let g = Game::from_fen("B6k/8/8/8/8/8/8/7K w - - 0 1").unwrap();
-        let (base, m) = base_of(&g);
+        let (base, m) = base_of(&g, |_, _| true);
         assert!(m.is_none());
         assert_eq!(base.to_fen(), g.position().to_fen());
     }

@@ -563,7 +563,7 @@ fn full_growth(depth: u32, bar: &ProgressBar) -> Vec<u64> {
         let control = SearchControl::with_info(|i| {
             per.lock()
                 .unwrap_or_else(|e| e.into_inner())
-                .push((i.depth, i.nodes))
+                .push((i.depth.unwrap_or(0), i.nodes.unwrap_or(0)))
         });
         state.search(
             &pos,

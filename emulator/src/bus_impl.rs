@@ -171,6 +171,10 @@ pub struct MachineBus {
     pub(crate) code_log: Box<CodeLog>,
     /// The machine's timing model at work, if it has one ([`crate::timing`]).
     pub(crate) timer: Option<Box<Timer>>,
+    /// Addresses whose instruction is counted every time it runs (sorted), and the counts
+    /// (see [`crate::Machine::count_executions`]).
+    counted: Vec<u16>,
+    counts: Vec<Cell<u64>>,
 }
 
 /// The most recent writes into program code: enough for every write of the last [`RECENT`]
@@ -279,6 +283,8 @@ impl MachineBus {
             deferred: [Deferred::default(); DEFERRED],
             deferred_len: 0,
             traps: Vec::new(),
+            counted: Vec::new(),
+            counts: Vec::new(),
             console_status: 0,
             console_next: 0,
             console_polled: Cell::new(false),
@@ -379,13 +385,50 @@ impl MachineBus {
         let at = self.attr[i] & !attr::CHECK;
         let check = (at & attr::OUTSIDE == 0
             && crate::cpu_rules::needs_check(self.cpu, &self.class, &self.mem, a))
-            || self.is_trap(a);
+            || self.is_trap(a)
+            || self.is_counted(a);
         self.attr[i] = if check { at | attr::CHECK } else { at };
     }
 
     /// Whether a host trap sits at `a`.
     pub(crate) fn is_trap(&self, a: u16) -> bool {
         !self.traps.is_empty() && self.traps.binary_search(&a).is_ok()
+    }
+
+    /// Whether the instruction at `a` is counted.
+    fn is_counted(&self, a: u16) -> bool {
+        !self.counted.is_empty() && self.counted.binary_search(&a).is_ok()
+    }
+
+    /// Counts every execution of the instructions at `addrs` from now on (counts from 0),
+    /// marking them for the step loop's slow path, where they are counted.
+    pub(crate) fn set_counted(&mut self, mut addrs: Vec<u16>) {
+        addrs.sort_unstable();
+        addrs.dedup();
+        self.counts = addrs.iter().map(|_| Cell::new(0)).collect();
+        let old = std::mem::replace(&mut self.counted, addrs.clone());
+        for a in old.into_iter().chain(addrs) {
+            self.mark(a);
+        }
+    }
+
+    /// Counts one execution of the instruction at `a`, if it is counted.
+    #[inline]
+    pub(crate) fn count(&self, a: u16) {
+        if !self.counted.is_empty() {
+            if let Ok(i) = self.counted.binary_search(&a) {
+                self.counts[i].set(self.counts[i].get() + 1);
+            }
+        }
+    }
+
+    /// The counted addresses (ascending) with their counts.
+    pub(crate) fn counts(&self) -> Vec<(u16, u64)> {
+        self.counted
+            .iter()
+            .zip(&self.counts)
+            .map(|(&a, c)| (a, c.get()))
+            .collect()
     }
 
     /// Sets the host trap addresses and marks them for the step loop's slow path.

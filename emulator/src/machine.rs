@@ -420,6 +420,20 @@ impl Machine {
         }
     }
 
+    /// Counts every execution of the instructions at `addrs` from now on, across runs, with
+    /// the counts starting at 0 (replacing earlier counters). For a routine entered only by
+    /// calls, the count at its first instruction is the number of calls; a counted address
+    /// costs the step loop's slow path there and nothing elsewhere.
+    pub fn count_executions(&mut self, addrs: &[u16]) {
+        self.core.bus_mut().set_counted(addrs.to_vec());
+    }
+
+    /// The counted addresses (ascending) and how often each instruction ran since
+    /// [`Machine::count_executions`].
+    pub fn execution_counts(&self) -> Vec<(u16, u64)> {
+        self.core.bus().counts()
+    }
+
     /// Whether the host call "iteration complete" (`0x01`) stops the run with
     /// [`StopReason::HostIteration`] (resumable: running again continues after it). Off by
     /// default: the call then does nothing, so programs run in one piece.

@@ -171,6 +171,9 @@ fn slow_path<C: Core<Bus: Machined>>(
         bus.attr[usize::from(pc)],
         core.interrupt_pending(),
     );
+    if !matches!(pre, Pre::Exit(_)) {
+        bus.count(pc);
+    }
     if let Some(w) = cold.watch.as_deref_mut() {
         w.after(core, cycles);
         if !matches!(pre, Pre::Exit(_)) {

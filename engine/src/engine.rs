@@ -89,21 +89,27 @@ impl Limits {
 /// when the best move changes).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SearchInfo {
-    /// Completed depth.
-    pub depth: u32,
+    /// Completed depth; `None` for a program that has no depth (an adapted program without
+    /// levels), and then UCI prints none.
+    pub depth: Option<u32>,
     /// Deepest ply reached; 0 when the engine does not know it (the 8-bit builds and adapted
     /// programs report no selective depth), and then UCI prints none.
     pub seldepth: u32,
-    /// Score in centipawns, side to move's view, mate scores as [`MATE`] minus plies.
-    pub score: i32,
-    /// Nodes so far.
-    pub nodes: u64,
-    /// Time since the search started.
+    /// Score in centipawns, side to move's view, mate scores as [`MATE`] minus plies; `None`
+    /// when the engine keeps no score in centipawns (then UCI prints none).
+    pub score: Option<i32>,
+    /// Nodes so far; `None` when the engine does not count them (then UCI prints neither
+    /// nodes nor nps).
+    pub nodes: Option<u64>,
+    /// Time since the search started, on the engine's [`Engine::clock`].
     pub time: Duration,
     /// Principal variation.
     pub pv: Vec<Move>,
     /// Transposition-table fill in permille, if the backend has one.
     pub hashfull: Option<u32>,
+    /// Text for the end of the line (UCI `string`), one line: what the engine reports that
+    /// UCI has no field for (an adapted program's own score and its scale).
+    pub string: Option<String>,
 }
 
 /// Callback receiving [`SearchInfo`] lines.
@@ -188,13 +194,14 @@ impl SearchResult {
     /// transposition table's fill (if the backend has a table).
     pub fn info(&self, seldepth: u32, hashfull: Option<u32>) -> SearchInfo {
         SearchInfo {
-            depth: self.depth,
+            depth: Some(self.depth),
             seldepth,
-            score: self.score,
-            nodes: self.nodes,
+            score: Some(self.score),
+            nodes: Some(self.nodes),
             time: self.time,
             pv: self.pv.clone(),
             hashfull,
+            string: None,
         }
     }
 
@@ -290,6 +297,11 @@ pub enum EngineClock {
 pub trait Engine: Send {
     /// Name and version for `id name`.
     fn name(&self) -> String;
+
+    /// The authors for `id author`.
+    fn author(&self) -> String {
+        "the Kempelen developers".into()
+    }
 
     /// Perft of `pos` to `depth`.
     fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError>;

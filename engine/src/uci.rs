@@ -1,7 +1,12 @@
 //! The UCI protocol loop, the engine crate's only I/O. It reads commands from any `BufRead`,
 //! writes to any `Write`, and runs searches on a second thread so that `isready`, `stop` and
-//! `quit` are answered while the engine thinks. Malformed commands and illegal moves get an
-//! `info string error ...` line naming the command, and the loop keeps going.
+//! `quit` are answered while the engine thinks (a backend looks at the stop flag often enough
+//! to end within a few milliseconds). A command that needs the engine (`position`,
+//! `ucinewgame`, `setoption`, `uci`) sent during a bounded search waits for its `bestmove`; an
+//! infinite search it stops. A failed search says why in an `info string` and answers
+//! `bestmove 0000`: no move is sent in an engine's name that it did not choose. Malformed
+//! commands and illegal moves get an `info string error ...` line naming the command, and the
+//! loop keeps going.
 
 use crate::engine::{Engine, EngineError, Limits, OptionKind, SearchControl, SearchInfo, mate_in};
 use crate::game::Game;
@@ -20,23 +25,25 @@ pub fn format_score(score: i32) -> String {
     }
 }
 
-/// Formats an `info` line.
+/// Formats an `info` line: only the fields the engine reported (an adapted program may know
+/// no depth, score or node count); `nps` only with nodes.
 pub fn format_info(info: &SearchInfo) -> String {
-    let ms = info.time.as_millis().max(1) as u64;
-    let nps = info.nodes * 1000 / ms;
-    // A selective depth of 0 is unknown (the 8-bit builds, adapted programs): not printed.
-    let seldepth = match info.seldepth {
-        0 => String::new(),
-        d => format!(" seldepth {}", d.max(info.depth)),
-    };
-    let mut s = format!(
-        "info depth {}{seldepth} score {} nodes {} nps {} time {}",
-        info.depth,
-        format_score(info.score),
-        info.nodes,
-        nps,
-        info.time.as_millis()
-    );
+    let mut s = String::from("info");
+    if let Some(depth) = info.depth {
+        s.push_str(&format!(" depth {depth}"));
+        // A selective depth of 0 is unknown (the 8-bit builds, adapted programs): not printed.
+        if info.seldepth > 0 {
+            s.push_str(&format!(" seldepth {}", info.seldepth.max(depth)));
+        }
+    }
+    if let Some(score) = info.score {
+        s.push_str(&format!(" score {}", format_score(score)));
+    }
+    if let Some(nodes) = info.nodes {
+        let ms = info.time.as_millis().max(1) as u64;
+        s.push_str(&format!(" nodes {nodes} nps {}", nodes * 1000 / ms));
+    }
+    s.push_str(&format!(" time {}", info.time.as_millis()));
     if let Some(h) = info.hashfull {
         s.push_str(&format!(" hashfull {h}"));
     }
@@ -47,7 +54,22 @@ pub fn format_info(info: &SearchInfo) -> String {
             s.push_str(&m.to_uci());
         }
     }
+    if let Some(text) = &info.string {
+        s.push_str(" string ");
+        s.push_str(&one_line(text));
+    }
     s
+}
+
+/// `text` on one line: line breaks and other control characters become spaces, so that an
+/// engine's message (a fault with its trace, say) stays one UCI line.
+pub fn one_line(text: &str) -> String {
+    let flat: String = text
+        .trim_end()
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    flat
 }
 
 /// Parses the arguments of `position`.
@@ -144,10 +166,24 @@ type Running<'scope> = ScopedJoinHandle<'scope, &'scope mut dyn Engine>;
 
 struct Shared<W> {
     out: Mutex<W>,
+    /// The running search has sent its `bestmove` (its thread is about to end).
+    answered: AtomicBool,
 }
 
 impl<W: Write> Shared<W> {
+    /// Writes a search's `bestmove` line and notes that the search has answered.
+    fn answer(&self, text: &str) {
+        self.line(text);
+        self.answered.store(true, Ordering::Release);
+    }
+
+    /// Writes `text` as one line (an engine's message with line breaks is joined).
     fn line(&self, text: &str) {
+        let text = if text.contains(|c: char| c.is_control()) {
+            std::borrow::Cow::Owned(one_line(text))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
         let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
         let _ = writeln!(out, "{text}");
         let _ = out.flush();
@@ -162,6 +198,7 @@ pub fn run<R: BufRead, W: Write + Send>(
 ) -> io::Result<()> {
     let shared = Shared {
         out: Mutex::new(output),
+        answered: AtomicBool::new(false),
     };
     let shared = &shared;
     thread::scope(|scope| -> io::Result<()> {
@@ -214,10 +251,10 @@ pub fn run<R: BufRead, W: Write + Send>(
             }
             match command {
                 "uci" => {
-                    finish(&mut running, &mut idle, &stop, shared);
+                    settle(&mut running, &mut idle, &stop, searching_infinite, shared);
                     let engine = idle.as_deref_mut().expect("engine is idle");
                     shared.line(&format!("id name {}", engine.name()));
-                    shared.line("id author the Kempelen developers");
+                    shared.line(&format!("id author {}", engine.author()));
                     for o in engine.options() {
                         shared.line(&match o.kind {
                             OptionKind::Spin { default, min, max } => {
@@ -237,7 +274,7 @@ pub fn run<R: BufRead, W: Write + Send>(
                 "isready" => shared.line("readyok"),
                 "debug" | "register" | "ponderhit" => {}
                 "ucinewgame" => {
-                    finish(&mut running, &mut idle, &stop, shared);
+                    settle(&mut running, &mut idle, &stop, searching_infinite, shared);
                     game = Game::default();
                     refused = None;
                     if let Err(e) = idle.as_deref_mut().expect("idle").new_game() {
@@ -245,7 +282,7 @@ pub fn run<R: BufRead, W: Write + Send>(
                     }
                 }
                 "position" => {
-                    finish(&mut running, &mut idle, &stop, shared);
+                    settle(&mut running, &mut idle, &stop, searching_infinite, shared);
                     match parse_position(args) {
                         Ok(g) => {
                             game = g;
@@ -258,7 +295,7 @@ pub fn run<R: BufRead, W: Write + Send>(
                     }
                 }
                 "setoption" => {
-                    finish(&mut running, &mut idle, &stop, shared);
+                    settle(&mut running, &mut idle, &stop, searching_infinite, shared);
                     match parse_setoption(args) {
                         Ok((name, value)) => {
                             if let Err(e) =
@@ -271,6 +308,11 @@ pub fn run<R: BufRead, W: Write + Send>(
                     }
                 }
                 "go" => {
+                    // A search that has answered is over, even if its thread has not quite
+                    // ended: a GUI sends the next `go` as soon as it has the `bestmove`.
+                    if shared.answered.load(Ordering::Acquire) {
+                        finish(&mut running, &mut idle, &stop, shared);
+                    }
                     if running.is_some() {
                         shared.line("info string error: go: already searching (send 'stop' first)");
                         continue;
@@ -297,6 +339,7 @@ pub fn run<R: BufRead, W: Write + Send>(
                     }
                     searching_infinite = limits.infinite;
                     stop = Arc::new(AtomicBool::new(false));
+                    shared.answered.store(false, Ordering::Release);
                     let engine = idle.take().expect("engine is idle");
                     let flag = Arc::clone(&stop);
                     let game = game.clone();
@@ -363,6 +406,27 @@ fn read_line_bounded<R: BufRead>(input: &mut R, raw: &mut Vec<u8>) -> io::Result
     }
 }
 
+/// Takes the engine back for a command that needs it (`uci`, `ucinewgame`, `position`,
+/// `setoption`): a bounded search is let finish (its `bestmove` comes first, as the commands
+/// were sent after it), an infinite one is stopped.
+fn settle<'scope, W: Write>(
+    running: &mut Option<Running<'scope>>,
+    idle: &mut Option<&'scope mut dyn Engine>,
+    stop: &AtomicBool,
+    infinite: bool,
+    shared: &Shared<W>,
+) {
+    if !infinite {
+        if let Some(handle) = running.take() {
+            match handle.join() {
+                Ok(e) => *idle = Some(e),
+                Err(_) => shared.line("info string error: the search thread panicked"),
+            }
+        }
+    }
+    finish(running, idle, stop, shared);
+}
+
 /// Stops a running search (if any) and takes the engine back.
 fn finish<'scope, W: Write>(
     running: &mut Option<Running<'scope>>,
@@ -409,15 +473,13 @@ fn search_thread<'a, W: Write + Send>(
             if let Some(ponder) = r.pv.get(1) {
                 line.push_str(&format!(" ponder {ponder}"));
             }
-            shared.line(&line);
+            shared.answer(&line);
         }
+        // No move is sent in an engine's name that it did not choose: a failed search says
+        // why and gives no move.
         Err(e) => {
             shared.line(&format!("info string error: go: {e}"));
-            let fallback = game.position().legal_moves().first().copied();
-            shared.line(&format!(
-                "bestmove {}",
-                fallback.map_or("0000".to_string(), Move::to_uci)
-            ));
+            shared.answer("bestmove 0000");
         }
     }
     engine
@@ -635,6 +697,95 @@ mod tests {
         assert!(
             !out.contains("bestmove 0000") && out.contains("bestmove "),
             "{out}"
+        );
+    }
+
+    /// A backend whose every search fails with a message of several lines (an emulator
+    /// fault and its trace).
+    struct Failing;
+
+    impl Engine for Failing {
+        fn name(&self) -> String {
+            "Failing 1.0".into()
+        }
+        fn author(&self) -> String {
+            "A. Programmer (adapted by the Kempelen developers)".into()
+        }
+        fn perft(&mut self, _: &crate::Position, _: u32) -> Result<u64, EngineError> {
+            Err(EngineError::Unsupported("perft".into()))
+        }
+        fn search(
+            &mut self,
+            _: &Game,
+            _: &Limits,
+            _: &SearchControl,
+        ) -> Result<crate::SearchResult, EngineError> {
+            Err(EngineError::Backend(
+                "the program faulted: illegal opcode $ED $FF at $1234\nlast 2 instructions:\n  1232  NOP\nregisters: A=00 F=44".into(),
+            ))
+        }
+    }
+
+    #[test]
+    fn a_failed_search_says_why_on_one_line_and_gives_no_move() {
+        let mut engine = Failing;
+        let mut out = Vec::new();
+        run(
+            &mut engine,
+            &b"uci\nposition startpos\ngo depth 1\nisready\n"[..],
+            &mut out,
+        )
+        .unwrap();
+        let out = String::from_utf8(out).unwrap();
+        assert!(
+            out.contains("id author A. Programmer (adapted by the Kempelen developers)\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains(
+                "info string error: go: engine backend failed: the program faulted: illegal opcode $ED $FF at $1234 last 2 instructions:   1232  NOP registers: A=00 F=44\nbestmove 0000\n"
+            ),
+            "{out}"
+        );
+        // Nothing but UCI lines: no bare trace line, no legal move of the loop's own.
+        for line in out.lines() {
+            assert!(
+                ["id ", "uciok", "info ", "bestmove ", "readyok"]
+                    .iter()
+                    .any(|p| line.starts_with(p)),
+                "{line}"
+            );
+        }
+        assert_eq!(out.matches("bestmove").count(), 1, "{out}");
+    }
+
+    #[test]
+    fn info_lines_print_only_what_the_engine_reported() {
+        let e2e4 = Game::default().position().parse_uci("e2e4").unwrap();
+        let info = SearchInfo {
+            depth: None,
+            seldepth: 0,
+            score: None,
+            nodes: None,
+            time: Duration::from_millis(1500),
+            pv: vec![e2e4],
+            hashfull: None,
+            string: Some("value 163\nof 255".into()),
+        };
+        assert_eq!(
+            format_info(&info),
+            "info time 1500 pv e2e4 string value 163 of 255"
+        );
+        let info = SearchInfo {
+            depth: Some(2),
+            score: Some(-25),
+            nodes: Some(3000),
+            string: None,
+            ..info
+        };
+        assert_eq!(
+            format_info(&info),
+            "info depth 2 score cp -25 nodes 3000 nps 2000 time 1500 pv e2e4"
         );
     }
 

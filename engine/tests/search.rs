@@ -160,7 +160,11 @@ fn reference_node_limit_stops_after_n_plus_one_nodes() {
 fn reference_is_deterministic_and_reports_every_iteration() {
     use std::sync::Mutex;
     let seen = Mutex::new(Vec::new());
-    let control = SearchControl::with_info(|i| seen.lock().unwrap().push((i.depth, i.nodes)));
+    let control = SearchControl::with_info(|i| {
+        seen.lock()
+            .unwrap()
+            .push((i.depth.unwrap(), i.nodes.unwrap()))
+    });
     let game =
         Game::from_fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1")
             .unwrap();

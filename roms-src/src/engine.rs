@@ -484,7 +484,7 @@ impl PortEngine {
                         StopReason::HostIteration { .. } => {
                             let t = elapsed(&m);
                             if let Some(info) = iteration_info(&m, l, pos, t) {
-                                reported = info.depth as u8;
+                                reported = info.depth.unwrap_or(0) as u8;
                                 report(&info, cycles);
                             }
                             if budget.soft.is_some_and(|s| t >= s) {
@@ -694,14 +694,15 @@ fn iteration_info(m: &Machine, l: &Protocol, pos: &Position, time: Duration) -> 
     let pv = read_pv(m, l, pos).ok()?;
     let depth = m.read_byte(l.r_depth) as u32;
     Some(SearchInfo {
-        depth,
+        depth: Some(depth),
         // The protocol block has no selective depth.
         seldepth: 0,
-        score: m.read_word(l.r_score) as i16 as i32,
-        nodes: read_u32(m, l.r_nodes) as u64,
+        score: Some(m.read_word(l.r_score) as i16 as i32),
+        nodes: Some(read_u32(m, l.r_nodes) as u64),
         time,
         pv,
         hashfull: None,
+        string: None,
     })
 }
 

@@ -147,13 +147,14 @@ impl<'c, 'i> Budget<'c, 'i> {
     /// Sends an info report (depth, score, nodes, PV).
     pub(crate) fn report(&self, depth: u32, seldepth: u32, score: i32, pv: &[Move]) {
         self.control.report(&SearchInfo {
-            depth,
+            depth: Some(depth),
             seldepth,
-            score,
-            nodes: self.nodes,
+            score: Some(score),
+            nodes: Some(self.nodes),
             time: self.elapsed(),
             pv: pv.to_vec(),
             hashfull: None,
+            string: None,
         });
     }
 

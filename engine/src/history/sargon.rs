@@ -1023,7 +1023,7 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
             time: budget.elapsed(),
         };
         let mut info = info_of(&r, seldepth as u32);
-        info.nodes = budget.nodes;
+        info.nodes = Some(budget.nodes);
         budget.report_info(&info);
         let mate = score == MATE_SCORE;
         result = Some(r);
@@ -1083,12 +1083,13 @@ fn look_ahead_in_effect(game: &Game, plymax: usize, budget: &mut Budget) -> Opti
 
 fn info_of(r: &SearchResult, seldepth: u32) -> SearchInfo {
     SearchInfo {
-        depth: r.depth,
+        depth: Some(r.depth),
         seldepth,
-        score: r.score,
-        nodes: r.nodes,
+        score: Some(r.score),
+        nodes: Some(r.nodes),
         time: r.time,
         pv: r.pv.clone(),
         hashfull: None,
+        string: None,
     }
 }

@@ -1,7 +1,7 @@
 //! The historical programs' own sources, assembled with the dialect options. They
 //! are not ours and never in the repository: these tests run only when `KEMPELEN_HISTORICAL`
-//! names a folder holding local copies (fetched as `adaptors/README.md` and
-//! `docs/ASSEMBLER.md#dialects` describe), and are ignored otherwise:
+//! names a folder holding local copies (the table of docs/EMULATOR.md, "The historical files",
+//! names each file, where to fetch it and its SHA-256), and are ignored otherwise:
 //!
 //! ```text
 //! KEMPELEN_HISTORICAL=DIR cargo test -p kempelen-asm --test historical -- --ignored

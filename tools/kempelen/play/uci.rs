@@ -40,7 +40,8 @@ pub struct UciArgs {
     /// `kempelen machines`; default zx-spectrum for the Z80, kim-1 for the 6502).
     #[arg(long, value_name = "ID")]
     pub machine: Option<String>,
-    /// 8-bit engine: run at the machine's real speed, so a move takes the historical time.
+    /// 8-bit engine or adapted program: run at the machine's real speed, so a move takes the
+    /// historical time (the UCI option `Realtime`).
     #[arg(long)]
     pub realtime: bool,
     /// 8-bit engine: the machine's time (its timing model) or the CPU clock's; the UCI option
@@ -48,7 +49,7 @@ pub struct UciArgs {
     #[arg(long, value_name = "MODEL", default_value = "machine", value_parser = crate::engine_common::parse_timing, help = crate::engine_common::TIMING_HELP)]
     pub timing: Timing,
     /// Play a console chess program through an engine adaptor file (see `adaptors/`).
-    #[arg(long, value_name = "FILE.toml", conflicts_with_all = ["cpu", "machine", "realtime", "profile"])]
+    #[arg(long, value_name = "FILE.toml", conflicts_with_all = ["cpu", "machine", "profile"])]
     pub program: Option<std::path::PathBuf>,
 }
 
@@ -60,6 +61,7 @@ pub fn run(
 ) -> anyhow::Result<()> {
     if let Some(file) = &args.program {
         let mut engine = kempelen_adaptor::AdaptorEngine::new(file)?;
+        engine.set_realtime(args.realtime);
         kempelen_engine::uci::run(&mut engine, std::io::stdin().lock(), std::io::stdout())?;
         return Ok(());
     }
