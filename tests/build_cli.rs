@@ -7,8 +7,8 @@ mod common;
 use std::path::PathBuf;
 
 use common::kempelen;
-use kempelen_engine::reference::{self, ReferenceLimits};
 use kempelen_engine::Game;
+use kempelen_engine::reference::{self, ReferenceLimits};
 
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("kempelen-build-cli-{}-{name}", std::process::id()));
@@ -49,7 +49,10 @@ fn every_target_builds_and_runs_under_its_machine() {
         let f = file.to_str().unwrap();
         let (ok, out, err) = kempelen(&["build", "--target", t.id, "-o", f]);
         assert!(ok, "{}: {err}", t.id);
-        assert!(out.contains(&format!("kempelen run {f} --machine {}", t.machine)), "{out}");
+        assert!(
+            out.contains(&format!("kempelen run {f} --machine {}", t.machine)),
+            "{out}"
+        );
         let (ok, out, err) = kempelen(&[
             "run",
             f,
@@ -72,7 +75,10 @@ fn bad_targets_and_outputs_are_refused_and_leave_no_file() {
     let out = dir.join("x.bin");
     let (ok, _, err) = kempelen(&["build", "--target", "pdp-11", "-o", out.to_str().unwrap()]);
     assert!(!ok);
-    assert!(err.contains("unknown target `pdp-11`") && err.contains("cpm"), "{err}");
+    assert!(
+        err.contains("unknown target `pdp-11`") && err.contains("cpm"),
+        "{err}"
+    );
     assert!(!out.exists());
     let missing = dir.join("no/such/dir/k.com");
     let (ok, _, err) = kempelen(&["build", "--target", "cpm", "-o", missing.to_str().unwrap()]);
