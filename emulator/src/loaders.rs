@@ -176,11 +176,11 @@ pub struct Chunk {
 
 /// An image that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: {message}")]
+#[error("{file}{}: {message}", if *line == 0 { String::new() } else { format!(":{line}:{col}") })]
 pub struct LoadError {
     /// The file.
     pub file: String,
-    /// Line, from 1.
+    /// Line, from 1 (0 for an error of the whole file, such as a raw image too large).
     pub line: usize,
     /// Column, from 1.
     pub col: usize,

@@ -42,7 +42,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// A personality file that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: {message}")]
+#[error("{file}{}: {message}", place(*line, *col))]
 pub struct PersonalityError {
     /// The file (or `built-in ID`).
     pub file: String,
@@ -52,6 +52,15 @@ pub struct PersonalityError {
     pub col: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// `:line:col`, or nothing for an error of the whole file (line 0: it could not be read).
+fn place(line: usize, col: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}:{col}")
+    }
 }
 
 /// A machine personality (see the module documentation).

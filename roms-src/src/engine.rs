@@ -838,7 +838,7 @@ impl Engine for PortEngine {
     /// `Profile` is listed so that a GUI sees the one profile this build has (`full` is the
     /// native engine's and cannot run here); `Machine` picks the historical machine whose
     /// clock measures time (the port's machines), `Realtime` holds the emulation to that
-    /// machine's real speed (`true`/`false`).
+    /// machine's real speed (a UCI `check`, `true`/`false`).
     fn options(&self) -> Vec<EngineOption> {
         let machine = self.clock.unwrap_or_else(|| self.port.default_machine());
         vec![
@@ -858,9 +858,8 @@ impl Engine for PortEngine {
             },
             EngineOption {
                 name: REALTIME_OPTION.into(),
-                kind: OptionKind::Combo {
-                    default: self.realtime.to_string(),
-                    choices: vec!["false".into(), "true".into()],
+                kind: OptionKind::Check {
+                    default: self.realtime,
                 },
             },
             EngineOption {

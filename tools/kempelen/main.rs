@@ -16,6 +16,7 @@ mod learn;
 mod measure;
 mod output;
 mod play;
+mod progress;
 
 #[derive(Parser)]
 #[command(
