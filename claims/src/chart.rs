@@ -313,8 +313,7 @@ where
         legend.push(LegendEntry {
             label: format!(
                 "{} nodes/s: line at the CPU clock alone, dots on each {} machine as it ran \
-                 (timing model; {:.0} cycles a node); ringed, marked [file]: the machine runs \
-                 the real program file (kempelen build --target)",
+                 (timing model; {:.0} cycles a node); ringed: runs the program file",
                 r.label(),
                 r.port.name,
                 sp.cycles_per_node()
@@ -346,7 +345,7 @@ where
                             p.2,
                             p.1,
                             if files.contains(&p.2.as_str()) {
-                                " [file]"
+                                " (file)"
                             } else {
                                 ""
                             }
