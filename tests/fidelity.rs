@@ -1,9 +1,31 @@
-//! Fidelity of the `microchess` and `sargon` profiles to the real programs (development harness).
+//! How faithfully the `microchess` and `sargon` profiles play the real programs.
+//!
+//! The programs are not part of Kempelen, so every test here is ignored and runs only when
+//! `KEMPELEN_HISTORICAL` names a folder with `microchess.h65` and `sargon-z80.asm` (see the
+//! adaptor files for where to get them):
+//!
+//! ```text
+//! KEMPELEN_HISTORICAL=DIR cargo test --release --test fidelity -- --ignored --nocapture
+//! ```
+//!
+//! - `microchess_fidelity_games`, `sargon_fidelity_games`: games the real programs play in
+//!   Kempelen (`kempelen uci --program ADAPTOR`) against native profiles, each of the program's
+//!   moves held against the profile's move on the same move history (book moves counted
+//!   apart). `FIDELITY_SEED` (default 0) picks other openings and opponents, `FIDELITY_GAMES`
+//!   the number of games, `FIDELITY_PGN_DIR` a folder to write the games to as PGN (the
+//!   record in engine/tests/data/fidelity/ was written so, with seed 0).
+//! - `microchess_values_agree_with_the_kim1`, `sargon_points_agree_with_the_listing`: value
+//!   by value: every move Microchess values in GO, and every POINTS of a Sargon search (the
+//!   program is stopped after each POINTS by a hook in spare RAM that logs ply, move and
+//!   score), on positions of games the reference profile plays against itself.
+//! - `sargon_book_bit_on_the_jupiter3`: the refresh-register bit BOOK reads as White.
 
 use kempelen_emulator::{Personality, StopReason, TraceFilter, Tracer};
-use kempelen_engine::history::microchess;
-use kempelen_engine::{Engine, Game, Limits, NativeEngine, Profile, SearchControl};
+use kempelen_engine::history::{microchess, sargon};
+use kempelen_engine::{Engine, Game, Limits, Move, NativeEngine, Profile, SearchControl};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
 
 fn historical(file: &str) -> Option<PathBuf> {
     let dir = std::env::var("KEMPELEN_HISTORICAL").ok()?;
@@ -180,8 +202,6 @@ fn microchess_values_agree_with_the_kim1() {
     println!("values agree in {same} of {total} positions, moves in {same_move}");
     assert_eq!(same, total);
 }
-
-use kempelen_engine::history::sargon;
 
 /// Sargon assembled from the listing, with symbols.
 struct RealSargon {
@@ -615,5 +635,467 @@ fn sargon_book_bit_on_the_jupiter3() {
             r & 1,
             out.trim_end().lines().last().unwrap_or("")
         );
+    }
+}
+
+// ----- games through the adaptors -----
+
+/// A historical program as a UCI engine: `kempelen uci --program ADAPTOR`.
+struct Program {
+    child: Child,
+    stdin: ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl Program {
+    fn spawn(adaptor: &str) -> Program {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+            .args(["uci", "--program", &format!("{root}/adaptors/{adaptor}")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run kempelen uci --program");
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        Program {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// The program's move in `game` (from the start position) at look-ahead `depth`, or the
+    /// error the adaptor reported (the program resigned, or its move cannot be played).
+    fn go(&mut self, game: &Game, depth: u32) -> Result<Move, String> {
+        let moves: Vec<String> = game.moves().iter().map(|m| m.to_uci()).collect();
+        writeln!(
+            self.stdin,
+            "position startpos moves {}\ngo depth {depth}",
+            moves.join(" ")
+        )
+        .unwrap();
+        let mut error = None;
+        loop {
+            let line = self.lines.next().expect("a reply").unwrap();
+            if line.starts_with("info string error") {
+                error = Some(line.clone());
+            }
+            if let Some(m) = line.strip_prefix("bestmove ") {
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                let text = m.split(' ').next().unwrap_or("");
+                return game.position().parse_uci(text).map_err(|e| e.to_string());
+            }
+        }
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// Which program a game is about.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Microchess,
+    Sargon,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Microchess => "microchess",
+            Kind::Sargon => "sargon",
+        }
+    }
+    fn adaptor(self) -> &'static str {
+        match self {
+            Kind::Microchess => "microchess-kim1.toml",
+            Kind::Sargon => "sargon-jupiter3.toml",
+        }
+    }
+    fn file(self) -> &'static str {
+        match self {
+            Kind::Microchess => "microchess.h65",
+            Kind::Sargon => "sargon-z80.asm",
+        }
+    }
+    fn player(self) -> &'static str {
+        match self {
+            Kind::Microchess => "Microchess 1976 (KIM-1)",
+            Kind::Sargon => "Sargon 1978 (Jupiter III)",
+        }
+    }
+    /// Whether the program's move in `game` comes from its book.
+    fn is_book(self, game: &Game) -> bool {
+        match self {
+            Kind::Microchess => microchess::book_squares(game).is_some(),
+            Kind::Sargon => {
+                sargon::book_move(game.position(), sargon::REFRESH_BIT_ON_JUPITER3).is_some()
+            }
+        }
+    }
+    fn profile(self) -> Profile {
+        match self {
+            Kind::Microchess => Profile::Microchess,
+            Kind::Sargon => Profile::Sargon,
+        }
+    }
+}
+
+/// The opponents the games vary over: a native profile at a depth.
+const OPPONENTS: [(&str, u32); 8] = [
+    ("reference", 1),
+    ("reference", 2),
+    ("shannon", 2),
+    ("reference", 3),
+    ("micromax", 3),
+    ("tartan", 2),
+    ("full", 2),
+    ("turing", 1),
+];
+
+/// The opening lines of the bundled sets (tools/match), as SAN moves.
+fn opening_lines() -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for file in ["openings.epd", "openings-short.epd"] {
+        let text =
+            std::fs::read_to_string(format!("{}/tools/match/{file}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let Some(c0) = line.split("c0 \"").nth(1) else {
+                continue;
+            };
+            let id = line.split("id \"").nth(1).and_then(|t| t.split('"').next());
+            let moves = c0.split('"').next().unwrap().split_whitespace();
+            out.push((
+                id.unwrap_or("").to_string(),
+                moves.map(str::to_string).collect(),
+            ));
+        }
+    }
+    out
+}
+
+/// One game of the record.
+struct Played {
+    kind: Kind,
+    program_white: bool,
+    look_ahead: u32,
+    opponent: String,
+    opening: String,
+    game: Game,
+    termination: String,
+    /// The program's last answer when the adaptor could not play it: a move in UCI notation
+    /// that is not legal on the real board, or `resigns`.
+    answer: Option<String>,
+}
+
+/// The answer in an adaptor's error: the move it could not play, or `resigns` when Microchess
+/// showed FF FF FF.
+fn answer_of(error: &str) -> Option<String> {
+    if let Some(rest) = error.split("its reply `").nth(1) {
+        return rest.split('`').next().map(str::to_string);
+    }
+    (error.contains("no reply matching") && error.contains("[FF FF FF]"))
+        .then(|| "resigns".to_string())
+}
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Plays game `index` of `seed`: the program's colour alternates; the opponent and the opening
+/// line it follows (its own moves only, while the game is still on the line) come from the
+/// index; the game ends by the rules, after 200 plies, or when the adaptor reports an error
+/// (Microchess resigns by showing FF FF FF, which the adaptor cannot read as a move).
+fn play(kind: Kind, seed: usize, index: usize, look_ahead: u32) -> Played {
+    let k = seed * 1009 + index;
+    let program_white = index % 2 == 0;
+    let (name, depth) = OPPONENTS[(k / 2) % OPPONENTS.len()];
+    let lines = opening_lines();
+    let (opening, line) = &lines[(k * 37 + seed * 11) % lines.len()];
+    let profile: Profile = name.parse().unwrap();
+    let mut opponent = NativeEngine::new(profile);
+    let mut program = Program::spawn(kind.adaptor());
+    let mut game = Game::default();
+    let mut on_line = true;
+    let mut answer = None;
+    let termination = loop {
+        if game.status().is_over() {
+            use kempelen_engine::GameStatus as S;
+            break match game.status() {
+                S::Checkmate { .. } => "checkmate",
+                S::Stalemate => "stalemate",
+                S::ThreefoldRepetition => "threefold repetition",
+                S::FiftyMoves => "fifty-move rule",
+                _ => "insufficient material",
+            }
+            .to_string();
+        }
+        if game.moves().len() >= 200 {
+            break "200 plies".to_string();
+        }
+        let white = game.position().side() == kempelen_engine::piece::WHITE;
+        let ply = game.moves().len();
+        let m = if white == program_white {
+            match program.go(&game, look_ahead) {
+                Ok(m) => m,
+                Err(e) => {
+                    answer = answer_of(&e);
+                    break match &answer {
+                        Some(a) if a == "resigns" => "the program resigned".to_string(),
+                        Some(a) => format!("the program's move {a} is not legal on the board"),
+                        None => format!("adaptor: {e}"),
+                    };
+                }
+            }
+        } else {
+            let from_line = line
+                .get(ply)
+                .filter(|_| on_line)
+                .and_then(|san| game.position().parse_san(san).ok());
+            match from_line {
+                Some(m) => m,
+                None => opponent
+                    .search(&game, &Limits::depth(depth), &SearchControl::default())
+                    .unwrap()
+                    .best
+                    .unwrap(),
+            }
+        };
+        if line
+            .get(ply)
+            .is_none_or(|san| game.position().san(m) != *san)
+        {
+            on_line = false;
+        }
+        game.push(m).unwrap();
+    };
+    Played {
+        kind,
+        program_white,
+        look_ahead,
+        opponent: format!("{name} depth {depth}"),
+        opening: opening.clone(),
+        game,
+        termination,
+        answer,
+    }
+}
+
+/// How a profile did on the program's moves of some games.
+#[derive(Default)]
+struct Tally {
+    positions: usize,
+    agree: usize,
+    book: usize,
+    book_agree: usize,
+    differences: Vec<String>,
+}
+
+/// Asks the profile for its move before each of the program's moves.
+fn compare(p: &Played, tally: &mut Tally) {
+    let mut engine = NativeEngine::new(p.kind.profile());
+    let mut g = Game::default();
+    for &m in p.game.moves() {
+        let white = g.position().side() == kempelen_engine::piece::WHITE;
+        if white == p.program_white {
+            let ours = engine
+                .search(&g, &Limits::depth(p.look_ahead), &SearchControl::default())
+                .unwrap()
+                .best
+                .unwrap();
+            if p.kind.is_book(&g) {
+                tally.book += 1;
+                tally.book_agree += usize::from(ours == m);
+            } else {
+                tally.positions += 1;
+                if ours == m {
+                    tally.agree += 1;
+                } else {
+                    tally.differences.push(format!(
+                        "{} look-ahead {}: program {}, profile {} ({})",
+                        g.position().to_fen(),
+                        p.look_ahead,
+                        g.position().san(m),
+                        g.position().san(ours),
+                        g.moves()
+                            .iter()
+                            .map(|m| m.to_uci())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ));
+                }
+            }
+        }
+        g.push(m).unwrap();
+    }
+    // The last answer, which the adaptor could not play.
+    if let Some(a) = &p.answer {
+        let ours = match p.kind {
+            Kind::Microchess => match microchess::decision(&g) {
+                microchess::Decision::Resigns => "resigns".to_string(),
+                microchess::Decision::Moves { from, to } => format!(
+                    "{}{}",
+                    kempelen_engine::square::name(from),
+                    kempelen_engine::square::name(to)
+                ),
+            },
+            Kind::Sargon => String::new(),
+        };
+        tally.positions += 1;
+        if ours == *a {
+            tally.agree += 1;
+        } else {
+            tally.differences.push(format!(
+                "{}: program answers {a}, profile {ours}",
+                g.position().to_fen()
+            ));
+        }
+    }
+}
+
+/// The game as PGN: tags and SAN moves.
+fn pgn(p: &Played, round: usize) -> String {
+    let (white, black) = if p.program_white {
+        (p.kind.player().to_string(), p.opponent.clone())
+    } else {
+        (p.opponent.clone(), p.kind.player().to_string())
+    };
+    let status = p.game.status();
+    let mut out = String::new();
+    for (tag, value) in [
+        ("Event", "Kempelen fidelity record".to_string()),
+        ("Site", "Kempelen's emulator".to_string()),
+        ("Round", round.to_string()),
+        ("White", white),
+        ("Black", black),
+        ("Result", status.result().to_string()),
+        ("Program", p.kind.name().to_string()),
+        (
+            "ProgramColour",
+            if p.program_white { "white" } else { "black" }.to_string(),
+        ),
+        ("LookAhead", p.look_ahead.to_string()),
+        ("Opening", p.opening.clone()),
+        ("Termination", p.termination.clone()),
+        ("ProgramAnswer", p.answer.clone().unwrap_or_default()),
+        ("PlyCount", p.game.moves().len().to_string()),
+    ] {
+        if !value.is_empty() {
+            out.push_str(&format!("[{tag} \"{value}\"]\n"));
+        }
+    }
+    out.push('\n');
+    let mut g = Game::default();
+    let mut tokens = Vec::new();
+    for &m in p.game.moves() {
+        if g.position().side() == kempelen_engine::piece::WHITE {
+            tokens.push(format!("{}.", g.position().fullmove_number()));
+        }
+        tokens.push(g.position().san(m));
+        g.push(m).unwrap();
+    }
+    tokens.push(status.result().to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if line.len() + t.len() + 1 > 79 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+        }
+        line.push_str(&t);
+        line.push(' ');
+    }
+    out.push_str(line.trim_end());
+    out.push_str("\n\n");
+    out
+}
+
+/// Plays the games, compares, writes the PGN, prints the figures; returns the tally.
+fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Option<Tally> {
+    if historical(kind.file()).is_none() {
+        eprintln!(
+            "SKIPPED: set KEMPELEN_HISTORICAL to the folder with {}",
+            kind.file()
+        );
+        return None;
+    }
+    let seed = env_number("FIDELITY_SEED", 0);
+    let games = env_number("FIDELITY_GAMES", default_games);
+    let mut tally = Tally::default();
+    let mut text = String::new();
+    for i in 0..games {
+        let look_ahead = look_aheads[(i / 2) % look_aheads.len()];
+        let p = play(kind, seed, i, look_ahead);
+        let before = (tally.positions, tally.agree);
+        compare(&p, &mut tally);
+        println!(
+            "game {}: {} as {} at look-ahead {look_ahead} against {}, {} ({} plies, {}): {} of {} moves agree",
+            i + 1,
+            kind.name(),
+            if p.program_white { "White" } else { "Black" },
+            p.opponent,
+            p.opening,
+            p.game.moves().len(),
+            p.termination,
+            tally.agree - before.1,
+            tally.positions - before.0
+        );
+        text.push_str(&pgn(&p, i + 1));
+    }
+    let dir = std::env::var("FIDELITY_PGN_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| std::env::temp_dir());
+    let file = dir.join(format!("{}-seed{seed}.pgn", kind.name()));
+    let tmp = file.with_extension("pgn.tmp");
+    std::fs::write(&tmp, &text).unwrap();
+    std::fs::rename(&tmp, &file).unwrap();
+    println!(
+        "{}: {} of {} positions agree ({:.1} %), book moves {} of {}; games in {}",
+        kind.name(),
+        tally.agree,
+        tally.positions,
+        100.0 * tally.agree as f64 / tally.positions.max(1) as f64,
+        tally.book_agree,
+        tally.book,
+        file.display()
+    );
+    for d in &tally.differences {
+        println!("  differs: {d}");
+    }
+    Some(tally)
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; about a minute a game"]
+fn microchess_fidelity_games() {
+    if let Some(t) = fidelity_games(Kind::Microchess, &[1], 8) {
+        assert!(t.differences.is_empty(), "{:#?}", t.differences);
+        assert_eq!(t.book_agree, t.book);
+    }
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; several minutes a game"]
+fn sargon_fidelity_games() {
+    if let Some(t) = fidelity_games(Kind::Sargon, &[2, 3], 4) {
+        assert!(
+            t.agree * 100 >= t.positions * 99,
+            "{} of {}: {:#?}",
+            t.agree,
+            t.positions,
+            t.differences
+        );
+        assert_eq!(t.book_agree, t.book);
     }
 }
