@@ -3,27 +3,14 @@
 //! adaptors/kempelen-console-z80.toml`, through full games played by python-chess against the
 //! native engine (depth limits only). Skipped with a message when python-chess is missing.
 
-use std::path::{Path, PathBuf};
 mod common;
 
-use common::python_chess_available;
+use common::{python_chess_available, succeeds, text};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-fn kempelen(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(args)
-        .output()
-        .expect("run kempelen")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-adaptor-{}-{name}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::scratch(&format!("adaptor-{name}"))
 }
 
 /// The console ROM assembled next to a copy of the shipped adaptor file.
@@ -31,7 +18,7 @@ fn console_adaptor(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = scratch(name);
     let rom = dir.join("console.bin");
-    let out = kempelen(&[
+    succeeds(&[
         "asm",
         root.join("roms-src/z80/console.asm").to_str().unwrap(),
         "--cpu",
@@ -39,7 +26,6 @@ fn console_adaptor(name: &str) -> PathBuf {
         "-o",
         rom.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     let adaptor = dir.join("kempelen-console-z80.toml");
     std::fs::copy(root.join("adaptors/kempelen-console-z80.toml"), &adaptor).unwrap();
     adaptor
@@ -52,27 +38,18 @@ fn console_front_end_plays_full_games_through_an_adaptor() {
         return;
     }
     let adaptor = console_adaptor("games");
-    let script = format!("{}/tests/adaptor_uci.py", env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new("python3")
-        .args([
-            &script,
-            env!("CARGO_BIN_EXE_kempelen"),
-            adaptor.to_str().unwrap(),
-        ])
-        .output()
-        .expect("run python3");
-    let stdout = text(&out.stdout);
-    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
-    let results: Vec<&str> = stdout.lines().filter(|l| l.starts_with("RESULT")).collect();
-    assert_eq!(results.len(), 2, "{stdout}");
-    for r in results {
-        let f: Vec<&str> = r.split_whitespace().collect();
+    let Some(results) = common::python_session("adaptor_uci.py", &[adaptor.to_str().unwrap()])
+    else {
+        return;
+    };
+    assert_eq!(results.len(), 2, "{results:?}");
+    for f in results {
         // RESULT colour result plies game_over mean_time
-        assert_eq!(f[4], "True", "the game reached a proper end: {r}");
-        assert!(f[3].parse::<u32>().unwrap() > 10, "{r}");
+        assert_eq!(f[4], "True", "the game reached a proper end: {f:?}");
+        assert!(f[3].parse::<u32>().unwrap() > 10, "{f:?}");
         assert!(
             f[5].parse::<f64>().unwrap() > 0.0,
-            "emulated time is reported: {r}"
+            "emulated time is reported: {f:?}"
         );
     }
 }
@@ -113,20 +90,7 @@ fn adaptor_errors_name_the_file_and_place() {
 
 /// Sends a UCI script to `kempelen uci --program ADAPTOR` and returns what it printed.
 fn uci_script(adaptor: &Path, script: &str) -> String {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["uci", "--program", adaptor.to_str().unwrap()])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(script.as_bytes())
-        .unwrap();
-    text(&child.wait_with_output().unwrap().stdout)
+    text(&common::with_input(&["uci", "--program", adaptor.to_str().unwrap()], script).stdout)
 }
 
 /// `[[setup]]`, `[board]`, pokes by symbol, the restart and `[depth]`, on a small program of

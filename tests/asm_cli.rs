@@ -3,16 +3,13 @@
 
 mod common;
 
-use common::kempelen;
+use common::{kempelen, succeeds};
 
 use std::path::PathBuf;
 
 /// A scratch directory unique to this test process and test.
 fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-asm-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fresh_scratch(&format!("asm-cli-{test}"))
 }
 
 const Z80_PROGRAM: &str = "\
@@ -38,7 +35,7 @@ fn asm_writes_binary_listing_and_symbols() {
         dir.join("hello.lst"),
         dir.join("hello.sym"),
     );
-    let (ok, _, err) = kempelen(&[
+    succeeds(&[
         "asm",
         src.to_str().unwrap(),
         "--cpu",
@@ -50,7 +47,6 @@ fn asm_writes_binary_listing_and_symbols() {
         "--symbols",
         sym.to_str().unwrap(),
     ]);
-    assert!(ok, "{err}");
     assert_eq!(
         std::fs::read(&bin).unwrap(),
         [
@@ -137,7 +133,7 @@ fn disasm_round_trip(test: &str, cpu: &str, source: &str, org: &str) -> String {
     let dir = scratch(test);
     let (src, bin, sym) = (dir.join("p.asm"), dir.join("p.bin"), dir.join("p.sym"));
     std::fs::write(&src, source).unwrap();
-    let (ok, _, err) = kempelen(&[
+    succeeds(&[
         "asm",
         src.to_str().unwrap(),
         "--cpu",
@@ -147,8 +143,7 @@ fn disasm_round_trip(test: &str, cpu: &str, source: &str, org: &str) -> String {
         "--symbols",
         sym.to_str().unwrap(),
     ]);
-    assert!(ok, "{err}");
-    let (ok, text, err) = kempelen(&[
+    let (text, _) = succeeds(&[
         "disasm",
         bin.to_str().unwrap(),
         "--cpu",
@@ -158,11 +153,10 @@ fn disasm_round_trip(test: &str, cpu: &str, source: &str, org: &str) -> String {
         "--symbols",
         sym.to_str().unwrap(),
     ]);
-    assert!(ok, "{err}");
     let again = dir.join("again.asm");
     std::fs::write(&again, &text).unwrap();
     let bin2 = dir.join("again.bin");
-    let (ok, _, err) = kempelen(&[
+    succeeds(&[
         "asm",
         again.to_str().unwrap(),
         "--cpu",
@@ -170,7 +164,6 @@ fn disasm_round_trip(test: &str, cpu: &str, source: &str, org: &str) -> String {
         "-o",
         bin2.to_str().unwrap(),
     ]);
-    assert!(ok, "disassembly does not assemble:\n{err}\n{text}");
     assert_eq!(
         std::fs::read(&bin).unwrap(),
         std::fs::read(&bin2).unwrap(),

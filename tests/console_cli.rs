@@ -1,32 +1,16 @@
 //! End-to-end: the console front end through the command line, the two ways the README
 //! gives: `kempelen asm` + `kempelen run` on the assembled ROM, and `kempelen play`.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
 
-fn kempelen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(args)
-        .output()
-        .expect("run kempelen")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn scratch() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-console-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{output, scratch, succeeds, text};
+use std::path::Path;
 
 #[test]
 fn asm_then_run_plays_a_scripted_game() {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80/console.asm");
-    let rom = scratch().join("console.bin");
-    let out = kempelen(&[
+    let rom = scratch("console-cli").join("console.bin");
+    let out = output(&[
         "asm",
         source.to_str().unwrap(),
         "--cpu",
@@ -35,7 +19,7 @@ fn asm_then_run_plays_a_scripted_game() {
         rom.to_str().unwrap(),
     ]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = kempelen(&[
+    let out = output(&[
         "run",
         rom.to_str().unwrap(),
         "--cpu",
@@ -58,15 +42,10 @@ fn asm_then_run_plays_a_scripted_game() {
 
 #[test]
 fn run_stops_when_the_scripted_input_runs_out() {
-    let rom = scratch().join("console-short.bin");
-    let out = kempelen(&["play", "--write-rom", rom.to_str().unwrap()]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("(engine "),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = kempelen(&[
+    let rom = scratch("console-cli").join("console-short.bin");
+    let (_, stderr) = succeeds(&["play", "--write-rom", rom.to_str().unwrap()]);
+    assert!(stderr.contains("(engine "), "{}", stderr);
+    let (stdout, stderr) = succeeds(&[
         "run",
         rom.to_str().unwrap(),
         "--cpu",
@@ -74,32 +53,18 @@ fn run_stops_when_the_scripted_input_runs_out() {
         "--input",
         "b\\n",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(text(&out.stdout).ends_with("Move 1, White to move\n> \n"));
+    assert!(stdout.ends_with("Move 1, White to move\n> \n"));
     assert!(
-        text(&out.stderr).contains("stopped: waiting for console input"),
+        stderr.contains("stopped: waiting for console input"),
         "{}",
-        text(&out.stderr)
+        stderr
     );
 }
 
 #[test]
 fn play_reads_the_terminal_and_quits_at_the_end_of_input() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["play", "--machine", "trs-80"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run kempelen play");
     // No q: the end of the input quits.
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"d 2\ne2e4\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::with_input(&["play", "--machine", "trs-80"], "d 2\ne2e4\n");
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     assert!(stdout.contains("> Search depth 2\n"), "{stdout}");

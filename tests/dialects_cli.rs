@@ -1,32 +1,15 @@
-//! End-to-end tests of the assembler dialect options (issue 12) as a user runs them:
+//! End-to-end tests of the assembler dialect options as a user runs them:
 //! `kempelen asm --ignore-case`, `--overlap later-wins`, `--cpu 65c02`, the symbol file's
 //! negative constants, and a 65C02 program assembled, disassembled and run on the emulator's
 //! 65C02 core.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn dir() -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-dialects-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
+use common::{output, scratch, scratch_file, succeeds, text};
+use std::path::PathBuf;
 
 fn write(name: &str, text: &str) -> PathBuf {
-    let path = dir().join(name);
-    std::fs::write(&path, text).unwrap();
-    path
-}
-
-fn kempelen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(args)
-        .output()
-        .expect("run kempelen")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    scratch_file("dialects-cli", name, text)
 }
 
 #[test]
@@ -35,9 +18,9 @@ fn ignore_case_assembles_what_the_strict_default_refuses() {
         "case.asm",
         "        *= $1000\n        jsr pout\nPOUT    rts\n",
     );
-    let bin = dir().join("case.bin");
+    let bin = scratch("dialects-cli").join("case.bin");
     let (s, b) = (src.to_str().unwrap(), bin.to_str().unwrap());
-    let strict = kempelen(&["asm", s, "--cpu", "6502", "-o", b]);
+    let strict = output(&["asm", s, "--cpu", "6502", "-o", b]);
     assert!(!strict.status.success());
     let err = text(&strict.stderr);
     assert!(
@@ -46,7 +29,7 @@ fn ignore_case_assembles_what_the_strict_default_refuses() {
     );
     assert!(err.contains("did you mean 'POUT'?"), "{err}");
     assert!(!bin.exists(), "no output after an error");
-    let ok = kempelen(&["asm", s, "--cpu", "6502", "--ignore-case", "-o", b]);
+    let ok = output(&["asm", s, "--cpu", "6502", "--ignore-case", "-o", b]);
     assert!(ok.status.success(), "{}", text(&ok.stderr));
     assert_eq!(std::fs::read(&bin).unwrap(), [0x20, 0x03, 0x10, 0x60]);
 }
@@ -57,9 +40,9 @@ fn overlap_is_an_error_naming_both_lines_or_later_wins_with_a_warning() {
         "overlap.asm",
         "        org $1000\n        db 1,2,3,4\n        org $1002\n        db $AA,$BB\n",
     );
-    let bin = dir().join("overlap.bin");
+    let bin = scratch("dialects-cli").join("overlap.bin");
     let (s, b) = (src.to_str().unwrap(), bin.to_str().unwrap());
-    let strict = kempelen(&["asm", s, "--cpu", "z80", "-o", b]);
+    let strict = output(&["asm", s, "--cpu", "z80", "-o", b]);
     assert!(!strict.status.success());
     let err = text(&strict.stderr);
     assert!(
@@ -67,11 +50,11 @@ fn overlap_is_an_error_naming_both_lines_or_later_wins_with_a_warning() {
             && err.contains("overlap.asm:2 already filled"),
         "{err}"
     );
-    let later = kempelen(&["asm", s, "--cpu", "z80", "--overlap", "later-wins", "-o", b]);
+    let later = output(&["asm", s, "--cpu", "z80", "--overlap", "later-wins", "-o", b]);
     assert!(later.status.success(), "{}", text(&later.stderr));
     assert!(text(&later.stderr).contains("warning: overwrites $1002"));
     assert_eq!(std::fs::read(&bin).unwrap(), [1, 2, 0xAA, 0xBB]);
-    let bad = kempelen(&["asm", s, "--cpu", "z80", "--overlap", "sometimes"]);
+    let bad = output(&["asm", s, "--cpu", "z80", "--overlap", "sometimes"]);
     assert!(!bad.status.success());
     assert!(text(&bad.stderr).contains("unknown overlap rule 'sometimes'"));
 }
@@ -82,18 +65,17 @@ fn symbol_files_keep_negative_constants_negative() {
         "neg.asm",
         "DOWN    equ -16\n        org $8000\nstart:  ret\n",
     );
-    let sym = dir().join("neg.sym");
-    let out = kempelen(&[
+    let sym = scratch("dialects-cli").join("neg.sym");
+    succeeds(&[
         "asm",
         src.to_str().unwrap(),
         "--cpu",
         "z80",
         "-o",
-        dir().join("neg.bin").to_str().unwrap(),
+        scratch("dialects-cli").join("neg.bin").to_str().unwrap(),
         "--symbols",
         sym.to_str().unwrap(),
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
     let symbols = std::fs::read_to_string(&sym).unwrap();
     assert!(symbols.contains("DOWN EQU -16 ; constant\n"), "{symbols}");
     assert!(symbols.contains("start EQU $8000\n"), "{symbols}");
@@ -127,9 +109,9 @@ text:   .byte "65C02", 10, 0
 #[test]
 fn a_65c02_program_assembles_disassembles_and_runs() {
     let src = write("cmos.s", CMOS_PROGRAM);
-    let bin = dir().join("cmos.bin");
+    let bin = scratch("dialects-cli").join("cmos.bin");
     let (s, b) = (src.to_str().unwrap(), bin.to_str().unwrap());
-    let nmos = kempelen(&["asm", s, "--cpu", "6502", "-o", b]);
+    let nmos = output(&["asm", s, "--cpu", "6502", "-o", b]);
     assert!(!nmos.status.success());
     let err = text(&nmos.stderr);
     assert!(
@@ -138,19 +120,18 @@ fn a_65c02_program_assembles_disassembles_and_runs() {
     );
     assert!(err.contains("'BRA' is a 65C02 instruction"), "{err}");
 
-    let out = kempelen(&["asm", s, "--cpu", "65c02", "-o", b]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let dis = kempelen(&["disasm", b, "--cpu", "65c02", "--org", "$C000"]);
+    succeeds(&["asm", s, "--cpu", "65c02", "-o", b]);
+    let dis = output(&["disasm", b, "--cpu", "65c02", "--org", "$C000"]);
     assert!(dis.status.success(), "{}", text(&dis.stderr));
     let listing = text(&dis.stdout);
     for line in ["LDA ($10)", "BRA $C00A", "PHX", "PLY", "INC A"] {
         assert!(listing.contains(line), "{line} missing in\n{listing}");
     }
 
-    let run = kempelen(&["run", b, "--cpu", "65c02", "--input", ""]);
+    let run = output(&["run", b, "--cpu", "65c02", "--input", ""]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert_eq!(text(&run.stdout), "65C02\n");
     // The NMOS core refuses the first CMOS opcode ($B2, LDA (zp)) it meets.
-    let nmos_run = kempelen(&["run", b, "--cpu", "6502", "--input", ""]);
+    let nmos_run = output(&["run", b, "--cpu", "6502", "--input", ""]);
     assert!(!nmos_run.status.success());
 }

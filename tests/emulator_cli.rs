@@ -1,26 +1,28 @@
 //! End-to-end tests of `kempelen run` and `kempelen machines`.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-/// Writes `bytes` to a file unique to this test process and returns its path.
-fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-emulator-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, bytes).unwrap();
-    path
+use common::{fails, json, output, scratch_file, succeeds, text};
+use std::path::Path;
+
+/// `kempelen run FILE ARGS...`, which must succeed: its standard output and error.
+fn run_ok(file: &Path, args: &[&str]) -> (String, String) {
+    succeeds(&[&["run", file.to_str().unwrap()], args].concat())
 }
 
-fn kempelen(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(args)
-        .output()
-        .expect("run kempelen")
+/// `kempelen run FILE ARGS...`, which must fail: its standard error.
+fn run_fails(file: &Path, args: &[&str]) -> String {
+    fails(&[&["run", file.to_str().unwrap()], args].concat())
 }
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// `kempelen run FILE ARGS... --json`, which must succeed: the report.
+fn run_json(file: &Path, args: &[&str]) -> serde_json::Value {
+    json(&[&["run", file.to_str().unwrap()], args, &["--json"]].concat())
+}
+
+/// A program in the scratch folder of these tests.
+fn program(name: &str, bytes: impl AsRef<[u8]>) -> std::path::PathBuf {
+    scratch_file("emulator-cli", name, bytes)
 }
 
 /// Echoes console input up to a newline, then host call "done" (Z80, at $0000).
@@ -37,11 +39,9 @@ const MOS6502_ECHO: &[u8] = &[
 
 #[test]
 fn machines_json_lists_every_profile() {
-    let out = kempelen(&["machines", "--json"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json(&["machines", "--json"]);
     let rows = v.as_array().unwrap();
-    assert_eq!(rows.len(), 14);
+    assert_eq!(rows.len(), kempelen_emulator::MACHINES.len());
     let trs80 = rows.iter().find(|r| r["id"] == "trs-80").unwrap();
     assert_eq!(trs80["cpu"], "z80");
     assert_eq!(trs80["mhz"], 1.774);
@@ -49,24 +49,16 @@ fn machines_json_lists_every_profile() {
         rows.iter()
             .all(|r| !r["source"].as_str().unwrap().is_empty())
     );
-    let table = kempelen(&["machines"]);
+    let table = output(&["machines"]);
     assert!(text(&table.stdout).contains("zx-spectrum"));
+    assert!(text(&table.stdout).contains("zx81             slow, fast"));
 }
 
 #[test]
 fn run_echoes_scripted_input_and_reports_cycles() {
-    let rom = temp_file("echo.z80", Z80_ECHO);
-    let out = kempelen(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--input",
-        "hi\\n",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "hi\n");
-    let err = text(&out.stderr);
+    let rom = program("echo.z80", Z80_ECHO);
+    let (out, err) = run_ok(&rom, &["--cpu", "z80", "--input", "hi\\n"]);
+    assert_eq!(out, "hi\n");
     assert!(err.contains("stopped: host call: done"), "{err}");
     assert!(err.contains("cycles: 208   instructions: 23"), "{err}");
     assert!(err.contains("time at 3.5 MHz (zx-spectrum)"), "{err}");
@@ -74,18 +66,9 @@ fn run_echoes_scripted_input_and_reports_cycles() {
 
 #[test]
 fn run_stops_when_scripted_input_runs_out() {
-    let rom = temp_file("echo-short.z80", Z80_ECHO);
-    let out = kempelen(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--input",
-        "no newline",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert_eq!(text(&out.stdout), "no newline\n");
-    let err = text(&out.stderr);
+    let rom = program("echo-short.z80", Z80_ECHO);
+    let (out, err) = run_ok(&rom, &["--cpu", "z80", "--input", "no newline"]);
+    assert_eq!(out, "no newline\n");
     assert!(
         err.contains("stopped: waiting for console input at $0000"),
         "{err}"
@@ -94,20 +77,11 @@ fn run_stops_when_scripted_input_runs_out() {
 
 #[test]
 fn run_6502_with_machine_profile_and_json() {
-    let rom = temp_file("echo.6502", MOS6502_ECHO);
-    let out = kempelen(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "6502",
-        "--machine",
-        "c64",
-        "--input",
-        "ok\\n",
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rom = program("echo.6502", MOS6502_ECHO);
+    let v = run_json(
+        &rom,
+        &["--cpu", "6502", "--machine", "c64", "--input", "ok\\n"],
+    );
     assert_eq!(v["ok"], true);
     assert_eq!(v["stop"], "HostDone");
     assert_eq!(v["cycles"], 21 + 21 + 20 + 6);
@@ -118,10 +92,8 @@ fn run_6502_with_machine_profile_and_json() {
 #[test]
 fn rom_write_fails_with_a_trace() {
     // LD A,1 ; LD ($0100),A
-    let rom = temp_file("romwrite.z80", &[0x3E, 0x01, 0x32, 0x00, 0x01]);
-    let out = kempelen(&["run", rom.to_str().unwrap(), "--cpu", "z80"]);
-    assert!(!out.status.success());
-    let err = text(&out.stderr);
+    let rom = program("romwrite.z80", [0x3E, 0x01, 0x32, 0x00, 0x01]);
+    let err = run_fails(&rom, &["--cpu", "z80"]);
     assert!(
         err.contains("write of $01 to ROM at $0100 by the instruction at PC $0002"),
         "{err}"
@@ -132,17 +104,8 @@ fn rom_write_fails_with_a_trace() {
 #[test]
 fn budget_is_enforced() {
     // loop: JR loop+1 ... a two-instruction loop: INC A ; JR -3
-    let rom = temp_file("loop.z80", &[0x3C, 0x18, 0xFD]);
-    let out = kempelen(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--max-cycles",
-        "1000",
-    ]);
-    assert!(!out.status.success());
-    let err = text(&out.stderr);
+    let rom = program("loop.z80", [0x3C, 0x18, 0xFD]);
+    let err = run_fails(&rom, &["--cpu", "z80", "--max-cycles", "1000"]);
     assert!(
         err.contains("cycle budget of 1000 cycles exceeded at PC $0000"),
         "{err}"
@@ -151,60 +114,62 @@ fn budget_is_enforced() {
 
 #[test]
 fn profile_and_trace_use_the_symbol_file() {
-    // START: CALL SUB ; XOR A ; OUT ($FF),A ; SUB: NOP ; RET
-    let rom = temp_file(
-        "call.z80",
-        &[0xCD, 0x06, 0x00, 0xAF, 0xD3, 0xFF, 0x00, 0xC9],
-    );
-    let syms = temp_file(
+    let rom = program("call.z80", CALL_SUB);
+    let syms = program(
         "call.sym",
-        b"; symbols\nSTART EQU $0000\nSUB EQU $0006\nPORT EQU $00FF ; constant\n",
+        "; symbols\nSTART EQU $0000\nSUB EQU $0006\nPORT EQU $00FF ; constant\n",
     );
-    let out = kempelen(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--profile",
-        syms.to_str().unwrap(),
-        "--trace",
-        "2",
-        "--ram-profile",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let err = text(&out.stderr);
+    let (_, err) = run_ok(
+        &rom,
+        &[
+            "--cpu",
+            "z80",
+            "--profile",
+            syms.to_str().unwrap(),
+            "--trace",
+            "2",
+            "--ram-profile",
+        ],
+    );
     // The trace runs on the rustzx core and shows every register and the routine.
     assert!(err.contains("CALL SUB"), "{err}");
     assert!(err.contains("AF=FFFF"), "{err}");
-    let sub = err
-        .lines()
-        .find(|l| l.starts_with("SUB "))
-        .unwrap_or_else(|| panic!("profile row for SUB: {err}"));
     // NOP (4) + RET (10) of 46 cycles, called once, inclusive 14.
-    let cols: Vec<&str> = sub.split_whitespace().collect();
-    assert_eq!(cols, ["SUB", "14", "30.4", "%", "14", "1"]);
+    assert_sub_profiled(&err);
     assert!(err.contains("peak RAM in use: 2 bytes"), "{err}");
 }
 
 #[test]
 fn bad_arguments_are_explained() {
-    let rom = temp_file("nop.bin", &[0x00]);
-    let out = kempelen(&["run", rom.to_str().unwrap(), "--cpu", "8080"]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("unknown CPU '8080'"));
-    let out = kempelen(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--machine",
-        "pdp-11",
-    ]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("unknown machine `pdp-11`"));
-    let out = kempelen(&["run", rom.to_str().unwrap(), "--cpu", "z80", "--load", "zz"]);
-    assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("`zz` is not a 16-bit address"));
+    let rom = program("nop.bin", [0x00]);
+    for (args, says) in [
+        (&["--cpu", "8080"][..], "unknown CPU '8080'"),
+        (
+            &["--cpu", "z80", "--machine", "pdp-11"],
+            "unknown machine `pdp-11`",
+        ),
+        (
+            &["--cpu", "z80", "--load", "zz"],
+            "`zz` is not a 16-bit address",
+        ),
+    ] {
+        let err = run_fails(&rom, args);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}
+
+/// START: CALL SUB ; XOR A ; OUT ($FF),A ; SUB: NOP ; RET (Z80, at $0000).
+const CALL_SUB: [u8; 8] = [0xCD, 0x06, 0x00, 0xAF, 0xD3, 0xFF, 0x00, 0xC9];
+
+/// The cycle profile's row of `SUB` in a run of [`CALL_SUB`]: NOP (4) + RET (10) of 46 cycles,
+/// called once, inclusive 14.
+fn assert_sub_profiled(err: &str) {
+    let sub = err
+        .lines()
+        .find(|l| l.starts_with("SUB "))
+        .unwrap_or_else(|| panic!("profile row for SUB: {err}"));
+    let cols: Vec<&str> = sub.split_whitespace().collect();
+    assert_eq!(cols, ["SUB", "14", "30.4", "%", "14", "1"]);
 }
 
 /// Echoes console input until a `q` (Z80, at $0000).
@@ -233,10 +198,10 @@ fn intel_hex(addr: u16, bytes: &[u8]) -> String {
 
 #[test]
 fn several_images_in_several_formats_poke_dump_and_stamped_reads() {
-    let hex = temp_file("echo.hex", intel_hex(0, Z80_ECHO_TO_Q).as_bytes());
-    let data = temp_file("data.bin", &[1, 2, 3]);
-    let dump = temp_file("more.dump", b"; a hex dump\n4003 04 05\n");
-    let out = kempelen(&[
+    let hex = program("echo.hex", intel_hex(0, Z80_ECHO_TO_Q));
+    let data = program("data.bin", [1, 2, 3]);
+    let dump = program("more.dump", "; a hex dump\n4003 04 05\n");
+    let v = json(&[
         "run",
         "--cpu",
         "z80",
@@ -255,8 +220,6 @@ fn several_images_in_several_formats_poke_dump_and_stamped_reads() {
         "4000-4004",
         "--json",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["stop"], "HostDone");
     assert_eq!(v["console"], "ab\r\n!");
     assert_eq!(v["dumps"][0]["bytes"], serde_json::json!([1, 2, 3, 4, 5]));
@@ -296,22 +259,13 @@ fn several_images_in_several_formats_poke_dump_and_stamped_reads() {
         assert_eq!(r["time_ms_at_clock"], (ms * 1000.0).round() / 1000.0, "{r}");
     }
     // The text output: the dump in the format --image reads.
-    let out = kempelen(&[
-        "run",
-        "--cpu",
-        "z80",
-        hex.to_str().unwrap(),
-        "--input",
-        "q",
-        "--dump",
-        "0000-0011",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (out, _) = run_ok(
+        &hex,
+        &["--cpu", "z80", "--input", "q", "--dump", "0000-0011"],
+    );
     assert!(
-        text(&out.stdout)
-            .contains("0000 DB 00 E6 01 28 FA DB 01 D3 01 FE 71 20 F2 AF D3\n0010 FF 00\n"),
-        "{}",
-        text(&out.stdout)
+        out.contains("0000 DB 00 E6 01 28 FA DB 01 D3 01 FE 71 20 F2 AF D3\n0010 FF 00\n"),
+        "{out}"
     );
 }
 
@@ -333,8 +287,8 @@ START   = $1C4F
 fn json_stamps_every_read_of_a_personality_trap() {
     let asm = kempelen_asm::assemble_source(kempelen_asm::Cpu::Mos6502, "keys.asm", KIM1_KEYS);
     assert!(asm.is_ok(), "{:?}", asm.diagnostics);
-    let bin = temp_file("keys.bin", &asm.image.bytes);
-    let out = kempelen(&[
+    let bin = program("keys.bin", &asm.image.bytes);
+    let v = json(&[
         "run",
         "--machine",
         "kim-1",
@@ -344,12 +298,12 @@ fn json_stamps_every_read_of_a_personality_trap() {
         "q\\n5z",
         "--json",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["stop"], "HostDone");
-    assert_eq!(v["cycles"], 27);
-    // GETKEY takes the new line (no key), waits, and takes the 5 of the next line in the
-    // same call: both stamped when it returns. The KIM-1 runs at 1 MHz: a cycle is 1 us.
+    // The program's 27 cycles and the RTS (6 cycles) of each of the four routines.
+    assert_eq!(v["cycles"], 27 + 4 * 6);
+    // GETKEY takes the new line (no key) and waits: the new line is stamped when the run
+    // stops; the 5 of the next line, taken in the same call, when GETKEY returns. The KIM-1
+    // runs at 1 MHz: a cycle is 1 us.
     let reads = v["reads"].as_array().unwrap();
     let got: Vec<(u64, f64, &str)> = reads
         .iter()
@@ -364,50 +318,47 @@ fn json_stamps_every_read_of_a_personality_trap() {
     assert_eq!(
         got,
         [
-            (6, 0.006, "q"),
-            (12, 0.012, "\n"),
-            (12, 0.012, "5"),
-            (24, 0.024, "z")
+            (12, 0.012, "q"),
+            (18, 0.018, "\n"),
+            (24, 0.024, "5"),
+            (48, 0.048, "z")
         ]
     );
     let lines = v["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 2);
     assert_eq!(
         (&lines[1]["cycles"], &lines[1]["input"]),
-        (&12.into(), &"5z".into())
+        (&18.into(), &"5z".into())
     );
 }
 
 #[test]
 fn json_console_keeps_bytes_above_7f() {
     // LD A,$E9 ; OUT ($01),A ; LD A,'\' ; OUT ($01),A ; XOR A ; OUT ($FF),A
-    let rom = temp_file(
+    let rom = program(
         "high.z80",
-        &[
+        [
             0x3E, 0xE9, 0xD3, 0x01, 0x3E, b'\\', 0xD3, 0x01, 0xAF, 0xD3, 0xFF,
         ],
     );
-    let out = kempelen(&["run", rom.to_str().unwrap(), "--cpu", "z80", "--json"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = run_json(&rom, &["--cpu", "z80"]);
     assert_eq!(v["console"], "\\xE9\\\\");
 }
 
 #[test]
 fn exhausted_terminal_input_stops_with_input_wait() {
-    let rom = temp_file("echo-wait.z80", Z80_ECHO);
-    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args([
+    let rom = program("echo-wait.z80", Z80_ECHO);
+    let out = common::with_input(
+        &[
             "run",
             rom.to_str().unwrap(),
             "--cpu",
             "z80",
             "--max-cycles",
             "100000000000",
-        ])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
+        ],
+        "",
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stderr).contains("stopped: waiting for console input at $0000"),
@@ -420,63 +371,40 @@ fn exhausted_terminal_input_stops_with_input_wait() {
 fn personalities_from_the_command_line() {
     // CP/M: function 1 reads a character (once a HALT), 2 prints it, then warm boot.
     // LD C,1 ; CALL 5 ; LD E,A ; LD C,2 ; CALL 5 ; JP 0
-    let com = temp_file(
+    let com = program(
         "getc.com",
-        &[
+        [
             0x0E, 0x01, 0xCD, 0x05, 0x00, 0x5F, 0x0E, 0x02, 0xCD, 0x05, 0x00, 0xC3, 0x00, 0x00,
         ],
     );
-    let out = kempelen(&[
-        "run",
-        com.to_str().unwrap(),
-        "--cpm",
-        "--input",
-        "k",
-        "--json",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = run_json(&com, &["--cpm", "--input", "k"]);
     assert_eq!(v["stop"], "HostDone");
     assert_eq!(v["console"], "kk", "echo, then function 2");
-    assert_eq!(v["cycles"], 7 + 17 + 4 + 7 + 17 + 10);
+    // Each BDOS call returns as RET does (10 T-states).
+    assert_eq!(v["cycles"], 7 + 17 + 10 + 4 + 7 + 17 + 10 + 10);
     // An unsupported BDOS function names its number.
-    let com = temp_file("dma.com", &[0x0E, 0x1A, 0xCD, 0x05, 0x00]);
-    let out = kempelen(&["run", com.to_str().unwrap(), "--machine", "cpm"]);
-    assert!(!out.status.success());
+    let com = program("dma.com", [0x0E, 0x1A, 0xCD, 0x05, 0x00]);
+    let err = run_fails(&com, &["--machine", "cpm"]);
     assert!(
-        text(&out.stderr).contains("BDOS at $0005: function $1A is not supported"),
-        "{}",
-        text(&out.stderr)
+        err.contains("BDOS at $0005: function $1A is not supported"),
+        "{err}"
     );
     // KIM-1 (6502): OUTCH, then a jump into the monitor; the CPU comes from the personality.
-    let kim = temp_file("kim.h65", b"0200 A9 4B 20 A0 1E 4C 4F 1C\n");
-    let out = kempelen(&["run", kim.to_str().unwrap(), "--machine", "kim-1", "--json"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let kim = program("kim.h65", "0200 A9 4B 20 A0 1E 4C 4F 1C\n");
+    let v = run_json(&kim, &["--machine", "kim-1"]);
     assert_eq!(
         (v["console"].as_str(), v["cycles"].as_u64()),
-        (Some("K"), Some(2 + 6 + 3))
+        (Some("K"), Some(2 + 6 + 6 + 3))
     );
     assert_eq!(v["machine"], "kim-1");
     // A personality file of one's own, with an error that names file, line and column.
-    let bad = temp_file(
+    let bad = program(
         "bad.toml",
-        b"id = \"x\"\nname = \"x\"\ncpu = \"6502\"\nstack = 7\n",
+        "id = \"x\"\nname = \"x\"\ncpu = \"6502\"\nstack = 7\n",
     );
-    let out = kempelen(&[
-        "run",
-        kim.to_str().unwrap(),
-        "--machine",
-        bad.to_str().unwrap(),
-    ]);
-    assert!(!out.status.success());
-    assert!(
-        text(&out.stderr).contains("bad.toml:4:9:"),
-        "{}",
-        text(&out.stderr)
-    );
-    let list = kempelen(&["machines", "--personalities", "--json"]);
-    let v: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let err = run_fails(&kim, &["--machine", bad.to_str().unwrap()]);
+    assert!(err.contains("bad.toml:4:9:"), "{err}");
+    let v = json(&["machines", "--personalities", "--json"]);
     let ids: Vec<&str> = v
         .as_array()
         .unwrap()
@@ -488,50 +416,31 @@ fn personalities_from_the_command_line() {
 
 #[test]
 fn input_escapes_are_checked() {
-    let rom = temp_file("esc.z80", Z80_ECHO);
-    let out = kempelen(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--input",
-        "a\\x4",
-    ]);
-    assert!(!out.status.success());
+    let rom = program("esc.z80", Z80_ECHO);
+    let err = run_fails(&rom, &["--cpu", "z80", "--input", "a\\x4"]);
     assert!(
-        text(&out.stderr).contains("`\\x` at column 2 needs two hex digits"),
-        "{}",
-        text(&out.stderr)
+        err.contains("`\\x` at column 2 needs two hex digits"),
+        "{err}"
     );
 }
 
 #[test]
 fn symbols_and_cycle_profile_are_the_new_spelling_of_profile() {
-    // START: CALL SUB ; XOR A ; OUT ($FF),A ; SUB: NOP ; RET
-    let rom = temp_file(
-        "call2.z80",
-        &[0xCD, 0x06, 0x00, 0xAF, 0xD3, 0xFF, 0x00, 0xC9],
+    let rom = program("call2.z80", CALL_SUB);
+    let syms = program("call2.sym", "START EQU $0000\nSUB EQU $0006\n");
+    let (_, err) = run_ok(
+        &rom,
+        &[
+            "--cpu",
+            "z80",
+            "--symbols",
+            syms.to_str().unwrap(),
+            "--cycle-profile",
+        ],
     );
-    let syms = temp_file("call2.sym", b"START EQU $0000\nSUB EQU $0006\n");
-    let out = kempelen(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--symbols",
-        syms.to_str().unwrap(),
-        "--cycle-profile",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let err = text(&out.stderr);
-    let sub = err
-        .lines()
-        .find(|l| l.starts_with("SUB "))
-        .unwrap_or_else(|| panic!("{err}"));
-    let cols: Vec<&str> = sub.split_whitespace().collect();
-    assert_eq!(cols, ["SUB", "14", "30.4", "%", "14", "1"]);
+    assert_sub_profiled(&err);
     // --help shows the new flags, not the old one.
-    let help = text(&kempelen(&["run", "--help"]).stdout);
+    let help = text(&output(&["run", "--help"]).stdout);
     assert!(
         help.contains("--cycle-profile") && !help.contains("--profile <"),
         "{help}"

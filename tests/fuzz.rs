@@ -1,4 +1,4 @@
-//! Hostile-input fuzz harnesses (issue 13) for the FEN parser, the EPD suite loader and the UCI
+//! Hostile-input fuzz harnesses for the FEN parser, the EPD suite loader and the UCI
 //! loop (the assembler's and disassembler's live in `tools/asm/tests/fuzz.rs`). Each property
 //! feeds random text, text built from the format's own words, and raw bytes, and checks that
 //! the parser answers with a value or an error that says where, never a panic or a hang.

@@ -13,6 +13,8 @@
 //!
 //! Each prints the emulated time of every move of the program at its machine's clock.
 
+mod common;
+
 use std::path::Path;
 use std::process::Command;
 
@@ -33,31 +35,14 @@ fn play(adaptor: &str, file: &str, colour: &str, depth: u32) {
 /// A full game through tests/historical_uci.py: `program` is an adaptor file or `kempelen
 /// uci` options; the game must end by the rules.
 fn game(program: &str, colour: &str, depth: u32) {
-    let root = env!("CARGO_MANIFEST_DIR");
-    let out = Command::new("python3")
-        .args([
-            &format!("{root}/tests/historical_uci.py"),
-            env!("CARGO_BIN_EXE_kempelen"),
-            program,
-            colour,
-            "400",
-            &depth.to_string(),
-        ])
-        .output()
-        .expect("run python3 with python-chess");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    println!("{stdout}");
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let result = stdout
-        .lines()
-        .find(|l| l.starts_with("RESULT"))
-        .unwrap_or_else(|| panic!("{stdout}"));
-    let f: Vec<&str> = result.split_whitespace().collect();
-    assert_eq!(f[3], "True", "a proper end of the game: {result}");
+    let Some(results) = common::python_session(
+        "historical_uci.py",
+        &[program, colour, "400", &depth.to_string()],
+    ) else {
+        return;
+    };
+    let f = &results[0];
+    assert_eq!(f[3], "True", "a proper end of the game: {f:?}");
 }
 
 #[test]
@@ -306,4 +291,96 @@ fn regression_positions(text: &str) -> Vec<(String, u32, String)> {
         }
     }
     cases
+}
+
+/// Kempelen's Z80 build against the real Sargon, both on the Jupiter III at 2 MHz, on
+/// emulated clocks at 40 moves in two hours (the tournament rate of 1978), as in-process
+/// tournament players (`z80:Machine=jupiter-3`, `program:adaptors/sargon-jupiter3.toml`): the
+/// first 30 plies of a game from the start position with Sargon as White, played twice. Every
+/// move carries the emulated time it took (`[%emt]`) and the clock after it (`[%clk]`), both
+/// players' machines are in the tags, and the two runs give the same PGN, move for move and
+/// millisecond for millisecond.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; two 30-ply games, 32 s of CPU in a debug build (4 minutes on the shared development host)"]
+fn z80_build_against_sargon_on_emulated_clocks() {
+    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+        return;
+    };
+    assert!(
+        Path::new(&dir).join("sargon-z80.asm").exists(),
+        "{dir}/sargon-z80.asm is missing"
+    );
+    let root = env!("CARGO_MANIFEST_DIR");
+    let scratch =
+        std::env::temp_dir().join(format!("kempelen-historical-clock-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let start = scratch.join("start.epd");
+    std::fs::write(
+        &start,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
+    )
+    .unwrap();
+    let sargon = format!("sargon=program:{root}/adaptors/sargon-jupiter3.toml");
+    let run = |name: &str| {
+        let pgn = scratch.join(name);
+        let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+            .args([
+                "tournament",
+                &sargon,
+                "z80=z80:Machine=jupiter-3",
+                "--clock",
+                "emulated",
+                "--tc",
+                "40/7200",
+                "--games",
+                "1",
+                "--max-plies",
+                "30",
+                "--openings",
+                start.to_str().unwrap(),
+                "--move-timeout",
+                "300",
+                "--pgn",
+                pgn.to_str().unwrap(),
+            ])
+            .output()
+            .expect("run kempelen tournament");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{stdout}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        println!("{stdout}");
+        std::fs::read_to_string(pgn).unwrap()
+    };
+    let first = run("first.pgn");
+    println!("{first}");
+    for tag in [
+        "[White \"sargon\"]",
+        "[TimeControl \"40/7200\"]",
+        "[WhiteMachine \"jupiter-3\"]",
+        "[WhiteMHz \"2\"]",
+        "[BlackMachine \"jupiter-3\"]",
+        "[WhiteClock \"emulated\"]",
+        "[BlackClock \"emulated\"]",
+    ] {
+        assert!(first.contains(tag), "{tag}: {first}");
+    }
+    assert!(!first.contains("engine failure"), "{first}");
+    let plies: usize = first
+        .lines()
+        .find_map(|l| l.strip_prefix("[PlyCount \""))
+        .unwrap()
+        .trim_end_matches("\"]")
+        .parse()
+        .unwrap();
+    assert_eq!(first.matches("[%emt ").count(), plies, "{first}");
+    assert_eq!(first.matches("[%clk ").count(), plies, "{first}");
+    assert_eq!(
+        run("second.pgn"),
+        first,
+        "the same game, move for move, time for time"
+    );
 }

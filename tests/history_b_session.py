@@ -12,6 +12,8 @@ import sys
 import chess
 import chess.engine
 
+from uci_game import engines, play_out, result_line
+
 MAX_PLIES = 1000
 
 # Limits per profile: small enough for a quick game, deterministic.
@@ -24,33 +26,25 @@ LIMITS = {
 
 def main():
     exe, profile = sys.argv[1], sys.argv[2]
-    white = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
-    black = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
-    try:
+    with engines([exe, "uci"], [exe, "uci"]) as (white, black):
         white.configure({"Profile": profile})
         black.configure({"Profile": "reference"})
-        board = chess.Board()
-        first_info = None
-        while board.outcome(claim_draw=True) is None and board.ply() < MAX_PLIES:
-            if board.turn == chess.WHITE:
-                result = white.play(board, LIMITS[profile], info=chess.engine.INFO_ALL, game="g")
-                if first_info is None and board.ply() > 0:
-                    first_info = result.info
-            else:
-                result = black.play(board, chess.engine.Limit(depth=2), game="g")
-            if result.move not in board.legal_moves:
-                raise SystemExit(f"illegal move {result.move} in {board.fen()}")
-            board.push(result.move)
-        outcome = board.outcome(claim_draw=True)
-        if outcome is None:
-            raise SystemExit(f"no result after {board.ply()} plies")
+        first_info = []
+
+        def move(board):
+            if board.turn != chess.WHITE:
+                return black.play(board, chess.engine.Limit(depth=2), game="g")
+            result = white.play(board, LIMITS[profile], info=chess.engine.INFO_ALL, game="g")
+            if not first_info and board.ply() > 0:
+                first_info.append(result.info)
+            return result
+
+        board, outcome = play_out(move, MAX_PLIES)
+        info = first_info[0] if first_info else None
         for key in ("depth", "score", "nodes", "pv"):
-            if first_info is None or key not in first_info:
-                raise SystemExit(f"info without {key}: {first_info}")
-        print(f"RESULT {profile} {outcome.result()} {outcome.termination.name} {board.ply()}")
-    finally:
-        white.quit()
-        black.quit()
+            if info is None or key not in info:
+                raise SystemExit(f"info without {key}: {info}")
+        print(result_line(board, outcome, profile))
 
 
 if __name__ == "__main__":

@@ -3,32 +3,10 @@
 //! profile at fixed depth or node limits. Skipped with a message when python3 or python-chess
 //! is missing.
 
-use common::python_chess_available;
-use std::process::Command;
-
 fn play(profile: &str) {
-    if !python_chess_available() {
-        eprintln!("SKIPPED: python3 with the 'chess' package is not installed (pip install chess)");
-        return;
+    if let Some(f) = common::python_game("history_b_session.py", &[profile], 10) {
+        assert_eq!(f[1], profile, "{f:?}");
     }
-    let script = format!("{}/tests/history_b_session.py", env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(env!("CARGO_BIN_EXE_kempelen"))
-        .arg(profile)
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "session failed:\n{stdout}\n{stderr}");
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with("RESULT "))
-        .expect("result line");
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    assert_eq!(fields[1], profile, "{line}");
-    assert!(["1-0", "0-1", "1/2-1/2"].contains(&fields[2]), "{line}");
-    assert!(fields[4].parse::<u32>().unwrap() > 10, "{line}");
 }
 
 #[test]

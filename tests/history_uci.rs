@@ -5,41 +5,8 @@
 
 mod common;
 
-use common::python_chess_available;
-use std::process::Command;
-
 fn play(profile: &str, colour: &str, limit: &str) {
-    if !python_chess_available() {
-        eprintln!("SKIPPED: python3 with the 'chess' package is not installed (pip install chess)");
-        return;
-    }
-    let script = format!(
-        "{}/tests/history_uci_session.py",
-        env!("CARGO_MANIFEST_DIR")
-    );
-    let out = Command::new("python3")
-        .args([
-            &script,
-            env!("CARGO_BIN_EXE_kempelen"),
-            profile,
-            colour,
-            limit,
-        ])
-        .output()
-        .expect("run python3");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        out.status.success(),
-        "{profile}: session failed:\n{stdout}\n{stderr}"
-    );
-    let line = stdout
-        .lines()
-        .find(|l| l.starts_with("RESULT "))
-        .expect("result line");
-    let fields: Vec<&str> = line.split_whitespace().collect();
-    assert!(["1-0", "0-1", "1/2-1/2"].contains(&fields[1]), "{line}");
-    assert!(fields[3].parse::<u32>().unwrap() > 4, "{line}");
+    common::python_game("history_uci_session.py", &[profile, colour, limit], 4);
 }
 
 #[test]

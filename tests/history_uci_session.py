@@ -13,6 +13,8 @@ import sys
 import chess
 import chess.engine
 
+from uci_game import engines, play_out, result_line
+
 MAX_PLIES = 400
 
 
@@ -20,33 +22,24 @@ def main():
     exe, profile, colour, limit_text = sys.argv[1:5]
     kind, value = limit_text.split("=")
     limit = chess.engine.Limit(**{kind: int(value)})
-    historical = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
-    opponent = chess.engine.SimpleEngine.popen_uci([exe, "uci", "--profile", "full"])
-    try:
+    with engines([exe, "uci"], [exe, "uci", "--profile", "full"]) as (historical, opponent):
         historical.configure({"Profile": profile})
         opponent.configure({"Hash": 4})
         hist_side = chess.WHITE if colour == "white" else chess.BLACK
-        board = chess.Board()
-        while board.outcome(claim_draw=True) is None and board.ply() < MAX_PLIES:
-            if board.turn == hist_side:
-                result = historical.play(board, limit, info=chess.engine.INFO_ALL, game="h")
-                for key in ("depth", "score", "nodes", "pv"):
-                    if key not in result.info:
-                        raise SystemExit(f"{profile}: no '{key}' in the info at ply {board.ply()}: {result.info}")
-                if result.info["pv"][0] != result.move:
-                    raise SystemExit(f"{profile}: pv {result.info['pv']} does not start with {result.move}")
-            else:
-                result = opponent.play(board, chess.engine.Limit(depth=3), game="h")
-            if result.move not in board.legal_moves:
-                raise SystemExit(f"illegal move {result.move} in {board.fen()}")
-            board.push(result.move)
-        outcome = board.outcome(claim_draw=True)
-        if outcome is None:
-            raise SystemExit(f"no result after {board.ply()} plies")
-        print(f"RESULT {outcome.result()} {outcome.termination.name} {board.ply()}")
-    finally:
-        historical.quit()
-        opponent.quit()
+
+        def move(board):
+            if board.turn != hist_side:
+                return opponent.play(board, chess.engine.Limit(depth=3), game="h")
+            result = historical.play(board, limit, info=chess.engine.INFO_ALL, game="h")
+            for key in ("depth", "score", "nodes", "pv"):
+                if key not in result.info:
+                    raise SystemExit(f"{profile}: no '{key}' in the info at ply {board.ply()}: {result.info}")
+            if result.info["pv"][0] != result.move:
+                raise SystemExit(f"{profile}: pv {result.info['pv']} does not start with {result.move}")
+            return result
+
+        board, outcome = play_out(move, MAX_PLIES)
+        print(result_line(board, outcome))
 
 
 if __name__ == "__main__":

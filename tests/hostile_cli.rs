@@ -1,20 +1,17 @@
-//! The command line under hostile use (issue 13): no output replaces an input or another
+//! The command line under hostile use: no output replaces an input or another
 //! output, outputs are written all or none, printing commands exit quietly on a closed pipe,
 //! oversized images are refused.
 
 mod common;
 
-use common::kempelen;
+use common::{fails, kempelen, succeeds};
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// A fresh directory for one test.
 fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-hostile-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    common::fresh_scratch(&format!("hostile-{name}"))
 }
 
 fn s(p: &Path) -> &str {
@@ -122,7 +119,7 @@ fn asm_writes_all_outputs_or_none() {
     let bin = dir.join("main.bin");
     std::fs::write(&bin, "old").unwrap();
     let bad = dir.join("no/such/dir/main.lst");
-    let (ok, _, stderr) = kempelen(&[
+    let stderr = fails(&[
         "asm",
         s(&main),
         "--cpu",
@@ -132,7 +129,7 @@ fn asm_writes_all_outputs_or_none() {
         "--listing",
         s(&bad),
     ]);
-    assert!(!ok && stderr.contains("main.lst"), "{stderr}");
+    assert!(stderr.contains("main.lst"), "{stderr}");
     assert_eq!(
         std::fs::read_to_string(&bin).unwrap(),
         "old",
@@ -147,7 +144,7 @@ fn asm_writes_all_outputs_or_none() {
     // With good paths every output appears.
     let lst = dir.join("main.lst");
     let sym = dir.join("main.sym");
-    let (ok, _, stderr) = kempelen(&[
+    succeeds(&[
         "asm",
         s(&main),
         "--cpu",
@@ -159,7 +156,6 @@ fn asm_writes_all_outputs_or_none() {
         "--symbols",
         s(&sym),
     ]);
-    assert!(ok, "{stderr}");
     assert_eq!(std::fs::read(&bin).unwrap(), [0x3E, 0x01, 0xC9]);
     assert!(lst.exists() && sym.exists());
     std::fs::remove_dir_all(&dir).unwrap();
@@ -290,8 +286,8 @@ fn disasm_refuses_images_over_64_kb_instead_of_wrapping() {
     assert!(stderr.contains("more than 65536 bytes"), "{stderr}");
     let small = dir.join("small.bin");
     std::fs::write(&small, vec![0u8; 0x200]).unwrap();
-    let (ok, _, stderr) = kempelen(&["disasm", s(&small), "--cpu", "z80", "--org", "$FF00"]);
-    assert!(!ok && stderr.contains("run past $FFFF"), "{stderr}");
+    let stderr = fails(&["disasm", s(&small), "--cpu", "z80", "--org", "$FF00"]);
+    assert!(stderr.contains("run past $FFFF"), "{stderr}");
     let (ok, stdout, _) = kempelen(&["disasm", s(&small), "--cpu", "z80", "--org", "$FE00"]);
     assert!(ok && stdout.contains("FFFF"), "{stdout:.200}");
     std::fs::remove_dir_all(&dir).unwrap();
@@ -427,8 +423,7 @@ fn every_address_flag_reads_numbers_the_same_way() {
     std::fs::write(&bin, [0u8]).unwrap();
     // Hex by default, as `run --load` has always read it; decimal with '#'.
     for org in ["8000", "$8000", "0x8000", "8000h", "#32768"] {
-        let (ok, stdout, stderr) = kempelen(&["disasm", s(&bin), "--cpu", "z80", "--org", org]);
-        assert!(ok, "{org}: {stderr}");
+        let (stdout, _) = succeeds(&["disasm", s(&bin), "--cpu", "z80", "--org", org]);
         assert!(stdout.contains("ORG $8000"), "{org}: {stdout}");
     }
     for (command, flag) in [("disasm", "--org"), ("run", "--load")] {
@@ -484,8 +479,8 @@ fn endless_inputs_end_with_an_error() {
         let (ok, _, stderr) =
             kempelen(&["disasm", s(&bin), "--cpu", "z80", "--symbols", "/dev/zero"]);
         assert!(!ok && stderr.contains("larger than 16 MiB"), "{stderr}");
-        let (ok, _, stderr) = kempelen(&["disasm", "/dev/zero", "--cpu", "z80"]);
-        assert!(!ok && stderr.contains("more than 65536 bytes"), "{stderr}");
+        let stderr = fails(&["disasm", "/dev/zero", "--cpu", "z80"]);
+        assert!(stderr.contains("more than 65536 bytes"), "{stderr}");
     }
     // A UCI line without an end is cut, reported, and the engine answers the next command.
     let mut input = vec![b'a'; 200_000];
@@ -508,8 +503,7 @@ fn asm_writes_through_a_symlinked_output_and_to_a_device() {
     std::fs::write(&real, "old").unwrap();
     let link = dir.join("link.bin");
     std::os::unix::fs::symlink(&real, &link).unwrap();
-    let (ok, _, stderr) = kempelen(&["asm", s(&main), "--cpu", "z80", "-o", s(&link)]);
-    assert!(ok, "{stderr}");
+    succeeds(&["asm", s(&main), "--cpu", "z80", "-o", s(&link)]);
     assert_eq!(std::fs::read(&real).unwrap(), [0x3E, 0x01, 0xC9]);
     assert!(
         std::fs::symlink_metadata(&link)
@@ -518,8 +512,345 @@ fn asm_writes_through_a_symlinked_output_and_to_a_device() {
             .is_symlink()
     );
     // A device is written, not replaced by a regular file.
-    let (ok, _, stderr) = kempelen(&["asm", s(&main), "--cpu", "z80", "-o", "/dev/null"]);
-    assert!(ok, "{stderr}");
+    succeeds(&["asm", s(&main), "--cpu", "z80", "-o", "/dev/null"]);
     assert!(!std::fs::metadata("/dev/null").unwrap().is_file());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A KIM-1 program that fills page 1 with `$1E9F` and jumps to OUTCH at `$1EA0`: every return
+/// lands on the trap again. On the KIM-1 the first return underflows the stack; without the
+/// stack check each call still costs the RTS's cycles, so the run stops at `--max-cycles`.
+#[test]
+fn a_program_looping_on_a_host_trap_stops_at_the_cycle_budget() {
+    let dir = scratch("traploop");
+    let prog = dir.join("loop.h65");
+    std::fs::write(
+        &prog,
+        "0200 A2 00 A9 9F 9D 00 01 A9 1E 9D 01 01 E8 E8 D0 F2\n0210 A2 FF 9A 4C A0 1E\n",
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "run",
+            s(&prog),
+            "--machine",
+            "kim-1",
+            "--entry",
+            "0200",
+            "--max-cycles",
+            "100000",
+        ];
+        args.extend_from_slice(extra);
+        kempelen(&args)
+    };
+    let (ok, _, stderr) = run(&[]);
+    assert!(
+        !ok && stderr.contains("stack underflow") && stderr.contains("at PC $1EA0"),
+        "{stderr}"
+    );
+    let (ok, stdout, stderr) = run(&["--no-stack-check", "--json"]);
+    assert!(!ok, "{stdout}");
+    assert!(
+        stderr.contains("cycle budget of 100000 cycles exceeded at PC $1EA0"),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let cycles = v["cycles"].as_u64().unwrap();
+    assert!((100_000..100_006).contains(&cycles), "{cycles}");
+    // A is $1E at every call: printed as `\x1E`, about one character per 6 cycles.
+    let printed = v["console"].as_str().unwrap().matches("\\x1E").count();
+    assert!((16_000..16_700).contains(&printed), "{printed}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn poke_is_checked_before_anything_is_written() {
+    let dir = scratch("poke");
+    let bin = dir.join("halt.bin");
+    std::fs::write(&bin, [0x76]).unwrap();
+    for (poke, want) in [
+        ("0200=aé1", "--poke `0200=aé1`: `aé1` is not hex bytes"),
+        ("0200=+1", "--poke `0200=+1`: `+1` is not hex bytes"),
+        (
+            "FFFF=0102",
+            "--poke `FFFF=0102`: 2 bytes at $FFFF run past $FFFF (nothing wraps to $0000)",
+        ),
+        (
+            "+FFF=01",
+            "--poke `+FFF=01`: `+FFF` is not a 16-bit address",
+        ),
+    ] {
+        let (ok, _, stderr) = kempelen(&["run", s(&bin), "--cpu", "z80", "--poke", poke]);
+        assert!(!ok && stderr.contains(want), "{poke}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    let (ok, _, stderr) = kempelen(&[
+        "run",
+        s(&bin),
+        "--cpu",
+        "z80",
+        "--poke",
+        "0001=76",
+        "--dump",
+        "0000-0001",
+    ]);
+    assert!(ok, "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn images_that_overlap_across_files_are_refused_unless_later_wins() {
+    let dir = scratch("overlap");
+    let rom = dir.join("rom.bin");
+    std::fs::write(&rom, [0x00, 0x00, 0x76]).unwrap();
+    let a = dir.join("a.hex");
+    let b = dir.join("b.hex");
+    // $0001: HALT
+    std::fs::write(&a, ":010001007688\n:00000001FF\n").unwrap();
+    std::fs::write(&b, ":010001007688\n:00000001FF\n").unwrap();
+    for (args, first, second) in [
+        (vec![s(&rom), "--image", s(&a)], "rom.bin", "a.hex"),
+        (vec!["--image", s(&a), "--image", s(&b)], "a.hex", "b.hex"),
+        (vec!["--image", s(&a), "--image", s(&a)], "a.hex", "a.hex"),
+        (
+            vec![s(&rom), "--image", &format!("{}@0002", s(&rom))],
+            "rom.bin",
+            "rom.bin",
+        ),
+    ] {
+        let mut all = vec!["run", "--cpu", "z80"];
+        all.extend(args.iter().copied());
+        let (ok, _, stderr) = kempelen(&all);
+        assert!(!ok, "{all:?}");
+        assert!(
+            stderr.contains(&format!("{second}: its bytes at"))
+                && stderr.contains(&format!("overlap those of {}", dir.join(first).display()))
+                && stderr.contains("--overlap later-wins"),
+            "{all:?}: {stderr}"
+        );
+    }
+    // With --overlap later-wins the later file's HALT at $0001 stops the run there.
+    let (ok, stdout, stderr) = kempelen(&[
+        "run",
+        "--cpu",
+        "z80",
+        s(&rom),
+        "--image",
+        s(&a),
+        "--overlap",
+        "later-wins",
+        "--json",
+    ]);
+    assert!(ok, "{stderr}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(v["stop"]["Halt"]["pc"], 1, "{v}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_text_image_with_a_bad_line_is_refused_with_its_place() {
+    let dir = scratch("badimage");
+    for (name, bytes, want) in [
+        (
+            "dump.h65",
+            &b"0000 00 00\n+FFF 00\n"[..],
+            "dump.h65:2:1: `+FFF` is not a four-digit hex address",
+        ),
+        (
+            "latin1.hex",
+            b":0100000000FF\n:01000100\xe900FF\n",
+            "latin1.hex:2:10: not UTF-8 text",
+        ),
+        (
+            "type6.hex",
+            b":00000006FA\n",
+            "type6.hex:1:8: unknown record type 06 (Intel HEX has types 00 to 05)",
+        ),
+        (
+            "nothing.hex",
+            b":0000000000\n:00000001FF\n",
+            "nothing.hex:1:1: the intel-hex image holds no bytes to load",
+        ),
+    ] {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        let (ok, _, stderr) = kempelen(&["run", s(&path), "--cpu", "z80"]);
+        assert!(!ok && stderr.contains(want), "{name}: {stderr}");
+        assert!(!stderr.contains("loaded at )"), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn numbers_and_registers_of_a_personality_are_checked_from_the_command_line() {
+    let dir = scratch("personality");
+    let bin = dir.join("nop.bin");
+    std::fs::write(&bin, [0xEA]).unwrap();
+    let file = dir.join("p.toml");
+    for (body, want) in [
+        (
+            "mhz = 1e-300\n",
+            "p.toml:4:7: mhz must be between 0.01 and 1000",
+        ),
+        (
+            "mhz = 1e-20\n",
+            "p.toml:4:7: mhz must be between 0.01 and 1000",
+        ),
+        (
+            "[[trap]]\nname = \"P\"\nat = \"1000\"\nservice = \"print-string\"\n",
+            "p.toml:7:11: `print-string` needs an address in a register pair",
+        ),
+        (
+            "[[trap]]\nname = \"P\"\nat = \"1000\"\nservice = \"put-char\"\ncycles = 18446744073709551615\n",
+            "p.toml:8:10: cycles must be between 1 and 1000000000",
+        ),
+        (
+            "[[fill]]\nat = \"FFFF\"\nbytes = \"01 02\"\n",
+            "p.toml:6:9: 2 bytes at $FFFF run past $FFFF",
+        ),
+    ] {
+        std::fs::write(
+            &file,
+            format!("id = \"x\"\nname = \"x\"\ncpu = \"6502\"\n{body}"),
+        )
+        .unwrap();
+        let (ok, _, stderr) = kempelen(&[
+            "run",
+            s(&bin),
+            "--machine",
+            s(&file),
+            "--realtime",
+            "--max-cycles",
+            "10",
+        ]);
+        assert!(!ok && stderr.contains(want), "{body}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `kempelen args` with a file-size limit of `blocks` KiB (bash's `ulimit -f`).
+#[cfg(unix)]
+fn kempelen_with_file_limit(blocks: u32, args: &[&str]) -> (bool, String, String) {
+    let out = Command::new("bash")
+        .arg("-c")
+        .arg(format!("ulimit -f {blocks}; exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// No temporary file is left in `dir`.
+fn no_leftovers(dir: &Path) {
+    let left: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(left.is_empty(), "{left:?}");
+}
+
+/// Every output file is written whole or not at all: with a 2 KiB file-size limit each write
+/// fails with an error, and the old file is still there, untouched.
+#[cfg(unix)]
+#[test]
+fn outputs_are_written_whole_or_not_at_all() {
+    let dir = scratch("wholeornone");
+    let suite = dir.join("s.epd");
+    std::fs::write(&suite, "7k/8/6K1/8/8/8/8/R7 w - -; id \"m1\";\n").unwrap();
+    let target = dir.join("out.file");
+    let sym = dir.join("out.file.sym");
+    let cases: Vec<Vec<&str>> = vec![
+        vec!["tree", "--svg", s(&target)],
+        vec!["play", "--write-rom", s(&target)],
+        vec!["gen-tables", "--cpu", "z80", "--out", s(&target)],
+        vec![
+            "bench",
+            "--cpu",
+            "z80",
+            "--suite",
+            s(&suite),
+            "--ram-suite",
+            s(&suite),
+            "--depth",
+            "1",
+            "--ram-depth",
+            "1",
+            "--svg",
+            s(&target),
+        ],
+    ];
+    for args in cases {
+        std::fs::write(&target, "old").unwrap();
+        std::fs::write(&sym, "old sym").unwrap();
+        let (ok, _, stderr) = kempelen_with_file_limit(2, &args);
+        assert!(!ok, "{args:?} must fail under the limit");
+        assert!(stderr.contains("cannot write"), "{args:?}: {stderr}");
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old", "{args:?}");
+        assert_eq!(
+            std::fs::read_to_string(&sym).unwrap(),
+            "old sym",
+            "{args:?}"
+        );
+        no_leftovers(&dir);
+        // Without the limit the whole file is written.
+        let (ok, _, stderr) = kempelen(&args);
+        assert!(ok, "{args:?}: {stderr}");
+        assert!(std::fs::metadata(&target).unwrap().len() > 2048, "{args:?}");
+        if args[0] == "play" {
+            // The ROM's symbols are written with it.
+            assert!(std::fs::read_to_string(&sym).unwrap().contains("EQU"));
+        }
+        no_leftovers(&dir);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `gen-tables --out` never replaces another source file of the port.
+#[test]
+fn gen_tables_never_replaces_a_source_of_the_port() {
+    let engine = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80/engine.asm");
+    let before = std::fs::read(&engine).unwrap();
+    let (ok, _, stderr) = kempelen(&["gen-tables", "--cpu", "z80", "--out", s(&engine)]);
+    let after = std::fs::read(&engine).unwrap();
+    if after != before {
+        std::fs::write(&engine, &before).unwrap();
+        panic!("gen-tables replaced engine.asm");
+    }
+    assert!(
+        !ok && stderr.contains("refusing to overwrite") && stderr.contains("nothing written"),
+        "{stderr}"
+    );
+}
+
+/// `claims --markdown` to a path that cannot be written fails at once, before minutes of
+/// measurement; `tree --svg` and `bench --svg` likewise.
+#[test]
+fn an_unwritable_output_fails_before_the_work() {
+    let dir = scratch("unwritable");
+    let bad = dir.join("no/such/dir/report.md");
+    for args in [
+        vec!["claims", "--markdown", s(&bad)],
+        vec!["bench", "--cpu", "z80", "--svg", s(&bad)],
+        vec!["tree", "--svg", s(&bad)],
+    ] {
+        let started = std::time::Instant::now();
+        let (ok, stdout, stderr) = kempelen(&args);
+        assert!(!ok, "{args:?}: {stdout}");
+        assert!(
+            stderr.contains("cannot be written (nothing run)") && stderr.contains("report.md"),
+            "{args:?}: {stderr}"
+        );
+        // Seconds, not the minutes of a measurement (a generous bound for a loaded host).
+        assert!(started.elapsed().as_secs() < 60, "{args:?}");
+    }
+    let (ok, _, stderr) = kempelen(&["claims", "--markdown", s(&dir)]);
+    assert!(!ok && stderr.contains("it is a directory"), "{stderr}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

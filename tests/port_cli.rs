@@ -1,15 +1,13 @@
-//! End-to-end tests of the issue-5 subcommands as a user runs them.
+//! End-to-end tests of the 8-bit builds' subcommands (`compare`, `search`, `perft`, `uci`,
+//! `bench`, `play` and `gen-tables` with `--cpu z80|6502`) as a user runs them.
 
 mod common;
 
-use common::{json, kempelen};
-
-use std::process::Command;
+use common::{fails, json, kempelen, succeeds};
 
 #[test]
 fn gen_tables_check_passes_on_the_checked_in_file() {
-    let (ok, stdout, stderr) = kempelen(&["gen-tables", "--check"]);
-    assert!(ok, "{stderr}");
+    let (stdout, _) = succeeds(&["gen-tables", "--check"]);
     assert!(stdout.contains("up to date"), "{stdout}");
 }
 
@@ -19,8 +17,7 @@ fn gen_tables_writes_the_same_file_and_check_catches_a_stale_one() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("tables.inc");
     let out_s = out.to_str().unwrap();
-    let (ok, _, stderr) = kempelen(&["gen-tables", "--cpu", "z80", "--out", out_s]);
-    assert!(ok, "{stderr}");
+    succeeds(&["gen-tables", "--cpu", "z80", "--out", out_s]);
     let written = std::fs::read_to_string(&out).unwrap();
     let checked_in = std::fs::read_to_string(
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80/tables.inc"),
@@ -28,18 +25,17 @@ fn gen_tables_writes_the_same_file_and_check_catches_a_stale_one() {
     .unwrap();
     assert_eq!(written, checked_in);
     std::fs::write(&out, written.replace("defb $", "defb $0")).unwrap();
-    let (ok, _, stderr) = kempelen(&["gen-tables", "--cpu", "z80", "--check", "--out", out_s]);
-    assert!(!ok && stderr.contains("stale"), "{stderr}");
+    let stderr = fails(&["gen-tables", "--cpu", "z80", "--check", "--out", out_s]);
+    assert!(stderr.contains("stale"), "{stderr}");
     // --out names one file, so it needs one port once two have table writers.
-    let (ok, _, stderr) = kempelen(&["gen-tables", "--cpu", "native"]);
-    assert!(!ok && stderr.contains("no generated tables"), "{stderr}");
+    let stderr = fails(&["gen-tables", "--cpu", "native"]);
+    assert!(stderr.contains("no generated tables"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn compare_agrees_on_the_bundled_suite_at_depth_2() {
-    let (ok, stdout, stderr) = kempelen(&["compare", "--cpu", "z80", "--depth", "2", "--json"]);
-    assert!(ok, "{stderr}");
+    let (stdout, _) = succeeds(&["compare", "--cpu", "z80", "--depth", "2", "--json"]);
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let positions = v["positions"].as_u64().unwrap();
     assert!(positions >= 60, "{positions} positions");
@@ -59,7 +55,7 @@ fn compare_reads_a_given_suite_and_reports_bad_lines_with_their_place() {
          7k/8/8/8/8/1Q6/8/K7 w - -; moves \"b3b2 h8g8 b2b3 g8h8\"; id \"repeat\";\n",
     )
     .unwrap();
-    let (ok, stdout, stderr) = kempelen(&[
+    let (stdout, _) = succeeds(&[
         "compare",
         "--suite",
         good.to_str().unwrap(),
@@ -68,7 +64,6 @@ fn compare_reads_a_given_suite_and_reports_bad_lines_with_their_place() {
         "--machine",
         "trs-80",
     ]);
-    assert!(ok, "{stderr}");
     assert!(
         stdout.contains("2/2 positions agree at depth 3"),
         "{stdout}"
@@ -76,8 +71,8 @@ fn compare_reads_a_given_suite_and_reports_bad_lines_with_their_place() {
     assert!(stdout.contains("1.774 MHz (trs-80)"), "{stdout}");
     let bad = dir.join("bad.epd");
     std::fs::write(&bad, "# header\n8/8/8 w\n").unwrap();
-    let (ok, _, stderr) = kempelen(&["compare", "--suite", bad.to_str().unwrap()]);
-    assert!(!ok && stderr.contains("bad.epd:2:1"), "{stderr}");
+    let stderr = fails(&["compare", "--suite", bad.to_str().unwrap()]);
+    assert!(stderr.contains("bad.epd:2:1"), "{stderr}");
     if !kempelen_roms::port::M6502.is_present() {
         let (ok, _, stderr) = kempelen(&["compare", "--cpu", "6502"]);
         assert!(
@@ -159,7 +154,21 @@ fn search_on_the_z80_gives_the_native_reference_result() {
     assert_eq!(native["engine"], "native");
     assert_eq!(z80["machine"], "cpc464");
     let cycles = z80["cycles"].as_u64().unwrap();
-    assert!((z80["time_ms"].as_f64().unwrap() - cycles as f64 / 4.0e3).abs() <= 5e-4 + 1e-9);
+    assert!((z80["time_ms_cpu"].as_f64().unwrap() - cycles as f64 / 4.0e3).abs() <= 5e-4 + 1e-9);
+    // The CPC's gate array stretches every instruction to whole microseconds.
+    assert_eq!(z80["timing"], "cpc464/cpc");
+    assert!(z80["time_ms"].as_f64() > z80["time_ms_cpu"].as_f64());
+    let cpu = json(
+        &[
+            &base[..],
+            &["--engine", "z80", "--machine", "cpc464", "--timing", "cpu"],
+        ]
+        .concat(),
+    );
+    assert_eq!(
+        (&cpu["timing"], &cpu["time_ms"]),
+        (&"cpu".into(), &cpu["time_ms_cpu"])
+    );
     // A node limit and the moves history work as in the native engine.
     let base = [
         "search", "--nodes", "700", "--moves", "g1f3", "g8f6", "f3g1", "f6g8", "--json",
@@ -179,8 +188,7 @@ fn search_on_the_z80_gives_the_native_reference_result() {
     }
     assert_eq!(z80["depth"], 1);
     // Text output: the usual lines plus the Z80's cycles.
-    let (ok, stdout, stderr) = kempelen(&["search", "--depth", "2", "--engine", "z80"]);
-    assert!(ok, "{stderr}");
+    let (stdout, _) = succeeds(&["search", "--depth", "2", "--engine", "z80"]);
     assert!(stdout.contains("info depth 2 "), "{stdout}");
     assert!(stdout.contains("bestmove "), "{stdout}");
     assert!(stdout.contains(" MHz (zx-spectrum)"), "{stdout}");
@@ -335,8 +343,8 @@ fn compare_reads_standard_epd_opcodes_and_clocks() {
     assert_eq!(v["results"][1]["z80"]["best"], "-");
     assert_eq!(v["results"][1]["z80"]["score"], -32000);
     std::fs::write(&file, "8/8/8/8/8/8/8/K6k w - -; hmvc -3;\n").unwrap();
-    let (ok, _, stderr) = kempelen(&["compare", "--suite", file.to_str().unwrap()]);
-    assert!(!ok && stderr.contains("std.epd:1:"), "{stderr}");
+    let stderr = fails(&["compare", "--suite", file.to_str().unwrap()]);
+    assert!(stderr.contains("std.epd:1:"), "{stderr}");
     assert!(
         stderr.contains("`hmvc` needs a non-negative number"),
         "{stderr}"
@@ -413,10 +421,45 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
     assert_close(&v["tstates_per_node"], cycles as f64 / nodes as f64);
     assert_eq!(v["machine"], "trs-80");
     let clocks = v["clocks"].as_array().unwrap();
-    assert_eq!(clocks.len(), 6, "every Z80 machine");
+    assert_eq!(clocks.len(), port::Z80.machines.len(), "every Z80 machine");
     for c in clocks {
         let hz = c["mhz"].as_f64().unwrap() * 1e6;
-        assert_close(&c["nodes_per_second"], nodes as f64 * hz / cycles as f64);
+        assert_close(
+            &c["nodes_per_second_cpu"],
+            nodes as f64 * hz / cycles as f64,
+        );
+        // The machine as it ran: the same searches under its timing model, in its ticks.
+        let id = c["machine"].as_str().unwrap();
+        let model = kempelen_emulator::Timing::Machine.model_for(id).unwrap();
+        match model {
+            None => {
+                assert_eq!(c["timing"], "cpu", "{id}");
+                assert_eq!(c["nodes_per_second"], c["nodes_per_second_cpu"], "{id}");
+            }
+            Some(model) => {
+                assert_eq!(c["timing"], model.full_id(), "{id}");
+                let mut timed = z80.clone();
+                timed.timing = Some(model);
+                let ticks: u64 = speed
+                    .iter()
+                    .map(|p| {
+                        let g = &p.game;
+                        let out = timed
+                            .search(g.position(), &g.reference_history(), 3, None)
+                            .unwrap();
+                        out.machine_ticks.unwrap()
+                    })
+                    .sum();
+                assert_close(
+                    &c["nodes_per_second"],
+                    nodes as f64 * model.hz / ticks as f64,
+                );
+                assert!(
+                    c["nodes_per_second"].as_f64() < c["nodes_per_second_cpu"].as_f64(),
+                    "{id}: the machine is slower than its clock"
+                );
+            }
+        }
     }
     assert_eq!(v["rom"]["engine"], z80.rom().len());
     let console = ConsoleRom::assemble(&port::Z80).unwrap();
@@ -497,28 +540,10 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
 
 /// Sends `input` to `kempelen uci` with `args`, returns what it printed and how long it took.
 fn uci_session(args: &[&str], input: &str) -> (String, std::time::Duration) {
-    use std::io::Write;
-    use std::process::Stdio;
     let start = std::time::Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .arg("uci")
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("run kempelen uci");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = common::with_input(&[&["uci"], args].concat(), input);
     assert!(out.status.success());
-    (
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        start.elapsed(),
-    )
+    (common::text(&out.stdout), start.elapsed())
 }
 
 #[test]
@@ -682,7 +707,7 @@ fn max_cycles_bounds_every_z80_command() {
         "{err}"
     );
     // The same budget is plenty for perft 2 (exact count, as without the option).
-    let (ok, out, err) = kempelen(&[
+    let (out, _) = succeeds(&[
         "perft",
         "--engine",
         "z80",
@@ -691,7 +716,6 @@ fn max_cycles_bounds_every_z80_command() {
         "--max-cycles",
         "10000000",
     ]);
-    assert!(ok, "{err}");
     assert!(out.contains("perft 2 = 400"), "{out}");
     // A search gives up between slices once past the budget.
     let (ok, _, err) = kempelen(&[
@@ -768,7 +792,7 @@ fn info_without_time(line: &str) -> String {
     out.join(" ")
 }
 
-/// Issue 13: the 8-bit engine reports each iteration as it completes (host call "iteration
+/// The 8-bit engine reports each iteration as it completes (host call "iteration
 /// complete"): `search --cpu z80` prints the native reference engine's info lines, line by
 /// line, each with the cycles up to that iteration. Before, the lines came from fixed
 /// emulator slices (wrong node counts, missing depths).
@@ -782,7 +806,7 @@ fn search_on_the_z80_prints_the_native_info_lines_plus_cycles() {
         ),
         ("7k/8/6K1/8/8/8/8/R7 w - - 0 1", "4"),
     ] {
-        let (ok, native, err) = kempelen(&[
+        let (native, _) = succeeds(&[
             "search",
             "--depth",
             depth,
@@ -791,7 +815,6 @@ fn search_on_the_z80_prints_the_native_info_lines_plus_cycles() {
             "--fen",
             fen,
         ]);
-        assert!(ok, "{err}");
         let (ok, z80, err) = kempelen(&["search", "--depth", depth, "--cpu", "z80", "--fen", fen]);
         assert!(ok, "{err}");
         let info = |text: &str| -> Vec<String> {
@@ -813,7 +836,7 @@ fn search_on_the_z80_prints_the_native_info_lines_plus_cycles() {
     }
 }
 
-/// Issue 13: the UCI options `Machine` and `Realtime` of the 8-bit engines, `ponderhit`, and
+/// The UCI options `Machine` and `Realtime` of the 8-bit engines, `ponderhit`, and
 /// `go nodes` above the engine's 32-bit counter (an error and no `bestmove`; the engine lives
 /// on and answers the next `go`).
 #[test]
@@ -827,8 +850,12 @@ fn uci_options_ponderhit_and_a_node_limit_too_big_for_the_z80() {
     );
     assert!(
         text.contains(
-            "option name Machine type combo default zx-spectrum var zx-spectrum var trs-80"
+            "option name Machine type combo default zx-spectrum var zx-spectrum var zx-spectrum-16k var trs-80"
         ),
+        "{text}"
+    );
+    assert!(
+        text.contains("option name Timing type combo default machine var machine var cpu"),
         "{text}"
     );
     assert!(
@@ -917,8 +944,7 @@ kempelen_roms::port_tests!(
         )
         .unwrap();
         let suite = suite.to_str().unwrap();
-        let (ok, out, err) = kempelen(&["compare", "--cpu", cpu, "--suite", suite, "--depth", "3"]);
-        assert!(ok, "{cpu}: {out}{err}");
+        let (out, _) = succeeds(&["compare", "--cpu", cpu, "--suite", suite, "--depth", "3"]);
         assert!(out.contains("2/2 positions agree at depth 3"), "{out}");
         assert!(out.contains("mate 1"), "mates print as `mate N`: {out}");
         assert!(out.contains("bm/am solved"), "{out}");
@@ -948,28 +974,10 @@ kempelen_roms::port_tests!(
         );
         assert!(text.contains("readyok"), "{text}");
         if port.has_console() {
-            let (ok, out, err) = {
-                use std::io::Write;
-                let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-                    .args(["play", "--cpu", cpu])
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::piped())
-                    .stderr(std::process::Stdio::piped())
-                    .spawn()
-                    .unwrap();
-                child
-                    .stdin
-                    .take()
-                    .unwrap()
-                    .write_all(b"d 1\ne2e4\nq\n")
-                    .unwrap();
-                let o = child.wait_with_output().unwrap();
-                (
-                    o.status.success(),
-                    String::from_utf8_lossy(&o.stdout).into_owned(),
-                    String::from_utf8_lossy(&o.stderr).into_owned(),
-                )
-            };
+            let (ok, out, err) = common::outcome(&common::with_input(
+                &["play", "--cpu", cpu],
+                "d 1\ne2e4\nq\n",
+            ));
             assert!(ok && out.contains("Kempelen plays "), "{cpu}: {out}{err}");
             assert!(err.contains(machine.id), "{err}");
         }

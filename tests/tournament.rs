@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{json, kempelen};
+use common::{json, kempelen, succeeds};
 use kempelen_engine::{Game, GameStatus};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -195,7 +195,7 @@ fn round_robin_totals_pgn_and_crosstable_agree() {
 
 #[test]
 fn text_output_has_crosstable_ratings_and_anchor() {
-    let (ok, stdout, stderr) = kempelen(&[
+    let (stdout, stderr) = succeeds(&[
         "tournament",
         "a=reference",
         "b=reference-no-killers",
@@ -206,7 +206,6 @@ fn text_output_has_crosstable_ratings_and_anchor() {
         "--anchor",
         "a=1500",
     ]);
-    assert!(ok, "{stderr}");
     assert!(
         stdout.contains("Round robin of 2 players, 2 games per pairing, 200 nodes/move"),
         "{stdout}"
@@ -425,7 +424,7 @@ fn bad_input_is_refused_with_a_reason() {
         ),
         (
             &["tournament", "reference", "full", "--depth", "0"],
-            "--depth must be at least 1",
+            "--depth 0: the depth must be at least 1",
         ),
         (
             &[
@@ -435,7 +434,7 @@ fn bad_input_is_refused_with_a_reason() {
                 "--openings",
                 "/nonexistent.epd",
             ],
-            "reading '/nonexistent.epd'",
+            "reading opening file '/nonexistent.epd'",
         ),
     ];
     for (args, expected) in cases {
@@ -458,4 +457,664 @@ fn bad_input_is_refused_with_a_reason() {
     ]);
     assert!(!ok);
     assert!(stderr.contains("bad.epd:2: c0 move 'e5'"), "{stderr}");
+}
+
+/// A UCI engine as a shell script that answers the handshake and runs `on_go` for every `go`;
+/// `before` runs once at its start.
+fn scripted_uci(name: &str, before: &str, on_go: &str) -> String {
+    let path = temp(name);
+    let script = format!(
+        "{before}\n\
+         while read line; do case \"$line\" in\n\
+         uci) echo 'id name {name}'; echo uciok;;\n\
+         isready) echo readyok;;\n\
+         go*) {on_go};;\n\
+         quit) exit 0;;\n\
+         esac; done\n"
+    );
+    std::fs::write(&path, script).unwrap();
+    format!("{name}=uci:sh {}", path.display())
+}
+
+/// `kempelen args` under a 4 GB address-space limit, so that an engine that makes Kempelen
+/// read without bound ends the test with an allocation failure instead of taking the host's
+/// memory.
+fn kempelen_limited(args: &[&str]) -> (bool, String, String) {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 4000000; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run kempelen");
+    common::outcome(&out)
+}
+
+/// The reasons of the games `name` lost, from a gauntlet's JSON.
+fn reasons_of(v: &Value, name: &str) -> Vec<String> {
+    v["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| g["white"] == name || g["black"] == name)
+        .map(|g| {
+            let loser_white = g["result"] == "0-1";
+            assert!(
+                (loser_white && g["white"] == name) || (!loser_white && g["black"] == name),
+                "{name} did not lose: {g}"
+            );
+            g["termination"].to_string()
+        })
+        .collect()
+}
+
+/// Two games of the reference against `engines` (a gauntlet) at 100 nodes, a move timeout of
+/// 1 s, under the memory limit; the command must succeed.
+fn gauntlet_of(engines: &[&str]) -> Value {
+    let mut args = vec!["tournament", "--gauntlet", "reference"];
+    args.extend_from_slice(engines);
+    args.extend_from_slice(&[
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--move-timeout",
+        "1",
+        "--json",
+    ]);
+    let (ok, stdout, stderr) = kempelen_limited(&args);
+    assert!(ok, "{stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+/// `cat /dev/zero` as the answer to `go`: one line without end. The line read is bounded, so
+/// the engine loses at once with the reason (it used to take all memory: "memory allocation
+/// of 4294967296 bytes failed").
+fn zero_engine() -> String {
+    scripted_uci("zero", "", "cat /dev/zero")
+}
+
+/// `yes 'info string spam'`: lines without end. The queue is bounded and the deadline is
+/// looked at before it, so the move timeout forfeits the engine (it used to fill an unbounded
+/// queue whose reader never timed out).
+fn spam_engine() -> String {
+    scripted_uci("spam", "", "yes 'info string spam'")
+}
+
+/// An `info string` with a Latin-1 byte, then `bestmove e2e4` (illegal as Black, and as
+/// White on its second move): the line after the odd byte is still read (the reader used to
+/// end at it, and the engine forfeited with "engine exited" while it still ran).
+fn latin_engine() -> String {
+    scripted_uci(
+        "latin",
+        "",
+        "printf 'info string caf\\351\\n'; echo 'bestmove e2e4'",
+    )
+}
+
+/// A wrapper script that starts a child (which holds on to the output pipe) and then plays
+/// like [`latin_engine`]; the child's pid goes to `pidfile`.
+fn wrapper_engine(pidfile: &std::path::Path) -> String {
+    scripted_uci(
+        "wrapper",
+        &format!("sleep 600 & echo $! > {}", pidfile.display()),
+        "echo 'bestmove e2e4'",
+    )
+}
+
+/// Whether the process `pid` is gone (or a zombie, which holds nothing, where no reaper runs)
+/// within 5 s (a killed process dies when it is next scheduled).
+fn gone(pid: &str) -> bool {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        let stat =
+            std::fs::read_to_string(format!("/proc/{}/stat", pid.trim())).unwrap_or_default();
+        let state = stat
+            .rsplit(')')
+            .next()
+            .unwrap_or("")
+            .split_whitespace()
+            .next();
+        if stat.is_empty() || state == Some("Z") {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn an_engine_flooding_one_endless_line_loses_at_once() {
+    let v = gauntlet_of(&[&zero_engine()]);
+    for r in reasons_of(&v, "zero") {
+        assert!(r.contains("a line longer than 65536 bytes"), "{r}");
+    }
+}
+
+#[test]
+fn an_engine_flooding_lines_is_forfeited_by_the_move_timeout() {
+    let v = gauntlet_of(&[&spam_engine()]);
+    for r in reasons_of(&v, "spam") {
+        assert!(r.contains("no 'bestmove' within the time limit"), "{r}");
+    }
+}
+
+#[test]
+fn a_latin1_byte_does_not_end_the_line_reader() {
+    let v = gauntlet_of(&[&latin_engine()]);
+    let reasons = reasons_of(&v, "latin");
+    assert_eq!(reasons.len(), 2);
+    for r in reasons {
+        assert!(r.contains("illegal_move") && r.contains("e2e4"), "{r}");
+    }
+}
+
+#[test]
+fn a_wrapper_scripts_child_is_killed_with_it() {
+    let pidfile = temp("wrapper-alone.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let v = gauntlet_of(&[&wrapper_engine(&pidfile)]);
+    for r in reasons_of(&v, "wrapper") {
+        assert!(r.contains("illegal_move"), "{r}");
+    }
+    // The file holds the child of the last start (one at the check before play, one a game).
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    assert!(gone(&pid), "the wrapper's child {} lives on", pid.trim());
+}
+
+/// All of them in one tournament, with an engine that says nothing and one that crashes: each
+/// loses its games with its reason, and the tournament ends.
+#[test]
+fn misbehaving_engines_forfeit_and_leave_nothing_behind() {
+    let pidfile = temp("wrapper-child.pid");
+    let _ = std::fs::remove_file(&pidfile);
+    let silent = scripted_uci("silent", "", ":");
+    let crash = scripted_uci("crash", "", "exit 3");
+    let v = gauntlet_of(&[
+        &zero_engine(),
+        &spam_engine(),
+        &latin_engine(),
+        &silent,
+        &crash,
+        &wrapper_engine(&pidfile),
+    ]);
+    assert_eq!(v["games"].as_array().unwrap().len(), 12);
+    let expect: [(&str, &[&str]); 6] = [
+        ("zero", &["a line longer than 65536 bytes"]),
+        ("spam", &["no 'bestmove' within the time limit"]),
+        ("latin", &["illegal_move", "e2e4"]),
+        ("silent", &["no 'bestmove' within the time limit"]),
+        ("crash", &["engine exited while waiting for 'bestmove'"]),
+        ("wrapper", &["illegal_move", "e2e4"]),
+    ];
+    for (name, words) in expect {
+        let reasons = reasons_of(&v, name);
+        assert_eq!(reasons.len(), 2, "{name}");
+        for r in reasons {
+            assert!(words.iter().all(|w| r.contains(w)), "{name}: {r}");
+        }
+    }
+    let pid = std::fs::read_to_string(&pidfile).unwrap();
+    assert!(gone(&pid), "the wrapper's child {} lives on", pid.trim());
+}
+
+/// An engine that answers `bestmove 0000` in a position with legal moves gives up the game,
+/// and the reason it gave in an `info string` goes into the PGN.
+#[test]
+fn a_null_move_loses_with_the_engines_reason_in_the_pgn() {
+    let pgn = temp("null.pgn");
+    let quitter = scripted_uci(
+        "quitter",
+        "",
+        "echo 'info string error: the program faulted'; echo 'bestmove 0000'",
+    );
+    let v = json(&[
+        "tournament",
+        "reference",
+        &quitter,
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--json",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    for r in reasons_of(&v, "quitter") {
+        assert!(
+            r.contains("no move ('bestmove 0000')")
+                && r.contains("it said 'error: the program faulted'"),
+            "{r}"
+        );
+    }
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(
+        text.matches("it said 'error: the program faulted'").count(),
+        2,
+        "{text}"
+    );
+}
+
+/// The JSON parts that describe the games and the standings (not how they were played).
+fn standings_of(v: &Value) -> Value {
+    serde_json::json!({
+        "players": v["players"],
+        "crosstable": v["crosstable"],
+        "pairings": v["pairings"],
+        "terminations": v["terminations"],
+        "games": v["games"],
+    })
+}
+
+/// The games of a PGN file by round, as text.
+fn games_by_round(text: &str) -> std::collections::BTreeMap<u64, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for game in text
+        .split("\n\n[Event")
+        .map(|g| g.trim_start_matches("[Event"))
+    {
+        let round: u64 = game
+            .lines()
+            .find_map(|l| l.strip_prefix("[Round \""))
+            .and_then(|r| r.trim_end_matches("\"]").parse().ok())
+            .unwrap_or_else(|| panic!("no round: {game}"));
+        out.insert(round, game.trim().to_string());
+    }
+    out
+}
+
+/// A tournament played in three slices (`--shard K/3`, each into its own PGN) and joined by
+/// `kempelen ratings` gives the games and the standings of the tournament played at once.
+#[test]
+fn sharded_and_unsharded_tournaments_give_the_same_crosstable() {
+    let base = [
+        "tournament",
+        "reference",
+        "micromax",
+        "reference-no-killers",
+        "--nodes",
+        "150",
+        "--games",
+        "4",
+        "--max-plies",
+        "60",
+        "--json",
+    ];
+    let whole_pgn = temp("whole.pgn");
+    let mut args = base.to_vec();
+    args.extend(["--pgn", whole_pgn.to_str().unwrap()]);
+    let whole = json(&args);
+    assert_eq!(whole["games"].as_array().unwrap().len(), 12);
+    let mut shard_files = Vec::new();
+    for k in 1..=3 {
+        let file = temp(&format!("shard{k}.pgn"));
+        let shard = format!("{k}/3");
+        let mut args = base.to_vec();
+        args.extend(["--shard", &shard, "--pgn", file.to_str().unwrap()]);
+        let v = json(&args);
+        assert_eq!(v["games"].as_array().unwrap().len(), 4, "slice {k}");
+        assert_eq!(v["shard"], shard.as_str());
+        shard_files.push(file);
+    }
+    let mut ratings = vec!["ratings", "--json"];
+    // The order of the files does not matter.
+    ratings.extend(shard_files.iter().rev().map(|f| f.to_str().unwrap()));
+    let merged = json(&ratings);
+    assert_eq!(standings_of(&merged), standings_of(&whole));
+    // The same from the unsharded PGN, and the games themselves are the same, round by round.
+    let from_whole = json(&["ratings", "--json", whole_pgn.to_str().unwrap()]);
+    assert_eq!(standings_of(&from_whole), standings_of(&whole));
+    let mut joined = std::collections::BTreeMap::new();
+    for f in &shard_files {
+        joined.extend(games_by_round(&std::fs::read_to_string(f).unwrap()));
+    }
+    assert_eq!(
+        joined,
+        games_by_round(&std::fs::read_to_string(&whole_pgn).unwrap())
+    );
+    // The text report is the same table too.
+    let (ok, text, err) = kempelen(&[
+        "ratings",
+        shard_files[0].to_str().unwrap(),
+        shard_files[1].to_str().unwrap(),
+        shard_files[2].to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        text.starts_with("3 players, 12 games from 3 PGN files"),
+        "{text}"
+    );
+    // A slice given twice is refused: its games would count twice.
+    let (ok, _, err) = kempelen(&[
+        "ratings",
+        shard_files[0].to_str().unwrap(),
+        shard_files[0].to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("the same game"), "{err}");
+}
+
+#[test]
+fn ratings_refuses_bad_pgn_with_the_place() {
+    let bad = temp("bad.pgn");
+    std::fs::write(&bad, "[Event \"x\"]\n[White \"a\n1. e4 1-0\n").unwrap();
+    let (ok, _, err) = kempelen(&["ratings", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("bad.pgn:2:10: tag White: the value does not end"),
+        "{err}"
+    );
+    let (ok, _, err) = kempelen(&["ratings", "/nonexistent.pgn"]);
+    assert!(!ok && err.contains("/nonexistent.pgn"), "{err}");
+    let (ok, _, err) = kempelen(&["ratings", "/dev/zero"]);
+    assert!(
+        !ok && err.contains("'/dev/zero' is larger than 64 MiB"),
+        "{err}"
+    );
+    let empty = temp("empty.pgn");
+    std::fs::write(&empty, "[Event \"x\"]\n1. e4 *\n").unwrap();
+    let (ok, _, err) = kempelen(&["ratings", empty.to_str().unwrap()]);
+    assert!(
+        !ok && err.contains("no finished games") && err.contains("1 unfinished"),
+        "{err}"
+    );
+}
+
+/// The crosstable shows a score as `1:1` (never `1/2`, which reads as a draw), and the
+/// pairings never print an infinity or a margin of 0.
+#[test]
+fn crosstable_and_pairings_read_as_they_mean() {
+    let (ok, stdout, stderr) = kempelen(&[
+        "tournament",
+        "reference",
+        "tartan",
+        "micromax",
+        "--nodes",
+        "300",
+        "--games",
+        "2",
+    ]);
+    assert!(ok, "{stderr}");
+    let table: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with('#'))
+        .take(4)
+        .collect();
+    assert_eq!(table.len(), 4, "{stdout}");
+    for row in &table[1..] {
+        assert!(!row.contains("/2"), "{row}");
+        assert!(row.contains(":"), "{row}");
+    }
+    for line in stdout.lines().filter(|l| l.contains(" vs ")) {
+        assert!(!line.contains("inf") && !line.contains("± 0 "), "{line}");
+        assert!(!line.ends_with("± 0"), "{line}");
+    }
+}
+
+/// The opening file cannot be the PGN output of the same tournament; nothing is written.
+#[test]
+fn an_output_that_is_an_input_is_refused() {
+    let epd = temp("op.epd");
+    let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n";
+    std::fs::write(&epd, text).unwrap();
+    let (ok, _, err) = kempelen(&[
+        "tournament",
+        "reference",
+        "full",
+        "--nodes",
+        "100",
+        "--openings",
+        epd.to_str().unwrap(),
+        "--pgn",
+        epd.to_str().unwrap(),
+    ]);
+    assert!(!ok);
+    assert!(
+        err.contains("--pgn") && err.contains("that is the input"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&epd).unwrap(), text);
+    // An engine's script too.
+    let engine = scripted_uci("victim", "", "echo 'bestmove e2e4'");
+    let script = temp("victim");
+    let before = std::fs::read_to_string(&script).unwrap();
+    let (ok, _, err) = kempelen(&[
+        "tournament",
+        "reference",
+        &engine,
+        "--pgn",
+        script.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("that is the input"), "{err}");
+    assert_eq!(std::fs::read_to_string(&script).unwrap(), before);
+}
+
+/// Until the last game is over the PGN file keeps what it held: a tournament stopped half way
+/// leaves it as it was, and its games so far in `.FILE.partial` beside it.
+#[test]
+fn the_pgn_is_written_whole_or_not_at_all() {
+    let pgn = temp("keep.pgn");
+    std::fs::write(&pgn, "old games\n").unwrap();
+    let partial = pgn.with_file_name(".keep.pgn.partial");
+    let _ = std::fs::remove_file(&partial);
+    let slow = scripted_uci("slow", "", "sleep 0.3; echo 'bestmove e2e4'");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args([
+            "tournament",
+            "reference",
+            &slow,
+            "--nodes",
+            "100",
+            "--games",
+            "40",
+            "--json",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait for two finished games in the partial file, then stop the tournament.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    loop {
+        let text = std::fs::read_to_string(&partial).unwrap_or_default();
+        if text.matches("[Event ").count() >= 2 {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no games in {partial:?}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert_eq!(std::fs::read_to_string(&pgn).unwrap(), "old games\n");
+    // A finished tournament replaces it and removes the partial file.
+    let v = json(&[
+        "tournament",
+        "reference",
+        "micromax",
+        "--nodes",
+        "100",
+        "--games",
+        "2",
+        "--json",
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    assert_eq!(text.matches("[Event ").count(), 2, "{text}");
+    assert_eq!(v["games"].as_array().unwrap().len(), 2);
+    assert!(!partial.exists());
+}
+
+/// What cannot be played or written is refused before the first game: bad options of a native
+/// player, a depth no search reaches, a line end in a player's name or the event (it would
+/// end the PGN tag).
+#[test]
+fn players_and_names_that_cannot_be_played_or_written_are_refused_before_play() {
+    let cases: &[(&[&str], &str)] = &[
+        (&["full:Nosuch=1", "reference"], "unknown option 'Nosuch'"),
+        (
+            &["full:Hash=abc", "reference"],
+            "invalid value 'abc' for option 'Hash'",
+        ),
+        (
+            &["reference:Hash=0", "full"],
+            "invalid value '0' for option 'Hash'",
+        ),
+        (
+            &["reference", "full", "--depth", "4294967295"],
+            "--depth 4294967295: depth 4294967295 is beyond any search (at most 64)",
+        ),
+        (&["a\nb=reference", "full"], "a control character"),
+        (
+            &["reference", "full", "--event", "x\ny"],
+            "--event \"x\\ny\"",
+        ),
+        (
+            &["reference", "full", "--limit", "full=depth:0"],
+            "--limit 'depth:0': the depth must be at least 1",
+        ),
+        (
+            &["reference", "full", "--limit", "zz=depth:2"],
+            "no player 'zz'",
+        ),
+        (&["reference", "full", "--shard", "4/3"], "shard '4/3'"),
+        (
+            &["reference", "full", "--tc", "40/0"],
+            "must give some time",
+        ),
+        (
+            &["reference", "full", "--openings", "/dev/zero"],
+            "opening file '/dev/zero' is larger than 64 MiB",
+        ),
+    ];
+    for (players, expected) in cases {
+        let mut args = vec!["tournament", "--nodes", "100"];
+        if players.contains(&"--depth") {
+            args.pop();
+            args.pop();
+        }
+        if players.contains(&"--tc") {
+            args.truncate(1);
+        }
+        args.extend_from_slice(players);
+        let (ok, stdout, stderr) = kempelen(&args);
+        assert!(!ok, "{args:?} succeeded: {stdout}");
+        assert!(stderr.contains(expected), "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?} printed {stdout}");
+    }
+}
+
+/// The `[%emt ...]` and `[%clk ...]` comments of a PGN game, in order, in milliseconds.
+fn clock_comments(game: &str) -> Vec<(u64, u64)> {
+    let ms = |t: &str| -> u64 {
+        let f: Vec<&str> = t.split(':').collect();
+        let secs: f64 = f[2].parse().unwrap();
+        (f[0].parse::<u64>().unwrap() * 3600 + f[1].parse::<u64>().unwrap() * 60) * 1000
+            + (secs * 1000.0).round() as u64
+    };
+    game.split("{[%emt ")
+        .skip(1)
+        .map(|c| {
+            let emt = c.split(']').next().unwrap();
+            let clk = c.split("[%clk ").nth(1).unwrap().split(']').next().unwrap();
+            (ms(emt), ms(clk))
+        })
+        .collect()
+}
+
+/// Kempelen's Z80 build against its 6502 build on emulated clocks at 40 moves in two
+/// minutes: each move is charged the emulated time it took at its machine's clock, so the
+/// match played twice gives the same games move for move, with the same times. Each side's
+/// clock is its time control less the `[%emt]` of its moves.
+#[test]
+fn emulated_clocks_make_a_match_reproducible_move_for_move() {
+    let run = |name: &str| {
+        let pgn = temp(name);
+        let v = json(&[
+            "tournament",
+            "z80",
+            "6502:Machine=turbostar",
+            "--clock",
+            "emulated",
+            "--tc",
+            "40/120",
+            "--games",
+            "2",
+            "--max-plies",
+            "24",
+            "--json",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]);
+        (v, std::fs::read_to_string(pgn).unwrap())
+    };
+    let (v1, pgn1) = run("emulated-1.pgn");
+    let (v2, pgn2) = run("emulated-2.pgn");
+    assert_eq!(
+        pgn1, pgn2,
+        "the same games, move for move, with the same times"
+    );
+    assert_eq!(standings_of(&v1), standings_of(&v2));
+    assert_eq!(v1["clock"], "emulated");
+    for game in pgn1.split("\n\n[Event") {
+        for tag in [
+            "[TimeControl \"40/120\"]",
+            "[WhiteClock \"emulated\"]",
+            "[BlackClock \"emulated\"]",
+        ] {
+            assert!(game.contains(tag), "{tag}: {game}");
+        }
+    }
+    assert!(
+        pgn1.contains("[WhiteMachine \"zx-spectrum\"]\n[WhiteMHz \"3.5\"]"),
+        "{pgn1}"
+    );
+    assert!(
+        pgn1.contains("[BlackMachine \"turbostar\"]\n[BlackMHz \"4\"]"),
+        "{pgn1}"
+    );
+    for game in pgn1.split("\n\n[Event") {
+        // The ten opening plies carry no time; every other move does (the game ends at 24
+        // plies or before).
+        let stamps = clock_comments(game);
+        let plies: usize = game
+            .lines()
+            .find_map(|l| l.strip_prefix("[PlyCount \""))
+            .unwrap()
+            .trim_end_matches("\"]")
+            .parse()
+            .unwrap();
+        assert_eq!(stamps.len(), plies - 10, "{game}");
+        // Within the first period each clock is 120 s less the times of its moves (to the
+        // millisecond each figure is rounded to).
+        for side in 0..2 {
+            let mut used = 0;
+            for (k, &(emt, clk)) in stamps.iter().enumerate().filter(|(k, _)| k % 2 == side) {
+                used += emt;
+                assert!(
+                    clk.abs_diff(120_000 - used) <= 1 + k as u64 / 2,
+                    "{k}: {emt} {clk} {used}"
+                );
+            }
+        }
+    }
+}
+
+/// An 8-bit build keeps emulated time: on host clocks its time limits would mean nothing,
+/// so a clock with it needs `--clock emulated`.
+#[test]
+fn an_emulated_player_on_host_clocks_is_refused() {
+    let (ok, _, err) = kempelen(&["tournament", "z80", "reference", "--tc", "40/120"]);
+    assert!(!ok);
+    assert!(
+        err.contains("'z80' keeps emulated time (zx-spectrum at 3.5 MHz)")
+            && err.contains("--clock emulated"),
+        "{err}"
+    );
 }

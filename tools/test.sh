@@ -16,9 +16,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # Debian packages: reference assemblers for the assembler's differential tests (pasmo, z80asm,
-# xa65, cc65, 64tass, acme), engines for the UCI tests (stockfish, fairymax), pip for
-# python-chess.
-packages=(pasmo z80asm xa65 cc65 64tass acme stockfish fairymax python3 python3-pip)
+# xa65, cc65, 64tass, acme), engines for the UCI tests (stockfish, fairymax), openMSX with the
+# free C-BIOS for the MSX timing test (emulator/tests/openmsx.rs), pip for python-chess.
+packages=(pasmo z80asm xa65 cc65 64tass acme stockfish fairymax openmsx cbios python3 python3-pip)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

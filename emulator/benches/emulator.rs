@@ -10,8 +10,9 @@
 //! count host instructions with `valgrind --tool=callgrind` on the `workload` example (see
 //! `docs/MACHINE.md`).
 
+use kempelen_emulator::CoreKind;
 use kempelen_emulator::bench::{
-    MOS6502_SIEVE, Outcome, Workload, Z80_SIEVE, run_bare, run_machine,
+    MOS6502_SIEVE, Outcome, Workload, Z80_SIEVE, models_for, run_bare, run_machine, run_with,
 };
 use std::time::{Duration, Instant};
 
@@ -62,12 +63,104 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with('-'))
         .collect();
-    for w in [&Z80_SIEVE, &MOS6502_SIEVE] {
-        if filters.is_empty() || filters.iter().any(|f| w.name.contains(f.as_str())) {
-            report(w, repeats);
-        }
+    let picked: Vec<&Workload> = [&Z80_SIEVE, &MOS6502_SIEVE]
+        .into_iter()
+        .filter(|w| filters.is_empty() || filters.iter().any(|f| w.name.contains(f.as_str())))
+        .collect();
+    for w in &picked {
+        report(w, repeats);
+    }
+    println!();
+    println!(
+        "timing models: emulated MHz under each model, its cost over the machine without one \
+         (the same workload, cycles and core), and the machine's time over the CPU clock's"
+    );
+    println!(
+        "{:<26} {:<24} {:>11} {:>12} {:>8} {:>10}",
+        "workload", "model", "core", "machine MHz", "cost", "time x"
+    );
+    for w in &picked {
+        report_models(w, repeats);
     }
     println!("{}", load());
+}
+
+/// Emulated MHz of `w` on `core` under `model` (or none), best of `repeats`, with the
+/// model's ticks.
+fn best(
+    w: &Workload,
+    model: Option<&'static kempelen_emulator::TimingModel>,
+    core: Option<CoreKind>,
+    repeats: usize,
+) -> (f64, u64, Option<u64>) {
+    let mut t = Duration::MAX;
+    let mut cycles = 0;
+    let mut ticks = None;
+    for _ in 0..repeats {
+        let ((out, k), d) = {
+            let (cpu, wall) = (thread_cpu_time(), Instant::now());
+            let r = run_with(w, model, core);
+            let d = match (cpu, thread_cpu_time()) {
+                (Some(a), Some(b)) => b - a,
+                _ => wall.elapsed(),
+            };
+            (r, d)
+        };
+        assert_eq!(out.result, 1899, "the sieve finds 1899 primes");
+        cycles = out.cycles;
+        ticks = k;
+        t = t.min(d);
+    }
+    (mhz(cycles, t), cycles, ticks)
+}
+
+/// Each model's cost: the run under it against the run without one on the same core (the
+/// `rustzx-z80` core for the Z80 models that need every access, which the table also shows
+/// without a model).
+fn report_models(w: &Workload, repeats: usize) {
+    let (plain, cycles, _) = best(w, None, None, repeats);
+    println!(
+        "{:<26} {:<24} {:>11} {:>12.1} {:>8} {:>10}",
+        w.name,
+        "none",
+        CoreKind::default_for(w.cpu).name(),
+        plain,
+        "",
+        "1.000"
+    );
+    let rustzx = (w.cpu == kempelen_emulator::Cpu::Z80)
+        .then(|| best(w, None, Some(CoreKind::RustzxZ80), repeats).0);
+    if let Some(r) = rustzx {
+        println!(
+            "{:<26} {:<24} {:>11} {:>12.1} {:>7.1} % {:>10}",
+            w.name,
+            "none",
+            CoreKind::RustzxZ80.name(),
+            r,
+            (plain / r - 1.0) * 100.0,
+            "1.000"
+        );
+    }
+    for model in models_for(w.cpu) {
+        let (core, base) = if model.per_access() {
+            (CoreKind::RustzxZ80, rustzx.unwrap_or(plain))
+        } else {
+            (CoreKind::default_for(w.cpu), plain)
+        };
+        let (m, c, ticks) = best(w, Some(model), None, repeats);
+        assert_eq!(c, cycles, "a model changes no CPU cycle");
+        let ticks = ticks.expect("a timed run");
+        let stretch = ticks as f64 / (cycles * u64::from(model.cycle_ticks)) as f64;
+        println!(
+            "{:<26} {:<24} {:>11} {:>12.1} {:>7.1} % {:>10.3}",
+            w.name,
+            model.full_id(),
+            core.name(),
+            m,
+            (base / m - 1.0) * 100.0,
+            stretch
+        );
+    }
 }
 
 /// The host's load average and core count, where the host reports them.

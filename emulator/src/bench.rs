@@ -11,7 +11,8 @@
 //! so time spent waiting for a core does not count) and prints the table; the `workload`
 //! example runs one of them once, for counting host instructions with callgrind.
 
-use crate::{Cpu, Machine};
+use crate::timing::TimingModel;
+use crate::{CoreKind, Cpu, Machine};
 use mos6502::cpu::CPU;
 use mos6502::instruction::Nmos6502;
 
@@ -158,17 +159,45 @@ pub fn run_bare(w: &Workload) -> Outcome {
 
 /// Runs `w` on Kempelen's [`Machine`] with the default memory map and core.
 pub fn run_machine(w: &Workload) -> Outcome {
-    let mut m = Machine::builder(w.cpu)
+    run_with(w, None, None).0
+}
+
+/// Runs `w` on the machine with the default memory map under the timing model `model` (or
+/// none), on `core` (or the one the model asks for), and returns the outcome and the
+/// machine ticks of the model.
+pub fn run_with(
+    w: &Workload,
+    model: Option<&'static TimingModel>,
+    core: Option<CoreKind>,
+) -> (Outcome, Option<u64>) {
+    let mut b = Machine::builder(w.cpu)
         .load(w.origin, w.code)
         .entry(w.origin)
-        .build()
-        .expect("workload fits the default map");
+        .timing(model);
+    if let Some(core) = core {
+        b = b.core(core);
+    }
+    let mut m = b.build().expect("workload fits the default map");
     let stats = m.run(u64::MAX).expect("workload runs to its host call");
     assert!(stats.is_done());
-    Outcome {
+    let outcome = Outcome {
         cycles: stats.cycles,
         result: m.read_word(w.result_addr),
-    }
+    };
+    (outcome, stats.machine_time.map(|t| t.ticks))
+}
+
+/// The timing models `cargo bench` measures on a workload of `cpu`: each machine's default
+/// model (and the named ones) whose machine has that CPU.
+pub fn models_for(cpu: Cpu) -> Vec<&'static TimingModel> {
+    crate::timing::all()
+        .iter()
+        .filter(|t| {
+            crate::clock::machine(&t.machine)
+                .is_some_and(|m| m.cpu.is_6502_family() == cpu.is_6502_family())
+        })
+        .flat_map(|t| t.models.iter())
+        .collect()
 }
 
 #[cfg(test)]
@@ -182,6 +211,39 @@ mod tests {
         assert_eq!(bare.result, 1899);
         assert_eq!(machine.result, 1899);
         assert_eq!(bare.cycles, machine.cycles);
+    }
+
+    /// `w` with `passes` passes of the sieve instead of its own (the count is the first
+    /// instruction's operand).
+    fn fewer_passes(w: &Workload, passes: u8) -> Workload {
+        let mut code = w.code.to_vec();
+        code[1] = passes;
+        Workload {
+            code: Box::leak(code.into_boxed_slice()),
+            ..*w
+        }
+    }
+
+    #[test]
+    fn every_timing_model_runs_the_sieve_with_the_same_cycles_and_takes_longer() {
+        for w in [fewer_passes(&Z80_SIEVE, 3), fewer_passes(&MOS6502_SIEVE, 3)] {
+            let bare = run_bare(&w).cycles;
+            for model in models_for(w.cpu) {
+                let (out, ticks) = run_with(&w, Some(model), None);
+                assert_eq!(
+                    (out.result, out.cycles),
+                    (1899, bare),
+                    "{}",
+                    model.full_id()
+                );
+                let ticks = ticks.expect("a timed run");
+                assert!(
+                    ticks >= bare * u64::from(model.cycle_ticks),
+                    "{}: {ticks} ticks",
+                    model.full_id()
+                );
+            }
+        }
     }
 
     #[test]

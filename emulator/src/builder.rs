@@ -1,7 +1,7 @@
 //! [`MachineBuilder`]: CPU, core, memory map, program, entry point, stack pointer, and the
 //! checks that make a [`Machine`] from them.
 
-use crate::bus_impl::{AllMemory, MachineBus, Z80Memory};
+use crate::bus_impl::{AllMemory, MachineBus, Timed, Z80Memory};
 use crate::clock::ClockProfile;
 use crate::core::{Cmos65c02Core, Core, Mos6502Core, RustzxCore, Z80Core};
 use crate::cpu_rules::class_table;
@@ -9,6 +9,7 @@ use crate::machine::{CoreKind, Machine};
 use crate::memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 use crate::stack::StackCheck;
 use crate::step::{RunState, Runner};
+use crate::timing::{Timer, TimingModel};
 use crate::traps::Trap;
 use crate::{Bus, Cpu, SymbolTable};
 
@@ -28,6 +29,8 @@ pub struct MachineBuilder {
     pub(crate) traps: Vec<Trap>,
     pub(crate) fills: Vec<(u16, Vec<u8>)>,
     pub(crate) mirrors: Vec<(AddrRange, u16)>,
+    pub(crate) overlap: kempelen_isa::Overlap,
+    pub(crate) timing: Option<&'static TimingModel>,
 }
 
 impl MachineBuilder {
@@ -47,6 +50,14 @@ impl MachineBuilder {
     /// and nowhere else. May be called more than once.
     pub fn load(mut self, addr: u16, bytes: &[u8]) -> Self {
         self.images.push((addr, bytes.to_vec()));
+        self
+    }
+
+    /// What [`MachineBuilder::build`] does when two images share addresses: refuse
+    /// ([`Overlap::Error`](kempelen_isa::Overlap), the default, as the assembler refuses
+    /// overlapping `ORG` areas) or let the later image's bytes win.
+    pub fn overlap(mut self, overlap: kempelen_isa::Overlap) -> Self {
+        self.overlap = overlap;
         self
     }
 
@@ -101,6 +112,16 @@ impl MachineBuilder {
         self
     }
 
+    /// Runs under a timing model ([`crate::timing`]): runs report the machine's time under
+    /// it, `--realtime` paces to it, and the CPU starts in the state the model's ROM leaves a
+    /// program in. A model that needs every access (contention, alignment, wait states)
+    /// runs the Z80 on the `rustzx-z80` core, which reports them (same cycles). `None`: the
+    /// CPU clock only (the default).
+    pub fn timing(mut self, model: Option<&'static TimingModel>) -> Self {
+        self.timing = model;
+        self
+    }
+
     /// Host traps (see [`crate::traps`]). On the Z80 they need a core that shows every
     /// register: with traps the default core becomes [`CoreKind::RustzxZ80`] (same cycles).
     pub fn traps(mut self, traps: Vec<Trap>) -> Self {
@@ -131,15 +152,61 @@ impl MachineBuilder {
                 cpu: self.cpu,
             });
         }
-        if self.images.is_empty() {
+        if self.images.iter().all(|(_, bytes)| bytes.is_empty()) {
             return Err(ConfigError::NoProgram);
+        }
+        let ranges: Vec<AddrRange> = self
+            .images
+            .iter()
+            .filter(|(_, b)| !b.is_empty())
+            .map(|(a, b)| {
+                AddrRange::new(*a, a.wrapping_add((b.len() - 1) as u16))
+                    .filter(|_| usize::from(*a) + b.len() <= 0x10000)
+                    .ok_or(ConfigError::ImageTooLarge {
+                        addr: *a,
+                        len: b.len(),
+                    })
+            })
+            .collect::<Result<_, _>>()?;
+        if self.overlap == kempelen_isa::Overlap::Error {
+            for (i, second) in ranges.iter().enumerate() {
+                if let Some(first) = ranges[..i].iter().find(|f| f.overlaps(second)) {
+                    return Err(ConfigError::ImagesOverlap {
+                        first: *first,
+                        second: *second,
+                    });
+                }
+            }
         }
         let mut bus = MachineBus::new(self.cpu, &self.map);
         bus.set_traps(self.traps.iter().map(|t| t.at).collect());
+        let per_access = self.timing.is_some_and(|m| m.per_access());
+        if let Some(model) = self.timing {
+            let machine = crate::clock::machine(&model.machine);
+            if machine.is_some_and(|m| m.cpu.is_6502_family() != self.cpu.is_6502_family()) {
+                return Err(ConfigError::TimingMismatch {
+                    model: model.full_id(),
+                    why: "its machine has another CPU",
+                });
+            }
+            if per_access && self.cpu != Cpu::Z80 {
+                return Err(ConfigError::TimingMismatch {
+                    model: model.full_id(),
+                    why: "per-access timing exists for the Z80 only",
+                });
+            }
+            bus.timer = Some(Box::new(Timer::new(model, self.cpu)));
+        }
         let kind = match self.core {
-            CoreKind::Z80 if !self.traps.is_empty() => CoreKind::RustzxZ80,
+            CoreKind::Z80 if !self.traps.is_empty() || per_access => CoreKind::RustzxZ80,
             k => k,
         };
+        if per_access && kind != CoreKind::RustzxZ80 {
+            return Err(ConfigError::TimingMismatch {
+                model: self.timing.map(|m| m.full_id()).unwrap_or_default(),
+                why: "it needs the rustzx-z80 core, which reports every access",
+            });
+        }
         let class = class_table(self.cpu, self.allow_undocumented, self.stop_on_brk, |p| {
             bus.plain_page(p)
         });
@@ -147,6 +214,10 @@ impl MachineBuilder {
             // A map of nothing but RAM and ROM has no read to check or count.
             CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
             CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),
+            CoreKind::RustzxZ80 if per_access && bus.all_memory() => {
+                Box::new(RustzxCore::new(Timed(AllMemory(bus))))
+            }
+            CoreKind::RustzxZ80 if per_access => Box::new(RustzxCore::new(Timed(Z80Memory(bus)))),
             CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
             CoreKind::RustzxZ80 => Box::new(RustzxCore::new(Z80Memory(bus))),
             CoreKind::Mos6502 => Box::new(Mos6502Core::<_>::new(bus)),
@@ -171,10 +242,13 @@ impl MachineBuilder {
             tracer: None,
             clock: self.clock,
             realtime: false,
+            timing: self.timing,
+            run_start: (0, Default::default()),
             total_cycles: 0,
             total_instructions: 0,
             traps: self.traps.clone(),
             trap_state: Default::default(),
+            run_wall: Default::default(),
         };
         let class = m.st.class;
         m.core.bus_mut().set_classes(class);
@@ -182,9 +256,21 @@ impl MachineBuilder {
             m.load(*addr, bytes)?;
         }
         for (addr, bytes) in &self.fills {
+            if usize::from(*addr) + bytes.len() > 0x10000 {
+                return Err(ConfigError::ImageTooLarge {
+                    addr: *addr,
+                    len: bytes.len(),
+                });
+            }
             m.write_bytes(*addr, bytes)?;
         }
         for (range, of) in &self.mirrors {
+            if u32::from(*of) + range.len() > 0x10000 {
+                return Err(ConfigError::ImageTooLarge {
+                    addr: *of,
+                    len: range.len() as usize,
+                });
+            }
             for (i, a) in range.indices().enumerate() {
                 if m.map.region_at(a as u16).map(|r| r.kind) != Some(RegionKind::Rom) {
                     return Err(ConfigError::NotMemory {
@@ -215,6 +301,9 @@ impl MachineBuilder {
             (Cpu::Mos6502 | Cpu::Cmos65c02, None) => 0x00FF,
         });
         m.set_sp(sp);
+        if let Some(start) = self.timing.and_then(|t| t.start.as_ref()) {
+            m.core.set_start_state(start.interrupts, start.im, start.i);
+        }
         if let Some(stack) = m.map.stack {
             let check = StackCheck::new(stack);
             let depth = check.depth_of(self.cpu, m.sp());

@@ -37,6 +37,22 @@ pub trait Bus {
     }
     /// Writes Z80 I/O port `port`.
     fn port_out(&mut self, _port: u16, _value: u8) {}
+
+    /// Whether the bus keeps a per-access timing model (see [`crate::timing`]): a core that
+    /// reports every machine cycle (`rustzx-z80`) calls the four methods below only then.
+    const TIMED: bool = false;
+    /// A memory cycle of `clk` T-states at `addr` begins (4: an M1 opcode fetch).
+    #[inline(always)]
+    fn cycle_mreq(&mut self, _addr: u16, _clk: u32) {}
+    /// One T-state with `addr` on the address bus and no memory request.
+    #[inline(always)]
+    fn cycle_no_mreq(&mut self, _addr: u16) {}
+    /// `clk` T-states inside the CPU, with nothing on the bus.
+    #[inline(always)]
+    fn cycle_internal(&mut self, _clk: u32) {}
+    /// An I/O cycle at `port` begins (4 T-states with the Z80's automatic wait state).
+    #[inline(always)]
+    fn cycle_io(&mut self, _port: u16) {}
 }
 
 /// 64 KB of RAM and nothing else, for tests of single instructions. Port writes are recorded,

@@ -23,6 +23,7 @@ use crate::devices::{
     PORT_HOST_CALL,
 };
 use crate::memory::{MemoryMap, RegionKind};
+use crate::timing::Timer;
 use crate::trace::RECENT;
 use crate::{Bus, Cpu};
 use std::cell::{Cell, RefCell};
@@ -99,6 +100,15 @@ pub enum BusEvent {
 
 /// The machine's bus: 64 KB of memory under a memory map, the console and the host-call
 /// device.
+///
+/// The fields lie in the order written (`repr(C)`): the memory first, then its attribute
+/// bytes, then the rest, new fields at the end. Left to itself the compiler reorders the
+/// fields whenever one is added, and the step loop's speed depends on where the memory, the
+/// ring and the CPU's registers (which follow the bus in the core) lie, as it depends on where
+/// the code lies: with the same host instructions, the Z80 machine layer measured 5 % over the
+/// bare crate before the host traps were added and 18-29 % after (see `docs/MACHINE.md`,
+/// "Speed").
+#[repr(C)]
 pub struct MachineBus {
     /// The bytes, and their attribute bytes: held in the bus itself, not behind a pointer, so
     /// that a core reaches a byte with one load from the bus it holds (the bus lives inside
@@ -153,6 +163,8 @@ pub struct MachineBus {
     /// Addresses of host traps (sorted): the step loop stops before an instruction there
     /// (see [`crate::traps`]).
     pub(crate) traps: Vec<u16>,
+    /// The machine's timing model at work, if it has one ([`crate::timing`]).
+    pub(crate) timer: Option<Box<Timer>>,
 }
 
 /// How far before a byte an instruction can start whose [`attr::CHECK`] mark depends on it
@@ -225,9 +237,17 @@ impl MachineBus {
             console_next: 0,
             console_polled: Cell::new(false),
             console_taken: Cell::new(false),
+            timer: None,
         };
         bus.refresh_pages();
         bus
+    }
+
+    /// The CPU cycle count at which the step loop must stop for the timing model (never,
+    /// without one).
+    #[inline]
+    pub(crate) fn timer_stop(&self) -> u64 {
+        self.timer.as_ref().map_or(u64::MAX, |t| t.next_cycles())
     }
 
     /// Sets the stack pointers the step loop accepts without bookkeeping, as (lowest, width).
@@ -646,6 +666,72 @@ impl Machined for AllMemory {
     #[inline(always)]
     fn machine_mut(&mut self) -> &mut MachineBus {
         &mut self.0
+    }
+}
+
+/// A Z80 bus with a per-access timing model: the `rustzx-z80` core reports every machine
+/// cycle, and the bus hands it to the timer ([`crate::timing`]). Its own type, so that the
+/// machines without such a model compile these calls away.
+#[repr(transparent)]
+pub(crate) struct Timed<B>(pub(crate) B);
+
+impl<B: Machined> Timed<B> {
+    #[inline(always)]
+    fn timer(&mut self) -> (&mut Timer, &Cell<u64>) {
+        let bus = self.0.machine_mut();
+        let timer = bus.timer.as_deref_mut().expect("a timed bus has a timer");
+        (timer, &bus.stop_at)
+    }
+}
+
+impl<B: Machined> Bus for Timed<B> {
+    #[inline(always)]
+    fn read(&self, addr: u16) -> u8 {
+        self.0.read(addr)
+    }
+    #[inline(always)]
+    fn write(&mut self, addr: u16, value: u8) {
+        self.0.write(addr, value)
+    }
+    #[inline(always)]
+    fn port_in(&self, port: u16) -> u8 {
+        self.0.port_in(port)
+    }
+    #[inline(always)]
+    fn port_out(&mut self, port: u16, value: u8) {
+        self.0.port_out(port, value)
+    }
+    const TIMED: bool = true;
+    #[inline(always)]
+    fn cycle_mreq(&mut self, addr: u16, clk: u32) {
+        let (t, stop) = self.timer();
+        t.mreq(addr, clk, stop)
+    }
+    #[inline(always)]
+    fn cycle_no_mreq(&mut self, addr: u16) {
+        let (t, stop) = self.timer();
+        t.no_mreq(addr, stop)
+    }
+    #[inline(always)]
+    fn cycle_internal(&mut self, clk: u32) {
+        let (t, stop) = self.timer();
+        t.internal(clk, stop)
+    }
+    #[inline(always)]
+    fn cycle_io(&mut self, port: u16) {
+        let (t, stop) = self.timer();
+        t.io(port, stop)
+    }
+}
+
+impl<B: Machined> Machined for Timed<B> {
+    #[inline(always)]
+    fn machine(&self) -> &MachineBus {
+        self.0.machine()
+    }
+    #[inline(always)]
+    fn machine_mut(&mut self) -> &mut MachineBus {
+        self.0.machine_mut()
     }
 }
 

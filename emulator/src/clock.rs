@@ -3,9 +3,9 @@
 //! Every row names its source by publication (the same figures, with their sources, are in
 //! `docs/history/figures.toml`). A run reports exact cycles; a profile turns them into the time the run would have
 //! taken on that machine (`cycles / clock`), and `--realtime` paces the emulator to that clock.
-//! The time is the CPU clock only: wait states, video contention (ZX Spectrum, C64 bad lines)
-//! and interrupts of the real machines are not modelled; where a row notes an effective speed,
-//! the note says so.
+//! That is the CPU clock only (`--timing cpu`); the machines' wait states, video contention
+//! (ZX Spectrum, C64 bad lines, Atari DMA) and interrupt routines are their timing models,
+//! [`crate::timing`], which `--timing machine` (the default) applies.
 
 use crate::Cpu;
 use std::fmt;
@@ -120,6 +120,16 @@ pub const MACHINES: &[ClockProfile] = &[
         source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
     ClockProfile {
+        id: "zx-spectrum-16k",
+        machine: "Sinclair ZX Spectrum 16K",
+        cpu: Cpu::Z80,
+        chip: "Z80A",
+        mhz: 3.5,
+        ram: "16 KB, all of it contended",
+        note: "",
+        source: "comp.sys.sinclair FAQ, \"Contended memory\"",
+    },
+    ClockProfile {
         id: "zx81",
         machine: "Sinclair ZX81 (1K Chess, 1983)",
         cpu: Cpu::Z80,
@@ -138,6 +148,16 @@ pub const MACHINES: &[ClockProfile] = &[
         ram: "64 KB",
         note: "about 3.3 MHz effective",
         source: "A. Adrian, \"Computer-Schach\" (2011)",
+    },
+    ClockProfile {
+        id: "msx",
+        machine: "MSX (MSX1 standard, 1983)",
+        cpu: Cpu::Z80,
+        chip: "Z80A",
+        mhz: 3.579545,
+        ram: "8-64 KB",
+        note: "one wait state in every M1 cycle",
+        source: "MSX Technical Handbook (ASCII Corporation, 1985); MSX Assembly Page, Z80 timing on the MSX",
     },
     ClockProfile {
         id: "apple-2",

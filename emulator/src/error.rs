@@ -61,7 +61,7 @@ pub enum Fault {
         pc: u16,
     },
     /// The PC left the loaded program.
-    #[error("PC ${pc:04X} is outside the program (loaded at {program}){}", came_from(*from))]
+    #[error("PC ${pc:04X} is outside the program ({}){}", loaded_at(program), came_from(*from))]
     PcOutOfProgram {
         /// The PC.
         pc: u16,
@@ -152,6 +152,14 @@ fn hex_bytes(bytes: &[u8]) -> String {
         .map(|b| format!("{b:02X}"))
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+fn loaded_at(program: &str) -> String {
+    if program.is_empty() {
+        "no program is loaded".into()
+    } else {
+        format!("loaded at {program}")
+    }
 }
 
 fn came_from(from: Option<u16>) -> String {

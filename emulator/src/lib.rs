@@ -25,15 +25,18 @@ pub mod cpm;
 pub mod cpu_rules;
 pub mod devices;
 pub mod error;
+pub mod files;
 pub mod loaders;
 pub mod machine;
 pub mod memory;
 pub mod personality;
 pub mod profiler;
+pub mod resolve;
 mod stack;
 pub mod stats;
 mod step;
 pub mod symbols;
+pub mod timing;
 pub mod trace;
 pub mod traps;
 
@@ -43,13 +46,14 @@ pub use clock::{ClockProfile, MACHINES};
 pub use core::{Core, Registers};
 pub use devices::{Console, ConsoleHost, ConsoleRead};
 pub use error::{Fault, RunError};
-pub use kempelen_asm::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
+pub use kempelen_isa::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
 pub use machine::{CoreKind, Machine, MachineBuilder};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 pub use personality::{Personality, PersonalityError};
 pub use profiler::{ProfileReport, grouped};
 pub use stats::{RamProfile, RunStats, StopReason};
 pub use symbols::Routines;
+pub use timing::{MachineTime, Timing, TimingModel};
 pub use trace::{TraceEntry, TraceFilter, Tracer};
 
 /// Serializes a [`Cpu`] as its command-line name (`z80`, `6502`).

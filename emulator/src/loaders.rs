@@ -24,37 +24,49 @@ pub enum ImageFormat {
 }
 
 impl ImageFormat {
-    /// The format of `bytes`: a text whose first non-blank character is `:` is Intel HEX, `;`
-    /// a KIM-1 tape, four hex digits then a blank or `:` a hex dump; anything else is raw.
+    /// The format of `bytes`, decided by the first line that is not blank: `:` and hex digits
+    /// is an Intel HEX record, `;` and hex digits a KIM-1 tape record, four hex digits then a
+    /// blank or `:` a hex dump line (after comment lines starting with `;` or `#`); anything
+    /// else is raw. The rest of the file is then read in that format, so a bad line further
+    /// down is an error at its place, never a reason to run the text as code.
     pub fn detect(bytes: &[u8]) -> ImageFormat {
-        let Ok(text) = std::str::from_utf8(bytes) else {
+        let mut lines = bytes
+            .split(|&b| b == b'\n')
+            .map(<[u8]>::trim_ascii)
+            .filter(|l| !l.is_empty());
+        let Some(first) = lines.next() else {
             return ImageFormat::Raw;
         };
-        let t = text.trim_start();
-        if t.starts_with(':')
-            && t.lines()
-                .all(|l| l.trim().is_empty() || l.trim().starts_with(':'))
-        {
-            ImageFormat::IntelHex
-        } else if t.starts_with(";")
-            && t.lines()
-                .all(|l| l.trim().is_empty() || l.trim().starts_with(';'))
-        {
-            ImageFormat::KimTape
-        } else if t
-            .lines()
-            .filter(|l| !l.trim().is_empty() && !l.trim_start().starts_with([';', '#']))
-            .all(|l| {
-                let b = l.trim_start().as_bytes();
-                b.len() >= 4
-                    && b[..4].iter().all(u8::is_ascii_hexdigit)
-                    && b.get(4).is_none_or(|c| matches!(c, b' ' | b'\t' | b':'))
-            })
-            && !t.is_empty()
-        {
-            ImageFormat::HexDump
-        } else {
-            ImageFormat::Raw
+        let hex_record = |l: &[u8], mark: u8| {
+            l.len() > 1 && l[0] == mark && l[1..].iter().all(u8::is_ascii_hexdigit)
+        };
+        if hex_record(first, b':') {
+            return ImageFormat::IntelHex;
+        }
+        if hex_record(first, b';') {
+            return ImageFormat::KimTape;
+        }
+        let comment = |l: &[u8]| l.starts_with(b";") || l.starts_with(b"#");
+        let text = |l: &[u8]| {
+            std::str::from_utf8(l).is_ok_and(|t| t.chars().all(|c| !c.is_control() || c == '\t'))
+        };
+        let dump_line = |l: &[u8]| {
+            l.len() >= 4
+                && l[..4].iter().all(u8::is_ascii_hexdigit)
+                && l.get(4).is_none_or(|c| matches!(c, b' ' | b'\t' | b':'))
+        };
+        let mut line = first;
+        loop {
+            if dump_line(line) {
+                return ImageFormat::HexDump;
+            }
+            if !(comment(line) && text(line)) {
+                return ImageFormat::Raw;
+            }
+            match lines.next() {
+                Some(l) => line = l,
+                None => return ImageFormat::Raw,
+            }
         }
     }
 
@@ -131,6 +143,9 @@ pub fn parse(
     };
     let mut chunks: Vec<(usize, Chunk)> = Vec::new();
     if format == ImageFormat::Raw {
+        if bytes.is_empty() {
+            return Err(err(1, 1, "the raw image holds no bytes to load".into()));
+        }
         if usize::from(raw_addr) + bytes.len() > 0x10000 {
             return Err(err(
                 0,
@@ -143,10 +158,12 @@ pub fn parse(
             bytes: bytes.to_vec(),
         }]);
     }
-    let text = std::str::from_utf8(bytes).map_err(|e| {
-        let at = e.valid_up_to();
-        let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-        err(line, 1, "not UTF-8 text".into())
+    let text = crate::files::utf8(bytes).map_err(|(line, col)| {
+        err(
+            line,
+            col,
+            format!("not UTF-8 text (the {format} format is text)"),
+        )
     })?;
     let hex_pairs = |s: &str, line: usize, col: usize| -> Result<Vec<u8>, LoadError> {
         if s.len() % 2 != 0 || !s.is_ascii() {
@@ -159,13 +176,18 @@ pub fn parse(
         (0..s.len())
             .step_by(2)
             .map(|i| {
-                u8::from_str_radix(&s[i..i + 2], 16).map_err(|_| {
-                    err(
-                        line,
-                        col + i,
-                        format!("`{}` is not a hex byte", &s[i..i + 2]),
-                    )
-                })
+                let pair = &s[i..i + 2];
+                pair.bytes()
+                    .all(|b| b.is_ascii_hexdigit())
+                    .then(|| u8::from_str_radix(pair, 16).ok())
+                    .flatten()
+                    .ok_or_else(|| {
+                        err(
+                            line,
+                            col + i,
+                            format!("`{}` is not a hex byte", &s[i..i + 2]),
+                        )
+                    })
             })
             .collect()
     };
@@ -204,21 +226,29 @@ pub fn parse(
                 }
                 let addr = u16::from_be_bytes([rec[1], rec[2]]);
                 match rec[3] {
-                    0x00 => chunks.push((
+                    0x00 if rec.len() > 5 => chunks.push((
                         line,
                         Chunk {
                             addr,
                             bytes: rec[4..rec.len() - 1].to_vec(),
                         },
                     )),
+                    0x00 => {}
                     0x01 => break 'lines,
                     0x03 | 0x05 => {}
                     0x02 | 0x04 if rec[4..rec.len() - 1].iter().all(|&b| b == 0) => {}
-                    t => {
+                    t @ (0x02 | 0x04) => {
                         return Err(err(
                             line,
                             indent + 8,
                             format!("record type {t:02X} addresses memory beyond 64 KB"),
+                        ));
+                    }
+                    t => {
+                        return Err(err(
+                            line,
+                            indent + 8,
+                            format!("unknown record type {t:02X} (Intel HEX has types 00 to 05)"),
                         ));
                     }
                 }
@@ -255,13 +285,15 @@ pub fn parse(
                         format!("checksum error (${sum:04X}, the record says ${want:04X})"),
                     ));
                 }
-                chunks.push((
-                    line,
-                    Chunk {
-                        addr: u16::from_be_bytes([rec[1], rec[2]]),
-                        bytes: rec[3..n - 2].to_vec(),
-                    },
-                ));
+                if n > 5 {
+                    chunks.push((
+                        line,
+                        Chunk {
+                            addr: u16::from_be_bytes([rec[1], rec[2]]),
+                            bytes: rec[3..n - 2].to_vec(),
+                        },
+                    ));
+                }
             }
             ImageFormat::HexDump => {
                 if l.starts_with([';', '#']) {
@@ -275,7 +307,9 @@ pub fn parse(
                 };
                 let addr = u16::from_str_radix(addr_text, 16)
                     .ok()
-                    .filter(|_| addr_text.len() == 4)
+                    .filter(|_| {
+                        addr_text.len() == 4 && addr_text.bytes().all(|b| b.is_ascii_hexdigit())
+                    })
                     .ok_or_else(|| {
                         err(
                             line,
@@ -289,8 +323,8 @@ pub fn parse(
                         break;
                     }
                     match u8::from_str_radix(t, 16) {
-                        Ok(b) => data.push(b),
-                        Err(_) => break,
+                        Ok(b) if t.bytes().all(|b| b.is_ascii_hexdigit()) => data.push(b),
+                        _ => break,
                     }
                 }
                 if !data.is_empty() {
@@ -324,6 +358,13 @@ pub fn parse(
             _ => out.push(c),
         }
         end_of_last = Some((end, line));
+    }
+    if out.is_empty() {
+        return Err(err(
+            1,
+            1,
+            format!("the {format} image holds no bytes to load"),
+        ));
     }
     Ok(out)
 }
@@ -431,5 +472,72 @@ mod tests {
             e.to_string().starts_with("t.ptp:1:1: checksum error"),
             "{e}"
         );
+    }
+    #[test]
+    fn a_text_image_with_one_bad_line_is_an_error_at_that_line_never_raw() {
+        let dump = b"0000 00 00\n+FFF 00\n";
+        assert_eq!(ImageFormat::detect(dump), ImageFormat::HexDump);
+        let e = parse("m.h65", dump, ImageFormat::HexDump, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "m.h65:2:1: `+FFF` is not a four-digit hex address"
+        );
+        let hex = b":0100000000FF\n:01000100\xe900FF\n";
+        assert_eq!(ImageFormat::detect(hex), ImageFormat::IntelHex);
+        let e = parse("a.hex", hex, ImageFormat::IntelHex, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a.hex:2:10: not UTF-8 text (the intel-hex format is text)"
+        );
+        let e = parse("a.hex", b":01000000+1FF\n", ImageFormat::IntelHex, 0).unwrap_err();
+        assert_eq!(e.to_string(), "a.hex:1:10: `+1` is not a hex byte");
+        // Comment lines before the first dump line; a tape after a blank line.
+        assert_eq!(
+            ImageFormat::detect(b"; a listing\n# saved 1976\n0200 A9 41\n"),
+            ImageFormat::HexDump
+        );
+        assert_eq!(
+            ImageFormat::detect(b"\n\n;020200A94100EE\nnot a record\n"),
+            ImageFormat::KimTape
+        );
+        // Binaries stay raw, even when they start with `:` or `;` (LD A,(nn); DEC SP).
+        for raw in [
+            &[0x3A, 0x00, 0x80, 0x76][..],
+            &[0x3B, 0x0A, 0x31, 0xC9][..],
+            b"# \x01\n0000 00\n",
+            b"0",
+        ] {
+            assert_eq!(ImageFormat::detect(raw), ImageFormat::Raw, "{raw:?}");
+        }
+    }
+
+    #[test]
+    fn intel_hex_record_types_are_named_for_what_they_are() {
+        let e = parse("a.hex", b":00000006FA\n", ImageFormat::IntelHex, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a.hex:1:8: unknown record type 06 (Intel HEX has types 00 to 05)"
+        );
+        let e = parse("a.hex", b":020000021000EC\n", ImageFormat::IntelHex, 0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a.hex:1:8: record type 02 addresses memory beyond 64 KB"
+        );
+    }
+
+    #[test]
+    fn an_image_without_bytes_is_an_error() {
+        for (format, text) in [
+            (ImageFormat::IntelHex, &b":0000000000\n:00000001FF\n"[..]),
+            (ImageFormat::HexDump, b"; nothing\n0200\n"),
+            (ImageFormat::KimTape, b";0000000000\n"),
+            (ImageFormat::Raw, b""),
+        ] {
+            let e = parse("e", text, format, 0).unwrap_err();
+            assert_eq!(
+                e.to_string(),
+                format!("e:1:1: the {format} image holds no bytes to load")
+            );
+        }
     }
 }

@@ -35,6 +35,7 @@ use crate::stack::{StackCheck, stack_window};
 use crate::stats::{RamProfile, RegionUse, RunStats, StackUse, StopReason};
 use crate::step::{Exit, RunState, Runner, Watching};
 use crate::symbols::Routines;
+use crate::timing::{MachineTime, TimerStats, TimingModel};
 use crate::trace::{RECENT, RecentTrace, TraceEntry, Tracer};
 use crate::traps::{Served, Trap, TrapState};
 use crate::{Cpu, SymbolTable};
@@ -104,10 +105,16 @@ pub struct Machine {
     pub(crate) tracer: Option<Tracer>,
     pub(crate) clock: &'static ClockProfile,
     pub(crate) realtime: bool,
+    /// The timing model the machine runs under, if any (its timer is in the bus).
+    pub(crate) timing: Option<&'static TimingModel>,
+    /// The timer's ticks and figures when the current run began.
+    pub(crate) run_start: (u64, TimerStats),
     pub(crate) total_cycles: u64,
     pub(crate) total_instructions: u64,
     pub(crate) traps: Vec<Trap>,
     pub(crate) trap_state: TrapState,
+    /// Host time of the current run, over all its parts ([`Machine::run_more`]).
+    pub(crate) run_wall: Duration,
 }
 
 impl std::fmt::Debug for Machine {
@@ -140,6 +147,8 @@ impl Machine {
             traps: Vec::new(),
             fills: Vec::new(),
             mirrors: Vec::new(),
+            overlap: kempelen_isa::Overlap::Error,
+            timing: None,
         }
     }
 
@@ -173,10 +182,42 @@ impl Machine {
         self.clock = clock;
     }
 
-    /// Paces runs to the clock profile's speed (sleeping every 10 ms of emulated time) so a
-    /// person can feel the historical machine's speed.
+    /// Paces runs to the machine's speed (sleeping every 10 ms of emulated time) so a person
+    /// can feel it: the time of its timing model where it has one, else the clock profile's.
     pub fn set_realtime(&mut self, on: bool) {
         self.realtime = on;
+    }
+
+    /// The timing model the machine runs under ([`MachineBuilder::timing`]), if any.
+    pub fn timing(&self) -> Option<&'static TimingModel> {
+        self.timing
+    }
+
+    /// The machine time of all runs so far under its timing model (ticks of
+    /// [`TimingModel::hz`] since the machine was built), if it has one.
+    pub fn machine_ticks(&self) -> Option<u64> {
+        self.core.bus().timer.as_ref().map(|t| t.pos())
+    }
+
+    /// The time of all runs so far: under the timing model where the machine has one, else
+    /// at the clock profile's speed.
+    pub fn elapsed(&self) -> Duration {
+        match (self.timing, self.machine_ticks()) {
+            (Some(m), Some(t)) => m.duration(t),
+            _ => self.clock.duration(self.total_cycles),
+        }
+    }
+
+    /// Moves the machine to tick `tick` of its frame before the next run (for measuring a
+    /// piece of code at a given moment of the display); `false` without a timing model.
+    pub fn set_frame_position(&mut self, tick: u64) -> bool {
+        match self.core.bus_mut().timer.as_deref_mut() {
+            Some(t) => {
+                t.set_frame_position(tick);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Loads `bytes` at `addr` as program code (see [`MachineBuilder::load`]). Writes ROM and
@@ -431,6 +472,24 @@ impl Machine {
             self.run_until(budget)
         };
         let result = self.finish(exit, budget);
+        if !more {
+            self.run_wall = Duration::ZERO;
+        }
+        self.run_wall += started.elapsed();
+        let cycles = self.st.cycles;
+        let last = self.last_pc().map_or(0, |pc| self.read_byte(pc));
+        let machine_time = match (self.timing, self.core.bus_mut().timer.as_deref_mut()) {
+            (Some(model), Some(t)) => {
+                t.settle_end(cycles, last);
+                let (pos0, stats0) = self.run_start;
+                Some(MachineTime {
+                    model,
+                    ticks: t.pos() - pos0,
+                    stats: t.stats().since(&stats0),
+                })
+            }
+            _ => None,
+        };
         // The program's reads are stamped at the end of the instruction or trap that took
         // them; none leaves the run without a cycle count (a read the host made itself through
         // `Console::read` gets the run's last one).
@@ -443,11 +502,12 @@ impl Machine {
         self.total_instructions += self.st.instructions - instructions0;
         result.map(|stop| RunStats {
             stop,
+            machine_time,
             cycles: self.st.cycles,
             instructions: self.st.instructions,
             unmapped_reads: self.core.bus().machine().unmapped_reads.get(),
             max_stack_depth: self.st.stack.map(|s| s.max_depth as u32),
-            wall_time: started.elapsed(),
+            wall_time: self.run_wall,
         })
     }
 
@@ -457,6 +517,15 @@ impl Machine {
         bus.event.set(None);
         bus.deferred_len = 0;
         bus.refresh_console();
+        let cycles = self.st.cycles;
+        if let Some(t) = bus.timer.as_deref_mut() {
+            if more {
+                t.resume_run(cycles);
+            } else {
+                t.begin_run();
+                self.run_start = (t.pos(), t.stats());
+            }
+        }
         if more {
             return Ok(());
         }
@@ -496,7 +565,15 @@ impl Machine {
             let cycles = self.st.cycles;
             self.console_mut().stamp_reads(cycles);
             match served {
-                Ok(Served::Continue) => {}
+                Ok(Served::Continue) => {
+                    // The routine's return popped the stack as RET / RTS would: popping above
+                    // the region's top is an underflow here too.
+                    if let Some(s) = self.st.stack {
+                        if s.depth < 0 || s.depth > s.size {
+                            return Exit::FaultAfter(s.fault(self.cpu, self.core.sp(), pc));
+                        }
+                    }
+                }
                 Ok(Served::Done) => return Exit::Stop(StopReason::HostDone),
                 Ok(Served::Wait) => {
                     if self.console_mut().take_starved() {
@@ -522,7 +599,11 @@ impl Machine {
 
     /// Adds `cycles` spent outside the CPU (a host trap's routine) to the run.
     pub(crate) fn charge(&mut self, cycles: u64) {
-        self.st.cycles += cycles;
+        self.st.cycles = self.st.cycles.saturating_add(cycles);
+        let now = self.st.cycles;
+        if let Some(t) = self.core.bus_mut().timer.as_deref_mut() {
+            t.charge(cycles, now);
+        }
     }
 
     /// Sets every register from a snapshot; `false` on a core that keeps some private.
@@ -567,14 +648,20 @@ impl Machine {
         }
     }
 
-    /// Runs in slices of 10 ms of emulated time, sleeping until the wall clock catches up.
+    /// Runs in slices of 10 ms of emulated time, sleeping until the wall clock catches up
+    /// with the machine's time (its timing model's, else its clock's).
     fn run_paced(&mut self, budget: u64, started: Instant) -> Exit {
         let hz = self.clock.hz();
         let slice = ((hz / 100.0) as u64).max(1);
+        let ticks0 = self.machine_ticks();
         loop {
             let limit = budget.min(self.st.cycles + slice);
             let exit = self.run_until(limit);
-            let due = started + Duration::from_secs_f64(self.st.cycles as f64 / hz);
+            let emulated = match (self.timing, self.machine_ticks(), ticks0) {
+                (Some(m), Some(t), Some(t0)) => m.duration(t - t0).as_secs_f64(),
+                _ => self.st.cycles as f64 / hz,
+            };
+            let due = started + Duration::from_secs_f64(emulated);
             if let Some(wait) = due.checked_duration_since(Instant::now()) {
                 std::thread::sleep(wait);
             }

@@ -112,6 +112,9 @@ impl FromStr for AddrRange {
 pub fn parse_addr(s: &str) -> Option<u16> {
     let s = s.trim();
     if let Some(dec) = s.strip_prefix('#') {
+        if dec.is_empty() || !dec.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
         return dec.parse().ok();
     }
     let hex = s
@@ -120,7 +123,7 @@ pub fn parse_addr(s: &str) -> Option<u16> {
         .or_else(|| s.strip_prefix("0X"))
         .or_else(|| s.strip_suffix(['h', 'H']))
         .unwrap_or(s);
-    if hex.is_empty() || hex.len() > 4 {
+    if hex.is_empty() || hex.len() > 4 || !hex.bytes().all(|b| b.is_ascii_hexdigit()) {
         return None;
     }
     u16::from_str_radix(hex, 16).ok()
@@ -328,6 +331,16 @@ pub enum ConfigError {
         /// Image length.
         len: usize,
     },
+    /// Two loaded images share addresses (allowed with `Overlap::LaterWins`).
+    #[error(
+        "the images overlap: {second} writes over {first}, loaded before it (the later bytes win only with --overlap later-wins)"
+    )]
+    ImagesOverlap {
+        /// The earlier image.
+        first: AddrRange,
+        /// The later image.
+        second: AddrRange,
+    },
     /// An image or host write that touches unmapped memory or the I/O page.
     #[error("${addr:04X} is {what}: the host can only write ROM and RAM")]
     NotMemory {
@@ -347,6 +360,15 @@ pub enum ConfigError {
     /// Nothing was loaded, so there is no program to run.
     #[error("no program loaded")]
     NoProgram,
+    /// A timing model for another CPU, or one that needs every access reported on a core
+    /// that does not report them.
+    #[error("timing model {model} does not fit: {why}")]
+    TimingMismatch {
+        /// The model (`machine/id`).
+        model: String,
+        /// Why.
+        why: &'static str,
+    },
     /// The initial stack pointer is outside the stack region.
     #[error("the initial stack pointer ${sp:04X} is outside the stack region {stack}")]
     SpOutsideStack {

@@ -23,6 +23,13 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("jupiter-3", include_str!("../machines/jupiter-3.toml")),
 ];
 
+/// The lowest clock a personality may give (`mhz`): 10 kHz.
+pub const MIN_MHZ: f64 = 0.01;
+/// The highest clock a personality may give (`mhz`).
+pub const MAX_MHZ: f64 = 1000.0;
+/// The largest personality file read: 1 MiB (the built-in ones are about 4 KB).
+pub const MAX_FILE_BYTES: u64 = 1 << 20;
+
 /// A personality file that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{file}:{line}:{col}: {message}")]
@@ -116,7 +123,7 @@ struct Entry {
     at: Option<Spanned<String>>,
     code: Option<Spanned<String>>,
     select: Option<Spanned<String>>,
-    cycles: Option<u64>,
+    cycles: Option<Spanned<u64>>,
     #[serde(default)]
     function: Vec<Entry>,
     service: Option<Spanned<String>>,
@@ -171,21 +178,43 @@ impl Source<'_> {
         s.get_ref()
             .split_whitespace()
             .map(|b| {
-                u8::from_str_radix(b.trim_start_matches('$'), 16).map_err(|_| {
-                    self.error(Some(s.span()), format!("`{b}` is not a hex byte (00-FF)"))
-                })
+                let digits = b.strip_prefix('$').unwrap_or(b);
+                (digits.bytes().all(|d| d.is_ascii_hexdigit()))
+                    .then(|| u8::from_str_radix(digits, 16).ok())
+                    .flatten()
+                    .ok_or_else(|| {
+                        self.error(Some(s.span()), format!("`{b}` is not a hex byte (00-FF)"))
+                    })
             })
             .collect()
     }
 
+    /// The register `s` names, or `default` when the file names none; `service` (the span of
+    /// the `service` key) is where the error points when `default` is not a register of the
+    /// CPU (the 6502 has no `E` and no `DE`).
     fn reg(
         &self,
         cpu: Cpu,
         s: &Option<Spanned<String>>,
         default: &str,
+        service: &Spanned<String>,
     ) -> Result<Reg, PersonalityError> {
         match s {
-            None => Ok(Reg::parse(cpu, default).expect("default register")),
+            None => Reg::parse(cpu, default).ok_or_else(|| {
+                let needs_pair = Reg::parse(Cpu::Z80, default).is_some_and(Reg::is_pair);
+                let message = if needs_pair {
+                    format!(
+                        "`{}` needs an address in a register pair (BC, DE, HL); the {cpu} has none, so it cannot serve this",
+                        service.get_ref()
+                    )
+                } else {
+                    format!(
+                        "`{}` needs `register` on the {cpu}: its default, {default}, is not a {cpu} register",
+                        service.get_ref()
+                    )
+                };
+                self.error(Some(service.span()), message)
+            }),
             Some(s) => Reg::parse(cpu, s.get_ref()).ok_or_else(|| {
                 self.error(
                     Some(s.span()),
@@ -237,8 +266,11 @@ impl Personality {
             })?,
             (None, Some(mhz)) => {
                 let v = *mhz.get_ref();
-                if !(v > 0.0 && v < 1000.0) {
-                    return Err(src.error(Some(mhz.span()), "mhz must be between 0 and 1000"));
+                if !(MIN_MHZ..=MAX_MHZ).contains(&v) {
+                    return Err(src.error(
+                        Some(mhz.span()),
+                        format!("mhz must be between {MIN_MHZ} and {MAX_MHZ} (found {v:?})"),
+                    ));
                 }
                 // A clock of the user's own: lives as long as the program.
                 Box::leak(Box::new(ClockProfile {
@@ -279,11 +311,33 @@ impl Personality {
         }
         let mut fills = Vec::new();
         for fl in &f.fill {
-            fills.push((src.addr(&fl.at)?, src.bytes(&fl.bytes)?));
+            let at = src.addr(&fl.at)?;
+            let bytes = src.bytes(&fl.bytes)?;
+            if usize::from(at) + bytes.len() > 0x10000 {
+                return Err(src.error(
+                    Some(fl.bytes.span()),
+                    format!(
+                        "{} bytes at ${at:04X} run past $FFFF (a fill does not wrap to $0000)",
+                        bytes.len()
+                    ),
+                ));
+            }
+            fills.push((at, bytes));
         }
         let mut mirrors = Vec::new();
         for m in &f.mirror {
-            mirrors.push((src.range(&m.range)?, src.addr(&m.of)?));
+            let range = src.range(&m.range)?;
+            let of = src.addr(&m.of)?;
+            if u32::from(of) + range.len() > 0x10000 {
+                return Err(src.error(
+                    Some(m.of.span()),
+                    format!(
+                        "the {} bytes copied from ${of:04X} run past $FFFF (a mirror does not wrap to $0000)",
+                        range.len()
+                    ),
+                ));
+            }
+            mirrors.push((range, of));
         }
         let mut traps: Vec<Trap> = Vec::new();
         for t in &f.trap {
@@ -351,12 +405,28 @@ impl Personality {
                     (select, fs)
                 }
             };
+            let cycles = match &t.cycles {
+                None => crate::traps::default_cycles(cpu),
+                Some(c) => {
+                    let v = *c.get_ref();
+                    if !(1..=crate::traps::MAX_CYCLES).contains(&v) {
+                        return Err(src.error(
+                            Some(c.span()),
+                            format!(
+                                "cycles must be between 1 and {} (found {v}): every call of a routine costs time",
+                                crate::traps::MAX_CYCLES
+                            ),
+                        ));
+                    }
+                    v
+                }
+            };
             traps.push(Trap {
                 name: t.name.clone(),
                 at: addr,
                 select,
                 functions,
-                cycles: t.cycles.unwrap_or(0),
+                cycles,
             });
         }
         Ok(Personality {
@@ -373,16 +443,20 @@ impl Personality {
         })
     }
 
-    /// Reads a personality file.
+    /// Reads a personality file (at most [`MAX_FILE_BYTES`]; UTF-8).
     pub fn from_file(path: &std::path::Path) -> Result<Personality, PersonalityError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| PersonalityError {
+        let error = |line, col, message| PersonalityError {
             file: file.clone(),
-            line: 0,
-            col: 0,
-            message: format!("cannot read: {e}"),
-        })?;
-        Personality::parse(&file, &text)
+            line,
+            col,
+            message,
+        };
+        let bytes = crate::files::read_bounded(path, MAX_FILE_BYTES)
+            .map_err(|e| error(0, 0, format!("cannot read: {e}")))?;
+        let text = crate::files::utf8(&bytes)
+            .map_err(|(line, col)| error(line, col, "not UTF-8 text".into()))?;
+        Personality::parse(&file, text)
     }
 
     /// A machine builder for this personality: its map, clock, ROM contents, mirrors, stack
@@ -418,7 +492,7 @@ fn function(
         ));
     };
     let span = service.span();
-    let reg = |default: &str| src.reg(cpu, &e.register, default);
+    let reg = |default: &str| src.reg(cpu, &e.register, default, service);
     let a = "A";
     let service = match service.get_ref().as_str() {
         "put-char" => Service::PutChar { register: reg(a)? },

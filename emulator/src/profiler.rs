@@ -10,7 +10,11 @@
 //! recursion does not count twice), and the calls are counted. A routine entered at its first
 //! byte by a jump or branch from another routine (a tail call, a jump table, an `RST` vector
 //! that jumps on to its handler) counts as entered too: the jump replaces the frame the jumping
-//! routine had at that stack depth.
+//! routine had at that stack depth. Such a jump never ends a frame opened by a call: the called
+//! routine's inclusive time runs from the call to its return, whatever labels are jumped to in
+//! between, and the routine entered by the jump gets a frame of its own inside it, which runs
+//! until the next jump into another routine (a loop among labels opens no endless frames) or
+//! the return.
 //!
 //! The look-up is a 64K table built once, so profiling costs a few table reads per instruction,
 //! and nothing at all when the profiler is off (the machine's step loop is compiled without it).
@@ -53,6 +57,9 @@ struct Frame {
     routine: usize,
     depth: u32,
     entry_cycles: u64,
+    /// Opened by a jump to the routine's first byte (not by a call): the next such jump at the
+    /// same depth replaces it, while a call's frame stays open until the stack unwinds.
+    by_jump: bool,
 }
 
 /// Accumulates cycles per routine over one or more runs.
@@ -149,6 +156,7 @@ impl Profiler {
                 routine: callee,
                 depth,
                 entry_cycles: self.clock,
+                by_jump: false,
             });
         } else if depth == self.last_depth {
             let callee = self.routine_of[new_pc as usize] as usize;
@@ -160,7 +168,12 @@ impl Profiler {
                     .get(callee - 1)
                     .is_some_and(|(a, _)| a == new_pc);
             if entered {
-                if let Some(f) = self.frames.last().copied().filter(|f| f.depth == depth) {
+                if let Some(f) = self
+                    .frames
+                    .last()
+                    .copied()
+                    .filter(|f| f.depth == depth && f.by_jump)
+                {
                     self.close(f);
                     self.frames.pop();
                 }
@@ -170,6 +183,7 @@ impl Profiler {
                     routine: callee,
                     depth,
                     entry_cycles: self.clock,
+                    by_jump: true,
                 });
             }
         }
@@ -233,10 +247,12 @@ pub struct ProfileRow {
     pub cycles: u64,
     /// `cycles` as a percentage of all profiled cycles.
     pub share: f64,
-    /// Cycles from entering the routine by a call to returning from it, callees included
-    /// (0 for routines never called, such as the entry point).
+    /// Cycles from entering the routine to returning from it, callees and the labels it jumps
+    /// to included (0 for routines never entered, such as the entry point). A routine entered
+    /// by a jump counts from the jump to the next jump into another routine or the return.
     pub inclusive: u64,
-    /// Times the routine was entered by a call.
+    /// Times the routine was entered: by a call, or by a jump to its first byte from another
+    /// routine.
     pub calls: u64,
 }
 

@@ -2,6 +2,7 @@
 
 use crate::clock::ClockProfile;
 use crate::memory::{AddrRange, RegionKind};
+use crate::timing::MachineTime;
 use std::fmt;
 use std::time::Duration;
 
@@ -84,6 +85,9 @@ impl fmt::Display for StopReason {
 pub struct RunStats {
     /// How it ended.
     pub stop: StopReason,
+    /// The run's time under the machine's timing model, if it has one (see
+    /// [`crate::timing`]); without one the time is the clock's, [`RunStats::time_at`].
+    pub machine_time: Option<MachineTime>,
     /// Clock cycles (T-states) of this run, exact.
     pub cycles: u64,
     /// Instructions executed in this run.
@@ -103,9 +107,16 @@ impl RunStats {
         self.stop == StopReason::HostDone
     }
 
-    /// How long the run would have taken on `machine`.
+    /// How long the run would have taken on `machine` at its CPU clock.
     pub fn time_at(&self, machine: &ClockProfile) -> Duration {
         machine.duration(self.cycles)
+    }
+
+    /// How long the run took on the machine: under its timing model where it has one, else
+    /// at `clock`.
+    pub fn time(&self, clock: &ClockProfile) -> Duration {
+        self.machine_time
+            .map_or_else(|| clock.duration(self.cycles), |t| t.duration())
     }
 
     /// Emulated MHz: cycles per microsecond of wall-clock time.

@@ -240,7 +240,7 @@ fn settle(bus: &mut MachineBus, cycles: u64, limit: u64) -> Settled {
     } else if cycles >= limit {
         Settled::Limit
     } else {
-        bus.stop_at.set(limit);
+        bus.stop_at.set(limit.min(bus.timer_stop()));
         Settled::Go
     }
 }
@@ -310,8 +310,11 @@ pub(crate) fn step_loop<C: Core<Bus: Machined>>(
     };
     let sp = core.sp();
     let bus = core.bus_mut().machine_mut();
-    bus.stop_at
-        .set(if bus.event.get().is_some() { 0 } else { limit });
+    bus.stop_at.set(if bus.event.get().is_some() {
+        0
+    } else {
+        limit.min(bus.timer_stop())
+    });
     bus.last_sp = sp;
     bus.sp_moved_at = n;
     // The loop is rotated: the checks after an instruction end the iteration that ran it.
@@ -383,7 +386,12 @@ fn settled<C: Core<Bus: Machined>>(
     n: u64,
 ) -> Option<Exit> {
     let (pc, sp) = (core.pc(), core.sp());
+    let accepts = core.accepts_interrupt();
     let bus = core.bus_mut().machine_mut();
+    if let Some(timer) = bus.timer.as_deref_mut() {
+        let last = bus.ring[(n.wrapping_sub(1) as usize) % RECENT];
+        timer.settle(cycles, bus.mem[usize::from(last)], accepts);
+    }
     let settled = settle(bus, cycles, cold.limit);
     if let Settled::Event = settled {
         let pc = bus.ring[(n.wrapping_sub(1) as usize) % RECENT];
@@ -425,6 +433,7 @@ pub(crate) trait Runner {
     fn reset(&mut self);
     fn set_irq(&mut self, active: bool);
     fn pulse_nmi(&mut self);
+    fn set_start_state(&mut self, interrupts: bool, im: Option<u8>, i: Option<u8>);
 }
 
 impl<C: Core<Bus: Machined>> Runner for C {
@@ -463,5 +472,8 @@ impl<C: Core<Bus: Machined>> Runner for C {
     }
     fn pulse_nmi(&mut self) {
         Core::pulse_nmi(self)
+    }
+    fn set_start_state(&mut self, interrupts: bool, im: Option<u8>, i: Option<u8>) {
+        Core::set_start_state(self, interrupts, im, i)
     }
 }

@@ -1,12 +1,12 @@
 //! Routines: which routine an address belongs to, for the cycle profiler.
 //!
 //! The assembler writes a symbol file (`NAME EQU $XXXX`, one per line) that
-//! `kempelen_asm::SymbolTable` reads. The profiler charges cycles to routines, so it keeps only
+//! `kempelen_isa::SymbolTable` reads. The profiler charges cycles to routines, so it keeps only
 //! the symbols that can be routines (global labels; not constants, not local labels) sorted by
 //! address, answers "the nearest routine at or below this address" in `O(log n)`, and turns that
 //! into a table of all 65536 addresses once.
 
-use kempelen_asm::{SymbolKind, SymbolTable};
+use kempelen_isa::{SymbolKind, SymbolTable};
 
 /// Routine entry points sorted by address.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

@@ -45,7 +45,7 @@ impl TraceEntry {
             .map(|i| mem[usize::from(pc.wrapping_add(i))])
             .collect();
         // Four bytes always hold a whole instruction, so decoding cannot fail.
-        let d = kempelen_asm::decode_with(cpu, &window, pc, symbols).expect("4 bytes decode");
+        let d = kempelen_isa::decode_with(cpu, &window, pc, symbols).expect("4 bytes decode");
         let bytes = d.bytes().to_vec();
         let text = d.text();
         TraceEntry {

@@ -7,7 +7,9 @@
 //! printed, a key put into a register, a line read into memory, the display drawn) and
 //! returns to the caller as the routine's `RET` or `RTS` would, or ends the run. The call
 //! into the trap is counted like any instruction; the routine itself costs the trap's
-//! `cycles` (0 unless the personality says otherwise).
+//! `cycles`, at least one: by default those of the return instruction every routine ends with
+//! ([`default_cycles`]). So a program that loops on a trap (a stack that returns onto the trap
+//! itself) still spends its cycle budget and stops at it.
 
 use crate::Cpu;
 use crate::core::Registers;
@@ -208,9 +210,24 @@ pub struct Trap {
     pub select: Select,
     /// The functions.
     pub functions: Vec<Function>,
-    /// Cycles charged for the routine (default 0).
+    /// Cycles charged for the routine, at least 1 (a personality's default:
+    /// [`default_cycles`]).
     pub cycles: u64,
 }
+
+/// The cycles a trap charges when its personality gives none: those of the return instruction
+/// that ends every routine (Z80 `RET`: 10 T-states; 6502 `RTS`: 6 cycles). The rest of the
+/// monitor's routine is not counted, so the time measured is the program's own.
+pub fn default_cycles(cpu: Cpu) -> u64 {
+    match cpu {
+        Cpu::Z80 => 10,
+        Cpu::Mos6502 | Cpu::Cmos65c02 => 6,
+    }
+}
+
+/// The most cycles one trap call may charge (a personality's `cycles`): a billion, minutes of
+/// any historical machine's time.
+pub const MAX_CYCLES: u64 = 1_000_000_000;
 
 /// What serving a trap came to.
 #[derive(Debug)]
@@ -324,7 +341,7 @@ impl crate::Machine {
             Service::JumpIndirect { vector } => {
                 let to = self.read_word(*vector);
                 self.set_pc(to);
-                self.charge(trap.cycles);
+                self.charge(trap.cycles.max(1));
                 return Ok(Served::Continue);
             }
             Service::PutChar { register } => {
@@ -496,7 +513,7 @@ impl crate::Machine {
             self.set_sp(new_sp);
         }
         self.sp_moved(sp, new_sp);
-        self.charge(trap.cycles);
+        self.charge(trap.cycles.max(1));
         Ok(Served::Continue)
     }
 

@@ -195,11 +195,12 @@ buf:    db 8
     m.console_mut().push_input(b"xyab\r");
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
-    // The BDOS costs no cycles of its own (the personality charges none): each read is
-    // stamped at the end of its CALL.
-    let bdos1 = 7 + 17;
-    let bdos6 = bdos1 + (7 + 7 + 17) + (7 + 7 + 17);
-    let bdos10 = bdos6 + (7 + 17) + (7 + 10 + 17);
+    // The BDOS costs the 10 T-states of its RET (the personality charges no more): each read
+    // is stamped when the routine returns.
+    let ret = 10;
+    let bdos1 = 7 + 17 + ret;
+    let bdos6 = bdos1 + (7 + 7 + 17 + ret) + (7 + 7 + 17 + ret);
+    let bdos10 = bdos6 + (7 + 17 + ret) + (7 + 10 + 17 + ret);
     assert_eq!(
         reads(&mut m),
         [
@@ -236,22 +237,24 @@ START   = $1C4F
     m.console_mut().set_stop_on_empty_input(true);
     m.console_mut().push_input(b"q\n");
     // GETKEY takes the new line (no key), finds nothing more and waits.
+    // Each routine costs the 6 cycles of its RTS; a call that waits costs nothing yet.
+    let rts = 6;
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::InputWait { pc: 0x1F6A });
-    assert_eq!(stats.cycles, 6 + 3 + 6);
+    assert_eq!(stats.cycles, 6 + rts + 3 + 6);
     m.console_mut().push_input(b"5z");
     let stats = m.run_more(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
     assert_eq!(
         reads(&mut m),
         [
-            (6, b'q'),
-            (15, b'\n'),
-            (15, b'5'),
-            (6 + 3 + 6 + 3 + 6 + 6, b'z')
+            (6 + rts, b'q'),
+            (21, b'\n'),
+            (21 + rts, b'5'),
+            (21 + rts + 3 + (6 + rts) + 6 + rts, b'z')
         ]
     );
-    assert_eq!(stats.cycles, 33);
+    assert_eq!(stats.cycles, 54 + 3);
     assert_eq!(m.read_bytes(0x10, 2), [b'q', 5]);
 }
 
@@ -277,7 +280,12 @@ start:  rst 38h         ; 11  Jove: read a key into A
     m.console_mut().push_input(b"YB");
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
-    assert_eq!(reads(&mut m), [(10 + 11, b'Y'), (10 + 11 + 13 + 11, b'B')]);
-    assert_eq!(stats.cycles, 10 + 11 + 13 + 11 + 13 + 11);
+    // Each service costs the 10 T-states of a RET; the exit ends the run.
+    let ret = 10;
+    assert_eq!(
+        reads(&mut m),
+        [(10 + 11 + ret, b'Y'), (10 + 11 + ret + 13 + 11 + ret, b'B')]
+    );
+    assert_eq!(stats.cycles, 10 + 11 + ret + 13 + 11 + ret + 13 + 11);
     assert_eq!(m.read_bytes(0x70, 2), *b"YB");
 }

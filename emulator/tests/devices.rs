@@ -47,40 +47,45 @@ const MOS6502_ECHO: [u8; 22] = [
     0x8D, 0xFF, 0xBF, // C013 STA $BFFF
 ];
 
-#[test]
-fn z80_console_echo() {
-    let mut m = Machine::builder(Cpu::Z80)
-        .load(0, &Z80_ECHO)
+/// A Z80 machine with `program` at $0000.
+fn z80(program: &[u8]) -> Machine {
+    Machine::builder(Cpu::Z80).load(0, program).build().unwrap()
+}
+
+/// A 6502 machine with `program` at $C000.
+fn mos6502(program: &[u8]) -> Machine {
+    Machine::builder(Cpu::Mos6502)
+        .load(0xC000, program)
         .build()
-        .unwrap();
-    m.console_mut().push_input(b"hi\n");
+        .unwrap()
+}
+
+/// Queues `input` in `m`'s console and runs to the host call "done"; the echoed output must
+/// be `input`. Returns the run's cycles.
+fn echo(m: &mut Machine, input: &[u8]) -> u64 {
+    m.console_mut().push_input(input);
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
-    assert_eq!(m.console_mut().take_output(), b"hi\n");
+    assert_eq!(m.console_mut().take_output(), input);
+    stats.cycles
+}
+
+#[test]
+fn z80_console_echo() {
+    let mut m = z80(&Z80_ECHO);
     // Two characters at 66 cycles, the newline at 61, then XOR A and OUT.
-    assert_eq!(stats.cycles, 66 + 66 + 61 + 4 + 11);
+    assert_eq!(echo(&mut m, b"hi\n"), 66 + 66 + 61 + 4 + 11);
     assert_eq!(m.console_mut().pending_input(), 0);
 }
 
 #[test]
 fn mos6502_console_echo() {
-    let mut m = Machine::builder(Cpu::Mos6502)
-        .load(0xC000, &MOS6502_ECHO)
-        .build()
-        .unwrap();
-    m.console_mut().push_input(b"hi\n");
-    let stats = m.run(10_000).unwrap();
-    assert_eq!(stats.stop, StopReason::HostDone);
-    assert_eq!(m.console_mut().take_output(), b"hi\n");
-    assert_eq!(stats.cycles, 21 + 21 + 20 + 6);
+    assert_eq!(echo(&mut mos6502(&MOS6502_ECHO), b"hi\n"), 21 + 21 + 20 + 6);
 }
 
 #[test]
 fn waiting_for_input_that_never_comes_hits_the_budget() {
-    let mut m = Machine::builder(Cpu::Z80)
-        .load(0, &Z80_ECHO)
-        .build()
-        .unwrap();
+    let mut m = z80(&Z80_ECHO);
     m.console_mut().push_input(b"no newline");
     let e = m.run(100_000).unwrap_err();
     assert!(matches!(
@@ -112,19 +117,13 @@ fn stop_on_empty_input_hands_control_back_turn_by_turn() {
         // AND, JR back, then one echoed character (66) and the IN that finds the queue empty.
         assert_eq!(stats.cycles, 7 + 12 + 66 + 11);
         assert_eq!(m.console_mut().take_output(), b"h");
-        m.console_mut().push_input(b"i\n");
-        let stats = m.run(100_000).unwrap();
-        assert_eq!(stats.stop, StopReason::HostDone);
-        assert_eq!(m.console_mut().take_output(), b"i\n");
+        echo(&mut m, b"i\n");
     }
 }
 
 #[test]
 fn mos6502_stops_on_empty_input_too() {
-    let mut m = Machine::builder(Cpu::Mos6502)
-        .load(0xC000, &MOS6502_ECHO)
-        .build()
-        .unwrap();
+    let mut m = mos6502(&MOS6502_ECHO);
     m.console_mut().set_stop_on_empty_input(true);
     m.console_mut().push_input(b"a");
     let stats = m.run(10_000).unwrap();
@@ -153,10 +152,7 @@ const Z80_RAM: [u8; 21] = [
 
 #[test]
 fn ram_profile_counts_data_and_stack() {
-    let mut m = Machine::builder(Cpu::Z80)
-        .load(0, &Z80_RAM)
-        .build()
-        .unwrap();
+    let mut m = z80(&Z80_RAM);
     // Host writes are not the program's RAM use.
     m.write_byte(0x5000, 1).unwrap();
     let stats = m.run(10_000).unwrap();
@@ -248,10 +244,7 @@ fn tracer_address_range() {
         max_entries: None,
         range: Some(AddrRange::new(0x0010, 0x0014).unwrap()),
     });
-    let mut m = Machine::builder(Cpu::Z80)
-        .load(0, &Z80_RAM)
-        .build()
-        .unwrap();
+    let mut m = z80(&Z80_RAM);
     m.set_tracer(tracer);
     m.run(10_000).unwrap();
     let pcs: Vec<u16> = entries.borrow().iter().map(|e| e.pc).collect();

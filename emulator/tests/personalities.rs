@@ -63,7 +63,8 @@ fn kim1_monitor_routines_on_the_6502() {
     m.console_mut().push_input(b"p");
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
-    assert_eq!(stats.cycles, 40);
+    // The program's 40 cycles and the RTS (6 cycles) of each of the four routines.
+    assert_eq!(stats.cycles, 40 + 4 * 6);
     assert_eq!(stats.instructions, 10);
     assert_eq!(m.read_byte(0x10), 0x14, "P is the PC key");
     assert_eq!(m.read_byte(0x11), 0x15, "released at the next call");
@@ -90,7 +91,8 @@ fn kim1_getkey_without_input_waits_and_resumes() {
     m.console_mut().push_input(b"7");
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
-    assert_eq!(stats.cycles, 3 + 3);
+    // GETKEY's RTS, then STA and JMP.
+    assert_eq!(stats.cycles, 6 + 3 + 3);
     assert_eq!(m.read_byte(0x10), 7);
 }
 
@@ -132,7 +134,8 @@ fn cpm_bdos_functions_on_the_z80() {
     m.console_mut().set_stop_on_empty_input(true);
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
-    assert_eq!(stats.cycles, 211);
+    // The program's 211 T-states and the RET (10) of each of the six BDOS calls.
+    assert_eq!(stats.cycles, 211 + 6 * 10);
     assert_eq!(m.console_mut().take_output(), b"Hixxabc\n");
     assert_eq!(m.read_bytes(0x0150, 5), [8, 3, b'a', b'b', b'c']);
     assert_eq!(m.read_byte(0x0160), b'Z', "function 6 with E=$FF");
@@ -196,7 +199,8 @@ fn jupiter3_rst38_services_on_the_z80() {
     m.console_mut().push_input(b"q");
     let stats = m.run(10_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
-    assert_eq!(stats.cycles, 10 + 7 + 11 * 6 + 13);
+    // Each service but the exit returns as RET does (10 T-states).
+    assert_eq!(stats.cycles, 10 + 7 + 11 * 6 + 13 + 5 * 10);
     assert_eq!(m.console_mut().take_output(), b"Sabc\nde\n");
     assert_eq!(m.read_byte(0x0070), b'q');
     assert_eq!(
@@ -233,11 +237,11 @@ name = "PRINT"
 at = "F000"
 service = "put-char"
 register = "X"
+cycles = 12
 [[trap]]
 name = "EXIT"
 at = "F003"
 service = "done"
-cycles = 12
 "#;
     let p = Personality::parse("toy.toml", text).unwrap();
     assert_eq!(p.clock.mhz, 2.0);
@@ -250,7 +254,8 @@ cycles = 12
     let stats = m.run(1_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
     assert_eq!(m.console_mut().take_output(), b"k");
-    assert_eq!(stats.cycles, 2 + 6 + 3);
+    // The routine costs the 12 cycles the file gives.
+    assert_eq!(stats.cycles, 2 + 6 + 12 + 3);
 }
 
 #[test]
@@ -297,8 +302,8 @@ fn run_more_continues_a_run_that_waited_for_input() {
     m.console_mut().push_input(b"x");
     let whole = m.run_more(10_000).unwrap();
     assert_eq!(whole.stop, StopReason::HostDone);
-    assert_eq!((whole.cycles, whole.instructions), (12, 3));
-    assert_eq!(m.total_cycles(), 12);
+    assert_eq!((whole.cycles, whole.instructions), (12 + 6, 3));
+    assert_eq!(m.total_cycles(), 12 + 6);
     assert_eq!(m.console_mut().take_output(), b"x", "GETCH echoes");
     assert_eq!(
         m.ram_profile().data_bytes,
@@ -348,7 +353,8 @@ service = "done"
     let stats = m.run(1_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);
     assert_eq!(m.console_mut().take_output(), b"3C");
-    assert_eq!(stats.cycles, 2 + 6 + 3 + 3);
+    // HEXOUT's RTS and VEC's jump cost 6 cycles each by default.
+    assert_eq!(stats.cycles, 2 + 6 + 6 + 3 + 6 + 3);
 }
 
 /// CP/M function 6 prints E unless E is $FF or $FE; $FE asks for the status.
@@ -366,5 +372,221 @@ fn cpm_direct_console_output_and_status() {
     assert_eq!(stats.stop, StopReason::HostDone);
     assert_eq!(m.console_mut().take_output(), b"!");
     assert_eq!(m.read_byte(0x0140), 0xFF, "a character is waiting");
-    assert_eq!(stats.cycles, 2 * (7 + 7 + 17) + 13 + 10);
+    assert_eq!(stats.cycles, 2 * (7 + 7 + 17 + 10) + 13 + 10);
+}
+
+/// A 6502 without a stack region whose program fills page 1 with `$1E9F` and jumps to the
+/// put-char trap at `$1EA0`: every return lands on the trap again. Each call costs the RTS's
+/// 6 cycles, so the loop spends the budget and stops at it.
+#[test]
+fn a_program_looping_on_a_trap_stops_at_the_cycle_budget() {
+    let text = r#"
+id = "loop"
+name = "a 6502 without a stack check"
+cpu = "6502"
+[[memory]]
+name = "RAM"
+kind = "ram"
+range = "0000-7FFF"
+[[trap]]
+name = "OUTCH"
+at = "1EA0"
+service = "put-char"
+"#;
+    let fill_page_one_and_jump = [
+        0xA2, 0x00, // LDX #0
+        0xA9, 0x9F, // loop: LDA #$9F
+        0x9D, 0x00, 0x01, // STA $0100,X
+        0xA9, 0x1E, // LDA #$1E
+        0x9D, 0x01, 0x01, // STA $0101,X
+        0xE8, 0xE8, // INX ; INX
+        0xD0, 0xF2, // BNE loop
+        0xA2, 0xFF, 0x9A, // LDX #$FF ; TXS
+        0x4C, 0xA0, 0x1E, // JMP $1EA0
+    ];
+    let p = Personality::parse("loop.toml", text).unwrap();
+    let mut m = p
+        .builder()
+        .load(0x0200, &fill_page_one_and_jump)
+        .build()
+        .unwrap();
+    let err = m.run(100_000).unwrap_err();
+    assert!(
+        matches!(
+            err.fault,
+            Fault::BudgetExceeded {
+                budget: 100_000,
+                pc: 0x1EA0
+            }
+        ),
+        "{}",
+        err.fault
+    );
+    assert!((100_000..100_006).contains(&err.cycles), "{}", err.cycles);
+    let prefix = 2 + 128 * (2 + 5 + 2 + 5 + 2 + 2 + 3) - 1 + 2 + 2 + 3;
+    let printed = m.console_mut().take_output().len() as u64;
+    assert_eq!(printed, (err.cycles - prefix) / 6);
+    // On the KIM-1, whose stack region is page 1, the first return pops an empty stack.
+    let mut m = machine("kim-1", 0x0200, &fill_page_one_and_jump);
+    let err = m.run(100_000).unwrap_err();
+    assert!(
+        matches!(err.fault, Fault::StackUnderflow { pc: 0x1EA0, .. }),
+        "{}",
+        err.fault
+    );
+}
+
+fn personality_error(body: &str) -> String {
+    let text = format!("id = \"x\"\nname = \"x\"\n{body}");
+    Personality::parse("f.toml", &text)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+}
+
+#[test]
+fn numbers_in_a_personality_are_range_checked_with_their_place() {
+    for (mhz, found) in [
+        ("1e-300", "1e-300"),
+        ("1e-20", "1e-20"),
+        ("nan", "NaN"),
+        ("inf", "inf"),
+        ("-2.0", "-2.0"),
+        ("1001.0", "1001.0"),
+    ] {
+        let e = personality_error(&format!("cpu = \"z80\"\nmhz = {mhz}\n"));
+        assert_eq!(
+            e,
+            format!("f.toml:4:7: mhz must be between 0.01 and 1000 (found {found})")
+        );
+    }
+    for cycles in ["0", "1000000001", "18446744073709551615"] {
+        let e = personality_error(&format!(
+            "cpu = \"z80\"\n[[trap]]\nname = \"T\"\nat = \"0005\"\nservice = \"done\"\ncycles = {cycles}\n"
+        ));
+        assert_eq!(
+            e,
+            format!(
+                "f.toml:8:10: cycles must be between 1 and 1000000000 (found {cycles}): every call of a routine costs time"
+            )
+        );
+    }
+    let e = personality_error("cpu = \"z80\"\n[[fill]]\nat = \"FFFF\"\nbytes = \"01 02\"\n");
+    assert_eq!(
+        e,
+        "f.toml:6:9: 2 bytes at $FFFF run past $FFFF (a fill does not wrap to $0000)"
+    );
+    let e = personality_error(
+        "cpu = \"z80\"\n[[memory]]\nname = \"R\"\nkind = \"rom\"\nrange = \"F000-FFFF\"\n[[mirror]]\nrange = \"F000-F0FF\"\nof = \"FF80\"\n",
+    );
+    assert!(
+        e.starts_with("f.toml:10:6: the 256 bytes copied from $FF80 run past $FFFF"),
+        "{e}"
+    );
+    let e = personality_error("cpu = \"z80\"\n[[fill]]\nat = \"+FFF\"\nbytes = \"01\"\n");
+    assert!(
+        e.starts_with("f.toml:5:6: `+FFF` is not a 16-bit address"),
+        "{e}"
+    );
+    let e = personality_error("cpu = \"z80\"\n[[fill]]\nat = \"0000\"\nbytes = \"+1\"\n");
+    assert!(e.starts_with("f.toml:6:9: `+1` is not a hex byte"), "{e}");
+}
+
+/// The 6502 has no register pair and no `E`: the services whose default register is one of
+/// them need a `register` there, or cannot be served at all.
+#[test]
+fn a_6502_service_without_its_register_is_an_error_not_a_panic() {
+    for (service, want) in [
+        (
+            "print-string",
+            "f.toml:7:11: `print-string` needs an address in a register pair (BC, DE, HL); the 6502 has none",
+        ),
+        (
+            "read-line",
+            "f.toml:7:11: `read-line` needs an address in a register pair (BC, DE, HL); the 6502 has none",
+        ),
+        (
+            "direct-io",
+            "f.toml:7:11: `direct-io` needs `register` on the 6502: its default, E, is not a 6502 register",
+        ),
+    ] {
+        let e = personality_error(&format!(
+            "cpu = \"6502\"\n[[trap]]\nname = \"T\"\nat = \"1000\"\nservice = \"{service}\"\n"
+        ));
+        assert!(e.starts_with(want), "got {e:?}, want {want:?}");
+    }
+    // With a register the 6502 has, direct I/O works.
+    assert!(
+        Personality::parse(
+            "f.toml",
+            "id = \"x\"\nname = \"x\"\ncpu = \"6502\"\n[[trap]]\nname = \"T\"\nat = \"1000\"\nservice = \"direct-io\"\nregister = \"A\"\n"
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn images_that_overlap_are_an_error_unless_the_later_may_win() {
+    use kempelen_emulator::{ConfigError, Cpu};
+    let b = Machine::builder(Cpu::Z80)
+        .load(0x0000, &[0x00, 0x00, 0x76])
+        .load(0x0002, &[0x00, 0x76]);
+    let e = b.clone().build().unwrap_err();
+    assert!(matches!(e, ConfigError::ImagesOverlap { .. }), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "the images overlap: $0002-$0003 writes over $0000-$0002, loaded before it (the later bytes win only with --overlap later-wins)"
+    );
+    let mut m = b.overlap(kempelen_asm::Overlap::LaterWins).build().unwrap();
+    assert_eq!(m.read_bytes(0, 4), [0x00, 0x00, 0x00, 0x76]);
+    assert_eq!(m.run(100).unwrap().stop, StopReason::Halt { pc: 3 });
+    // Nothing but empty images is no program.
+    let e = Machine::builder(Cpu::Z80).load(0, &[]).build().unwrap_err();
+    assert_eq!(e, ConfigError::NoProgram);
+    // A fill past $FFFF does not wrap over the program.
+    let e = Machine::builder(Cpu::Z80)
+        .load(0, &[0x76])
+        .fill(0xFFFF, &[1, 2])
+        .build()
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ConfigError::ImageTooLarge {
+                addr: 0xFFFF,
+                len: 2
+            }
+        ),
+        "{e}"
+    );
+}
+
+/// The stats of a run continued with `run_more` are the whole run's, its host time too (so
+/// `run --input` reports the emulated MHz of the whole run, not of its last part).
+#[test]
+fn run_more_reports_the_host_time_of_the_whole_run() {
+    // A loop of 200,000 rounds, then GETCH, then into the monitor.
+    let program = [
+        0xA0, 0x00, // LDY #0
+        0xA2, 0x00, // outer: LDX #0
+        0xCA, // inner: DEX
+        0xD0, 0xFD, // BNE inner
+        0x88, // DEY
+        0xD0, 0xF8, // BNE outer
+        0x20, 0x5A, 0x1E, // JSR GETCH
+        0x4C, 0x4F, 0x1C, // JMP START
+    ];
+    let mut m = machine("kim-1", 0x0200, &program);
+    m.console_mut().set_stop_on_empty_input(true);
+    let first = m.run(10_000_000).unwrap();
+    assert_eq!(first.stop, StopReason::InputWait { pc: 0x1E5A });
+    m.console_mut().push_input(b"x");
+    let whole = m.run_more(10_000_000).unwrap();
+    assert_eq!(whole.stop, StopReason::HostDone);
+    assert!(
+        whole.wall_time >= first.wall_time,
+        "{:?} < {:?}",
+        whole.wall_time,
+        first.wall_time
+    );
 }

@@ -47,7 +47,8 @@ fn z80_rst_vector_jumping_to_its_handler_and_a_tail_call() {
             ("MAIN".into(), 11 + 4 + 11, 66 - 10, 1),
             ("START".into(), 10, 0, 0),
             ("TAIL".into(), 10, 10, 1),
-            ("VEC".into(), 10, 10, 1),
+            // The RST's frame runs to the RET, through HANDLER and TAIL.
+            ("VEC".into(), 10, 30, 1),
         ]
     );
 }
@@ -70,8 +71,41 @@ fn mos6502_jmp_into_a_routine_counts_as_an_entry() {
         rows,
         [
             ("START".into(), 10, 0, 0),
-            ("SUB".into(), 3, 3, 1),
+            // From the JSR to the RTS, TAIL included.
+            ("SUB".into(), 3, 9, 1),
             ("TAIL".into(), 6, 6, 1),
+        ]
+    );
+}
+
+#[test]
+fn z80_inclusive_time_runs_from_the_call_to_the_return_through_jumped_to_labels() {
+    // 0000 START: LD SP,0 ; CALL ROUT ; XOR A ; OUT (0FFH),A
+    // 0009 ROUT:  LD B,200 ; JR L1
+    // 000D L1:    DJNZ L1 ; RET
+    let code = [
+        0x31, 0x00, 0x00, // LD SP,0      10
+        0xCD, 0x09, 0x00, // CALL ROUT    17
+        0xAF, // XOR A                     4
+        0xD3, 0xFF, // OUT (0FFH),A       11
+        0x06, 200, // ROUT: LD B,200       7
+        0x18, 0x00, // JR L1              12
+        0x10, 0xFE, // L1: DJNZ L1        199 x 13 + 8
+        0xC9, // RET                      10
+    ];
+    let rows = profile(
+        Cpu::Z80,
+        &code,
+        "START EQU $0000\nROUT EQU $0009\nL1 EQU $000D\n",
+    );
+    let djnz = 199 * 13 + 8;
+    assert_eq!(
+        rows,
+        [
+            ("L1".into(), djnz + 10, djnz + 10, 1),
+            // From the CALL into ROUT to its return: 7 + 12 + 2,595 + 10.
+            ("ROUT".into(), 7 + 12, 2_624, 1),
+            ("START".into(), 10 + 17 + 4 + 11, 0, 0),
         ]
     );
 }

@@ -68,6 +68,14 @@ impl Limits {
         }
     }
 
+    /// Refuses a depth of 0: every search looks at least one ply ahead.
+    pub fn check_depth(&self) -> Result<(), EngineError> {
+        if self.depth == Some(0) {
+            return Err(EngineError::Unsupported("depth must be at least 1".into()));
+        }
+        Ok(())
+    }
+
     /// A search of fixed duration.
     pub fn movetime(t: Duration) -> Limits {
         Limits {
@@ -158,11 +166,38 @@ pub struct SearchResult {
     pub depth: u32,
     /// Total nodes (ALGORITHM.md §7 definition for the reference profile).
     pub nodes: u64,
-    /// Wall time spent.
+    /// Time spent, on the engine's [`Engine::clock`]: the host's wall clock, or the emulated
+    /// time of the machine an 8-bit build or an adapted program runs on.
     pub time: Duration,
 }
 
 impl SearchResult {
+    /// The result of a completed iteration: the best move is the PV's first.
+    pub fn of_iteration(depth: u32, score: i32, pv: Vec<Move>, nodes: u64, time: Duration) -> Self {
+        SearchResult {
+            best: pv.first().copied(),
+            score,
+            pv,
+            depth,
+            nodes,
+            time,
+        }
+    }
+
+    /// The info line that reports this result, with the deepest ply reached and the
+    /// transposition table's fill (if the backend has a table).
+    pub fn info(&self, seldepth: u32, hashfull: Option<u32>) -> SearchInfo {
+        SearchInfo {
+            depth: self.depth,
+            seldepth,
+            score: self.score,
+            nodes: self.nodes,
+            time: self.time,
+            pv: self.pv.clone(),
+            hashfull,
+        }
+    }
+
     /// The result for a position without legal moves: no move, `-MATE` when checkmated
     /// (`in_check`), 0 when stalemated, 0 nodes (ALGORITHM.md §7).
     pub fn no_move(in_check: bool, time: Duration) -> SearchResult {
@@ -236,6 +271,21 @@ pub struct EngineOption {
     pub kind: OptionKind,
 }
 
+/// The clock an engine's times and time limits are measured on.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[serde(tag = "clock", rename_all = "lowercase")]
+pub enum EngineClock {
+    /// The host's wall clock (native profiles, external engines).
+    Host,
+    /// Emulated time: the cycles an emulated CPU ran, at a historical machine's clock.
+    Emulated {
+        /// The machine's id (`jupiter-3`, `kim-1`).
+        machine: String,
+        /// Its clock in MHz.
+        mhz: f64,
+    },
+}
+
 /// A chess engine backend: the native engine or an 8-bit build in the emulator.
 pub trait Engine: Send {
     /// Name and version for `id name`.
@@ -267,5 +317,11 @@ pub trait Engine: Send {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
         let _ = value;
         Err(EngineError::UnknownOption(name.to_string()))
+    }
+
+    /// The clock [`SearchResult::time`], [`SearchInfo::time`] and the time limits are
+    /// measured on.
+    fn clock(&self) -> EngineClock {
+        EngineClock::Host
     }
 }

@@ -65,8 +65,8 @@ pub mod tree;
 pub mod uci;
 
 pub use engine::{
-    Engine, EngineError, EngineOption, INF, Limits, MATE, OptionKind, SearchControl, SearchInfo,
-    SearchResult, mate_in,
+    Engine, EngineClock, EngineError, EngineOption, INF, Limits, MATE, OptionKind, SearchControl,
+    SearchInfo, SearchResult, mate_in,
 };
 pub use game::{Game, GameStatus};
 pub use native::{NativeEngine, Profile};

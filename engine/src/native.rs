@@ -8,7 +8,10 @@ use crate::engine::{
 };
 use crate::full::{FullLimits, FullState};
 use crate::game::Game;
-use crate::history::HistoryOptions;
+use crate::history::{
+    HistoryOptions, microchess, micromax, nimzo, salomon, sargon, shannon, tartan, turing,
+    with_budget,
+};
 use crate::position::Position;
 use crate::reference::{ReferenceLimits, ReferenceSearch};
 use crate::time;
@@ -169,23 +172,16 @@ impl Engine for NativeEngine {
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
         let pos = game.position();
-        let budget = time::budget(limits, pos.side());
         match self.profile {
             Profile::Reference => {
-                if limits.depth.is_some_and(|d| d == 0) {
-                    return Err(EngineError::Unsupported("depth must be at least 1".into()));
-                }
-                let rl = ReferenceLimits {
-                    depth: limits.depth,
-                    nodes: limits.nodes,
-                    soft_time: budget.soft,
-                    hard_time: budget.hard,
-                };
+                limits.check_depth()?;
+                let rl = ReferenceLimits::from_limits(limits, pos.side());
                 Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
                     .with_control(control)
                     .run())
             }
             Profile::Full => {
+                let budget = time::budget(limits, pos.side());
                 let fl = FullLimits {
                     depth: limits.depth,
                     nodes: limits.nodes,
@@ -195,10 +191,29 @@ impl Engine for NativeEngine {
                 let history = game.history64();
                 Ok(self.full_state().search(pos, &history, fl, control))
             }
-            Profile::Sargon => Ok(crate::history::sargon::search(game, limits, control)),
-            Profile::Salomon => Ok(crate::history::salomon::search(game, limits, control)),
-            Profile::Nimzo => Ok(crate::history::nimzo::search(game, limits, control)),
-            historical => crate::history::search(historical, game, limits, control, &self.history),
+            Profile::Sargon => Ok(sargon::search(game, limits, control)),
+            Profile::Salomon => Ok(salomon::search(game, limits, control)),
+            Profile::Nimzo => Ok(nimzo::search(game, limits, control)),
+            Profile::Turing => with_budget(game, limits, control, |pos, budget| {
+                turing::search(pos, limits.depth, budget)
+            }),
+            Profile::Shannon => with_budget(game, limits, control, |pos, budget| {
+                shannon::search(pos, limits.depth, budget)
+            }),
+            Profile::Tartan => with_budget(game, limits, control, |pos, budget| {
+                tartan::search(pos, limits.depth, &self.history, budget)
+            }),
+            Profile::Microchess => with_budget(game, limits, control, |_, budget| {
+                let formula = if self.history.microchess_printed_formula {
+                    microchess::Formula::Printed
+                } else {
+                    microchess::Formula::Binary
+                };
+                microchess::search(game, budget, formula)
+            }),
+            Profile::Micromax => with_budget(game, limits, control, |pos, budget| {
+                micromax::search(pos, limits.depth, budget)
+            }),
         }
     }
 

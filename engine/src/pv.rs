@@ -48,6 +48,19 @@ impl PvTable {
     }
 }
 
+/// The previous iteration's PV move at `ply` while the search still follows that line
+/// (`follow`: every node so far was the first searched of its parent); past the line's end
+/// the search no longer follows it (ALGORITHM.md §7).
+#[inline(always)]
+pub(crate) fn followed_move(follow: &mut bool, prev_pv: &[Move], ply: usize) -> Option<Move> {
+    if !*follow {
+        return None;
+    }
+    let m = prev_pv.get(ply).copied();
+    *follow = m.is_some();
+    m
+}
+
 /// Whether the last key of `history` equals the key 4, 6, 8, ... entries earlier, for every such
 /// distance up to the halfmove clock that the history holds.
 pub(crate) fn is_repetition<K: PartialEq + Copy>(history: &[K], halfmove: u16) -> bool {

@@ -10,6 +10,9 @@
 //! - [`category`]: which part of the engine a routine of `engine.asm` belongs to (move
 //!   generation, evaluation, search, make/unmake, attack and check tests).
 //!
+//! - [`report`]: a whole bench of one build ([`measure`] into a [`PortBench`]), its suites
+//!   ([`load_suite`]) and the build's [`targets`].
+//!
 //! Searches of different positions are independent, so both measurements spread the positions
 //! over `jobs` threads; the results do not depend on it.
 
@@ -18,13 +21,19 @@ use std::fmt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kempelen_emulator::ClockProfile;
 use kempelen_emulator::ProfileReport;
+use kempelen_emulator::{ClockProfile, Timing, TimingModel};
 use kempelen_engine::{Game, Move};
 use thiserror::Error;
 
 use crate::engine::{PortEngine, PortEngineError};
 use crate::suite::SuiteEntry;
+
+pub mod report;
+
+pub use report::{
+    BenchPlan, BenchSuite, MeasureError, PortBench, Targets, load_suite, measure, targets,
+};
 
 /// A search of one suite position failed.
 #[derive(Debug, Error)]
@@ -79,6 +88,16 @@ pub struct SpeedRow {
     pub peak_ram: u32,
 }
 
+/// The speed run under one machine's timing model: the same searches, the same nodes and
+/// cycles, and the time the machine took for them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MachineSpeed {
+    /// The model.
+    pub model: &'static TimingModel,
+    /// Ticks of the model's clock for all the searches.
+    pub ticks: u64,
+}
+
 /// The speed run: every position searched to one depth.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpeedReport {
@@ -88,6 +107,9 @@ pub struct SpeedReport {
     pub rows: Vec<SpeedRow>,
     /// Cycle profile over all the searches, when asked for.
     pub profile: Option<ProfileSummary>,
+    /// The same searches under the machines' timing models ([`machine_speed`]); empty when
+    /// only the CPU clock's figures were asked for.
+    pub machine: Vec<MachineSpeed>,
 }
 
 impl SpeedReport {
@@ -106,10 +128,97 @@ impl SpeedReport {
         self.cycles() as f64 / self.nodes().max(1) as f64
     }
 
-    /// Nodes per second at `clock`: all nodes over the time all searches take at that clock.
-    pub fn nodes_per_second(&self, clock: &ClockProfile) -> f64 {
+    /// Nodes per second at the CPU clock of `clock`: all nodes over the time all searches
+    /// take at that clock.
+    pub fn nodes_per_second_cpu(&self, clock: &ClockProfile) -> f64 {
         clock.per_second(self.nodes(), self.cycles())
     }
+
+    /// The run under `clock`'s machine's timing model, if it was measured.
+    pub fn machine_speed(&self, clock: &ClockProfile) -> Option<&MachineSpeed> {
+        self.machine.iter().find(|m| m.model.machine == clock.id)
+    }
+
+    /// Nodes per second on `clock`'s machine as it ran: under its timing model when the run
+    /// was measured with it, else at the CPU clock.
+    pub fn nodes_per_second(&self, clock: &ClockProfile) -> f64 {
+        match self.machine_speed(clock) {
+            Some(m) if m.ticks > 0 => self.nodes() as f64 * m.model.hz / m.ticks as f64,
+            _ => self.nodes_per_second_cpu(clock),
+        }
+    }
+
+    /// What `nodes_per_second` at `clock` is measured under: the model (`machine/id`), or
+    /// `cpu` (the clock alone).
+    pub fn timing(&self, clock: &ClockProfile) -> String {
+        self.machine_speed(clock)
+            .map_or_else(|| "cpu".to_string(), |m| m.model.full_id())
+    }
+}
+
+/// The models the speed run is repeated under for `clocks` with the timing `choice`: each
+/// machine's model as the choice gives it (a named model where the machine has it, else its
+/// own), each once.
+pub fn models_for(clocks: &[&'static ClockProfile], choice: &Timing) -> Vec<&'static TimingModel> {
+    let mut models: Vec<&'static TimingModel> = Vec::new();
+    for c in clocks {
+        let m = choice
+            .model_for(c.id)
+            .or_else(|_| Timing::Machine.model_for(c.id))
+            .ok()
+            .flatten();
+        if let Some(m) = m {
+            if !models.iter().any(|n| n.full_id() == m.full_id()) {
+                models.push(m);
+            }
+        }
+    }
+    models
+}
+
+/// Repeats the speed run's searches (`report`'s positions) under each of `models`: the same
+/// nodes and cycles (a timing model changes no instruction), and each machine's ticks.
+pub fn machine_speed(
+    engine: &PortEngine,
+    file: &str,
+    positions: &[BenchPosition],
+    report: &SpeedReport,
+    models: &[&'static TimingModel],
+    jobs: usize,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<MachineSpeed>, BenchError> {
+    let mut out = Vec::new();
+    for &model in models {
+        let mut e = engine.clone();
+        e.timing = Some(model);
+        let results = parallel_map(positions, jobs, |p| {
+            let pos = p.game.position();
+            let history = p.game.reference_history();
+            let r = e.search(pos, &history, report.depth, None);
+            done();
+            r.map_err(|source| BenchError {
+                file: file.to_string(),
+                line: p.entry.line,
+                id: p.entry.id.clone(),
+                depth: report.depth,
+                source,
+            })
+        });
+        let mut ticks = 0;
+        for (row, r) in report.rows.iter().zip(results) {
+            let o = r?;
+            assert_eq!(
+                (o.result.nodes, o.cycles),
+                (row.nodes, row.cycles),
+                "{} under {}: a timing model changes no cycle",
+                row.id,
+                model.full_id()
+            );
+            ticks += o.machine_ticks.expect("a timed search");
+        }
+        out.push(MachineSpeed { model, ticks });
+    }
+    Ok(out)
 }
 
 /// Searches every position to `depth` (1..=32), with the cycle profiler when `profile` is
@@ -162,6 +271,7 @@ pub fn speed(
         depth,
         rows,
         profile: profile.then(|| ProfileSummary::merge(&reports)),
+        machine: Vec::new(),
     })
 }
 

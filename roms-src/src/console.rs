@@ -15,7 +15,9 @@ use std::time::{Duration, Instant};
 
 use kempelen_asm::source::MemorySource;
 use kempelen_asm::{Options, SymbolTable, assemble};
-use kempelen_emulator::{ClockProfile, ConfigError, Fault, Machine, RunError, StopReason};
+use kempelen_emulator::{
+    ClockProfile, ConfigError, Fault, Machine, RunError, StopReason, TimingModel,
+};
 use thiserror::Error;
 
 use crate::port::{Port, PortError};
@@ -142,11 +144,21 @@ impl ConsoleRom {
     /// A Kempelen machine of the port's CPU and memory map with the ROM loaded, ready to run
     /// from its entry point.
     pub fn machine(&self) -> Result<Machine, ConsoleError> {
+        self.machine_timed(None)
+    }
+
+    /// [`ConsoleRom::machine`] under a machine's timing model (see
+    /// `kempelen_emulator::timing`).
+    pub fn machine_timed(
+        &self,
+        timing: Option<&'static TimingModel>,
+    ) -> Result<Machine, ConsoleError> {
         Ok(Machine::builder(self.port.cpu)
             .memory_map(self.port.memory_map())
             .load(self.origin, &self.image)
             .entry(self.entry)
             .symbols(self.symbols.clone())
+            .timing(timing)
             .build()?)
     }
 }
@@ -283,6 +295,11 @@ impl<C: PaceClock> Pacer<C> {
         }
     }
 
+    /// `d` of emulated time in cycles of the machine's clock.
+    pub fn cycles_of(&self, d: Duration) -> u64 {
+        (d.as_secs_f64() * self.hz).round() as u64
+    }
+
     /// Cycles of 10 ms of the machine's time: how long the program runs between two checks.
     pub fn slice(&self) -> u64 {
         ((self.hz / 100.0) as u64).max(1)
@@ -351,8 +368,14 @@ pub fn run_console<C: PaceClock>(
                 });
             }
         };
+        // Under a timing model the machine's time runs ahead of its cycles: pace to it.
+        let progress = |m: &Machine, p: &Pacer<C>| match m.timing() {
+            Some(_) => p.cycles_of(m.elapsed()),
+            None => total,
+        };
         if let Some(p) = pacer.as_deref_mut() {
-            p.pace(total);
+            let at = progress(machine, p);
+            p.pace(at);
         }
         match stop {
             None => {}
@@ -367,7 +390,8 @@ pub fn run_console<C: PaceClock>(
                     None => return Err(ConsoleError::Ended),
                 }
                 if let Some(p) = pacer.as_deref_mut() {
-                    p.resume(total);
+                    let at = progress(machine, p);
+                    p.resume(at);
                 }
             }
             Some(stop) => {

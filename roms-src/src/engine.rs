@@ -14,11 +14,14 @@ use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
 use std::time::Duration;
 
+use kempelen_emulator::timing::TimingError;
 use kempelen_emulator::{
-    ClockProfile, Fault, Machine, ProfileReport, RamProfile, StopReason, SymbolTable,
+    ClockProfile, Fault, Machine, ProfileReport, RamProfile, StopReason, SymbolTable, Timing,
+    TimingModel,
 };
 use kempelen_engine::engine::{
-    Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo, SearchResult,
+    Engine, EngineClock, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo,
+    SearchResult,
 };
 use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
@@ -83,6 +86,8 @@ pub struct SearchOutcome {
     pub result: SearchResult,
     /// CPU cycles from reset to the "done" host call.
     pub cycles: u64,
+    /// The same span in ticks of the engine's timing model, when it has one.
+    pub machine_ticks: Option<u64>,
     /// RAM the engine used (docs/MACHINE.md: distinct bytes the CPU wrote outside the stack
     /// region plus the deepest stack); the host's input (position, history) comes on top.
     pub ram: RamProfile,
@@ -164,6 +169,12 @@ pub struct PortEngine {
     pub clock: Option<&'static ClockProfile>,
     /// With a clock: hold the emulation back to the machine's real speed.
     pub realtime: bool,
+    /// The machine's timing model (its display, wait states and interrupt; see
+    /// `kempelen_emulator::timing`): with it and a clock, search times, time limits and
+    /// `realtime` are the machine's time under the model; without it, the CPU clock's.
+    pub timing: Option<&'static TimingModel>,
+    /// How `timing` follows the machine when the UCI option `Machine` changes it.
+    pub timing_choice: Timing,
 }
 
 /// How often the run loop looks at the stop flag and the clock.
@@ -209,6 +220,8 @@ impl PortEngine {
             max_cycles: 1 << 44,
             clock: None,
             realtime: false,
+            timing: None,
+            timing_choice: Timing::Machine,
         })
     }
 
@@ -313,6 +326,26 @@ impl PortEngine {
         self.search_outcome(&m, pos, cycles, None)
     }
 
+    /// Sets the machine whose time the engine reports (`clock`) and its timing model as
+    /// `choice` gives it (`machine`: the machine's own model, `cpu`: none, or a named model
+    /// of that machine).
+    pub fn set_machine(
+        &mut self,
+        clock: &'static ClockProfile,
+        choice: &Timing,
+    ) -> Result<(), TimingError> {
+        self.timing = choice.model_for(clock.id)?;
+        self.clock = Some(clock);
+        self.timing_choice = choice.clone();
+        Ok(())
+    }
+
+    /// The emulated time of everything `m` ran: the machine's time under the timing model
+    /// when there is one, else at the clock; `None` without a clock.
+    fn emulated(&self, m: &Machine) -> Option<Duration> {
+        self.clock.map(|_| m.elapsed())
+    }
+
     /// [`PortEngine::search`] with a control (stop flag, info callback after every iteration)
     /// and time limits (soft: no new iteration, hard: stop), measured in emulated time when
     /// [`PortEngine::clock`] is set. Each completed iteration is reported to the control as it
@@ -354,10 +387,7 @@ impl PortEngine {
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         m.set_stop_on_iteration(true);
         let start = control.start;
-        let elapsed = |cycles: u64| match self.clock {
-            Some(c) => c.duration(cycles),
-            None => start.elapsed(),
-        };
+        let elapsed = |m: &Machine| self.emulated(m).unwrap_or_else(|| start.elapsed());
         let mut reported = 0u8;
         let mut stopping = false;
         let mut cycles = 0u64;
@@ -366,8 +396,16 @@ impl PortEngine {
             // up to a whole slice of emulated (with --realtime: real) time.
             let slice = match (self.clock, budget.hard) {
                 (Some(c), Some(h)) if !stopping => {
-                    let deadline = (h.as_secs_f64() * c.hz()).ceil() as u64;
-                    POLL_CYCLES.min(deadline.saturating_sub(cycles).max(1))
+                    // Cycles per second of emulated time so far (under a timing model the
+                    // machine runs fewer of them than its clock).
+                    let t = elapsed(&m).as_secs_f64();
+                    let rate = if cycles > 0 && t > 0.0 {
+                        cycles as f64 / t
+                    } else {
+                        c.hz()
+                    };
+                    let left = (h.as_secs_f64() - t).max(0.0);
+                    POLL_CYCLES.min(((left * rate).ceil() as u64).max(1))
                 }
                 _ => POLL_CYCLES,
             };
@@ -377,7 +415,7 @@ impl PortEngine {
                     match stats.stop {
                         StopReason::HostDone => break,
                         StopReason::HostIteration { .. } => {
-                            let t = elapsed(cycles);
+                            let t = elapsed(&m);
                             if let Some(info) = iteration_info(&m, l, pos, t) {
                                 reported = info.depth as u8;
                                 report(&info, cycles);
@@ -393,7 +431,7 @@ impl PortEngine {
                     cycles += e.cycles;
                     // The stop flag and the hard limit are looked at between slices (a
                     // slice ends at the hard limit, see above).
-                    let t = elapsed(cycles);
+                    let t = elapsed(&m);
                     if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
                         stopping = true;
                     }
@@ -413,11 +451,12 @@ impl PortEngine {
         // An engine without the host call (a changed copy of the sources, say) still reports
         // its last iteration.
         if m.read_byte(l.r_depth) > reported && m.read_byte(l.r_status) == 0 {
-            if let Some(info) = iteration_info(&m, l, pos, elapsed(cycles)) {
+            if let Some(info) = iteration_info(&m, l, pos, elapsed(&m)) {
                 report(&info, cycles);
             }
         }
-        self.search_outcome(&m, pos, cycles, Some(elapsed(cycles)))
+        let t = elapsed(&m);
+        self.search_outcome(&m, pos, cycles, Some(t))
     }
 
     /// Runs a search with the profiler on and returns its report (cycles per routine).
@@ -479,7 +518,7 @@ impl PortEngine {
         if let Some(c) = self.clock {
             b = b.clock(c);
         }
-        let mut m = b.build()?;
+        let mut m = b.timing(self.timing).build()?;
         m.set_realtime(self.realtime && self.clock.is_some());
         Ok(m)
     }
@@ -528,14 +567,12 @@ impl PortEngine {
             pv,
             depth: m.read_byte(l.r_depth) as u32,
             nodes: read_u32(m, l.r_nodes) as u64,
-            time: time.unwrap_or_else(|| match self.clock {
-                Some(c) => c.duration(cycles),
-                None => Duration::ZERO,
-            }),
+            time: time.unwrap_or_else(|| self.emulated(m).unwrap_or(Duration::ZERO)),
         };
         Ok(SearchOutcome {
             result,
             cycles,
+            machine_ticks: self.timing.and_then(|_| m.machine_ticks()),
             ram,
         })
     }
@@ -650,16 +687,22 @@ const PROFILE_OPTION: &str = "Profile";
 const MACHINE_OPTION: &str = "Machine";
 /// The UCI option that holds the emulation to the machine's real speed.
 const REALTIME_OPTION: &str = "Realtime";
+/// The UCI option that picks the machine's time (`machine`: its timing model) or the CPU
+/// clock's (`cpu`).
+const TIMING_OPTION: &str = "Timing";
 
 impl Engine for PortEngine {
     fn name(&self) -> String {
         match self.clock {
             Some(c) => format!(
-                "Kempelen {} ({} reference, {} at {} MHz)",
+                "Kempelen {} ({} reference, {} at {} MHz{})",
                 env!("CARGO_PKG_VERSION"),
                 self.port.name,
                 c.id,
-                c.mhz
+                c.mhz,
+                self.timing
+                    .map(|m| format!(", timing {}", m.full_id()))
+                    .unwrap_or_default()
             ),
             None => format!(
                 "Kempelen {} ({} reference)",
@@ -714,6 +757,17 @@ impl Engine for PortEngine {
         Ok(out.result)
     }
 
+    /// Emulated time at the machine's clock when the engine has one, else the host's.
+    fn clock(&self) -> EngineClock {
+        match self.clock {
+            Some(p) => EngineClock::Emulated {
+                machine: p.id.to_string(),
+                mhz: p.mhz,
+            },
+            None => EngineClock::Host,
+        }
+    }
+
     /// `Profile` is listed so that a GUI sees the one profile this build has (`full` is the
     /// native engine's and cannot run here); `Machine` picks the historical machine whose
     /// clock measures time (the port's machines), `Realtime` holds the emulation to that
@@ -742,6 +796,16 @@ impl Engine for PortEngine {
                     choices: vec!["false".into(), "true".into()],
                 },
             },
+            EngineOption {
+                name: TIMING_OPTION.into(),
+                kind: OptionKind::Combo {
+                    default: match self.timing_choice {
+                        Timing::Cpu => "cpu".into(),
+                        _ => "machine".into(),
+                    },
+                    choices: vec!["machine".into(), "cpu".into()],
+                },
+            },
         ]
     }
 
@@ -768,7 +832,23 @@ impl Engine for PortEngine {
                         ),
                     )
                 })?;
-            self.clock = Some(machine);
+            let choice = self.timing_choice.clone();
+            if self.set_machine(machine, &choice).is_err() {
+                // A named model the new machine lacks: its own model.
+                self.set_machine(machine, &Timing::Machine)
+                    .map_err(|e| invalid(MACHINE_OPTION, e.to_string()))?;
+            }
+            return Ok(());
+        }
+        if name.eq_ignore_ascii_case(TIMING_OPTION) {
+            let choice = match value.to_ascii_lowercase().as_str() {
+                "machine" => Timing::Machine,
+                "cpu" => Timing::Cpu,
+                _ => return Err(invalid(TIMING_OPTION, "machine or cpu".into())),
+            };
+            let machine = self.clock.unwrap_or_else(|| self.port.default_machine());
+            self.set_machine(machine, &choice)
+                .map_err(|e| invalid(TIMING_OPTION, e.to_string()))?;
             return Ok(());
         }
         if name.eq_ignore_ascii_case(REALTIME_OPTION) {

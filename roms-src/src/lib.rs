@@ -13,11 +13,13 @@
 //! - [`console`]: a port's console front end (`console.asm`): assemble it, run it, drive it.
 //! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80|6502` (speed, RAM by
 //!   depth, profile).
+//! - [`player`]: the builds as tournament players (`z80`, `6502`).
 
 pub mod bench;
 pub mod console;
 pub mod differential;
 pub mod engine;
+pub mod player;
 pub mod port;
 pub mod setup;
 pub mod suite;

@@ -61,11 +61,13 @@ pub static Z80: Port = Port {
     rom_limit: 8192,
     machines: &[
         "zx-spectrum",
+        "zx-spectrum-16k",
         "trs-80",
         "jupiter-3",
         "nascom-1",
         "zx81",
         "cpc464",
+        "msx",
     ],
     tables: Some(crate::tables::tables_inc),
 };
@@ -106,6 +108,25 @@ pub enum PortError {
     /// The port is described but its sources are not in this tree.
     #[error("the {0} build's sources are not in this tree (roms-src/{1}/{2} is missing)")]
     Absent(&'static str, &'static str, &'static str),
+}
+
+/// A machine that a port's build does not run on.
+#[derive(Debug, thiserror::Error)]
+pub enum MachineError {
+    /// No clock profile has this id.
+    #[error("unknown machine")]
+    Unknown,
+    /// The machine has another CPU than the build asked about: the build of `other` runs
+    /// on it.
+    #[error("the {} has a {}, not a {}", machine.machine, machine.chip, build.name)]
+    OtherCpu {
+        /// The machine.
+        machine: &'static ClockProfile,
+        /// The port asked about.
+        build: &'static Port,
+        /// The port of the machine's CPU.
+        other: &'static Port,
+    },
 }
 
 impl Port {
@@ -179,6 +200,19 @@ impl Port {
     /// The machine time figures refer to by default (the first of [`Port::machines`]).
     pub fn default_machine(&self) -> &'static ClockProfile {
         clock::machine(self.machines[0]).expect("port machines are clock profiles")
+    }
+
+    /// The clock profile `id`, refused unless it is one of the port's machines (its CPU).
+    pub fn machine(&'static self, id: &str) -> Result<&'static ClockProfile, MachineError> {
+        let m = clock::machine(id).ok_or(MachineError::Unknown)?;
+        if m.cpu != self.cpu {
+            return Err(MachineError::OtherCpu {
+                machine: m,
+                build: self,
+                other: Port::for_cpu(m.cpu),
+            });
+        }
+        Ok(m)
     }
 
     /// The engine's program entry for an image assembled at `origin`.

@@ -4,7 +4,7 @@
 //! the search, so a suite can carry repetition histories. The FEN may have four fields (EPD)
 //! or six.
 
-use kempelen_engine::Game;
+use kempelen_engine::{Game, Move, Position};
 use thiserror::Error;
 
 /// The bundled comparison suite (`tests/data/suite.epd`): at least 60 positions covering
@@ -205,7 +205,14 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             let operand = operand.trim();
             // A quoted operand is the whole operand: more text after it is a missing ';'.
             let operand = if let Some(inner) = operand.strip_prefix('"') {
-                let close = inner.find('"').expect("quotes are balanced");
+                // The line's quotes pair up, but a quote among the FEN fields can pair with
+                // one in the first operation: its string then has no closing quote of its own.
+                let Some(close) = inner.find('"') else {
+                    return Err(err(
+                        operand_start + operand_lead + 1,
+                        "string without its closing '\"' (operations are `opcode operand;`)".into(),
+                    ));
+                };
                 let after = inner[close + 1..].trim_start();
                 if !after.is_empty() {
                     let after_col = operand_start + operand_lead + operand.len() - after.len() + 1;
@@ -321,6 +328,84 @@ fn split_ops(s: &str) -> Vec<&str> {
     out
 }
 
+/// An expected move of an EPD entry (`bm`, `am`) that is not a legal move of its position.
+#[derive(Debug, Error)]
+#[error("{file}:{line}: `{op} {text}`: not a legal move in {fen}")]
+pub struct ExpectedMoveError {
+    /// The suite file.
+    pub file: String,
+    /// The entry's line.
+    pub line: usize,
+    /// The operation (`bm` or `am`).
+    pub op: String,
+    /// The move as written.
+    pub text: String,
+    /// The position.
+    pub fen: String,
+}
+
+/// The moves an EPD entry expects, parsed in its position (SAN or UCI): `bm` (best moves)
+/// and `am` (moves to avoid).
+pub struct Expected {
+    /// The `bm` moves.
+    pub best: Vec<Move>,
+    /// The `am` moves.
+    pub avoid: Vec<Move>,
+}
+
+impl Expected {
+    /// The `bm` and `am` moves of `entry` (of the suite `file`) in `pos`.
+    pub fn of(
+        entry: &SuiteEntry,
+        pos: &Position,
+        file: &str,
+    ) -> Result<Expected, ExpectedMoveError> {
+        let mut e = Expected {
+            best: Vec::new(),
+            avoid: Vec::new(),
+        };
+        for (op, operand) in &entry.ops {
+            let list = match op.as_str() {
+                "bm" => &mut e.best,
+                "am" => &mut e.avoid,
+                _ => continue,
+            };
+            for text in operand.split_whitespace() {
+                let m = pos
+                    .parse_san(text)
+                    .ok()
+                    .or_else(|| {
+                        pos.legal_moves()
+                            .iter()
+                            .copied()
+                            .find(|m| m.to_uci() == text)
+                    })
+                    .ok_or_else(|| ExpectedMoveError {
+                        file: file.to_string(),
+                        line: entry.line,
+                        op: op.clone(),
+                        text: text.to_string(),
+                        fen: pos.to_fen(),
+                    })?;
+                list.push(m);
+            }
+        }
+        Ok(e)
+    }
+
+    /// Whether the entry names any expected move.
+    pub fn given(&self) -> bool {
+        !self.best.is_empty() || !self.avoid.is_empty()
+    }
+
+    /// Whether `best` solves the position: one of the `bm` moves (when given) and none of
+    /// the `am` moves.
+    pub fn solved(&self, best: Option<Move>) -> bool {
+        let Some(m) = best else { return false };
+        (self.best.is_empty() || self.best.contains(&m)) && !self.avoid.contains(&m)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -423,6 +508,12 @@ mod tests {
         assert_eq!(
             refusal("8/8/8/8/8/8/8/K6k w - - 0 1 7; id \"x\";\n"),
             "t.epd:1:29: bad opcode '7' (an opcode is a letter, then letters, digits or '_')"
+        );
+        // A quote among the FEN fields pairs with one in the first operation, whose string
+        // then has no closing quote of its own (found by the EPD fuzz test).
+        assert_eq!(
+            refusal("id id id id\n id \" ; ; id \" ;"),
+            "t.epd:2:14: string without its closing '\"' (operations are `opcode operand;`)"
         );
         // The standard forms stay accepted: the first operation before the first ';', a
         // last operation without its ';' after an earlier one.

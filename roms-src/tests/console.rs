@@ -1154,7 +1154,7 @@ impl kempelen_roms::console::PaceClock for SimClock {
     }
 }
 
-// Issue 13: with `--realtime` the engine thinks as long as the machine would have, however
+// With `--realtime` the engine thinks as long as the machine would have, however
 // long the person took to type the move (before, 16 s of typing were taken from the reply's
 // time and the reply came at once). The person types each line after 16 s; the pacer must
 // still hold every part of the program's run to the machine's time.

@@ -6,15 +6,43 @@ use std::process::Command;
 
 /// Runs `kempelen args`: whether it succeeded, its standard output and its standard error.
 pub fn kempelen(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+    outcome(&output(args))
+}
+
+/// A finished process: whether it succeeded, its standard output and its standard error.
+pub fn outcome(out: &std::process::Output) -> (bool, String, String) {
+    (out.status.success(), text(&out.stdout), text(&out.stderr))
+}
+
+/// Runs `kempelen args` with `input` on its standard input (closed after it) and returns its
+/// whole output.
+pub fn with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
         .args(args)
-        .output()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("run kempelen");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    // A program that ends before reading all of its input closes the pipe: not an error here.
+    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    child.wait_with_output().unwrap()
+}
+
+/// Runs `kempelen args`, which must succeed: its standard output and standard error.
+pub fn succeeds(args: &[&str]) -> (String, String) {
+    let (ok, stdout, stderr) = kempelen(args);
+    assert!(ok, "{args:?}: {stderr}");
+    (stdout, stderr)
+}
+
+/// Runs `kempelen args`, which must fail: its standard error.
+pub fn fails(args: &[&str]) -> String {
+    let (ok, stdout, stderr) = kempelen(args);
+    assert!(!ok, "{args:?} succeeded: {stdout}");
+    stderr
 }
 
 /// Runs `kempelen args` (with `--json` among them), which must succeed, and parses its output.
@@ -30,4 +58,86 @@ pub fn python_chess_available() -> bool {
         .args(["-c", "import chess.engine"])
         .output()
         .is_ok_and(|o| o.status.success())
+}
+
+/// Runs `kempelen args` and returns its whole output (status, standard output and error as
+/// bytes).
+pub fn output(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run kempelen")
+}
+
+/// Bytes of an output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch folder of this test process under the system's temporary folder, created if
+/// missing: `kempelen-NAME-PID`.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kempelen-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// [`scratch`], emptied first: a fresh folder for one test.
+pub fn fresh_scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("kempelen-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    scratch(name)
+}
+
+/// Writes `bytes` to `name` in the scratch folder `folder` and returns its path.
+pub fn scratch_file(folder: &str, name: &str, bytes: impl AsRef<[u8]>) -> std::path::PathBuf {
+    let path = scratch(folder).join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+/// Runs the python-chess script `tests/SCRIPT` with the kempelen binary and `args`, which must
+/// succeed, and returns the fields of every line it printed that starts with `RESULT`. `None`
+/// (with a `SKIPPED` line) when python3 or python-chess is missing.
+pub fn python_session(script: &str, args: &[&str]) -> Option<Vec<Vec<String>>> {
+    if !python_chess_available() {
+        eprintln!("SKIPPED: python3 with the 'chess' package is not installed (pip install chess)");
+        return None;
+    }
+    let script = format!("{}/tests/{script}", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .args(args)
+        .output()
+        .expect("run python3");
+    let stdout = text(&out.stdout);
+    println!("{stdout}");
+    assert!(
+        out.status.success(),
+        "{args:?}: session failed:\n{stdout}\n{}",
+        text(&out.stderr)
+    );
+    let results: Vec<Vec<String>> = stdout
+        .lines()
+        .filter(|l| l.starts_with("RESULT"))
+        .map(|l| l.split_whitespace().map(str::to_string).collect())
+        .collect();
+    assert!(!results.is_empty(), "no RESULT line:\n{stdout}");
+    Some(results)
+}
+
+/// One game through the python-chess script `tests/SCRIPT` ([`python_session`]): its line
+/// `RESULT ... <result> <termination> <plies>` must give a proper result after more than
+/// `min_plies` plies. Returns the line's fields (`None` when skipped).
+pub fn python_game(script: &str, args: &[&str], min_plies: u32) -> Option<Vec<String>> {
+    let f = python_session(script, args)?.swap_remove(0);
+    let n = f.len();
+    assert!(
+        n >= 4 && ["1-0", "0-1", "1/2-1/2"].contains(&f[n - 3].as_str()),
+        "{args:?}: {f:?}"
+    );
+    let plies: u32 = f[n - 1].parse().unwrap();
+    assert!(plies > min_plies, "{args:?}: {f:?}");
+    Some(f)
 }

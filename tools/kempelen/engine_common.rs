@@ -3,11 +3,11 @@
 //! flag of the 8-bit builds, and building the backend they all run through (`&mut dyn
 //! Engine`).
 
-use anyhow::{Context, bail};
-use kempelen_emulator::{ClockProfile, clock};
+use anyhow::{Context, anyhow, bail};
+use kempelen_emulator::{ClockProfile, Timing, TimingModel};
 use kempelen_engine::{Engine, NativeEngine, Profile};
 use kempelen_roms::PortEngine;
-use kempelen_roms::port::{self, Port};
+use kempelen_roms::port::{self, MachineError, Port};
 
 /// `--profile` values: every engine profile, parsed by its name (`Profile::from_str`, whose
 /// error lists the names).
@@ -74,41 +74,57 @@ pub fn port_machine(
     let Some(id) = id else {
         return Ok(port.default_machine());
     };
-    let known = || port.machines.join(", ");
-    let m = clock::machine(id).with_context(|| {
-        format!(
-            "--machine {id}: unknown machine ({} machines: {})",
-            port.name,
-            known()
-        )
-    })?;
-    if m.cpu != port.cpu {
-        let other = Port::for_cpu(m.cpu);
-        bail!(
-            "--machine {id}: the {} has a {}, not a {} (add --cpu {} for it; {} machines: {})",
-            m.machine,
-            m.chip,
-            port.name,
+    let known = port.machines.join(", ");
+    port.machine(id).map_err(|e| match &e {
+        MachineError::Unknown => anyhow!("--machine {id}: {e} ({} machines: {known})", port.name),
+        MachineError::OtherCpu { other, .. } => anyhow!(
+            "--machine {id}: {e} (add --cpu {} for it; {} machines: {known})",
             other.id,
-            port.name,
-            known()
-        );
+            port.name
+        ),
+    })
+}
+
+/// Help text of `--timing` (the same on every command that runs an 8-bit engine).
+pub const TIMING_HELP: &str = "Which time: `machine` (default) is the machine as it ran, \
+its timing model (display DMA, contention, wait states, the ROM's interrupt; see docs/TIMING.md), \
+`cpu` the CPU clock alone, or a model the machine names (zx81: slow, fast; atari-800: text, \
+dma-off; c64: pal, screen-off; vcs-2600: picture, blank; msx: pal, ntsc)";
+
+/// Reads `--timing`: `machine`, `cpu` or a model's id (checked against the machine later).
+pub fn parse_timing(s: &str) -> Result<Timing, String> {
+    if s.is_empty() || s.contains(char::is_whitespace) {
+        return Err(format!("`{s}`: machine, cpu or a model of the machine"));
     }
-    Ok(m)
+    Ok(Timing::parse(s))
+}
+
+/// The timing model `choice` gives on `clock`'s machine, with the flag in the error.
+pub fn timing_model(
+    clock: &ClockProfile,
+    choice: &Timing,
+) -> anyhow::Result<Option<&'static TimingModel>> {
+    choice
+        .model_for(clock.id)
+        .map_err(|e| anyhow!("--timing {choice}: {e}"))
 }
 
 /// A port's engine, assembled from the bundled sources, with `clock` for time figures and
-/// time limits (emulated time at that clock), paced to it when `realtime` is set, and the
-/// cycle budget of one command (`--max-cycles`; `None` keeps the engine's default).
+/// time limits (emulated time of that machine, under its timing model as `timing` chooses),
+/// paced to it when `realtime` is set, and the cycle budget of one command (`--max-cycles`;
+/// `None` keeps the engine's default).
 pub fn port_engine(
     port: &'static Port,
     clock: &'static ClockProfile,
+    timing: &Timing,
     realtime: bool,
     max_cycles: Option<u64>,
 ) -> anyhow::Result<PortEngine> {
     let mut engine = PortEngine::assemble(port)
         .with_context(|| format!("assembling the {} engine", port.name))?;
-    engine.clock = Some(clock);
+    engine
+        .set_machine(clock, timing)
+        .map_err(|e| anyhow!("--timing {timing}: {e}"))?;
     engine.realtime = realtime;
     set_max_cycles(&mut engine, max_cycles)?;
     Ok(engine)

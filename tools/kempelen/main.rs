@@ -1,37 +1,21 @@
 //! `kempelen`: the command line of the Kempelen toolkit.
 //!
-//! Every subcommand lives in its own module; this file only declares the command tree and
-//! dispatches. Library crates return typed errors; this binary wraps them with `anyhow`.
+//! Every subcommand lives in its own module, grouped by what a user does, as the README groups
+//! the commands: [`play`], [`compare`], [`measure`], [`learn`] (the historical programs) and
+//! [`emulate`] (assemble and emulate); [`engine_common`] and [`output`] hold the flags and
+//! checks they share. This file only declares the command tree (in the order `kempelen --help`
+//! lists it) and dispatches. Library crates return typed errors; this binary wraps them with
+//! `anyhow`.
 
 use clap::{Parser, Subcommand};
 
-// --- native engine (issue 2) ---
-mod bench;
-mod engine_common;
-mod perft;
-mod search;
-mod uci;
-// --- emulator (issue 3) ---
-mod adaptor;
-mod machines;
-mod run;
-// --- assembler (issue 4) ---
-mod asm;
-// --- defects (issue 13) ---
-mod output;
-// --- 8-bit engines (issue 5) ---
-mod bench_chart;
-mod bench_port;
-mod bench_report;
 mod compare;
-mod gen_tables;
-mod history;
+mod emulate;
+mod engine_common;
+mod learn;
+mod measure;
+mod output;
 mod play;
-// --- tournament (issue 10) ---
-mod tournament;
-// --- claims and search trees (issue 11) ---
-mod claims;
-mod tree;
 
 #[derive(Parser)]
 #[command(
@@ -46,48 +30,45 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    // --- native engine (issue 2) ---
     /// Count the leaves of the legal move tree (perft), optionally per root move.
-    Perft(perft::PerftArgs),
+    Perft(compare::perft::PerftArgs),
     /// Search a position and print best move, score, nodes and principal variation.
-    Search(search::SearchArgs),
+    Search(compare::search::SearchArgs),
     /// Run as a UCI engine on standard input and output.
-    Uci(uci::UciArgs),
+    Uci(play::uci::UciArgs),
     /// Search the fixed bench positions: deterministic node totals and speed per profile; with
     /// `--cpu z80|6502`, an 8-bit build's nodes/s at historical clocks, ROM, RAM by depth and
     /// profile (both CPUs side by side with `--cpu z80,6502`).
-    Bench(bench::BenchArgs),
-    // --- emulator (issue 3) ---
+    Bench(measure::bench::BenchArgs),
     /// Run an 8-bit program in Kempelen's machine: exact cycles, time at a historical clock.
-    Run(run::RunArgs),
+    Run(emulate::run::RunArgs),
     /// List the clock profiles of the historical machines.
-    Machines(machines::MachinesArgs),
-    // --- assembler (issue 4) ---
+    Machines(learn::machines::MachinesArgs),
     /// Assemble a Z80 or 6502 source into a binary (with listing and symbol file on request).
-    Asm(asm::AsmArgs),
+    Asm(emulate::asm::AsmArgs),
     /// Disassemble a binary as Z80 or 6502 source.
-    Disasm(asm::DisasmArgs),
-    // --- 8-bit engines (issue 5) ---
+    Disasm(emulate::asm::DisasmArgs),
     /// Play chess against an 8-bit engine on the terminal (the console front end, run in the
     /// emulator).
-    Play(play::PlayArgs),
+    Play(play::game::PlayArgs),
     /// Compare the 8-bit builds with the native reference on an EPD suite (the bundled one by
     /// default): best move, score, PV and nodes; non-zero exit on any disagreement.
-    Compare(compare::CompareArgs),
+    Compare(compare::builds::CompareArgs),
     /// Write the generated tables.inc of every 8-bit port present (tables shared with the
     /// native engine).
-    GenTables(gen_tables::GenTablesArgs),
-    // --- tournament (issue 10) ---
+    GenTables(emulate::gen_tables::GenTablesArgs),
     /// Play a round robin or gauntlet among profiles and UCI/xboard engines: crosstable,
     /// ratings with 95 % margins, PGN.
-    Tournament(tournament::TournamentArgs),
-    // --- claims and search trees (issue 11) ---
+    Tournament(learn::tournament::TournamentArgs),
+    /// Crosstable and ratings with 95 % margins from PGN files (the slices of a tournament
+    /// played with `--shard`, or any games).
+    Ratings(learn::tournament::RatingsArgs),
     /// Re-measure the documents' claims (search trees, branching factors, null move, NegaScout
     /// and MTD(f), bytes per ply, Elo per ply) and set Kempelen's figures beside them.
-    Claims(claims::ClaimsArgs),
+    Claims(learn::claims::ClaimsArgs),
     /// Draw the tree a search visits (text, or SVG with --svg); by default the lost figure of
     /// the Tartan article (TOS 1/1991).
-    Tree(tree::TreeArgs),
+    Tree(learn::tree::TreeArgs),
     /// Print the version and exit.
     Version,
 }
@@ -105,7 +86,20 @@ pub(crate) fn exit_quietly_on_closed_pipe() {
     }
 }
 
+/// A write past the file-size limit (`ulimit -f`) fails with an error that the command reports
+/// (its outputs are written to temporary files first, so nothing is destroyed) instead of
+/// killing the process with SIGXFSZ.
+fn report_oversized_writes() {
+    #[cfg(unix)]
+    // SAFETY: called at the start of main, before any other thread exists; SIG_IGN is a valid
+    // disposition for SIGXFSZ.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
+}
+
 fn main() -> anyhow::Result<()> {
+    report_oversized_writes();
     let cli = Cli::parse();
     // The tournament writes to engine processes, which may die: there a closed pipe must be an
     // error to handle (a forfeit), not the end of Kempelen.
@@ -119,33 +113,36 @@ fn main() -> anyhow::Result<()> {
         return Ok(());
     }
     match cli.command {
-        // --- native engine (issue 2) ---
-        Command::Perft(args) => perft::run(
-            &args,
-            engine_common::backend(kempelen_engine::Profile::Reference).as_mut(),
-        ),
-        Command::Search(args) => search::run(&args, engine_common::backend(args.profile).as_mut()),
-        Command::Uci(args) => uci::run(&args, engine_common::backend),
-        Command::Bench(args) => bench::run(&args),
-        // --- emulator (issue 3) ---
-        Command::Run(args) => run::run(&args),
-        Command::Machines(args) => machines::run(&args),
-        // --- assembler (issue 4) ---
-        Command::Asm(args) => asm::run_asm(args),
-        Command::Disasm(args) => asm::run_disasm(args),
-        // --- 8-bit engines (issue 5) ---
-        Command::Play(args) => play::run(&args),
+        // --- play ---
+        Command::Play(args) => play::game::run(&args),
+        Command::Uci(args) => play::uci::run(&args, engine_common::backend),
+        // --- compare ---
         Command::Compare(args) => {
-            if !compare::run(&args)? {
+            if !compare::builds::run(&args)? {
                 std::process::exit(1);
             }
             Ok(())
         }
-        Command::GenTables(args) => gen_tables::run(&args),
-        // --- tournament (issue 10) ---
-        Command::Tournament(args) => tournament::run(&args),
-        Command::Claims(args) => claims::run(&args),
-        Command::Tree(args) => tree::run(&args),
+        Command::Search(args) => {
+            compare::search::run(&args, engine_common::backend(args.profile).as_mut())
+        }
+        Command::Perft(args) => compare::perft::run(
+            &args,
+            engine_common::backend(kempelen_engine::Profile::Reference).as_mut(),
+        ),
+        // --- measure ---
+        Command::Bench(args) => measure::bench::run(&args),
+        // --- learn the historical programs ---
+        Command::Tournament(args) => learn::tournament::run(&args),
+        Command::Ratings(args) => learn::tournament::ratings(&args),
+        Command::Claims(args) => learn::claims::run(&args),
+        Command::Tree(args) => learn::tree::run(&args),
+        Command::Machines(args) => learn::machines::run(&args),
+        // --- assemble and emulate ---
+        Command::Asm(args) => emulate::asm::run_asm(args),
+        Command::Disasm(args) => emulate::asm::run_disasm(args),
+        Command::Run(args) => emulate::run::run(&args),
+        Command::GenTables(args) => emulate::gen_tables::run(&args),
         Command::Version => {
             println!("kempelen {}", env!("CARGO_PKG_VERSION"));
             Ok(())

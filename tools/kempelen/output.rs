@@ -79,6 +79,33 @@ pub fn check_outputs(inputs: &[PathBuf], outputs: &[(&str, &Path)]) -> anyhow::R
     Ok(())
 }
 
+/// Writes one output file of a run whole or not at all: refused (nothing written) when `path`
+/// is one of `inputs`, else written to a temporary file beside it and renamed into place. `flag`
+/// names the option in errors (`--svg`).
+pub fn write_output(
+    flag: &str,
+    path: &Path,
+    bytes: &[u8],
+    inputs: &[PathBuf],
+) -> anyhow::Result<()> {
+    check_outputs(inputs, &[(flag, path)])?;
+    let mut outputs = Outputs::new();
+    outputs.stage(path, bytes)?;
+    outputs.commit()
+}
+
+/// Checks before a long run that its output `path` can be written (so a measurement of minutes
+/// is not lost to a bad path at its end): the temporary file the write will use is created
+/// beside `path` and removed again. A device or FIFO is taken as writable; a directory is not.
+pub fn check_writable(flag: &str, path: &Path) -> anyhow::Result<()> {
+    let mut probe = Outputs::new();
+    probe
+        .stage(path, b"")
+        .with_context(|| format!("{flag} {}: cannot be written (nothing run)", path.display()))?;
+    // Dropping the staged output removes the temporary file.
+    Ok(())
+}
+
 /// Outputs of one run, written all at once by [`Outputs::commit`].
 #[derive(Default)]
 pub struct Outputs {

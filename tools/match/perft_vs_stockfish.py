@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Measures `kempelen perft` against Stockfish's `go perft` on the same positions in one run
-(the issue's target: Kempelen's perft 6 of the start position within 3x Stockfish's time).
+(the target: Kempelen's perft 6 of the start position within 3x Stockfish's time).
 
 Both count without a hash table; Stockfish is timed from sending `go perft` to its node total
 (start-up excluded), Kempelen by its own `time_ms` (start-up excluded). Each measurement is

@@ -82,6 +82,15 @@ pub trait Core {
     fn interrupt_pending(&self) -> bool {
         false
     }
+    /// Whether the CPU would take a maskable interrupt at the end of the current instruction
+    /// (Z80: IFF1 set and no `EI` just before; 6502: the I flag clear). A timing model asks,
+    /// to charge the ROM's interrupt routine only when the real machine would have run it.
+    fn accepts_interrupt(&self) -> bool {
+        false
+    }
+    /// Puts the CPU into the state the machine's ROM leaves a program in: interrupts enabled
+    /// or not, and (Z80) the interrupt mode and the I register.
+    fn set_start_state(&mut self, _interrupts: bool, _im: Option<u8>, _i: Option<u8>) {}
 }
 
 /// Register snapshot of either CPU.

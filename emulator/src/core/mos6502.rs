@@ -412,6 +412,21 @@ impl<B: Bus, V: Family> Core for Mos6502Core<B, V> {
     fn interrupt_pending(&self) -> bool {
         self.lines
     }
+
+    fn accepts_interrupt(&self) -> bool {
+        !self
+            .cpu
+            .registers
+            .status
+            .contains(Status::PS_DISABLE_INTERRUPTS)
+    }
+
+    fn set_start_state(&mut self, interrupts: bool, _im: Option<u8>, _i: Option<u8>) {
+        self.cpu
+            .registers
+            .status
+            .set(Status::PS_DISABLE_INTERRUPTS, !interrupts);
+    }
 }
 
 #[cfg(test)]

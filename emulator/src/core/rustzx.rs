@@ -3,6 +3,12 @@
 //! `rustzx-z80` counts time through bus callbacks (`wait_*`) instead of returning cycles; the
 //! adapter below adds them up per step. An I/O cycle is 4 T-states: the crate leaves that to
 //! the bus (the ZX Spectrum adds contention there), so the adapter adds 4 for each port access.
+//!
+//! Because the crate reports every machine cycle with its address (it was written for the
+//! Spectrum's contention), it is the core of machines whose timing model needs each access and
+//! its moment ([`crate::timing`]): on a bus with such a model ([`Bus::TIMED`]) the adapter hands
+//! each cycle to the bus as well. The step still returns the CPU's own T-states; the waits are
+//! the model's.
 
 use super::{Core, Registers, Z80MainRegisters, Z80Registers};
 use crate::{Bus, Cpu};
@@ -33,26 +39,43 @@ impl<B: Bus> Z80Bus for Io<B> {
         self.bus.write(addr, data)
     }
     #[inline(always)]
-    fn wait_mreq(&mut self, _addr: u16, clk: usize) {
+    fn wait_mreq(&mut self, addr: u16, clk: usize) {
+        if B::TIMED {
+            self.bus.cycle_mreq(addr, clk as u32);
+        }
         self.clk += clk as u32;
     }
     #[inline(always)]
-    fn wait_no_mreq(&mut self, _addr: u16, clk: usize) {
+    fn wait_no_mreq(&mut self, addr: u16, clk: usize) {
+        if B::TIMED {
+            for _ in 0..clk {
+                self.bus.cycle_no_mreq(addr);
+            }
+        }
         self.clk += clk as u32;
     }
     #[inline(always)]
     fn wait_internal(&mut self, clk: usize) {
+        if B::TIMED {
+            self.bus.cycle_internal(clk as u32);
+        }
         self.clk += clk as u32;
     }
     #[inline(always)]
-    fn wait_loop(&mut self, _addr: u16, clk: usize) {
-        self.clk += clk as u32;
+    fn wait_loop(&mut self, addr: u16, clk: usize) {
+        self.wait_no_mreq(addr, clk);
     }
     fn read_io(&mut self, port: u16) -> u8 {
+        if B::TIMED {
+            self.bus.cycle_io(port);
+        }
         self.clk += 4;
         self.bus.port_in(port)
     }
     fn write_io(&mut self, port: u16, data: u8) {
+        if B::TIMED {
+            self.bus.cycle_io(port);
+        }
         self.clk += 4;
         self.bus.port_out(port, data)
     }
@@ -194,6 +217,21 @@ impl<B: Bus> Core for RustzxCore<B> {
 
     fn pulse_nmi(&mut self) {
         self.io.lines.nmi.set(true);
+    }
+
+    fn accepts_interrupt(&self) -> bool {
+        self.cpu.regs.get_iff1()
+    }
+
+    fn set_start_state(&mut self, interrupts: bool, im: Option<u8>, i: Option<u8>) {
+        self.cpu.regs.set_iff1(interrupts);
+        self.cpu.regs.set_iff2(interrupts);
+        if let Some(im) = im {
+            self.cpu.set_im(im.min(2));
+        }
+        if let Some(i) = i {
+            self.cpu.regs.set_i(i);
+        }
     }
 }
 

@@ -141,6 +141,21 @@ impl<B: Bus> Core for Z80Core<B> {
     fn pulse_nmi(&mut self) {
         self.cpu.pulse_nmi();
     }
+
+    fn accepts_interrupt(&self) -> bool {
+        self.cpu.iff1 && self.cpu.iff_delay == 0
+    }
+
+    fn set_start_state(&mut self, interrupts: bool, im: Option<u8>, i: Option<u8>) {
+        self.cpu.iff1 = interrupts;
+        self.cpu.iff2 = interrupts;
+        if let Some(im) = im {
+            self.cpu.interrupt_mode = im;
+        }
+        if let Some(i) = i {
+            self.cpu.i = i;
+        }
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ pub fn is_documented_6502(op: u8) -> bool {
 
 /// Whether `op` is a documented opcode of `cpu` (a row of the assembler's table).
 pub fn is_documented(cpu: Cpu, op: u8) -> bool {
-    kempelen_asm::decode(cpu, &[op, 0, 0], 0).is_ok_and(|d| d.is_documented())
+    kempelen_isa::decode(cpu, &[op, 0, 0], 0).is_ok_and(|d| d.is_documented())
 }
 
 /// The 6502 `JAM` (`KIL`) opcodes, which lock the CPU.
@@ -27,6 +27,26 @@ fn decode(cpu: Cpu, op: u8) -> Option<(Instruction, AddressingMode)> {
     match cpu {
         Cpu::Cmos65c02 => W65C02S::decode(op),
         _ => Nmos6502::decode(op),
+    }
+}
+
+/// Which cycles of `op` are writes, counted from its last cycle (bit 0): what a 6502 on RDY
+/// may still do while a video chip asks for the bus (see [`crate::timing`]). Stores write in
+/// their last cycle, read-modify-write instructions in their last two, pushes in their third
+/// (last), `JSR` in its fourth and fifth of six, `BRK` in its third to fifth of seven.
+pub(crate) fn write_cycles(cpu: Cpu, op: u8) -> u8 {
+    use Instruction::*;
+    let Some((instr, mode)) = decode(cpu, op) else {
+        return 0;
+    };
+    match instr {
+        STA | STX | STY | STZ | SAX | PHA | PHP | PHX | PHY => 0b1,
+        ASL | LSR | ROL | ROR | INC | DEC if matches!(mode, AddressingMode::Accumulator) => 0,
+        ASL | LSR | ROL | ROR | INC | DEC | SLO | RLA | SRE | RRA | DCP | ISC | TRB | TSB => 0b11,
+        RMB(_) | SMB(_) => 0b11,
+        JSR => 0b110,
+        BRK | BRKcld => 0b11100,
+        _ => 0,
     }
 }
 

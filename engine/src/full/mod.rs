@@ -9,7 +9,7 @@ pub mod eval;
 pub mod see;
 pub mod tt;
 
-use crate::engine::{INF, MATE, MATE_BOUND, SearchControl, SearchInfo, SearchResult};
+use crate::engine::{INF, MATE, MATE_BOUND, SearchControl, SearchResult};
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, PAWN};
@@ -214,23 +214,16 @@ impl Searcher<'_, '_, '_> {
                 break;
             }
             prev_score = score;
-            result = SearchResult {
-                best: self.pv.line(0).first().copied(),
-                score,
-                pv: self.pv.line(0).to_vec(),
+            result = SearchResult::of_iteration(
                 depth,
-                nodes: self.nodes,
-                time: self.start.elapsed(),
-            };
-            self.control.report(&SearchInfo {
-                depth,
-                seldepth: self.seldepth as u32,
                 score,
-                nodes: self.nodes,
-                time: result.time,
-                pv: result.pv.clone(),
-                hashfull: Some(self.state.tt.hashfull()),
-            });
+                self.pv.line(0).to_vec(),
+                self.nodes,
+                self.start.elapsed(),
+            );
+            let hashfull = self.state.tt.hashfull();
+            self.control
+                .report(&result.info(self.seldepth as u32, Some(hashfull)));
             if self.control.stopped() {
                 break;
             }

@@ -6,7 +6,8 @@
 //! This module holds what they share: the search budget (node, time and stop limits, checked
 //! the same way as in the reference search), the driver that deepens a fixed-depth search
 //! until the budget is spent, the info reports, and a few board questions the old evaluations
-//! ask (who attacks a square, the moves of the side not to move).
+//! ask (who attacks a square, the moves of the side not to move). Which profile runs is the
+//! native engine's business ([`crate::native`]); nothing here knows the list of profiles.
 
 pub mod microchess;
 pub mod micromax;
@@ -21,7 +22,6 @@ use crate::engine::{EngineError, Limits, SearchControl, SearchInfo, SearchResult
 use crate::game::Game;
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
-use crate::native::Profile;
 use crate::piece::{self, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK};
 use crate::position::Position;
 use crate::square::{Square, on_board, sq88};
@@ -53,48 +53,22 @@ impl Default for HistoryOptions {
     }
 }
 
-/// Runs a historical profile on the current position of `game`.
-pub fn search(
-    profile: Profile,
+/// Runs a historical search on the current position of `game` within `limits`: a depth of 0
+/// is refused and a position without legal moves answered at once; otherwise `search` gets
+/// the position and the budget.
+pub(crate) fn with_budget(
     game: &Game,
     limits: &Limits,
     control: &SearchControl,
-    options: &HistoryOptions,
+    search: impl FnOnce(&Position, &mut Budget) -> SearchResult,
 ) -> Result<SearchResult, EngineError> {
-    if limits.depth == Some(0) {
-        return Err(EngineError::Unsupported("depth must be at least 1".into()));
-    }
+    limits.check_depth()?;
     let pos = game.position();
     let mut budget = Budget::new(limits, pos.side(), control);
     if pos.legal_moves().is_empty() {
         return Ok(SearchResult::no_move(pos.in_check(), budget.elapsed()));
     }
-    let result = match profile {
-        Profile::Turing => turing::search(pos, limits.depth, &mut budget),
-        Profile::Shannon => shannon::search(pos, limits.depth, &mut budget),
-        Profile::Tartan => tartan::search(pos, limits.depth, options, &mut budget),
-        Profile::Microchess => {
-            let formula = if options.microchess_printed_formula {
-                microchess::Formula::Printed
-            } else {
-                microchess::Formula::Binary
-            };
-            microchess::search(game, &mut budget, formula)
-        }
-        Profile::Micromax => micromax::search(pos, limits.depth, &mut budget),
-        // Sargon, Salomon and Nimzo build their own budget and are called by the native
-        // engine directly.
-        Profile::Sargon
-        | Profile::Salomon
-        | Profile::Nimzo
-        | Profile::Reference
-        | Profile::Full => {
-            return Err(EngineError::Unsupported(format!(
-                "'{profile}' is not a historical profile"
-            )));
-        }
-    };
-    Ok(result)
+    Ok(search(pos, &mut budget))
 }
 
 /// The limits of one search: nodes, time and the stop flag. Like the reference search, the
@@ -165,13 +139,6 @@ impl<'c, 'i> Budget<'c, 'i> {
         self.start.elapsed()
     }
 
-    /// Multiplies the time limits by `factor` (Donninger's "extra time" after a zugzwang
-    /// restart, `nimzo`).
-    pub(crate) fn extend_time(&mut self, factor: u32) {
-        self.soft = self.soft.map(|s| s * factor);
-        self.hard = self.hard.map(|h| h * factor);
-    }
-
     /// Sends an info line the profile built itself.
     pub(crate) fn report_info(&self, info: &SearchInfo) {
         self.control.report(info);
@@ -192,14 +159,7 @@ impl<'c, 'i> Budget<'c, 'i> {
 
     /// The result of a finished search.
     pub(crate) fn result(&self, depth: u32, score: i32, pv: Vec<Move>) -> SearchResult {
-        SearchResult {
-            best: pv.first().copied(),
-            score,
-            pv,
-            depth,
-            nodes: self.nodes,
-            time: self.elapsed(),
-        }
+        SearchResult::of_iteration(depth, score, pv, self.nodes, self.elapsed())
     }
 }
 

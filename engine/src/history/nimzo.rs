@@ -12,28 +12,27 @@
 //!   real move, zugzwang has been detected and the search starts again from the beginning
 //!   with extra time (and, Kempelen's choice, without the null move).
 //!
-//! Everything else (evaluation, quiescence, move ordering, repetition and fifty-move rules,
-//! node counting) is the reference algorithm's. See `docs/history/nimzo.md`.
+//! The profile is the reference search ([`crate::reference`]) with these rules as its
+//! null-move policy ([`Donninger`]); everything else (evaluation, quiescence, move ordering,
+//! repetition and fifty-move rules, node counting) is the reference algorithm's. Only the node
+//! limit is kept as the other historical profiles keep it (no iteration starts once it is
+//! reached). See `docs/history/nimzo.md`.
 
-use super::Budget;
-use crate::engine::{INF, Limits, MATE, SearchControl, SearchInfo, SearchResult};
+use crate::engine::{Limits, SearchControl, SearchResult};
 use crate::eval::evaluate;
 use crate::game::Game;
-use crate::movegen::GenMode;
-use crate::moves::{Move, MoveList};
 use crate::piece::{BISHOP, BLACK, QUEEN, WHITE};
 use crate::position::Position;
-use crate::reference::ordering_key;
+use crate::reference::{Finished, NullMove, ReferenceLimits, ReferenceSearch};
 use crate::tables::VALUE;
 
-/// Deepest iteration.
-pub const MAX_DEPTH: u32 = 32;
-/// Deepest ply, search and quiescence together.
-const MAX_PLY: usize = 64;
-/// Depth reduction of the null move (Donninger: two plies).
-pub const NULL_REDUCTION: i32 = 2;
-/// Rule II: no null move when the mover's piece material is at most this (one bishop).
-pub const RULE2_MAX_MATERIAL: i16 = VALUE[BISHOP as usize];
+/// Deepest iteration (the reference's).
+pub const MAX_DEPTH: u32 = crate::reference::MAX_DEPTH;
+/// Depth reduction of the null move (Donninger: two plies, as in the reference).
+pub const NULL_REDUCTION: i32 = crate::reference::NULL_REDUCTION;
+/// Rule II: no null move when the mover's piece material is at most this (one bishop, the
+/// reference's own condition).
+pub const RULE2_MAX_MATERIAL: i16 = crate::reference::NULL_MIN_MATERIAL;
 /// Donninger's "stands very badly": no null move when the static evaluation is more than
 /// this below beta. The article gives no number; Kempelen uses three pawns.
 pub const BADLY_MARGIN: i32 = 300;
@@ -93,316 +92,100 @@ pub struct NimzoOutcome {
     pub policy: RootNullPolicy,
 }
 
+/// Donninger's null move as a policy of the reference search: rule I decided at the root,
+/// rule II and "stands very badly" in every node, rule III's root test and restart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Donninger {
+    /// Rule I (and, after a restart, off for good).
+    enabled: bool,
+    /// Rule III: the null move is searched last at the root.
+    root_test: bool,
+    /// Set by the root test of rule III.
+    zugzwang: bool,
+    /// What the null move did.
+    pub stats: NullStats,
+}
+
+impl Donninger {
+    /// The policy for a search from a root with rules I and III as `policy` says.
+    pub fn new(policy: RootNullPolicy) -> Donninger {
+        Donninger {
+            enabled: policy.enabled,
+            root_test: policy.root_test,
+            zugzwang: false,
+            stats: NullStats::default(),
+        }
+    }
+}
+
+impl NullMove for Donninger {
+    /// Rule II and "stands very badly", after the reference's conditions (not at the root,
+    /// not after a null move, not in check, not on the previous iteration's PV).
+    fn allows(&mut self, pos: &Position, beta: i32) -> bool {
+        if !self.enabled {
+            return false;
+        }
+        if !rule2_allows(pos) {
+            self.stats.refused_rule2 += 1;
+            false
+        } else if (evaluate(pos) as i32) < beta - BADLY_MARGIN {
+            self.stats.refused_badly += 1;
+            false
+        } else {
+            self.stats.tried += 1;
+            true
+        }
+    }
+
+    fn refuted(&mut self) {
+        self.stats.cutoffs += 1;
+    }
+
+    fn tests_root(&self) -> bool {
+        self.root_test && self.enabled
+    }
+
+    fn root_tested(&mut self, zugzwang: bool) {
+        self.stats.root_tests += 1;
+        self.zugzwang |= zugzwang;
+    }
+
+    /// Rule III: after a zugzwang at the root, forget what was learnt, take extra time and
+    /// start again from depth 1 without the null move (Kempelen's choice).
+    fn restart(&mut self) -> Option<u32> {
+        if !self.zugzwang {
+            return None;
+        }
+        self.zugzwang = false;
+        self.stats.restarts += 1;
+        self.enabled = false;
+        self.root_test = false;
+        Some(RESTART_TIME_FACTOR)
+    }
+}
+
 /// Searches the current position of `game` within `limits`.
 pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchResult {
     run(game, limits, control).result
 }
 
-/// Like [`search`], with the null-move statistics.
+/// Like [`search`], with the null-move statistics: the reference search with the
+/// [`Donninger`] policy, its limits kept as the other historical profiles keep them.
 pub fn run(game: &Game, limits: &Limits, control: &SearchControl) -> NimzoOutcome {
     let pos = game.position();
     let policy = root_policy(pos);
-    let mut s = Nimzo {
-        pos: pos.clone(),
-        history: game.reference_history(),
-        budget: Budget::new(limits, pos.side(), control),
-        killers: [[Move::NULL; 2]; MAX_PLY + 1],
-        pv: vec![Vec::new(); MAX_PLY + 1],
-        prev_pv: Vec::new(),
-        follow: false,
-        lists: vec![MoveList::new(); MAX_PLY + 1],
-        seldepth: 0,
-        null_enabled: policy.enabled,
-        root_test: policy.root_test,
-        zugzwang: false,
-        stats: NullStats::default(),
-    };
-    let result = s.iterate(limits.depth);
+    let limits = ReferenceLimits::from_limits(limits, pos.side());
+    let Finished { result, null, .. } =
+        ReferenceSearch::new(pos, &game.reference_history(), limits)
+            .with_null(Donninger::new(policy))
+            .with_control(control)
+            .node_limit_ends_deepening()
+            .finish();
     NimzoOutcome {
         result,
-        stats: s.stats,
+        stats: null.stats,
         policy,
     }
-}
-
-struct Nimzo<'c, 'i> {
-    pos: Position,
-    history: Vec<u32>,
-    budget: Budget<'c, 'i>,
-    killers: [[Move; 2]; MAX_PLY + 1],
-    pv: Vec<Vec<Move>>,
-    prev_pv: Vec<Move>,
-    follow: bool,
-    lists: Vec<MoveList>,
-    seldepth: usize,
-    null_enabled: bool,
-    root_test: bool,
-    /// Set by the root null-move test of rule III.
-    zugzwang: bool,
-    stats: NullStats,
-}
-
-impl Nimzo<'_, '_> {
-    fn iterate(&mut self, depth_limit: Option<u32>) -> SearchResult {
-        let max_depth = depth_limit.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        if self.pos.legal_moves().is_empty() {
-            return SearchResult::no_move(self.pos.in_check(), self.budget.elapsed());
-        }
-        let mut result = SearchResult {
-            best: None,
-            score: 0,
-            pv: Vec::new(),
-            depth: 0,
-            nodes: 0,
-            time: Default::default(),
-        };
-        let mut depth = 1;
-        while depth <= max_depth {
-            if depth > 1 && !self.budget.may_deepen() {
-                break;
-            }
-            self.follow = true;
-            let score = self.search(depth as i32, 0, -INF, INF, true);
-            if self.budget.aborted {
-                break;
-            }
-            if self.zugzwang {
-                // Rule III: zugzwang at the root. Forget what was learnt, take extra time and
-                // start again from depth 1 without the null move.
-                self.zugzwang = false;
-                self.stats.restarts += 1;
-                self.null_enabled = false;
-                self.root_test = false;
-                self.killers = [[Move::NULL; 2]; MAX_PLY + 1];
-                self.prev_pv.clear();
-                self.budget.extend_time(RESTART_TIME_FACTOR);
-                depth = 1;
-                continue;
-            }
-            self.budget.arm();
-            let pv = self.pv[0].clone();
-            self.prev_pv = pv.clone();
-            result = SearchResult {
-                best: pv.first().copied(),
-                score,
-                pv,
-                depth,
-                nodes: self.budget.nodes,
-                time: self.budget.elapsed(),
-            };
-            self.budget.report_info(&SearchInfo {
-                depth,
-                seldepth: self.seldepth as u32,
-                score,
-                nodes: self.budget.nodes,
-                time: result.time,
-                pv: result.pv.clone(),
-                hashfull: None,
-            });
-            depth += 1;
-        }
-        result.nodes = self.budget.nodes;
-        result.time = self.budget.elapsed();
-        result
-    }
-
-    fn set_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        let line = &mut head[ply];
-        line.clear();
-        line.push(m);
-        line.extend_from_slice(&tail[0]);
-    }
-
-    fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, null_ok: bool) -> i32 {
-        if self.budget.tick() {
-            return 0;
-        }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        if ply > 0 {
-            if self.pos.halfmove_clock() >= 100 {
-                return if self.pos.in_check() && self.pos.legal_moves().is_empty() {
-                    -(MATE - ply as i32)
-                } else {
-                    0
-                };
-            }
-            if crate::pv::is_repetition(&self.history, self.pos.halfmove_clock())
-                || self.pos.insufficient_material()
-            {
-                return 0;
-            }
-        }
-        if ply >= MAX_PLY {
-            return evaluate(&self.pos) as i32;
-        }
-        if depth <= 0 {
-            return self.quiesce(ply, alpha, beta);
-        }
-        let in_check = self.pos.in_check();
-        let mut pv_move = None;
-        if self.follow {
-            if ply < self.prev_pv.len() {
-                pv_move = Some(self.prev_pv[ply]);
-            } else {
-                self.follow = false;
-            }
-        }
-        // Donninger's null move: first in every node, except at the root, after a null move,
-        // in check, on the previous iteration's PV, when the side stands very badly, and
-        // under rules I and II.
-        if self.null_enabled && null_ok && ply > 0 && !in_check && !self.follow {
-            if !rule2_allows(&self.pos) {
-                self.stats.refused_rule2 += 1;
-            } else if (evaluate(&self.pos) as i32) < beta - BADLY_MARGIN {
-                self.stats.refused_badly += 1;
-            } else {
-                self.stats.tried += 1;
-                let undo = self.pos.make_null();
-                self.history.push(self.pos.key());
-                let score =
-                    -self.search(depth - 1 - NULL_REDUCTION, ply + 1, -beta, -beta + 1, false);
-                self.history.pop();
-                self.pos.unmake_null(&undo);
-                if self.budget.aborted {
-                    return 0;
-                }
-                if score >= beta {
-                    self.stats.cutoffs += 1;
-                    return beta;
-                }
-            }
-        }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        self.pos.generate(&mut list, GenMode::All);
-        if list.is_empty() {
-            self.lists[ply] = list;
-            return if in_check { -(MATE - ply as i32) } else { 0 };
-        }
-        let killers = self.killers[ply];
-        let mut keys: Vec<u8> = list
-            .iter()
-            .map(|&m| ordering_key(&self.pos, m, pv_move, &killers))
-            .collect();
-        let mut result = alpha;
-        let mut searched = 0;
-        while let Some(i) = pick_next(&mut keys) {
-            let m = list.as_slice()[i];
-            if searched > 0 {
-                self.follow = false;
-            }
-            searched += 1;
-            let quiet = m.promotion() == 0 && !self.pos.is_capture(m);
-            let undo = self.pos.make(m);
-            self.history.push(self.pos.key());
-            let score = -self.search(depth - 1, ply + 1, -beta, -alpha, true);
-            self.history.pop();
-            self.pos.unmake(m, &undo);
-            if self.budget.aborted {
-                result = 0;
-                break;
-            }
-            if score >= beta {
-                let k = &mut self.killers[ply];
-                if quiet && (k[0].from() != m.from() || k[0].to() != m.to()) {
-                    k[1] = k[0];
-                    k[0] = m;
-                }
-                result = beta;
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                result = alpha;
-                self.set_pv(ply, m);
-            }
-        }
-        self.lists[ply] = list;
-        // Rule III: in a complex ending the null move is searched last at the root, at the
-        // full depth of the real moves. If passing beats the best move, it is zugzwang.
-        if ply == 0 && self.root_test && self.null_enabled && !self.budget.aborted {
-            self.stats.root_tests += 1;
-            let undo = self.pos.make_null();
-            self.history.push(self.pos.key());
-            self.follow = false;
-            let score = -self.search(depth - 1, 1, -(alpha + 1), -alpha, false);
-            self.history.pop();
-            self.pos.unmake_null(&undo);
-            if !self.budget.aborted && score > alpha {
-                self.zugzwang = true;
-            }
-        }
-        result
-    }
-
-    fn quiesce(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        let stand = evaluate(&self.pos) as i32;
-        if stand >= beta {
-            return beta;
-        }
-        if stand > alpha {
-            alpha = stand;
-        }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        self.pos.generate(&mut list, GenMode::Tactical);
-        let mut keys: Vec<u8> = list
-            .iter()
-            .map(|&m| ordering_key(&self.pos, m, None, &[Move::NULL; 2]))
-            .collect();
-        let mut result = alpha;
-        while let Some(i) = pick_next(&mut keys) {
-            let m = list.as_slice()[i];
-            let undo = self.pos.make(m);
-            let score = -self.quiesce_node(ply + 1, -beta, -alpha);
-            self.pos.unmake(m, &undo);
-            if self.budget.aborted {
-                result = 0;
-                break;
-            }
-            if score >= beta {
-                result = beta;
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                result = alpha;
-            }
-        }
-        self.lists[ply] = list;
-        result
-    }
-
-    fn quiesce_node(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
-        if self.budget.tick() {
-            return 0;
-        }
-        self.pv[ply].clear();
-        self.seldepth = self.seldepth.max(ply);
-        if self.pos.insufficient_material() {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return evaluate(&self.pos) as i32;
-        }
-        self.quiesce(ply, alpha, beta)
-    }
-}
-
-/// Index of the first move with the highest key not yet taken (a taken key becomes 0).
-fn pick_next(keys: &mut [u8]) -> Option<usize> {
-    let mut best = 0;
-    let mut at = None;
-    for (i, &k) in keys.iter().enumerate() {
-        if k > best {
-            best = k;
-            at = Some(i);
-        }
-    }
-    if let Some(i) = at {
-        keys[i] = 0;
-    }
-    at
 }
 
 #[cfg(test)]

@@ -15,12 +15,13 @@
 //! in the endgame. See `docs/history/salomon.md` for what the thesis leaves open.
 
 use super::Budget;
-use crate::engine::{INF, Limits, MATE, SearchControl, SearchInfo, SearchResult};
+use crate::engine::{INF, Limits, MATE, SearchControl, SearchResult};
 use crate::game::Game;
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK, WHITE};
 use crate::position::Position;
+use crate::pv::{PvTable, followed_move};
 use crate::square::Square;
 
 /// Deepest iteration.
@@ -609,7 +610,7 @@ struct Salomon<'c, 'i> {
     pos: Position,
     budget: Budget<'c, 'i>,
     killers: Vec<Killers>,
-    pv: Vec<Vec<Move>>,
+    pv: PvTable,
     prev_pv: Vec<Move>,
     follow: bool,
     /// On the first line searched in this iteration (it starts with the previous PV).
@@ -642,7 +643,7 @@ pub fn run(game: &Game, limits: &Limits, control: &SearchControl) -> SalomonOutc
         pos: pos.clone(),
         budget: Budget::new(limits, pos.side(), control),
         killers: vec![Killers::default(); MAX_PLY + 2],
-        pv: vec![Vec::new(); MAX_PLY + 2],
+        pv: PvTable::new(MAX_PLY + 1),
         prev_pv: Vec::new(),
         follow: false,
         leftmost: false,
@@ -706,36 +707,15 @@ impl Salomon<'_, '_> {
                 break;
             }
             self.budget.arm();
-            let pv = self.pv[0].clone();
+            let pv = self.pv.line(0).to_vec();
             self.prev_pv = pv.clone();
-            result = SearchResult {
-                best: pv.first().copied(),
-                score,
-                pv,
-                depth,
-                nodes: self.budget.nodes,
-                time: self.budget.elapsed(),
-            };
-            self.budget.report_info(&SearchInfo {
-                depth,
-                seldepth: self.seldepth as u32,
-                score,
-                nodes: self.budget.nodes,
-                time: result.time,
-                pv: result.pv.clone(),
-                hashfull: None,
-            });
+            result = self.budget.result(depth, score, pv);
+            self.budget
+                .report_info(&result.info(self.seldepth as u32, None));
         }
         result.nodes = self.budget.nodes;
         result.time = self.budget.elapsed();
         result
-    }
-
-    fn set_pv(&mut self, ply: usize, m: Move) {
-        let (head, tail) = self.pv.split_at_mut(ply + 1);
-        head[ply].clear();
-        head[ply].push(m);
-        head[ply].extend_from_slice(&tail[0]);
     }
 
     fn sorted_moves(&mut self, ply: usize, mode: GenMode, pv_move: Option<Move>) -> Vec<Move> {
@@ -756,7 +736,7 @@ impl Salomon<'_, '_> {
         if self.budget.tick() {
             return 0;
         }
-        self.pv[ply].clear();
+        self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         if ply > 0 && self.pos.insufficient_material() {
             return 0;
@@ -782,14 +762,7 @@ impl Salomon<'_, '_> {
             return self.quiesce(ply, alpha, beta, positional);
         }
         let in_check = self.pos.in_check();
-        let mut pv_move = None;
-        if self.follow {
-            if ply < self.prev_pv.len() {
-                pv_move = Some(self.prev_pv[ply]);
-            } else {
-                self.follow = false;
-            }
-        }
+        let pv_move = followed_move(&mut self.follow, &self.prev_pv, ply);
         let moves = self.sorted_moves(ply, GenMode::All, pv_move);
         if moves.is_empty() {
             return if in_check { -(MATE - ply as i32) } else { 0 };
@@ -814,7 +787,7 @@ impl Salomon<'_, '_> {
             if score > alpha {
                 alpha = score;
                 result = alpha;
-                self.set_pv(ply, m);
+                self.pv.update(ply, m);
                 self.killers[ply].record(m, score);
             }
         }
@@ -896,7 +869,7 @@ impl Salomon<'_, '_> {
         if self.budget.tick() {
             return 0;
         }
-        self.pv[ply].clear();
+        self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
         if self.pos.insufficient_material() {
             return 0;

@@ -9,21 +9,71 @@ use crate::engine::{Engine, EngineError, Limits, MATE, SearchControl, SearchResu
 use crate::game::Game;
 use crate::moves::Move;
 use crate::position::{Position, START_FEN};
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
 use std::time::{Duration, Instant};
 
 /// The longest an engine may take to answer the handshake (`uciok`, `readyok`): the move
 /// timeout, at most this.
 pub const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// A child process with a line reader on its standard output.
+/// The longest line read from an engine, in bytes. A longer one is an engine failure: no
+/// protocol line comes near it (a principal variation of 100 moves is 500 bytes), and an
+/// engine that floods its output without a line end must not take the host's memory.
+pub const MAX_LINE: usize = 64 * 1024;
+
+/// Lines held between the reader thread and the game. When they are not taken, the reader
+/// stops reading and the engine blocks on its full pipe: what it sends costs at most this many
+/// lines of memory.
+pub const QUEUED_LINES: usize = 1024;
+
+/// What the reader thread passes on: a line (lossily decoded, so one Latin-1 byte does not end
+/// the reader), or the reason it stopped reading.
+type Received = Result<String, String>;
+
+/// A child process with a line reader on its standard output. On Unix the child leads a
+/// process group of its own, and the whole group is killed when the process is dropped, so a
+/// wrapper script's children do not outlive it.
 struct Process {
     label: String,
     child: Child,
     stdin: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<Received>,
+}
+
+/// Reads lines of at most [`MAX_LINE`] bytes into a queue of [`QUEUED_LINES`] until end of
+/// file, an over-long line, or the receiver is gone.
+fn read_lines(stdout: impl Read, tx: std::sync::mpsc::SyncSender<Received>) {
+    let mut reader = BufReader::new(stdout);
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = match (&mut reader)
+            .take(MAX_LINE as u64 + 1)
+            .read_until(b'\n', &mut buf)
+        {
+            Ok(n) => n,
+            Err(e) => {
+                let _ = tx.send(Err(format!("reading its output failed: {e}")));
+                return;
+            }
+        };
+        if n == 0 {
+            return;
+        }
+        if buf.len() > MAX_LINE && buf.last() != Some(&b'\n') {
+            let _ = tx.send(Err(format!(
+                "sent a line longer than {MAX_LINE} bytes (output read no further)"
+            )));
+            return;
+        }
+        let line = String::from_utf8_lossy(&buf);
+        let line = line.trim_end_matches(['\n', '\r']).to_string();
+        if tx.send(Ok(line)).is_err() {
+            return;
+        }
+    }
 }
 
 impl Process {
@@ -31,24 +81,23 @@ impl Process {
         let (program, args) = command
             .split_first()
             .ok_or_else(|| EngineError::Backend(format!("{label}: empty engine command")))?;
-        let mut child = Command::new(resolve(program))
-            .args(args)
+        let mut cmd = Command::new(resolve(program));
+        cmd.args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(Stdio::null());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            cmd.process_group(0);
+        }
+        let mut child = cmd
             .spawn()
             .map_err(|e| EngineError::Backend(format!("{label}: cannot start '{program}': {e}")))?;
         let stdin = child.stdin.take().expect("piped stdin");
         let stdout = child.stdout.take().expect("piped stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let (tx, rx) = sync_channel(QUEUED_LINES);
+        std::thread::spawn(move || read_lines(stdout, tx));
         Ok(Process {
             label: label.to_string(),
             child,
@@ -63,15 +112,26 @@ impl Process {
             .map_err(|e| EngineError::Backend(format!("{}: cannot send '{line}': {e}", self.label)))
     }
 
-    /// The next line before `deadline`.
+    /// The next line before `deadline`. The deadline is looked at before the queue, so an
+    /// engine that floods its output still runs out of time.
     fn recv(&mut self, deadline: Instant, waiting_for: &str) -> Result<String, EngineError> {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
-            Err(RecvTimeoutError::Timeout) => Err(EngineError::Backend(format!(
+        let timeout = || {
+            EngineError::Backend(format!(
                 "{}: no {waiting_for} within the time limit",
                 self.label
+            ))
+        };
+        let now = Instant::now();
+        if now >= deadline {
+            return Err(timeout());
+        }
+        match self.lines.recv_timeout(deadline - now) {
+            Ok(Ok(line)) => Ok(line),
+            Ok(Err(reason)) => Err(EngineError::Backend(format!(
+                "{}: {reason} while waiting for {waiting_for}",
+                self.label
             ))),
+            Err(RecvTimeoutError::Timeout) => Err(timeout()),
             Err(RecvTimeoutError::Disconnected) => {
                 let status = self
                     .child
@@ -103,19 +163,34 @@ impl Process {
             }
         }
     }
+
+    /// Kills the process group the child leads (the child and whatever it started).
+    fn kill_group(&mut self) {
+        #[cfg(unix)]
+        if let Ok(pid) = i32::try_from(self.child.id()) {
+            // SAFETY: kill(2) with a negative pid signals the process group the child was
+            // made the leader of at spawn (`process_group(0)`); no memory is involved.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+    }
 }
 
 impl Drop for Process {
+    /// `quit`, half a second to end, then the child's whole process group is killed (also
+    /// when the child ended: a wrapper's children may live on) and the child reaped.
     fn drop(&mut self) {
         let _ = writeln!(self.stdin, "quit");
         let _ = self.stdin.flush();
         let deadline = Instant::now() + Duration::from_millis(500);
         while Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
-                return;
+                break;
             }
             std::thread::sleep(Duration::from_millis(10));
         }
+        self.kill_group();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -235,6 +310,9 @@ fn go_command(limits: &Limits) -> String {
             s += &format!(" {word} {}", ms(v));
         }
     }
+    if let Some(m) = limits.movestogo {
+        s += &format!(" movestogo {m}");
+    }
     s
 }
 
@@ -285,8 +363,12 @@ impl Engine for UciEngine {
         let mut result = SearchResult::no_move(false, Duration::ZERO);
         let white = game.position().side() == 0;
         let timeout = search_deadline(limits, white, self.move_timeout);
+        // The last thing the engine said in words, for the reason of a failure.
+        let mut said: Option<String> = None;
         let line = self.process.wait_for(timeout, "'bestmove'", |l| {
-            if l.starts_with("info ") {
+            if let Some(text) = l.strip_prefix("info string ") {
+                said = Some(text.chars().take(200).collect());
+            } else if l.starts_with("info ") {
                 parse_info(l, &mut result);
             }
             l.starts_with("bestmove")
@@ -300,9 +382,19 @@ impl Engine for UciEngine {
             }
         };
         let text = line.split_whitespace().nth(1).unwrap_or("");
+        let because = said.map(|s| format!("; it said '{s}'")).unwrap_or_default();
+        if text == "0000" || text == "(none)" || text.is_empty() {
+            // The null move: the engine has no move to play (the game only asks in a
+            // position with legal moves), so it gives up the game.
+            return Err(EngineError::Backend(format!(
+                "{}: no move ('{}') in a position with legal moves{because}",
+                self.process.label,
+                line.trim()
+            )));
+        }
         let best = Move::parse_uci_parts(text).ok_or_else(|| {
             EngineError::Backend(format!(
-                "{}: bestmove '{text}' is not a move ('{}')",
+                "{}: bestmove '{text}' is not a move ('{}'){because}",
                 self.process.label,
                 line.trim()
             ))
@@ -477,8 +569,10 @@ impl Engine for XboardEngine {
             let own = if white { limits.wtime } else { limits.btime };
             let inc = if white { limits.winc } else { limits.binc };
             let base = own.unwrap_or(Duration::from_secs(60));
+            // Moves per period: the moves to go at the game's first search (`40/7200`: 40).
             format!(
-                "level 0 {}:{:02} {}",
+                "level {} {}:{:02} {}",
+                limits.movestogo.unwrap_or(0),
                 base.as_secs() / 60,
                 base.as_secs() % 60,
                 inc.unwrap_or_default().as_secs_f64()
@@ -568,6 +662,16 @@ mod tests {
         g.push_uci("e2e4").unwrap();
         assert_eq!(position_command(&g), "position startpos moves e2e4");
         assert_eq!(go_command(&Limits::nodes(500)), "go nodes 500");
+        let clock = Limits {
+            wtime: Some(Duration::from_secs(7200)),
+            btime: Some(Duration::from_millis(7_100_500)),
+            movestogo: Some(40),
+            ..Limits::default()
+        };
+        assert_eq!(
+            go_command(&clock),
+            "go wtime 7200000 btime 7100500 movestogo 40"
+        );
         let f = parse_features("feature ping=1 myname=\"Fairy-Max 5.0\" setboard=0 done=1");
         assert_eq!(f[1], ("myname".to_string(), "Fairy-Max 5.0".to_string()));
         assert_eq!(f[3], ("done".to_string(), "1".to_string()));

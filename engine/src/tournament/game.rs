@@ -1,30 +1,100 @@
-//! One game between two [`Engine`]s: fixed nodes, fixed depth or a clock; from a start position
-//! and an opening line; ended by the rules (mate, stalemate, fifty moves, threefold repetition,
-//! insufficient material, the same tests as [`Game::status`]), by a move cap, or by a forfeit
-//! (loss on time, illegal move, engine failure). Also the game as PGN.
+//! One game between two [`Engine`]s: fixed nodes, fixed depth, a time per move or a clock,
+//! each side with its own limit if it has one; from a start position and an opening line;
+//! ended by the rules (mate, stalemate, fifty moves, threefold repetition, insufficient
+//! material, the same tests as [`Game::status`]), by a move cap, or by a forfeit (loss on
+//! time, illegal move, engine failure). Also the game as PGN, with each move's time.
 
-use crate::engine::{Engine, Limits, SearchControl};
+use super::clock::{ClockMode, SideClock, TimeControl, pgn_time};
+use crate::engine::{Engine, EngineClock, Limits, SearchControl};
 use crate::game::{Game, GameStatus};
 use crate::moves::Move;
 use crate::piece::BLACK;
 use crate::position::{Position, START_FEN};
 use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-/// What limits every move of a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What limits every move of a game (or one player's moves).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MoveLimit {
     /// A fixed node budget per move.
     Nodes(u64),
     /// A fixed depth per move.
     Depth(u32),
-    /// A Fischer clock: base time per side plus an increment per move.
-    Clock {
-        /// Time at the start.
-        base: Duration,
-        /// Added after each move.
-        increment: Duration,
-    },
+    /// A fixed time per move (on the player's clock: emulated time for an 8-bit build or an
+    /// adapted program under [`ClockMode::Emulated`]).
+    MoveTime(Duration),
+    /// A chess clock per side.
+    Clock(TimeControl),
+}
+
+/// The deepest fixed depth a tournament asks for: more than any of Kempelen's searches goes
+/// (the 8-bit builds stop at 32), and far more than a game can wait for.
+pub const MAX_DEPTH: u32 = 64;
+
+impl MoveLimit {
+    /// A player's own limit: `depth:N`, `nodes:N` or `movetime:SECONDS`.
+    pub fn parse_fixed(text: &str) -> Result<MoveLimit, String> {
+        let (kind, value) = text
+            .split_once(':')
+            .ok_or_else(|| format!("'{text}': expected depth:N, nodes:N or movetime:SECONDS"))?;
+        let value = value.trim();
+        let limit = match kind.trim().to_ascii_lowercase().as_str() {
+            "depth" => MoveLimit::Depth(
+                value
+                    .parse()
+                    .map_err(|_| format!("'{text}': depth '{value}' is not a whole number"))?,
+            ),
+            "nodes" => MoveLimit::Nodes(
+                value
+                    .parse()
+                    .map_err(|_| format!("'{text}': nodes '{value}' is not a whole number"))?,
+            ),
+            "movetime" => {
+                let v: f64 = value.parse().map_err(|_| {
+                    format!("'{text}': movetime '{value}' is not a number of seconds")
+                })?;
+                if !(v > 0.0 && v <= super::clock::MAX_PERIOD_SECONDS) {
+                    return Err(format!(
+                        "'{text}': movetime {value} is out of range (above 0, at most {} s)",
+                        super::clock::MAX_PERIOD_SECONDS
+                    ));
+                }
+                MoveLimit::MoveTime(Duration::from_secs_f64(v))
+            }
+            _ => {
+                return Err(format!(
+                    "'{text}': expected depth:N, nodes:N or movetime:SECONDS"
+                ));
+            }
+        };
+        limit.check().map_err(|e| format!("'{text}': {e}"))?;
+        Ok(limit)
+    }
+
+    /// Refuses limits no game can be played at: depth 0 or above [`MAX_DEPTH`], no nodes.
+    pub fn check(&self) -> Result<(), String> {
+        match self {
+            MoveLimit::Depth(0) => Err("the depth must be at least 1".into()),
+            MoveLimit::Depth(d) if *d > MAX_DEPTH => Err(format!(
+                "depth {d} is beyond any search (at most {MAX_DEPTH})"
+            )),
+            MoveLimit::Nodes(0) => Err("the node limit must be at least 1".into()),
+            MoveLimit::MoveTime(t) if t.is_zero() => Err("the move time must be positive".into()),
+            _ => Ok(()),
+        }
+    }
+
+    /// Adds this limit to a search request (a clock is kept by the game, not here).
+    fn apply(&self, limits: &mut Limits) {
+        match self {
+            MoveLimit::Nodes(n) => limits.nodes = Some(*n),
+            MoveLimit::Depth(d) => limits.depth = Some(*d),
+            MoveLimit::MoveTime(t) => limits.movetime = Some(*t),
+            MoveLimit::Clock(_) => {}
+        }
+    }
 }
 
 impl fmt::Display for MoveLimit {
@@ -32,20 +102,25 @@ impl fmt::Display for MoveLimit {
         match self {
             MoveLimit::Nodes(n) => write!(f, "{n} nodes/move"),
             MoveLimit::Depth(d) => write!(f, "depth {d}"),
-            MoveLimit::Clock { base, increment } => {
-                write!(f, "{}+{}", base.as_secs_f64(), increment.as_secs_f64())
-            }
+            MoveLimit::MoveTime(t) => write!(f, "{} s/move", t.as_secs_f64()),
+            MoveLimit::Clock(tc) => write!(f, "{tc}"),
         }
     }
 }
 
 /// How a game is played.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameSettings {
     /// The limit of each move.
     pub limit: MoveLimit,
     /// A draw is adjudicated when the game reaches this many plies (counting the opening).
     pub max_plies: usize,
+    /// Whose time the clocks are charged and each move's time is recorded in.
+    pub clock: ClockMode,
+    /// The host time a move may take beyond its limit (its time per move or the time left
+    /// on its clock) before the search is stopped and the player forfeits; `None`: no bound.
+    /// It bounds players that run in this process; an external engine has its own.
+    pub move_timeout: Option<Duration>,
 }
 
 impl Default for GameSettings {
@@ -53,7 +128,38 @@ impl Default for GameSettings {
         GameSettings {
             limit: MoveLimit::Nodes(10_000),
             max_plies: 400,
+            clock: ClockMode::Host,
+            move_timeout: None,
         }
+    }
+}
+
+/// One side of a game: its name, its engine and its own limit, if any (in a game with a
+/// clock both the clock and this limit bound its moves; otherwise this limit replaces the
+/// game's).
+pub struct Seat<'a> {
+    /// The name in the record and the PGN.
+    pub name: &'a str,
+    /// What plays.
+    pub engine: &'a mut dyn Engine,
+    /// The player's own limit.
+    pub limit: Option<MoveLimit>,
+}
+
+impl<'a> Seat<'a> {
+    /// A side playing at the game's limit.
+    pub fn new(name: &'a str, engine: &'a mut dyn Engine) -> Seat<'a> {
+        Seat {
+            name,
+            engine,
+            limit: None,
+        }
+    }
+
+    /// A side with a limit of its own.
+    pub fn with_limit(mut self, limit: Option<MoveLimit>) -> Seat<'a> {
+        self.limit = limit;
+        self
     }
 }
 
@@ -98,6 +204,16 @@ impl Outcome {
             Outcome::WhiteWins => "1-0",
             Outcome::BlackWins => "0-1",
             Outcome::Draw => "1/2-1/2",
+        }
+    }
+
+    /// The outcome of a PGN result (`None` for `*` and anything else).
+    pub fn from_pgn(text: &str) -> Option<Outcome> {
+        match text {
+            "1-0" => Some(Outcome::WhiteWins),
+            "0-1" => Some(Outcome::BlackWins),
+            "1/2-1/2" => Some(Outcome::Draw),
+            _ => None,
         }
     }
 
@@ -161,6 +277,54 @@ impl Termination {
                 | Termination::InsufficientMaterial
         )
     }
+
+    /// Whether a player lost by a forfeit (time, illegal move, engine failure).
+    pub fn is_forfeit(&self) -> bool {
+        matches!(
+            self,
+            Termination::TimeForfeit
+                | Termination::IllegalMove { .. }
+                | Termination::EngineFailure { .. }
+        )
+    }
+
+    /// The kind of ending, for counts: the text without a forfeit's detail.
+    pub fn category(&self) -> String {
+        match self {
+            Termination::IllegalMove { .. } => "illegal move".to_string(),
+            Termination::EngineFailure { .. } => "engine failure".to_string(),
+            t => t.to_string(),
+        }
+    }
+
+    /// The termination whose text ([`fmt::Display`]) is `text`, as the PGN comment after the
+    /// last move records it; `None` for any other text.
+    pub fn from_text(text: &str) -> Option<Termination> {
+        let text = text.trim();
+        let plain = [
+            Termination::Checkmate,
+            Termination::Stalemate,
+            Termination::ThreefoldRepetition,
+            Termination::FiftyMoves,
+            Termination::InsufficientMaterial,
+            Termination::MoveCap,
+            Termination::TimeForfeit,
+        ];
+        if let Some(t) = plain.into_iter().find(|t| t.to_string() == text) {
+            return Some(t);
+        }
+        if let Some(reason) = text.strip_prefix("engine failure: ") {
+            return Some(Termination::EngineFailure {
+                reason: reason.to_string(),
+            });
+        }
+        let quoted = text
+            .strip_prefix("illegal move '")?
+            .strip_suffix("' (forfeit)")?;
+        Some(Termination::IllegalMove {
+            text: quoted.to_string(),
+        })
+    }
 }
 
 impl fmt::Display for Termination {
@@ -179,8 +343,19 @@ impl fmt::Display for Termination {
     }
 }
 
+/// The time of one move: what the player's clock was charged and what it shows after.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveStamp {
+    /// The time the move took: the player's emulated time when `emulated`, else the host's.
+    pub time: Duration,
+    /// Whether `time` is emulated time at the player's machine's clock.
+    pub emulated: bool,
+    /// The player's clock after the move, in a game with a clock.
+    pub clock: Option<Duration>,
+}
+
 /// A finished game.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct GameRecord {
     /// White's name.
     pub white: String,
@@ -190,67 +365,94 @@ pub struct GameRecord {
     pub opening: Opening,
     /// Every move from the start position, opening moves first.
     pub moves: Vec<Move>,
+    /// The time of each move of `moves` that a player searched (`None` for opening moves).
+    pub stamps: Vec<Option<MoveStamp>>,
     /// The result.
     pub outcome: Outcome,
     /// Why it ended.
     pub termination: Termination,
     /// Nodes searched by White and Black (as the engines report them).
     pub nodes: [u64; 2],
+    /// The game's limit.
+    pub limit: MoveLimit,
+    /// Whose time the game charged.
+    pub clock_mode: ClockMode,
+    /// The clock of White's and Black's engine (host, or an emulated machine).
+    pub clocks: [EngineClock; 2],
+    /// White's and Black's own limits.
+    pub limits: [Option<MoveLimit>; 2],
 }
 
-/// Plays one game. The engines get `new_game` first; names are taken from the arguments so
-/// the caller decides how players are labelled.
-pub fn play_game(
-    white: (&str, &mut dyn Engine),
-    black: (&str, &mut dyn Engine),
+impl GameRecord {
+    /// A game that ended before any engine moved (an engine that did not start): the
+    /// opening's moves and the result.
+    pub fn unplayed(
+        names: [&str; 2],
+        opening: &Opening,
+        settings: &GameSettings,
+        outcome: Outcome,
+        termination: Termination,
+    ) -> GameRecord {
+        GameRecord {
+            white: names[0].to_string(),
+            black: names[1].to_string(),
+            opening: opening.clone(),
+            moves: opening.moves.clone(),
+            stamps: vec![None; opening.moves.len()],
+            outcome,
+            termination,
+            nodes: [0, 0],
+            limit: settings.limit.clone(),
+            clock_mode: settings.clock,
+            clocks: [EngineClock::Host, EngineClock::Host],
+            limits: [None, None],
+        }
+    }
+}
+
+/// Plays one game. The engines get `new_game` first; names are taken from the seats so the
+/// caller decides how players are labelled.
+pub fn play_game<'a>(
+    white: Seat<'a>,
+    black: Seat<'a>,
     opening: &Opening,
     settings: &GameSettings,
 ) -> GameRecord {
-    let (white_name, white_engine) = white;
-    let (black_name, black_engine) = black;
     let mut game = Game::new(opening.start.clone());
     for &m in &opening.moves {
         game.push(m)
             .expect("opening moves are checked when the opening is made");
     }
-    let mut record = GameRecord {
-        white: white_name.to_string(),
-        black: black_name.to_string(),
-        opening: opening.clone(),
-        moves: Vec::new(),
-        outcome: Outcome::Draw,
-        termination: Termination::MoveCap,
-        nodes: [0, 0],
-    };
-    let mut engines: [&mut dyn Engine; 2] = [white_engine, black_engine];
-    for (i, e) in engines.iter_mut().enumerate() {
-        if let Err(err) = e.new_game() {
+    let mut record = GameRecord::unplayed(
+        [white.name, black.name],
+        opening,
+        settings,
+        Outcome::Draw,
+        Termination::MoveCap,
+    );
+    record.clocks = [white.engine.clock(), black.engine.clock()];
+    record.limits = [white.limit.clone(), black.limit.clone()];
+    let mut seats = [white, black];
+    for (i, s) in seats.iter_mut().enumerate() {
+        if let Err(err) = s.engine.new_game() {
             let side = if i == 0 { 0 } else { BLACK };
+            let reason = err.to_string();
             return finish(
                 record,
-                game,
                 Outcome::win_for(side ^ BLACK),
-                Termination::EngineFailure {
-                    reason: err.to_string(),
-                },
+                Termination::EngineFailure { reason },
             );
         }
     }
-    let mut clocks = match settings.limit {
-        MoveLimit::Clock { base, .. } => [base, base],
-        _ => [Duration::ZERO; 2],
+    let mut clocks = match &settings.limit {
+        MoveLimit::Clock(tc) => Some([SideClock::new(tc), SideClock::new(tc)]),
+        _ => None,
     };
     loop {
-        let status = game.status();
-        let termination = match status {
+        let termination = match game.status() {
             GameStatus::Ongoing => None,
             GameStatus::Checkmate { winner } => {
-                return finish(
-                    record,
-                    game,
-                    Outcome::win_for(winner),
-                    Termination::Checkmate,
-                );
+                return finish(record, Outcome::win_for(winner), Termination::Checkmate);
             }
             GameStatus::Stalemate => Some(Termination::Stalemate),
             GameStatus::ThreefoldRepetition => Some(Termination::ThreefoldRepetition),
@@ -258,67 +460,143 @@ pub fn play_game(
             GameStatus::InsufficientMaterial => Some(Termination::InsufficientMaterial),
         };
         if let Some(t) = termination {
-            return finish(record, game, Outcome::Draw, t);
+            return finish(record, Outcome::Draw, t);
         }
         if game.moves().len() >= settings.max_plies {
-            return finish(record, game, Outcome::Draw, Termination::MoveCap);
+            return finish(record, Outcome::Draw, Termination::MoveCap);
         }
         let side = game.position().side();
         let who = usize::from(side == BLACK);
-        let limits = match settings.limit {
-            MoveLimit::Nodes(n) => Limits::nodes(n),
-            MoveLimit::Depth(d) => Limits::depth(d),
-            MoveLimit::Clock { increment, .. } => Limits {
-                wtime: Some(clocks[0]),
-                btime: Some(clocks[1]),
-                winc: Some(increment),
-                binc: Some(increment),
-                ..Limits::default()
-            },
-        };
-        let started = Instant::now();
-        let result = engines[who].search(&game, &limits, &SearchControl::default());
-        let spent = started.elapsed();
         let forfeit = Outcome::win_for(side ^ BLACK);
+        let mut limits = Limits::default();
+        match (&settings.limit, &seats[who].limit) {
+            (MoveLimit::Clock(_), own) => {
+                let c = clocks.as_ref().expect("a clock game has clocks");
+                limits.wtime = Some(c[0].remaining());
+                limits.btime = Some(c[1].remaining());
+                limits.winc = Some(c[0].increment());
+                limits.binc = Some(c[1].increment());
+                limits.movestogo = c[who].moves_to_go();
+                if let Some(own) = own {
+                    own.apply(&mut limits);
+                }
+            }
+            (_, Some(own)) => own.apply(&mut limits),
+            (game_limit, None) => game_limit.apply(&mut limits),
+        }
+        // Whose time this move is charged: the engine's own report when the game keeps
+        // emulated time and the engine runs on an emulated clock, else the host's.
+        let emulated = settings.clock == ClockMode::Emulated
+            && matches!(record.clocks[who], EngineClock::Emulated { .. });
+        let engine = &mut *seats[who].engine;
+        let (result, host_time, timed_out) = search_bounded(engine, &game, &limits, who, settings);
         let result = match result {
             Ok(r) => r,
             Err(err) => {
-                let t = Termination::EngineFailure {
-                    reason: err.to_string(),
-                };
-                return finish(record, game, forfeit, t);
+                let reason = err.to_string();
+                return finish(record, forfeit, Termination::EngineFailure { reason });
             }
         };
+        if let Some(t) = timed_out {
+            let reason = format!(
+                "no move within the move timeout ({} s of host time beyond its limit); stopped",
+                t.as_secs_f64()
+            );
+            return finish(record, forfeit, Termination::EngineFailure { reason });
+        }
         record.nodes[who] += result.nodes;
-        if let MoveLimit::Clock { increment, .. } = settings.limit {
-            if spent > clocks[who] {
-                return finish(record, game, forfeit, Termination::TimeForfeit);
+        let spent = if emulated { result.time } else { host_time };
+        let mut stamp = MoveStamp {
+            time: spent,
+            emulated,
+            clock: None,
+        };
+        if let Some(c) = clocks.as_mut() {
+            if !c[who].charge(spent) {
+                return finish(record, forfeit, Termination::TimeForfeit);
             }
-            clocks[who] = clocks[who] - spent + increment;
+            stamp.clock = Some(c[who].remaining());
         }
         let Some(best) = result.best else {
             let t = Termination::EngineFailure {
                 reason: "returned no move in a position with legal moves".into(),
             };
-            return finish(record, game, forfeit, t);
+            return finish(record, forfeit, t);
         };
         if game.push(best).is_err() {
             let t = Termination::IllegalMove {
                 text: best.to_uci(),
             };
-            return finish(record, game, forfeit, t);
+            return finish(record, forfeit, t);
         }
+        record.moves.push(best);
+        record.stamps.push(Some(stamp));
     }
 }
 
-fn finish(mut record: GameRecord, game: Game, outcome: Outcome, t: Termination) -> GameRecord {
-    record.moves = game.moves().to_vec();
+/// Runs one search, stopped after the host time the settings allow it. Returns the result,
+/// the host time it took, and the timeout when it was stopped for it.
+fn search_bounded(
+    engine: &mut dyn Engine,
+    game: &Game,
+    limits: &Limits,
+    who: usize,
+    settings: &GameSettings,
+) -> (
+    Result<crate::SearchResult, crate::EngineError>,
+    Duration,
+    Option<Duration>,
+) {
+    let stop = Arc::new(AtomicBool::new(false));
+    let control = SearchControl {
+        stop: Arc::clone(&stop),
+        info: None,
+        start: Instant::now(),
+    };
+    let Some(timeout) = settings.move_timeout else {
+        let result = engine.search(game, limits, &control);
+        return (result, control.start.elapsed(), None);
+    };
+    // The move's own limit (its time, or what is left on its clock), then the timeout. An
+    // emulated clock is taken as host time too: no emulated machine of Kempelen's is slower
+    // than the host emulating it.
+    let own = if who == 0 { limits.wtime } else { limits.btime };
+    let allowed = limits
+        .movetime
+        .into_iter()
+        .chain(own)
+        .max()
+        .unwrap_or_default()
+        + timeout;
+    let fired = AtomicBool::new(false);
+    let (done_tx, done_rx) = std::sync::mpsc::channel::<()>();
+    let result = std::thread::scope(|scope| {
+        let (fired, stop) = (&fired, &stop);
+        scope.spawn(move || {
+            if done_rx.recv_timeout(allowed).is_err() {
+                fired.store(true, Ordering::Relaxed);
+                stop.store(true, Ordering::Relaxed);
+            }
+        });
+        let result = engine.search(game, limits, &control);
+        let _ = done_tx.send(());
+        result
+    });
+    let elapsed = control.start.elapsed();
+    (
+        result,
+        elapsed,
+        fired.load(Ordering::Relaxed).then_some(timeout),
+    )
+}
+
+fn finish(mut record: GameRecord, outcome: Outcome, t: Termination) -> GameRecord {
     record.outcome = outcome;
     record.termination = t;
     record
 }
 
-/// PGN tags beyond the players and the result.
+/// PGN tags beyond the players, the result and what the record holds.
 #[derive(Clone, Debug, Default)]
 pub struct PgnTags {
     /// `Event`.
@@ -327,70 +605,125 @@ pub struct PgnTags {
     pub round: String,
     /// `Date` (`YYYY.MM.DD`; empty: unknown).
     pub date: String,
-    /// The move limit: a clock becomes the standard `TimeControl` tag (`base+inc` in seconds),
-    /// nodes and depth a `TimeControl "-"` with a `Limit` tag saying which.
-    pub limit: Option<MoveLimit>,
+}
+
+/// A tag value as PGN can hold it: no control characters (a newline would end the tag; each
+/// becomes a space), backslash and quote escaped.
+pub fn pgn_tag_value(v: &str) -> String {
+    v.chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect::<String>()
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
 }
 
 /// The game as PGN (export format: tag pairs, SAN movetext wrapped at 79 columns, a comment
 /// with the termination when it is not evident from the moves).
+///
+/// Tags: the seven of the standard roster; `SetUp` and `FEN` for a start other than the
+/// standard position; `Opening`; `TimeControl` (a clock as PGN writes it, `40/7200`, or `-`
+/// with a `Limit` tag for nodes, depth or a time per move); `WhiteLimit`/`BlackLimit` for a
+/// player's own limit; `WhiteMachine` and `WhiteMHz` (and Black's) for a player on an
+/// emulated machine; `WhiteClock`/`BlackClock` (`emulated` or `host`) and a `[%emt H:MM:SS]`
+/// comment after each move for the time it took, where the time is emulated or decided a
+/// clock; `[%clk H:MM:SS]` for the clock after the move in a game with a clock.
 pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
     let mut out = String::new();
-    let q = |s: &str| s.replace('\\', "\\\\").replace('"', "\\\"");
+    let mut tag = |k: &str, v: &str| {
+        let v = if v.is_empty() { "?" } else { v };
+        out.push_str(&format!("[{k} \"{}\"]\n", pgn_tag_value(v)));
+    };
     let date = if tags.date.is_empty() {
         "????.??.??"
     } else {
         &tags.date
     };
-    for (k, v) in [
-        ("Event", tags.event.as_str()),
-        ("Site", "Kempelen tournament"),
-        ("Date", date),
-        ("Round", tags.round.as_str()),
-        ("White", record.white.as_str()),
-        ("Black", record.black.as_str()),
-        ("Result", record.outcome.pgn()),
-    ] {
-        out += &format!("[{k} \"{}\"]\n", q(if v.is_empty() { "?" } else { v }));
-    }
+    tag("Event", &tags.event);
+    tag("Site", "Kempelen tournament");
+    tag("Date", date);
+    tag("Round", &tags.round);
+    tag("White", &record.white);
+    tag("Black", &record.black);
+    tag("Result", record.outcome.pgn());
     let start_fen = record.opening.start.to_fen();
     if start_fen != START_FEN {
-        out += "[SetUp \"1\"]\n";
-        out += &format!("[FEN \"{start_fen}\"]\n");
+        tag("SetUp", "1");
+        tag("FEN", &start_fen);
     }
-    out += &format!("[Opening \"{}\"]\n", q(&record.opening.name));
-    match tags.limit {
-        Some(MoveLimit::Clock { base, increment }) => {
-            out += &format!(
-                "[TimeControl \"{}+{}\"]\n",
-                base.as_secs_f64(),
-                increment.as_secs_f64()
-            );
+    tag("Opening", &record.opening.name);
+    match &record.limit {
+        MoveLimit::Clock(tc) => tag("TimeControl", &tc.to_string()),
+        limit => {
+            tag("TimeControl", "-");
+            tag("Limit", &limit.to_string());
         }
-        Some(limit) => out += &format!("[TimeControl \"-\"]\n[Limit \"{limit}\"]\n"),
-        None => {}
     }
-    out += &format!("[PlyCount \"{}\"]\n", record.moves.len());
+    for (colour, i) in [("White", 0), ("Black", 1)] {
+        if let Some(l) = &record.limits[i] {
+            tag(&format!("{colour}Limit"), &l.to_string());
+        }
+        if let EngineClock::Emulated { machine, mhz } = &record.clocks[i] {
+            tag(&format!("{colour}Machine"), machine);
+            tag(&format!("{colour}MHz"), &mhz.to_string());
+        }
+    }
+    let timed = |i: usize| {
+        matches!(record.limit, MoveLimit::Clock(_))
+            || (record.clock_mode == ClockMode::Emulated
+                && matches!(record.clocks[i], EngineClock::Emulated { .. }))
+    };
+    for (colour, i) in [("White", 0), ("Black", 1)] {
+        if timed(i) {
+            let clock = match (record.clock_mode, &record.clocks[i]) {
+                (ClockMode::Emulated, EngineClock::Emulated { .. }) => "emulated",
+                _ => "host",
+            };
+            tag(&format!("{colour}Clock"), clock);
+        }
+    }
+    tag("PlyCount", &record.moves.len().to_string());
     let termination = match &record.termination {
         Termination::TimeForfeit => "time forfeit",
         Termination::IllegalMove { .. } | Termination::EngineFailure { .. } => "rules infraction",
         Termination::MoveCap => "adjudication",
         _ => "normal",
     };
-    out += &format!("[Termination \"{termination}\"]\n\n");
+    tag("Termination", termination);
+    out.push('\n');
     let mut pos = record.opening.start.clone();
     let mut tokens = Vec::new();
+    // Black's move gets its number at the start and after a comment.
+    let mut numbered = false;
     for (i, &m) in record.moves.iter().enumerate() {
-        if pos.side() == 0 {
-            tokens.push(format!("{}.", pos.fullmove_number()));
-        } else if i == 0 {
-            tokens.push(format!("{}...", pos.fullmove_number()));
+        let who = usize::from(pos.side() == BLACK);
+        // A move, its number and its comment are one token: a line never starts with a
+        // comment or ends with a move number.
+        let mut san = if pos.side() == 0 {
+            format!("{}. ", pos.fullmove_number())
+        } else if !numbered {
+            format!("{}... ", pos.fullmove_number())
+        } else {
+            String::new()
+        };
+        san += &pos.san(m);
+        numbered = pos.side() == 0;
+        if let (Some(Some(stamp)), true) = (record.stamps.get(i), timed(who)) {
+            san += &format!(" {{[%emt {}]", pgn_time(stamp.time));
+            if let Some(clock) = stamp.clock {
+                san += &format!(" [%clk {}]", pgn_time(clock));
+            }
+            san.push('}');
+            numbered = false;
         }
-        tokens.push(pos.san(m));
+        tokens.push(san);
         pos.play(m);
     }
     if record.termination != Termination::Checkmate {
-        tokens.push(format!("{{{}}}", record.termination));
+        // A comment holds no closing brace.
+        tokens.push(format!(
+            "{{{}}}",
+            record.termination.to_string().replace('}', ")")
+        ));
     }
     tokens.push(record.outcome.pgn().to_string());
     let mut line = String::new();
@@ -422,10 +755,11 @@ mod tests {
         let settings = GameSettings {
             limit: MoveLimit::Depth(1),
             max_plies: 12,
+            ..GameSettings::default()
         };
         let r = play_game(
-            ("A", &mut a),
-            ("B", &mut b),
+            Seat::new("A", &mut a),
+            Seat::new("B", &mut b),
             &Opening::startpos(),
             &settings,
         );
@@ -469,13 +803,14 @@ mod tests {
         let settings = GameSettings {
             limit: MoveLimit::Nodes(100),
             max_plies: 10,
+            ..GameSettings::default()
         };
         let play = |black: Result<Option<Move>, crate::EngineError>| {
             let mut white = NativeEngine::new(Profile::Reference);
             let mut black = Scripted(black);
             play_game(
-                ("w", &mut white),
-                ("b", &mut black),
+                Seat::new("w", &mut white),
+                Seat::new("b", &mut black),
                 &Opening::startpos(),
                 &settings,
             )
@@ -517,12 +852,13 @@ mod tests {
         let mut a = NativeEngine::new(Profile::Reference);
         let mut b = NativeEngine::new(Profile::Reference);
         let r = play_game(
-            ("A", &mut a),
-            ("B", &mut b),
+            Seat::new("A", &mut a),
+            Seat::new("B", &mut b),
             &opening,
             &GameSettings {
                 limit: MoveLimit::Depth(2),
                 max_plies: 10,
+                ..GameSettings::default()
             },
         );
         assert_eq!(
@@ -536,5 +872,130 @@ mod tests {
             "{pgn}"
         );
         assert!(pgn.contains("1. Ra8# 1-0"), "{pgn}");
+    }
+
+    /// An engine on an emulated clock that reports `per_move` for every move and plays the
+    /// first legal move.
+    struct Emulated {
+        per_move: Duration,
+    }
+
+    impl Engine for Emulated {
+        fn name(&self) -> String {
+            "emulated".into()
+        }
+        fn perft(&mut self, _: &Position, _: u32) -> Result<u64, crate::EngineError> {
+            Ok(0)
+        }
+        fn search(
+            &mut self,
+            game: &Game,
+            _: &Limits,
+            _: &SearchControl,
+        ) -> Result<crate::SearchResult, crate::EngineError> {
+            let mut r = crate::SearchResult::no_move(false, self.per_move);
+            r.best = game.position().legal_moves().as_slice().first().copied();
+            r.nodes = 1;
+            Ok(r)
+        }
+        fn clock(&self) -> EngineClock {
+            EngineClock::Emulated {
+                machine: "jupiter-3".into(),
+                mhz: 2.0,
+            }
+        }
+    }
+
+    #[test]
+    fn emulated_clocks_charge_the_reported_time_and_flags_fall() {
+        // 3 moves in 100 s: White takes 30 s a move, Black 40 s. Black's third move would
+        // leave him 100 - 120 < 0: his flag falls on it, White's does not (90 s of 100).
+        let settings = GameSettings {
+            limit: MoveLimit::Clock("3/100".parse().unwrap()),
+            max_plies: 20,
+            clock: ClockMode::Emulated,
+            move_timeout: Some(Duration::from_secs(60)),
+        };
+        let mut w = Emulated {
+            per_move: Duration::from_secs(30),
+        };
+        let mut b = Emulated {
+            per_move: Duration::from_secs(40),
+        };
+        let r = play_game(
+            Seat::new("w", &mut w),
+            Seat::new("b", &mut b),
+            &Opening::startpos(),
+            &settings,
+        );
+        assert_eq!(
+            (r.outcome, r.termination.clone()),
+            (Outcome::WhiteWins, Termination::TimeForfeit)
+        );
+        assert_eq!(r.moves.len(), 5, "w b w b w, then b's flag falls");
+        let s = r.stamps[3].unwrap();
+        assert_eq!(
+            (s.time, s.emulated, s.clock),
+            (Duration::from_secs(40), true, Some(Duration::from_secs(20)))
+        );
+        // White's third move ends the period: 10 s left plus another 100.
+        assert_eq!(r.stamps[4].unwrap().clock, Some(Duration::from_secs(110)));
+        let pgn = to_pgn(&r, &PgnTags::default());
+        for tag in [
+            "[TimeControl \"3/100\"]",
+            "[WhiteMachine \"jupiter-3\"]",
+            "[WhiteMHz \"2\"]",
+            "[BlackClock \"emulated\"]",
+            "[Termination \"time forfeit\"]",
+        ] {
+            assert!(pgn.contains(tag), "{tag}: {pgn}");
+        }
+        assert!(
+            pgn.contains("1. Na3 {[%emt 0:00:30] [%clk 0:01:10]} 1... a6 {[%emt 0:00:40]"),
+            "{pgn}"
+        );
+        assert!(pgn.contains("{[%emt 0:00:40] [%clk 0:00:20]}"), "{pgn}");
+        assert!(pgn.trim_end().ends_with("{loss on time} 1-0"), "{pgn}");
+        // The same engines on host clocks are charged the host's time: no flag.
+        let host = GameSettings {
+            clock: ClockMode::Host,
+            ..settings
+        };
+        let r = play_game(
+            Seat::new("w", &mut w),
+            Seat::new("b", &mut b),
+            &Opening::startpos(),
+            &host,
+        );
+        assert_ne!(r.termination, Termination::TimeForfeit);
+        assert!(!r.stamps.iter().flatten().any(|s| s.emulated));
+        assert!(to_pgn(&r, &PgnTags::default()).contains("[WhiteClock \"host\"]"));
+    }
+
+    #[test]
+    fn a_search_beyond_the_move_timeout_is_stopped_and_forfeits() {
+        // The reference at a depth it cannot finish, stopped after 50 ms of host time.
+        let settings = GameSettings {
+            limit: MoveLimit::Depth(MAX_DEPTH),
+            max_plies: 10,
+            clock: ClockMode::Host,
+            move_timeout: Some(Duration::from_millis(50)),
+        };
+        let mut a = NativeEngine::new(Profile::Reference);
+        let mut b = NativeEngine::new(Profile::Reference);
+        let r = play_game(
+            Seat::new("a", &mut a),
+            Seat::new("b", &mut b),
+            &Opening::startpos(),
+            &settings,
+        );
+        assert_eq!(r.outcome, Outcome::BlackWins);
+        let Termination::EngineFailure { reason } = &r.termination else {
+            panic!("{:?}", r.termination)
+        };
+        assert!(
+            reason.contains("no move within the move timeout (0.05 s"),
+            "{reason}"
+        );
     }
 }

@@ -4,7 +4,7 @@
 //! played first (so engines that cannot set up a position still can play it), and they must
 //! lead to the given position; without it, the game starts from the position.
 
-use super::TournamentError;
+use super::error::TournamentError;
 use super::game::Opening;
 use crate::position::Position;
 

@@ -1,22 +1,90 @@
 //! Who plays: a native profile (any name [`Profile`] accepts), a reference variant with one
-//! feature switched off ([`Features`], for "Elo per feature"), or an external UCI or xboard
-//! engine. A [`PlayerSpec`] is parsed once and starts a fresh engine for every game.
+//! feature switched off ([`Features`], for "Elo per feature"), an external UCI or xboard
+//! engine, or a kind of player a crate above this one supplies ([`PlayerKinds`]: the 8-bit
+//! builds in the emulator, the adapted historical programs). A [`PlayerSpec`] is parsed once
+//! and starts a fresh engine for every game.
 //!
-//! Syntax: `[LABEL=]NAME[:OPTION=VALUE,...]` for native players (`full:Hash=16`) and
+//! Syntax: `[LABEL=]NAME[:OPTION=VALUE,...]` for native players (`full:Hash=16`),
 //! `[LABEL=]uci:COMMAND[:OPTION=VALUE,...]` or `[LABEL=]xboard:COMMAND` for external engines
-//! (`sf1350=uci:stockfish:UCI_LimitStrength=true,UCI_Elo=1350`, `xboard:fairymax`). A command
-//! may carry arguments separated by spaces; a program name without `/` is looked up in `PATH`
-//! and `/usr/games`.
+//! (`sf1350=uci:stockfish:UCI_LimitStrength=true,UCI_Elo=1350`, `xboard:fairymax`), and
+//! `[LABEL=]KIND[:ARGUMENT][:OPTION=VALUE,...]` for a supplied kind (`z80:Machine=jupiter-3`,
+//! `program:adaptors/sargon-jupiter3.toml`). A command may carry arguments separated by
+//! spaces; a program name without `/` is looked up in `PATH` and `/usr/games`. A label holds
+//! no control characters (it goes into PGN tags).
 
-use super::TournamentError;
+use super::error::TournamentError;
 use super::external::{UciEngine, XboardEngine};
 use crate::engine::{Engine, EngineError, EngineOption, Limits, SearchControl, SearchResult};
 use crate::game::Game;
 use crate::native::{NativeEngine, Profile};
 use crate::position::Position;
 use crate::reference::{Features, ReferenceLimits, ReferenceSearch};
-use crate::time;
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
+
+/// Starts the engine of a supplied player kind, fresh for each game.
+pub trait PlayerFactory: Send + Sync {
+    /// A new engine, before its options are set.
+    fn start(&self) -> Result<Box<dyn Engine>, EngineError>;
+
+    /// The files the player reads (an adaptor file, say), which no output of the same
+    /// tournament may replace.
+    fn inputs(&self) -> Vec<PathBuf> {
+        Vec::new()
+    }
+}
+
+/// One kind of player a [`PlayerKinds`] supplies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KindInfo {
+    /// The name before the first `:` (`z80`, `program`).
+    pub name: &'static str,
+    /// What the kind takes after its name, if anything (`FILE.toml`); options follow it.
+    pub argument: Option<&'static str>,
+    /// What plays, in a few words.
+    pub help: &'static str,
+}
+
+/// The extension point of the tournament: player kinds that a crate above the engine
+/// supplies, so that any front end (the command line, a test, another program) can set them
+/// in its tournaments beside the native profiles and external engines.
+pub trait PlayerKinds: Send + Sync {
+    /// The kinds it knows.
+    fn kinds(&self) -> Vec<KindInfo>;
+
+    /// A player of `kind` (one of [`PlayerKinds::kinds`]) with its argument, or why there
+    /// can be none.
+    fn player(&self, kind: &str, argument: Option<&str>) -> Result<Arc<dyn PlayerFactory>, String>;
+}
+
+/// A player of a supplied kind.
+#[derive(Clone)]
+pub struct Supplied {
+    /// The kind's name.
+    pub kind: String,
+    /// Its argument.
+    pub argument: Option<String>,
+    /// What starts its engines.
+    pub factory: Arc<dyn PlayerFactory>,
+}
+
+impl std::fmt::Debug for Supplied {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Supplied")
+            .field("kind", &self.kind)
+            .field("argument", &self.argument)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Supplied {
+    fn eq(&self, other: &Supplied) -> bool {
+        (&self.kind, &self.argument) == (&other.kind, &other.argument)
+    }
+}
+
+impl Eq for Supplied {}
 
 /// A reference variant: the reference search with one feature switched off.
 #[derive(Clone, Copy, Debug)]
@@ -104,17 +172,9 @@ impl Engine for ReferenceVariant {
         limits: &Limits,
         control: &SearchControl,
     ) -> Result<SearchResult, EngineError> {
-        if limits.depth == Some(0) {
-            return Err(EngineError::Unsupported("depth must be at least 1".into()));
-        }
+        limits.check_depth()?;
         let pos = game.position();
-        let budget = time::budget(limits, pos.side());
-        let rl = ReferenceLimits {
-            depth: limits.depth,
-            nodes: limits.nodes,
-            soft_time: budget.soft,
-            hard_time: budget.hard,
-        };
+        let rl = ReferenceLimits::from_limits(limits, pos.side());
         Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
             .with_features(self.features)
             .with_control(control)
@@ -137,6 +197,8 @@ pub enum PlayerKind {
     Uci(Vec<String>),
     /// An xboard engine command.
     Xboard(Vec<String>),
+    /// A kind a crate above supplies ([`PlayerKinds`]).
+    Supplied(Supplied),
 }
 
 /// A parsed player.
@@ -153,10 +215,25 @@ pub struct PlayerSpec {
 impl PlayerSpec {
     /// Parses `[LABEL=]NAME[:OPTIONS]`, `[LABEL=]uci:COMMAND[:OPTIONS]`, `[LABEL=]xboard:COMMAND`.
     pub fn parse(text: &str) -> Result<PlayerSpec, TournamentError> {
+        PlayerSpec::parse_with(text, &[])
+    }
+
+    /// [`PlayerSpec::parse`] with the kinds that `supplied` adds (looked at before the
+    /// native profiles).
+    pub fn parse_with(
+        text: &str,
+        supplied: &[&dyn PlayerKinds],
+    ) -> Result<PlayerSpec, TournamentError> {
         let bad = |reason: String| TournamentError::BadPlayer {
-            spec: text.to_string(),
+            spec: text.escape_debug().to_string(),
             reason,
         };
+        if text.chars().any(char::is_control) {
+            return Err(bad(
+                "a control character (a line end, a tab) in a player: names go into PGN tags"
+                    .into(),
+            ));
+        }
         let text_trim = text.trim();
         let (label, rest) = match (text_trim.find('='), text_trim.find(':')) {
             (Some(eq), colon) if colon.is_none_or(|c| eq < c) => {
@@ -177,6 +254,21 @@ impl PlayerSpec {
             }
             Ok(out)
         };
+        // A label from a name and the options: `stockfish(UCI_Elo=1350)`.
+        let default_label = |base: String, options: &[(String, String)]| {
+            if options.is_empty() {
+                base
+            } else {
+                let o: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+                format!("{base}({})", o.join(","))
+            }
+        };
+        let file_stem = |path: &str| {
+            std::path::Path::new(path)
+                .file_stem()
+                .map(|f| f.to_string_lossy().into_owned())
+                .unwrap_or_else(|| path.to_string())
+        };
         let mut parts = rest.splitn(3, ':');
         let head = parts.next().unwrap_or("").trim();
         let lower = head.to_ascii_lowercase();
@@ -195,14 +287,9 @@ impl PlayerSpec {
                 .file_name()
                 .map(|f| f.to_string_lossy().into_owned())
                 .unwrap_or_else(|| command[0].clone());
-            let label = label.map(String::from).unwrap_or_else(|| {
-                if options.is_empty() {
-                    base
-                } else {
-                    let o: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                    format!("{base}({})", o.join(","))
-                }
-            });
+            let label = label
+                .map(String::from)
+                .unwrap_or_else(|| default_label(base, &options));
             if lower == "uci" {
                 return Ok(PlayerSpec {
                     label,
@@ -219,6 +306,44 @@ impl PlayerSpec {
                 options,
             });
         }
+        // A supplied kind: `KIND[:ARGUMENT][:OPTIONS]`.
+        for kinds in supplied {
+            let Some(info) = kinds.kinds().into_iter().find(|k| k.name == lower) else {
+                continue;
+            };
+            let mut parts = rest.splitn(if info.argument.is_some() { 3 } else { 2 }, ':');
+            parts.next();
+            let argument = match info.argument {
+                Some(what) => {
+                    let a = parts.next().unwrap_or("").trim();
+                    if a.is_empty() {
+                        return Err(bad(format!(
+                            "{} takes {what}: {}:{what}",
+                            info.name, info.name
+                        )));
+                    }
+                    Some(a.to_string())
+                }
+                None => None,
+            };
+            let options = parse_options(parts.next())?;
+            let factory = kinds.player(info.name, argument.as_deref()).map_err(&bad)?;
+            let base = argument
+                .as_deref()
+                .map_or_else(|| info.name.to_string(), file_stem);
+            let label = label
+                .map(String::from)
+                .unwrap_or_else(|| default_label(base, &options));
+            return Ok(PlayerSpec {
+                label,
+                kind: PlayerKind::Supplied(Supplied {
+                    kind: info.name.to_string(),
+                    argument,
+                    factory,
+                }),
+                options,
+            });
+        }
         // A native profile or a reference variant; options after the first ':'.
         let options = parse_options(rest.split_once(':').map(|x| x.1))?;
         let kind = match head.parse::<Profile>() {
@@ -227,9 +352,22 @@ impl PlayerSpec {
                 Some(f) => PlayerKind::Variant(head.to_ascii_lowercase(), f),
                 None => {
                     let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+                    let more: Vec<String> = supplied
+                        .iter()
+                        .flat_map(|k| k.kinds())
+                        .map(|k| match k.argument {
+                            Some(a) => format!("{}:{a}", k.name),
+                            None => k.name.to_string(),
+                        })
+                        .collect();
+                    let more = if more.is_empty() {
+                        String::new()
+                    } else {
+                        format!("; also {}", more.join(", "))
+                    };
                     return Err(bad(format!(
                         "{profile_error}; reference variants: {}; external engines: \
-                         uci:COMMAND or xboard:COMMAND",
+                         uci:COMMAND or xboard:COMMAND{more}",
                         names.join(", ")
                     )));
                 }
@@ -248,12 +386,13 @@ impl PlayerSpec {
         })
     }
 
-    /// Starts a fresh engine for one game. External engines get `move_timeout` per move on top
-    /// of their clock.
+    /// Starts a fresh engine for one game and sets its options. External engines get
+    /// `move_timeout` per move on top of their clock.
     pub fn start(&self, move_timeout: Duration) -> Result<Box<dyn Engine>, EngineError> {
         let mut engine: Box<dyn Engine> = match &self.kind {
             PlayerKind::Native(p) => Box::new(NativeEngine::new(*p)),
             PlayerKind::Variant(name, f) => Box::new(ReferenceVariant::new(name, *f)),
+            PlayerKind::Supplied(s) => s.factory.start()?,
             PlayerKind::Uci(cmd) => {
                 return Ok(Box::new(UciEngine::start(
                     &self.label,
@@ -279,6 +418,22 @@ impl PlayerSpec {
     /// Whether this is an external engine.
     pub fn is_external(&self) -> bool {
         matches!(self.kind, PlayerKind::Uci(_) | PlayerKind::Xboard(_))
+    }
+
+    /// The files this player reads: a supplied kind's inputs, an external engine's program
+    /// when it is a file.
+    pub fn inputs(&self) -> Vec<PathBuf> {
+        match &self.kind {
+            PlayerKind::Supplied(s) => s.factory.inputs(),
+            PlayerKind::Uci(cmd) | PlayerKind::Xboard(cmd) => {
+                let mut out = vec![PathBuf::from(super::external::resolve(&cmd[0]))];
+                // A script run by an interpreter (`sh engine.sh`): its file too.
+                out.extend(cmd[1..].iter().map(PathBuf::from).filter(|p| p.is_file()));
+                out.retain(|p| p.is_file());
+                out
+            }
+            _ => Vec::new(),
+        }
     }
 }
 

@@ -7,7 +7,11 @@
 //!   so `d = -400 log10(1/s - 1)`; 75 % is `400 log10 3 = +190.8` Elo.
 //! - One pairing: the standard error of the mean score per game comes from the observed wins,
 //!   draws and losses (the trinomial variance); the interval is `s ± 1.96 se` mapped through the
-//!   curve, and the margin is half its width (the way cutechess-cli prints it).
+//!   curve, and the margin is half its width (the way cutechess-cli prints it). Where that
+//!   interval says nothing (no spread: every game won, lost or drawn) or reaches a score of 0
+//!   or 1 (small or lopsided samples), Wilson's score interval takes its place, which stays
+//!   within the scores possible (Wilson, "Probable inference, the law of succession, and
+//!   statistical inference", JASA 22, 1927).
 //! - Several players: maximum likelihood of the Bradley-Terry model (Hunter's MM iteration,
 //!   draws as half a win and half a loss); margins are 1.96 standard deviations from the inverse
 //!   Fisher information, relative to the anchor when one is given, else to the mean rating.
@@ -97,6 +101,19 @@ pub struct EloEstimate {
     pub high: f64,
     /// Half the interval's width (infinite when an end is).
     pub margin: f64,
+    /// Whether the interval is Wilson's (the normal one said nothing or reached a score of 0
+    /// or 1); it is then not centred on the score, and printed with both ends.
+    pub wilson: bool,
+}
+
+/// Wilson's 95 % score interval for `n` games at score `s` (a draw half a win): the scores
+/// whose normal test would not reject `s`. It lies within 0..=1 and reaches an end only at a
+/// perfect score.
+pub fn wilson_interval(s: f64, n: f64) -> (f64, f64) {
+    let z2 = Z95 * Z95;
+    let centre = (s + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 * (s * (1.0 - s) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// The Elo difference of a pairing from one side's wins, draws and losses; `None` without games.
@@ -108,15 +125,56 @@ pub fn elo_difference(wdl: Wdl) -> Option<EloEstimate> {
         + wdl.losses as f64 * s.powi(2))
         / n;
     let se = (var / n).sqrt();
-    let low = elo_from_score(s - Z95 * se);
-    let high = elo_from_score(s + Z95 * se);
+    let (mut lo, mut hi) = (s - Z95 * se, s + Z95 * se);
+    let wilson = se == 0.0 || lo <= 0.0 || hi >= 1.0;
+    if wilson {
+        (lo, hi) = wilson_interval(s, n);
+    }
+    let low = elo_from_score(lo);
+    let high = elo_from_score(hi);
     Some(EloEstimate {
         score: s,
         elo: elo_from_score(s),
         low,
         high,
         margin: (high - low) / 2.0,
+        wilson,
     })
+}
+
+/// An Elo figure as a table prints it: `+70`, `-5`, `0`.
+pub fn fmt_elo(v: f64) -> String {
+    if v.abs() < 0.5 {
+        "0".into()
+    } else {
+        format!("{v:+.0}")
+    }
+}
+
+/// A pairing's Elo difference in words, with its 95 % interval; never an infinity:
+/// `Elo +70 ± 124`; `Elo +636 (95 %: +240 to +1033)` (Wilson's interval, not centred);
+/// `won all 20: Elo above +287 (95 %)`.
+pub fn describe_elo(wdl: Wdl) -> String {
+    let Some(e) = elo_difference(wdl) else {
+        return "no games".into();
+    };
+    let n = wdl.games();
+    if wdl.wins == n {
+        return format!("won all {n}: Elo above {} (95 %)", fmt_elo(e.low));
+    }
+    if wdl.losses == n {
+        return format!("lost all {n}: Elo below {} (95 %)", fmt_elo(e.high));
+    }
+    if e.wilson {
+        format!(
+            "Elo {} (95 %: {} to {})",
+            fmt_elo(e.elo),
+            fmt_elo(e.low),
+            fmt_elo(e.high)
+        )
+    } else {
+        format!("Elo {} ± {:.0}", fmt_elo(e.elo), e.margin)
+    }
 }
 
 /// One player's fitted rating.
@@ -333,15 +391,54 @@ mod tests {
         assert!(close(e.low, -33.40, 0.01), "{e:?}");
         assert!(close(e.high, 504.03, 0.01), "{e:?}");
         assert!(close(e.margin, 268.72, 0.01), "{e:?}");
-        // All draws: no spread, no margin.
+        // All draws: no spread in the sample; Wilson's interval gives the margin (below).
         let e = elo_difference(Wdl {
             wins: 0,
             draws: 4,
             losses: 0,
         })
         .unwrap();
-        assert_eq!((e.elo, e.margin), (0.0, 0.0));
+        assert_eq!(e.elo, 0.0);
         assert_eq!(elo_difference(Wdl::default()), None);
+    }
+
+    #[test]
+    fn wilson_intervals_where_the_normal_one_says_nothing_or_leaves_the_scores() {
+        let all = |w, d, l| Wdl {
+            wins: w,
+            draws: d,
+            losses: l,
+        };
+        // 20 of 20: Wilson's centre (1 + z²/40) / (1 + z²/20) = 0.91945, half-width
+        // z sqrt(z²/1600) / (1 + z²/20) = 0.08057: scores 0.83888 .. 1, Elo +286.6 .. inf.
+        let e = elo_difference(all(20, 0, 0)).unwrap();
+        assert!(e.wilson && close(e.low, 286.6, 0.1), "{e:?}");
+        assert_eq!((e.elo, e.high), (f64::INFINITY, f64::INFINITY));
+        // All four drawn: no spread, so no normal interval; Wilson's is 0.15003 .. 0.84997.
+        let e = elo_difference(all(0, 4, 0)).unwrap();
+        assert!(e.wilson && close(e.margin, 301.3, 0.1), "{e:?}");
+        // +19 =1 -0: the normal interval passes 100 %; Wilson's does not.
+        let e = elo_difference(all(19, 1, 0)).unwrap();
+        assert!(e.wilson && e.high.is_finite() && e.low < 286.6, "{e:?}");
+        // +6 =2 -2 keeps the normal interval (worked by hand above).
+        assert!(!elo_difference(all(6, 2, 2)).unwrap().wilson);
+        assert_eq!(
+            describe_elo(all(20, 0, 0)),
+            "won all 20: Elo above +287 (95 %)"
+        );
+        assert_eq!(
+            describe_elo(all(0, 0, 20)),
+            "lost all 20: Elo below -287 (95 %)"
+        );
+        assert_eq!(describe_elo(all(0, 4, 0)), "Elo 0 (95 %: -301 to +301)");
+        assert_eq!(describe_elo(all(6, 2, 2)), "Elo +147 ± 269");
+        // The more won, the higher the lower end: 19 of 20 < 19.5 of 20 < 20 of 20.
+        let low = |w, d| elo_difference(all(w, d, 20 - w - d)).unwrap().low;
+        assert!(low(19, 0) < low(19, 1) && low(19, 1) < low(20, 0));
+        for (w, d, l) in [(19, 0, 1), (1, 0, 19), (2, 0, 0), (1, 1, 0), (0, 1, 0)] {
+            let text = describe_elo(all(w, d, l));
+            assert!(!text.contains("inf") && !text.contains("± 0"), "{text}");
+        }
     }
 
     #[test]

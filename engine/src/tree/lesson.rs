@@ -1,30 +1,28 @@
 //! The reference search with switches, for lessons and measurements.
 //!
-//! [`Lesson`] is the search of `docs/ALGORITHM.md` §7-§9 (iterative deepening, fail-hard
-//! negamax alpha-beta, null move with R = 2, quiescence over tactical moves, move ordering by
-//! one-byte keys with PV move and two killers) in which every technique can be switched off:
-//! with all switches off it is plain minimax to a fixed depth with the static evaluation at the
-//! leaves (the search of C. Zwerschke's "Tartan" article, 1991); with only alpha-beta on, plain
-//! alpha-beta in move-generation order. On top of that it can
+//! [`Lesson`] runs the one reference search ([`crate::reference`]: `docs/ALGORITHM.md` §7-§9,
+//! iterative deepening, fail-hard negamax alpha-beta, null move with R = 2, quiescence over
+//! tactical moves, move ordering by one-byte keys with PV move and two killers) with every
+//! technique a switch ([`LessonConfig`], passed on as the search's [`Features`]): with all
+//! switches off it is plain minimax to a fixed depth with the static evaluation at the leaves
+//! (the search of C. Zwerschke's "Tartan" article, 1991); with only alpha-beta on, plain
+//! alpha-beta in move-generation order. Its observer, the recorder of this module, can also
 //! - cap the width (search only the first K moves of every node) and force the order of the
 //!   moves at chosen nodes, so a drawing of a real search stays small ([`LessonConfig::width`],
 //!   [`LessonConfig::forced`]);
 //! - record the tree of the last iteration ([`TraceNode`]), for `kempelen tree`;
-//! - measure the null move ([`NullStats`]): at every node where the null move refutes, it also
-//!   runs the search the null move saved, and at every node where it fails, it sets the null
-//!   search's nodes against the node's own search.
+//! - measure the null move ([`NullStats`]): at every node where the null move refutes, the
+//!   search also runs the search the null move saved, and at every node where it fails, it
+//!   sets the null search's nodes against the node's own search.
 //!
 //! With every switch on, no width cap and no forced moves it visits exactly the nodes of
 //! [`crate::reference`] (same count, same best move, same score; a test checks this).
 
-use crate::engine::{INF, MATE};
-use crate::eval::evaluate;
-use crate::movegen::GenMode;
-use crate::moves::{Move, MoveList};
+use crate::moves::Move;
 use crate::piece::WHITE;
 use crate::position::Position;
-use crate::pv::{PvTable, is_repetition};
-use crate::reference::{MAX_DEPTH, MAX_PLY, ordering_key};
+pub use crate::reference::NodeKind;
+use crate::reference::{Features, MAX_DEPTH, NoNull, Observer, ReferenceLimits, ReferenceSearch};
 
 /// The three searches `kempelen tree` draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,17 +120,6 @@ pub enum Bound {
     Lower,
     /// At most this much for the side to move (no move reached alpha).
     Upper,
-}
-
-/// How the search reached a node.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NodeKind {
-    /// A node of the full-width search.
-    Search,
-    /// A node of the quiescence search.
-    Quiescence,
-    /// The node after a null move.
-    Null,
 }
 
 /// One node of a recorded tree.
@@ -239,61 +226,29 @@ pub struct LessonResult {
     pub capped: bool,
 }
 
-/// One search.
+/// One search: the reference search ([`crate::reference`]) with the lesson's switches as its
+/// [`Features`], [`NoNull`] when the null move is off, and the [`Recorder`] as its observer.
 pub struct Lesson {
     cfg: LessonConfig,
     pos: Position,
     history: Vec<u32>,
-    path: Vec<Move>,
-    nodes: u64,
-    evaluations: u64,
-    cutoffs: u64,
-    iteration_one_done: bool,
-    aborted: bool,
-    killers: [[Move; 2]; MAX_PLY + 1],
-    pv: PvTable,
-    prev_pv: Vec<Move>,
-    follow: bool,
-    lists: Vec<MoveList>,
-    trace: Vec<TraceNode>,
-    stack: Vec<usize>,
-    measuring: bool,
-    null: NullStats,
 }
 
 impl Lesson {
     /// A search of `pos`; `history` as for [`crate::ReferenceSearch::new`].
     pub fn new(pos: &Position, history: &[u32], cfg: LessonConfig) -> Lesson {
-        let mut h = history.to_vec();
-        if h.last() != Some(&pos.key()) {
-            h.push(pos.key());
-        }
         Lesson {
-            measuring: cfg.null_stats,
             cfg,
             pos: pos.clone(),
-            history: h,
-            path: Vec::new(),
-            nodes: 0,
-            evaluations: 0,
-            cutoffs: 0,
-            iteration_one_done: false,
-            aborted: false,
-            killers: [[Move::NULL; 2]; MAX_PLY + 1],
-            pv: PvTable::new(MAX_PLY),
-            prev_pv: Vec::new(),
-            follow: false,
-            lists: vec![MoveList::new(); MAX_PLY + 1],
-            trace: Vec::new(),
-            stack: Vec::new(),
-            null: NullStats::default(),
+            history: history.to_vec(),
         }
     }
 
     /// Searches to `depth` (1..=32): every depth from 1 with iterative deepening, else only
     /// `depth`. A position without legal moves returns depth 0 and no nodes.
-    pub fn run(mut self, depth: u32) -> LessonResult {
+    pub fn run(self, depth: u32) -> LessonResult {
         let depth = depth.clamp(1, MAX_DEPTH);
+        let cfg = &self.cfg;
         let mut out = LessonResult {
             score: 0,
             pv: Vec::new(),
@@ -309,57 +264,129 @@ impl Lesson {
         if self.pos.legal_moves().is_empty() {
             return out;
         }
-        let first = if self.cfg.iterative { 1 } else { depth };
-        for d in first..=depth {
-            self.follow = self.cfg.iterative;
-            self.trace.clear();
-            self.stack.clear();
-            let score = self.search(d as i32, 0, -INF, INF, true);
-            if self.aborted {
-                break;
-            }
-            self.iteration_one_done = true;
-            let pv = self.pv.line(0).to_vec();
-            self.prev_pv = pv.clone();
-            out.score = score;
-            out.pv = pv;
-            out.depth = d;
-            out.nodes_by_depth.push(self.nodes);
-            out.trace = std::mem::take(&mut self.trace);
-        }
+        let features = Features {
+            alpha_beta: cfg.alpha_beta,
+            null_move: cfg.null_move,
+            ordering: cfg.ordering,
+            quiescence: cfg.quiescence,
+            ..Features::ALL
+        };
+        let limits = ReferenceLimits {
+            depth: Some(depth),
+            nodes: cfg.nodes,
+            ..ReferenceLimits::default()
+        };
+        let first = if cfg.iterative { 1 } else { depth };
+        let search = ReferenceSearch::new(&self.pos, &self.history, limits)
+            .with_features(features)
+            .with_observer(Recorder::new(cfg))
+            .from_depth(first);
+        let (result, rec) = if cfg.null_move {
+            let done = search.finish();
+            (done.result, done.observer)
+        } else {
+            let done = search.with_null(NoNull).finish();
+            (done.result, done.observer)
+        };
+        out.score = result.score;
+        out.pv = result.pv;
+        out.depth = result.depth;
+        out.nodes = result.nodes;
+        out.nodes_by_depth = rec.nodes_by_depth;
+        out.trace = rec.done;
         mark_pv(&mut out.trace, &out.pv);
-        out.nodes = self.nodes;
-        out.evaluations = self.evaluations;
-        out.cutoffs = self.cutoffs;
-        out.null = self.null;
-        out.capped = self.cfg.node_cap.is_some_and(|c| self.nodes > c);
+        out.evaluations = rec.evaluations;
+        out.cutoffs = rec.cutoffs;
+        out.null = rec.null;
+        out.capped = cfg.node_cap.is_some_and(|c| out.nodes > c);
         out
     }
+}
 
-    #[inline]
-    fn count_node(&mut self) -> bool {
-        self.nodes += 1;
-        if self.cfg.node_cap.is_some_and(|c| self.nodes > c) {
-            self.aborted = true;
-            return true;
+/// The lesson's [`Observer`]: records the tree of each iteration, counts evaluations and
+/// cutoffs, measures the null move, and shapes the drawing (forced moves, width, node cap).
+struct Recorder {
+    trace_on: bool,
+    null_stats: bool,
+    alpha_beta: bool,
+    width: Option<usize>,
+    forced: Vec<(Vec<Move>, Vec<Move>)>,
+    node_cap: Option<u64>,
+    /// Moves from the root to the current node.
+    path: Vec<Move>,
+    /// The tree of the running iteration, and the indices of the nodes on the path.
+    trace: Vec<TraceNode>,
+    stack: Vec<usize>,
+    /// The tree of the last completed iteration.
+    done: Vec<TraceNode>,
+    nodes_by_depth: Vec<u64>,
+    evaluations: u64,
+    cutoffs: u64,
+    /// Off inside a search run only to measure the null move.
+    measuring: bool,
+    /// Evaluations and cutoffs before such a search.
+    saved: (u64, u64),
+    null: NullStats,
+}
+
+impl Recorder {
+    fn new(cfg: &LessonConfig) -> Recorder {
+        Recorder {
+            trace_on: cfg.trace,
+            null_stats: cfg.null_stats,
+            alpha_beta: cfg.alpha_beta,
+            width: cfg.width,
+            forced: cfg.forced.clone(),
+            node_cap: cfg.node_cap,
+            path: Vec::new(),
+            trace: Vec::new(),
+            stack: Vec::new(),
+            done: Vec::new(),
+            nodes_by_depth: Vec::new(),
+            evaluations: 0,
+            cutoffs: 0,
+            measuring: cfg.null_stats,
+            saved: (0, 0),
+            null: NullStats::default(),
         }
-        if !self.iteration_one_done {
-            return false;
-        }
-        if let Some(n) = self.cfg.nodes {
-            if self.nodes > n {
-                self.aborted = true;
-            }
-        }
-        self.aborted
     }
 
     /// Whether nodes are recorded now (not inside a search run only to measure the null move).
     fn recording(&self) -> bool {
-        self.cfg.trace && (self.measuring || !self.cfg.null_stats)
+        self.trace_on && (self.measuring || !self.null_stats)
     }
 
-    fn enter(&mut self, kind: NodeKind) {
+    fn note(&mut self, f: impl FnOnce(&mut TraceNode)) {
+        if self.recording() {
+            if let Some(&i) = self.stack.last() {
+                f(&mut self.trace[i]);
+            }
+        }
+    }
+}
+
+impl Observer for Recorder {
+    const SHAPES: bool = true;
+
+    fn start_iteration(&mut self) {
+        self.trace.clear();
+        self.stack.clear();
+    }
+
+    fn end_iteration(&mut self, nodes: u64) {
+        self.nodes_by_depth.push(nodes);
+        self.done = std::mem::take(&mut self.trace);
+    }
+
+    fn moved(&mut self, m: Move) {
+        self.path.push(m);
+    }
+
+    fn unmoved(&mut self) {
+        self.path.pop();
+    }
+
+    fn enter(&mut self, kind: NodeKind, pos: &Position) {
         if !self.recording() {
             return;
         }
@@ -369,7 +396,7 @@ impl Lesson {
             parent,
             mv: self.path.last().copied(),
             ply: self.path.len(),
-            white_to_move: self.pos.side() == WHITE,
+            white_to_move: pos.side() == WHITE,
             kind,
             value: 0,
             bound: Bound::Exact,
@@ -385,314 +412,81 @@ impl Lesson {
         self.stack.push(idx);
     }
 
-    fn leave(&mut self, score: i32, alpha: i32, beta: i32) -> i32 {
-        if self.recording() {
-            if let Some(i) = self.stack.pop() {
-                let n = &mut self.trace[i];
-                n.value = if n.white_to_move { score } else { -score };
-                let leaf = n.evaluated && n.children.is_empty() && !n.cutoff;
-                n.bound = if !self.cfg.alpha_beta || leaf {
-                    Bound::Exact
-                } else if score >= beta {
-                    Bound::Lower
-                } else if score <= alpha {
-                    Bound::Upper
-                } else {
-                    Bound::Exact
-                };
-            }
+    fn leave(&mut self, score: i32, alpha: i32, beta: i32) {
+        if !self.recording() {
+            return;
         }
-        score
-    }
-
-    fn note(&mut self, f: impl FnOnce(&mut TraceNode)) {
-        if self.recording() {
-            if let Some(&i) = self.stack.last() {
-                f(&mut self.trace[i]);
-            }
-        }
-    }
-
-    fn evaluate(&mut self) -> i32 {
-        self.evaluations += 1;
-        self.note(|n| n.evaluated = true);
-        evaluate(&self.pos) as i32
-    }
-
-    fn search(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, null_ok: bool) -> i32 {
-        let kind = if self.path.last() == Some(&Move::NULL) {
-            NodeKind::Null
-        } else {
-            NodeKind::Search
-        };
-        self.enter(kind);
-        let s = self.search_body(depth, ply, alpha, beta, null_ok);
-        self.leave(s, alpha, beta)
-    }
-
-    fn search_body(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, null_ok: bool) -> i32 {
-        if self.count_node() {
-            return 0;
-        }
-        self.pv.clear(ply);
-        if ply > 0 {
-            if self.pos.halfmove_clock() >= 100 {
-                return if self.pos.in_check() && self.pos.legal_moves().is_empty() {
-                    -(MATE - ply as i32)
-                } else {
-                    0
-                };
-            }
-            if is_repetition(&self.history, self.pos.halfmove_clock())
-                || self.pos.insufficient_material()
-            {
-                return 0;
-            }
-        }
-        if ply >= MAX_PLY {
-            return self.evaluate();
-        }
-        if depth <= 0 {
-            return if self.cfg.quiescence {
-                self.quiesce_body(ply, alpha, beta)
+        if let Some(i) = self.stack.pop() {
+            let n = &mut self.trace[i];
+            n.value = if n.white_to_move { score } else { -score };
+            let leaf = n.evaluated && n.children.is_empty() && !n.cutoff;
+            n.bound = if !self.alpha_beta || leaf {
+                Bound::Exact
+            } else if score >= beta {
+                Bound::Lower
+            } else if score <= alpha {
+                Bound::Upper
             } else {
-                self.evaluate()
+                Bound::Exact
             };
         }
-        let in_check = self.pos.in_check();
-        let mut pv_move = None;
-        if self.follow {
-            if ply < self.prev_pv.len() {
-                pv_move = Some(self.prev_pv[ply]);
-            } else {
-                self.follow = false;
-            }
-        }
-        let side = self.pos.side();
-        if self.cfg.null_move
-            && null_ok
-            && ply > 0
-            && !in_check
-            && !self.follow
-            && self.pos.npm(side) > 330
-        {
-            let before = self.nodes;
-            let undo = self.pos.make_null();
-            self.history.push(self.pos.key());
-            self.path.push(Move::NULL);
-            let score = -self.search(depth - 3, ply + 1, -beta, -beta + 1, false);
-            self.path.pop();
-            self.history.pop();
-            self.pos.unmake_null(&undo);
-            if self.aborted {
-                return 0;
-            }
-            let null_nodes = self.nodes - before;
-            if score >= beta {
-                if self.measuring {
-                    self.measure_saved(depth, ply, alpha, beta, null_nodes);
-                }
-                self.cutoffs += 1;
-                self.note(|n| n.cutoff = true);
-                return beta;
-            }
-            if self.measuring {
-                let before = self.nodes;
-                let r = self.moves(depth, ply, alpha, beta, in_check, pv_move);
-                self.null.failed += 1;
-                self.null.failed_null_nodes += null_nodes;
-                self.null.failed_search_nodes += self.nodes - before;
-                return r;
-            }
-        }
-        self.moves(depth, ply, alpha, beta, in_check, pv_move)
     }
 
-    /// The search the null move saved at this node: run it with measuring and recording off,
-    /// then take its nodes and every side effect back.
-    fn measure_saved(&mut self, depth: i32, ply: usize, alpha: i32, beta: i32, null_nodes: u64) {
-        let nodes = self.nodes;
-        let (evaluations, cutoffs) = (self.evaluations, self.cutoffs);
-        let killers = self.killers;
+    fn evaluated(&mut self) {
+        self.evaluations += 1;
+        self.note(|n| n.evaluated = true);
+    }
+
+    fn cutoff(&mut self, skipped: impl FnOnce() -> Vec<Move>) {
+        self.cutoffs += 1;
+        if self.recording() {
+            let rest = skipped();
+            self.note(|n| {
+                n.cutoff = true;
+                n.skipped = rest;
+            });
+        }
+    }
+
+    fn forced(&self) -> Option<&[Move]> {
+        self.forced
+            .iter()
+            .find(|(p, _)| *p == self.path)
+            .map(|(_, first)| first.as_slice())
+    }
+
+    fn width(&self) -> Option<usize> {
+        self.width
+    }
+
+    fn node_cap(&self) -> Option<u64> {
+        self.node_cap
+    }
+
+    fn measures_null(&self) -> bool {
+        self.measuring
+    }
+
+    fn saved_search_begins(&mut self) {
+        self.saved = (self.evaluations, self.cutoffs);
         self.measuring = false;
-        let in_check = self.pos.in_check();
-        self.moves(depth, ply, alpha, beta, in_check, None);
+    }
+
+    fn saved_search_ends(&mut self, depth: i32, null_nodes: u64, saved_nodes: u64) {
         self.measuring = true;
         self.null.refuted += 1;
         self.null.refuted_null_nodes += null_nodes;
-        self.null.refuted_full_nodes += self.nodes - nodes;
+        self.null.refuted_full_nodes += saved_nodes;
         let at = &mut self.null.refuted_at[(depth.max(0) as usize).min(15)];
         at.0 += null_nodes;
-        at.1 += self.nodes - nodes;
-        self.nodes = nodes;
-        self.evaluations = evaluations;
-        self.cutoffs = cutoffs;
-        self.killers = killers;
+        at.1 += saved_nodes;
+        (self.evaluations, self.cutoffs) = self.saved;
     }
 
-    /// The moves of `ply` in the order they are searched, width cap applied.
-    fn order(
-        &mut self,
-        ply: usize,
-        list: &MoveList,
-        pv_move: Option<Move>,
-        quiet: bool,
-    ) -> Vec<Move> {
-        let mut moves: Vec<Move> = if self.cfg.ordering {
-            let killers = if quiet {
-                self.killers[ply]
-            } else {
-                [Move::NULL; 2]
-            };
-            let mut keyed: Vec<(u8, Move)> = list
-                .iter()
-                .map(|&m| (ordering_key(&self.pos, m, pv_move, &killers), m))
-                .collect();
-            keyed.sort_by_key(|&(k, _)| std::cmp::Reverse(k));
-            keyed.into_iter().map(|(_, m)| m).collect()
-        } else {
-            list.iter().copied().collect()
-        };
-        if let Some((_, first)) = self.cfg.forced.iter().find(|(p, _)| *p == self.path) {
-            let mut front: Vec<Move> = first
-                .iter()
-                .copied()
-                .filter(|m| moves.contains(m))
-                .collect();
-            front.dedup();
-            moves.retain(|m| !front.contains(m));
-            front.extend(moves);
-            moves = front;
-        }
-        if let Some(w) = self.cfg.width {
-            moves.truncate(w.max(1));
-        }
-        moves
-    }
-
-    fn moves(
-        &mut self,
-        depth: i32,
-        ply: usize,
-        mut alpha: i32,
-        beta: i32,
-        in_check: bool,
-        pv_move: Option<Move>,
-    ) -> i32 {
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        self.pos.generate(&mut list, GenMode::All);
-        if list.is_empty() {
-            self.lists[ply] = list;
-            return if in_check { -(MATE - ply as i32) } else { 0 };
-        }
-        let order = self.order(ply, &list, pv_move, true);
-        self.lists[ply] = list;
-        let window = !self.cfg.alpha_beta;
-        let mut result = alpha;
-        for (searched, &m) in order.iter().enumerate() {
-            if searched > 0 {
-                self.follow = false;
-            }
-            let quiet = m.promotion() == 0 && !self.pos.is_capture(m);
-            let undo = self.pos.make(m);
-            self.history.push(self.pos.key());
-            self.path.push(m);
-            let (a, b) = if window { (-INF, INF) } else { (-beta, -alpha) };
-            let score = -self.search(depth - 1, ply + 1, a, b, true);
-            self.path.pop();
-            self.history.pop();
-            self.pos.unmake(m, &undo);
-            if self.aborted {
-                result = 0;
-                break;
-            }
-            if self.cfg.alpha_beta && score >= beta {
-                if quiet
-                    && (self.killers[ply][0].from() != m.from()
-                        || self.killers[ply][0].to() != m.to())
-                {
-                    self.killers[ply][1] = self.killers[ply][0];
-                    self.killers[ply][0] = m;
-                }
-                self.cutoffs += 1;
-                let rest = order[searched + 1..].to_vec();
-                self.note(|n| {
-                    n.cutoff = true;
-                    n.skipped = rest;
-                });
-                result = beta;
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                result = alpha;
-                self.pv.update(ply, m);
-            }
-        }
-        result
-    }
-
-    fn quiesce(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
-        self.enter(NodeKind::Quiescence);
-        let s = self.quiesce_node(ply, alpha, beta);
-        self.leave(s, alpha, beta)
-    }
-
-    fn quiesce_node(&mut self, ply: usize, alpha: i32, beta: i32) -> i32 {
-        if self.count_node() {
-            return 0;
-        }
-        self.pv.clear(ply);
-        if self.pos.insufficient_material() {
-            return 0;
-        }
-        if ply >= MAX_PLY {
-            return self.evaluate();
-        }
-        self.quiesce_body(ply, alpha, beta)
-    }
-
-    fn quiesce_body(&mut self, ply: usize, mut alpha: i32, beta: i32) -> i32 {
-        let stand = self.evaluate();
-        if stand >= beta {
-            self.cutoffs += 1;
-            self.note(|n| n.cutoff = true);
-            return beta;
-        }
-        if stand > alpha {
-            alpha = stand;
-        }
-        let mut list = std::mem::take(&mut self.lists[ply]);
-        self.pos.generate(&mut list, GenMode::Tactical);
-        let order = self.order(ply, &list, None, false);
-        self.lists[ply] = list;
-        let mut result = alpha;
-        for (i, &m) in order.iter().enumerate() {
-            let undo = self.pos.make(m);
-            self.path.push(m);
-            let score = -self.quiesce(ply + 1, -beta, -alpha);
-            self.path.pop();
-            self.pos.unmake(m, &undo);
-            if self.aborted {
-                result = 0;
-                break;
-            }
-            if score >= beta {
-                self.cutoffs += 1;
-                let rest = order[i + 1..].to_vec();
-                self.note(|n| {
-                    n.cutoff = true;
-                    n.skipped = rest;
-                });
-                result = beta;
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                result = alpha;
-            }
-        }
-        result
+    fn null_failed(&mut self, null_nodes: u64, search_nodes: u64) {
+        self.null.failed += 1;
+        self.null.failed_null_nodes += null_nodes;
+        self.null.failed_search_nodes += search_nodes;
     }
 }
 

@@ -21,6 +21,7 @@
 //! (`Count::nodes`). NegaMax here is alpha-beta in negamax form, fail-soft.
 
 use std::collections::HashMap;
+use std::ops::ControlFlow;
 
 /// Larger than every value of a synthetic tree.
 pub const INF: i32 = 1 << 30;
@@ -238,29 +239,15 @@ pub fn minimax_leaves<T: GameTree>(tree: &T) -> u64 {
 pub fn alpha_beta<T: GameTree>(
     t: &T,
     n: T::Node,
-    mut alpha: i32,
-    mut beta: i32,
+    alpha: i32,
+    beta: i32,
     c: &mut Count,
     mut table: Option<&mut Table>,
 ) -> i32 {
-    c.nodes += 1;
-    let w = t.width(n);
-    if w == 0 {
-        c.leaves += 1;
-        return t.leaf_value(n);
-    }
-    if let Some(tb) = table.as_deref() {
-        if let Some(&(lo, hi)) = tb.bounds.get(&t.id(n)) {
-            if lo >= beta {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
-        }
-    }
+    let (w, alpha, beta) = match enter(t, n, alpha, beta, c, table.as_deref()) {
+        ControlFlow::Break(value) => return value,
+        ControlFlow::Continue(node) => node,
+    };
     let mut g = -INF;
     let mut a = alpha;
     for i in 0..w {
@@ -275,6 +262,36 @@ pub fn alpha_beta<T: GameTree>(
         store(tb, t.id(n), g, alpha, beta);
     }
     g
+}
+
+/// The start of a node of [`alpha_beta`] and [`negascout`]: count it, value a leaf, and
+/// consult the table of bounds, which may decide the node or narrow the window. Continues
+/// with the node's width and window.
+fn enter<T: GameTree>(
+    t: &T,
+    n: T::Node,
+    mut alpha: i32,
+    mut beta: i32,
+    c: &mut Count,
+    table: Option<&Table>,
+) -> ControlFlow<i32, (u32, i32, i32)> {
+    c.nodes += 1;
+    let w = t.width(n);
+    if w == 0 {
+        c.leaves += 1;
+        return ControlFlow::Break(t.leaf_value(n));
+    }
+    if let Some(&(lo, hi)) = table.and_then(|tb| tb.bounds.get(&t.id(n))) {
+        if lo >= beta {
+            return ControlFlow::Break(lo);
+        }
+        if hi <= alpha {
+            return ControlFlow::Break(hi);
+        }
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+    }
+    ControlFlow::Continue((w, alpha, beta))
 }
 
 fn store(tb: &mut Table, id: u64, g: i32, alpha: i32, beta: i32) {
@@ -302,29 +319,15 @@ pub fn alpha_beta_leaves<T: GameTree>(tree: &T) -> u64 {
 pub fn negascout<T: GameTree>(
     t: &T,
     n: T::Node,
-    mut alpha: i32,
-    mut beta: i32,
+    alpha: i32,
+    beta: i32,
     c: &mut Count,
     mut table: Option<&mut Table>,
 ) -> i32 {
-    c.nodes += 1;
-    let w = t.width(n);
-    if w == 0 {
-        c.leaves += 1;
-        return t.leaf_value(n);
-    }
-    if let Some(tb) = table.as_deref() {
-        if let Some(&(lo, hi)) = tb.bounds.get(&t.id(n)) {
-            if lo >= beta {
-                return lo;
-            }
-            if hi <= alpha {
-                return hi;
-            }
-            alpha = alpha.max(lo);
-            beta = beta.min(hi);
-        }
-    }
+    let (w, alpha, beta) = match enter(t, n, alpha, beta, c, table.as_deref()) {
+        ControlFlow::Break(value) => return value,
+        ControlFlow::Continue(node) => node,
+    };
     let (alpha0, beta0) = (alpha, beta);
     let mut m = -INF;
     let mut a = alpha;

@@ -1,9 +1,10 @@
 //! Kempelen's cross-assembler and disassembler for the Z80 and the NMOS 6502.
 //!
 //! - [`isa`]: one instruction table per CPU, shared by the assembler, the disassembler and the
-//!   emulator's tracer.
-//! - [`disasm`]: decode one instruction (length, text, cycles) or a whole buffer.
-//! - [`symbols`]: the symbol file the assembler writes and the profiler and tracer read.
+//!   emulator's tracer (the crate `kempelen-isa`, below both the assembler and the emulator).
+//! - [`disasm`]: decode one instruction (length, text, cycles) or a whole buffer (`kempelen-isa`).
+//! - [`symbols`]: the symbol file the assembler writes and the profiler and tracer read
+//!   (`kempelen-isa`).
 //! - [`assemble`]: the assembler (sources through [`source::SourceProvider`], outputs an
 //!   [`Image`], a [`listing::Listing`], a [`SymbolTable`] and [`diag::Diagnostic`]s).
 //!
@@ -24,22 +25,18 @@
 //! ```
 
 pub mod assemble;
-mod cpu;
 pub mod diag;
-pub mod disasm;
 mod expr;
-mod hash;
-pub mod isa;
 pub mod listing;
 mod parse;
 pub mod source;
-pub mod symbols;
 
 pub use assemble::{Assembly, Image, Options, Overlap, assemble, assemble_source};
-pub use cpu::{Cpu, UnknownCpu};
-pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble};
-pub use isa::{CycleExtra, Cycles, Instr};
-pub use symbols::{SymbolKind, SymbolTable};
+pub use kempelen_isa as isa;
+pub use kempelen_isa::{
+    Cpu, CycleExtra, Cycles, DecodeError, Decoded, Instr, SymbolKind, SymbolTable, UnknownCpu,
+    decode, decode_with, disasm, disassemble, symbols,
+};
 
 #[cfg(test)]
 mod tests {

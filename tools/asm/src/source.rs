@@ -4,6 +4,7 @@
 //! command line uses [`FsSource`], the ROM glue can serve bundled sources and tests serve
 //! strings with [`MemorySource`].
 
+pub use kempelen_isa::files::{MAX_FILE_BYTES, read_bounded};
 use std::collections::HashMap;
 use std::path::{Component, Path, PathBuf};
 
@@ -72,7 +73,6 @@ impl SourceProvider for FsSource {
     }
 
     fn read(&self, path: &str) -> Result<Vec<u8>, SourceError> {
-        use std::io::Read;
         let error = |e: std::io::Error| match e.kind() {
             std::io::ErrorKind::NotFound => SourceError::NotFound(path.to_string()),
             _ => SourceError::Unreadable {
@@ -80,21 +80,12 @@ impl SourceProvider for FsSource {
                 message: e.to_string(),
             },
         };
-        let file = std::fs::File::open(path).map_err(error)?;
-        let mut bytes = Vec::new();
-        file.take(MAX_FILE_BYTES + 1)
-            .read_to_end(&mut bytes)
-            .map_err(error)?;
-        if bytes.len() as u64 > MAX_FILE_BYTES {
-            return Err(SourceError::TooLarge(path.to_string()));
-        }
-        Ok(bytes)
+        read_bounded(Path::new(path), MAX_FILE_BYTES).map_err(|e| match e.kind() {
+            std::io::ErrorKind::FileTooLarge => SourceError::TooLarge(path.to_string()),
+            _ => error(e),
+        })
     }
 }
-
-/// The largest source or `INCBIN` file [`FsSource`] reads: 16 MiB, far more than any 8-bit
-/// program, and a bound for endless files such as `/dev/zero`.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Files held in memory, keyed by path (`dir/name.asm`); includes are relative to the
 /// including file as on a file system.

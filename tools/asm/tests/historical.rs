@@ -1,4 +1,4 @@
-//! The historical programs' own sources, assembled with the dialect options (issue 12). They
+//! The historical programs' own sources, assembled with the dialect options. They
 //! are not ours and never in the repository: these tests run only when `KEMPELEN_HISTORICAL`
 //! names a folder holding local copies (fetched as `adaptors/README.md` and
 //! `docs/ASSEMBLER.md#dialects` describe), and are ignored otherwise:

@@ -1,4 +1,4 @@
-//! Hostile sources (issue 13, defect 2): inputs that once overflowed the stack, ran out of
+//! Hostile sources: inputs that once overflowed the stack, ran out of
 //! memory or wrapped silently now stop with their own error.
 
 use kempelen_asm::source::{FsSource, MemorySource};

@@ -17,7 +17,7 @@ mod foreign;
 mod forms;
 mod stmt;
 
-use crate::hash::FastMap as HashMap;
+use kempelen_isa::hash::FastMap as HashMap;
 use std::borrow::Cow;
 use std::rc::Rc;
 use std::sync::Arc;
@@ -47,30 +47,7 @@ pub struct Options {
     pub overlap: Overlap,
 }
 
-/// The rule for overlapping ORG areas (`--overlap`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Overlap {
-    /// An error naming both lines (the default).
-    #[default]
-    Error,
-    /// The later bytes win, with a warning naming both lines (what zmac does; the published
-    /// Sargon listing relies on it).
-    LaterWins,
-}
-
-impl std::str::FromStr for Overlap {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Overlap, String> {
-        match s {
-            "error" => Ok(Overlap::Error),
-            "later-wins" => Ok(Overlap::LaterWins),
-            _ => Err(format!(
-                "unknown overlap rule '{s}' (expected 'error' or 'later-wins')"
-            )),
-        }
-    }
-}
+pub use kempelen_isa::Overlap;
 
 impl Options {
     /// Default options for `cpu` (at most 32 passes, case-sensitive symbols, overlapping ORG

@@ -1,4 +1,4 @@
-; The forms the issue names: EX AF,AF', IN A,(n), JP (HL), and the other odd ones.
+; The odd Z80 forms: EX AF,AF', IN A,(n), JP (HL), and the other odd ones.
 ; cpu: z80
 ; bytes: 08 DB FE E9 DD E9 FD E9 ED 78 ED 41 D3 10 E3 DD E3 ED 5E ED 46 FF C7 D7 ED B0 ED 4D ED 45 EB D9 F9
         ex af,af'

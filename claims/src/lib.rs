@@ -1,0 +1,17 @@
+//! What the historical documents claim and report, and Kempelen's figures beside them.
+//!
+//! - [`figures`]: the data file `docs/history/figures.toml` (compiled in): the sources by
+//!   publication, the machines, the programs, the historical figures of the bench chart and
+//!   the claims.
+//! - [`ledger`]: every claim re-measured (search trees, branching factors, the null move,
+//!   NegaScout and MTD(f), bytes per ply, Elo per ply) and set beside the document's figure
+//!   with a verdict; `kempelen claims` prints it, `docs/CLAIMS.md` is its Markdown.
+//! - [`chart`]: the chart of `kempelen bench --svg`: the 8-bit builds' measured figures beside
+//!   the historical programs', drawn as SVG.
+//! - [`tree`]: the tree a search visits, drawn as text, SVG or JSON; by default the lost
+//!   figure of C. Zwerschke's "Tartan" article (TOS 1/1991).
+
+pub mod chart;
+pub mod figures;
+pub mod ledger;
+pub mod tree;

@@ -1,0 +1,555 @@
+//! Timing models: each historical machine's time as its owners saw it, not only its CPU clock.
+//!
+//! A [`ClockProfile`](crate::ClockProfile) turns cycles into time at the CPU's clock. The
+//! real machines were slower: a video chip that stops the CPU for its display (the C64's bad
+//! lines, the Atari's ANTIC, the ZX81's SLOW mode), a bus that stretches or delays the CPU's
+//! accesses (the Spectrum's ULA contention, the Amstrad CPC's 4 T-state slots, the MSX's M1
+//! wait state, the Apple II's long cycle), and the ROM's interrupt routine that runs 50 or 60
+//! times a second. A [`TimingModel`] describes these as data, one TOML file per machine in
+//! `emulator/timing/` ([`BUILT_IN`]), each figure with its source; `docs/TIMING.md` explains
+//! the format and every machine's model.
+//!
+//! A machine built with a model ([`MachineBuilder::timing`](crate::MachineBuilder::timing))
+//! reports the time of each run under it ([`RunStats::machine_time`](crate::RunStats)) and
+//! paces `--realtime` runs to it. The CPU core is unchanged: the model is one layer in the
+//! machine. What depends only on the CPU's cycles (display DMA, stretched cycles, the
+//! interrupt) is applied at events that the step loop's one compare already covers, so it
+//! costs the hot path nothing; what depends on each memory access and its moment (contention,
+//! alignment, wait states) is applied in the bus, through the per-access callbacks of the
+//! `rustzx-z80` core, which a machine with such a model runs on (the `z80` crate reports only
+//! each instruction's total). Machines without a model run exactly as before.
+
+mod timer;
+
+pub(crate) use timer::Timer;
+pub use timer::TimerStats;
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+/// The bundled timing files: (machine id, TOML text).
+pub const BUILT_IN: &[(&str, &str)] = &[
+    ("zx-spectrum", include_str!("../../timing/zx-spectrum.toml")),
+    (
+        "zx-spectrum-16k",
+        include_str!("../../timing/zx-spectrum-16k.toml"),
+    ),
+    ("zx81", include_str!("../../timing/zx81.toml")),
+    ("cpc464", include_str!("../../timing/cpc464.toml")),
+    ("msx", include_str!("../../timing/msx.toml")),
+    ("trs-80", include_str!("../../timing/trs-80.toml")),
+    ("jupiter-3", include_str!("../../timing/jupiter-3.toml")),
+    ("nascom-1", include_str!("../../timing/nascom-1.toml")),
+    ("c64", include_str!("../../timing/c64.toml")),
+    ("apple-2", include_str!("../../timing/apple-2.toml")),
+    ("atari-800", include_str!("../../timing/atari-800.toml")),
+    ("vcs-2600", include_str!("../../timing/vcs-2600.toml")),
+    ("kim-1", include_str!("../../timing/kim-1.toml")),
+    ("turbostar", include_str!("../../timing/turbostar.toml")),
+    ("milano", include_str!("../../timing/milano.toml")),
+    ("rebel5", include_str!("../../timing/rebel5.toml")),
+];
+
+/// Which time a run reports (`--timing`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Timing {
+    /// The machine as it ran: its default timing model (the CPU clock where it has none).
+    #[default]
+    Machine,
+    /// The CPU clock only: `cycles / clock`.
+    Cpu,
+    /// One of the machine's named models (`zx81` `fast`, `atari-800` `dma-off`).
+    Named(String),
+}
+
+impl Timing {
+    /// Reads `machine`, `cpu` or a model's id.
+    pub fn parse(s: &str) -> Timing {
+        match s {
+            "machine" => Timing::Machine,
+            "cpu" => Timing::Cpu,
+            other => Timing::Named(other.to_string()),
+        }
+    }
+
+    /// The model this choice gives on `machine` (`None`: the CPU clock). A named model the
+    /// machine does not have is an error that lists the ones it has.
+    pub fn model_for(&self, machine: &str) -> Result<Option<&'static TimingModel>, TimingError> {
+        match self {
+            Timing::Cpu => Ok(None),
+            Timing::Machine => Ok(machine_timing(machine).and_then(MachineTiming::default_model)),
+            Timing::Named(id) => {
+                let t = machine_timing(machine)
+                    .ok_or_else(|| TimingError::NoModels(machine.to_string()))?;
+                t.model(id)
+                    .map(Some)
+                    .ok_or_else(|| TimingError::UnknownModel {
+                        machine: machine.to_string(),
+                        model: id.clone(),
+                        known: t.models.iter().map(|m| m.id.clone()).collect(),
+                    })
+            }
+        }
+    }
+}
+
+impl fmt::Display for Timing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Timing::Machine => f.write_str("machine"),
+            Timing::Cpu => f.write_str("cpu"),
+            Timing::Named(id) => f.write_str(id),
+        }
+    }
+}
+
+/// A timing choice that does not fit the machine.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TimingError {
+    /// A named model on a machine that has none.
+    #[error("machine `{0}` has no timing models (use --timing machine or cpu)")]
+    NoModels(String),
+    /// A named model the machine does not have.
+    #[error(
+        "machine `{machine}` has no timing model `{model}` (it has: {}; or machine, cpu)",
+        known.join(", ")
+    )]
+    UnknownModel {
+        /// The machine.
+        machine: String,
+        /// The name asked for.
+        model: String,
+        /// The models it has.
+        known: Vec<String>,
+    },
+}
+
+/// A source a timing file cites, by publication.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Source {
+    /// Author, title, publisher or place, year.
+    pub cite: String,
+}
+
+/// One machine's timing file: what the record says, and the models Kempelen chose.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct MachineTiming {
+    /// The clock profile's id (`zx-spectrum`).
+    pub machine: String,
+    /// What the sources say about the machine's timing, where they are silent, and what
+    /// Kempelen chose.
+    pub record: String,
+    /// The model `--timing machine` uses; none: the CPU clock.
+    pub default: Option<String>,
+    /// The sources, by key.
+    #[serde(default)]
+    pub sources: BTreeMap<String, Source>,
+    /// The models.
+    #[serde(default, rename = "model")]
+    pub models: Vec<TimingModel>,
+}
+
+impl MachineTiming {
+    /// The model with this id.
+    pub fn model(&self, id: &str) -> Option<&TimingModel> {
+        self.models.iter().find(|m| m.id == id)
+    }
+
+    /// The default model, if the machine has one.
+    pub fn default_model(&self) -> Option<&TimingModel> {
+        self.default.as_deref().and_then(|d| self.model(d))
+    }
+
+    /// The citations of `keys`, joined.
+    pub fn cite(&self, keys: &[String]) -> String {
+        keys.iter()
+            .filter_map(|k| self.sources.get(k).map(|s| s.cite.as_str()))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// A machine's timing as data: the frame, what takes the CPU's time in it, and the
+/// interrupt. Times are in ticks of [`TimingModel::hz`]; a CPU cycle is
+/// [`TimingModel::cycle_ticks`] ticks (1 but on the Apple II, whose ticks are the 14.318 MHz
+/// master clock's).
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct TimingModel {
+    /// Short id, unique within the machine (`48k`, `slow`, `text`).
+    pub id: String,
+    /// The machine id it belongs to (filled in when the file is read).
+    #[serde(default)]
+    pub machine: String,
+    /// What it models, in a line.
+    pub name: String,
+    /// The program's choice this model stands for, where a program could choose (screen
+    /// off, FAST mode, code in uncontended RAM).
+    pub choice: Option<String>,
+    /// Ticks per second.
+    pub hz: f64,
+    /// Ticks per CPU cycle.
+    #[serde(default = "one")]
+    pub cycle_ticks: u32,
+    /// Ticks per display line.
+    pub line: u32,
+    /// Lines per frame.
+    pub lines: u32,
+    /// Sources of the frame figures.
+    #[serde(default)]
+    pub sources: Vec<String>,
+    /// Every `every`th CPU cycle lasts `extra` ticks longer (the Apple II's long cycle).
+    pub stretch: Option<Stretch>,
+    /// Ticks the display takes from the CPU.
+    #[serde(default)]
+    pub dma: Vec<Dma>,
+    /// Memory and I/O contention (the ZX Spectrum's ULA).
+    pub contention: Option<Contention>,
+    /// Every memory and I/O cycle waits for a slot (the Amstrad CPC's gate array).
+    pub align: Option<Align>,
+    /// Wait states added to every M1 (opcode fetch) cycle (the MSX).
+    pub m1_wait: Option<u32>,
+    /// The interrupt the ROM serves.
+    pub interrupt: Option<Interrupt>,
+    /// The CPU state the machine's ROM leaves a program in.
+    pub start: Option<Start>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// The Apple II's long cycle: every `every`th cycle lasts `extra` ticks more.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Stretch {
+    /// A stretched cycle every this many.
+    pub every: u32,
+    /// Extra ticks of a stretched cycle.
+    pub extra: u32,
+    /// What the source says.
+    pub what: String,
+    /// Sources.
+    #[serde(default)]
+    pub sources: Vec<String>,
+}
+
+/// Ticks of some lines that the display takes from the CPU.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Dma {
+    /// What takes them.
+    pub what: String,
+    /// First and last line (from 0; inclusive).
+    pub lines: [u32; 2],
+    /// Only every `every`th line from the first.
+    #[serde(default = "one")]
+    pub every: u32,
+    /// First tick taken, within the line.
+    pub at: u32,
+    /// Ticks taken.
+    pub ticks: u32,
+    /// Ticks before `at` in which the CPU may still write but stops at its first read (the
+    /// 6502's RDY line: the C64's BA goes low 3 cycles before the VIC-II takes the bus).
+    #[serde(default)]
+    pub lead: u32,
+    /// Sources.
+    #[serde(default)]
+    pub sources: Vec<String>,
+}
+
+/// ULA-style contention: an access to contended memory (or a contended I/O port) during the
+/// display waits as many ticks as `pattern` gives for its moment in the line.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Contention {
+    /// The frame tick of the first contended moment.
+    pub first: u32,
+    /// Contended lines from there.
+    pub lines: u32,
+    /// Contended ticks at the start of each of those lines.
+    pub width: u32,
+    /// Delay at each tick of a repeating group (`6,5,4,3,2,1,0,0`).
+    pub pattern: Vec<u32>,
+    /// Contended address ranges (inclusive).
+    pub memory: Vec<[u16; 2]>,
+    /// I/O contention too (the Spectrum's rules: ports with A0 low go to the ULA, ports
+    /// whose high byte lies in contended memory are contended on the address lines).
+    #[serde(default)]
+    pub io: bool,
+    /// Sources.
+    #[serde(default)]
+    pub sources: Vec<String>,
+}
+
+/// Bus cycles wait until the moment the CPU samples its WAIT line falls on a slot that
+/// comes every `every` ticks (the Amstrad CPC: every memory and I/O access is in step with
+/// the video's 1 MHz, so instructions take whole microseconds).
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Align {
+    /// The slot period in ticks.
+    pub every: u32,
+    /// Sources.
+    #[serde(default)]
+    pub sources: Vec<String>,
+}
+
+/// The machine's regular interrupt and the ROM routine that serves it.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Interrupt {
+    /// What raises it and what the routine does.
+    pub what: String,
+    /// Tick (from the start of the frame) of the first interrupt.
+    #[serde(default)]
+    pub at: u32,
+    /// Ticks between interrupts; none: one per frame.
+    pub period: Option<u32>,
+    /// How long the line stays active: an interrupt the CPU does not take within this many
+    /// ticks is lost (the Spectrum's 32 T-states); none: until taken.
+    pub length: Option<u32>,
+    /// CPU cycles of taking it (the Z80's IM 1 acknowledge, 13; the 6502's, 7).
+    pub ack: u32,
+    /// CPU cycles of the ROM's routine, to its return.
+    pub routine: u32,
+    /// How `routine` was found.
+    pub routine_source: String,
+    /// Sources.
+    #[serde(default)]
+    pub sources: Vec<String>,
+}
+
+/// The CPU state the machine's ROM leaves a program in.
+#[derive(Debug, Clone, PartialEq, Deserialize, serde::Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Start {
+    /// Interrupts enabled (Z80: IFF1 and IFF2 set; 6502: I flag clear).
+    #[serde(default)]
+    pub interrupts: bool,
+    /// Z80 interrupt mode.
+    pub im: Option<u8>,
+    /// Z80 I register.
+    pub i: Option<u8>,
+}
+
+impl TimingModel {
+    /// `machine/id`, as reports name the model.
+    pub fn full_id(&self) -> String {
+        format!("{}/{}", self.machine, self.id)
+    }
+
+    /// Ticks per frame.
+    pub fn frame(&self) -> u64 {
+        u64::from(self.line) * u64::from(self.lines)
+    }
+
+    /// Whether the model needs each memory access and its moment (contention, alignment,
+    /// wait states), which only the `rustzx-z80` core reports.
+    pub fn per_access(&self) -> bool {
+        self.contention.is_some() || self.align.is_some() || self.m1_wait.is_some()
+    }
+
+    /// How long `ticks` last.
+    pub fn duration(&self, ticks: u64) -> Duration {
+        Duration::from_secs_f64(ticks as f64 / self.hz)
+    }
+}
+
+/// The run's time on the machine under its timing model.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+pub struct MachineTime {
+    /// The model (`machine/id`).
+    #[serde(serialize_with = "serialize_model")]
+    pub model: &'static TimingModel,
+    /// Ticks of [`TimingModel::hz`].
+    pub ticks: u64,
+    /// Where they went.
+    pub stats: TimerStats,
+}
+
+fn serialize_model<S: serde::Serializer>(m: &&TimingModel, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&m.full_id())
+}
+
+impl MachineTime {
+    /// The time.
+    pub fn duration(&self) -> Duration {
+        self.model.duration(self.ticks)
+    }
+
+    /// The time in seconds.
+    pub fn seconds(&self) -> f64 {
+        self.ticks as f64 / self.model.hz
+    }
+}
+
+/// A timing file that does not read or does not fit.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("emulator/timing/{machine}.toml: {message}")]
+pub struct TimingFileError {
+    /// The machine.
+    pub machine: String,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Reads and checks one timing file.
+pub fn parse(machine: &str, text: &str) -> Result<MachineTiming, TimingFileError> {
+    let err = |message: String| TimingFileError {
+        machine: machine.to_string(),
+        message,
+    };
+    let mut t: MachineTiming = toml::from_str(text).map_err(|e| err(e.to_string()))?;
+    if t.machine != machine {
+        return Err(err(format!("names machine `{}`", t.machine)));
+    }
+    if let Some(d) = &t.default {
+        if t.model(d).is_none() {
+            return Err(err(format!("default model `{d}` is not in the file")));
+        }
+    }
+    let known = |keys: &[String], what: &str| -> Result<(), TimingFileError> {
+        for k in keys {
+            if !t.sources.contains_key(k) {
+                return Err(err(format!("{what} cites unknown source `{k}`")));
+            }
+        }
+        Ok(())
+    };
+    for (i, m) in t.models.iter().enumerate() {
+        let what = format!("model `{}`", m.id);
+        if t.models[..i].iter().any(|n| n.id == m.id) {
+            return Err(err(format!("{what} appears twice")));
+        }
+        if m.id == "machine" || m.id == "cpu" {
+            return Err(err(format!("{what}: `machine` and `cpu` name the choices")));
+        }
+        if m.hz.is_nan() || m.hz <= 0.0 || m.line == 0 || m.lines == 0 || m.cycle_ticks == 0 {
+            return Err(err(format!(
+                "{what}: hz, line, lines and cycle_ticks must be > 0"
+            )));
+        }
+        known(&m.sources, &what)?;
+        for d in &m.dma {
+            known(&d.sources, &what)?;
+            if d.lines[0] > d.lines[1] || d.lines[1] >= m.lines || d.every == 0 {
+                return Err(err(format!(
+                    "{what}: dma `{}` lines out of the frame",
+                    d.what
+                )));
+            }
+            if d.at < d.lead || d.at + d.ticks > m.line || d.ticks == 0 {
+                return Err(err(format!("{what}: dma `{}` outside its line", d.what)));
+            }
+        }
+        if let Some(c) = &m.contention {
+            known(&c.sources, &what)?;
+            if c.pattern.is_empty() || c.width > m.line || c.memory.iter().any(|r| r[0] > r[1]) {
+                return Err(err(format!("{what}: contention pattern, width or memory")));
+            }
+        }
+        if let Some(a) = &m.align {
+            known(&a.sources, &what)?;
+            if a.every == 0 {
+                return Err(err(format!("{what}: align every 0")));
+            }
+        }
+        if let Some(s) = &m.stretch {
+            known(&s.sources, &what)?;
+            if s.every == 0 {
+                return Err(err(format!("{what}: stretch every 0")));
+            }
+        }
+        if let Some(irq) = &m.interrupt {
+            known(&irq.sources, &what)?;
+            if irq.period == Some(0) || u64::from(irq.at) >= m.frame() {
+                return Err(err(format!("{what}: interrupt period or position")));
+            }
+        }
+        if !m.dma.is_empty() && (m.cycle_ticks != 1 || m.stretch.is_some()) {
+            return Err(err(format!(
+                "{what}: dma goes with one tick a CPU cycle and no stretch"
+            )));
+        }
+        if m.per_access() && (!m.dma.is_empty() || m.stretch.is_some()) {
+            return Err(err(format!(
+                "{what}: per-access timing (contention, align, m1_wait) goes with no dma or stretch"
+            )));
+        }
+    }
+    for m in &mut t.models {
+        m.machine = machine.to_string();
+    }
+    Ok(t)
+}
+
+/// Every bundled timing file, read once.
+pub fn all() -> &'static [MachineTiming] {
+    static ALL: OnceLock<Vec<MachineTiming>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        BUILT_IN
+            .iter()
+            .map(|(id, text)| parse(id, text).unwrap_or_else(|e| panic!("bundled: {e}")))
+            .collect()
+    })
+}
+
+/// The timing file of machine `id`, if it has one.
+pub fn machine_timing(id: &str) -> Option<&'static MachineTiming> {
+    all().iter().find(|t| t.machine.eq_ignore_ascii_case(id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::clock::MACHINES;
+
+    #[test]
+    fn every_bundled_file_reads_and_every_profile_has_one() {
+        for t in all() {
+            assert!(crate::clock::machine(&t.machine).is_some(), "{}", t.machine);
+            assert!(!t.record.trim().is_empty(), "{}", t.machine);
+        }
+        for m in MACHINES {
+            assert!(
+                machine_timing(m.id).is_some(),
+                "{} has no timing file",
+                m.id
+            );
+        }
+    }
+
+    #[test]
+    fn choices_resolve_and_unknown_ones_say_what_there_is() {
+        assert_eq!(Timing::Cpu.model_for("zx81"), Ok(None));
+        let slow = Timing::Machine.model_for("zx81").unwrap().unwrap();
+        assert_eq!(slow.full_id(), "zx81/slow");
+        let fast = Timing::parse("fast").model_for("zx81").unwrap().unwrap();
+        assert_eq!(fast.id, "fast");
+        let e = Timing::parse("turbo").model_for("zx81").unwrap_err();
+        assert!(e.to_string().contains("has no timing model `turbo`"), "{e}");
+        assert!(e.to_string().contains("slow"), "{e}");
+    }
+
+    #[test]
+    fn bad_files_are_refused_with_the_reason() {
+        let e = parse(
+            "zx81",
+            "machine = \"zx81\"\nrecord = \"r\"\ndefault = \"x\"\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("default model `x`"), "{e}");
+        let e = parse(
+            "zx81",
+            "machine = \"zx81\"\nrecord = \"r\"\n[[model]]\nid = \"a\"\nname = \"n\"\nhz = 1.0\nline = 10\nlines = 2\nsources = [\"nobody\"]\n",
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("unknown source `nobody`"), "{e}");
+    }
+}

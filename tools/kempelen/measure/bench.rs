@@ -1,0 +1,171 @@
+//! `kempelen bench`: the fixed bench positions at a fixed depth per profile, printing each
+//! position's nodes, the deterministic node total and the speed. `--cpu z80`, `--cpu 6502` or
+//! both (`--cpu z80,6502`) run the 8-bit builds' bench instead (`port_bench`).
+
+use crate::engine_common::{CpuArg, backend, nps};
+use kempelen_engine::{Profile, bench};
+use serde_json::json;
+use std::time::Duration;
+
+/// `--profile` values of the bench.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum BenchProfile {
+    /// The reference profile only.
+    Reference,
+    /// The full profile only.
+    Full,
+    /// Both, one after the other.
+    Both,
+}
+
+/// Arguments of `kempelen bench`.
+#[derive(clap::Args, Debug)]
+pub struct BenchArgs {
+    /// Which profile(s) to run (native engine; default both).
+    #[arg(long, value_enum)]
+    pub profile: Option<BenchProfile>,
+    /// Depth instead of the default (native: reference 6, full 12; 8-bit builds: 5); changes
+    /// the node total.
+    #[arg(long)]
+    pub depth: Option<u32>,
+    /// Which engine: `native` (the default) or 8-bit builds, one or both (`--cpu z80,6502`,
+    /// which adds a side-by-side table of the CPUs): nodes/s at the historical clocks, ROM
+    /// bytes, RAM by depth, cycle profile.
+    #[arg(long, value_enum, value_delimiter = ',', value_name = "CPU")]
+    pub cpu: Vec<CpuArg>,
+    /// 8-bit: the machine to highlight (see `kempelen machines`; default zx-spectrum for the
+    /// Z80, kim-1 for the 6502).
+    #[arg(long, value_name = "ID")]
+    pub machine: Option<String>,
+    /// 8-bit: EPD suite of the speed run and profile (default: the bundled tests/data/suite.epd).
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<std::path::PathBuf>,
+    /// 8-bit: the RAM table measures depths 1 to N (default 8).
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    pub ram_depth: u32,
+    /// 8-bit: EPD suite of the RAM table (default: the bundled tests/data/ram.epd).
+    #[arg(long, value_name = "FILE")]
+    pub ram_suite: Option<std::path::PathBuf>,
+    /// 8-bit: write the chart (every build benched beside the historical programs) as SVG to
+    /// FILE.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<std::path::PathBuf>,
+    /// 8-bit: threads searching positions side by side (default: the host's cores); the
+    /// figures do not depend on it.
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+    /// 8-bit: `machine` (default) repeats the speed run under every machine's timing model
+    /// and reports each machine as it ran beside its CPU clock's figure; `cpu` reports the CPU
+    /// clock's alone (one run); a model's id picks it where a machine has it.
+    #[arg(long, value_name = "MODEL", value_parser = crate::engine_common::parse_timing)]
+    pub timing: Option<kempelen_emulator::Timing>,
+    /// Machine-readable output.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Runs the command.
+pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    let mut ports = Vec::new();
+    for &cpu in &args.cpu {
+        if let Some(port) = crate::engine_common::present_port(cpu)? {
+            if !ports.iter().any(|p: &&kempelen_roms::Port| p.id == port.id) {
+                ports.push(port);
+            }
+        }
+    }
+    if !ports.is_empty() {
+        if args.cpu.contains(&CpuArg::Native) {
+            anyhow::bail!("--cpu native: bench the native engine and the 8-bit builds separately");
+        }
+        if matches!(args.profile, Some(BenchProfile::Full | BenchProfile::Both)) {
+            anyhow::bail!(
+                "--profile: the 8-bit builds run the reference profile only (the full profile is the native engine's)"
+            );
+        }
+        return super::port_bench::run(&super::port_bench::PortBenchOptions {
+            ports,
+            depth: args.depth,
+            machine: args.machine.clone(),
+            suite: args.suite.clone(),
+            ram_depth: args.ram_depth,
+            ram_suite: args.ram_suite.clone(),
+            svg: args.svg.clone(),
+            jobs: args.jobs,
+            json: args.json,
+            timing: args.timing.clone().unwrap_or_default(),
+        });
+    }
+    for (given, name) in [
+        (args.machine.is_some(), "--machine"),
+        (args.suite.is_some(), "--suite"),
+        (args.ram_suite.is_some(), "--ram-suite"),
+        (args.svg.is_some(), "--svg"),
+        (args.jobs.is_some(), "--jobs"),
+        (args.timing.is_some(), "--timing"),
+    ] {
+        if given {
+            anyhow::bail!("{name} belongs to the 8-bit bench: add --cpu z80 or --cpu 6502");
+        }
+    }
+    let profiles: &[Profile] = match args.profile.unwrap_or(BenchProfile::Both) {
+        BenchProfile::Reference => &[Profile::Reference],
+        BenchProfile::Full => &[Profile::Full],
+        BenchProfile::Both => &[Profile::Reference, Profile::Full],
+    };
+    if args.depth == Some(0) {
+        anyhow::bail!("--depth must be at least 1");
+    }
+    let mut reports = Vec::new();
+    for &profile in profiles {
+        let depth = args.depth.unwrap_or_else(|| bench::default_depth(profile));
+        let mut engine = backend(profile);
+        if !args.json {
+            println!("profile {profile}, depth {depth}");
+        }
+        let json_mode = args.json;
+        let entries = bench::run(engine.as_mut(), depth, |e| {
+            if !json_mode {
+                println!(
+                    "  {:<28} {:>6} {:>7} {:>12} nodes {:>9.3} s",
+                    e.position.name,
+                    e.best,
+                    kempelen_engine::uci::format_score(e.score),
+                    e.nodes,
+                    e.time.as_secs_f64()
+                );
+            }
+        })?;
+        let nodes: u64 = entries.iter().map(|e| e.nodes).sum();
+        let time: Duration = entries.iter().map(|e| e.time).sum();
+        if !args.json {
+            println!(
+                "  total {nodes} nodes in {:.3} s, {} nodes/s",
+                time.as_secs_f64(),
+                nps(nodes, time)
+            );
+        }
+        reports.push(json!({
+            "profile": profile.to_string(),
+            "depth": depth,
+            "positions": entries.iter().map(|e| json!({
+                "name": e.position.name,
+                "fen": e.position.fen,
+                "best": e.best,
+                "score": e.score,
+                "nodes": e.nodes,
+                "time_ms": crate::output::millis(e.time),
+            })).collect::<Vec<_>>(),
+            "nodes": nodes,
+            "time_ms": crate::output::millis(time),
+            "nodes_per_second": nps(nodes, time),
+        }));
+    }
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({ "profiles": reports }))?
+        );
+    }
+    Ok(())
+}
