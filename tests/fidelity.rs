@@ -247,10 +247,15 @@ impl RealSargon {
             .1
     }
 
-    /// FNDMOV at `depth` on the game's position (board and flags as the profile keeps them):
-    /// the move (from, to board indices), the root score and every POINTS call (ply, from, to,
-    /// score).
-    fn fndmov(&self, game: &Game, depth: u8) -> ((u8, u8), u8, Vec<sargon::PointsCall>) {
+    /// FNDMOV at `depth` on the game's position (board and flags as the profile keeps them;
+    /// POSQ the first queen of each colour, or `posq`): the move (from, to board indices), the
+    /// root score and every POINTS call (ply, from, to, score).
+    fn fndmov(
+        &self,
+        game: &Game,
+        depth: u8,
+        posq: Option<[u8; 2]>,
+    ) -> ((u8, u8), u8, Vec<sargon::PointsCall>) {
         let p = Personality::built_in("jupiter-3").unwrap();
         let fndmov = self.sym("FNDMOV");
         let nply = self.sym("NPLY");
@@ -315,6 +320,9 @@ impl RealSargon {
             &[find(6, false), find(6, true), find(5, false), find(5, true)],
         )
         .unwrap();
+        if let Some(q) = posq {
+            m.write_bytes(posk + 2, &q).unwrap();
+        }
         let black = pos.side() == kempelen_engine::piece::BLACK;
         let colour = if black { 0x80 } else { 0 };
         m.write_bytes(self.sym("KOLOR"), &[colour]).unwrap();
@@ -406,7 +414,7 @@ fn sargon_points_agree_with_the_listing() {
     let (mut same, mut same_move, mut total) = (0, 0, 0);
     for game in games.iter().filter(|g| g.position().fullmove_number() > 1) {
         total += 1;
-        let (rm, rscore, rlog) = real.fndmov(game, depth);
+        let (rm, rscore, rlog) = real.fndmov(game, depth, None);
         let (pm, pscore, plog) = sargon::traced_fndmov(game, depth as usize);
         let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
         if pm == Some(rm) {
@@ -439,6 +447,142 @@ fn sargon_points_agree_with_the_listing() {
         }
     }
     println!("logs agree in {same} of {total} positions, moves in {same_move}");
+}
+
+/// One position of a game (`FIDELITY_MOVES`: its moves from the start in UCI notation) at
+/// look-ahead `FIDELITY_DEPTH` (`FIDELITY_POSQ`: the queens' squares the program keeps): the real program's FNDMOV and the profile's, POINTS by POINTS,
+/// with the first difference.
+#[test]
+#[ignore = "development: FIDELITY_MOVES, FIDELITY_DEPTH"]
+fn sargon_points_of_a_game() {
+    let Some(path) = historical("sargon-z80.asm") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
+        return;
+    };
+    let real = RealSargon::new(&path);
+    let depth = env_number("FIDELITY_DEPTH", 2) as u8;
+    let mut game = Game::default();
+    for m in std::env::var("FIDELITY_MOVES").unwrap().split_whitespace() {
+        game.push_uci(m).unwrap();
+    }
+    // FIDELITY_POSQ: the program's POSQ as two board indices (White's, Black's queen).
+    let posq = std::env::var("FIDELITY_POSQ").ok().map(|v| {
+        let q: Vec<u8> = v.split(',').map(|x| x.trim().parse().unwrap()).collect();
+        [q[0], q[1]]
+    });
+    let (rm, rscore, rlog) = real.fndmov(&game, depth, posq);
+    let (pm, pscore, plog) = sargon::traced_fndmov(&game, depth as usize);
+    let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
+    println!(
+        "{}: real {rm:?} score {rscore}, {} POINTS; profile {pm:?} score {pscore}, {} POINTS",
+        game.position().to_fen(),
+        rlog.len(),
+        plog.len()
+    );
+    match rlog
+        .iter()
+        .zip(plog.iter())
+        .skip(1)
+        .position(|(a, b)| a != b)
+    {
+        Some(i) => {
+            let i = i + 1;
+            println!(
+                "first difference at {i}: real {:?} profile {:?}; before: {:?}",
+                rlog[i],
+                plog[i],
+                &rlog[i.saturating_sub(6)..i]
+            );
+        }
+        None => println!("the POINTS logs agree over their common length"),
+    }
+}
+
+/// The real program's state in a game played by keys (`FIDELITY_MOVES`, UCI, the program
+/// plays the side to move after the last one, at look-ahead `FIDELITY_DEPTH`), stopped when
+/// FNDMOV is entered for its last move, beside the profile's board of the same game.
+#[test]
+#[ignore = "development: FIDELITY_MOVES, FIDELITY_DEPTH"]
+fn sargon_state_in_a_game() {
+    let Some(path) = historical("sargon-z80.asm") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
+        return;
+    };
+    let real = RealSargon::new(&path);
+    let depth = env_number("FIDELITY_DEPTH", 2);
+    let moves: Vec<String> = std::env::var("FIDELITY_MOVES")
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let program_white = moves.len() % 2 == 0;
+    let p = Personality::built_in("jupiter-3").unwrap();
+    let mut m = p
+        .builder()
+        .load(real.origin, &real.image)
+        .entry(real.sym("DRIVER"))
+        .build()
+        .unwrap();
+    m.console_mut().set_stop_on_empty_input(true);
+    let player = if program_white { "B" } else { "W" };
+    m.console_mut()
+        .push_input(format!("Y{player}{depth}").as_bytes());
+    let mut game = Game::default();
+    let fndmov = real.sym("FNDMOV");
+    let first = m.read_byte(fndmov);
+    let player_moves: Vec<usize> = (0..moves.len())
+        .filter(|i| (i % 2 == 0) != program_white)
+        .collect();
+    for (i, uci) in moves.iter().enumerate() {
+        let mv = game.push_uci(uci).unwrap();
+        if (i % 2 == 0) == program_white {
+            continue;
+        }
+        let stats = m.run(400_000_000_000).unwrap();
+        assert!(
+            matches!(stats.stop, StopReason::InputWait { .. }),
+            "{}",
+            stats.stop
+        );
+        if Some(&i) == player_moves.last() {
+            m.write_bytes(fndmov, &[0x76]).unwrap();
+        }
+        let name = |sq: kempelen_engine::Square| kempelen_engine::square::name(sq).to_uppercase();
+        m.console_mut()
+            .push_input(format!("{}-{}", name(mv.from()), name(mv.to())).as_bytes());
+    }
+    let stats = m.run(400_000_000_000).unwrap();
+    println!("stopped: {}", stats.stop);
+    let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
+    let tail: String = out
+        .chars()
+        .rev()
+        .take(600)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    println!("output tail: {tail}");
+    let ours = sargon::board_of_game(&game);
+    let theirs = m.read_bytes(real.sym("BOARDA"), 120);
+    for i in 0..120 {
+        if ours[i] != theirs[i] {
+            println!("board {i}: real {:02x} profile {:02x}", theirs[i], ours[i]);
+        }
+    }
+    for name in ["POSK", "POSQ"] {
+        println!("{name} {:?}", m.read_bytes(real.sym(name), 2));
+    }
+    for name in ["PLYMAX", "MOVENO", "KOLOR", "PMATE"] {
+        println!("{name} {}", m.read_byte(real.sym(name)));
+    }
+    let j = m.read_word(real.sym("MLPTRJ"));
+    println!("MLPTRJ {j:04x}: {:02x?}", m.read_bytes(j, 6));
+    m.write_bytes(fndmov, &[first]).unwrap();
+    m.set_pc(fndmov);
+    let stats = m.run(400_000_000_000).unwrap();
+    let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
+    println!("then {}: {}", stats.stop, out.trim_end());
 }
 
 #[test]
