@@ -13,7 +13,8 @@
 //!   moves held against the profile's move on the same move history (book moves counted
 //!   apart). `FIDELITY_SEED` (default 0) picks other openings and opponents, `FIDELITY_GAMES`
 //!   the number of games, `FIDELITY_PGN_DIR` a folder to write the games to as PGN (the
-//!   record in engine/tests/data/fidelity/ was written so, with seed 0).
+//!   record in engine/tests/data/fidelity/ was written so, with seed 0 and the default
+//!   numbers of games: 24 of Microchess, 8 of Sargon).
 //! - `microchess_values_agree_with_the_kim1`, `sargon_points_agree_with_the_listing`: value
 //!   by value: every move Microchess values in GO, and every POINTS of a Sargon search (the
 //!   program is stopped after each POINTS by a hook in spare RAM that logs ply, move and
@@ -248,7 +249,7 @@ impl RealSargon {
     }
 
     /// FNDMOV at `depth` on the game's position (board and flags as the profile keeps them;
-    /// POSQ the first queen of each colour, or `posq`): the move (from, to board indices), the
+    /// POSQ as ROYALT sets it, or `posq`): the move (from, to board indices), the
     /// root score and every POINTS call (ply, from, to, score).
     fn fndmov(
         &self,
@@ -315,14 +316,10 @@ impl RealSargon {
                 .unwrap_or(0) as u8
         };
         let posk = self.sym("POSK");
-        m.write_bytes(
-            posk,
-            &[find(6, false), find(6, true), find(5, false), find(5, true)],
-        )
-        .unwrap();
-        if let Some(q) = posq {
-            m.write_bytes(posk + 2, &q).unwrap();
-        }
+        let on_board = sargon::queens_on_board(&board);
+        let queens = posq.unwrap_or([on_board[0] as u8, on_board[1] as u8]);
+        m.write_bytes(posk, &[find(6, false), find(6, true), queens[0], queens[1]])
+            .unwrap();
         let black = pos.side() == kempelen_engine::piece::BLACK;
         let colour = if black { 0x80 } else { 0 };
         m.write_bytes(self.sym("KOLOR"), &[colour]).unwrap();
@@ -415,7 +412,9 @@ fn sargon_points_agree_with_the_listing() {
     for game in games.iter().filter(|g| g.position().fullmove_number() > 1) {
         total += 1;
         let (rm, rscore, rlog) = real.fndmov(game, depth, None);
-        let (pm, pscore, plog) = sargon::traced_fndmov(game, depth as usize);
+        let b = sargon::board_of_game(game);
+        let (pm, pscore, plog) =
+            sargon::traced_fndmov(game, depth as usize, sargon::queens_on_board(&b));
         let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
         if pm == Some(rm) {
             same_move += 1;
@@ -471,7 +470,11 @@ fn sargon_points_of_a_game() {
         [q[0], q[1]]
     });
     let (rm, rscore, rlog) = real.fndmov(&game, depth, posq);
-    let (pm, pscore, plog) = sargon::traced_fndmov(&game, depth as usize);
+    let queens = match posq {
+        Some(q) => [usize::from(q[0]), usize::from(q[1])],
+        None => sargon::queens_on_board(&sargon::board_of_game(&game)),
+    };
+    let (pm, pscore, plog) = sargon::traced_fndmov(&game, depth as usize, queens);
     let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
     println!(
         "{}: real {rm:?} score {rscore}, {} POINTS; profile {pm:?} score {pscore}, {} POINTS",
@@ -1221,18 +1224,18 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
 }
 
 #[test]
-#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; about a minute a game"]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; seconds a game"]
 fn microchess_fidelity_games() {
-    if let Some(t) = fidelity_games(Kind::Microchess, &[1], 8) {
+    if let Some(t) = fidelity_games(Kind::Microchess, &[1], 24) {
         assert!(t.differences.is_empty(), "{:#?}", t.differences);
         assert_eq!(t.book_agree, t.book);
     }
 }
 
 #[test]
-#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; several minutes a game"]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; about a minute a game"]
 fn sargon_fidelity_games() {
-    if let Some(t) = fidelity_games(Kind::Sargon, &[2, 3], 4) {
+    if let Some(t) = fidelity_games(Kind::Sargon, &[2, 3], 8) {
         assert!(
             t.agree * 100 >= t.positions * 99,
             "{} of {}: {:#?}",
