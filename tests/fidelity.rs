@@ -1097,7 +1097,15 @@ fn compare(p: &Played, tally: &mut Tally) {
                     kempelen_engine::square::name(to)
                 ),
             },
-            Kind::Sargon => String::new(),
+            // Sargon promotes to a queen only and shows a promotion as its from and to
+            // square, which the adaptor cannot play: compare the profile's move without the
+            // promotion's letter.
+            Kind::Sargon => engine
+                .search(&g, &Limits::depth(p.look_ahead), &SearchControl::default())
+                .unwrap()
+                .best
+                .map(|m| m.to_uci()[..4].to_string())
+                .unwrap_or_default(),
         };
         tally.positions += 1;
         if ours == *a {
