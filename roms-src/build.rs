@@ -1,5 +1,7 @@
 //! Bundles the sources of every port folder (`roms-src/<port>/`, the folders holding an
-//! `engine.asm`) into `OUT_DIR/port_sources.rs`, so a new port adds no Rust list of files, and
+//! `engine.asm`) into `OUT_DIR/port_sources.rs` and of every target machine
+//! (`roms-src/targets/<id>/`) into `OUT_DIR/target_files.rs`, so a new port or target adds no
+//! Rust list of files, and
 //! generates one test per port (`kempelen_roms::port_tests!`) for each position of the bundled suite (`tests/data/suite.epd` at the
 //! workspace root), of the engine's perft suite and of the differential test's case files
 //! (`roms-src/tests/data/*.epd`), so a failure names its position.
@@ -88,9 +90,97 @@ fn port_sources(dir: &Path) {
     std::fs::write(Path::new(&out).join("port_sources.rs"), code).unwrap();
 }
 
+/// Writes `OUT_DIR/target_files.rs`: `TARGET_IDS` (every folder of `roms-src/targets/` that
+/// holds a `target.toml`, sorted) and `fn target_files(id) -> &[(name, text)]` with the
+/// folder's `target.toml` and `.inc` files, so a new target adds no Rust list of files.
+fn target_files(dir: &Path) {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut ids: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.filter_map(|e| e.ok())
+                .filter(|e| e.path().join("target.toml").is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    ids.sort();
+    let mut code =
+        format!("/// The targets' folders, sorted.\npub const TARGET_IDS: &[&str] = &{ids:?};\n\n");
+    code.push_str(
+        "/// The bundled files of the target folder `id` (`target.toml` and `.inc`; empty when absent).\n\
+         pub fn target_files(id: &str) -> &'static [(&'static str, &'static str)] {\n    match id {\n",
+    );
+    for id in &ids {
+        println!("cargo:rerun-if-changed={}", dir.join(id).display());
+        let mut files: Vec<String> = std::fs::read_dir(dir.join(id))
+            .unwrap()
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n == "target.toml" || n.ends_with(".inc"))
+            .collect();
+        files.sort();
+        writeln!(code, "        {id:?} => &[").unwrap();
+        for f in files {
+            let path = dir.join(id).join(&f);
+            writeln!(
+                code,
+                "            ({f:?}, include_str!({:?})),",
+                path.display().to_string()
+            )
+            .unwrap();
+        }
+        writeln!(code, "        ],").unwrap();
+    }
+    code.push_str("        _ => &[],\n    }\n}\n");
+    let out = std::env::var("OUT_DIR").unwrap();
+    std::fs::write(Path::new(&out).join("target_files.rs"), code).unwrap();
+    // One test per target of each kind: tests/targets.rs (a module per kind and a test per
+    // target, `run(id, kind)`) and tests/differential.rs (`at_layout(id)`).
+    let mut tests = String::new();
+    for (module, f) in [
+        ("game_to_mate", "plays_a_game_to_mate"),
+        ("nodes_per_second", "nodes_per_second"),
+        ("file_reads_back", "the_file_reads_back"),
+    ] {
+        writeln!(tests, "mod {module} {{").unwrap();
+        for id in &ids {
+            writeln!(
+                tests,
+                "    #[test]\n    fn {}() {{\n        super::run({id:?}, super::{f});\n    }}",
+                slug(id)
+            )
+            .unwrap();
+        }
+        writeln!(tests, "}}").unwrap();
+    }
+    std::fs::write(Path::new(&out).join("target_tests.rs"), tests).unwrap();
+    let mut diff = String::new();
+    for (module, f, ignore) in [
+        ("at_target_layouts", "at_layout", ""),
+        (
+            "at_target_layouts_full",
+            "at_layout_full",
+            "    #[ignore = \"every case-file line at the layout: about 100 s a target in release mode\"]\n",
+        ),
+    ] {
+        writeln!(diff, "mod {module} {{").unwrap();
+        for id in &ids {
+            writeln!(
+                diff,
+                "    #[test]\n{ignore}    fn {}() {{\n        super::{f}({id:?});\n    }}",
+                slug(id)
+            )
+            .unwrap();
+        }
+        diff.push_str("}\n");
+    }
+    std::fs::write(Path::new(&out).join("target_differential_tests.rs"), diff).unwrap();
+}
+
 fn main() {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
     port_sources(manifest);
+    target_files(&manifest.join("targets"));
     let root = manifest.parent().unwrap().to_path_buf();
 
     per_line(

@@ -1,7 +1,9 @@
-//! Hostile-input fuzz harnesses for the FEN parser, the EPD suite loader and the UCI
-//! loop (the assembler's and disassembler's live in `tools/asm/tests/fuzz.rs`). Each property
-//! feeds random text, text built from the format's own words, and raw bytes, and checks that
-//! the parser answers with a value or an error that says where, never a panic or a hang.
+//! Hostile-input fuzz harnesses for the FEN parser, the EPD suite loader, the UCI loop, the
+//! machine personalities (parsed, built and run), the engine adaptor files and the image
+//! loaders (the assembler's and disassembler's live in `tools/asm/tests/fuzz.rs`). Each
+//! property feeds random text, text built from the format's own words, and raw bytes, and
+//! checks that the parser answers with a value or an error that says where, never a panic or a
+//! hang.
 //!
 //! The normal test run tries a few hundred cases each (a few seconds); set
 //! `KEMPELEN_FUZZ_CASES=100000` for a long campaign (see the README, "Fuzzing").
@@ -151,11 +153,32 @@ const UCI_WORDS: &[&str] = &[
     "\u{fffd}",
 ];
 
+/// The commands a UCI line starts with (so that most lines reach their command's checks).
+const UCI_COMMANDS: &[&str] = &[
+    "uci",
+    "isready",
+    "ucinewgame",
+    "position",
+    "go",
+    "stop",
+    "setoption",
+    "ponderhit",
+    "d",
+    "debug",
+    "register",
+];
+
 fn uci_like() -> impl Strategy<Value = Vec<u8>> {
-    let line =
-        prop::collection::vec(prop::sample::select(UCI_WORDS), 0..8).prop_map(|w| w.join(" "));
+    let words = || prop::collection::vec(prop::sample::select(UCI_WORDS), 0..8);
+    let command = (prop::sample::select(UCI_COMMANDS), words())
+        .prop_map(|(c, w)| format!("{c} {}", w.join(" ")));
+    let line = words().prop_map(|w| w.join(" "));
     let bytes = prop::collection::vec(any::<u8>(), 0..12);
-    let line = prop_oneof![4 => line.prop_map(String::into_bytes), 1 => bytes];
+    let line = prop_oneof![
+        8 => command.prop_map(String::into_bytes),
+        2 => line.prop_map(String::into_bytes),
+        1 => bytes,
+    ];
     prop::collection::vec(line, 0..12).prop_map(|lines| {
         let mut out = Vec::new();
         for mut l in lines {
@@ -221,5 +244,999 @@ proptest! {
     #[test]
     fn uci_sessions(input in uci_like()) {
         check_uci(&input);
+    }
+}
+
+// --- mutations of a valid file -------------------------------------------------------------
+
+/// One change to a line-based file: most random files are refused at their first line, so the
+/// data-file harnesses start from valid files and change a few lines, which reaches the checks
+/// behind the parser (ranges, overlaps, traps, images) and the machine built from the result.
+#[derive(Debug, Clone)]
+enum Mutation {
+    /// The value of a `key = value` line replaced by one of the values for that key (or of
+    /// any key).
+    Value(prop::sample::Index, prop::sample::Index),
+    /// A line removed.
+    Delete(prop::sample::Index),
+    /// A line repeated.
+    Repeat(prop::sample::Index),
+    /// A line of the format inserted.
+    Insert(prop::sample::Index, &'static str),
+    /// Random text inserted.
+    Noise(prop::sample::Index, String),
+}
+
+fn mutation(lines: &'static [&'static str]) -> impl Strategy<Value = Mutation> {
+    use prop::sample::Index;
+    prop_oneof![
+        12 => (any::<Index>(), any::<Index>()).prop_map(|(l, v)| Mutation::Value(l, v)),
+        1 => any::<Index>().prop_map(Mutation::Delete),
+        1 => any::<Index>().prop_map(Mutation::Repeat),
+        2 => (any::<Index>(), prop::sample::select(lines)).prop_map(|(l, t)| Mutation::Insert(l, t)),
+        1 => (any::<Index>(), "\\PC{0,12}").prop_map(|(l, t)| Mutation::Noise(l, t)),
+    ]
+}
+
+/// `seed` with `mutations` applied; `values` lists the values tried for a key (the key `*`:
+/// values for any key).
+fn mutate(seed: &str, mutations: &[Mutation], values: &[(&str, &[&str])]) -> String {
+    let mut lines: Vec<String> = seed.lines().map(str::to_string).collect();
+    for m in mutations {
+        if lines.is_empty() {
+            lines.push(String::new());
+        }
+        match m {
+            Mutation::Value(l, v) => {
+                let n = lines.len();
+                let line = &mut lines[l.index(n)];
+                let Some((key, _)) = line.split_once(" = ") else {
+                    continue;
+                };
+                let key = key.trim().to_string();
+                let pool = values
+                    .iter()
+                    .find(|(k, _)| *k == key)
+                    .or_else(|| values.iter().find(|(k, _)| *k == "*"))
+                    .map_or(&[][..], |(_, v)| *v);
+                if !pool.is_empty() {
+                    *line = format!("{key} = {}", pool[v.index(pool.len())]);
+                }
+            }
+            Mutation::Delete(l) => {
+                lines.remove(l.index(lines.len()));
+            }
+            Mutation::Repeat(l) => {
+                let i = l.index(lines.len());
+                lines.insert(i, lines[i].clone());
+            }
+            Mutation::Insert(l, t) => lines.insert(l.index(lines.len() + 1), t.to_string()),
+            Mutation::Noise(l, t) => lines.insert(l.index(lines.len() + 1), t.clone()),
+        }
+    }
+    lines.join("\n")
+}
+
+/// Hexadecimal addresses and byte strings as they are written, right and wrong.
+const ADDRESSES: &[&str] = &[
+    "\"0000\"",
+    "\"0005\"",
+    "\"0038\"",
+    "\"00FF\"",
+    "\"0100\"",
+    "\"01FF\"",
+    "\"0200\"",
+    "\"1EA0\"",
+    "\"1E9F\"",
+    "\"7FFF\"",
+    "\"E000\"",
+    "\"FFFA\"",
+    "\"FFFE\"",
+    "\"FFFF\"",
+    "\"10000\"",
+    "\"+FFF\"",
+    "\"-1\"",
+    "\"\"",
+    "\"0x200\"",
+    "\"$0200\"",
+    "\"é\"",
+    "512",
+    "1.5",
+];
+const RANGES: &[&str] = &[
+    "\"0000-FFFF\"",
+    "\"0000-03FF\"",
+    "\"0100-01FF\"",
+    "\"1780-17FF\"",
+    "\"E000-FFFF\"",
+    "\"FFFA-FFFF\"",
+    "\"FF00-FFFF\"",
+    "\"0200-0100\"",
+    "\"0000-10000\"",
+    "\"0000\"",
+    "\"-\"",
+    "\"1EA0-1EA0\"",
+    "\"0000-0000\"",
+];
+const BYTES: &[&str] = &[
+    "\"00\"",
+    "\"C9\"",
+    "\"60\"",
+    "\"01 02\"",
+    "\"9F 1E 9F 1E\"",
+    "\"C3 00 FF 00 00 C3 00 FF\"",
+    "\"1C 1C 22 1C 1F 1C\"",
+    "\"\"",
+    "\"+1\"",
+    "\"100\"",
+    "\"0G\"",
+    "\"é\"",
+    "\"00 00 00\"",
+];
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "6",
+    "9",
+    "10",
+    "255",
+    "256",
+    "-1",
+    "1000000",
+    "1000000000",
+    "1000000001",
+    "4294967295",
+    "4294967296",
+    "18446744073709551615",
+    "1e3",
+    "0.5",
+    "nan",
+    "\"1\"",
+    "true",
+];
+
+// --- machine personalities ------------------------------------------------------------------
+
+/// The bundled personalities (a Z80 machine with BDOS functions, one with inline calls, a
+/// 6502 one with every kind of monitor trap) and a 6502 one whose traps read other registers.
+const PERSONALITY_SEEDS: &[&str] = &[
+    include_str!("../emulator/machines/cpm.toml"),
+    include_str!("../emulator/machines/jupiter-3.toml"),
+    include_str!("../emulator/machines/kim-1.toml"),
+    "id = \"six\"\nname = \"six\"\ncpu = \"6502\"\nmhz = 1.0\nload = \"0200\"\nstack = \"0100-01FF\"\n\
+     [[memory]]\nname = \"RAM\"\nkind = \"ram\"\nrange = \"0000-EFFF\"\n\
+     [[memory]]\nname = \"ROM\"\nkind = \"rom\"\nrange = \"F000-FFFF\"\n\
+     [[fill]]\nat = \"F000\"\nbytes = \"60 60 60\"\n\
+     [[trap]]\nname = \"out\"\nat = \"F000\"\nservice = \"put-char\"\nregister = \"X\"\ncycles = 40\n\
+     [[trap]]\nname = \"in\"\nat = \"F003\"\nservice = \"get-char\"\nregister = \"Y\"\necho = true\n\
+     [[trap]]\nname = \"io\"\nat = \"F006\"\nservice = \"direct-io\"\nregister = \"A\"\n\
+     [[trap]]\nname = \"hex\"\nat = \"F009\"\nservice = \"put-hex\"\nregister = \"A\"\n\
+     [[trap]]\nname = \"key\"\nat = \"F00C\"\nservice = \"status\"\nready = 255\n",
+];
+
+/// Lines a personality may have (and some it may not).
+const PERSONALITY_LINES: &[&str] = &[
+    "[[memory]]",
+    "[[fill]]",
+    "[[mirror]]",
+    "[[trap]]",
+    "[[trap.function]]",
+    "cpu = \"65c02\"",
+    "clock = \"zx-spectrum\"",
+    "mhz = 1e-300",
+    "io_page = \"BF00\"",
+    "sp = \"0000\"",
+    "at = \"1EA0\"",
+    "service = \"print-string\"",
+    "service = \"read-line\"",
+    "service = \"direct-io\"",
+    "register = \"DE\"",
+    "cycles = 18446744073709551615",
+    "keys = { \"M\" = 16, \"é\" = 1 }",
+    "digits = [\"00FB\", \"00FA\"]",
+    "terminator = \"é\"",
+    "echo = true",
+    "colour = 3",
+    "# a comment",
+    "",
+    "=",
+    "[",
+];
+
+const PERSONALITY_VALUES: &[(&str, &[&str])] = &[
+    (
+        "cpu",
+        &[
+            "\"z80\"",
+            "\"6502\"",
+            "\"65c02\"",
+            "\"z81\"",
+            "\"\"",
+            "6502",
+        ],
+    ),
+    (
+        "clock",
+        &[
+            "\"kim-1\"",
+            "\"zx-spectrum\"",
+            "\"jupiter-3\"",
+            "\"c64\"",
+            "\"nosuch\"",
+            "\"\"",
+        ],
+    ),
+    (
+        "mhz",
+        &[
+            "1.0", "0.01", "0.0099", "1000.0", "1000.1", "1e-300", "1e-20", "0.0", "-1.0", "nan",
+            "inf", "3.5", "1",
+        ],
+    ),
+    ("load", ADDRESSES),
+    ("sp", ADDRESSES),
+    ("io_page", ADDRESSES),
+    ("at", ADDRESSES),
+    ("of", ADDRESSES),
+    ("vector", ADDRESSES),
+    ("range", RANGES),
+    ("stack", RANGES),
+    ("bytes", BYTES),
+    (
+        "code",
+        &[
+            "\"01\"",
+            "\"02\"",
+            "\"09\"",
+            "\"0A\"",
+            "\"81 1A\"",
+            "\"\"",
+            "\"1F 1F 1F\"",
+            "\"ZZ\"",
+        ],
+    ),
+    ("kind", &["\"ram\"", "\"rom\"", "\"flash\"", "\"\""]),
+    (
+        "select",
+        &[
+            "\"C\"",
+            "\"A\"",
+            "\"B\"",
+            "\"DE\"",
+            "\"inline\"",
+            "\"X\"",
+            "\"\"",
+        ],
+    ),
+    (
+        "service",
+        &[
+            "\"put-char\"",
+            "\"put-hex\"",
+            "\"get-char\"",
+            "\"status\"",
+            "\"print-string\"",
+            "\"read-line\"",
+            "\"direct-io\"",
+            "\"print-inline\"",
+            "\"newline\"",
+            "\"display\"",
+            "\"key\"",
+            "\"jump-indirect\"",
+            "\"done\"",
+            "\"teleport\"",
+        ],
+    ),
+    (
+        "register",
+        &[
+            "\"A\"", "\"B\"", "\"C\"", "\"E\"", "\"DE\"", "\"HL\"", "\"X\"", "\"Y\"", "\"Q\"",
+            "\"\"",
+        ],
+    ),
+    (
+        "terminator",
+        &["\"$\"", "\"\"", "\"é\"", "\"ab\"", "\"\\u0000\""],
+    ),
+    ("cycles", NUMBERS),
+    ("args", NUMBERS),
+    ("none", NUMBERS),
+    ("ready", NUMBERS),
+    ("echo", &["true", "false", "1"]),
+    ("newline", &["true", "false", "1"]),
+    (
+        "digits",
+        &[
+            "[\"FB\", \"FA\", \"F9\"]",
+            "[]",
+            "[\"FFFF\"]",
+            "[\"10000\"]",
+            "\"FB\"",
+        ],
+    ),
+    (
+        "keys",
+        &[
+            "{ \"M\" = 16 }",
+            "{ \"é\" = 1 }",
+            "{ \"MM\" = 1 }",
+            "{ \"M\" = 256 }",
+            "{}",
+        ],
+    ),
+    (
+        "*",
+        &[
+            "\"x\"",
+            "\"\"",
+            "0",
+            "-1",
+            "18446744073709551615",
+            "[]",
+            "{}",
+            "true",
+        ],
+    ),
+];
+
+fn personality_like() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(PERSONALITY_SEEDS),
+        prop::collection::vec(mutation(PERSONALITY_LINES), 0..5),
+    )
+        .prop_map(|(seed, m)| mutate(seed, &m, PERSONALITY_VALUES))
+}
+
+/// A program made of calls and jumps to the personality's traps, loads of the registers the
+/// traps read, and random bytes.
+fn trap_program(cpu: kempelen_emulator::Cpu, traps: &[u16], words: &[(u8, u8, u16)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for &(kind, byte, pick) in words {
+        let target = match traps.len() {
+            0 => pick,
+            n => traps[usize::from(pick) % n],
+        };
+        let [lo, hi] = target.to_le_bytes();
+        let z80 = cpu == kempelen_emulator::Cpu::Z80;
+        match (kind % 6, z80) {
+            (0 | 1, true) => out.extend([0xCD, lo, hi]), // CALL trap
+            (0 | 1, false) => out.extend([0x20, lo, hi]), // JSR trap
+            (2, true) => out.extend([0xC3, lo, hi]),     // JP trap
+            (2, false) => out.extend([0x4C, lo, hi]),    // JMP trap
+            (3, true) => out.extend([0x0E, byte]),       // LD C,n
+            (3, false) => out.extend([0xA9, byte]),      // LDA #n
+            (4, true) => out.extend([0x11, byte, byte]), // LD DE,nn
+            (4, false) => out.extend([0xA2, byte]),      // LDX #n
+            _ => out.push(byte),
+        }
+    }
+    out
+}
+
+/// A personality is a value or an error at `file:line:col`; a value builds a machine (or says
+/// why not) whose run, calling its traps, ends within its budget, never in a panic.
+fn check_personality(text: &str, words: &[(u8, u8, u16)], input: &[u8]) {
+    use kempelen_emulator::Personality;
+    let p = match Personality::parse("p.toml", text) {
+        Ok(p) => p,
+        Err(e) => {
+            assert!(e.line >= 1 && e.col >= 1, "{e}");
+            assert!(e.to_string().starts_with("p.toml:"), "{e}");
+            return;
+        }
+    };
+    assert!((0.01..=1000.0).contains(&p.clock.mhz), "{}", p.clock.mhz);
+    for t in &p.traps {
+        assert!(
+            (1..=kempelen_emulator::traps::MAX_CYCLES).contains(&t.cycles),
+            "{t:?}"
+        );
+    }
+    for (at, bytes) in &p.fills {
+        assert!(usize::from(*at) + bytes.len() <= 0x10000);
+    }
+    let at = p.load.unwrap_or(0x0200);
+    let traps: Vec<u16> = p.traps.iter().map(|t| t.at).collect();
+    let program = trap_program(p.cpu, &traps, words);
+    let program = &program[..program.len().min(0x10000 - usize::from(at))];
+    let Ok(mut m) = p.builder().load(at, program).entry(at).build() else {
+        return;
+    };
+    m.console_mut().push_input(input);
+    m.console_mut().set_stop_on_empty_input(true);
+    let budget = 20_000;
+    let cycles = match m.run(budget) {
+        Ok(stats) => stats.cycles,
+        Err(e) => e.cycles,
+    };
+    // The budget is checked before each instruction and after each trap.
+    assert!(
+        cycles <= budget + kempelen_emulator::traps::MAX_CYCLES + 64,
+        "{cycles}"
+    );
+    // Output costs time: each trap call (at least a cycle) prints at most 64 KiB.
+    let output = m.console_mut().take_output();
+    assert!(
+        output.len() as u64 <= (cycles + 1) * 0x10000,
+        "{} bytes",
+        output.len()
+    );
+}
+
+// --- engine adaptor files -----------------------------------------------------------------
+
+/// Adaptor files around a small 6502 program on the KIM-1 (it prints `e2e4` and waits for a
+/// key) and around Kempelen's own Z80 machine.
+const ADAPTOR_SEEDS: &[&str] = &[
+    "name = \"six\"\nmachine = \"kim-1\"\nentry = \"0200\"\nturn_budget = 200000\nplays = \"white\"\n\
+     [[image]]\nfile = \"p.bin\"\nat = \"0200\"\n\
+     [[poke]]\nat = \"0230\"\nbytes = \"00\"\n\
+     [keys]\nstart = \"C\"\nnew_game = \"C\"\nmove = \"{from}{to}F\"\ngo = \"P\"\ncastle_rook = true\n\
+     [depth]\ndefault = 2\nmax = 6\n\
+     [reply]\npattern = '(?P<move>[a-h][1-8][a-h][1-8])'\nfirst = true\n",
+    "name = \"z\"\ncpu = \"z80\"\nclock = \"zx-spectrum\"\nturn_budget = 100000\n\
+     [[image]]\nfile = \"p.h65\"\n\
+     [keys]\nmove = \"{move}\\n\"\ngo = \"go\\n\"\ndepth = \"d {depth}\\n\"\nposition = \"fen {fen}\\n\"\n\
+     [[setup]]\nkeys = \"{board}{to_move}\"\n\
+     [[setup]]\npoke = [ { at = \"0230\", value = \"{depth}\", min = 2 } ]\n\
+     [board]\nfirst = \"a8\"\nempty = \".\"\npiece = \"{colour}{piece}\"\n\
+     [reply]\npattern = '(?P<from>[a-h][1-8])-(?P<to>[a-h][1-8])|(?P<castle>O-O(?:-O)?)'\nsquares = \"algebraic\"\n",
+    "name = \"m\"\nmachine = \"m.toml\"\nturn_budget = 50000\n\
+     [[image]]\nfile = \"p.bin\"\nat = \"0200\"\nonly = [\"0200-020F\"]\n\
+     [keys]\nmove = \"{FROM}-{TO}\"\n\
+     [reply]\npattern = '\\[(?P<piece>[0-9A-F]{2}) (?P<from>[0-7]{2}) (?P<to>[0-7]{2})\\]'\nsquares = \"microchess\"\n",
+];
+
+const ADAPTOR_LINES: &[&str] = &[
+    "[[image]]",
+    "[[poke]]",
+    "[[setup]]",
+    "[keys]",
+    "[reply]",
+    "[depth]",
+    "[board]",
+    "[source]",
+    "machine = \"/dev/zero\"",
+    "file = \"/dev/zero\"",
+    "file = \"$KEMPELEN_HISTORICAL/x.bin\"",
+    "sha256 = \"00\"",
+    "assemble = { cpu = \"z80\" }",
+    "restart = true",
+    "turn_budget = 0",
+    "entry = \"FFFF\"",
+    "",
+    "=",
+    "[",
+];
+
+const ADAPTOR_VALUES: &[(&str, &[&str])] = &[
+    (
+        "machine",
+        &[
+            "\"kim-1\"",
+            "\"cpm\"",
+            "\"jupiter-3\"",
+            "\"m.toml\"",
+            "\"nosuch\"",
+            "\"kim-1.toml\"",
+            "\"zx-spectrum\"",
+        ],
+    ),
+    ("cpu", &["\"z80\"", "\"6502\"", "\"65c02\"", "\"pdp11\""]),
+    ("clock", &["\"kim-1\"", "\"zx-spectrum\"", "\"nosuch\""]),
+    ("entry", ADDRESSES),
+    ("at", ADDRESSES),
+    ("turn_budget", NUMBERS),
+    ("default", NUMBERS),
+    ("max", NUMBERS),
+    ("min", NUMBERS),
+    ("plays", &["\"white\"", "\"black\"", "\"green\""]),
+    (
+        "file",
+        &[
+            "\"p.bin\"",
+            "\"p.h65\"",
+            "\"p.hex\"",
+            "\"missing.bin\"",
+            "\"m.toml\"",
+            "\"../p.bin\"",
+            "\"\"",
+        ],
+    ),
+    (
+        "only",
+        &[
+            "[\"0200-020F\"]",
+            "[\"0400-0300\"]",
+            "[]",
+            "[\"x\"]",
+            "[\"0000-FFFF\"]",
+        ],
+    ),
+    ("bytes", BYTES),
+    (
+        "move",
+        &[
+            "\"{move}\\n\"",
+            "\"{from}{to}{promotion}\"",
+            "\"{FROM}-{TO}\"",
+            "\"{nosuch}\"",
+            "\"\"",
+            "\"{\"",
+        ],
+    ),
+    (
+        "pattern",
+        &[
+            "'(?P<move>[a-h][1-8][a-h][1-8])'",
+            "'('",
+            "'no group'",
+            "'(?P<from>..)(?P<to>..)'",
+            "'(?P<castle>O-O)|(?P<en_passant>ep)'",
+            "'(?P<move>e2e4)(?P<depth>\\d+)?(?P<score>-?\\d+)?(?P<nodes>\\d+)?'",
+            "'(?P<move>.*)'",
+            "''",
+        ],
+    ),
+    ("squares", &["\"algebraic\"", "\"microchess\"", "\"roman\""]),
+    ("first", &["\"a1\"", "\"a8\"", "\"z9\"", "true", "false"]),
+    (
+        "piece",
+        &[
+            "\"{colour}{piece}\"",
+            "\"{piece},{colour},{moved}\"",
+            "\"\"",
+            "\"{\"",
+        ],
+    ),
+    ("pieces", &["\"PNBRQK\"", "\"PNB\"", "\"ééééééé\""]),
+    (
+        "keys",
+        &[
+            "\"{board}\"",
+            "\"{player}{depth}\"",
+            "\"{fen}\"",
+            "\"{nosuch}\"",
+            "\"\\u001B\"",
+        ],
+    ),
+    (
+        "value",
+        &[
+            "\"{depth}\"",
+            "\"{fullmove}\"",
+            "\"300\"",
+            "\"{nosuch}\"",
+            "\"-1\"",
+        ],
+    ),
+    (
+        "*",
+        &[
+            "\"x\"",
+            "\"\"",
+            "0",
+            "-1",
+            "[]",
+            "{}",
+            "true",
+            "\"{depth}\"",
+        ],
+    ),
+];
+
+fn adaptor_like() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(ADAPTOR_SEEDS),
+        prop::collection::vec(mutation(ADAPTOR_LINES), 0..5),
+    )
+        .prop_map(|(seed, m)| mutate(seed, &m, ADAPTOR_VALUES))
+}
+
+/// A folder with the files adaptor texts name: the program in two image formats and a
+/// personality.
+fn adaptor_dir() -> &'static std::path::Path {
+    static DIR: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let dir =
+            std::env::temp_dir().join(format!("kempelen-fuzz-adaptor-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // $0200: print the text at $0220 with OUTCH ($1EA0), wait for a key with GETCH
+        // ($1E5A), again.
+        let mut program = vec![
+            0xA2, 0x00, 0xBD, 0x20, 0x02, 0xF0, 0x07, 0x20, 0xA0, 0x1E, 0xE8, 0x4C, 0x02, 0x02,
+            0x20, 0x5A, 0x1E, 0x4C, 0x00, 0x02,
+        ];
+        program.resize(0x20, 0xEA);
+        program.extend(b"e2e4 [00 13 33] e2-e4\r\n\0");
+        std::fs::write(dir.join("p.bin"), &program).unwrap();
+        let dump: Vec<String> = program.iter().map(|b| format!("{b:02X}")).collect();
+        std::fs::write(dir.join("p.h65"), format!("0000 {}\n", dump.join(" "))).unwrap();
+        std::fs::write(dir.join("p.hex"), ":0100000000FF\n:00000001FF\n").unwrap();
+        std::fs::write(dir.join("m.toml"), PERSONALITY_SEEDS[3]).unwrap();
+        dir
+    })
+}
+
+/// An adaptor file is read through the adaptor crate's public API: a value, or an error that
+/// names the file (and the line and column of a syntax error). An accepted adaptor with a
+/// small turn budget plays a move or says why not.
+fn check_adaptor(text: &str) {
+    use kempelen_engine::Engine;
+    static CASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let case = CASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = adaptor_dir();
+    let path = dir.join(format!("a{case}.toml"));
+    std::fs::write(&path, text).unwrap();
+    let engine = kempelen_adaptor::AdaptorEngine::new(&path);
+    let mut engine = match engine {
+        Ok(engine) => engine,
+        Err(e) => {
+            std::fs::remove_file(&path).unwrap();
+            // A syntax error points into the adaptor file.
+            if let kempelen_adaptor::AdaptorError::Syntax { line, col, .. } = &e {
+                assert!(*line >= 1 && *col >= 1, "{e}");
+                assert!(e.to_string().contains(&format!("a{case}.toml:")), "{e}");
+            }
+            assert!(!e.to_string().is_empty());
+            return;
+        }
+    };
+    std::fs::remove_file(&path).unwrap();
+    // Run it only with a small turn budget of its own (the default is minutes of play).
+    let small = text.lines().any(|l| {
+        l.strip_prefix("turn_budget = ")
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .is_some_and(|b| b <= 1_000_000)
+    });
+    if !small {
+        return;
+    }
+    let game = kempelen_engine::Game::new(kempelen_engine::Position::startpos());
+    let control = kempelen_engine::SearchControl::default();
+    if let Ok(r) = engine.search(&game, &kempelen_engine::Limits::depth(2), &control) {
+        // A move the program played is legal where it was played.
+        if let Some(best) = r.best {
+            assert!(game.position().legal_moves().contains(best), "{best:?}");
+        }
+    }
+}
+
+// --- image loaders --------------------------------------------------------------------------
+
+const IMAGE_WORDS: &[&str] = &[
+    ":",
+    ";",
+    "#",
+    " ",
+    "  ",
+    "\t",
+    "\n",
+    "\r\n",
+    "00",
+    "01",
+    "02",
+    "03",
+    "04",
+    "05",
+    "06",
+    "FF",
+    "10",
+    "0200",
+    "FFFF",
+    "FFFE",
+    "0000",
+    "A9",
+    "41",
+    "EE",
+    ":0100000000FF",
+    ":00000001FF",
+    ":0000000000",
+    ":02000002100",
+    ":020000021000EC",
+    ";020200A94100EE",
+    ";0000010001",
+    "0200 A9 41",
+    "FFFF 01 02",
+    "+FFF",
+    "0200:",
+    "G0",
+    "é",
+    "\u{0}",
+    "..ascii",
+];
+
+/// A record of a text format: a type (Intel HEX) or not, an address and data bytes.
+type Record = (u8, u16, Vec<u8>);
+
+fn records() -> impl Strategy<Value = Vec<Record>> {
+    let kind = prop_oneof![8 => Just(0u8), 1 => 0u8..=7, 1 => any::<u8>()];
+    let addr = prop_oneof![3 => 0u16..0x0400, 1 => any::<u16>(), 1 => 0xFFF0u16..=0xFFFF];
+    prop::collection::vec(
+        (kind, addr, prop::collection::vec(any::<u8>(), 0..20)),
+        0..8,
+    )
+}
+
+/// Intel HEX with right checksums (the end record last).
+fn intel_hex(records: &[Record]) -> String {
+    let mut out = String::new();
+    for (kind, addr, data) in records {
+        let mut bytes = vec![data.len() as u8];
+        bytes.extend(addr.to_be_bytes());
+        bytes.push(*kind);
+        bytes.extend(data);
+        let sum = bytes.iter().fold(0u8, |s, b| s.wrapping_add(*b));
+        bytes.push(sum.wrapping_neg());
+        out.push(':');
+        out.extend(bytes.iter().map(|b| format!("{b:02X}")));
+        out.push('\n');
+    }
+    out + ":00000001FF\n"
+}
+
+/// A hex dump, `ADDR b b ...` per line, sometimes with a colon or an ASCII column.
+fn hex_dump(records: &[Record]) -> String {
+    let mut out = String::from("; a dump\n");
+    for (kind, addr, data) in records {
+        out.push_str(&format!(
+            "{addr:04X}{}",
+            if kind % 2 == 0 { " " } else { ": " }
+        ));
+        let bytes: Vec<String> = data.iter().map(|b| format!("{b:02X}")).collect();
+        out.push_str(&bytes.join(" "));
+        if kind % 3 == 0 {
+            out.push_str("  ..ascii");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// A KIM-1 paper tape with right checksums, ended by its `;00` record.
+fn kim_tape(records: &[Record]) -> String {
+    let mut out = String::new();
+    for (_, addr, data) in records {
+        let mut bytes = vec![data.len() as u8];
+        bytes.extend(addr.to_be_bytes());
+        bytes.extend(data);
+        let sum = bytes
+            .iter()
+            .fold(0u16, |s, b| s.wrapping_add(u16::from(*b)));
+        out.push(';');
+        out.extend(bytes.iter().map(|b| format!("{b:02X}")));
+        out.push_str(&format!("{sum:04X}\n"));
+    }
+    out + ";0000010001\n"
+}
+
+/// Text images built from records (mostly valid, sometimes with one byte changed), text made of
+/// the formats' words, and raw bytes.
+fn image_like() -> impl Strategy<Value = Vec<u8>> {
+    let words = prop::collection::vec(prop::sample::select(IMAGE_WORDS), 0..40)
+        .prop_map(|w| w.concat().into_bytes());
+    let bytes = prop::collection::vec(any::<u8>(), 0..300);
+    let built = (
+        0u8..3,
+        records(),
+        prop::option::weighted(0.3, (any::<prop::sample::Index>(), any::<u8>())),
+    )
+        .prop_map(|(format, records, change)| {
+            let mut text = match format {
+                0 => intel_hex(&records),
+                1 => hex_dump(&records),
+                _ => kim_tape(&records),
+            }
+            .into_bytes();
+            if let Some((at, b)) = change {
+                let i = at.index(text.len());
+                text[i] = b;
+            }
+            text
+        });
+    prop_oneof![4 => built, 2 => words, 1 => bytes]
+}
+
+/// Every format reads any bytes into chunks that fit the address space and do not overlap,
+/// or into an error that names the file (and the line and column of a text format).
+fn check_image(bytes: &[u8], raw_addr: u16) {
+    use kempelen_emulator::loaders::{ImageFormat, parse};
+    let detected = ImageFormat::detect(bytes);
+    for format in [
+        detected,
+        ImageFormat::Raw,
+        ImageFormat::IntelHex,
+        ImageFormat::HexDump,
+        ImageFormat::KimTape,
+    ] {
+        match parse("i.img", bytes, format, raw_addr) {
+            Ok(chunks) => {
+                assert!(!chunks.is_empty(), "{format}");
+                let mut end = 0usize;
+                for c in &chunks {
+                    assert!(!c.bytes.is_empty(), "{format}");
+                    assert!(usize::from(c.addr) >= end, "{format}: overlap");
+                    end = usize::from(c.addr) + c.bytes.len();
+                    assert!(end <= 0x10000, "{format}");
+                }
+            }
+            Err(e) => {
+                assert!(e.to_string().starts_with("i.img"), "{e}");
+                if format != ImageFormat::Raw {
+                    assert!(e.line >= 1 && e.col >= 1, "{format}: {e}");
+                }
+            }
+        }
+    }
+}
+
+// --- tournament inputs: PGN, openings, time controls ---------------------------------------
+
+const PGN_WORDS: &[&str] = &[
+    "[Event \"x\"]",
+    "[White \"a\\\"b\"]",
+    "[Result \"1-0\"]",
+    "[Result \"*\"]",
+    "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]",
+    "[",
+    "]",
+    "\"",
+    "\\",
+    "\n",
+    "\n\n",
+    " ",
+    "1.",
+    "1...",
+    "12.",
+    "e4",
+    "e5",
+    "Nf3",
+    "Nc6",
+    "O-O",
+    "O-O-O",
+    "exd5",
+    "e8=Q+",
+    "Qxf7#",
+    "$1",
+    "!?",
+    "{a comment}",
+    "{",
+    "}",
+    "{[%emt 0:00:01]}",
+    "(",
+    ")",
+    "(1... d5)",
+    ";rest\n",
+    "\n%escape\n",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "é",
+    "\u{0}",
+];
+
+const OPENING_WORDS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+    "8/8/8/8/8/8/8/K6k w - -",
+    " 0 1",
+    " 65536",
+    "; ",
+    "id \"x\"",
+    "c0 \"1. e4 e5\"",
+    "c0 \"Nf3 Nf6 g3\"",
+    "c0 \"e5\"",
+    "c0 \"",
+    "\n",
+    "# a comment\n",
+    " ",
+    "x",
+    "é",
+];
+
+const TIME_WORDS: &[&str] = &[
+    "40",
+    "/",
+    "7200",
+    ":",
+    "3600",
+    "+",
+    "2",
+    "0.1",
+    "300",
+    "0",
+    "-1",
+    "1e9",
+    "86400",
+    "86401",
+    "inf",
+    "nan",
+    " ",
+    "x",
+    "18446744073709551616",
+    ".",
+];
+
+/// A PGN reads into games or an error at `source:line:column`; opening files into openings
+/// whose moves are legal where they start, or an error at `source:line`; a time control into
+/// one that prints as text that reads back the same.
+fn check_tournament_inputs(pgn: &str, openings: &str, tc: &str) {
+    use kempelen_engine::tournament::{TimeControl, parse_openings, read_pgn};
+    match read_pgn(pgn, "f.pgn") {
+        Ok(games) => {
+            for g in games {
+                assert!(g.place.starts_with("f.pgn:"), "{}", g.place);
+            }
+        }
+        Err(e) => {
+            let place: Vec<&str> = e.place.split(':').collect();
+            assert!(
+                place.len() == 3
+                    && place[0] == "f.pgn"
+                    && place[1].parse::<usize>().is_ok_and(|l| l >= 1),
+                "{}",
+                e.place
+            );
+        }
+    }
+    if let Ok(list) = parse_openings(openings, "o.epd") {
+        for o in list {
+            let mut pos = o.start.clone();
+            for m in &o.moves {
+                assert!(pos.legal_moves().contains(*m), "{}: {m:?}", o.name);
+                pos.play(*m);
+            }
+        }
+    }
+    if let Ok(t) = tc.parse::<TimeControl>() {
+        let again: TimeControl = t.to_string().parse().expect("a printed time control reads");
+        assert_eq!(again, t, "{tc}");
+    }
+}
+
+fn words(list: &'static [&'static str], n: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(list), 0..n).prop_map(|w| w.concat())
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn personality_like_text(
+        text in personality_like(),
+        words in prop::collection::vec(any::<(u8, u8, u16)>(), 0..24),
+        input in prop::collection::vec(any::<u8>(), 0..8),
+    ) {
+        check_personality(&text, &words, &input);
+    }
+
+    #[test]
+    fn personality_arbitrary_text(text in "\\PC{0,200}") {
+        check_personality(&text, &[], b"");
+    }
+
+    #[test]
+    fn adaptor_like_text(text in adaptor_like()) {
+        check_adaptor(&text);
+    }
+
+    #[test]
+    fn adaptor_arbitrary_text(text in "\\PC{0,200}") {
+        check_adaptor(&text);
+    }
+
+    #[test]
+    fn image_bytes(bytes in image_like(), raw_addr in any::<u16>()) {
+        check_image(&bytes, raw_addr);
+    }
+
+    #[test]
+    fn tournament_inputs(
+        pgn in prop_oneof![3 => words(PGN_WORDS, 60), 1 => "\\PC{0,200}"],
+        openings in prop_oneof![3 => words(OPENING_WORDS, 12), 1 => "\\PC{0,100}"],
+        tc in prop_oneof![3 => words(TIME_WORDS, 8), 1 => "\\PC{0,20}"],
+    ) {
+        check_tournament_inputs(&pgn, &openings, &tc);
     }
 }

@@ -413,7 +413,9 @@ fn uci_negative_limits_are_errors() {
         out.contains("info string error: go: 'movetime' must not be negative, found -1"),
         "{out}"
     );
-    assert!(!out.contains("bestmove"), "{out}");
+    // Each refused `go` is answered with the null move: a GUI waits for a `bestmove`.
+    assert_eq!(out.matches("bestmove 0000\n").count(), 2, "{out}");
+    assert_eq!(out.matches("bestmove").count(), 2, "{out}");
 }
 
 #[test]
@@ -481,6 +483,37 @@ fn endless_inputs_end_with_an_error() {
         assert!(!ok && stderr.contains("larger than 16 MiB"), "{stderr}");
         let stderr = fails(&["disasm", "/dev/zero", "--cpu", "z80"]);
         assert!(stderr.contains("more than 65536 bytes"), "{stderr}");
+        // Every file a command reads is bounded.
+        for args in [
+            &["run", s(&bin), "--machine", "/dev/zero"][..],
+            &["run", s(&bin), "--cpu", "z80", "--symbols", "/dev/zero"],
+            &["run", "/dev/zero", "--cpu", "z80"],
+            &["run", s(&bin), "--cpu", "z80", "--image", "/dev/zero"],
+            &["uci", "--program", "/dev/zero"],
+            &["compare", "--suite", "/dev/zero"],
+            &["bench", "--cpu", "z80", "--suite", "/dev/zero"],
+            &[
+                "tournament",
+                "reference",
+                "turing",
+                "--openings",
+                "/dev/zero",
+                "--nodes",
+                "10",
+            ],
+        ] {
+            let stderr = fails(args);
+            assert!(
+                [
+                    "larger than 1 MiB",
+                    "larger than 16 MiB",
+                    "larger than 64 MiB"
+                ]
+                .iter()
+                .any(|bound| stderr.contains(bound)),
+                "{args:?}: {stderr}"
+            );
+        }
     }
     // A UCI line without an end is cut, reported, and the engine answers the next command.
     let mut input = vec![b'a'; 200_000];
@@ -852,5 +885,194 @@ fn an_unwritable_output_fails_before_the_work() {
     }
     let (ok, _, stderr) = kempelen(&["claims", "--markdown", s(&dir)]);
     assert!(!ok && stderr.contains("it is a directory"), "{stderr}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A position in a check no move can give is refused, not searched (perft 1 = 0, exit 0).
+#[test]
+fn a_fen_with_an_impossible_check_is_refused() {
+    for fen in [
+        "4k3/8/3N4/1B6/8/8/8/4RK2 b - - 0 1",
+        "4k3/2N3N1/8/8/8/8/8/5K2 b - - 0 1",
+        "R3k2R/8/8/8/8/8/8/5K2 b - - 0 1",
+    ] {
+        let (ok, stdout, stderr) = kempelen(&["perft", "--fen", fen, "--depth", "1"]);
+        assert!(!ok, "{fen}: {stdout}");
+        assert!(
+            stderr.contains("the side to move is in a check no move can give"),
+            "{fen}: {stderr}"
+        );
+    }
+}
+
+/// `setoption name Hash value 4096`, the advertised maximum, on a host that cannot give it (a
+/// 3 GB address-space limit): an error, and the engine goes on with its old table.
+#[cfg(unix)]
+#[test]
+fn a_hash_table_the_host_cannot_give_is_refused_and_the_old_one_kept() {
+    use std::io::Write;
+    let mut child = Command::new("bash")
+        .arg("-c")
+        .arg("ulimit -v 3000000; exec \"$0\" uci")
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(
+            b"setoption name Hash value 4096\nisready\nposition startpos\ngo depth 3\nquit\n",
+        )
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{:?}: {stdout}", out.status);
+    assert!(
+        stdout.contains("cannot allocate 4096 MB")
+            && stdout.contains("the hash table stays at 64 MB"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("readyok") && stdout.contains("bestmove "),
+        "{stdout}"
+    );
+}
+
+/// An adapted program that loops on a host trap spends the adaptor's turn budget (each call
+/// costs cycles) and the turn ends with an error instead of running for ever.
+#[test]
+fn an_adapted_program_looping_on_a_trap_ends_at_the_turn_budget() {
+    use std::io::Write;
+    let dir = scratch("adaptorloop");
+    std::fs::write(
+        dir.join("loop.h65"),
+        "0200 A2 00 A9 9F 9D 00 01 A9 1E 9D 01 01 E8 E8 D0 F2\n0210 A2 FF 9A 4C A0 1E\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("loop.toml"),
+        "id = \"loop\"\nname = \"a 6502 without a stack check\"\ncpu = \"6502\"\nload = \"0200\"\n\
+         [[memory]]\nname = \"RAM\"\nkind = \"ram\"\nrange = \"0000-7FFF\"\n\
+         [[trap]]\nname = \"OUTCH\"\nat = \"1EA0\"\nservice = \"put-char\"\n",
+    )
+    .unwrap();
+    let adaptor = dir.join("adaptor.toml");
+    std::fs::write(
+        &adaptor,
+        "name = \"a program that loops on a trap\"\nmachine = \"loop.toml\"\nentry = \"0200\"\n\
+         turn_budget = 1000000\n[[image]]\nfile = \"loop.h65\"\n\
+         [keys]\nmove = \"{move}\\n\"\ngo = \"go\\n\"\n\
+         [reply]\npattern = 'plays (?P<move>[a-h][1-8][a-h][1-8])'\n",
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(["uci", "--program", s(&adaptor)])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(b"uci\nposition startpos\ngo depth 1\n")
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap());
+    let mut seen = String::new();
+    let mut line = String::new();
+    while out.read_line(&mut line).unwrap() > 0 {
+        seen.push_str(&line);
+        if line.starts_with("bestmove") {
+            break;
+        }
+        line.clear();
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    let status = child.wait().unwrap();
+    assert!(
+        seen.contains("cycle budget of 1000000 cycles exceeded at PC $1EA0"),
+        "{seen}"
+    );
+    assert!(status.success(), "{status:?}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A book move is said to be one, not shown as a search of depth 1 and no nodes.
+#[test]
+fn a_book_move_says_it_is_one() {
+    for (profile, depth) in [("sargon", "3"), ("microchess", "1")] {
+        let (ok, stdout, stderr) = kempelen(&["search", "--profile", profile, "--depth", depth]);
+        assert!(ok, "{stderr}");
+        assert!(
+            stdout.contains("profile's book move: played without a search"),
+            "{profile}: {stdout}"
+        );
+        let v = common::json(&["search", "--profile", profile, "--depth", depth, "--json"]);
+        assert_eq!(v["book"], true, "{v}");
+    }
+    let v = common::json(&["search", "--depth", "2", "--json"]);
+    assert_eq!(v["book"], false, "{v}");
+}
+
+/// `play` and `gen-tables` serve only the 8-bit builds: their help offers no `--cpu native`.
+#[test]
+fn commands_of_the_8_bit_builds_do_not_offer_the_native_engine() {
+    for command in ["play", "gen-tables"] {
+        let (ok, stdout, _) = kempelen(&[command, "--help"]);
+        assert!(ok && stdout.contains("6502"), "{stdout}");
+        assert!(
+            !stdout.contains("- native:") && !stdout.contains("possible values: native"),
+            "{command}: {stdout}"
+        );
+        let (ok, _, stderr) = kempelen(&[command, "--cpu", "native"]);
+        assert!(
+            !ok && stderr.contains("[possible values: z80, 6502]"),
+            "{stderr}"
+        );
+    }
+}
+
+/// `compare --full` scores the engines on the bundled suite, which gives `bm`/`am` where the
+/// answer is forced.
+#[test]
+fn compare_full_scores_the_bundled_suite() {
+    let v = common::json(&[
+        "compare", "--cpu", "native", "--full", "--depth", "2", "--json",
+    ]);
+    assert!(v["scored"].as_u64().unwrap() >= 8, "{}", v["scored"]);
+    assert!(
+        v["full_solved"].as_u64().unwrap() >= 6,
+        "{}",
+        v["full_solved"]
+    );
+}
+
+/// An adaptor's `[[poke]]` past `$FFFF` is refused with its address instead of wrapping onto
+/// the program at `$0000`.
+#[test]
+fn an_adaptor_poke_past_the_last_address_is_refused() {
+    let dir = scratch("adaptorpoke");
+    std::fs::write(dir.join("p.h65"), "0000 4C 00 00\n").unwrap();
+    let adaptor = dir.join("adaptor.toml");
+    std::fs::write(
+        &adaptor,
+        "name = \"a poke that wraps\"\ncpu = \"z80\"\nturn_budget = 100000\n\
+         [[image]]\nfile = \"p.h65\"\n[[poke]]\nat = \"FFFF\"\nbytes = \"01 02\"\n\
+         [keys]\nmove = \"{move}\\n\"\ngo = \"go\\n\"\n\
+         [reply]\npattern = 'plays (?P<move>[a-h][1-8][a-h][1-8])'\n",
+    )
+    .unwrap();
+    let out = uci(
+        &["--program", s(&adaptor)],
+        b"uci\nposition startpos\ngo depth 1\nisready\nquit\n",
+    );
+    assert!(
+        out.contains("2 bytes written at $FFFF run past $FFFF"),
+        "{out}"
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }

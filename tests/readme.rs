@@ -122,7 +122,39 @@ fn check_cargo(words: &[String]) -> Result<(), String> {
     Ok(())
 }
 
+/// The flags of each command that name a file it writes.
+fn output_flags(command: &str) -> &'static [&'static str] {
+    match command {
+        "asm" => &["-o", "--output", "--listing", "--symbols"],
+        "bench" | "tree" => &["--svg"],
+        "tournament" => &["--pgn"],
+        "claims" => &["--markdown"],
+        "play" => &["--write-rom"],
+        "gen-tables" => &["--out"],
+        _ => &[],
+    }
+}
+
+/// A documented command leaves no file in the repository root: each output is written
+/// somewhere with a directory (`target/bench.svg`, `docs/CLAIMS.md`).
+fn check_outputs_leave_the_root_clean(args: &[String]) -> Result<(), String> {
+    let Some(command) = args.first() else {
+        return Ok(());
+    };
+    let flags = output_flags(command);
+    for pair in args.windows(2) {
+        if flags.contains(&pair[0].as_str()) && !pair[1].contains('/') {
+            return Err(format!(
+                "{} {} writes into the repository root; write into a directory (target/...)",
+                pair[0], pair[1]
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn check_kempelen(args: &[String]) -> Result<(), String> {
+    check_outputs_leave_the_root_clean(args)?;
     let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
         .args(args)
         .env("KEMPELEN_PARSE_ONLY", "1")
@@ -218,6 +250,8 @@ fn every_readme_command_is_valid() {
 #[test]
 fn the_checker_catches_a_bad_command() {
     assert!(check_line("cargo run --release -- compare --no-such-flag").is_err());
+    assert!(check_line("cargo run --release -- bench --cpu z80 --svg bench.svg").is_err());
+    assert!(check_line("kempelen asm a.asm --cpu z80 -o a.bin").is_err());
     assert!(check_line("kempelen frobnicate").is_err());
     assert!(check_line("cargo test --test no_such_test").is_err());
     assert!(check_line("cargo test -p kempelen-asm --test historical -- --ignored").is_ok());

@@ -16,9 +16,13 @@ if [ "$(id -u)" != 0 ]; then
 fi
 
 # Debian packages: reference assemblers for the assembler's differential tests (pasmo, z80asm,
-# xa65, cc65, 64tass, acme), engines for the UCI tests (stockfish, fairymax), openMSX with the
-# free C-BIOS for the MSX timing test (emulator/tests/openmsx.rs), pip for python-chess.
-packages=(pasmo z80asm xa65 cc65 64tass acme stockfish fairymax openmsx cbios python3 python3-pip)
+# xa65, cc65, 64tass, acme), engines for the UCI tests (stockfish, fairymax), pip for
+# python-chess and py65; openMSX with the free C-BIOS (the MSX timing test,
+# emulator/tests/openmsx.rs, and the MSX cartridge, roms-src/tests/external.rs); for the other
+# target machines' program files (roms-src/tests/external.rs) Fuse with the free OpenSE BASIC
+# ROM and tzxlist, driven under Xvfb with xdotool and ImageMagick.
+packages=(pasmo z80asm xa65 cc65 64tass acme stockfish fairymax python3 python3-pip
+  openmsx cbios fuse-emulator-sdl fuse-emulator-utils opense-basic xvfb xdotool imagemagick)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -36,6 +40,13 @@ if ! python3 -c 'import chess.engine' 2>/dev/null; then
   python3 -m pip install --quiet chess \
     || python3 -m pip install --quiet --user chess \
     || python3 -m pip install --quiet --break-system-packages chess
+fi
+# py65 (its py65mon) runs the 6502 build for py65 in someone else's 6502 core.
+if ! python3 -c 'import py65' 2>/dev/null; then
+  echo "tools/test.sh: installing py65"
+  python3 -m pip install --quiet py65 \
+    || python3 -m pip install --quiet --user py65 \
+    || python3 -m pip install --quiet --break-system-packages py65
 fi
 export PATH="$PATH:/usr/games" # stockfish and fairymax live there on Debian
 

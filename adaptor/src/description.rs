@@ -346,7 +346,16 @@ pub(crate) fn symbol_or_addr(symbols: &[(String, u16)], s: &str) -> Result<u16> 
 impl Adaptor {
     /// Reads an adaptor file.
     pub fn from_file(path: &Path) -> Result<Adaptor> {
-        let text = std::fs::read_to_string(path).map_err(|source| AdaptorError::Read {
+        // Bounded (an endless file ends in an error) and UTF-8.
+        let text = kempelen_emulator::files::read_bounded(
+            path,
+            kempelen_emulator::personality::MAX_FILE_BYTES,
+        )
+        .and_then(|b| {
+            String::from_utf8(b)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        })
+        .map_err(|source| AdaptorError::Read {
             path: path.to_path_buf(),
             hint: String::new(),
             source,
@@ -407,7 +416,11 @@ impl Adaptor {
         for img in &f.image {
             let file = resolve(dir, &img.file)?;
             if let Some(want) = &img.sha256 {
-                let bytes = std::fs::read(&file).map_err(|source| AdaptorError::Read {
+                let bytes = kempelen_emulator::files::read_bounded(
+                    &file,
+                    kempelen_emulator::files::MAX_TEXT_BYTES,
+                )
+                .map_err(|source| AdaptorError::Read {
                     path: file.clone(),
                     hint: f.source.as_ref().map_or(String::new(), |s| {
                         format!(

@@ -78,19 +78,28 @@ fn err<E: std::fmt::Display>(e: E) -> ChartError {
 pub fn draw(builds: &[PortBench]) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (1200, 1400)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 1650)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let (speed, rest) = root.split_vertically(560);
+        // The speed chart, and its legend below it (beside the points it would cover them,
+        // and its long labels would run past the right edge).
+        let (speed, rest) = root.split_vertically(540);
+        let (legend, rest) = rest.split_vertically(190);
         let (code, rest) = rest.split_vertically(300);
-        let (ram, per_ply) = rest.split_vertically(290);
-        speed_panel(&speed, builds)?;
-        root.draw(&Text::new(
-            "Blue: measured by kempelen bench (exact emulator counts). Grey and other colours: \
-             figures from docs/history/figures.toml with their sources. Orange: an estimate, not a measurement.",
-            (20, 1385),
-            (FONT, 12).into_font().color(&BLACK),
-        ))
-        .map_err(err)?;
+        let (ram, rest) = rest.split_vertically(290);
+        let (per_ply, footer) = rest.split_vertically(280);
+        let entries = speed_panel(&speed, builds)?;
+        legend_panel(&legend, &entries)?;
+        let note = "Blue: measured by kempelen bench (exact emulator counts). Grey and other colours: \
+             figures from docs/history/figures.toml with their sources. Orange: an estimate, not a measurement.";
+        for (i, line) in wrap(note, CHARS_PER_LINE).iter().enumerate() {
+            footer
+                .draw(&Text::new(
+                    line.clone(),
+                    (20, 10 + 16 * i as i32),
+                    (FONT, 12).into_font().color(&BLACK),
+                ))
+                .map_err(err)?;
+        }
 
         let mut bars = Vec::new();
         for r in builds {
@@ -165,11 +174,85 @@ pub fn draw(builds: &[PortBench]) -> Result<String, ChartError> {
     Ok(svg)
 }
 
-/// Nodes (positions) per second against the CPU clock, both axes logarithmic.
+/// The chart's width in pixels.
+const WIDTH: u32 = 1200;
+
+/// About how many characters of the 12-pixel font fit on one line of the chart's width.
+const CHARS_PER_LINE: usize = 165;
+
+/// `text` cut at spaces into lines of at most `width` characters (a longer word stays whole).
+fn wrap(text: &str, width: usize) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// What a legend entry shows before its label.
+#[derive(Clone, Copy)]
+enum Glyph {
+    /// A line of this colour and width.
+    Line(RGBColor, u32),
+    /// A triangle in this style.
+    Triangle(ShapeStyle),
+}
+
+/// One entry of the speed chart's legend.
+struct LegendEntry {
+    label: String,
+    glyph: Glyph,
+}
+
+/// The speed chart's legend: one entry a row (long labels wrapped), in the area below it.
+fn legend_panel<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    entries: &[LegendEntry],
+) -> Result<(), ChartError>
+where
+    DB::ErrorType: 'static,
+{
+    let font = (FONT, 12).into_font().color(&BLACK);
+    let mut y = 8;
+    for e in entries {
+        let mid = y + 6;
+        match e.glyph {
+            Glyph::Line(color, width) => area
+                .draw(&PathElement::new(
+                    vec![(30, mid), (50, mid)],
+                    color.stroke_width(width),
+                ))
+                .map_err(err)?,
+            Glyph::Triangle(style) => area
+                .draw(&TriangleMarker::new((40, mid), 6, style))
+                .map_err(err)?,
+        }
+        for line in wrap(&e.label, CHARS_PER_LINE - 10) {
+            area.draw(&Text::new(line, (60, y), font.clone()))
+                .map_err(err)?;
+            y += 16;
+        }
+        y += 4;
+    }
+    Ok(())
+}
+
+/// Nodes (positions) per second against the CPU clock, both axes logarithmic; returns the
+/// legend's entries (drawn apart by [`legend_panel`]).
 fn speed_panel<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     builds: &[PortBench],
-) -> Result<(), ChartError>
+) -> Result<Vec<LegendEntry>, ChartError>
 where
     DB::ErrorType: 'static,
 {
@@ -200,6 +283,7 @@ where
         .draw()
         .map_err(err)?;
 
+    let mut legend = Vec::new();
     // Each build: a line through its figures at the CPU clocks alone (machines with the same
     // clock share a point), and a dot per machine for the machine as it ran, under its timing
     // model (display DMA, contention, wait states, the ROM's interrupt), labelled.
@@ -219,17 +303,17 @@ where
             .collect();
         chart
             .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(1)))
-            .map_err(err)?
-            .label(format!(
+            .map_err(err)?;
+        legend.push(LegendEntry {
+            label: format!(
                 "{} nodes/s: line at the CPU clock alone, dots on each {} machine as it ran \
                  (timing model; {:.0} cycles a node)",
                 r.label(),
                 r.port.name,
                 sp.cycles_per_node()
-            ))
-            .legend(move |(x, y)| {
-                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-            });
+            ),
+            glyph: Glyph::Line(color, 2),
+        });
         chart
             .draw_series(points.iter().map(|p| {
                 let size = if p.2 == r.machine.id { 6 } else { 4 };
@@ -275,11 +359,11 @@ where
                     vec![(mhz, low), (mhz, high)],
                     style.stroke_width(6),
                 )))
-                .map_err(err)?
-                .label(label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 20, y)], style.stroke_width(6))
-                });
+                .map_err(err)?;
+            legend.push(LegendEntry {
+                label,
+                glyph: Glyph::Line(style, 6),
+            });
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at((mhz, high))
@@ -300,9 +384,11 @@ where
             let style = *next_marker.next().expect("cycle");
             chart
                 .draw_series(std::iter::once(TriangleMarker::new((mhz, low), 8, style)))
-                .map_err(err)?
-                .label(label)
-                .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 6, style));
+                .map_err(err)?;
+            legend.push(LegendEntry {
+                label,
+                glyph: Glyph::Triangle(style),
+            });
             chart
                 .draw_series(std::iter::once(
                     EmptyElement::at((mhz, low))
@@ -315,15 +401,7 @@ where
                 .map_err(err)?;
         }
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperLeft)
-        .label_font((FONT, 12))
-        .background_style(WHITE.mix(0.9))
-        .border_style(BLACK)
-        .draw()
-        .map_err(err)?;
-    Ok(())
+    Ok(legend)
 }
 
 /// The program's name without the parenthesis.
@@ -399,4 +477,64 @@ where
             .map_err(err)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The `<text>` elements of an SVG: (x of the left end, y, font size, text); a centred
+    /// text's left end is estimated from its length.
+    fn texts(svg: &str) -> Vec<(f64, f64, f64, String)> {
+        let attr = |tag: &str, name: &str| -> Option<f64> {
+            let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+            tag[at..].split('"').next()?.parse().ok()
+        };
+        svg.split("<text")
+            .skip(1)
+            .filter_map(|t| {
+                let (tag, rest) = t.split_once('>')?;
+                let text = rest.split("</text>").next()?;
+                let size = attr(tag, "font-size").unwrap_or(12.0);
+                let text = text.trim().replace("&quot;", "\"").replace("&apos;", "'");
+                let mut x = attr(tag, "x")?;
+                if tag.contains("text-anchor=\"middle\"") {
+                    x -= width(&text, size) / 2.0;
+                }
+                Some((x, attr(tag, "y")?, size, text))
+            })
+            .collect()
+    }
+
+    /// An upper bound of a text's width in a sans-serif font: 0.6 em a character.
+    fn width(text: &str, size: f64) -> f64 {
+        text.chars().count() as f64 * size * 0.6
+    }
+
+    #[test]
+    fn every_label_fits_the_width_and_the_legend_leaves_the_points_free() {
+        let svg = draw(&[]).unwrap();
+        let all = texts(&svg);
+        assert!(all.len() > 20, "{}", all.len());
+        for (x, _, size, text) in &all {
+            assert!(
+                x + width(text, *size) <= f64::from(WIDTH),
+                "cut at the right: {text}"
+            );
+        }
+        // The legend (every figure's label with its source in brackets) lies below the speed
+        // chart, not on its points.
+        let legend: Vec<_> = all.iter().filter(|t| t.3.contains(" [")).collect();
+        assert!(!legend.is_empty());
+        for (_, y, _, text) in legend {
+            assert!(*y > 540.0, "inside the chart: {text}");
+        }
+    }
+
+    #[test]
+    fn wrap_cuts_at_spaces() {
+        assert_eq!(wrap("aa bb cc", 5), ["aa bb", "cc"]);
+        assert_eq!(wrap("abcdefgh ij", 4), ["abcdefgh", "ij"]);
+        assert!(wrap("", 4).is_empty());
+    }
 }

@@ -23,7 +23,7 @@ use crate::devices::{
     PORT_HOST_CALL,
 };
 use crate::memory::{MemoryMap, RegionKind};
-use crate::timing::Timer;
+use crate::timing::timer::Timer;
 use crate::trace::RECENT;
 use crate::{Bus, Cpu};
 use std::cell::{Cell, RefCell};
@@ -163,8 +163,52 @@ pub struct MachineBus {
     /// Addresses of host traps (sorted): the step loop stops before an instruction there
     /// (see [`crate::traps`]).
     pub(crate) traps: Vec<u16>,
+    /// The instruction count when the step loop last completed deferred writes: the writes
+    /// are those of instruction `executed - 1` (counted from 0).
+    pub(crate) executed: u64,
+    /// The last writes into the program's code, with the bytes they replaced, so that the
+    /// trace of a run error shows each recent instruction as it was when it ran.
+    pub(crate) code_log: Box<CodeLog>,
     /// The machine's timing model at work, if it has one ([`crate::timing`]).
     pub(crate) timer: Option<Box<Timer>>,
+}
+
+/// The most recent writes into program code: enough for every write of the last [`RECENT`]
+/// instructions (each writes at most [`DEFERRED`] bytes).
+pub(crate) const CODE_LOG: usize = RECENT * DEFERRED;
+
+/// A write into program code: the instruction count after the writing instruction, the
+/// address and the byte it replaced.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct CodeWrite {
+    pub(crate) executed: u64,
+    pub(crate) addr: u16,
+    pub(crate) old: u8,
+}
+
+/// A ring of the last [`CODE_LOG`] [`CodeWrite`]s.
+#[derive(Debug)]
+pub(crate) struct CodeLog {
+    pub(crate) writes: [CodeWrite; CODE_LOG],
+    /// Writes logged in all (the newest is at `(len - 1) % CODE_LOG`).
+    pub(crate) len: usize,
+}
+
+impl CodeLog {
+    fn push(&mut self, w: CodeWrite) {
+        self.writes[self.len % CODE_LOG] = w;
+        self.len += 1;
+    }
+
+    /// The logged writes, newest first.
+    pub(crate) fn newest_first(&self) -> impl Iterator<Item = &CodeWrite> {
+        let kept = self.len.min(CODE_LOG);
+        (0..kept).map(move |k| &self.writes[(self.len - 1 - k) % CODE_LOG])
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.len = 0;
+    }
 }
 
 /// How far before a byte an instruction can start whose [`attr::CHECK`] mark depends on it
@@ -181,6 +225,8 @@ struct Deferred {
     /// Memory address, or the Z80 port.
     addr: u16,
     value: u8,
+    /// The byte the write replaced (memory writes).
+    old: u8,
     /// A Z80 `OUT` rather than a memory write.
     port: bool,
 }
@@ -237,6 +283,11 @@ impl MachineBus {
             console_next: 0,
             console_polled: Cell::new(false),
             console_taken: Cell::new(false),
+            executed: 0,
+            code_log: Box::new(CodeLog {
+                writes: [CodeWrite::default(); CODE_LOG],
+                len: 0,
+            }),
             timer: None,
         };
         bus.refresh_pages();
@@ -406,9 +457,14 @@ impl MachineBus {
     /// writes memory keeps its registers (a call on the write path would make the compiler
     /// save registers around every write, and in the prologue of the crate's functions).
     #[inline(always)]
-    fn defer(&mut self, addr: u16, value: u8, port: bool) {
+    fn defer(&mut self, addr: u16, value: u8, old: u8, port: bool) {
         let k = self.deferred_len;
-        self.deferred[k % DEFERRED] = Deferred { addr, value, port };
+        self.deferred[k % DEFERRED] = Deferred {
+            addr,
+            value,
+            old,
+            port,
+        };
         self.deferred_len = k + 1;
         self.stop_at.set(0);
     }
@@ -424,11 +480,16 @@ impl MachineBus {
             "an instruction writes at most 6 bytes"
         );
         for k in 0..self.deferred_len.min(DEFERRED) {
-            let Deferred { addr, value, port } = self.deferred[k];
+            let Deferred {
+                addr,
+                value,
+                old,
+                port,
+            } = self.deferred[k];
             if port {
                 self.port_write(addr, value);
             } else {
-                self.memory_write(addr, value);
+                self.memory_write(addr, value, old);
             }
         }
         self.deferred_len = 0;
@@ -465,12 +526,21 @@ impl MachineBus {
 
     /// The part of a CPU write outside a page of plain RAM that waits until the end of the
     /// instruction (the RAM byte itself is written at once, see [`Bus::write`]).
-    fn memory_write(&mut self, addr: u16, value: u8) {
+    fn memory_write(&mut self, addr: u16, value: u8, old: u8) {
         let a = self.attr[usize::from(addr)];
         if a & attr::RAM != 0 {
-            // RAM in a page with program code: keep the opcode check marks current.
+            // RAM in a page with program code: keep the opcode check marks current, and
+            // remember code that changes for the trace of a run error.
             if a & attr::OUTSIDE == 0 {
                 self.refresh(addr);
+                if old != value {
+                    let executed = self.executed;
+                    self.code_log.push(CodeWrite {
+                        executed,
+                        addr,
+                        old,
+                    });
+                }
             }
         } else if a & attr::ROM != 0 {
             self.record(BusEvent::RomWrite { addr, value });
@@ -523,11 +593,12 @@ impl Bus for MachineBus {
             self.mem[i] = value;
             self.written[i] = 1;
         } else {
+            let old = self.mem[i];
             if self.attr[i] & attr::RAM != 0 {
                 self.mem[i] = value;
                 self.written[i] = 1;
             }
-            self.defer(addr, value, false);
+            self.defer(addr, value, old, false);
         }
     }
 
@@ -570,7 +641,7 @@ impl Bus for MachineBus {
     /// Completed at the end of the instruction, like a device write to memory.
     #[inline(always)]
     fn port_out(&mut self, port: u16, value: u8) {
-        self.defer(port, value, true);
+        self.defer(port, value, 0, true);
     }
 }
 

@@ -148,6 +148,12 @@ impl Console {
         std::mem::take(&mut self.starved)
     }
 
+    /// Whether the program found the queue empty since the flag was last taken (the flag
+    /// stays).
+    pub(crate) fn is_starved(&self) -> bool {
+        self.starved
+    }
+
     /// With `on`, the console keeps a [`ConsoleRead`] for every character the program takes
     /// (only characters actually taken: a status read or a data read that finds nothing
     /// waiting adds none, so the list grows with the input, not with the time a program

@@ -1,5 +1,8 @@
 //! Program image formats: raw binaries, Intel HEX, the hex dumps of the era (`ADDR b b b ...`
-//! per line, as Soft6502 and many listings print them) and the KIM-1 paper-tape format.
+//! per line, as Soft6502 and many listings print them), the KIM-1 paper-tape format, and the
+//! program files of the machines Kempelen's builds are written for: ZX Spectrum tapes,
+//! Commodore `.prg`, Atari binary files, MSX cartridges and TRS-80 load modules, which also
+//! name where the program starts ([`parse_program`]).
 //!
 //! [`parse`] turns a file into [`Chunk`]s (an address and its bytes); [`ImageFormat::detect`]
 //! tells the text formats apart by their first meaningful character. Errors name the file,
@@ -21,6 +24,17 @@ pub enum ImageFormat {
     /// The KIM-1 paper-tape format (KIM-1 User Manual, 1976): `;LLAAAA` then LL data bytes and
     /// a 16-bit checksum of all bytes of the record, in hex; `;00` ends the tape.
     KimTape,
+    /// A ZX Spectrum tape (`.tap`): blocks of a length, a flag, data and a checksum; the
+    /// code blocks load at their headers' addresses, the entry is the BASIC loader's `USR`.
+    Tap,
+    /// A Commodore `.prg`: a load address, then the bytes (entry: a BASIC `SYS` line's).
+    Prg,
+    /// An Atari binary load file (`.xex`): `$FFFF` and segments (entry: `RUNAD`).
+    Xex,
+    /// An MSX cartridge ROM (`AB` header) of 8 to 32 KB at `$4000` (entry: INIT).
+    MsxRom,
+    /// A TRS-80 `/CMD` load module (entry: the transfer address).
+    TrsCmd,
 }
 
 impl ImageFormat {
@@ -70,13 +84,55 @@ impl ImageFormat {
         }
     }
 
-    /// The format's name (`raw`, `intel-hex`, `hex-dump`, `kim-tape`).
+    /// The format of the file `name` holding `bytes`: its extension names the binary formats
+    /// of the target machines (`.tap`, `.prg`, `.xex`, `.cmd` or TRSDOS's `/CMD`, `.rom` with
+    /// an MSX header);
+    /// otherwise [`ImageFormat::detect`].
+    pub fn detect_file(name: &str, bytes: &[u8]) -> ImageFormat {
+        // TRSDOS writes the extension after a slash: KEMPELEN/CMD.
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+        let ext = if name.to_ascii_lowercase().ends_with("/cmd") {
+            "cmd".to_string()
+        } else {
+            base.rsplit_once('.')
+                .map(|(_, e)| e.to_ascii_lowercase())
+                .unwrap_or_default()
+        };
+        match ext.as_str() {
+            "tap" => ImageFormat::Tap,
+            "prg" => ImageFormat::Prg,
+            "xex" => ImageFormat::Xex,
+            "cmd" => ImageFormat::TrsCmd,
+            "rom" if bytes.starts_with(b"AB") => ImageFormat::MsxRom,
+            _ => ImageFormat::detect(bytes),
+        }
+    }
+
+    /// Whether the format is one of the target machines' binary files.
+    pub fn is_binary(self) -> bool {
+        matches!(
+            self,
+            ImageFormat::Tap
+                | ImageFormat::Prg
+                | ImageFormat::Xex
+                | ImageFormat::MsxRom
+                | ImageFormat::TrsCmd
+        )
+    }
+
+    /// The format's name (`raw`, `intel-hex`, `hex-dump`, `kim-tape`, `tap`, `prg`, `xex`,
+    /// `msx-rom`, `trs-cmd`).
     pub fn name(self) -> &'static str {
         match self {
             ImageFormat::Raw => "raw",
             ImageFormat::IntelHex => "intel-hex",
             ImageFormat::HexDump => "hex-dump",
             ImageFormat::KimTape => "kim-tape",
+            ImageFormat::Tap => "tap",
+            ImageFormat::Prg => "prg",
+            ImageFormat::Xex => "xex",
+            ImageFormat::MsxRom => "msx-rom",
+            ImageFormat::TrsCmd => "trs-cmd",
         }
     }
 }
@@ -89,9 +145,14 @@ impl std::str::FromStr for ImageFormat {
             "intel-hex" | "ihex" | "hex" => ImageFormat::IntelHex,
             "hex-dump" | "dump" => ImageFormat::HexDump,
             "kim-tape" | "kim" => ImageFormat::KimTape,
+            "tap" => ImageFormat::Tap,
+            "prg" => ImageFormat::Prg,
+            "xex" => ImageFormat::Xex,
+            "msx-rom" => ImageFormat::MsxRom,
+            "trs-cmd" | "cmd" => ImageFormat::TrsCmd,
             _ => {
                 return Err(format!(
-                    "unknown image format `{s}` (raw, intel-hex, hex-dump, kim-tape)"
+                    "unknown image format `{s}` (raw, intel-hex, hex-dump, kim-tape, tap, prg, xex, msx-rom, trs-cmd)"
                 ));
             }
         })
@@ -115,11 +176,11 @@ pub struct Chunk {
 
 /// An image that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: {message}")]
+#[error("{file}{}: {message}", if *line == 0 { String::new() } else { format!(":{line}:{col}") })]
 pub struct LoadError {
     /// The file.
     pub file: String,
-    /// Line, from 1.
+    /// Line, from 1 (0 for an error of the whole file, such as a raw image too large).
     pub line: usize,
     /// Column, from 1.
     pub col: usize,
@@ -127,8 +188,286 @@ pub struct LoadError {
     pub message: String,
 }
 
+/// A program file read: its chunks, and where it starts when the file says so (a tape's
+/// `USR`, a `.prg`'s `SYS`, a cartridge's INIT, a load module's transfer address, an Atari
+/// file's `RUNAD`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Loaded {
+    /// The bytes and their addresses, sorted, adjacent ones joined.
+    pub chunks: Vec<Chunk>,
+    /// The entry point the file names.
+    pub entry: Option<u16>,
+}
+
+/// Reads a program file in `format`: [`parse`] for the formats that carry no entry, and the
+/// binary formats of the target machines (see [`ImageFormat`]) with the entry they name.
+pub fn parse_program(
+    file: &str,
+    bytes: &[u8],
+    format: ImageFormat,
+    raw_addr: u16,
+) -> Result<Loaded, LoadError> {
+    let err = |message: String| LoadError {
+        file: file.to_string(),
+        line: 0,
+        col: 0,
+        message,
+    };
+    let (chunks, entry) = match format {
+        ImageFormat::Tap => tap(bytes).map_err(err)?,
+        ImageFormat::Prg => prg(bytes).map_err(err)?,
+        ImageFormat::Xex => xex(bytes).map_err(err)?,
+        ImageFormat::MsxRom => msx_rom(bytes).map_err(err)?,
+        ImageFormat::TrsCmd => trs_cmd(bytes).map_err(err)?,
+        _ => {
+            return Ok(Loaded {
+                chunks: parse(file, bytes, format, raw_addr)?,
+                entry: None,
+            });
+        }
+    };
+    Ok(Loaded {
+        chunks: merge_chunks(file, format, chunks)?,
+        entry,
+    })
+}
+
+/// Chunks of a binary format, each with its record's number (for overlap messages), and the
+/// entry.
+type Records = (Vec<(usize, Chunk)>, Option<u16>);
+
+/// A little-endian word at `at`, or an error naming what was cut short.
+fn word(b: &[u8], at: usize, what: &str) -> Result<u16, String> {
+    match b.get(at..at + 2) {
+        Some(w) => Ok(u16::from_le_bytes([w[0], w[1]])),
+        None => Err(format!("the file ends inside {what} (byte {at})")),
+    }
+}
+
+/// The blocks of a ZX Spectrum `.tap`: (flag, data) with the checksum checked.
+fn tap_blocks(b: &[u8]) -> Result<Vec<(u8, &[u8])>, String> {
+    let mut blocks = Vec::new();
+    let mut at = 0;
+    while at < b.len() {
+        let len = usize::from(word(b, at, "a block's length")?);
+        let body = b
+            .get(at + 2..at + 2 + len)
+            .ok_or_else(|| format!("the block at byte {at} runs past the end of the file"))?;
+        if len < 2 {
+            return Err(format!("the block at byte {at} is {len} bytes long"));
+        }
+        if body.iter().fold(0u8, |a, &x| a ^ x) != 0 {
+            return Err(format!("the block at byte {at} has a bad checksum"));
+        }
+        blocks.push((body[0], &body[1..len - 1]));
+        at += 2 + len;
+    }
+    Ok(blocks)
+}
+
+/// A ZX Spectrum tape: every code block (a header of type 3 and its data) is loaded at the
+/// header's address; the entry is the number after `USR` in the BASIC program, if the tape
+/// has one, else the first code block's address.
+fn tap(b: &[u8]) -> Result<Records, String> {
+    let blocks = tap_blocks(b)?;
+    let mut chunks = Vec::new();
+    let mut usr = None;
+    let mut i = 0;
+    while i < blocks.len() {
+        let (flag, h) = blocks[i];
+        if flag != 0x00 || h.len() != 17 {
+            return Err(format!("block {} is data without a header", i + 1));
+        }
+        let Some(&(0xFF, data)) = blocks.get(i + 1) else {
+            return Err(format!("the header of block {} has no data block", i + 1));
+        };
+        let len = usize::from(u16::from_le_bytes([h[11], h[12]]));
+        if data.len() != len {
+            return Err(format!(
+                "block {} holds {} bytes, its header says {len}",
+                i + 2,
+                data.len()
+            ));
+        }
+        match h[0] {
+            0 => usr = usr.or_else(|| basic_usr(data)),
+            3 => chunks.push((
+                i + 2,
+                Chunk {
+                    addr: u16::from_le_bytes([h[13], h[14]]),
+                    bytes: data.to_vec(),
+                },
+            )),
+            _ => {}
+        }
+        i += 2;
+    }
+    let first = chunks.first().map(|(_, c)| c.addr);
+    Ok((chunks, usr.or(first)))
+}
+
+/// The number after the first `USR` token (`$C0`) of a Spectrum BASIC program: its
+/// five-byte form after the digits (`$0E`, 0, sign, low, high).
+fn basic_usr(program: &[u8]) -> Option<u16> {
+    let at = program.iter().position(|&b| b == 0xC0)?;
+    let rest = &program[at + 1..];
+    let n = rest.iter().position(|&b| b == 0x0E)?;
+    let f = rest.get(n + 1..n + 6)?;
+    (f[0] == 0 && f[1] == 0).then(|| u16::from_le_bytes([f[2], f[3]]))
+}
+
+/// A Commodore `.prg`: the load address, then the bytes; the entry is the number after a
+/// `SYS` token (`$9E`) in a BASIC line at `$0801`, else the load address.
+fn prg(b: &[u8]) -> Result<Records, String> {
+    let addr = word(b, 0, "the load address")?;
+    let data = &b[2..];
+    if data.is_empty() {
+        return Err("the file holds a load address and no bytes".into());
+    }
+    let mut entry = addr;
+    if addr == 0x0801 && data.len() > 5 && data[4] == 0x9E {
+        let digits: String = data[5..]
+            .iter()
+            .skip_while(|&&c| c == b' ')
+            .take_while(|c| c.is_ascii_digit())
+            .map(|&c| char::from(c))
+            .collect();
+        if let Ok(n) = digits.parse::<u16>() {
+            entry = n;
+        }
+    }
+    Ok((
+        vec![(
+            1,
+            Chunk {
+                addr,
+                bytes: data.to_vec(),
+            },
+        )],
+        Some(entry),
+    ))
+}
+
+/// An Atari binary load file: `$FFFF`, then segments (start, end, bytes), each may be
+/// preceded by another `$FFFF`; the entry is the word a segment writes to RUNAD (`$02E0`).
+/// A segment writing INITAD (`$02E2`) asks DOS to run code in the middle of loading, which
+/// Kempelen does not do: it is refused.
+fn xex(b: &[u8]) -> Result<Records, String> {
+    if word(b, 0, "the header")? != 0xFFFF {
+        return Err("an Atari binary file starts with $FF $FF".into());
+    }
+    let mut at = 2;
+    let mut chunks = Vec::new();
+    let mut entry = None;
+    while at < b.len() {
+        if word(b, at, "a segment's start")? == 0xFFFF {
+            at += 2;
+        }
+        let start = word(b, at, "a segment's start")?;
+        let end = word(b, at + 2, "a segment's end")?;
+        if end < start {
+            return Err(format!(
+                "the segment at byte {at} ends (${end:04X}) before it starts (${start:04X})"
+            ));
+        }
+        let len = usize::from(end - start) + 1;
+        let data = b
+            .get(at + 4..at + 4 + len)
+            .ok_or_else(|| format!("the segment at byte {at} runs past the end of the file"))?;
+        let covers = |a: u16| start <= a && a <= end;
+        if covers(0x02E2) || covers(0x02E3) {
+            return Err(format!(
+                "the segment at byte {at} writes INITAD ($02E2): code run while loading is not supported"
+            ));
+        }
+        if covers(0x02E0) && covers(0x02E1) {
+            let o = usize::from(0x02E0 - start);
+            entry = Some(u16::from_le_bytes([data[o], data[o + 1]]));
+        }
+        chunks.push((
+            chunks.len() + 1,
+            Chunk {
+                addr: start,
+                bytes: data.to_vec(),
+            },
+        ));
+        at += 4 + len;
+    }
+    Ok((chunks, entry))
+}
+
+/// An MSX cartridge ROM of 8, 16 or 32 KB at `$4000`: the header's `AB`, then INIT (the
+/// entry).
+fn msx_rom(b: &[u8]) -> Result<Records, String> {
+    if !b.starts_with(b"AB") {
+        return Err("an MSX cartridge starts with \"AB\"".into());
+    }
+    if ![0x2000, 0x4000, 0x8000].contains(&b.len()) {
+        return Err(format!(
+            "{} bytes: an MSX cartridge here holds 8, 16 or 32 KB",
+            b.len()
+        ));
+    }
+    let init = word(b, 2, "the header")?;
+    Ok((
+        vec![(
+            1,
+            Chunk {
+                addr: 0x4000,
+                bytes: b.to_vec(),
+            },
+        )],
+        (init != 0).then_some(init),
+    ))
+}
+
+/// A TRS-80 `/CMD` load module: records of a type and a length; type 01 loads its bytes at the
+/// address that starts it (the length counts the address, 0-2 meaning 256-258), 02 gives the
+/// transfer address (the entry) and ends the file, 05 is the module's name.
+fn trs_cmd(b: &[u8]) -> Result<Records, String> {
+    let mut chunks = Vec::new();
+    let mut at = 0;
+    while at < b.len() {
+        let kind = b[at];
+        let len = usize::from(
+            *b.get(at + 1)
+                .ok_or_else(|| format!("the record at byte {at} has no length"))?,
+        );
+        match kind {
+            0x01 => {
+                let n = if len < 3 { len + 256 } else { len };
+                let addr = word(b, at + 2, "a load record's address")?;
+                let data = b.get(at + 4..at + 2 + n).ok_or_else(|| {
+                    format!("the load record at byte {at} runs past the end of the file")
+                })?;
+                chunks.push((
+                    chunks.len() + 1,
+                    Chunk {
+                        addr,
+                        bytes: data.to_vec(),
+                    },
+                ));
+                at += 2 + n;
+            }
+            0x02 => {
+                let entry = word(b, at + 2, "the transfer address")?;
+                return Ok((chunks, Some(entry)));
+            }
+            0x05 => at += 2 + len,
+            k => {
+                return Err(format!(
+                    "record type {k:02X} at byte {at} is not 01, 02 or 05"
+                ));
+            }
+        }
+    }
+    Err("the file ends without a transfer address (record 02)".into())
+}
+
 /// Parses `bytes` (the file `file`) in `format`. A raw image becomes one chunk at `raw_addr`.
-/// Adjacent chunks are merged; chunks that overlap, or run past `$FFFF`, are an error.
+/// Adjacent chunks are merged; chunks that overlap, or run past `$FFFF`, are an error. The
+/// binary formats of the target machines go through [`parse_program`], which also gives
+/// their entry.
 pub fn parse(
     file: &str,
     bytes: &[u8],
@@ -142,6 +481,9 @@ pub fn parse(
         message,
     };
     let mut chunks: Vec<(usize, Chunk)> = Vec::new();
+    if format.is_binary() {
+        return parse_program(file, bytes, format, raw_addr).map(|l| l.chunks);
+    }
     if format == ImageFormat::Raw {
         if bytes.is_empty() {
             return Err(err(1, 1, "the raw image holds no bytes to load".into()));
@@ -199,7 +541,12 @@ pub fn parse(
             continue;
         }
         match format {
-            ImageFormat::Raw => unreachable!(),
+            ImageFormat::Raw
+            | ImageFormat::Tap
+            | ImageFormat::Prg
+            | ImageFormat::Xex
+            | ImageFormat::MsxRom
+            | ImageFormat::TrsCmd => unreachable!(),
             ImageFormat::IntelHex => {
                 let Some(body) = l.strip_prefix(':') else {
                     return Err(err(
@@ -333,6 +680,23 @@ pub fn parse(
             }
         }
     }
+    merge_chunks(file, format, chunks)
+}
+
+/// Sorts the chunks (each with the line or record it came from) by address and joins adjacent
+/// ones; overlapping chunks, chunks running past `$FFFF`, or none at all, are an error naming
+/// the line.
+fn merge_chunks(
+    file: &str,
+    format: ImageFormat,
+    mut chunks: Vec<(usize, Chunk)>,
+) -> Result<Vec<Chunk>, LoadError> {
+    let err = |line: usize, col: usize, message: String| LoadError {
+        file: file.to_string(),
+        line,
+        col,
+        message,
+    };
     chunks.sort_by_key(|(_, c)| c.addr);
     let mut out: Vec<Chunk> = Vec::new();
     let mut end_of_last: Option<(usize, usize)> = None;
@@ -473,6 +837,76 @@ mod tests {
             "{e}"
         );
     }
+
+    /// The target machines' files: their chunks and the entry each names.
+    #[test]
+    fn machine_program_files_and_their_entries() {
+        // A .prg with `10 SYS 2062`.
+        let prg = [
+            0x01, 0x08, 0x0C, 0x08, 0x0A, 0x00, 0x9E, b'2', b'0', b'6', b'2', 0x00, 0x00, 0x00,
+            0x60,
+        ];
+        let l = parse_program("k.prg", &prg, ImageFormat::detect_file("k.prg", &prg), 0).unwrap();
+        assert_eq!(l.entry, Some(2062));
+        assert_eq!(l.chunks[0].addr, 0x0801);
+        // An Atari file: one segment, then RUNAD.
+        let xex = [
+            0xFF, 0xFF, 0x00, 0x20, 0x01, 0x20, 0xEA, 0x60, 0xE0, 0x02, 0xE1, 0x02, 0x00, 0x20,
+        ];
+        let l = parse_program("k.xex", &xex, ImageFormat::Xex, 0).unwrap();
+        assert_eq!(l.entry, Some(0x2000));
+        assert_eq!(l.chunks.len(), 2);
+        let init = [0xFF, 0xFF, 0xE2, 0x02, 0xE3, 0x02, 0x00, 0x20];
+        let e = parse_program("k.xex", &init, ImageFormat::Xex, 0).unwrap_err();
+        assert!(e.message.contains("INITAD"), "{e}");
+        // A /CMD: name, one load record of 2 bytes, transfer address.
+        let cmd = [
+            0x05, 0x01, b'K', 0x01, 0x04, 0x00, 0x52, 0xC3, 0x00, 0x02, 0x02, 0x00, 0x52,
+        ];
+        assert_eq!(
+            ImageFormat::detect_file("dir/KEMPELEN/CMD", &cmd),
+            ImageFormat::TrsCmd
+        );
+        let l = parse_program("K/CMD", &cmd, ImageFormat::TrsCmd, 0).unwrap();
+        assert_eq!(l.entry, Some(0x5200));
+        assert_eq!(l.chunks[0].bytes, [0xC3, 0x00]);
+        let e = parse_program("K/CMD", &cmd[..9], ImageFormat::TrsCmd, 0).unwrap_err();
+        assert!(e.message.contains("transfer address"), "{e}");
+        // An MSX cartridge of 16 KB: INIT at $4010.
+        let mut rom = vec![0xFFu8; 0x4000];
+        rom[..4].copy_from_slice(b"AB\x10\x40");
+        let l = parse_program("k.rom", &rom, ImageFormat::detect_file("k.rom", &rom), 0).unwrap();
+        assert_eq!(l.entry, Some(0x4010));
+        assert!(parse_program("k.rom", &rom[..100], ImageFormat::MsxRom, 0).is_err());
+        // A tape: a BASIC loader with USR 32771, a code block at 32768.
+        let mut tap = Vec::new();
+        let block = |tap: &mut Vec<u8>, flag: u8, data: &[u8]| {
+            tap.extend_from_slice(&((data.len() + 2) as u16).to_le_bytes());
+            tap.push(flag);
+            tap.extend_from_slice(data);
+            tap.push(data.iter().fold(flag, |a, &b| a ^ b));
+        };
+        let basic = [
+            0x00, 0x0A, 0x0D, 0x00, 0xF9, 0xC0, b'3', 0x0E, 0x00, 0x00, 0x03, 0x80, 0x00, 0x0D,
+        ];
+        let mut head = vec![0u8; 17];
+        head[11..13].copy_from_slice(&(basic.len() as u16).to_le_bytes());
+        block(&mut tap, 0, &head);
+        block(&mut tap, 0xFF, &basic);
+        let mut head = vec![3u8; 17];
+        head[11..17].copy_from_slice(&[3, 0, 0x00, 0x80, 0x00, 0x80]);
+        block(&mut tap, 0, &head);
+        block(&mut tap, 0xFF, &[1, 2, 3]);
+        let l = parse_program("k.tap", &tap, ImageFormat::Tap, 0).unwrap();
+        assert_eq!(l.entry, Some(32771));
+        assert_eq!(l.chunks[0].addr, 0x8000);
+        let mut bad = tap.clone();
+        let last = bad.len() - 1;
+        bad[last] ^= 1;
+        let e = parse_program("k.tap", &bad, ImageFormat::Tap, 0).unwrap_err();
+        assert!(e.message.contains("bad checksum"), "{e}");
+    }
+
     #[test]
     fn a_text_image_with_one_bad_line_is_an_error_at_that_line_never_raw() {
         let dump = b"0000 00 00\n+FFF 00\n";

@@ -25,7 +25,7 @@
 //! `docs/MACHINE.md`, "Speed".
 
 use crate::bus_impl::{BusEvent, MachineBus, Machined, attr, is_done, is_iteration};
-use crate::clock::{ClockProfile, default_machine};
+use crate::clock::ClockProfile;
 use crate::core::{Cmos65c02Core, Core, Mos6502Core, Registers, RustzxCore, Z80Core};
 use crate::devices::Console;
 use crate::error::{Fault, RunError};
@@ -41,7 +41,6 @@ use crate::traps::{Served, Trap, TrapState};
 use crate::{Cpu, SymbolTable};
 use std::time::{Duration, Instant};
 
-pub use crate::builder::MachineBuilder;
 pub use crate::cpu_rules::{is_defined_z80_ed, is_documented_6502};
 
 /// Which emulation core runs the CPU.
@@ -130,28 +129,6 @@ impl std::fmt::Debug for Machine {
 }
 
 impl Machine {
-    /// Starts building a machine for `cpu` with the default core and memory map.
-    pub fn builder(cpu: Cpu) -> MachineBuilder {
-        MachineBuilder {
-            cpu,
-            core: CoreKind::default_for(cpu),
-            map: MemoryMap::default_for(cpu),
-            images: Vec::new(),
-            entry: None,
-            sp: None,
-            allow_undocumented: false,
-            stop_on_brk: true,
-            checked_steps: false,
-            symbols: None,
-            clock: default_machine(cpu),
-            traps: Vec::new(),
-            fills: Vec::new(),
-            mirrors: Vec::new(),
-            overlap: kempelen_isa::Overlap::Error,
-            timing: None,
-        }
-    }
-
     /// The CPU.
     pub fn cpu(&self) -> Cpu {
         self.cpu
@@ -289,8 +266,15 @@ impl Machine {
         self.write_byte(addr.wrapping_add(1), hi)
     }
 
-    /// Writes bytes as the host (wrapping at `$FFFF`).
+    /// Writes bytes as the host; bytes that would run past `$FFFF` are refused before any is
+    /// written (a poke at `$FFFF` never lands on `$0000`).
     pub fn write_bytes(&mut self, addr: u16, bytes: &[u8]) -> Result<(), ConfigError> {
+        if usize::from(addr) + bytes.len() > 0x10000 {
+            return Err(ConfigError::WritePastEnd {
+                addr,
+                len: bytes.len(),
+            });
+        }
         for (i, &b) in bytes.iter().enumerate() {
             self.write_byte(addr.wrapping_add(i as u16), b)?;
         }
@@ -531,6 +515,7 @@ impl Machine {
         }
         bus.written.fill(0);
         bus.unmapped_reads.set(0);
+        bus.code_log.clear();
         self.st.cycles = 0;
         self.st.instructions = 0;
         self.st.stack = self.map.stack.map(|region| {
@@ -729,21 +714,31 @@ impl Machine {
     fn error(&self, fault: Fault, pending: bool) -> RunError {
         let n = self.st.instructions;
         let kept = n.min(RECENT as u64 - u64::from(pending));
-        let mem = &self.core.bus().machine().mem;
+        let bus = self.core.bus().machine();
+        let pending_entry = pending.then(|| {
+            let mut e =
+                TraceEntry::new(self.cpu, &bus.mem, fault.pc(), self.symbols.as_ref(), None);
+            e.index = n;
+            e
+        });
+        // Each instruction is shown with its bytes as they were when it ran: going back from
+        // the newest, the writes into code that it and the later instructions made are undone.
+        let mut mem = Box::new(bus.mem);
+        let mut log = bus.code_log.newest_first().peekable();
         let mut entries: Vec<TraceEntry> = (n - kept..n)
+            .rev()
             .map(|i| {
-                let pc = self.core.bus().ring[(i as usize) % RECENT];
-                let mut e = TraceEntry::new(self.cpu, mem, pc, self.symbols.as_ref(), None);
+                while let Some(w) = log.next_if(|w| w.executed > i) {
+                    mem[usize::from(w.addr)] = w.old;
+                }
+                let pc = bus.ring[(i as usize) % RECENT];
+                let mut e = TraceEntry::new(self.cpu, &mem, pc, self.symbols.as_ref(), None);
                 e.index = i;
                 e
             })
             .collect();
-        if pending {
-            let pc = fault.pc();
-            let mut e = TraceEntry::new(self.cpu, mem, pc, self.symbols.as_ref(), None);
-            e.index = n;
-            entries.push(e);
-        }
+        entries.reverse();
+        entries.extend(pending_entry);
         RunError {
             fault,
             cycles: self.st.cycles,

@@ -331,6 +331,14 @@ pub enum ConfigError {
         /// Image length.
         len: usize,
     },
+    /// Bytes written by the host that would run past `$FFFF`.
+    #[error("{len} bytes written at ${addr:04X} run past $FFFF")]
+    WritePastEnd {
+        /// First address.
+        addr: u16,
+        /// How many bytes.
+        len: usize,
+    },
     /// Two loaded images share addresses (allowed with `Overlap::LaterWins`).
     #[error(
         "the images overlap: {second} writes over {first}, loaded before it (the later bytes win only with --overlap later-wins)"

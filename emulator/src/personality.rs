@@ -2,14 +2,16 @@
 //!
 //! A personality is a small TOML file: the CPU, the clock profile, the memory map, bytes the
 //! machine's ROM holds at known places (vectors), mirrored address ranges, and the host traps
-//! that stand in for the machine's monitor or operating system (see [`crate::traps`]). Three
-//! are built in ([`BUILT_IN`]: `kim-1`, `cpm`, `jupiter-3`); a user writes another in the same
-//! form (`kempelen run --machine FILE.toml`). `docs/MACHINE.md` describes the format.
+//! that stand in for the machine's monitor or operating system (see [`crate::traps`]). Nine
+//! are built in ([`BUILT_IN`]: `kim-1`, `cpm`, `jupiter-3`, and the machines Kempelen's program
+//! files are built for, `zx-spectrum`, `msx`, `trs-80`, `c64`, `apple-2`, `atari-800`); a user
+//! writes another in the same form (`kempelen run --machine FILE.toml`). `docs/MACHINE.md`
+//! describes the format.
 //!
 //! Errors name the file, line and column.
 
 use crate::memory::{AddrRange, MemoryMap, parse_addr};
-use crate::traps::{Function, Reg, Select, Service, Trap};
+use crate::traps::{Charset, Function, Reg, Select, Service, Trap};
 use crate::{ClockProfile, Cpu, MachineBuilder, clock};
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -21,6 +23,12 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("kim-1", include_str!("../machines/kim-1.toml")),
     ("cpm", include_str!("../machines/cpm.toml")),
     ("jupiter-3", include_str!("../machines/jupiter-3.toml")),
+    ("zx-spectrum", include_str!("../machines/zx-spectrum.toml")),
+    ("msx", include_str!("../machines/msx.toml")),
+    ("trs-80", include_str!("../machines/trs-80.toml")),
+    ("c64", include_str!("../machines/c64.toml")),
+    ("apple-2", include_str!("../machines/apple-2.toml")),
+    ("atari-800", include_str!("../machines/atari-800.toml")),
 ];
 
 /// The lowest clock a personality may give (`mhz`): 10 kHz.
@@ -32,7 +40,7 @@ pub const MAX_FILE_BYTES: u64 = 1 << 20;
 
 /// A personality file that could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}:{col}: {message}")]
+#[error("{file}{}: {message}", place(*line, *col))]
 pub struct PersonalityError {
     /// The file (or `built-in ID`).
     pub file: String,
@@ -42,6 +50,15 @@ pub struct PersonalityError {
     pub col: usize,
     /// What is wrong.
     pub message: String,
+}
+
+/// `:line:col`, or nothing for an error of the whole file (line 0: it could not be read).
+fn place(line: usize, col: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}:{col}")
+    }
 }
 
 /// A machine personality (see the module documentation).
@@ -137,6 +154,10 @@ struct Entry {
     ready: Option<u8>,
     keys: Option<BTreeMap<String, u8>>,
     vector: Option<Spanned<String>>,
+    charset: Option<Spanned<String>>,
+    store: Option<Spanned<String>>,
+    flag: Option<Spanned<String>>,
+    bit: Option<u8>,
 }
 
 /// Turns byte offsets into file:line:col errors.
@@ -369,13 +390,17 @@ impl Personality {
                     ));
                 }
                 (Some(sel), None) => {
+                    let memory = sel.get_ref().trim_start_matches('$');
                     let select = match sel.get_ref().as_str() {
                         "inline" => Select::Inline,
+                        _ if memory.len() == 4 && memory.chars().all(|c| c.is_ascii_hexdigit()) => {
+                            Select::Memory(src.addr(sel)?)
+                        }
                         r => Select::Register(
                             Reg::parse(cpu, r).filter(|r| !r.is_pair()).ok_or_else(|| {
                                 src.error(
                                     Some(sel.span()),
-                                    format!("`select` is `inline` or an 8-bit register, not `{r}`"),
+                                    format!("`select` is `inline`, an 8-bit register or a four-digit address, not `{r}`"),
                                 )
                             })?,
                         ),
@@ -494,13 +519,54 @@ fn function(
     let span = service.span();
     let reg = |default: &str| src.reg(cpu, &e.register, default, service);
     let a = "A";
+    let charset = match &e.charset {
+        None => Charset::Ascii,
+        Some(c) => Charset::parse(c.get_ref()).ok_or_else(|| {
+            src.error(
+                Some(c.span()),
+                format!(
+                    "unknown charset `{}` (ascii, cr, zx, petscii, apple, atascii)",
+                    c.get_ref()
+                ),
+            )
+        })?,
+    };
     let service = match service.get_ref().as_str() {
-        "put-char" => Service::PutChar { register: reg(a)? },
+        "put-char" => Service::PutChar {
+            register: reg(a)?,
+            charset,
+        },
         "put-hex" => Service::PutHex { register: reg(a)? },
         "get-char" => Service::GetChar {
             register: reg(a)?,
             echo: e.echo.unwrap_or(false),
+            charset,
         },
+        "poll-char" => Service::PollChar {
+            register: reg(a)?,
+            none: e.none.unwrap_or(0),
+            charset,
+        },
+        "keyboard" => {
+            let need = |f: &Option<Spanned<String>>, name: &str| match f {
+                Some(s) => src.addr(s),
+                None => Err(src.error(
+                    Some(span.clone()),
+                    format!("`keyboard` needs `{name}`, an address"),
+                )),
+            };
+            let bit = e.bit.unwrap_or(0);
+            if bit > 7 {
+                return Err(src.error(Some(span), format!("bit {bit} is not 0-7")));
+            }
+            Service::Keyboard {
+                store: need(&e.store, "store")?,
+                flag: need(&e.flag, "flag")?,
+                bit,
+                charset,
+            }
+        }
+        "return" => Service::Return,
         "status" => Service::Status {
             register: reg(a)?,
             ready: e.ready.unwrap_or(0xFF),
@@ -574,7 +640,7 @@ fn function(
             return Err(src.error(
                 Some(span),
                 format!(
-                    "unknown service `{other}` (put-char, put-hex, get-char, status, print-string, read-line, direct-io, print-inline, newline, display, key, jump-indirect, done)"
+                    "unknown service `{other}` (put-char, put-hex, get-char, poll-char, keyboard, status, print-string, read-line, direct-io, print-inline, newline, display, key, jump-indirect, return, done)"
                 ),
             ));
         }

@@ -5,7 +5,7 @@
 //! errors.
 
 use crate::clock::{self, ClockProfile};
-use crate::loaders::{self, Chunk, ImageFormat, LoadError};
+use crate::loaders::{self, Chunk, ImageFormat, LoadError, Loaded};
 use crate::memory::parse_addr;
 use crate::personality::{self, Personality, PersonalityError};
 use std::path::{Path, PathBuf};
@@ -98,6 +98,18 @@ pub fn image(
     raw_addr: Option<u16>,
     default_addr: u16,
 ) -> Result<Vec<Chunk>, ResolveError> {
+    program(path, raw_addr, default_addr).map(|l| l.chunks)
+}
+
+/// [`image`] with the entry point the file names, if its format has one (a tape's `USR`, a
+/// `.prg`'s `SYS`, an MSX cartridge's INIT, a `/CMD` transfer address, an Atari file's
+/// `RUNAD`); the format is told by the file's extension and contents
+/// ([`ImageFormat::detect_file`]).
+pub fn program(
+    path: &Path,
+    raw_addr: Option<u16>,
+    default_addr: u16,
+) -> Result<Loaded, ResolveError> {
     let bytes =
         crate::files::read_bounded(path, crate::files::MAX_TEXT_BYTES).map_err(|source| {
             ResolveError::Read {
@@ -108,15 +120,16 @@ pub fn image(
     if bytes.is_empty() {
         return Err(ResolveError::Empty(path.to_path_buf()));
     }
-    let format = ImageFormat::detect(&bytes);
+    let name = path.display().to_string();
+    let format = ImageFormat::detect_file(&name, &bytes);
     if format != ImageFormat::Raw && raw_addr.is_some() {
         return Err(ResolveError::AddressGiven {
             path: path.to_path_buf(),
             format,
         });
     }
-    Ok(loaders::parse(
-        &path.display().to_string(),
+    Ok(loaders::parse_program(
+        &name,
         &bytes,
         format,
         raw_addr.unwrap_or(default_addr),

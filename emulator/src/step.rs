@@ -388,6 +388,7 @@ fn settled<C: Core<Bus: Machined>>(
     let (pc, sp) = (core.pc(), core.sp());
     let accepts = core.accepts_interrupt();
     let bus = core.bus_mut().machine_mut();
+    bus.executed = n;
     if let Some(timer) = bus.timer.as_deref_mut() {
         let last = bus.ring[(n.wrapping_sub(1) as usize) % RECENT];
         timer.settle(cycles, bus.mem[usize::from(last)], accepts);

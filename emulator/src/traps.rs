@@ -137,15 +137,135 @@ impl Reg {
     }
 }
 
+/// How a machine's character codes map to the host's ASCII: what a trap prints of a
+/// machine's character, and what code a key typed on the host gives the machine.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize)]
+pub enum Charset {
+    /// ASCII both ways (CP/M, MSX, the KIM-1's teletype).
+    #[default]
+    Ascii,
+    /// ASCII with 13 as the new line, the Enter key giving 13 and the delete key 8 (TRS-80).
+    Cr,
+    /// The ZX Spectrum's: 13 the new line and the ENTER key, 12 the DELETE key, 8 a column
+    /// back.
+    Zx,
+    /// The Commodore 64's PETSCII in its lower-case set: `$41-$5A` lower case, `$C1-$DA`
+    /// (and `$61-$7A`) upper case, `$0D` the new line and RETURN, `$14` DEL (the key, and a
+    /// column back when printed), `$9D` cursor left; the case switches `$0E`, `$08` print
+    /// nothing.
+    Petscii,
+    /// The Apple II's: ASCII with bit 7 set, `$8D` the new line and RETURN, `$88` the left
+    /// arrow (back a column).
+    Apple,
+    /// The Atari's ATASCII: `$9B` the end of line (new line and RETURN), `$7E` the back space.
+    Atascii,
+}
+
+impl Charset {
+    /// The charset named `name` (`ascii`, `cr`, `zx`, `petscii`, `apple`, `atascii`).
+    pub fn parse(name: &str) -> Option<Charset> {
+        Some(match name {
+            "ascii" => Charset::Ascii,
+            "cr" => Charset::Cr,
+            "zx" => Charset::Zx,
+            "petscii" => Charset::Petscii,
+            "apple" => Charset::Apple,
+            "atascii" => Charset::Atascii,
+            _ => return None,
+        })
+    }
+
+    /// What the host shows for the machine's character `b` (`None`: nothing).
+    pub fn to_host(self, b: u8) -> Option<u8> {
+        Some(match self {
+            Charset::Ascii => b,
+            Charset::Cr | Charset::Zx => match b {
+                13 => b'\n',
+                _ => b,
+            },
+            Charset::Petscii => match b {
+                0x0D => b'\n',
+                0x41..=0x5A => b + 0x20,
+                0xC1..=0xDA => b - 0x80,
+                0x61..=0x7A => b - 0x20,
+                0x14 | 0x9D => 8,
+                0x0E | 0x08 => return None,
+                _ => b,
+            },
+            Charset::Apple => match b & 0x7F {
+                0x0D => b'\n',
+                c => c,
+            },
+            Charset::Atascii => match b {
+                0x9B => b'\n',
+                0x7E => 8,
+                _ => b,
+            },
+        })
+    }
+
+    /// The machine's code for the key typed on the host as `c`.
+    pub fn from_host(self, c: u8) -> u8 {
+        let enter = c == b'\n' || c == b'\r';
+        let delete = c == 8 || c == 0x7F;
+        match self {
+            Charset::Ascii => c,
+            Charset::Cr if enter => 13,
+            Charset::Cr if delete => 8,
+            Charset::Cr => c,
+            Charset::Zx if enter => 13,
+            Charset::Zx if delete => 12,
+            Charset::Zx => c,
+            Charset::Petscii => match c {
+                _ if enter => 0x0D,
+                _ if delete => 0x14,
+                b'a'..=b'z' => c - 0x20,
+                b'A'..=b'Z' => c + 0x80,
+                _ => c,
+            },
+            Charset::Apple if enter => 0x8D,
+            Charset::Apple if delete => 0x88,
+            Charset::Apple => c | 0x80,
+            Charset::Atascii if enter => 0x9B,
+            Charset::Atascii if delete => 0x7E,
+            Charset::Atascii => c,
+        }
+    }
+}
+
 /// What the host does for a trapped call.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub enum Service {
     /// Print the character in the register.
-    PutChar { register: Reg },
+    PutChar { register: Reg, charset: Charset },
     /// Print the register as two hex digits.
     PutHex { register: Reg },
     /// Wait for a character and put it in the register (and print it when `echo`).
-    GetChar { register: Reg, echo: bool },
+    GetChar {
+        register: Reg,
+        echo: bool,
+        charset: Charset,
+    },
+    /// A waiting character in the register, or `none` (the C64 KERNAL's GETIN). With a
+    /// scripted console that the host asked to stop on empty input, finding none is waiting
+    /// (the run stops with `InputWait` and the call is made again), as a read of the
+    /// Kempelen machine's own console is.
+    PollChar {
+        register: Reg,
+        none: u8,
+        charset: Charset,
+    },
+    /// A keyboard scan (the ZX Spectrum ROM's KEYBOARD, which its interrupt calls): a waiting
+    /// character goes to `store` and sets bit `bit` of `flag` (LAST_K and FLAGS bit 5); none
+    /// waiting is waiting as in [`Service::PollChar`].
+    Keyboard {
+        store: u16,
+        flag: u16,
+        bit: u8,
+        charset: Charset,
+    },
+    /// Nothing: the routine's effect is not modelled (clearing the screen, a mode switch).
+    Return,
     /// Put `ready` in the register if a character is waiting, else `none`.
     Status { register: Reg, ready: u8, none: u8 },
     /// Print the string at the address in the register, up to `terminator`.
@@ -197,6 +317,8 @@ pub enum Select {
     Inline,
     /// By the value of a register (CP/M: C).
     Register(Reg),
+    /// By the byte at an address (the Atari's CIO: the command byte of IOCB #0, `$0342`).
+    Memory(u16),
 }
 
 /// A host trap at an address.
@@ -304,6 +426,13 @@ impl crate::Machine {
                     None => return Ok(Served::Unsupported { code: u16::from(v) }),
                 }
             }
+            Select::Memory(at) => {
+                let v = self.read_byte(*at);
+                match trap.functions.iter().find(|f| f.code == [v]) {
+                    Some(f) => Some(f),
+                    None => return Ok(Served::Unsupported { code: u16::from(v) }),
+                }
+            }
             Select::Inline => {
                 let f = trap
                     .functions
@@ -344,21 +473,62 @@ impl crate::Machine {
                 self.charge(trap.cycles.max(1));
                 return Ok(Served::Continue);
             }
-            Service::PutChar { register } => {
+            Service::PutChar { register, charset } => {
                 let v = self.reg(*register).ok_or_else(no_regs)?;
-                self.console_mut().write(v as u8);
+                if let Some(c) = charset.to_host(v as u8) {
+                    self.console_mut().write(c);
+                }
             }
+            Service::Return => {}
+            Service::PollChar {
+                register,
+                none,
+                charset,
+            } => {
+                let v = match self.take_char() {
+                    Some(c) => charset.from_host(c),
+                    None if self.console_mut().is_starved() => return Ok(Served::Wait),
+                    None => *none,
+                };
+                set(&mut regs, *register, u16::from(v))?;
+            }
+            Service::Keyboard {
+                store,
+                flag,
+                bit,
+                charset,
+            } => match self.take_char() {
+                Some(c) => {
+                    let f = self.read_byte(*flag) | (1 << bit);
+                    let written = self
+                        .write_bytes(*store, &[charset.from_host(c)])
+                        .and_then(|_| self.write_bytes(*flag, &[f]));
+                    if written.is_err() {
+                        return Err(crate::Fault::UnmappedWrite {
+                            addr: *store,
+                            value: c,
+                            pc,
+                        });
+                    }
+                }
+                None if self.console_mut().is_starved() => return Ok(Served::Wait),
+                None => {}
+            },
             Service::PutHex { register } => {
                 let v = self.reg(*register).ok_or_else(no_regs)?;
                 for b in format!("{:02X}", v as u8).bytes() {
                     self.console_mut().write(b);
                 }
             }
-            Service::GetChar { register, echo } => {
+            Service::GetChar {
+                register,
+                echo,
+                charset,
+            } => {
                 let Some(c) = self.take_char() else {
                     return Ok(Served::Wait);
                 };
-                set(&mut regs, *register, u16::from(c))?;
+                set(&mut regs, *register, u16::from(charset.from_host(c)))?;
                 if *echo {
                     self.console_mut().write(c);
                 }

@@ -468,6 +468,18 @@ fn host_writes_are_checked() {
     m.write_word(0x0200, 0x1234).unwrap();
     assert_eq!(m.read_word(0x0200), 0x1234);
     assert_eq!(m.read_bytes(0x0200, 2), [0x34, 0x12]);
+    // Host writes past $FFFF are refused whole: nothing lands on $0000.
+    let before = m.read_bytes(0x0000, 2);
+    assert_eq!(
+        m.write_bytes(0xFFFF, &[1, 2]).unwrap_err(),
+        ConfigError::WritePastEnd {
+            addr: 0xFFFF,
+            len: 2
+        }
+    );
+    assert_eq!(m.read_bytes(0x0000, 2), before);
+    m.write_bytes(0xFFFF, &[7]).unwrap();
+    assert_eq!(m.read_byte(0xFFFF), 7);
     let err = Machine::builder(Cpu::Z80)
         .load(0xFFF0, &[0; 32])
         .build()
@@ -488,4 +500,71 @@ fn host_writes_are_checked() {
         Machine::builder(Cpu::Z80).build().unwrap_err(),
         ConfigError::NoProgram
     );
+}
+
+/// The trace of a run error shows each instruction with the bytes it ran with, not the bytes
+/// the program wrote over it later (self-modifying code), on both CPUs.
+#[test]
+fn the_error_trace_shows_self_modified_code_as_it_ran() {
+    let map = MemoryMap::empty().ram("RAM", AddrRange::new(0x0000, 0xFFFF).unwrap());
+    let z80_code = [
+        0x06, 0x11, // 0000 LD B,$11        (then rewritten to LD C,$11)
+        0x3E, 0x0E, // 0002 LD A,$0E
+        0x32, 0x00, 0x00, // 0004 LD ($0000),A
+        0x3E, 0xED, // 0007 LD A,$ED
+        0x32, 0x0E, 0x00, // 0009 LD ($000E),A
+        0x00, 0x00, // 000C NOP ; NOP
+        0x00, 0x00, // 000E NOP, rewritten to ED 00: illegal
+    ];
+    let mut m = Machine::builder(Cpu::Z80)
+        .memory_map(map)
+        .load(0x0000, &z80_code)
+        .build()
+        .unwrap();
+    let e = fault(&mut m, 1000);
+    assert!(
+        matches!(e.fault, Fault::IllegalOpcode { pc: 0x000E, .. }),
+        "{}",
+        e.fault
+    );
+    let first = &e.trace.entries[0];
+    assert_eq!(
+        (first.pc, first.bytes.as_slice()),
+        (0x0000, &[0x06, 0x11][..])
+    );
+    assert_eq!(first.text, "LD B,$11");
+    let last = e.trace.entries.last().unwrap();
+    assert_eq!(
+        (last.pc, last.bytes.as_slice()),
+        (0x000E, &[0xED, 0x00][..])
+    );
+    // The memory itself holds the new bytes.
+    assert_eq!(m.read_bytes(0, 2), [0x0E, 0x11]);
+
+    // 6502: INC of its own operand, then BRK's stop shows the trace (LDX #$41 ran as $41).
+    let mos_code = [
+        0xA2, 0x41, // C000 LDX #$41     (then incremented to LDX #$42)
+        0xEE, 0x01, 0xC0, // C002 INC $C001
+        0xEE, 0x01, 0xC0, // C005 INC $C001
+        0x4C, 0x00, 0xC1, // C008 JMP $C100 (outside the program)
+    ];
+    let mut m = Machine::builder(Cpu::Mos6502)
+        .memory_map(
+            MemoryMap::empty()
+                .ram("low", AddrRange::new(0x0000, 0xBEFF).unwrap())
+                .ram("high", AddrRange::new(0xC000, 0xFFFF).unwrap())
+                .with_io_page(0xBF00),
+        )
+        .load(0xC000, &mos_code)
+        .build()
+        .unwrap();
+    let e = fault(&mut m, 1000);
+    assert!(
+        matches!(e.fault, Fault::PcOutOfProgram { pc: 0xC100, .. }),
+        "{}",
+        e.fault
+    );
+    let first = &e.trace.entries[0];
+    assert_eq!((first.pc, first.text.as_str()), (0xC000, "LDX #$41"));
+    assert_eq!(m.read_byte(0xC001), 0x43);
 }

@@ -1,6 +1,8 @@
 //! Machine personalities and their host traps, with the project's own small programs: every
-//! trap service of the built-in `kim-1` (6502), `cpm` and `jupiter-3` (Z80), exact cycles,
-//! input that runs out, unsupported functions, and errors in a personality file.
+//! trap service of the built-in `kim-1` (6502), `cpm` and `jupiter-3` (Z80), the character sets,
+//! keyboard scans, polled keys and CIO of the target machines' personalities (`zx-spectrum`,
+//! `msx`, `trs-80`, `c64`, `apple-2`, `atari-800`), exact cycles, input that runs out,
+//! unsupported functions, and errors in a personality file.
 
 use kempelen_emulator::{Fault, Machine, Personality, StopReason};
 
@@ -32,7 +34,23 @@ fn image(base: u16, parts: &[(u16, &[u8])]) -> Vec<u8> {
 fn built_in_personalities_parse_and_list_their_traps() {
     let all = Personality::all_built_in();
     let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
-    assert_eq!(ids, ["kim-1", "cpm", "jupiter-3"]);
+    assert_eq!(
+        ids,
+        [
+            "kim-1",
+            "cpm",
+            "jupiter-3",
+            "zx-spectrum",
+            "msx",
+            "trs-80",
+            "c64",
+            "apple-2",
+            "atari-800"
+        ]
+    );
+    for p in &all[3..] {
+        assert_eq!(p.clock.id, p.id, "{}: the machine's own clock", p.id);
+    }
     let kim = &all[0];
     let names: Vec<&str> = kim.traps.iter().map(|t| t.name.as_str()).collect();
     for n in ["SCANDS", "GETKEY", "OUTCH", "GETCH"] {
@@ -589,4 +607,112 @@ fn run_more_reports_the_host_time_of_the_whole_run() {
         whole.wall_time,
         first.wall_time
     );
+}
+
+/// ZX Spectrum: RST 10h prints A (13 a new line), KEYBOARD puts a typed key into LAST_K and sets
+/// bit 5 of FLAGS (ENTER 13, DELETE 12), CLS does nothing, and the return to BASIC through the
+/// USR routine's STACK-BC ends the run.
+#[test]
+fn spectrum_rom_print_and_keyboard_scan() {
+    let code: &[u8] = &[
+        0x3E, b'k', // LD A,'k'
+        0xD7, // RST 10h
+        0x3E, 13,   // LD A,13
+        0xD7, // RST 10h
+        0xCD, 0x6B, 0x0D, // CALL CLS
+        0xCD, 0xBF, 0x02, // CALL KEYBOARD
+        0x3A, 0x08, 0x5C, // LD A,(LAST_K)
+        0x32, 0x00, 0x90, // LD ($9000),A
+        0xCD, 0xBF, 0x02, // CALL KEYBOARD
+        0x3A, 0x08, 0x5C, // LD A,(LAST_K)
+        0x32, 0x01, 0x90, // LD ($9001),A
+        0xCD, 0xBF, 0x02, // CALL KEYBOARD
+        0x3A, 0x08, 0x5C, // LD A,(LAST_K)
+        0x32, 0x02, 0x90, // LD ($9002),A
+        0xC9, // RET (to STACK-BC)
+    ];
+    let mut m = machine("zx-spectrum", 0x8000, code);
+    m.console_mut().push_input(b"e\n\x7f");
+    m.console_mut().set_stop_on_empty_input(true);
+    let stats = m.run(100_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(m.console_mut().take_output(), b"k\n");
+    assert_eq!(m.read_bytes(0x9000, 3), [b'e', 13, 12]);
+    assert_eq!(m.read_byte(0x5C3B) & 0x20, 0x20, "FLAGS bit 5");
+}
+
+/// C64: CHROUT translates PETSCII (lower case at $41-$5A, upper case at $C1-$DA, $0D a new
+/// line; the case switch $0E prints nothing); GETIN gives PETSCII, and with scripted input that
+/// has run out it waits (InputWait) and answers once a line is queued.
+#[test]
+fn c64_kernal_petscii_and_getin() {
+    let code: &[u8] = &[
+        0xA9, 0x0E, 0x20, 0xD2, 0xFF, // LDA #$0E ; JSR CHROUT
+        0xA9, 0xCB, 0x20, 0xD2, 0xFF, // LDA #$CB ('K') ; JSR CHROUT
+        0xA9, 0x45, 0x20, 0xD2, 0xFF, // LDA #$45 ('e') ; JSR CHROUT
+        0xA9, 0x0D, 0x20, 0xD2, 0xFF, // LDA #$0D ; JSR CHROUT
+        0x20, 0xE4, 0xFF, 0x85, 0x10, // JSR GETIN ; STA $10
+        0x20, 0xE4, 0xFF, 0x85, 0x11, // JSR GETIN ; STA $11
+        0x60, // RTS (to BASIC)
+    ];
+    let mut m = machine("c64", 0x1000, code);
+    m.console_mut().set_stop_on_empty_input(true);
+    m.console_mut().push_input(b"A");
+    let stats = m.run(10_000).unwrap();
+    assert!(
+        matches!(stats.stop, StopReason::InputWait { .. }),
+        "{:?}",
+        stats.stop
+    );
+    assert_eq!(m.console_mut().take_output(), b"Ke\n");
+    assert_eq!(m.read_byte(0x10), 0xC1, "A typed: PETSCII shifted A");
+    m.console_mut().push_input(b"\n");
+    let stats = m.run_more(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(m.read_byte(0x11), 0x0D, "RETURN");
+}
+
+/// Atari 800: CIO at $E456 chooses by IOCB #0's command byte ($0342): $0B puts A, $07 gets a
+/// character (echoed, as the screen editor does; RETURN as ATASCII's end of line $9B); an
+/// unknown command names its code.
+#[test]
+fn atari_cio_by_the_iocb_command() {
+    let code: &[u8] = &[
+        0xA9, 0x0B, 0x8D, 0x42, 0x03, // LDA #$0B ; STA ICCOM
+        0xA9, b'k', 0x20, 0x56, 0xE4, // LDA #'k' ; JSR CIOV
+        0xA9, 0x9B, 0x20, 0x56, 0xE4, // LDA #EOL ; JSR CIOV
+        0xA9, 0x07, 0x8D, 0x42, 0x03, // LDA #$07 ; STA ICCOM
+        0x20, 0x56, 0xE4, 0x85, 0x10, // JSR CIOV ; STA $10
+        0x20, 0x56, 0xE4, 0x85, 0x11, // JSR CIOV ; STA $11
+        0xA9, 0x03, 0x8D, 0x42, 0x03, // LDA #$03 (OPEN) ; STA ICCOM
+        0x20, 0x56, 0xE4, // JSR CIOV
+    ];
+    let mut m = machine("atari-800", 0x2000, code);
+    m.console_mut().push_input(b"x\n");
+    let err = m.run(10_000).unwrap_err();
+    assert_eq!(m.console_mut().take_output(), b"k\nx\n");
+    assert_eq!(m.read_bytes(0x10, 2), [b'x', 0x9B]);
+    assert!(
+        matches!(err.fault, Fault::UnsupportedTrapFunction { code: 3, .. }),
+        "{:?}",
+        err.fault
+    );
+}
+
+/// Apple II: COUT takes characters with bit 7 set ($8D a new line), RDKEY gives them so.
+#[test]
+fn apple_monitor_high_bit_characters() {
+    let code: &[u8] = &[
+        0xA9, 0xCB, 0x20, 0xED, 0xFD, // LDA #$CB ('K'|$80) ; JSR COUT
+        0xA9, 0x8D, 0x20, 0xED, 0xFD, // LDA #$8D ; JSR COUT
+        0x20, 0x0C, 0xFD, 0x85, 0x10, // JSR RDKEY ; STA $10
+        0x20, 0x0C, 0xFD, 0x85, 0x11, // JSR RDKEY ; STA $11
+        0x4C, 0xD0, 0x03, // JMP $03D0 (DOS warm start)
+    ];
+    let mut m = machine("apple-2", 0x0800, code);
+    m.console_mut().push_input(b"E\n");
+    let stats = m.run(10_000).unwrap();
+    assert_eq!(stats.stop, StopReason::HostDone);
+    assert_eq!(m.console_mut().take_output(), b"K\n");
+    assert_eq!(m.read_bytes(0x10, 2), [0xC5, 0x8D]);
 }

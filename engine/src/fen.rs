@@ -4,7 +4,8 @@
 
 use crate::piece::{self, BLACK, KING, PAWN, WHITE};
 use crate::position::Position;
-use crate::square::{self, NO_SQUARE};
+use crate::square::{self, NO_SQUARE, Square};
+use crate::tables;
 use std::fmt;
 
 /// The six fields of a FEN record.
@@ -63,6 +64,10 @@ pub enum FenReason {
     TooManyPieces(&'static str),
     /// The side not to move is in check.
     OpponentInCheck,
+    /// The side to move is in a check no move can give (three checkers, two knights or pawns,
+    /// two checkers on one line through the king, a check that was there before the double
+    /// push the en-passant square names).
+    ImpossibleCheck(String),
     /// Not `w` or `b`.
     BadSide(String),
     /// Not `-` or a set of `KQkq` without repeats.
@@ -99,6 +104,9 @@ impl fmt::Display for FenReason {
                 write!(f, "{side} has more pieces than promotions can produce")
             }
             FenReason::OpponentInCheck => write!(f, "the side not to move is in check"),
+            FenReason::ImpossibleCheck(why) => {
+                write!(f, "the side to move is in a check no move can give: {why}")
+            }
             FenReason::BadSide(s) => write!(f, "'{s}' is not 'w' or 'b'"),
             FenReason::BadCastling(s) => write!(f, "'{s}' is not '-' or a subset of 'KQkq'"),
             FenReason::CastlingInconsistent { right, missing } => {
@@ -369,5 +377,127 @@ fn validate(pos: &Position) -> Result<(), FenError> {
     if pos.is_attacked(pos.kings[piece::index(them)], pos.side) {
         return Err(err(FenField::SideToMove, FenReason::OpponentInCheck));
     }
+    if let Some(why) = impossible_check(pos) {
+        return Err(err(FenField::Board, FenReason::ImpossibleCheck(why)));
+    }
     Ok(())
+}
+
+/// Whether the piece `p` on `from` attacks `to` on the board of `pos`.
+fn attacks(pos: &Position, p: piece::Piece, from: Square, to: Square) -> bool {
+    let v = (to as i32 - from as i32 + 119) as usize;
+    let ty = piece::piece_type(p);
+    let bit = match ty {
+        PAWN if piece::colour(p) == WHITE => tables::WHITE_PAWN_BIT,
+        _ => tables::type_bit(ty),
+    };
+    if tables::ATTACK_MASK[v] & bit == 0 {
+        return false;
+    }
+    if !is_slider(ty) {
+        return true;
+    }
+    let step = tables::STEP[v] as i32;
+    let mut t = from as i32 + step;
+    while t != to as i32 {
+        if pos.board()[t as usize] != 0 {
+            return false;
+        }
+        t += step;
+    }
+    true
+}
+
+fn is_slider(ty: u8) -> bool {
+    matches!(ty, piece::BISHOP | piece::ROOK | piece::QUEEN)
+}
+
+/// Whether `mid` lies strictly between `a` and `b` on a line.
+fn between(a: Square, b: Square, mid: Square) -> bool {
+    let step = tables::STEP[(b as i32 - a as i32 + 119) as usize] as i32;
+    if step == 0 {
+        return false;
+    }
+    let mut t = a as i32 + step;
+    while t != b as i32 {
+        if t == mid as i32 {
+            return true;
+        }
+        t += step;
+    }
+    false
+}
+
+/// Why the check on the side to move could not have come from the opponent's last move, if it
+/// could not: a move gives check with the piece that moved, and may discover one more along a
+/// line through the square it left (a slider's, as only sliders give check along lines).
+fn impossible_check(pos: &Position) -> Option<String> {
+    let king = pos.kings[piece::index(pos.side)];
+    let them = pos.side ^ BLACK;
+    let checkers: Vec<Square> = (0..128u8)
+        .filter(|&sq| square::on_board(i32::from(sq)))
+        .filter(|&sq| {
+            let p = pos.board()[sq as usize];
+            p != 0 && piece::colour(p) == them && attacks(pos, p, sq, king)
+        })
+        .collect();
+    let name = |sq: Square| {
+        let p = pos.board()[sq as usize];
+        format!("{} on {}", piece::to_char(p), square::name(sq))
+    };
+    let names = || {
+        checkers
+            .iter()
+            .map(|&s| name(s))
+            .collect::<Vec<_>>()
+            .join(" and ")
+    };
+    match checkers.as_slice() {
+        [] => return None,
+        [_, _, _, ..] => {
+            return Some(format!(
+                "{} pieces give check at once ({})",
+                checkers.len(),
+                names()
+            ));
+        }
+        &[a, b] => {
+            let slider = |sq: Square| is_slider(piece::piece_type(pos.board()[sq as usize]));
+            if !slider(a) && !slider(b) {
+                return Some(format!(
+                    "{} both check, and neither could be discovered",
+                    names()
+                ));
+            }
+            if between(a, b, king) {
+                return Some(format!("{} check from both sides along one line", names()));
+            }
+        }
+        [_] => {}
+    }
+    if pos.ep != NO_SQUARE {
+        // The last move was the double push through the en-passant square: the pushed pawn
+        // gives the check, or the check came through the square it left.
+        let dir: i32 = if pos.side == WHITE { -16 } else { 16 };
+        let pushed = (pos.ep as i32 + dir) as Square;
+        let origin = (pos.ep as i32 - dir) as Square;
+        if checkers.len() > 1 {
+            return Some(format!(
+                "{} check after the double push to {}",
+                names(),
+                square::name(pushed)
+            ));
+        }
+        let c = checkers[0];
+        let discovered =
+            is_slider(piece::piece_type(pos.board()[c as usize])) && between(c, king, origin);
+        if c != pushed && !discovered {
+            return Some(format!(
+                "{} gave check before the double push to {} the en-passant square names",
+                name(c),
+                square::name(pushed)
+            ));
+        }
+    }
+    None
 }

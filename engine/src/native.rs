@@ -150,9 +150,17 @@ impl NativeEngine {
         }
     }
 
-    fn full_state(&mut self) -> &mut FullState {
-        let mb = self.hash_mb;
-        self.full.get_or_insert_with(|| FullState::new(mb))
+    /// The full profile's tables, allocated on first use; a table the host cannot give is an
+    /// error, not the end of the process.
+    fn full_state(&mut self) -> Result<&mut FullState, EngineError> {
+        if self.full.is_none() {
+            let mb = self.hash_mb;
+            let state = FullState::try_new(mb).map_err(|e| {
+                EngineError::Backend(format!("cannot allocate the {mb} MB hash table: {e}"))
+            })?;
+            self.full = Some(state);
+        }
+        Ok(self.full.as_mut().expect("allocated above"))
     }
 }
 
@@ -189,7 +197,7 @@ impl Engine for NativeEngine {
                     hard_time: budget.hard,
                 };
                 let history = game.history64();
-                Ok(self.full_state().search(pos, &history, fl, control))
+                Ok(self.full_state()?.search(pos, &history, fl, control))
             }
             Profile::Sargon => Ok(sargon::search(game, limits, control)),
             Profile::Salomon => Ok(salomon::search(game, limits, control)),
@@ -221,7 +229,7 @@ impl Engine for NativeEngine {
         match &mut self.full {
             Some(full) => full.clear(),
             None if self.profile == Profile::Full => {
-                self.full_state();
+                self.full_state()?;
             }
             None => {}
         }
@@ -281,18 +289,28 @@ impl Engine for NativeEngine {
                 if !(1..=MAX_HASH_MB).contains(&mb) {
                     return Err(invalid(format!("must be between 1 and {MAX_HASH_MB}")));
                 }
-                self.set_hash_mb(mb);
                 // Allocate now, before the GUI's `isready` is answered, not on the clock of
-                // the next move.
-                if self.profile == Profile::Full {
-                    self.full_state();
+                // the next move; a table the host cannot give is refused and the old one kept.
+                let old = self.hash_mb;
+                let refused = |e: std::collections::TryReserveError| {
+                    invalid(format!(
+                        "cannot allocate {mb} MB ({e}); the hash table stays at {old} MB"
+                    ))
+                };
+                match &mut self.full {
+                    Some(full) => full.try_resize(mb).map_err(refused)?,
+                    None if self.profile == Profile::Full => {
+                        self.full = Some(FullState::try_new(mb).map_err(refused)?);
+                    }
+                    None => {}
                 }
+                self.hash_mb = mb;
                 Ok(())
             }
             "profile" => {
                 self.profile = value.trim().parse().map_err(invalid)?;
                 if self.profile == Profile::Full {
-                    self.full_state();
+                    self.full_state()?;
                 }
                 Ok(())
             }

@@ -90,8 +90,16 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
             let v = args
                 .get(i)
                 .ok_or_else(|| format!("'{word}' needs a number"))?;
-            v.parse::<i64>()
-                .map_err(|_| format!("'{word}' needs a number, found '{v}'"))
+            v.parse::<i64>().map_err(|_| {
+                if v.trim_start_matches('-')
+                    .bytes()
+                    .all(|b| b.is_ascii_digit())
+                {
+                    format!("'{word}' {v} is out of range (at most {})", i64::MAX)
+                } else {
+                    format!("'{word}' needs a number, found '{v}'")
+                }
+            })
         };
         let ms = |v: i64| Duration::from_millis(v.max(0) as u64);
         // A count or a time to search for must not be negative (clock times may be: a GUI
@@ -161,6 +169,8 @@ pub fn run<R: BufRead, W: Write + Send>(
         let mut running: Option<Running<'_>> = None;
         let mut stop = Arc::new(AtomicBool::new(false));
         let mut game = Game::default();
+        // Why the last `position` was refused, until one is accepted or a new game begins.
+        let mut refused: Option<String> = None;
         let mut searching_infinite = false;
         let mut input = input;
         let mut raw = Vec::new();
@@ -229,6 +239,7 @@ pub fn run<R: BufRead, W: Write + Send>(
                 "ucinewgame" => {
                     finish(&mut running, &mut idle, &stop, shared);
                     game = Game::default();
+                    refused = None;
                     if let Err(e) = idle.as_deref_mut().expect("idle").new_game() {
                         shared.line(&format!("info string error: ucinewgame: {e}"));
                     }
@@ -236,8 +247,14 @@ pub fn run<R: BufRead, W: Write + Send>(
                 "position" => {
                     finish(&mut running, &mut idle, &stop, shared);
                     match parse_position(args) {
-                        Ok(g) => game = g,
-                        Err(e) => shared.line(&format!("info string error: position: {e}")),
+                        Ok(g) => {
+                            game = g;
+                            refused = None;
+                        }
+                        Err(e) => {
+                            shared.line(&format!("info string error: position: {e}"));
+                            refused = Some(e);
+                        }
                     }
                 }
                 "setoption" => {
@@ -262,9 +279,22 @@ pub fn run<R: BufRead, W: Write + Send>(
                         Ok(l) => l,
                         Err(e) => {
                             shared.line(&format!("info string error: go: {e}"));
+                            shared.line("bestmove 0000");
                             continue;
                         }
                     };
+                    // A `go` that cannot run is still answered: a GUI waits for its
+                    // `bestmove`, and a move for another position than the one it sent (the
+                    // one before a refused `position`) would be a move the engine did not
+                    // choose.
+                    if let Some(e) = &refused {
+                        shared.line(&format!(
+                            "info string error: go: the last 'position' was refused ({e}); \
+                             send a position first"
+                        ));
+                        shared.line("bestmove 0000");
+                        continue;
+                    }
                     searching_infinite = limits.infinite;
                     stop = Arc::new(AtomicBool::new(false));
                     let engine = idle.take().expect("engine is idle");
@@ -571,12 +601,41 @@ mod tests {
         );
         assert!(parse_go(&["mate", "-2"]).is_err());
         assert_eq!(parse_go(&["nodes", "0"]).unwrap().nodes, Some(1));
+        // A refused `go` is answered with the null move (a GUI waits for a `bestmove`).
         let out = session("go nodes -5\nisready\n");
+        assert_eq!(
+            out,
+            "info string error: go: 'nodes' must not be negative, found -5\nbestmove 0000\nreadyok\n"
+        );
+        assert_eq!(
+            parse_go(&["movetime", "18446744073709551615"]).unwrap_err(),
+            "'movetime' 18446744073709551615 is out of range (at most 9223372036854775807)"
+        );
+    }
+
+    #[test]
+    fn go_after_a_refused_position_searches_nothing() {
+        // The last position sent was refused: no move of the one before it is played.
+        let out = session(
+            "position fen 8/8/8/8/8/8/8/K6k w - - 0 1\nposition fen 8/8/8/8/8/8/8/K6k w - - 0\ngo depth 1\nisready\n",
+        );
+        let after: Vec<&str> = out.lines().skip(1).collect();
         assert!(
-            out.starts_with("info string error: go: 'nodes' must not be negative, found -5\n"),
+            after[0]
+                .starts_with("info string error: go: the last 'position' was refused (invalid FEN"),
             "{out}"
         );
-        assert!(!out.contains("bestmove"), "{out}");
+        assert_eq!(after[1..], ["bestmove 0000", "readyok"], "{out}");
+        // An accepted position (or a new game) ends it.
+        let out = session(
+            "position fen garbage\nposition fen 7k/8/6K1/8/8/8/8/R7 w - - 0 1\ngo depth 2\nisready\n",
+        );
+        assert!(out.contains("bestmove a1a8"), "{out}");
+        let out = session("position fen garbage\nucinewgame\ngo depth 1\nisready\n");
+        assert!(
+            !out.contains("bestmove 0000") && out.contains("bestmove "),
+            "{out}"
+        );
     }
 
     #[test]

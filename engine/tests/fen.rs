@@ -42,6 +42,13 @@ refusal! {
     too_many_queens: "4k3/8/8/8/QQQQ4/QQQQQ3/PP6/4K3 w - - 0 1" => Board, FenReason::TooManyPieces("White"),
     side_not_to_move_in_check: "4k3/8/8/8/8/8/8/4R1K1 w - - 0 1" => SideToMove, FenReason::OpponentInCheck,
     kings_adjacent: "8/8/8/8/8/8/3k4/4K3 w - - 0 1" => SideToMove, FenReason::OpponentInCheck,
+    triple_check: "4k3/8/3N4/1B6/8/8/8/4RK2 b - - 0 1" => Board, FenReason::ImpossibleCheck(_),
+    two_knights_check: "4k3/2N3N1/8/8/8/8/8/5K2 b - - 0 1" => Board, FenReason::ImpossibleCheck(_),
+    pawn_and_knight_check: "4k3/3P4/5N2/8/8/8/8/5K2 b - - 0 1" => Board, FenReason::ImpossibleCheck(_),
+    checks_from_both_sides_of_a_line: "R3k2R/8/8/8/8/8/8/5K2 b - - 0 1" => Board, FenReason::ImpossibleCheck(_),
+    check_older_than_the_double_push: "3k4/8/8/3pP3/8/8/8/3K3r w - d6 0 1" => Board, FenReason::ImpossibleCheck(_),
+    check_before_the_double_push: "8/8/8/3pP3/8/8/8/r3K1k1 w - d6 0 1" => Board, FenReason::ImpossibleCheck(_),
+    two_checks_after_a_double_push: "8/8/8/2kpP3/8/8/8/r3K3 w - d6 0 1" => Board, FenReason::ImpossibleCheck(_),
     bad_side: "4k3/8/8/8/8/8/8/4K3 x - - 0 1" => SideToMove, FenReason::BadSide(_),
     bad_castling_letter: "4k3/8/8/8/8/8/8/4K3 w X - 0 1" => Castling, FenReason::BadCastling(_),
     repeated_castling_letter: "r3k2r/8/8/8/8/8/8/R3K2R w KK - 0 1" => Castling, FenReason::BadCastling(_),
@@ -69,6 +76,25 @@ fn messages_name_field_and_reason() {
     assert_eq!(
         e.to_string(),
         "invalid FEN, piece placement (field 1): pawn on the back rank at d8"
+    );
+}
+
+#[test]
+fn possible_checks_are_accepted() {
+    for fen in [
+        // A knight and a discovered rook (the knight left e5); a bishop and a pawn.
+        "4k3/8/3N4/8/8/8/8/4RK2 b - - 0 1",
+        "4k3/3P4/8/8/1B6/8/8/5K2 b - - 0 1",
+        // The double push d7-d5 checks with the pawn, or opens the rook's line through d7.
+        "8/8/8/3pP3/4K3/8/8/7k w - d6 0 1",
+        "8/r6K/8/3pP3/8/8/8/7k w - d6 0 1",
+    ] {
+        Position::from_fen(fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+    }
+    let e = Position::from_fen("4k3/8/3N4/1B6/8/8/8/4RK2 b - - 0 1").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "invalid FEN, piece placement (field 1): the side to move is in a check no move can give: 3 pieces give check at once (R on e1 and B on b5 and N on d6)"
     );
 }
 

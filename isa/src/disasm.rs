@@ -7,11 +7,11 @@
 
 use std::fmt;
 
-use crate::Cpu;
+use crate::cpu::Cpu;
 use crate::mos6502::{self, Mode};
+use crate::row::{Cycles, Form, Instr};
 use crate::symbols::SymbolTable;
 use crate::z80::{self, Group, Operand};
-use crate::{Cycles, Form, Instr};
 
 /// One decoded instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -291,7 +291,7 @@ fn decode_z80(
 /// absolute address must be written `a:$00xx` to keep the 3-byte encoding.
 fn shrinks(cpu: Cpu, mnemonic: &str, mode: Mode) -> bool {
     mode.zero_page_form().is_some_and(|zp| {
-        crate::forms(cpu, mnemonic)
+        crate::lookup::forms(cpu, mnemonic)
             .iter()
             .any(|i| i.form == Form::Mos6502(zp))
     })

@@ -5,10 +5,15 @@
 ; the draws by the fifty-move rule, threefold repetition and insufficient material). The
 ; same commands and replies as the Z80 build (z80/console.asm), routine for routine.
 ;
-; The machine: the I/O page's console status $BF00 (bit 0 = a key is waiting), console data
-; $BF01 (read a key / print a character) and host call $BFFF (0 = done), docs/MACHINE.md.
-; The program starts at its reset vector and ends with the host call "done" when the player
-; types q.
+; The machine: everything the front end asks of it goes through the machine layer of
+; console_machine.inc: sys_start (the entry), sys_putc, sys_getc and sys_exit. Here it is the
+; Kempelen machine's: the I/O page's console status $BF00 (bit 0 = a key is waiting), console
+; data $BF01 (read a key / print a character) and host call $BFFF (0 = done),
+; docs/MACHINE.md; the program starts at its reset vector and ends with the host call "done"
+; when the player types q. `kempelen build --target T` assembles the same files with another
+; machine layer and layout (roms-src/targets/T): the header a machine needs before the front
+; end (console_head.inc, empty here), where the program, its RAM and zero page lie
+; (layout.inc), and the machine's ROM or system calls.
 ;
 ; The engine is the reference engine of engine.asm, included unchanged and called through
 ; its documented routines (setup, in_check, make, unmake, any_legal, gen_moves, next_move,
@@ -18,31 +23,36 @@
 ; in the protocol block (P_SIDE ... P_HALF, BOARD) and the keys of the game positions for
 ; the repetition rule.
 ;
-; Layout: the engine's tables must start at $E100 (they are indexed by page), so the engine
-; keeps its place at $E000-$FFFF exactly as in engine.asm (without engine.asm's `start`,
-; which the console's reset vector replaces), and the front end fills the ROM below it,
-; from con_begin = $C000 to con_end. RAM: the engine's (ram.inc), the front end's at
-; $A000-$AFFF (console_ram.inc), the hardware stack page.
+; Layout (layout.inc; the Kempelen machine's addresses in parentheses): the engine's tables
+; must start at a page (they are indexed by page), so the engine keeps its place at
+; ENGINE_BASE ($E000-$FFFF) exactly as in engine.asm (without engine.asm's `start`, which the
+; console's entry replaces), and the front end with the machine layer fills the image below
+; it, from con_begin (LOAD_BASE = $C000, after a machine's header) to con_end. RAM: the
+; engine's (ram.inc), the front end's 4 KB from CON_RAM ($A000, console_ram.inc), the
+; hardware stack page.
 
 HOST_ITER_CALL = 0      ; no host call "iteration complete": nobody outside is listening
 ITERATION_HOOK = 1      ; the search calls iteration_hook (con_thinking) after each
                         ; completed iteration: the thinking line (search.inc)
 
+        .include "layout.inc"
         .include "ram.inc"
         .include "console_ram.inc"
 
-        .org $C000
+        .org LOAD_BASE
+        .include "console_head.inc"
 con_begin:
         .include "console_main.inc"
         .include "console_game.inc"
         .include "console_fen.inc"
         .include "console_io.inc"
+        .include "console_machine.inc"
 iteration_hook = con_thinking
 con_end:
-        .res $E000-*            ; (an error here means the front end passed $E000)
-engine_part:                    ; the engine part: $E000 to the vectors (ConsoleRom::engine_bytes)
+        .res ENGINE_BASE-*      ; (an error here means the front end passed ENGINE_BASE)
+engine_part:                    ; the engine part: ENGINE_BASE to the end (ConsoleRom::engine_bytes)
         .include "setup.inc"
-        .res $E100-*            ; (an error here means the code before the tables overflowed)
+        .res ENGINE_BASE+$100-* ; (an error here means the code before the tables overflowed)
         .include "tables.inc"
 
         .include "board.inc"
@@ -51,7 +61,9 @@ engine_part:                    ; the engine part: $E000 to the vectors (Console
         .include "make.inc"
         .include "search.inc"
         .include "perft.inc"
+.if VECTORS
         .res $FFFA-*            ; (an error here means the code passed the vectors)
-        .word con_halt          ; NMI
-        .word con_start         ; reset
-        .word con_halt          ; IRQ/BRK
+        .word sys_halt          ; NMI
+        .word sys_start         ; reset
+        .word sys_halt          ; IRQ/BRK
+.endif

@@ -1,16 +1,18 @@
 ; engine.asm - Kempelen's reference chess engine in NMOS 6502 assembly, host-protocol build.
 ;
 ; The host (kempelen-roms) writes a command, a position and its history into the protocol
-; block (ram.inc, docs/PROTOCOL.md), resets the CPU (the reset vector points at `start`)
-; and waits for the host call "done" (a write of $00 to HOST_CALL); then it reads the
-; results from the same block. With HOST_ITER_CALL = 1 the search also makes the host call
+; block (ram.inc, docs/PROTOCOL.md), resets the CPU (the reset vector points at `start`, the
+; image's first byte) and waits for the host call "done" (a write of $00 to HOST_CALL); then
+; it reads the results from the same block. With HOST_ITER_CALL = 1 the search also makes the host call
 ; $01 ("iteration complete") after every completed iteration.
 ;
-; Layout: the image fills the top 8 KB of the ROM, $E000-$FFFF. $E000 setup, $E100-$EFxx
-; the generated tables (tables.inc, indexed by page, so they must start at $E100; the holes
-; of the pawn key pages hold small routines, hole_*.inc), then the rest of the code, and the
-; vectors at $FFFA. RAM and zero page as in ram.inc; the hardware stack holds only the
-; return addresses of the routine being run (the search frames are in RAM).
+; Layout (layout.inc, the Kempelen machine's here; the addresses in the comments are those):
+; the image fills the top 8 KB of the ROM, ENGINE_BASE = $E000 to $FFFF. $E000 setup,
+; $E100-$EFxx the generated tables (tables.inc, indexed by page, so they must start at a page;
+; the holes of the pawn key pages hold small routines, hole_*.inc), then the rest of the
+; code, and (VECTORS) the vectors at $FFFA. RAM and zero page as in ram.inc; the hardware
+; stack holds only the return addresses of the routine being run (the search frames are in
+; RAM).
 
 HOST_ITER_CALL = 1      ; host call $01 after every completed iteration: the host reports
                         ; the iteration (docs/PROTOCOL.md); the machine ignores it unless
@@ -18,9 +20,10 @@ HOST_ITER_CALL = 1      ; host call $01 after every completed iteration: the hos
 ITERATION_HOOK = 0      ; 1: jsr iteration_hook after every completed iteration (the
                         ; console build, console.asm: its thinking line)
 
+        .include "layout.inc"
         .include "ram.inc"
 
-        .org $E000
+        .org ENGINE_BASE
 ; start: run the command in P_CMD, store the status, signal "done" to the host.
 start:
         ldx #$FF
@@ -46,7 +49,7 @@ halt:
         jmp halt
 
         .include "setup.inc"
-        .res $E100-*            ; (an error here means the code before the tables overflowed)
+        .res ENGINE_BASE+$100-* ; (an error here means the code before the tables overflowed)
         .include "tables.inc"
 
         .include "board.inc"
@@ -56,7 +59,9 @@ halt:
         .include "search.inc"
         .include "perft.inc"
 engine_end:
+.if VECTORS
         .res $FFFA-*            ; (an error here means the code passed the vectors)
         .word halt              ; NMI
         .word start             ; reset
         .word halt              ; IRQ/BRK
+.endif

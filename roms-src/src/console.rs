@@ -168,6 +168,7 @@ pub struct ConsoleSession {
     machine: Machine,
     ended: bool,
     cycles: u64,
+    machine_time: Option<Duration>,
     /// Cycle budget of one turn.
     pub turn_budget: u64,
 }
@@ -176,12 +177,18 @@ impl ConsoleSession {
     /// Starts the program and runs it to its first prompt; returns the session and what the
     /// program printed (banner, board, prompt).
     pub fn start(rom: &ConsoleRom) -> Result<(ConsoleSession, String), ConsoleError> {
-        let mut machine = rom.machine()?;
+        ConsoleSession::start_machine(rom.machine()?)
+    }
+
+    /// [`ConsoleSession::start`] for a machine with the program already loaded (a target's
+    /// file in its machine personality, crate::target).
+    pub fn start_machine(mut machine: Machine) -> Result<(ConsoleSession, String), ConsoleError> {
         machine.console_mut().set_stop_on_empty_input(true);
         let mut session = ConsoleSession {
             machine,
             ended: false,
             cycles: 0,
+            machine_time: None,
             turn_budget: DEFAULT_TURN_BUDGET,
         };
         let out = session.run()?;
@@ -210,6 +217,12 @@ impl ConsoleSession {
         self.cycles
     }
 
+    /// The machine's time of all turns so far under the machine's timing model (display DMA,
+    /// contention, wait states, interrupts; docs/TIMING.md), if it runs one.
+    pub fn machine_time(&self) -> Option<Duration> {
+        self.machine_time
+    }
+
     /// The machine (for reading RAM or the RAM profile).
     pub fn machine(&self) -> &Machine {
         &self.machine
@@ -228,6 +241,9 @@ impl ConsoleSession {
         match result {
             Ok(stats) => {
                 self.cycles += stats.cycles;
+                if let Some(t) = stats.machine_time {
+                    *self.machine_time.get_or_insert(Duration::ZERO) += t.duration();
+                }
                 match stats.stop {
                     StopReason::InputWait { .. } => Ok(output),
                     StopReason::HostDone => {
@@ -281,6 +297,32 @@ pub struct Pacer<C> {
     /// Host time and program cycles at the last resumption.
     since: Duration,
     base: u64,
+    /// Told how long the program has been silent (thinking), see [`Pacer::on_thinking`].
+    thinking: Option<ThinkingReport>,
+}
+
+/// A silent stretch of the program while it runs at the machine's speed: an engine thinking.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Thinking {
+    /// The machine's time since the program was last given input (the move it answers).
+    pub time: Duration,
+    /// The engine's live node counter (`R_NODES`), when the ROM has one.
+    pub nodes: Option<u32>,
+}
+
+/// Where [`Thinking`] goes, and the state of the reports.
+struct ThinkingReport {
+    /// Called with `Some` about once per second of the machine's time while the program is
+    /// silent, and with `None` before it prints again (to take the last report back).
+    report: Box<dyn FnMut(Option<Thinking>)>,
+    /// The address of the node counter.
+    nodes_at: Option<u16>,
+    /// Cycles when the program was last given input.
+    quiet_since: u64,
+    /// Cycles of the last report or of the program's last output, and whether a report is
+    /// shown.
+    last: u64,
+    shown: bool,
 }
 
 impl<C: PaceClock> Pacer<C> {
@@ -292,6 +334,68 @@ impl<C: PaceClock> Pacer<C> {
             hz: machine.hz(),
             since,
             base: 0,
+            thinking: None,
+        }
+    }
+
+    /// Reports the program's silent stretches (an engine thinking for minutes at a historical
+    /// machine's speed) to `report`: `Some(Thinking)` about once per second of the machine's
+    /// time, with the node counter at `nodes_at` (the ROM's `R_NODES`), and `None` before the
+    /// program prints again.
+    pub fn on_thinking(
+        mut self,
+        nodes_at: Option<u16>,
+        report: impl FnMut(Option<Thinking>) + 'static,
+    ) -> Pacer<C> {
+        self.thinking = Some(ThinkingReport {
+            report: Box::new(report),
+            nodes_at,
+            quiet_since: 0,
+            last: 0,
+            shown: false,
+        });
+        self
+    }
+
+    /// The program printed at `cycles`: a report shown is taken back.
+    fn spoke(&mut self, cycles: u64) {
+        if let Some(t) = self.thinking.as_mut() {
+            if t.shown {
+                (t.report)(None);
+                t.shown = false;
+            }
+            t.last = cycles;
+        }
+    }
+
+    /// The program was given input at `cycles`: its thinking time counts from here.
+    fn heard(&mut self, cycles: u64) {
+        self.spoke(cycles);
+        if let Some(t) = self.thinking.as_mut() {
+            t.quiet_since = cycles;
+        }
+    }
+
+    /// The program ran silently to `cycles`: a report when a second of the machine's time
+    /// has passed since the last one.
+    fn silent(&mut self, machine: &Machine, cycles: u64) {
+        let second = (self.hz as u64).max(1);
+        if let Some(t) = self.thinking.as_mut() {
+            if cycles.saturating_sub(t.last) >= second {
+                let nodes = t.nodes_at.map(|a| {
+                    u32::from_le_bytes([
+                        machine.read_byte(a),
+                        machine.read_byte(a.wrapping_add(1)),
+                        machine.read_byte(a.wrapping_add(2)),
+                        machine.read_byte(a.wrapping_add(3)),
+                    ])
+                });
+                let time =
+                    Duration::from_secs_f64(cycles.saturating_sub(t.quiet_since) as f64 / self.hz);
+                (t.report)(Some(Thinking { time, nodes }));
+                t.last = cycles;
+                t.shown = true;
+            }
         }
     }
 
@@ -348,7 +452,19 @@ pub fn run_console<C: PaceClock>(
     loop {
         let budget = slice.min(max_cycles.saturating_sub(total)).max(1);
         let result = machine.run(budget);
-        output(&machine.console_mut().take_output());
+        let printed = machine.console_mut().take_output();
+        if !printed.is_empty() {
+            // Before the program's words, any report of its thinking is taken back.
+            if let Some(p) = pacer.as_deref_mut() {
+                let cycles = match (&result, machine.timing()) {
+                    (_, Some(_)) => p.cycles_of(machine.elapsed()),
+                    (Ok(stats), None) => total + stats.cycles,
+                    (Err(e), None) => total + e.cycles,
+                };
+                p.spoke(cycles);
+            }
+        }
+        output(&printed);
         let stop = match result {
             Ok(stats) => {
                 total += stats.cycles;
@@ -376,6 +492,9 @@ pub fn run_console<C: PaceClock>(
         if let Some(p) = pacer.as_deref_mut() {
             let at = progress(machine, p);
             p.pace(at);
+            if stop.is_none() {
+                p.silent(machine, at);
+            }
         }
         match stop {
             None => {}
@@ -392,6 +511,7 @@ pub fn run_console<C: PaceClock>(
                 if let Some(p) = pacer.as_deref_mut() {
                     let at = progress(machine, p);
                     p.resume(at);
+                    p.heard(at);
                 }
             }
             Some(stop) => {

@@ -26,6 +26,7 @@ use kempelen_engine::engine::{
 use kempelen_engine::{Game, Move, Position, time};
 use thiserror::Error;
 
+use crate::layout::Layout;
 use crate::port::{Port, PortError};
 use crate::setup::Setup;
 
@@ -95,7 +96,7 @@ pub struct SearchOutcome {
 
 /// Protocol addresses, read from the symbol table.
 #[derive(Debug, Clone)]
-struct Layout {
+struct Protocol {
     p_cmd: u16,
     p_depth: u16,
     p_nodes: u16,
@@ -121,10 +122,10 @@ struct Layout {
     cmd_search: u8,
 }
 
-impl Layout {
-    fn from_symbols(s: &SymbolTable) -> Result<Layout, PortEngineError> {
+impl Protocol {
+    fn from_symbols(s: &SymbolTable) -> Result<Protocol, PortEngineError> {
         let g = |n: &'static str| s.get(n).ok_or(PortEngineError::MissingSymbol(n));
-        Ok(Layout {
+        Ok(Protocol {
             p_cmd: g("P_CMD")?,
             p_depth: g("P_DEPTH")?,
             p_nodes: g("P_NODES")?,
@@ -156,11 +157,12 @@ impl Layout {
 #[derive(Debug, Clone)]
 pub struct PortEngine {
     port: &'static Port,
+    layout: Layout,
     rom: Vec<u8>,
     origin: u16,
     entry: u16,
     symbols: SymbolTable,
-    layout: Layout,
+    protocol: Protocol,
     /// Cycle budget of one command (a run that needs more stops with [`PortEngineError::Run`]
     /// or, sliced, [`PortEngineError::CycleBudget`]).
     pub max_cycles: u64,
@@ -181,14 +183,33 @@ pub struct PortEngine {
 const POLL_CYCLES: u64 = 1 << 20;
 
 impl PortEngine {
-    /// Builds the engine of `port` from an image assembled at `origin` and its symbols.
+    /// Builds the engine of `port` from an image assembled at `origin` and its symbols, in the
+    /// Kempelen machine's layout.
     pub fn new(
         port: &'static Port,
         origin: u16,
         rom: Vec<u8>,
         symbols: SymbolTable,
     ) -> Result<PortEngine, PortEngineError> {
-        let limit = port.rom_limit;
+        PortEngine::with_layout(port, Layout::kempelen(port.cpu), origin, rom, symbols)
+    }
+
+    /// [`PortEngine::new`] for an image assembled in `layout` (crate::layout): it runs in a
+    /// machine whose memory is only what the layout names, and starts at its first byte unless
+    /// the layout has the 6502 vectors. The ROM limit holds for the Kempelen layouts only (a
+    /// target's engine may grow by the absolute addressing of its protocol block).
+    pub fn with_layout(
+        port: &'static Port,
+        layout: Layout,
+        origin: u16,
+        rom: Vec<u8>,
+        symbols: SymbolTable,
+    ) -> Result<PortEngine, PortEngineError> {
+        let limit = if layout.is_kempelen() {
+            port.rom_limit
+        } else {
+            0x10000
+        };
         let fits = usize::from(origin) + rom.len() <= 0x10000;
         if rom.len() > limit || !fits {
             return Err(PortEngineError::Assemble {
@@ -200,23 +221,27 @@ impl PortEngine {
                 ),
             });
         }
-        let entry = port
-            .entry_of(origin, &rom)
-            .ok_or_else(|| PortEngineError::Assemble {
-                file: port.engine_main.into(),
-                message: format!(
-                    "the image at ${origin:04X} ({} bytes) does not hold the reset vector at $FFFC",
-                    rom.len()
-                ),
-            })?;
-        let layout = Layout::from_symbols(&symbols)?;
+        let entry = if port.cpu != kempelen_emulator::Cpu::Z80 && !layout.vectors {
+            Some(origin)
+        } else {
+            port.entry_of(origin, &rom)
+        };
+        let entry = entry.ok_or_else(|| PortEngineError::Assemble {
+            file: port.engine_main.into(),
+            message: format!(
+                "the image at ${origin:04X} ({} bytes) does not hold the reset vector at $FFFC",
+                rom.len()
+            ),
+        })?;
+        let protocol = Protocol::from_symbols(&symbols)?;
         Ok(PortEngine {
             port,
+            layout,
             rom,
             origin,
             entry,
             symbols,
-            layout,
+            protocol,
             max_cycles: 1 << 44,
             clock: None,
             realtime: false,
@@ -234,6 +259,48 @@ impl PortEngine {
             source.add(name, text.as_bytes());
         }
         PortEngine::assemble_from(port, &source, port.engine_main)
+    }
+
+    /// Assembles the bundled sources of the port's `engine.asm` in `layout` (its `layout.inc`
+    /// written from it), as a target machine places the engine.
+    pub fn assemble_at(
+        port: &'static Port,
+        layout: &Layout,
+    ) -> Result<PortEngine, PortEngineError> {
+        port.require()?;
+        layout.check().map_err(|e| PortEngineError::Assemble {
+            file: "layout.inc".into(),
+            message: e.to_string(),
+        })?;
+        let inc = layout.to_inc("a layout of the engine's host-protocol build");
+        let mut source = MemorySource::new();
+        for (name, text) in port.sources() {
+            let text = if *name == "layout.inc" {
+                inc.as_str()
+            } else {
+                text
+            };
+            source.add(name, text.as_bytes());
+        }
+        let out = assemble(port.engine_main, &source, &Options::new(port.cpu));
+        if !out.is_ok() {
+            return Err(PortEngineError::Assemble {
+                file: port.engine_main.into(),
+                message: out.report(),
+            });
+        }
+        PortEngine::with_layout(
+            port,
+            layout.clone(),
+            out.image.origin,
+            out.image.bytes.clone(),
+            out.symbols.clone(),
+        )
+    }
+
+    /// The layout the engine was assembled in.
+    pub fn layout(&self) -> &Layout {
+        &self.layout
     }
 
     /// Assembles an engine from `main` and the files it includes as `source` serves them: a
@@ -299,7 +366,7 @@ impl PortEngine {
 
     /// Counts the leaves of the legal move tree of `depth` plies.
     pub fn perft(&self, pos: &Position, depth: u8) -> Result<PerftOutcome, PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         let mut m = self.perft_machine(pos, depth)?;
         let cycles = run(&mut m, self.max_cycles)?;
         self.check_status(&m)?;
@@ -383,7 +450,7 @@ impl PortEngine {
         budget: time::TimeBudget,
         report: &dyn Fn(&SearchInfo, u64),
     ) -> Result<SearchOutcome, PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         let mut m = self.prepare_search(pos, history, depth, nodes)?;
         m.set_stop_on_iteration(true);
         let start = control.start;
@@ -489,7 +556,7 @@ impl PortEngine {
     /// host that drives the run itself (in slices, traced, or looking at RAM between
     /// slices). The result is at `R_STATUS` and `R_PERFT` (docs/PROTOCOL.md).
     pub fn perft_machine(&self, pos: &Position, depth: u8) -> Result<Machine, PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         let mut m = self.machine()?;
         self.write_position(&mut m, &Setup::from_position(pos), &[])?;
         m.write_bytes(l.p_cmd, &[l.cmd_perft])?;
@@ -511,7 +578,7 @@ impl PortEngine {
 
     fn machine(&self) -> Result<Machine, PortEngineError> {
         let mut b = Machine::builder(self.port.cpu)
-            .memory_map(self.port.memory_map())
+            .memory_map(self.layout.memory_map(self.origin, self.rom.len()))
             .load(self.origin, &self.rom)
             .entry(self.entry)
             .symbols(self.symbols.clone());
@@ -533,7 +600,7 @@ impl PortEngine {
         if !(1..=32).contains(&depth) {
             return Err(PortEngineError::Depth(depth));
         }
-        let l = &self.layout;
+        let l = &self.protocol;
         let mut m = self.machine()?;
         self.write_position(&mut m, &Setup::from_position(pos), history)?;
         m.write_bytes(l.p_cmd, &[l.cmd_search])?;
@@ -551,7 +618,7 @@ impl PortEngine {
         cycles: u64,
         time: Option<Duration>,
     ) -> Result<SearchOutcome, PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         self.check_status(m)?;
         let pv = read_pv(m, l, pos)?;
         // R_BEST is the first PV move, or FFh FFh when the root has no legal move.
@@ -583,7 +650,7 @@ impl PortEngine {
         s: &Setup,
         history: &[u32],
     ) -> Result<(), PortEngineError> {
-        let l = &self.layout;
+        let l = &self.protocol;
         if history.len() > l.hist_max as usize {
             return Err(PortEngineError::HistoryTooLong(
                 history.len(),
@@ -602,7 +669,7 @@ impl PortEngine {
     }
 
     fn check_status(&self, m: &Machine) -> Result<(), PortEngineError> {
-        match m.read_byte(self.layout.r_status) {
+        match m.read_byte(self.protocol.r_status) {
             0 => Ok(()),
             code => Err(PortEngineError::Status { code }),
         }
@@ -623,7 +690,7 @@ fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
 
 /// The last completed iteration (R_DEPTH, R_SCORE, R_NODES, R_PV) as the native engine's
 /// search reports it; `None` if its principal variation cannot be read.
-fn iteration_info(m: &Machine, l: &Layout, pos: &Position, time: Duration) -> Option<SearchInfo> {
+fn iteration_info(m: &Machine, l: &Protocol, pos: &Position, time: Duration) -> Option<SearchInfo> {
     let pv = read_pv(m, l, pos).ok()?;
     let depth = m.read_byte(l.r_depth) as u32;
     Some(SearchInfo {
@@ -645,7 +712,7 @@ fn read_u32(m: &Machine, a: u16) -> u32 {
 
 /// Decodes the principal variation in RAM by replaying it: the promotion bits of a `to`
 /// byte only mean something for a pawn reaching the last rank.
-fn read_pv(m: &Machine, l: &Layout, root: &Position) -> Result<Vec<Move>, PortEngineError> {
+fn read_pv(m: &Machine, l: &Protocol, root: &Position) -> Result<Vec<Move>, PortEngineError> {
     let len = m.read_byte(l.r_pvlen) as usize;
     let mut pos = root.clone();
     let mut pv = Vec::with_capacity(len);
@@ -771,7 +838,7 @@ impl Engine for PortEngine {
     /// `Profile` is listed so that a GUI sees the one profile this build has (`full` is the
     /// native engine's and cannot run here); `Machine` picks the historical machine whose
     /// clock measures time (the port's machines), `Realtime` holds the emulation to that
-    /// machine's real speed (`true`/`false`).
+    /// machine's real speed (a UCI `check`, `true`/`false`).
     fn options(&self) -> Vec<EngineOption> {
         let machine = self.clock.unwrap_or_else(|| self.port.default_machine());
         vec![
@@ -791,9 +858,8 @@ impl Engine for PortEngine {
             },
             EngineOption {
                 name: REALTIME_OPTION.into(),
-                kind: OptionKind::Combo {
-                    default: self.realtime.to_string(),
-                    choices: vec!["false".into(), "true".into()],
+                kind: OptionKind::Check {
+                    default: self.realtime,
                 },
             },
             EngineOption {

@@ -6,11 +6,16 @@
 //!   machines, table writer) and which ports' sources are present.
 //! - [`tables`]: generator of `z80/tables.inc` and `6502/tables.inc`, the tables shared with the
 //!   native engine.
+//! - [`layout`]: where a build lies in memory (the bases of `layout.inc`), the Kempelen
+//!   machine's or a target machine's.
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`engine`]: a port's engine: assemble, load, run a command, read the result.
 //! - [`differential`]: a port's engine against the native reference on generated cases.
 //! - [`console`]: a port's console front end (`console.asm`): assemble it, run it, drive it.
+//! - [`target`]: the target machines (CP/M, ZX Spectrum, MSX, TRS-80, C64, Apple II, Atari
+//!   800, KIM-1, py65): the console game as a program file in each machine's format
+//!   ([`formats`]), `kempelen build --target T`.
 //! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80|6502` (speed, RAM by
 //!   depth, profile).
 //! - [`player`]: the builds as tournament players (`z80`, `6502`).
@@ -19,11 +24,14 @@ pub mod bench;
 pub mod console;
 pub mod differential;
 pub mod engine;
+pub mod formats;
+pub mod layout;
 pub mod player;
 pub mod port;
 pub mod setup;
 pub mod suite;
 pub mod tables;
+pub mod target;
 
 pub use engine::{PerftOutcome, PortEngine, PortEngineError, SearchOutcome};
 pub use port::{PORTS, Port};

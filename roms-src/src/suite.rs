@@ -58,10 +58,12 @@ pub enum SuiteError {
 /// Reads a suite file as text; a line that is not UTF-8 is refused with its place.
 pub fn read_file(path: &std::path::Path) -> Result<String, SuiteError> {
     let file = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| SuiteError::Io {
-        file: file.clone(),
-        message: e.to_string(),
-    })?;
+    let bytes =
+        kempelen_emulator::files::read_bounded(path, kempelen_emulator::files::MAX_TEXT_BYTES)
+            .map_err(|e| SuiteError::Io {
+                file: file.clone(),
+                message: e.to_string(),
+            })?;
     decode(&bytes, &file)
 }
 

@@ -1197,3 +1197,75 @@ fn realtime_play(port: &'static Port) {
     let reply = slept_at_input[1] - slept_at_input[0];
     assert!(reply > Duration::from_secs(1), "the reply took {reply:?}");
 }
+
+// In real time an iteration takes minutes of the machine's time: while the engine is silent,
+// the host is told how long it has thought and how many nodes it has searched, about once a
+// second of the machine's time, and takes the report back before the program prints again.
+kempelen_roms::port_tests!(console realtime_play_reports_the_thinking, realtime_thinking);
+fn realtime_thinking(port: &'static Port) {
+    use kempelen_roms::console::{Pacer, Thinking, run_console};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+    #[derive(Debug)]
+    enum Event {
+        Printed,
+        Report(Thinking),
+        TakenBack,
+    }
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let machine = port.default_machine();
+    let r = rom(port);
+    let nodes_at = r.symbols.get("R_NODES");
+    assert!(nodes_at.is_some(), "the ROM has the node counter");
+    let log = Rc::clone(&events);
+    let mut pacer = Pacer::new(SimClock::default(), machine).on_thinking(nodes_at, move |t| {
+        log.borrow_mut().push(match t {
+            Some(t) => Event::Report(t),
+            None => Event::TakenBack,
+        })
+    });
+    let mut m = r.machine().unwrap();
+    let lines = ["e2e4\n", "q\n"];
+    let mut next = 0;
+    let mut input = || {
+        let line = lines.get(next).map(|l| l.as_bytes().to_vec());
+        next += 1;
+        line
+    };
+    let printed = Rc::clone(&events);
+    let mut output = |b: &[u8]| {
+        if !b.is_empty() {
+            printed.borrow_mut().push(Event::Printed);
+        }
+    };
+    run_console(&mut m, &mut input, &mut output, Some(&mut pacer), 1 << 40)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let events = events.borrow();
+    let reports: Vec<&Thinking> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Report(t) => Some(t),
+            _ => None,
+        })
+        .collect();
+    // The depth-4 reply takes seconds of the machine's time: reported, with nodes growing.
+    assert!(!reports.is_empty(), "{events:?}");
+    assert!(
+        reports
+            .iter()
+            .all(|t| t.time >= std::time::Duration::from_secs(1))
+    );
+    assert!(
+        reports.iter().any(|t| t.nodes.is_some_and(|n| n > 0)),
+        "{reports:?}"
+    );
+    // A report shown is always taken back before the program prints.
+    let mut shown = false;
+    for e in events.iter() {
+        match e {
+            Event::Report(_) => shown = true,
+            Event::TakenBack => shown = false,
+            Event::Printed => assert!(!shown, "{events:?}"),
+        }
+    }
+}

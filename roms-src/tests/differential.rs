@@ -51,6 +51,62 @@ fn regression_line(port: &'static Port, line: usize) {
 include!(concat!(env!("OUT_DIR"), "/edge_tests.rs"));
 include!(concat!(env!("OUT_DIR"), "/regression_tests.rs"));
 
+/// The engine assembled at a target machine's layout (its code, RAM, zero page and protocol
+/// block where the target puts them, kempelen_roms::target) in a machine with only that memory,
+/// against the native reference: every line of the regression file and every fourth line of
+/// the edge-case file with the checks they name, and a seeded random sample; `full`: every
+/// line of both (about 100 s a target in release mode). One test per target (build.rs), the
+/// full run ignored.
+fn at_layout(id: &str) {
+    at_layout_lines(id, false)
+}
+
+fn at_layout_full(id: &str) {
+    at_layout_lines(id, true)
+}
+
+fn at_layout_lines(id: &str, full: bool) {
+    let t = kempelen_roms::target::Target::by_id(id).unwrap();
+    if let Err(e) = t.port.require() {
+        eprintln!("skipped for {id}: {e}");
+        return;
+    }
+    let engine = t.engine().unwrap_or_else(|e| panic!("{e}"));
+    let mut checked = 0;
+    for (text, file) in [
+        (EDGE, "roms-src/tests/data/edge_cases.epd"),
+        (REGRESSIONS, "roms-src/tests/data/regressions.epd"),
+    ] {
+        for (i, entry) in suite::parse(text, file).unwrap().into_iter().enumerate() {
+            if !full && text == EDGE && i % 4 != 0 {
+                continue;
+            }
+            let case = Case::from_entry(&entry).unwrap();
+            for check in Case::checks(&entry).unwrap() {
+                if let Err(d) = differential::compare(&engine, &case, check) {
+                    panic!("{id}: {file}:{} ({}), {check}: {d}", entry.line, entry.id);
+                }
+                checked += 1;
+            }
+        }
+    }
+    let tally = campaign_with(
+        &engine,
+        t.port,
+        20_240_601,
+        if full { 120 } else { 30 },
+        3,
+        6_000,
+        6_000,
+    );
+    eprintln!(
+        "{id}: the engine at ${:04X} agrees on {checked} checks of the case files and {tally:?}",
+        engine.origin()
+    );
+}
+
+include!(concat!(env!("OUT_DIR"), "/target_differential_tests.rs"));
+
 /// What a campaign compared.
 #[derive(Debug, Default)]
 struct Tally {
@@ -66,6 +122,27 @@ struct Tally {
 /// perft to the deepest depth within `max_leaves`. Panics on the first difference, with the
 /// case as an EPD line.
 fn campaign(
+    port: &'static Port,
+    seed: u64,
+    cases: usize,
+    depth: u32,
+    max_nodes: u64,
+    max_leaves: u64,
+) -> Tally {
+    campaign_with(
+        engine(port),
+        port,
+        seed,
+        cases,
+        depth,
+        max_nodes,
+        max_leaves,
+    )
+}
+
+/// [`campaign`] with a given engine of `port` (one assembled at another layout).
+fn campaign_with(
+    engine: &PortEngine,
     port: &'static Port,
     seed: u64,
     cases: usize,
@@ -118,7 +195,7 @@ fn campaign(
             t.perfts += 1;
         }
         for check in checks {
-            match differential::compare(engine(port), &case, check) {
+            match differential::compare(engine, &case, check) {
                 Ok(_) => {}
                 Err(d) if d.is_stack_overflow() => t.stack_overflows += 1,
                 Err(d) => panic!(
@@ -226,18 +303,9 @@ fn a_full_move_stack(port: &'static Port) {
 #[test]
 fn z80_a_smaller_frame_area_gives_the_same_result_or_the_overflow_error() {
     let port = &kempelen_roms::port::Z80;
-    let mut source = kempelen_asm::source::MemorySource::new();
-    for (name, text) in port.sources() {
-        let text = if *name == "ram.inc" {
-            let line = "FRAME_LIMIT_HI: equ $EC";
-            assert!(text.contains(line), "ram.inc has no `{line}`");
-            text.replace(line, "FRAME_LIMIT_HI: equ $8A")
-        } else {
-            text.to_string()
-        };
-        source.add(name, text.into_bytes());
-    }
-    let small = PortEngine::assemble_from(port, &source, port.engine_main).unwrap();
+    let mut layout = kempelen_roms::layout::Layout::kempelen(port.cpu);
+    layout.frame_limit_hi = 0x8A;
+    let small = PortEngine::assemble_at(port, &layout).unwrap();
     let (mut same, mut overflow) = (0, 0);
     let file = "roms-src/tests/data/edge_cases.epd";
     for e in suite::parse(EDGE, file).unwrap() {

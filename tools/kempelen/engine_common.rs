@@ -54,6 +54,26 @@ impl CpuArg {
     }
 }
 
+/// `--cpu` of the commands that only an 8-bit build serves (`play`, `gen-tables`): the same
+/// names without `native`, so `--help` offers only what the command takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PortCpuArg {
+    /// The Z80 build.
+    Z80,
+    /// The 6502 build.
+    #[value(name = "6502")]
+    M6502,
+}
+
+impl From<PortCpuArg> for CpuArg {
+    fn from(cpu: PortCpuArg) -> CpuArg {
+        match cpu {
+            PortCpuArg::Z80 => CpuArg::Z80,
+            PortCpuArg::M6502 => CpuArg::M6502,
+        }
+    }
+}
+
 /// The port of an 8-bit `--cpu`, refused when its sources are not in this tree.
 pub fn present_port(cpu: CpuArg) -> anyhow::Result<Option<&'static Port>> {
     match cpu.port() {

@@ -16,6 +16,7 @@ mod learn;
 mod measure;
 mod output;
 mod play;
+mod progress;
 
 #[derive(Parser)]
 #[command(
@@ -51,6 +52,10 @@ enum Command {
     /// Play chess against an 8-bit engine on the terminal (the console front end, run in the
     /// emulator).
     Play(play::game::PlayArgs),
+    /// Write the console game (front end and engine) as a program file for a real computer:
+    /// CP/M .COM, ZX Spectrum .tap, MSX cartridge, TRS-80 /CMD, C64 .prg, Apple II binary,
+    /// Atari .xex, KIM-1 paper tape, a py65 image.
+    Build(play::build::BuildArgs),
     /// Compare the 8-bit builds with the native reference on an EPD suite (the bundled one by
     /// default): best move, score, PV and nodes; non-zero exit on any disagreement.
     Compare(compare::builds::CompareArgs),
@@ -115,6 +120,7 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         // --- play ---
         Command::Play(args) => play::game::run(&args),
+        Command::Build(args) => play::build::run(&args),
         Command::Uci(args) => play::uci::run(&args, engine_common::backend),
         // --- compare ---
         Command::Compare(args) => {

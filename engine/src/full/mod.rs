@@ -72,6 +72,20 @@ impl FullState {
         self.tt = TranspositionTable::new(hash_mb);
     }
 
+    /// [`FullState::new`], or an error when the host cannot give the table.
+    pub fn try_new(hash_mb: usize) -> Result<Self, std::collections::TryReserveError> {
+        let tt = TranspositionTable::try_new(hash_mb)?;
+        let mut state = FullState::new(1);
+        state.tt = tt;
+        Ok(state)
+    }
+
+    /// [`FullState::resize`], keeping the old table when the host cannot give the new one.
+    pub fn try_resize(&mut self, hash_mb: usize) -> Result<(), std::collections::TryReserveError> {
+        self.tt = TranspositionTable::try_new(hash_mb)?;
+        Ok(())
+    }
+
     /// Forgets everything (`ucinewgame`).
     pub fn clear(&mut self) {
         self.tt.clear();

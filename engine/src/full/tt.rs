@@ -70,6 +70,20 @@ impl TranspositionTable {
         }
     }
 
+    /// Like [`TranspositionTable::new`], but a table the host cannot give is an error instead
+    /// of the end of the process.
+    pub fn try_new(mb: usize) -> Result<Self, std::collections::TryReserveError> {
+        let bytes = mb.max(1).saturating_mul(1024 * 1024);
+        let n = (bytes / std::mem::size_of::<[Entry; 2]>()).max(1);
+        let mut buckets = Vec::new();
+        buckets.try_reserve_exact(n)?;
+        buckets.resize(n, [Entry::default(); 2]);
+        Ok(TranspositionTable {
+            buckets,
+            generation: 0,
+        })
+    }
+
     /// The size of the table in bytes.
     pub fn bytes(&self) -> usize {
         std::mem::size_of_val(self.buckets.as_slice())

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use kempelen_emulator::{ClockProfile, Timing};
 use thiserror::Error;
 
-use super::{BenchError, BenchPosition, ProfileSummary, RamReport, SpeedReport};
+use super::figures::{self, BenchError, BenchPosition, ProfileSummary, RamReport, SpeedReport};
 use crate::console::{ConsoleError, ConsoleRom};
 use crate::engine::{PortEngine, PortEngineError};
 use crate::port::Port;
@@ -147,7 +147,7 @@ pub fn load_suite(
         Some(p) => (p.display().to_string(), suite::read_file(p)?),
         None => (bundled_name.to_string(), bundled.to_string()),
     };
-    let positions = super::positions(&text, &name)?;
+    let positions = figures::positions(&text, &name)?;
     let nothing = |message| MeasureError::NothingToSearch {
         file: name.clone(),
         message,
@@ -184,7 +184,7 @@ pub struct BenchPlan<'a> {
 impl BenchPlan<'_> {
     /// How many searches one build's bench runs on `port` (for a progress count).
     pub fn searches_of(&self, port: &'static Port) -> u64 {
-        let models = super::models_for(&port.clocks(), &self.timing).len() as u64;
+        let models = figures::models_for(&port.clocks(), &self.timing).len() as u64;
         self.searches() + models * self.suite.positions.len() as u64
     }
 
@@ -228,7 +228,7 @@ pub fn measure(
     let started = Instant::now();
     phase(format!("{} speed, depth {}", port.name, plan.depth));
     let (suite, ram_suite) = (plan.suite, plan.ram_suite);
-    let speed = super::speed(
+    let speed = figures::speed(
         &engine,
         &suite.name,
         &suite.positions,
@@ -238,14 +238,14 @@ pub fn measure(
         done,
     )?;
     let mut speed = speed;
-    let models = super::models_for(&port.clocks(), &plan.timing);
+    let models = figures::models_for(&port.clocks(), &plan.timing);
     if !models.is_empty() {
         phase(format!(
             "{} speed under {} timing models",
             port.name,
             models.len()
         ));
-        speed.machine = super::machine_speed(
+        speed.machine = figures::machine_speed(
             &engine,
             &suite.name,
             &suite.positions,
@@ -256,7 +256,7 @@ pub fn measure(
         )?;
     }
     phase(format!("{} RAM, depths 1-{}", port.name, plan.ram_depth));
-    let ram = super::ram_by_depth(
+    let ram = figures::ram_by_depth(
         &engine,
         &ram_suite.name,
         &ram_suite.positions,

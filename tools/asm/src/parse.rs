@@ -182,6 +182,20 @@ fn percent(i: &str) -> Res<'_, Expr> {
     }
 }
 
+/// Why a character that is not ASCII cannot stand in a character literal or a `DB` string: an
+/// 8-bit program's text is bytes, and a character beyond ASCII has no single byte that every
+/// machine and assembler agrees on (Latin-1 says one, UTF-8 two).
+pub(crate) fn not_ascii(c: char) -> String {
+    let code = u32::from(c);
+    let bytes: Vec<String> = c.to_string().bytes().map(|b| format!("${b:02X}")).collect();
+    let hint = if code <= 0xFF {
+        format!("${code:02X} in Latin-1, {} in UTF-8", bytes.join(" "))
+    } else {
+        format!("{} in UTF-8", bytes.join(" "))
+    };
+    format!("'{c}' (U+{code:04X}) is not ASCII: write the byte(s) you mean as numbers ({hint})")
+}
+
 /// `'c'` or `"c"`: the character code. Longer strings only make sense in `DB`.
 fn char_literal(i: &str) -> Res<'_, Expr> {
     let quote = match i.chars().next() {
@@ -200,6 +214,7 @@ fn char_literal(i: &str) -> Res<'_, Expr> {
     let inner = &body[..end];
     let mut chars = inner.chars();
     match (chars.next(), chars.next()) {
+        (Some(c), None) if !c.is_ascii() => failure(i, not_ascii(c)),
         (Some(c), None) => Ok((&body[end + 1..], Expr::Num(c as i64))),
         (None, _) => failure(i, "empty character literal"),
         _ => failure(

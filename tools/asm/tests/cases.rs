@@ -9,7 +9,7 @@
 //! ; listing: 3E 10  7             a fragment some listing line contains
 //! ; error 3:9: unknown mnemonic   an error at line 3, column 9 whose message contains the text
 //! ; error inc/a.inc:2:1: ...      the same in another file (matched by the end of its path)
-//! ; error: did not settle         an error without a place
+//! ; error: source file            an error without a place
 //! ; note: did you mean 'LDA'?     a note of some diagnostic contains the text
 //! ; warning 3:9: later bytes win   a warning, matched like an error (all must be listed)
 //! ; option: ignore-case            assemble with case-insensitive symbols

@@ -106,6 +106,9 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
     };
     let pv: Vec<String> = r.pv.iter().map(|m| m.to_uci()).collect();
     let best = r.best.map_or("0000".to_string(), |m| m.to_uci());
+    // A search counts at least the root: a move chosen with no node searched came from the
+    // profile's opening book (Sargon's one move, Microchess's one line).
+    let book = r.best.is_some() && r.nodes == 0;
     if args.json {
         let mut v = json!({
             "fen": game.position().to_fen(),
@@ -119,6 +122,7 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             "nodes_per_second": nps(r.nodes, r.time),
             "pv": pv,
             "engine": args.cpu.id(),
+            "book": book,
         });
         if let Some(z) = &ported {
             v["cycles"] = json!(z.cycles);
@@ -143,6 +147,13 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             nps(r.nodes, r.time)
         );
         println!("pv {}", pv.join(" "));
+        if book {
+            println!(
+                "{san} is the {} profile's book move: played without a search (so depth {} and no nodes)",
+                format!("{:?}", args.profile).to_lowercase(),
+                r.depth
+            );
+        }
         if let Some(z) = &ported {
             let machine = match z.timing {
                 Some(m) => format!(

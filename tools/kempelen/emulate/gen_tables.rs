@@ -9,14 +9,14 @@ use anyhow::{Context, bail};
 use kempelen_roms::Port;
 use std::path::PathBuf;
 
-use crate::engine_common::CpuArg;
+use crate::engine_common::{CpuArg, PortCpuArg};
 
 /// Arguments of `kempelen gen-tables`.
 #[derive(clap::Args, Debug)]
 pub struct GenTablesArgs {
     /// Only this port (default: every port whose sources are present).
     #[arg(long, value_enum)]
-    pub cpu: Option<CpuArg>,
+    pub cpu: Option<PortCpuArg>,
     /// Where to write (only with one port, `--cpu`; default: roms-src/<port>/tables.inc of
     /// this source tree).
     #[arg(long)]
@@ -32,9 +32,8 @@ pub struct GenTablesArgs {
 /// Runs the command.
 pub fn run(args: &GenTablesArgs) -> anyhow::Result<()> {
     let ports: Vec<&'static Port> = match args.cpu {
-        Some(CpuArg::Native) => bail!("--cpu native: the native engine has no generated tables"),
         Some(cpu) => {
-            let port = cpu.port().expect("an 8-bit CPU");
+            let port = CpuArg::from(cpu).port().expect("an 8-bit CPU");
             port.require()
                 .with_context(|| format!("--cpu {}", port.id))?;
             vec![port]

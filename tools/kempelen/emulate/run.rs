@@ -21,8 +21,10 @@ const DEFAULT_BUDGET: u64 = 10_000_000_000;
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// The program: a raw binary, Intel HEX, a hex dump (`ADDR b b b ...` per line) or a
-    /// KIM-1 paper tape (the format is detected). More with --image.
+    /// The program: a raw binary, Intel HEX, a hex dump (`ADDR b b b ...` per line), a KIM-1
+    /// paper tape, or a machine's program file: ZX Spectrum .tap, Commodore .prg, Atari .xex,
+    /// MSX cartridge .rom, TRS-80 /CMD (the format is detected; these name their entry). More
+    /// with --image.
     #[arg(value_name = "ROM")]
     pub image: Option<PathBuf>,
     /// Another image, FILE or FILE@ADDR (repeatable): a raw binary loads at ADDR (default
@@ -47,9 +49,11 @@ pub struct RunArgs {
     /// Initial stack pointer (6502: S in the low byte). Default: top of the stack region.
     #[arg(long, value_parser = parse_address)]
     pub sp: Option<u16>,
-    /// The machine: a personality (kim-1, cpm, jupiter-3, or a FILE.toml of one's own: memory
-    /// map, monitor routines served by the host, clock), or a clock profile only (see
-    /// `kempelen machines`). Default clock: zx-spectrum (Z80), kim-1 (6502).
+    /// The machine: a personality (the historical kim-1, cpm, jupiter-3; the machines Kempelen's
+    /// builds are made for, zx-spectrum, msx, trs-80, c64, apple-2, atari-800; or a FILE.toml of
+    /// one's own: memory map, ROM or monitor routines served by the host, clock), or a clock
+    /// profile only (see `kempelen machines --personalities`). Default clock: zx-spectrum
+    /// (Z80), kim-1 (6502).
     #[arg(long = "machine", value_name = "ID|FILE.toml")]
     pub machine: Option<String>,
     /// Cycle budget: exceeding it stops the run with an error.
@@ -393,10 +397,14 @@ fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu
         bail!("no program: give a ROM file or --image FILE[@ADDR]");
     }
     // Chunks of one file never overlap (the loaders refuse it); chunks of different files
-    // may only with --overlap later-wins.
+    // may only with --overlap later-wins. The first file that names its entry (a tape's USR,
+    // a .prg's SYS, ...) gives it, unless --entry does.
     let mut loaded: Vec<(usize, &PathBuf, AddrRange)> = Vec::new();
+    let mut named_entry = None;
     for (i, (path, addr)) in images.iter().enumerate() {
-        for chunk in resolve::image(path, *addr, default_addr)? {
+        let file = resolve::program(path, *addr, default_addr)?;
+        named_entry = named_entry.or(file.entry);
+        for chunk in file.chunks {
             let range = AddrRange::new(chunk.addr, chunk.addr + (chunk.bytes.len() - 1) as u16)
                 .expect("a chunk holds bytes and ends below $10000");
             if args.overlap == kempelen_asm::Overlap::Error {
@@ -416,7 +424,7 @@ fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu
         }
     }
     b = b.overlap(args.overlap);
-    if let Some(entry) = args.entry {
+    if let Some(entry) = args.entry.or(named_entry) {
         b = b.entry(entry);
     }
     if let Some(sp) = args.sp {

@@ -57,7 +57,9 @@ pub fn run(args: &ClaimsArgs) -> Result<()> {
         );
         b
     };
+    let ticker = crate::progress::Ticker::start("claims", &bar, args.json);
     let sections = measure(args.quick, args.only.as_deref(), &bar)?;
+    drop(ticker);
     bar.finish_and_clear();
     if let Some(path) = &args.markdown {
         let report = markdown(&sections);

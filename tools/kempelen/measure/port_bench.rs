@@ -111,6 +111,7 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
             .expect("a valid template")
             .progress_chars("=> "),
     );
+    let ticker = crate::progress::Ticker::start("bench", &bar, o.json);
     let mut reports = Vec::new();
     for (&port, &machine) in o.ports.iter().zip(&machines) {
         reports.push(bench::measure(
@@ -121,6 +122,7 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
             &|| bar.inc(1),
         )?);
     }
+    drop(ticker);
     bar.finish_and_clear();
     if o.json {
         let mut v = if reports.len() == 1 {

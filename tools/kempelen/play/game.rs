@@ -12,15 +12,15 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use clap::Args;
 use kempelen_emulator::{Timing, grouped};
-use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, run_console};
+use kempelen_roms::console::{ConsoleRom, Pacer, RealClock, Thinking, run_console};
 
-use crate::engine_common::{CpuArg, port_machine, present_port, timing_model};
+use crate::engine_common::{PortCpuArg, port_machine, present_port, timing_model};
 
 #[derive(Args, Debug)]
 pub struct PlayArgs {
     /// Which 8-bit build plays (the console front end runs inside the emulated CPU).
     #[arg(long, value_enum, default_value = "z80")]
-    pub cpu: CpuArg,
+    pub cpu: PortCpuArg,
     /// Clock profile (see `kempelen machines`) for the time report and --realtime. Default:
     /// zx-spectrum for the Z80, kim-1 for the 6502.
     #[arg(long = "machine", value_name = "ID")]
@@ -41,11 +41,30 @@ pub struct PlayArgs {
     pub write_rom: Option<PathBuf>,
 }
 
+/// Shows [`Thinking`] after the cursor (` [12 s, 3,456 nodes]`) and takes it back with
+/// backspaces, so the program's own output continues where it stopped.
+fn thinking_on_the_terminal() -> impl FnMut(Option<Thinking>) + 'static {
+    let mut shown = 0usize;
+    move |t: Option<Thinking>| {
+        let mut out = std::io::stdout().lock();
+        let erase = format!("{0}{1}{0}", "\x08".repeat(shown), " ".repeat(shown));
+        let text = match t {
+            Some(t) => match t.nodes {
+                Some(n) => format!(" [{} s, {} nodes]", t.time.as_secs(), grouped(u64::from(n))),
+                None => format!(" [{} s]", t.time.as_secs()),
+            },
+            None => String::new(),
+        };
+        let _ = out.write_all(erase.as_bytes());
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        shown = text.chars().count();
+    }
+}
+
 pub fn run(args: &PlayArgs) -> Result<()> {
-    let Some(port) = present_port(args.cpu)? else {
-        bail!(
-            "--cpu native: `play` runs an 8-bit build's console front end (--cpu z80 or --cpu 6502)"
-        );
+    let Some(port) = present_port(args.cpu.into())? else {
+        bail!("`play` runs an 8-bit build's console front end (--cpu z80 or --cpu 6502)");
     };
     let rom = ConsoleRom::assemble(port)?;
     if let Some(path) = &args.write_rom {
@@ -91,9 +110,31 @@ pub fn run(args: &PlayArgs) -> Result<()> {
         let _ = out.write_all(bytes);
         let _ = out.flush();
     };
-    let mut pacer = args
-        .realtime
-        .then(|| Pacer::new(RealClock::default(), profile));
+    // The front end's banner names the CPU; the machine whose clock it runs at is the host's
+    // to say.
+    eprintln!(
+        "the {} build at the clock of the {} ({} MHz){}",
+        port.name,
+        profile.machine,
+        profile.mhz,
+        if args.realtime {
+            ", in real time: it thinks as long as that machine would"
+        } else {
+            ""
+        }
+    );
+    // In real time an iteration takes minutes: while the engine is silent, the time it has
+    // thought and its nodes are shown after its last words on the terminal, and taken back
+    // before it prints again.
+    let nodes_at = rom.symbols.get("R_NODES");
+    let mut pacer = args.realtime.then(|| {
+        let pacer = Pacer::new(RealClock::default(), profile);
+        if std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+            pacer.on_thinking(nodes_at, thinking_on_the_terminal())
+        } else {
+            pacer
+        }
+    });
     let result = run_console(
         &mut m,
         &mut input,

@@ -134,9 +134,10 @@ impl<R: BufRead, W: Write> PortInput<R, W> {
                     .and_then(|w| w[1].parse::<u64>().ok())
                     .filter(|&n| n > u64::from(u32::MAX));
                 if let Some(n) = too_big {
+                    // Refused, and answered with the null move: a GUI waits for a `bestmove`.
                     writeln!(
                         self.out,
-                        "info string error: go: nodes {n}: the {} engine's node limit is at most 4294967295",
+                        "info string error: go: nodes {n}: the {} engine's node limit is at most 4294967295\nbestmove 0000",
                         self.port.name
                     )?;
                     self.out.flush()?;
@@ -196,7 +197,7 @@ mod tests {
         assert_eq!(passed, "isready\n\ngo nodes 4294967295\n");
         assert_eq!(
             out,
-            "info string error: go: nodes 99999999999: the Z80 engine's node limit is at most 4294967295\n"
+            "info string error: go: nodes 99999999999: the Z80 engine's node limit is at most 4294967295\nbestmove 0000\n"
         );
     }
 

@@ -170,18 +170,44 @@ pub fn assemble(main: &str, provider: &dyn SourceProvider, options: &Options) ->
                 .collect();
             changing.sort();
             let shown: Vec<String> = changing.iter().take(5).map(|n| format!("'{n}'")).collect();
+            // The error points at the definition of the first symbol that kept changing.
+            let place = changing.first().and_then(|name| {
+                let (_, def) = result.symbols.iter().find(|(n, _)| n == *name)?;
+                let text = match cache.units.get(&*def.file) {
+                    Some(Ok(unit)) => unit
+                        .lines
+                        .iter()
+                        .find(|l| l.number == def.line)
+                        .map(|l| l.text.to_string())
+                        .unwrap_or_default(),
+                    _ => String::new(),
+                };
+                Some((
+                    def.file.to_string(),
+                    def.line,
+                    def.col,
+                    name.chars().count(),
+                    text,
+                ))
+            });
             let mut assembly = result.into_assembly(options.cpu, passes);
-            assembly.diagnostics.push(
-                Diagnostic::global(
-                    Severity::Error,
-                    format!(
-                        "symbol values did not settle after {passes} passes: {}{} kept changing",
-                        shown.join(", "),
-                        if changing.len() > 5 { format!(" and {} more", changing.len() - 5) } else { String::new() }
-                    ),
-                )
-                .with_note("an instruction's size depends on a value that depends on that size (zero page or not)"),
-            );
+            let mut diagnostic = Diagnostic::global(
+                Severity::Error,
+                format!(
+                    "symbol values did not settle after {passes} passes: {}{} kept changing",
+                    shown.join(", "),
+                    if changing.len() > 5 { format!(" and {} more", changing.len() - 5) } else { String::new() }
+                ),
+            )
+            .with_note("an instruction's size depends on a value that depends on that size (zero page or not)");
+            if let Some((file, line, col, width, text)) = place {
+                diagnostic.file = file;
+                diagnostic.line = line;
+                diagnostic.col = col;
+                diagnostic.width = width as u32;
+                diagnostic.source_line = text;
+            }
+            assembly.diagnostics.push(diagnostic);
             return assembly;
         }
         previous = values;
@@ -1444,7 +1470,17 @@ impl<'a> Pass<'a> {
                 for arg in args {
                     match &arg.value {
                         Ok(DirValue::Str(bytes)) if dir == Dir::Byte => {
-                            self.emit(ctx, arg.span, bytes)
+                            let text = String::from_utf8_lossy(bytes);
+                            match text.char_indices().find(|(_, c)| !c.is_ascii()) {
+                                Some((at, c)) => {
+                                    // The string's first byte follows its quote.
+                                    let start = arg.span.start as usize + 1 + at;
+                                    let span = Span::new(start, start + c.len_utf8());
+                                    self.error(ctx, span, crate::parse::not_ascii(c));
+                                    self.emit(ctx, arg.span, &vec![0; bytes.len()]);
+                                }
+                                None => self.emit(ctx, arg.span, bytes),
+                            }
                         }
                         Ok(DirValue::Str(_)) => {
                             self.error(

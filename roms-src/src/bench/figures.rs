@@ -1,20 +1,7 @@
-//! Measuring a port's engine for `kempelen bench --cpu z80|6502`: the deterministic figures behind
-//! the speed, memory and profile tables (no I/O, no wall-clock time).
-//!
-//! - [`speed`]: one search per suite position at a fixed depth: nodes and exact cycles, so
-//!   nodes per second at any historical clock is `nodes * clock / cycles`; optionally with the
-//!   cycle profiler, merged over all positions ([`ProfileSummary`]).
-//! - [`ram_by_depth`]: the peak RAM in use (docs/MACHINE.md: distinct data bytes the CPU wrote
-//!   plus the deepest stack) of a search to each depth 1..=D, per position, and
-//!   [`RamReport::bytes_per_ply`].
-//! - [`category`]: which part of the engine a routine of `engine.asm` belongs to (move
-//!   generation, evaluation, search, make/unmake, attack and check tests).
-//!
-//! - [`report`]: a whole bench of one build ([`measure`] into a [`PortBench`]), its suites
-//!   ([`load_suite`]) and the build's [`targets`].
-//!
-//! Searches of different positions are independent, so both measurements spread the positions
-//! over `jobs` threads; the results do not depend on it.
+//! The deterministic figures of one build's engine, searched position by position: speed
+//! ([`speed`], [`machine_speed`]), peak RAM by depth ([`ram_by_depth`]) and the cycle profile
+//! by part of the engine ([`category`], [`ProfileSummary`]). Nothing here reads a clock of the
+//! host.
 
 use std::collections::HashMap;
 use std::fmt;
@@ -28,12 +15,6 @@ use thiserror::Error;
 
 use crate::engine::{PortEngine, PortEngineError};
 use crate::suite::SuiteEntry;
-
-pub mod report;
-
-pub use report::{
-    BenchPlan, BenchSuite, MeasureError, PortBench, Targets, load_suite, measure, targets,
-};
 
 /// A search of one suite position failed.
 #[derive(Debug, Error)]

@@ -1,0 +1,485 @@
+//! The target machines' program files in emulators that nobody at Kempelen wrote, installed by
+//! `tools/test.sh` (Debian packages `openmsx`, `cbios`, `fuse-emulator-sdl`,
+//! `fuse-emulator-utils`, `opense-basic`, `xvfb`, `xdotool`, `imagemagick`; PyPI `py65`). A
+//! test whose tool is missing prints `SKIPPED: <reason>` and passes.
+//!
+//! - `msx_cartridge_in_openmsx`: openMSX 18 with the free C-BIOS (`-machine C-BIOS_MSX1`),
+//!   driven headless through `-control stdio`: the cartridge is typed `e2e4` and Return, and
+//!   its reply is read from the emulated screen (the VDP's name table of SCREEN 0 in VRAM).
+//! - `spectrum_tape_passes_tzxlist`: `tzxlist` lists the .tap's four blocks with good checksums.
+//! - `spectrum_tape_in_fuse`: Fuse (`fuse-sdl`) with the free OpenSE BASIC ROM under Xvfb:
+//!   `LOAD ""` typed with xdotool, then `e2e4` and Return; the reply is read from screenshots
+//!   of the emulator's window, each 8x8 cell matched against the ROM's own character set.
+//!
+//! Each reply must be the native reference search's at the console's depth (4) from the
+//! start position after 1. e4: its move, depth, score and node count.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use kempelen_engine::reference::{self, ReferenceLimits};
+use kempelen_engine::{Game, MATE};
+use kempelen_roms::target::Target;
+
+/// A scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("kempelen-external-{}-{name}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Whether `tool` runs (`tool --version` or `-h` exits at all).
+fn has(tool: &str) -> bool {
+    Command::new("sh")
+        .args(["-c", &format!("command -v {tool}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// The target's file written into `dir`.
+fn build(id: &str, dir: &Path) -> (PathBuf, &'static Target) {
+    let t = Target::by_id(id).unwrap();
+    let p = t.build().unwrap_or_else(|e| panic!("{e}"));
+    let path = dir.join(t.file.replace('/', "."));
+    std::fs::write(&path, &p.file).unwrap();
+    (path, t)
+}
+
+/// The reply line the native reference gives after 1. e4 at depth 4, as the console prints it
+/// (lower case): "kempelen plays d7d5 (depth 4, score -28, 2516 nodes)".
+fn expected_reply() -> String {
+    let mut game = Game::default();
+    game.push_uci("e2e4").unwrap();
+    let r = reference::search(
+        game.position(),
+        &game.reference_history(),
+        ReferenceLimits {
+            depth: Some(4),
+            ..ReferenceLimits::default()
+        },
+    );
+    let score = if r.score.abs() >= MATE - 64 {
+        panic!("no mate after 1. e4")
+    } else {
+        format!("score {}", r.score)
+    };
+    format!(
+        "kempelen plays {} (depth {}, {score}, {} nodes)",
+        r.best.unwrap().to_uci(),
+        r.depth,
+        r.nodes
+    )
+}
+
+/// The reply line in a screen's text (its wrapped lines joined), if the screen shows it and
+/// the next prompt.
+fn reply_on_screen(t: &Target, screen: &str) -> Option<String> {
+    let text = t.unwrap_output(screen).to_lowercase();
+    if !text.contains("move 2, white to move") {
+        return None;
+    }
+    text.lines()
+        .find(|l| l.starts_with("kempelen plays "))
+        .map(|l| l.trim_end().to_string())
+}
+
+/// Kills and reaps a child when dropped (a failed test leaves no emulator behind).
+struct Reaped(Child);
+
+impl Drop for Reaped {
+    fn drop(&mut self) {
+        // SIGTERM first, so that Xvfb removes its lock file; SIGKILL after a second.
+        let _ = Command::new("kill").arg(self.0.id().to_string()).status();
+        for _ in 0..20 {
+            if self.0.try_wait().ok().flatten().is_some() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+// --- MSX: openMSX with C-BIOS ------------------------------------------------------------
+
+/// openMSX under `-control stdio`: XML commands in, `<reply>` elements out.
+struct OpenMsx {
+    child: Reaped,
+    stdin: ChildStdin,
+    out: BufReader<std::process::ChildStdout>,
+    buf: String,
+}
+
+impl OpenMsx {
+    fn start(rom: &Path) -> Result<OpenMsx, String> {
+        let mut child = Command::new("openmsx")
+            .args(["-machine", "C-BIOS_MSX1", "-carta"])
+            .arg(rom)
+            .args(["-control", "stdio"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("openmsx could not be started: {e}"))?;
+        let mut stdin = child.stdin.take().unwrap();
+        let out = BufReader::new(child.stdout.take().unwrap());
+        stdin.write_all(b"<openmsx-control>\n").unwrap();
+        Ok(OpenMsx {
+            child: Reaped(child),
+            stdin,
+            out,
+            buf: String::new(),
+        })
+    }
+
+    /// Runs a Tcl command; its result, or the error openMSX reports.
+    fn cmd(&mut self, c: &str) -> Result<String, String> {
+        let esc = c
+            .replace('&', "&amp;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;");
+        writeln!(self.stdin, "<command>{esc}</command>").map_err(|e| e.to_string())?;
+        self.stdin.flush().map_err(|e| e.to_string())?;
+        loop {
+            if let Some(start) = self.buf.find("<reply result=\"") {
+                if let Some(end) = self.buf[start..].find("</reply>") {
+                    let reply = self.buf[start..start + end].to_string();
+                    self.buf.drain(..start + end + "</reply>".len());
+                    let ok = reply.starts_with("<reply result=\"ok\"");
+                    let body = reply.split_once('>').map_or("", |(_, b)| b);
+                    let body = body
+                        .replace("&#x0a;", "\n")
+                        .replace("&lt;", "<")
+                        .replace("&gt;", ">")
+                        .replace("&quot;", "\"")
+                        .replace("&apos;", "'")
+                        .replace("&amp;", "&");
+                    return if ok { Ok(body) } else { Err(body) };
+                }
+            }
+            let mut line = String::new();
+            if self.out.read_line(&mut line).map_err(|e| e.to_string())? == 0 {
+                let _ = self.child.0.wait();
+                return Err(format!("openmsx ended (after `{c}`)"));
+            }
+            self.buf.push_str(&line);
+        }
+    }
+
+    /// SCREEN 0's 24 lines of 40 characters, from the name table at VRAM 0.
+    fn screen(&mut self) -> Result<String, String> {
+        let hex = self.cmd("binary encode hex [debug read_block VRAM 0 960]")?;
+        let bytes: Vec<u8> = (0..hex.len() / 2)
+            .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).unwrap_or(b'?'))
+            .collect();
+        Ok(bytes
+            .chunks(40)
+            .map(|l| {
+                let s: String = l.iter().map(|&b| char::from(b)).collect();
+                s.trim_end().to_string()
+            })
+            .collect::<Vec<_>>()
+            .join("\n"))
+    }
+
+    /// Polls the screen until `done` holds; the screen then, or an error after `limit`.
+    fn wait_screen(
+        &mut self,
+        limit: Duration,
+        done: impl Fn(&str) -> bool,
+    ) -> Result<String, String> {
+        let start = Instant::now();
+        loop {
+            let s = self.screen()?;
+            if done(&s) {
+                return Ok(s);
+            }
+            if start.elapsed() > limit {
+                return Err(format!("after {limit:?} the screen shows:\n{s}"));
+            }
+            std::thread::sleep(Duration::from_millis(200));
+        }
+    }
+}
+
+#[test]
+fn msx_cartridge_in_openmsx() {
+    if !has("openmsx") {
+        eprintln!("SKIPPED: openmsx is not installed (Debian: openmsx, cbios)");
+        return;
+    }
+    let dir = scratch("msx");
+    let (rom, t) = build("msx", &dir);
+    let mut msx = match OpenMsx::start(&rom) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("SKIPPED: {e}");
+            return;
+        }
+    };
+    // Without C-BIOS the machine cannot be set up: openMSX answers nothing or an error.
+    if let Err(e) = msx.cmd("set renderer none") {
+        eprintln!("SKIPPED: openmsx -machine C-BIOS_MSX1 did not start (cbios missing?): {e}");
+        return;
+    }
+    msx.cmd("set throttle off").unwrap();
+    msx.cmd("set power on").unwrap();
+    let first = msx
+        .wait_screen(Duration::from_secs(60), |s| {
+            s.contains("Move 1, White to move\n>")
+        })
+        .unwrap_or_else(|e| panic!("the cartridge did not come up: {e}"));
+    assert!(first.contains("Kempelen chess"), "{first}");
+    msx.cmd("type \"e2e4\\r\"").unwrap();
+    let screen = msx
+        .wait_screen(Duration::from_secs(180), |s| {
+            reply_on_screen(t, s).is_some()
+        })
+        .unwrap_or_else(|e| panic!("no reply to 1. e4: {e}"));
+    let reply = reply_on_screen(t, &screen).unwrap();
+    eprintln!("openMSX (C-BIOS_MSX1) screen after e2e4:\n{screen}");
+    assert_eq!(reply, expected_reply(), "{screen}");
+    let _ = msx.cmd("exit");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// --- ZX Spectrum: tzxlist and Fuse ----------------------------------------------------------
+
+#[test]
+fn spectrum_tape_passes_tzxlist() {
+    if !has("tzxlist") {
+        eprintln!("SKIPPED: tzxlist is not installed (Debian: fuse-emulator-utils)");
+        return;
+    }
+    let dir = scratch("tzxlist");
+    let (tap, _) = build("zx-spectrum", &dir);
+    let out = Command::new("tzxlist").arg(&tap).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("Program: \"kempelen  \" LINE 10"), "{text}");
+    assert!(text.contains("CODE  32768,"), "{text}");
+    assert_eq!(text.matches("(PASS)").count(), 4, "{text}");
+    assert!(!text.contains("FAIL"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The OpenSE BASIC ROM of the Debian package `opense-basic`.
+const OPENSE_ROM: &str = "/usr/share/spectrum-roms/opense.rom";
+
+/// An X display for Fuse: Xvfb on the first free display number from :91.
+fn xvfb() -> Option<(Reaped, String)> {
+    for n in 91..120 {
+        if Path::new(&format!("/tmp/.X{n}-lock")).exists() {
+            continue;
+        }
+        let child = Command::new("Xvfb")
+            .arg(format!(":{n}"))
+            .args(["-screen", "0", "640x480x24", "-nolisten", "tcp"])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .ok()?;
+        let mut child = Reaped(child);
+        let display = format!(":{n}");
+        // Ready when a client can ask it its size (a busy host may take seconds).
+        for _ in 0..100 {
+            std::thread::sleep(Duration::from_millis(100));
+            if child.0.try_wait().ok().flatten().is_some() {
+                break;
+            }
+            let asked = Command::new("xdotool")
+                .env("DISPLAY", &display)
+                .arg("getdisplaygeometry")
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status();
+            if asked.is_ok_and(|s| s.success()) {
+                return Some((child, display));
+            }
+        }
+    }
+    None
+}
+
+/// xdotool on `display`.
+fn xdotool(display: &str, args: &[&str]) -> String {
+    let out = Command::new("xdotool")
+        .env("DISPLAY", display)
+        .args(args)
+        .output()
+        .expect("xdotool runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// One key held for 80 ms (the program scans the keyboard every 20 ms), `with` held around
+/// it.
+fn press(display: &str, key: &str, with: Option<&str>) {
+    if let Some(m) = with {
+        xdotool(display, &["keydown", m]);
+    }
+    xdotool(display, &["keydown", key]);
+    std::thread::sleep(Duration::from_millis(80));
+    xdotool(display, &["keyup", key]);
+    if let Some(m) = with {
+        xdotool(display, &["keyup", m]);
+    }
+    std::thread::sleep(Duration::from_millis(120));
+}
+
+/// The Spectrum's screen in Fuse's window as text: the 256 x 192 pixels inside the border
+/// (32 and 24 pixels at Fuse's normal size), each 8 x 8 cell matched against the ROM's
+/// character set ($3D00, characters 32-127); a cell that matches none is `?`.
+fn fuse_screen(display: &str, window: &str, font: &[u8], dir: &Path) -> String {
+    let png = dir.join("screen.png");
+    let shot = Command::new("import")
+        .env("DISPLAY", display)
+        .args(["-window", window])
+        .arg(&png)
+        .status()
+        .expect("import runs");
+    assert!(shot.success(), "import could not capture Fuse's window");
+    let out = Command::new("convert")
+        .arg(&png)
+        .args([
+            "-crop",
+            "256x192+32+24",
+            "+repage",
+            "-colorspace",
+            "Gray",
+            "-depth",
+            "8",
+            "gray:-",
+        ])
+        .output()
+        .expect("convert runs");
+    let px = out.stdout;
+    assert_eq!(
+        px.len(),
+        256 * 192,
+        "the screenshot is not Fuse's 320 x 240 window"
+    );
+    let mut lines = Vec::new();
+    for row in 0..24 {
+        let mut line = String::new();
+        for col in 0..32 {
+            let cell: Vec<u8> = (0..8)
+                .map(|y| {
+                    (0..8).fold(0u8, |b, x| {
+                        let p = px[(row * 8 + y) * 256 + col * 8 + x];
+                        (b << 1) | u8::from(p < 96)
+                    })
+                })
+                .collect();
+            let c = (0..96)
+                .find(|&i| font[i * 8..i * 8 + 8] == cell[..])
+                .map_or('?', |i| char::from(32 + i as u8));
+            line.push(c);
+        }
+        lines.push(line.trim_end().to_string());
+    }
+    lines.join("\n")
+}
+
+#[test]
+fn spectrum_tape_in_fuse() {
+    for tool in ["fuse-sdl", "Xvfb", "xdotool", "import", "convert"] {
+        if !has(tool) {
+            eprintln!(
+                "SKIPPED: {tool} is not installed (Debian: fuse-emulator-sdl, xvfb, xdotool, imagemagick)"
+            );
+            return;
+        }
+    }
+    let Ok(rom) = std::fs::read(OPENSE_ROM) else {
+        eprintln!("SKIPPED: {OPENSE_ROM} is missing (Debian: opense-basic)");
+        return;
+    };
+    let font = rom[0x3D00..0x3D00 + 96 * 8].to_vec();
+    let dir = scratch("fuse");
+    let (tap, t) = build("zx-spectrum", &dir);
+    let Some((_x, display)) = xvfb() else {
+        eprintln!("SKIPPED: Xvfb could not start a display");
+        return;
+    };
+    let fuse = Command::new("fuse-sdl")
+        .env("DISPLAY", &display)
+        .env("HOME", &dir)
+        .args(["--machine", "48", "--rom-48", OPENSE_ROM, "--tape"])
+        .arg(&tap)
+        .args([
+            "--no-sound",
+            "--traps",
+            "--no-confirm-actions",
+            "--no-autosave-settings",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("fuse-sdl starts");
+    let mut fuse = Reaped(fuse);
+    let mut window = String::new();
+    for _ in 0..50 {
+        std::thread::sleep(Duration::from_millis(200));
+        window = xdotool(&display, &["search", "--name", "Fuse"])
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
+        if !window.is_empty() {
+            break;
+        }
+    }
+    if window.is_empty() {
+        let mut err = String::new();
+        if let Some(mut e) = fuse.0.stderr.take() {
+            let _ = e.read_to_string(&mut err);
+        }
+        panic!("Fuse opened no window: {err}");
+    }
+    xdotool(&display, &["windowfocus", &window]);
+    let screen = |want: &dyn Fn(&str) -> bool, limit: u64| -> String {
+        let start = Instant::now();
+        loop {
+            let s = fuse_screen(&display, &window, &font, &dir);
+            if want(&s) {
+                return s;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(limit),
+                "after {limit} s Fuse shows:\n{s}"
+            );
+            std::thread::sleep(Duration::from_millis(500));
+        }
+    };
+    // OpenSE BASIC's start-up message, then LOAD "" typed: the keyword letter by letter, the
+    // quotes with SYMBOL SHIFT (Fuse: Ctrl) and P.
+    screen(&|s| s.contains("Nine Tiles"), 30);
+    for k in ["l", "o", "a", "d", "space"] {
+        press(&display, k, None);
+    }
+    press(&display, "p", Some("Control_L"));
+    press(&display, "p", Some("Control_L"));
+    press(&display, "Return", None);
+    let first = screen(&|s| s.contains("Move 1, White to move"), 60);
+    assert!(first.contains("Kempelen chess"), "{first}");
+    for k in ["e", "2", "e", "4", "Return"] {
+        press(&display, k, None);
+    }
+    let after = screen(&|s| reply_on_screen(t, s).is_some(), 120);
+    eprintln!("Fuse (48K, OpenSE BASIC) screen after e2e4:\n{after}");
+    assert_eq!(
+        reply_on_screen(t, &after).unwrap(),
+        expected_reply(),
+        "{after}"
+    );
+    drop(fuse);
+    let _ = std::fs::remove_dir_all(&dir);
+}
