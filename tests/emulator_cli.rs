@@ -431,7 +431,8 @@ fn personalities_from_the_command_line() {
             "trs-80",
             "c64",
             "apple-2",
-            "atari-800"
+            "atari-800",
+            "py65"
         ]
     );
 }
