@@ -80,12 +80,20 @@ fn run_6502_with_machine_profile_and_json() {
     let rom = program("echo.6502", MOS6502_ECHO);
     let v = run_json(
         &rom,
-        &["--cpu", "6502", "--machine", "c64", "--input", "ok\\n"],
+        &[
+            "--cpu",
+            "6502",
+            "--machine",
+            "turbostar",
+            "--input",
+            "ok\\n",
+        ],
     );
+    // A clock profile without a personality: the program's own console, the machine's clock.
     assert_eq!(v["ok"], true);
     assert_eq!(v["stop"], "HostDone");
     assert_eq!(v["cycles"], 21 + 21 + 20 + 6);
-    assert_eq!(v["machine"], "c64");
+    assert_eq!(v["machine"], "turbostar");
     assert_eq!(v["console"], "ok\n");
 }
 
@@ -411,7 +419,21 @@ fn personalities_from_the_command_line() {
         .iter()
         .map(|p| p["id"].as_str().unwrap())
         .collect();
-    assert_eq!(ids, ["kim-1", "cpm", "jupiter-3"]);
+    // The historical machines first, then the machines Kempelen's builds are made for.
+    assert_eq!(
+        ids,
+        [
+            "kim-1",
+            "cpm",
+            "jupiter-3",
+            "zx-spectrum",
+            "msx",
+            "trs-80",
+            "c64",
+            "apple-2",
+            "atari-800"
+        ]
+    );
 }
 
 #[test]

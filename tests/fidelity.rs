@@ -1,9 +1,32 @@
-//! Fidelity of the `microchess` and `sargon` profiles to the real programs (development harness).
+//! How faithfully the `microchess` and `sargon` profiles play the real programs.
+//!
+//! The programs are not part of Kempelen, so every test here is ignored and runs only when
+//! `KEMPELEN_HISTORICAL` names a folder with `microchess.h65` and `sargon-z80.asm` (see the
+//! adaptor files for where to get them):
+//!
+//! ```text
+//! KEMPELEN_HISTORICAL=DIR cargo test --release --test fidelity -- --ignored --nocapture
+//! ```
+//!
+//! - `microchess_fidelity_games`, `sargon_fidelity_games`: games the real programs play in
+//!   Kempelen (`kempelen uci --program ADAPTOR`) against native profiles, each of the program's
+//!   moves held against the profile's move on the same move history (book moves counted
+//!   apart). `FIDELITY_SEED` (default 0) picks other openings and opponents, `FIDELITY_GAMES`
+//!   the number of games, `FIDELITY_PGN_DIR` a folder to write the games to as PGN (the
+//!   record in engine/tests/data/fidelity/ was written so, with seed 0 and the default
+//!   numbers of games: 24 of Microchess, 8 of Sargon).
+//! - `microchess_values_agree_with_the_kim1`, `sargon_points_agree_with_the_listing`: value
+//!   by value: every move Microchess values in GO, and every POINTS of a Sargon search (the
+//!   program is stopped after each POINTS by a hook in spare RAM that logs ply, move and
+//!   score), on positions of games the reference profile plays against itself.
+//! - `sargon_book_bit_on_the_jupiter3`: the refresh-register bit BOOK reads as White.
 
 use kempelen_emulator::{Personality, StopReason, TraceFilter, Tracer};
-use kempelen_engine::history::microchess;
-use kempelen_engine::{Engine, Game, Limits, NativeEngine, Profile, SearchControl};
+use kempelen_engine::history::{microchess, sargon};
+use kempelen_engine::{Engine, Game, Limits, Move, NativeEngine, Profile, SearchControl};
+use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
+use std::process::{Child, ChildStdin, Command, Stdio};
 
 fn historical(file: &str) -> Option<PathBuf> {
     let dir = std::env::var("KEMPELEN_HISTORICAL").ok()?;
@@ -181,8 +204,6 @@ fn microchess_values_agree_with_the_kim1() {
     assert_eq!(same, total);
 }
 
-use kempelen_engine::history::sargon;
-
 /// Sargon assembled from the listing, with symbols.
 struct RealSargon {
     image: Vec<u8>,
@@ -227,10 +248,15 @@ impl RealSargon {
             .1
     }
 
-    /// FNDMOV at `depth` on the game's position (board and flags as the profile keeps them):
-    /// the move (from, to board indices), the root score and every POINTS call (ply, from, to,
-    /// score).
-    fn fndmov(&self, game: &Game, depth: u8) -> ((u8, u8), u8, Vec<sargon::PointsCall>) {
+    /// FNDMOV at `depth` on the game's position (board and flags as the profile keeps them;
+    /// POSQ as ROYALT sets it, or `posq`): the move (from, to board indices), the
+    /// root score and every POINTS call (ply, from, to, score).
+    fn fndmov(
+        &self,
+        game: &Game,
+        depth: u8,
+        posq: Option<[u8; 2]>,
+    ) -> ((u8, u8), u8, Vec<sargon::PointsCall>) {
         let p = Personality::built_in("jupiter-3").unwrap();
         let fndmov = self.sym("FNDMOV");
         let nply = self.sym("NPLY");
@@ -290,11 +316,10 @@ impl RealSargon {
                 .unwrap_or(0) as u8
         };
         let posk = self.sym("POSK");
-        m.write_bytes(
-            posk,
-            &[find(6, false), find(6, true), find(5, false), find(5, true)],
-        )
-        .unwrap();
+        let on_board = sargon::queens_on_board(&board);
+        let queens = posq.unwrap_or([on_board[0] as u8, on_board[1] as u8]);
+        m.write_bytes(posk, &[find(6, false), find(6, true), queens[0], queens[1]])
+            .unwrap();
         let black = pos.side() == kempelen_engine::piece::BLACK;
         let colour = if black { 0x80 } else { 0 };
         m.write_bytes(self.sym("KOLOR"), &[colour]).unwrap();
@@ -386,8 +411,10 @@ fn sargon_points_agree_with_the_listing() {
     let (mut same, mut same_move, mut total) = (0, 0, 0);
     for game in games.iter().filter(|g| g.position().fullmove_number() > 1) {
         total += 1;
-        let (rm, rscore, rlog) = real.fndmov(game, depth);
-        let (pm, pscore, plog) = sargon::traced_fndmov(game, depth as usize);
+        let (rm, rscore, rlog) = real.fndmov(game, depth, None);
+        let b = sargon::board_of_game(game);
+        let (pm, pscore, plog) =
+            sargon::traced_fndmov(game, depth as usize, sargon::queens_on_board(&b));
         let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
         if pm == Some(rm) {
             same_move += 1;
@@ -419,6 +446,146 @@ fn sargon_points_agree_with_the_listing() {
         }
     }
     println!("logs agree in {same} of {total} positions, moves in {same_move}");
+}
+
+/// One position of a game (`FIDELITY_MOVES`: its moves from the start in UCI notation) at
+/// look-ahead `FIDELITY_DEPTH` (`FIDELITY_POSQ`: the queens' squares the program keeps): the real program's FNDMOV and the profile's, POINTS by POINTS,
+/// with the first difference.
+#[test]
+#[ignore = "development: FIDELITY_MOVES, FIDELITY_DEPTH"]
+fn sargon_points_of_a_game() {
+    let Some(path) = historical("sargon-z80.asm") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
+        return;
+    };
+    let real = RealSargon::new(&path);
+    let depth = env_number("FIDELITY_DEPTH", 2) as u8;
+    let mut game = Game::default();
+    for m in std::env::var("FIDELITY_MOVES").unwrap().split_whitespace() {
+        game.push_uci(m).unwrap();
+    }
+    // FIDELITY_POSQ: the program's POSQ as two board indices (White's, Black's queen).
+    let posq = std::env::var("FIDELITY_POSQ").ok().map(|v| {
+        let q: Vec<u8> = v.split(',').map(|x| x.trim().parse().unwrap()).collect();
+        [q[0], q[1]]
+    });
+    let (rm, rscore, rlog) = real.fndmov(&game, depth, posq);
+    let queens = match posq {
+        Some(q) => [usize::from(q[0]), usize::from(q[1])],
+        None => sargon::queens_on_board(&sargon::board_of_game(&game)),
+    };
+    let (pm, pscore, plog) = sargon::traced_fndmov(&game, depth as usize, queens);
+    let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
+    println!(
+        "{}: real {rm:?} score {rscore}, {} POINTS; profile {pm:?} score {pscore}, {} POINTS",
+        game.position().to_fen(),
+        rlog.len(),
+        plog.len()
+    );
+    match rlog
+        .iter()
+        .zip(plog.iter())
+        .skip(1)
+        .position(|(a, b)| a != b)
+    {
+        Some(i) => {
+            let i = i + 1;
+            println!(
+                "first difference at {i}: real {:?} profile {:?}; before: {:?}",
+                rlog[i],
+                plog[i],
+                &rlog[i.saturating_sub(6)..i]
+            );
+        }
+        None => println!("the POINTS logs agree over their common length"),
+    }
+}
+
+/// The real program's state in a game played by keys (`FIDELITY_MOVES`, UCI, the program
+/// plays the side to move after the last one, at look-ahead `FIDELITY_DEPTH`), stopped when
+/// FNDMOV is entered for its last move, beside the profile's board of the same game.
+#[test]
+#[ignore = "development: FIDELITY_MOVES, FIDELITY_DEPTH"]
+fn sargon_state_in_a_game() {
+    let Some(path) = historical("sargon-z80.asm") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
+        return;
+    };
+    let real = RealSargon::new(&path);
+    let depth = env_number("FIDELITY_DEPTH", 2);
+    let moves: Vec<String> = std::env::var("FIDELITY_MOVES")
+        .unwrap()
+        .split_whitespace()
+        .map(str::to_string)
+        .collect();
+    let program_white = moves.len() % 2 == 0;
+    let p = Personality::built_in("jupiter-3").unwrap();
+    let mut m = p
+        .builder()
+        .load(real.origin, &real.image)
+        .entry(real.sym("DRIVER"))
+        .build()
+        .unwrap();
+    m.console_mut().set_stop_on_empty_input(true);
+    let player = if program_white { "B" } else { "W" };
+    m.console_mut()
+        .push_input(format!("Y{player}{depth}").as_bytes());
+    let mut game = Game::default();
+    let fndmov = real.sym("FNDMOV");
+    let first = m.read_byte(fndmov);
+    let player_moves: Vec<usize> = (0..moves.len())
+        .filter(|i| (i % 2 == 0) != program_white)
+        .collect();
+    for (i, uci) in moves.iter().enumerate() {
+        let mv = game.push_uci(uci).unwrap();
+        if (i % 2 == 0) == program_white {
+            continue;
+        }
+        let stats = m.run(400_000_000_000).unwrap();
+        assert!(
+            matches!(stats.stop, StopReason::InputWait { .. }),
+            "{}",
+            stats.stop
+        );
+        if Some(&i) == player_moves.last() {
+            m.write_bytes(fndmov, &[0x76]).unwrap();
+        }
+        let name = |sq: kempelen_engine::Square| kempelen_engine::square::name(sq).to_uppercase();
+        m.console_mut()
+            .push_input(format!("{}-{}", name(mv.from()), name(mv.to())).as_bytes());
+    }
+    let stats = m.run(400_000_000_000).unwrap();
+    println!("stopped: {}", stats.stop);
+    let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
+    let tail: String = out
+        .chars()
+        .rev()
+        .take(600)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    println!("output tail: {tail}");
+    let ours = sargon::board_of_game(&game);
+    let theirs = m.read_bytes(real.sym("BOARDA"), 120);
+    for i in 0..120 {
+        if ours[i] != theirs[i] {
+            println!("board {i}: real {:02x} profile {:02x}", theirs[i], ours[i]);
+        }
+    }
+    for name in ["POSK", "POSQ"] {
+        println!("{name} {:?}", m.read_bytes(real.sym(name), 2));
+    }
+    for name in ["PLYMAX", "MOVENO", "KOLOR", "PMATE"] {
+        println!("{name} {}", m.read_byte(real.sym(name)));
+    }
+    let j = m.read_word(real.sym("MLPTRJ"));
+    println!("MLPTRJ {j:04x}: {:02x?}", m.read_bytes(j, 6));
+    m.write_bytes(fndmov, &[first]).unwrap();
+    m.set_pc(fndmov);
+    let stats = m.run(400_000_000_000).unwrap();
+    let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
+    println!("then {}: {}", stats.stop, out.trim_end());
 }
 
 #[test]
@@ -615,5 +782,475 @@ fn sargon_book_bit_on_the_jupiter3() {
             r & 1,
             out.trim_end().lines().last().unwrap_or("")
         );
+    }
+}
+
+// ----- games through the adaptors -----
+
+/// A historical program as a UCI engine: `kempelen uci --program ADAPTOR`.
+struct Program {
+    child: Child,
+    stdin: ChildStdin,
+    lines: std::io::Lines<BufReader<std::process::ChildStdout>>,
+}
+
+impl Program {
+    fn spawn(adaptor: &str) -> Program {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+            .args(["uci", "--program", &format!("{root}/adaptors/{adaptor}")])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("run kempelen uci --program");
+        let stdin = child.stdin.take().unwrap();
+        let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        Program {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// The program's move in `game` (from the start position) at look-ahead `depth`, or the
+    /// error the adaptor reported (the program resigned, or its move cannot be played).
+    fn go(&mut self, game: &Game, depth: u32) -> Result<Move, String> {
+        let moves: Vec<String> = game.moves().iter().map(|m| m.to_uci()).collect();
+        writeln!(
+            self.stdin,
+            "position startpos moves {}\ngo depth {depth}",
+            moves.join(" ")
+        )
+        .unwrap();
+        let mut error = None;
+        loop {
+            let line = self.lines.next().expect("a reply").unwrap();
+            if line.starts_with("info string error") {
+                error = Some(line.clone());
+            }
+            if let Some(m) = line.strip_prefix("bestmove ") {
+                if let Some(e) = error {
+                    return Err(e);
+                }
+                let text = m.split(' ').next().unwrap_or("");
+                return game.position().parse_uci(text).map_err(|e| e.to_string());
+            }
+        }
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        let _ = writeln!(self.stdin, "quit");
+        let _ = self.child.wait();
+    }
+}
+
+/// Which program a game is about.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Microchess,
+    Sargon,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Microchess => "microchess",
+            Kind::Sargon => "sargon",
+        }
+    }
+    fn adaptor(self) -> &'static str {
+        match self {
+            Kind::Microchess => "microchess-kim1.toml",
+            Kind::Sargon => "sargon-jupiter3.toml",
+        }
+    }
+    fn file(self) -> &'static str {
+        match self {
+            Kind::Microchess => "microchess.h65",
+            Kind::Sargon => "sargon-z80.asm",
+        }
+    }
+    fn player(self) -> &'static str {
+        match self {
+            Kind::Microchess => "Microchess 1976 (KIM-1)",
+            Kind::Sargon => "Sargon 1978 (Jupiter III)",
+        }
+    }
+    /// Whether the program's move in `game` comes from its book.
+    fn is_book(self, game: &Game) -> bool {
+        match self {
+            Kind::Microchess => microchess::book_squares(game).is_some(),
+            Kind::Sargon => {
+                sargon::book_move(game.position(), sargon::REFRESH_BIT_ON_JUPITER3).is_some()
+            }
+        }
+    }
+    fn profile(self) -> Profile {
+        match self {
+            Kind::Microchess => Profile::Microchess,
+            Kind::Sargon => Profile::Sargon,
+        }
+    }
+}
+
+/// The opponents the games vary over: a native profile at a depth.
+const OPPONENTS: [(&str, u32); 8] = [
+    ("reference", 1),
+    ("reference", 2),
+    ("shannon", 2),
+    ("reference", 3),
+    ("micromax", 3),
+    ("tartan", 2),
+    ("full", 2),
+    ("turing", 1),
+];
+
+/// The opening lines of the bundled sets (tools/match), as SAN moves.
+fn opening_lines() -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::new();
+    for file in ["openings.epd", "openings-short.epd"] {
+        let text =
+            std::fs::read_to_string(format!("{}/tools/match/{file}", env!("CARGO_MANIFEST_DIR")))
+                .unwrap();
+        for line in text.lines().filter(|l| !l.starts_with('#')) {
+            let Some(c0) = line.split("c0 \"").nth(1) else {
+                continue;
+            };
+            let id = line.split("id \"").nth(1).and_then(|t| t.split('"').next());
+            let moves = c0.split('"').next().unwrap().split_whitespace();
+            out.push((
+                id.unwrap_or("").to_string(),
+                moves.map(str::to_string).collect(),
+            ));
+        }
+    }
+    out
+}
+
+/// One game of the record.
+struct Played {
+    kind: Kind,
+    program_white: bool,
+    look_ahead: u32,
+    opponent: String,
+    opening: String,
+    game: Game,
+    termination: String,
+    /// The program's last answer when the adaptor could not play it: a move in UCI notation
+    /// that is not legal on the real board, or `resigns`.
+    answer: Option<String>,
+}
+
+/// The answer in an adaptor's error: the move it could not play, or `resigns` when Microchess
+/// showed FF FF FF.
+fn answer_of(error: &str) -> Option<String> {
+    if let Some(rest) = error.split("its reply `").nth(1) {
+        return rest.split('`').next().map(str::to_string);
+    }
+    (error.contains("no reply matching") && error.contains("[FF FF FF]"))
+        .then(|| "resigns".to_string())
+}
+
+fn env_number(name: &str, default: usize) -> usize {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+/// Plays game `index` of `seed`: the program's colour alternates; the opponent and the opening
+/// line it follows (its own moves only, while the game is still on the line) come from the
+/// index; the game ends by the rules, after 200 plies, or when the adaptor reports an error
+/// (Microchess resigns by showing FF FF FF, which the adaptor cannot read as a move).
+fn play(kind: Kind, seed: usize, index: usize, look_ahead: u32) -> Played {
+    let k = seed * 1009 + index;
+    let program_white = index % 2 == 0;
+    let (name, depth) = OPPONENTS[(k / 2) % OPPONENTS.len()];
+    let lines = opening_lines();
+    let (opening, line) = &lines[(k * 37 + seed * 11) % lines.len()];
+    let profile: Profile = name.parse().unwrap();
+    let mut opponent = NativeEngine::new(profile);
+    let mut program = Program::spawn(kind.adaptor());
+    let mut game = Game::default();
+    let mut on_line = true;
+    let mut answer = None;
+    let termination = loop {
+        if game.status().is_over() {
+            use kempelen_engine::GameStatus as S;
+            break match game.status() {
+                S::Checkmate { .. } => "checkmate",
+                S::Stalemate => "stalemate",
+                S::ThreefoldRepetition => "threefold repetition",
+                S::FiftyMoves => "fifty-move rule",
+                _ => "insufficient material",
+            }
+            .to_string();
+        }
+        if game.moves().len() >= 200 {
+            break "200 plies".to_string();
+        }
+        let white = game.position().side() == kempelen_engine::piece::WHITE;
+        let ply = game.moves().len();
+        let m = if white == program_white {
+            match program.go(&game, look_ahead) {
+                Ok(m) => m,
+                Err(e) => {
+                    answer = answer_of(&e);
+                    break match &answer {
+                        Some(a) if a == "resigns" => "the program resigned".to_string(),
+                        Some(a) => format!("the program's move {a} is not legal on the board"),
+                        None => format!("adaptor: {e}"),
+                    };
+                }
+            }
+        } else {
+            let from_line = line
+                .get(ply)
+                .filter(|_| on_line)
+                .and_then(|san| game.position().parse_san(san).ok());
+            match from_line {
+                Some(m) => m,
+                None => opponent
+                    .search(&game, &Limits::depth(depth), &SearchControl::default())
+                    .unwrap()
+                    .best
+                    .unwrap(),
+            }
+        };
+        if line
+            .get(ply)
+            .is_none_or(|san| game.position().san(m) != *san)
+        {
+            on_line = false;
+        }
+        game.push(m).unwrap();
+    };
+    Played {
+        kind,
+        program_white,
+        look_ahead,
+        opponent: format!("{name} depth {depth}"),
+        opening: opening.clone(),
+        game,
+        termination,
+        answer,
+    }
+}
+
+/// How a profile did on the program's moves of some games.
+#[derive(Default)]
+struct Tally {
+    positions: usize,
+    agree: usize,
+    book: usize,
+    book_agree: usize,
+    differences: Vec<String>,
+}
+
+/// Asks the profile for its move before each of the program's moves.
+fn compare(p: &Played, tally: &mut Tally) {
+    let mut engine = NativeEngine::new(p.kind.profile());
+    let mut g = Game::default();
+    for &m in p.game.moves() {
+        let white = g.position().side() == kempelen_engine::piece::WHITE;
+        if white == p.program_white {
+            let ours = engine
+                .search(&g, &Limits::depth(p.look_ahead), &SearchControl::default())
+                .unwrap()
+                .best
+                .unwrap();
+            if p.kind.is_book(&g) {
+                tally.book += 1;
+                tally.book_agree += usize::from(ours == m);
+            } else {
+                tally.positions += 1;
+                if ours == m {
+                    tally.agree += 1;
+                } else {
+                    tally.differences.push(format!(
+                        "{} look-ahead {}: program {}, profile {} ({})",
+                        g.position().to_fen(),
+                        p.look_ahead,
+                        g.position().san(m),
+                        g.position().san(ours),
+                        g.moves()
+                            .iter()
+                            .map(|m| m.to_uci())
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    ));
+                }
+            }
+        }
+        g.push(m).unwrap();
+    }
+    // The last answer, which the adaptor could not play.
+    if let Some(a) = &p.answer {
+        let ours = match p.kind {
+            Kind::Microchess => match microchess::decision(&g) {
+                microchess::Decision::Resigns => "resigns".to_string(),
+                microchess::Decision::Moves { from, to } => format!(
+                    "{}{}",
+                    kempelen_engine::square::name(from),
+                    kempelen_engine::square::name(to)
+                ),
+            },
+            // Sargon promotes to a queen only and shows a promotion as its from and to
+            // square, which the adaptor cannot play: compare the profile's move without the
+            // promotion's letter.
+            Kind::Sargon => engine
+                .search(&g, &Limits::depth(p.look_ahead), &SearchControl::default())
+                .unwrap()
+                .best
+                .map(|m| m.to_uci()[..4].to_string())
+                .unwrap_or_default(),
+        };
+        tally.positions += 1;
+        if ours == *a {
+            tally.agree += 1;
+        } else {
+            tally.differences.push(format!(
+                "{}: program answers {a}, profile {ours}",
+                g.position().to_fen()
+            ));
+        }
+    }
+}
+
+/// The game as PGN: tags and SAN moves.
+fn pgn(p: &Played, round: usize) -> String {
+    let (white, black) = if p.program_white {
+        (p.kind.player().to_string(), p.opponent.clone())
+    } else {
+        (p.opponent.clone(), p.kind.player().to_string())
+    };
+    let status = p.game.status();
+    let mut out = String::new();
+    for (tag, value) in [
+        ("Event", "Kempelen fidelity record".to_string()),
+        ("Site", "Kempelen's emulator".to_string()),
+        ("Round", round.to_string()),
+        ("White", white),
+        ("Black", black),
+        ("Result", status.result().to_string()),
+        ("Program", p.kind.name().to_string()),
+        (
+            "ProgramColour",
+            if p.program_white { "white" } else { "black" }.to_string(),
+        ),
+        ("LookAhead", p.look_ahead.to_string()),
+        ("Opening", p.opening.clone()),
+        ("Termination", p.termination.clone()),
+        ("ProgramAnswer", p.answer.clone().unwrap_or_default()),
+        ("PlyCount", p.game.moves().len().to_string()),
+    ] {
+        if !value.is_empty() {
+            out.push_str(&format!("[{tag} \"{value}\"]\n"));
+        }
+    }
+    out.push('\n');
+    let mut g = Game::default();
+    let mut tokens = Vec::new();
+    for &m in p.game.moves() {
+        if g.position().side() == kempelen_engine::piece::WHITE {
+            tokens.push(format!("{}.", g.position().fullmove_number()));
+        }
+        tokens.push(g.position().san(m));
+        g.push(m).unwrap();
+    }
+    tokens.push(status.result().to_string());
+    let mut line = String::new();
+    for t in tokens {
+        if line.len() + t.len() + 1 > 79 {
+            out.push_str(line.trim_end());
+            out.push('\n');
+            line.clear();
+        }
+        line.push_str(&t);
+        line.push(' ');
+    }
+    out.push_str(line.trim_end());
+    out.push_str("\n\n");
+    out
+}
+
+/// Plays the games, compares, writes the PGN, prints the figures; returns the tally.
+fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Option<Tally> {
+    if historical(kind.file()).is_none() {
+        eprintln!(
+            "SKIPPED: set KEMPELEN_HISTORICAL to the folder with {}",
+            kind.file()
+        );
+        return None;
+    }
+    let seed = env_number("FIDELITY_SEED", 0);
+    let games = env_number("FIDELITY_GAMES", default_games);
+    let mut tally = Tally::default();
+    let mut text = String::new();
+    for i in 0..games {
+        let look_ahead = look_aheads[(i / 2) % look_aheads.len()];
+        let p = play(kind, seed, i, look_ahead);
+        let before = (tally.positions, tally.agree);
+        compare(&p, &mut tally);
+        println!(
+            "game {}: {} as {} at look-ahead {look_ahead} against {}, {} ({} plies, {}): {} of {} moves agree",
+            i + 1,
+            kind.name(),
+            if p.program_white { "White" } else { "Black" },
+            p.opponent,
+            p.opening,
+            p.game.moves().len(),
+            p.termination,
+            tally.agree - before.1,
+            tally.positions - before.0
+        );
+        text.push_str(&pgn(&p, i + 1));
+    }
+    let dir = std::env::var("FIDELITY_PGN_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|_| std::env::temp_dir());
+    let file = dir.join(format!("{}-seed{seed}.pgn", kind.name()));
+    let tmp = file.with_extension("pgn.tmp");
+    std::fs::write(&tmp, &text).unwrap();
+    std::fs::rename(&tmp, &file).unwrap();
+    println!(
+        "{}: {} of {} positions agree ({:.1} %), book moves {} of {}; games in {}",
+        kind.name(),
+        tally.agree,
+        tally.positions,
+        100.0 * tally.agree as f64 / tally.positions.max(1) as f64,
+        tally.book_agree,
+        tally.book,
+        file.display()
+    );
+    for d in &tally.differences {
+        println!("  differs: {d}");
+    }
+    Some(tally)
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; seconds a game"]
+fn microchess_fidelity_games() {
+    if let Some(t) = fidelity_games(Kind::Microchess, &[1], 24) {
+        assert!(t.differences.is_empty(), "{:#?}", t.differences);
+        assert_eq!(t.book_agree, t.book);
+    }
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; about a minute a game"]
+fn sargon_fidelity_games() {
+    if let Some(t) = fidelity_games(Kind::Sargon, &[2, 3], 8) {
+        assert!(
+            t.agree * 100 >= t.positions * 99,
+            "{} of {}: {:#?}",
+            t.agree,
+            t.positions,
+            t.differences
+        );
+        assert_eq!(t.book_agree, t.book);
     }
 }

@@ -1071,6 +1071,134 @@ fn check_image(bytes: &[u8], raw_addr: u16) {
     }
 }
 
+// --- tournament inputs: PGN, openings, time controls ---------------------------------------
+
+const PGN_WORDS: &[&str] = &[
+    "[Event \"x\"]",
+    "[White \"a\\\"b\"]",
+    "[Result \"1-0\"]",
+    "[Result \"*\"]",
+    "[FEN \"8/8/8/8/8/8/8/K6k w - - 0 1\"]",
+    "[",
+    "]",
+    "\"",
+    "\\",
+    "\n",
+    "\n\n",
+    " ",
+    "1.",
+    "1...",
+    "12.",
+    "e4",
+    "e5",
+    "Nf3",
+    "Nc6",
+    "O-O",
+    "O-O-O",
+    "exd5",
+    "e8=Q+",
+    "Qxf7#",
+    "$1",
+    "!?",
+    "{a comment}",
+    "{",
+    "}",
+    "{[%emt 0:00:01]}",
+    "(",
+    ")",
+    "(1... d5)",
+    ";rest\n",
+    "\n%escape\n",
+    "1-0",
+    "0-1",
+    "1/2-1/2",
+    "*",
+    "é",
+    "\u{0}",
+];
+
+const OPENING_WORDS: &[&str] = &[
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+    "8/8/8/8/8/8/8/K6k w - -",
+    " 0 1",
+    " 65536",
+    "; ",
+    "id \"x\"",
+    "c0 \"1. e4 e5\"",
+    "c0 \"Nf3 Nf6 g3\"",
+    "c0 \"e5\"",
+    "c0 \"",
+    "\n",
+    "# a comment\n",
+    " ",
+    "x",
+    "é",
+];
+
+const TIME_WORDS: &[&str] = &[
+    "40",
+    "/",
+    "7200",
+    ":",
+    "3600",
+    "+",
+    "2",
+    "0.1",
+    "300",
+    "0",
+    "-1",
+    "1e9",
+    "86400",
+    "86401",
+    "inf",
+    "nan",
+    " ",
+    "x",
+    "18446744073709551616",
+    ".",
+];
+
+/// A PGN reads into games or an error at `source:line:column`; opening files into openings
+/// whose moves are legal where they start, or an error at `source:line`; a time control into
+/// one that prints as text that reads back the same.
+fn check_tournament_inputs(pgn: &str, openings: &str, tc: &str) {
+    use kempelen_engine::tournament::{TimeControl, parse_openings, read_pgn};
+    match read_pgn(pgn, "f.pgn") {
+        Ok(games) => {
+            for g in games {
+                assert!(g.place.starts_with("f.pgn:"), "{}", g.place);
+            }
+        }
+        Err(e) => {
+            let place: Vec<&str> = e.place.split(':').collect();
+            assert!(
+                place.len() == 3
+                    && place[0] == "f.pgn"
+                    && place[1].parse::<usize>().is_ok_and(|l| l >= 1),
+                "{}",
+                e.place
+            );
+        }
+    }
+    if let Ok(list) = parse_openings(openings, "o.epd") {
+        for o in list {
+            let mut pos = o.start.clone();
+            for m in &o.moves {
+                assert!(pos.legal_moves().contains(*m), "{}: {m:?}", o.name);
+                pos.play(*m);
+            }
+        }
+    }
+    if let Ok(t) = tc.parse::<TimeControl>() {
+        let again: TimeControl = t.to_string().parse().expect("a printed time control reads");
+        assert_eq!(again, t, "{tc}");
+    }
+}
+
+fn words(list: &'static [&'static str], n: usize) -> impl Strategy<Value = String> {
+    prop::collection::vec(prop::sample::select(list), 0..n).prop_map(|w| w.concat())
+}
+
 proptest! {
     #![proptest_config(config(256))]
 
@@ -1101,5 +1229,14 @@ proptest! {
     #[test]
     fn image_bytes(bytes in image_like(), raw_addr in any::<u16>()) {
         check_image(&bytes, raw_addr);
+    }
+
+    #[test]
+    fn tournament_inputs(
+        pgn in prop_oneof![3 => words(PGN_WORDS, 60), 1 => "\\PC{0,200}"],
+        openings in prop_oneof![3 => words(OPENING_WORDS, 12), 1 => "\\PC{0,100}"],
+        tc in prop_oneof![3 => words(TIME_WORDS, 8), 1 => "\\PC{0,20}"],
+    ) {
+        check_tournament_inputs(&pgn, &openings, &tc);
     }
 }

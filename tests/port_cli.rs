@@ -535,6 +535,18 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
         assert!(texts.contains(series), "{series} missing from the chart");
     }
     assert!(texts.contains(&format!("{} bytes", z80.rom().len())));
+    // The machines that run the real program file (kempelen build --target) are marked, the
+    // others not.
+    let marked = |id: &str| {
+        texts
+            .lines()
+            .any(|l| l.starts_with(&format!("{id} ")) && l.ends_with(" (file)"))
+    };
+    assert!(
+        marked("zx-spectrum") && marked("trs-80") && marked("msx"),
+        "{texts}"
+    );
+    assert!(!marked("jupiter-3"), "{texts}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -296,6 +296,12 @@ where
                 line.push((c.mhz, sp.nodes_per_second_cpu(c)));
             }
         }
+        // The machines that run the real program file (`kempelen build --target`): their
+        // personality's clock is the machine's.
+        let files: Vec<&str> = kempelen_roms::target::Target::of_port(r.port)
+            .iter()
+            .map(|t| t.machine.as_str())
+            .collect();
         let points: Vec<(f64, f64, String)> = r
             .clocks()
             .iter()
@@ -307,7 +313,7 @@ where
         legend.push(LegendEntry {
             label: format!(
                 "{} nodes/s: line at the CPU clock alone, dots on each {} machine as it ran \
-                 (timing model; {:.0} cycles a node)",
+                 (timing model; {:.0} cycles a node); ringed: runs the program file",
                 r.label(),
                 r.port.name,
                 sp.cycles_per_node()
@@ -321,12 +327,29 @@ where
             }))
             .map_err(err)?;
         chart
+            .draw_series(
+                points
+                    .iter()
+                    .filter(|p| files.contains(&p.2.as_str()))
+                    .map(|p| Circle::new((p.0, p.1), 10, color.stroke_width(2))),
+            )
+            .map_err(err)?;
+        chart
             .draw_series(points.iter().enumerate().map(|(i, p)| {
                 // Alternate above and below the line so neighbouring labels do not overlap.
                 let dy = if i % 2 == 0 { -22 } else { 10 };
                 EmptyElement::at((p.0, p.1))
                     + Text::new(
-                        format!("{} {:.0}", p.2, p.1),
+                        format!(
+                            "{} {:.0}{}",
+                            p.2,
+                            p.1,
+                            if files.contains(&p.2.as_str()) {
+                                " (file)"
+                            } else {
+                                ""
+                            }
+                        ),
                         (-20, dy),
                         (FONT, 13).into_font().color(&color),
                     )

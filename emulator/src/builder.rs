@@ -2,14 +2,15 @@
 //! checks that make a [`Machine`] from them.
 
 use crate::bus_impl::{AllMemory, MachineBus, Timed, Z80Memory};
-use crate::clock::ClockProfile;
+use crate::clock::{ClockProfile, default_machine};
 use crate::core::{Cmos65c02Core, Core, Mos6502Core, RustzxCore, Z80Core};
 use crate::cpu_rules::class_table;
 use crate::machine::{CoreKind, Machine};
 use crate::memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 use crate::stack::StackCheck;
 use crate::step::{RunState, Runner};
-use crate::timing::{Timer, TimingModel};
+use crate::timing::TimingModel;
+use crate::timing::timer::Timer;
 use crate::traps::Trap;
 use crate::{Bus, Cpu, SymbolTable};
 
@@ -31,6 +32,31 @@ pub struct MachineBuilder {
     pub(crate) mirrors: Vec<(AddrRange, u16)>,
     pub(crate) overlap: kempelen_isa::Overlap,
     pub(crate) timing: Option<&'static TimingModel>,
+}
+
+/// The way to a machine starts here (so that `machine` needs nothing of its builder).
+impl Machine {
+    /// Starts building a machine for `cpu` with the default core and memory map.
+    pub fn builder(cpu: Cpu) -> MachineBuilder {
+        MachineBuilder {
+            cpu,
+            core: CoreKind::default_for(cpu),
+            map: MemoryMap::default_for(cpu),
+            images: Vec::new(),
+            entry: None,
+            sp: None,
+            allow_undocumented: false,
+            stop_on_brk: true,
+            checked_steps: false,
+            symbols: None,
+            clock: default_machine(cpu),
+            traps: Vec::new(),
+            fills: Vec::new(),
+            mirrors: Vec::new(),
+            overlap: kempelen_isa::Overlap::Error,
+            timing: None,
+        }
+    }
 }
 
 impl MachineBuilder {

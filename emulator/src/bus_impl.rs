@@ -23,7 +23,7 @@ use crate::devices::{
     PORT_HOST_CALL,
 };
 use crate::memory::{MemoryMap, RegionKind};
-use crate::timing::Timer;
+use crate::timing::timer::Timer;
 use crate::trace::RECENT;
 use crate::{Bus, Cpu};
 use std::cell::{Cell, RefCell};

@@ -14,7 +14,7 @@
 //! as CP/M's command processor leaves it. There is no stack region: CP/M programs may put the
 //! stack anywhere (the exercisers load SP with test values).
 
-use crate::machine::MachineBuilder;
+use crate::builder::MachineBuilder;
 use crate::memory::MemoryMap;
 use crate::{Cpu, Machine};
 

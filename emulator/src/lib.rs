@@ -40,6 +40,7 @@ pub mod timing;
 pub mod trace;
 pub mod traps;
 
+pub use builder::MachineBuilder;
 pub use bus::{Bus, FlatBus};
 pub use bus_impl::{BusEvent, MachineBus};
 pub use clock::{ClockProfile, MACHINES};
@@ -47,7 +48,7 @@ pub use core::{Core, Registers};
 pub use devices::{Console, ConsoleHost, ConsoleRead};
 pub use error::{Fault, RunError};
 pub use kempelen_isa::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
-pub use machine::{CoreKind, Machine, MachineBuilder};
+pub use machine::{CoreKind, Machine};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 pub use personality::{Personality, PersonalityError};
 pub use profiler::{ProfileReport, grouped};

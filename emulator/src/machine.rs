@@ -25,7 +25,7 @@
 //! `docs/MACHINE.md`, "Speed".
 
 use crate::bus_impl::{BusEvent, MachineBus, Machined, attr, is_done, is_iteration};
-use crate::clock::{ClockProfile, default_machine};
+use crate::clock::ClockProfile;
 use crate::core::{Cmos65c02Core, Core, Mos6502Core, Registers, RustzxCore, Z80Core};
 use crate::devices::Console;
 use crate::error::{Fault, RunError};
@@ -41,7 +41,6 @@ use crate::traps::{Served, Trap, TrapState};
 use crate::{Cpu, SymbolTable};
 use std::time::{Duration, Instant};
 
-pub use crate::builder::MachineBuilder;
 pub use crate::cpu_rules::{is_defined_z80_ed, is_documented_6502};
 
 /// Which emulation core runs the CPU.
@@ -130,28 +129,6 @@ impl std::fmt::Debug for Machine {
 }
 
 impl Machine {
-    /// Starts building a machine for `cpu` with the default core and memory map.
-    pub fn builder(cpu: Cpu) -> MachineBuilder {
-        MachineBuilder {
-            cpu,
-            core: CoreKind::default_for(cpu),
-            map: MemoryMap::default_for(cpu),
-            images: Vec::new(),
-            entry: None,
-            sp: None,
-            allow_undocumented: false,
-            stop_on_brk: true,
-            checked_steps: false,
-            symbols: None,
-            clock: default_machine(cpu),
-            traps: Vec::new(),
-            fills: Vec::new(),
-            mirrors: Vec::new(),
-            overlap: kempelen_isa::Overlap::Error,
-            timing: None,
-        }
-    }
-
     /// The CPU.
     pub fn cpu(&self) -> Cpu {
         self.cpu

@@ -2,9 +2,10 @@
 //!
 //! A personality is a small TOML file: the CPU, the clock profile, the memory map, bytes the
 //! machine's ROM holds at known places (vectors), mirrored address ranges, and the host traps
-//! that stand in for the machine's monitor or operating system (see [`crate::traps`]). Nine
+//! that stand in for the machine's monitor or operating system (see [`crate::traps`]). Ten
 //! are built in ([`BUILT_IN`]: `kim-1`, `cpm`, `jupiter-3`, and the machines Kempelen's program
-//! files are built for, `zx-spectrum`, `msx`, `trs-80`, `c64`, `apple-2`, `atari-800`); a user
+//! files are built for, `zx-spectrum`, `msx`, `trs-80`, `c64`, `apple-2`, `atari-800`, and
+//! the simulator `py65`); a user
 //! writes another in the same form (`kempelen run --machine FILE.toml`). `docs/MACHINE.md`
 //! describes the format.
 //!
@@ -29,6 +30,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("c64", include_str!("../machines/c64.toml")),
     ("apple-2", include_str!("../machines/apple-2.toml")),
     ("atari-800", include_str!("../machines/atari-800.toml")),
+    ("py65", include_str!("../machines/py65.toml")),
 ];
 
 /// The lowest clock a personality may give (`mhz`): 10 kHz.

@@ -45,10 +45,11 @@ fn built_in_personalities_parse_and_list_their_traps() {
             "trs-80",
             "c64",
             "apple-2",
-            "atari-800"
+            "atari-800",
+            "py65"
         ]
     );
-    for p in &all[3..] {
+    for p in &all[3..9] {
         assert_eq!(p.clock.id, p.id, "{}: the machine's own clock", p.id);
     }
     let kim = &all[0];

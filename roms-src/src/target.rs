@@ -92,6 +92,7 @@ struct LayoutSpec {
     pv: Option<String>,
     zp_console: Option<String>,
     io_page: Option<String>,
+    vectors: Option<bool>,
     screen_width: u8,
     echo: bool,
     upper_case: bool,
@@ -232,9 +233,9 @@ impl Target {
         layout.upper_case = l.upper_case;
         let six = [&l.zp_engine, &l.proto, &l.pv, &l.zp_console, &l.io_page];
         if cpu == Cpu::Z80 {
-            if six.iter().any(|f| f.is_some()) {
+            if six.iter().any(|f| f.is_some()) || l.vectors.is_some() {
                 return Err(bad(
-                    "zp_engine, proto, pv, zp_console and io_page are the 6502's".into(),
+                    "zp_engine, proto, pv, zp_console, io_page and vectors are the 6502's".into(),
                 ));
             }
         } else {
@@ -253,7 +254,7 @@ impl Target {
             layout.pv = get(&l.pv, "pv")?;
             layout.zp_console = zp(&l.zp_console, "zp_console")?;
             layout.io_page = get(&l.io_page, "io_page")?;
-            layout.vectors = false;
+            layout.vectors = l.vectors.unwrap_or(false);
             if stack.start != 0x0100 || stack.end != 0x01FF {
                 return Err(bad(
                     "the 6502's stack is page 1: layout.stack = \"0100-01FF\"".into(),

@@ -10,8 +10,13 @@
 //! - `spectrum_tape_in_fuse`: Fuse (`fuse-sdl`) with the free OpenSE BASIC ROM under Xvfb:
 //!   `LOAD ""` typed with xdotool, then `e2e4` and Return; the reply is read from screenshots
 //!   of the emulator's window, each 8x8 cell matched against the ROM's own character set.
+//! - `py65_plays_the_opening_as_the_reference`: the py65 build in `py65mon` (py65's monitor,
+//!   `-i bf01 -o bf01 -r FILE`), its console piped: `d 2` and the first eight plies of the
+//!   depth-2 game, the replies those of the native reference at depth 2 (move, depth, score,
+//!   nodes); ignored: `py65_plays_a_game_to_mate_as_the_reference`, the whole game (74 plies,
+//!   about a minute).
 //!
-//! Each reply must be the native reference search's at the console's depth (4) from the
+//! The Spectrum's and the MSX's reply must be the native reference search's at the console's depth (4) from the
 //! start position after 1. e4: its move, depth, score and node count.
 
 use std::io::{BufRead, BufReader, Read, Write};
@@ -91,6 +96,9 @@ struct Reaped(Child);
 
 impl Drop for Reaped {
     fn drop(&mut self) {
+        if self.0.try_wait().ok().flatten().is_some() {
+            return;
+        }
         // SIGTERM first, so that Xvfb removes its lock file; SIGKILL after a second.
         let _ = Command::new("kill").arg(self.0.id().to_string()).status();
         for _ in 0..20 {
@@ -482,4 +490,123 @@ fn spectrum_tape_in_fuse() {
     );
     drop(fuse);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The py65 build (`kempelen build --target py65`) in py65mon itself, the monitor of Mike
+/// Naberezny's 6502 simulator in Python (PyPI `py65`): `py65mon -m 6502 -i bf01 -o bf01 -r
+/// FILE`, the typed lines piped into its console. The player's moves are the native reference
+/// search's at depth 2 and so, move for move, are the replies the build must give: each one
+/// is checked against the reference (move, depth, score, nodes). `plies`: how many plies of
+/// the game are played (0: to its end).
+fn py65_game(plies: usize) {
+    if !has("py65mon") {
+        eprintln!("SKIPPED: py65mon is not installed (PyPI: py65)");
+        return;
+    }
+    let dir = scratch(&format!("py65-{plies}"));
+    let (file, _) = build("py65", &dir);
+    // The game: both sides the reference at depth 2; White's moves are typed.
+    let search = |game: &Game| {
+        reference::search(
+            game.position(),
+            &game.reference_history(),
+            ReferenceLimits {
+                depth: Some(2),
+                ..ReferenceLimits::default()
+            },
+        )
+    };
+    let mut game = Game::default();
+    let mut expected = Vec::new();
+    let mut typed = String::from("d 2\n");
+    while !game.status().is_over() && (plies == 0 || game.moves().len() < plies) {
+        let white = search(&game).best.unwrap();
+        typed.push_str(&format!("{}\n", white.to_uci()));
+        game.push_uci(&white.to_uci()).unwrap();
+        if game.status().is_over() {
+            break;
+        }
+        let r = search(&game);
+        let score = if r.score >= MATE - 64 {
+            format!("mate in {}", (MATE - r.score + 1) / 2)
+        } else if r.score <= -(MATE - 64) {
+            format!("mated in {}", (MATE + r.score + 1) / 2)
+        } else {
+            format!("score {}", r.score)
+        };
+        let best = r.best.unwrap();
+        expected.push(format!(
+            "kempelen plays {} (depth {}, {score}, {} nodes)",
+            best.to_uci(),
+            r.depth,
+            r.nodes
+        ));
+        game.push_uci(&best.to_uci()).unwrap();
+    }
+    // q ends the program (a BRK, where py65mon stops), quit the monitor.
+    typed.push_str("q\nquit\n");
+    let mut child = Command::new("py65mon")
+        .args(["-m", "6502", "-i", "bf01", "-o", "bf01", "-r"])
+        .arg(&file)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("py65mon starts");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(typed.as_bytes())
+        .unwrap();
+    let mut child = Reaped(child);
+    let mut out = String::new();
+    let mut stdout = child.0.stdout.take().unwrap();
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = stdout.read_to_string(&mut s);
+        s
+    });
+    let start = Instant::now();
+    while child.0.try_wait().ok().flatten().is_none() {
+        assert!(
+            start.elapsed() < Duration::from_secs(900),
+            "py65mon runs for more than 15 minutes"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    out.push_str(&reader.join().unwrap());
+    let text = out.replace('\r', "").to_lowercase();
+    // "kempelen plays c6e5, takes the pawn on e5 (depth 2, ...)": the move and the figures.
+    let replies: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.trim_end().strip_prefix("kempelen plays "))
+        .map(|l| {
+            let (said, figures) = l.split_once(" (").unwrap_or((l, ""));
+            let mv = said.split(", ").next().unwrap_or(said);
+            format!("kempelen plays {mv} ({figures}")
+        })
+        .collect();
+    assert_eq!(replies, expected, "py65mon's output:\n{out}");
+    if plies == 0 {
+        assert!(text.contains("checkmate"), "{out}");
+    }
+    assert!(text.contains("goodbye"), "{out}");
+    eprintln!(
+        "py65mon: {} replies as the native reference's, {:.1} s",
+        replies.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn py65_plays_the_opening_as_the_reference() {
+    py65_game(8);
+}
+
+#[test]
+#[ignore = "the whole game to mate in py65mon: one to two minutes"]
+fn py65_plays_a_game_to_mate_as_the_reference() {
+    py65_game(0);
 }

@@ -52,7 +52,9 @@ con_begin:
     include "console_main.inc"
     include "console_game.inc"
     include "console_fen.inc"
+    include "console_machine.inc"   ; before console_io.inc, whose con_putc and con_getc may
+                                    ; be equates of sys_putc and sys_getc (pasmo takes
+                                    ; an equate of a later label as 0)
     include "console_io.inc"
-    include "console_machine.inc"
 iteration_hook: equ con_thinking
 con_end:

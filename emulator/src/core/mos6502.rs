@@ -46,7 +46,7 @@
 //! `CLI`/`SEI` act one instruction late), pushes PC and P (B clear, bit 5 set), sets I and
 //! jumps through `$FFFA` or `$FFFE`, in 7 cycles.
 
-use super::{Core, Mos6502Registers, Registers};
+use super::interface::{Core, Mos6502Registers, Registers};
 use crate::{Bus, Cpu};
 use mos6502::cpu::CPU;
 use mos6502::instruction::{AddressingMode, DecodedInstr, Instruction, Nmos6502, OpInput, W65C02S};

@@ -10,7 +10,7 @@
 //! each cycle to the bus as well. The step still returns the CPU's own T-states; the waits are
 //! the model's.
 
-use super::{Core, Registers, Z80MainRegisters, Z80Registers};
+use super::interface::{Core, Registers, Z80MainRegisters, Z80Registers};
 use crate::{Bus, Cpu};
 use rustzx_z80::{IntMode, Z80Bus};
 

@@ -3,7 +3,7 @@
 //! The crate keeps A, F, BC, DE, HL (and shadows) private, so [`Core::registers`] reports them as
 //! unknown; use [`RustzxCore`](super::RustzxCore) when a trace must show them.
 
-use super::{Core, Registers, Z80Registers};
+use super::interface::{Core, Registers, Z80Registers};
 use crate::{Bus, Cpu};
 
 /// A [`Bus`] as the `z80` crate sees it, for [`Core::step`]. Held by value (not as a reference

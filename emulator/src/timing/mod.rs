@@ -19,10 +19,7 @@
 //! `rustzx-z80` core, which a machine with such a model runs on (the `z80` crate reports only
 //! each instruction's total). Machines without a model run exactly as before.
 
-mod timer;
-
-pub(crate) use timer::Timer;
-pub use timer::TimerStats;
+pub(crate) mod timer;
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
@@ -358,6 +355,34 @@ impl TimingModel {
     /// How long `ticks` last.
     pub fn duration(&self, ticks: u64) -> Duration {
         Duration::from_secs_f64(ticks as f64 / self.hz)
+    }
+}
+
+/// Where a model's time went, for reports.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+pub struct TimerStats {
+    /// Interrupts taken.
+    pub interrupts: u64,
+    /// Ticks spent taking them and in the ROM's routine.
+    pub interrupt_ticks: u64,
+    /// Ticks the display took from the CPU (DMA, and a 6502's stops on RDY).
+    pub dma_ticks: u64,
+    /// Ticks of wait states, contention and alignment.
+    pub wait_ticks: u64,
+    /// Ticks of stretched cycles.
+    pub stretch_ticks: u64,
+}
+
+impl TimerStats {
+    /// The figures gathered since `earlier`.
+    pub fn since(&self, earlier: &TimerStats) -> TimerStats {
+        TimerStats {
+            interrupts: self.interrupts - earlier.interrupts,
+            interrupt_ticks: self.interrupt_ticks - earlier.interrupt_ticks,
+            dma_ticks: self.dma_ticks - earlier.dma_ticks,
+            wait_ticks: self.wait_ticks - earlier.wait_ticks,
+            stretch_ticks: self.stretch_ticks - earlier.stretch_ticks,
+        }
     }
 }
 

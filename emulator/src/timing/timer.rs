@@ -21,37 +21,9 @@
 //! instruction, the timer adds the acknowledge and the routine's cycles; while the CPU does
 //! not take them it looks again after every instruction until the line drops (`length`).
 
-use super::TimingModel;
+use super::{TimerStats, TimingModel};
 use crate::Cpu;
 use std::cell::Cell;
-
-/// Where a model's time went, for reports.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
-pub struct TimerStats {
-    /// Interrupts taken.
-    pub interrupts: u64,
-    /// Ticks spent taking them and in the ROM's routine.
-    pub interrupt_ticks: u64,
-    /// Ticks the display took from the CPU (DMA, and a 6502's stops on RDY).
-    pub dma_ticks: u64,
-    /// Ticks of wait states, contention and alignment.
-    pub wait_ticks: u64,
-    /// Ticks of stretched cycles.
-    pub stretch_ticks: u64,
-}
-
-impl TimerStats {
-    /// The figures gathered since `earlier`.
-    pub fn since(&self, earlier: &TimerStats) -> TimerStats {
-        TimerStats {
-            interrupts: self.interrupts - earlier.interrupts,
-            interrupt_ticks: self.interrupt_ticks - earlier.interrupt_ticks,
-            dma_ticks: self.dma_ticks - earlier.dma_ticks,
-            wait_ticks: self.wait_ticks - earlier.wait_ticks,
-            stretch_ticks: self.stretch_ticks - earlier.stretch_ticks,
-        }
-    }
-}
 
 /// Enough cycles before an event to be sure no instruction passes it unseen: the longest Z80
 /// instruction with an interrupt acknowledge in the same step (23 + 19)...

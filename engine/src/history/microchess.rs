@@ -736,9 +736,10 @@ fn real_move(pos: &Position, from: McSquare, to: McSquare) -> Option<Move> {
     pos.find_move(f, t, promotion)
 }
 
-/// The book move for the game: Microchess plays White from the start, and every move of
-/// Black's so far reached the square the book expects (any piece may have gone there).
-pub fn book_move(game: &Game) -> Option<Move> {
+/// The book move for the game as the program makes it (from and to square on its board):
+/// Microchess plays White from the start, and every move of Black's so far reached the square
+/// the book expects (any piece may have gone there).
+pub fn book_squares(game: &Game) -> Option<(McSquare, McSquare)> {
     let played = game.moves();
     if game.start() != &Position::startpos()
         || game.position().side() != WHITE
@@ -754,8 +755,13 @@ pub fn book_move(game: &Game) -> Option<Move> {
         }
     }
     let (_, piece, to) = OPENING[k];
-    let b = board_of_game(game);
-    real_move(game.position(), b[usize::from(piece)], to)
+    Some((board_of_game(game)[usize::from(piece)], to))
+}
+
+/// The book move for the game (see [`book_squares`]), when it is legal on the real board.
+pub fn book_move(game: &Game) -> Option<Move> {
+    let (from, to) = book_squares(game)?;
+    real_move(game.position(), from, to)
 }
 
 /// All the counts for the computer's move `m` in `pos` (the side to move is the computer),
@@ -787,6 +793,42 @@ pub fn value_to_cp(v: i32, formula: Formula) -> i32 {
         Formula::Binary => (v - i32::from(NEUTRAL)) * 25 / 2,
         Formula::Printed if v == i32::MAX => MATE - 1,
         Formula::Printed => v / 2,
+    }
+}
+
+/// What the program does in the game's position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// It moves the piece on `from` to `to` (Kempelen's squares). The move can be one the
+    /// real board does not allow, when the program's board differs from it (see
+    /// [`board_of_game`]).
+    Moves {
+        /// The square the piece stands on, on the program's board.
+        from: Square,
+        /// The target square.
+        to: Square,
+    },
+    /// Its best value stays below 15: it shows FF FF FF and gives up.
+    Resigns,
+}
+
+/// What the 1976 program does in the game's position: its book move, or the first strictly
+/// best move of GO, or resigning.
+pub fn decision(game: &Game) -> Decision {
+    let white = game.position().side() == WHITE;
+    if let Some((from, to)) = book_squares(game) {
+        return Decision::Moves {
+            from: from_white_square(from),
+            to: from_white_square(to),
+        };
+    }
+    let a = analyse(&program_board(game), Formula::Binary);
+    match a.best {
+        Some(i) if !a.resigns => Decision::Moves {
+            from: real_square(a.moves[i].from, white),
+            to: real_square(a.moves[i].to, white),
+        },
+        _ => Decision::Resigns,
     }
 }
 

@@ -15,9 +15,11 @@
 //!   along the pin;
 //! - BOOK: a one-move opening book.
 //!
-//! The arithmetic is the listing's, byte for byte (wrapping 8-bit values). Kempelen's own
-//! legal move generator replaces GENMOV (Sargon promotes to a queen only, so under-promotions
-//! are left out). See `docs/history/sargon.md` for every place where Kempelen had to choose.
+//! The arithmetic is the listing's, byte for byte (wrapping 8-bit values). The moves come in
+//! GENMOV's order; Kempelen's legal move generator says which are legal (Sargon promotes to a
+//! queen only, so under-promotions are left out). POSQ, where the program believes the queens
+//! stand, is kept as MOVE and UNMOVE keep it, through the search and through the game. See
+//! `docs/history/sargon.md` for every place where Kempelen had to choose.
 
 use super::Budget;
 use crate::engine::{Limits, MATE, SearchControl, SearchInfo, SearchResult};
@@ -380,19 +382,54 @@ pub fn exchange(list: &AttackList, p1: u8) -> (u8, u8) {
     }
 }
 
-/// The royal pieces PINFND starts from: white king, black king, white queen, black queen
-/// (0 when absent). Sargon follows the last queen moved; Kempelen takes the first queen of a
-/// colour on the board, counted from a1.
-fn royals(b: &Board, pos: &Position) -> [usize; 4] {
+/// POSQ: where the program believes each side's queen stands (board index, 0 for none),
+/// White's first. PINFND starts from the kings and these squares. MOVE and UNMOVE keep them:
+/// a queen's move sets its square, the capture of a queen sets 0, and UNMOVE writes back the
+/// queen's square before the move, or the square a queen was captured on. A promoted pawn
+/// becomes a queen without entering POSQ, so after a search that tried a promotion and the
+/// capture of the new queen, POSQ names the square of that capture, whatever stands there.
+pub type Queens = [usize; 2];
+
+/// ROYALT's queens: the last queen of each colour on the board counted from a1 (0 for none),
+/// as the program sets POSQ after a position is set up.
+pub fn queens_on_board(b: &Board) -> Queens {
     let mut q = [0usize; 2];
     for (ix, &p) in b.iter().enumerate().take(99).skip(21) {
         if p != BORDER && p & 7 == QUEEN {
-            let c = (p >> 7) as usize;
-            if q[c] == 0 {
-                q[c] = ix;
-            }
+            q[(p >> 7) as usize] = ix;
         }
     }
+    q
+}
+
+/// POSQ at the start of a game: d1 and d8 (INITBD).
+pub const QUEENS_AT_START: Queens = [24, 94];
+
+/// MOVE's change to POSQ for the move `from`-`to` on board `b` (before the move).
+fn queens_after_move(q: &mut Queens, b: &Board, from: usize, to: usize, promotion: bool) {
+    let (moved, captured) = (b[from], b[to]);
+    if !promotion && moved & 7 == QUEEN {
+        q[(moved >> 7) as usize] = to;
+    }
+    if captured != 0 && captured & 7 == QUEEN {
+        q[(captured >> 7) as usize] = 0;
+    }
+}
+
+/// UNMOVE's change to POSQ when the move `from`-`to` is taken back (`b`: the board before
+/// the move).
+fn queens_after_unmove(q: &mut Queens, b: &Board, from: usize, to: usize, promotion: bool) {
+    let (moved, captured) = (b[from], b[to]);
+    if !promotion && moved & 7 == QUEEN {
+        q[(moved >> 7) as usize] = from;
+    }
+    if captured != 0 && captured & 7 == QUEEN {
+        q[(captured >> 7) as usize] = to;
+    }
+}
+
+/// The royal pieces PINFND starts from: white king, black king, and POSQ.
+fn royals(pos: &Position, q: Queens) -> [usize; 4] {
     [
         index(pos.king_square(WHITE)),
         index(pos.king_square(BLACK)),
@@ -594,9 +631,15 @@ pub fn points(b: &Board, pins: &[Pin], ctx: &PointsContext) -> Points {
     }
 }
 
-/// POINTS of a position as the root sees it (ply 0): material and board control only.
+/// POINTS of a position as the root sees it (ply 0): material and board control only, POSQ
+/// as ROYALT sets it.
 pub fn root_points(b: &Board, pos: &Position) -> Points {
-    let pins = find_pins(b, royals(b, pos));
+    root_points_with(b, pos, queens_on_board(b))
+}
+
+/// POINTS at ply 0 with POSQ `q`.
+fn root_points_with(b: &Board, pos: &Position, q: Queens) -> Points {
+    let pins = find_pins(b, royals(pos, q));
     points(
         b,
         &pins,
@@ -649,10 +692,23 @@ pub fn book_move(pos: &Position, coin: bool) -> Option<Move> {
 /// side), keeping those that are legal in `pos` (Sargon tests the king's safety after making
 /// each move). Promotions are to a queen only.
 pub fn sargon_moves(b: &Board, pos: &Position) -> MoveList {
-    let legal = pos.legal_moves();
     let mut list = MoveList::new();
+    for (m, legal) in generated_moves(b, pos) {
+        if legal {
+            list.push(m);
+        }
+    }
+    list
+}
+
+/// GENMOV's moves in its order (see [`sargon_moves`]), each with whether it is legal: the
+/// program makes and takes back the illegal ones too (EVAL, and FNDMOV at the last ply), which
+/// can change POSQ.
+fn generated_moves(b: &Board, pos: &Position) -> Vec<(Move, bool)> {
+    let legal = pos.legal_moves();
+    let mut list = Vec::new();
     let side = if pos.side() == WHITE { 0 } else { SBLACK };
-    let mut add = |from: usize, to: usize| {
+    let entry = |from: usize, to: usize| {
         let (f, t) = (square_of(from), square_of(to));
         let last = if side == 0 { 7 } else { 0 };
         let promotion = if b[from] & 7 == PAWN && crate::square::rank(t) == last {
@@ -661,9 +717,7 @@ pub fn sargon_moves(b: &Board, pos: &Position) -> MoveList {
             0
         };
         let m = Move::new(f, t, promotion);
-        if legal.contains(m) {
-            list.push(m);
-        }
+        (m, legal.contains(m))
     };
     for from in 21..99usize {
         let p = b[from];
@@ -678,10 +732,10 @@ pub fn sargon_moves(b: &Board, pos: &Position) -> MoveList {
                 let ahead: isize = if side == 0 { 10 } else { -10 };
                 let one = f + ahead;
                 if at(one) == 0 {
-                    add(from, one as usize);
+                    list.push(entry(from, one as usize));
                     let two = one + ahead;
                     if p & MOVED == 0 && at(two) == 0 {
-                        add(from, two as usize);
+                        list.push(entry(from, two as usize));
                     }
                 }
                 // DIRECT's pawn captures: +11, +9 for White, -11, -9 for Black.
@@ -690,7 +744,7 @@ pub fn sargon_moves(b: &Board, pos: &Position) -> MoveList {
                     if opponent(at(to))
                         || (at(to) == 0 && pos.ep_square() == square_of(to as usize))
                     {
-                        add(from, to as usize);
+                        list.push(entry(from, to as usize));
                     }
                 }
             }
@@ -710,7 +764,7 @@ pub fn sargon_moves(b: &Board, pos: &Position) -> MoveList {
                         if q == BORDER || (q != 0 && !opponent(q)) {
                             break;
                         }
-                        add(from, to as usize);
+                        list.push(entry(from, to as usize));
                         if q != 0 || !slide {
                             break;
                         }
@@ -718,9 +772,13 @@ pub fn sargon_moves(b: &Board, pos: &Position) -> MoveList {
                 }
                 if t == KING {
                     // CASTLE: king's side first (the king two squares towards the rook).
+                    // CASTLE tests the squares itself: only legal castling is made.
                     for to in [f + 2, f - 2] {
                         if at(to) != BORDER {
-                            add(from, to as usize);
+                            let (m, legal) = entry(from, to as usize);
+                            if legal {
+                                list.push((m, true));
+                            }
                         }
                     }
                 }
@@ -760,6 +818,8 @@ struct Fndmov<'c, 'i, 'b> {
     seldepth: usize,
     /// Every POINTS of the search in order, when asked: (ply, from, to, score byte).
     log: Option<Vec<PointsCall>>,
+    /// POSQ as MOVE and UNMOVE leave it.
+    queens: Queens,
 }
 
 /// One call of POINTS in a search: the ply (0 for the root position), the move just made
@@ -769,7 +829,7 @@ pub type PointsCall = (u8, u8, u8, u8);
 impl Fndmov<'_, '_, '_> {
     fn evaluate_here(&mut self, m: Move, p: usize, mover: u8, move_number: u16) -> u8 {
         let moved_to = index(m.to());
-        let pins = find_pins(&self.board, royals(&self.board, &self.pos));
+        let pins = find_pins(&self.board, royals(&self.pos, self.queens));
         let v = points(
             &self.board,
             &pins,
@@ -788,6 +848,27 @@ impl Fndmov<'_, '_, '_> {
         v
     }
 
+    /// MOVE on the board and POSQ (the position is made by the caller).
+    fn make_move(&mut self, m: Move) {
+        let (from, to) = (index(m.from()), index(m.to()));
+        queens_after_move(&mut self.queens, &self.board, from, to, m.promotion() != 0);
+        make_on_board(&mut self.board, &self.pos, m);
+    }
+
+    /// UNMOVE: the board back to `saved` (the board before the move), POSQ as UNMOVE leaves it.
+    fn unmake_move(&mut self, m: Move, saved: Board) {
+        let (from, to) = (index(m.from()), index(m.to()));
+        queens_after_unmove(&mut self.queens, &saved, from, to, m.promotion() != 0);
+        self.board = saved;
+    }
+
+    /// An illegal move the program makes and takes back at once: only POSQ changes.
+    fn make_and_take_back(&mut self, m: Move) {
+        let saved = self.board;
+        self.make_move(m);
+        self.unmake_move(m, saved);
+    }
+
     /// EVAL: makes the move, scores it with POINTS, takes it back.
     fn eval_move(&mut self, m: Move, p: usize) -> Option<u8> {
         if self.budget.tick() {
@@ -796,11 +877,11 @@ impl Fndmov<'_, '_, '_> {
         let mover = self.pos.side();
         let number = self.pos.fullmove_number();
         let saved = self.board;
-        make_on_board(&mut self.board, &self.pos, m);
+        self.make_move(m);
         let undo = self.pos.make(m);
         let v = self.evaluate_here(m, p, mover, number);
         self.pos.unmake(m, &undo);
-        self.board = saved;
+        self.unmake_move(m, saved);
         Some(v)
     }
 
@@ -833,29 +914,39 @@ impl Fndmov<'_, '_, '_> {
     fn node(&mut self, p: usize) -> NodeEnd {
         self.seldepth = self.seldepth.max(p);
         let in_check = self.pos.in_check();
-        let moves = sargon_moves(&self.board, &self.pos);
-        let mut order: Vec<Move> = moves.iter().copied().collect();
+        let mut order = generated_moves(&self.board, &self.pos);
+        let any_legal = order.iter().any(|&(_, legal)| legal);
         if p < self.plymax {
-            // SORTM: each move scored by EVAL, lowest (best for the mover) first, ties in
-            // generation order.
+            // SORTM: each move scored by EVAL (an illegal one made, found illegal and taken
+            // back), lowest (best for the mover) first, ties in generation order; the search
+            // then skips the illegal ones.
             let mut scored = Vec::with_capacity(order.len());
-            for &m in &order {
+            for &(m, legal) in &order {
+                if !legal {
+                    self.make_and_take_back(m);
+                    continue;
+                }
                 match self.eval_move(m, p) {
                     Some(v) => scored.push((v, m)),
                     None => return NodeEnd::Aborted,
                 }
             }
             scored.sort_by_key(|&(v, _)| v);
-            order = scored.into_iter().map(|(_, m)| m).collect();
+            order = scored.into_iter().map(|(_, m)| (m, true)).collect();
         }
-        for &m in &order {
+        for &(m, legal) in &order {
             if p == 1 && self.budget.aborted {
                 return NodeEnd::Aborted;
+            }
+            if !legal {
+                // The last ply: the move is made, found illegal and taken back.
+                self.make_and_take_back(m);
+                continue;
             }
             let mover = self.pos.side();
             let number = self.pos.fullmove_number();
             let saved = self.board;
-            make_on_board(&mut self.board, &self.pos, m);
+            self.make_move(m);
             let undo = self.pos.make(m);
             self.pv[p + 1].clear();
             let v = if p < self.plymax || (p == self.plymax && self.pos.in_check()) {
@@ -866,26 +957,26 @@ impl Fndmov<'_, '_, '_> {
                     NodeEnd::Cut => None,
                     end => {
                         self.pos.unmake(m, &undo);
-                        self.board = saved;
+                        self.unmake_move(m, saved);
                         return end;
                     }
                 }
             } else if self.budget.tick() {
                 self.pos.unmake(m, &undo);
-                self.board = saved;
+                self.unmake_move(m, saved);
                 return NodeEnd::Aborted;
             } else {
                 Some(self.evaluate_here(m, p, mover, number))
             };
             self.pos.unmake(m, &undo);
-            self.board = saved;
+            self.unmake_move(m, saved);
             if let Some(v) = v {
                 if let Some(end) = self.back_up(p, v, Some(m)) {
                     return end;
                 }
             }
         }
-        if order.is_empty() {
+        if !any_legal {
             let v = if in_check { MATE_SCORE } else { NEUTRAL };
             if let Some(end) = self.back_up(p, v, None) {
                 return end;
@@ -895,15 +986,16 @@ impl Fndmov<'_, '_, '_> {
     }
 }
 
-/// One FNDMOV search at look-ahead `plymax`: best move, root score byte, PV; `None` when a
-/// limit ended it.
+/// One FNDMOV search at look-ahead `plymax` with POSQ `queens`: best move, root score byte,
+/// PV, the deepest ply and POSQ as the search leaves it; `None` when a limit ended it.
 fn fndmov(
     pos: &Position,
     board: &Board,
     plymax: usize,
+    queens: Queens,
     budget: &mut Budget,
-) -> Option<(Move, u8, Vec<Move>, usize)> {
-    let root = root_points(board, pos);
+) -> Option<(Move, u8, Vec<Move>, usize, Queens)> {
+    let root = root_points_with(board, pos, queens);
     let mut f = Fndmov {
         pos: pos.clone(),
         board: *board,
@@ -916,20 +1008,93 @@ fn fndmov(
         budget,
         seldepth: 0,
         log: None,
+        queens,
     };
     match f.node(1) {
         NodeEnd::Aborted => None,
-        _ => Some((f.best?, f.score[1], f.pv[1].clone(), f.seldepth)),
+        _ => Some((f.best?, f.score[1], f.pv[1].clone(), f.seldepth, f.queens)),
     }
 }
 
-/// One FNDMOV at look-ahead `plymax` on the game's position, without the book and without the
-/// search for a shorter mate: the move, the root score byte, and every POINTS of the search in
-/// the order Sargon computes them (the root position's first, at ply 0, with from and to 0).
-pub fn traced_fndmov(game: &Game, plymax: usize) -> (Option<Move>, u8, Vec<PointsCall>) {
+/// POSQ as the program keeps it when it comes to search the game's position at look-ahead
+/// `plymax`, having played the game from its start as the side to move now: d1 and d8 from
+/// the start position (ROYALT's queens from a position set up), then every move of the game
+/// as MOVE makes it, and before each of the program's own moves the net change its search
+/// made (see [`Queens`]). A search can change POSQ only when POSQ does not name each side's
+/// one queen (or 0 for none), or a pawn could promote within it; only those searches are run
+/// again, at `plymax`. `None` when a limit ended a search.
+fn queens_of_game(game: &Game, plymax: usize, budget: &mut Budget) -> Option<Queens> {
+    let mut pos = game.start().clone();
+    let mut board = initial_board(&pos);
+    let mut queens = if pos == Position::startpos() {
+        QUEENS_AT_START
+    } else {
+        queens_on_board(&board)
+    };
+    let program = game.position().side();
+    for &m in game.moves() {
+        if pos.side() == program
+            && book_move(&pos, REFRESH_BIT_ON_JUPITER3).is_none()
+            && !search_keeps_queens(&board, queens, plymax)
+        {
+            queens = fndmov(&pos, &board, plymax, queens, budget)?.4;
+        }
+        let (from, to) = (index(m.from()), index(m.to()));
+        queens_after_move(&mut queens, &board, from, to, m.promotion() != 0);
+        make_on_board(&mut board, &pos, m);
+        pos.play(m);
+    }
+    Some(queens)
+}
+
+/// Whether a search at look-ahead `plymax` (one more ply for a check) leaves POSQ as it is:
+/// it names each side's one queen, or 0 for a side without one, and no pawn can reach its last
+/// rank within the search.
+fn search_keeps_queens(b: &Board, queens: Queens, plymax: usize) -> bool {
+    // The moves a side gets in plymax + 1 plies, at most.
+    let reach = (plymax + 2) / 2;
+    let mut count = [0usize; 2];
+    let mut at = [0usize; 2];
+    for (ix, &p) in b.iter().enumerate().take(99).skip(21) {
+        if p == BORDER || p == 0 {
+            continue;
+        }
+        let c = (p >> 7) as usize;
+        match p & 7 {
+            QUEEN => {
+                count[c] += 1;
+                at[c] = ix;
+            }
+            PAWN => {
+                let rank = (ix - 21) / 10;
+                let steps = if c == 0 { 7 - rank } else { rank };
+                let moves = if p & MOVED == 0 { steps - 1 } else { steps };
+                if moves <= reach {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    (0..2).all(|c| match count[c] {
+        0 => queens[c] == 0,
+        1 => queens[c] == at[c],
+        _ => false,
+    })
+}
+
+/// One FNDMOV at look-ahead `plymax` with POSQ `queens` on the game's position, without the
+/// book and without the search for a shorter mate: the move, the root score byte, and every
+/// POINTS of the search in the order Sargon computes them (the root position's first, at ply
+/// 0, with from and to 0).
+pub fn traced_fndmov(
+    game: &Game,
+    plymax: usize,
+    queens: Queens,
+) -> (Option<Move>, u8, Vec<PointsCall>) {
     let pos = game.position();
     let board = board_of_game(game);
-    let root = root_points(&board, pos);
+    let root = root_points_with(&board, pos, queens);
     let control = SearchControl::default();
     let mut budget = Budget::new(&Limits::default(), pos.side(), &control);
     let mut f = Fndmov {
@@ -944,6 +1109,7 @@ pub fn traced_fndmov(game: &Game, plymax: usize) -> (Option<Move>, u8, Vec<Point
         budget: &mut budget,
         seldepth: 0,
         log: Some(vec![(0, 0, 0, root.valm)]),
+        queens,
     };
     f.node(1);
     (f.best, f.score[1], f.log.unwrap_or_default())
@@ -994,7 +1160,10 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
         if plymax > first && !budget.may_deepen() {
             break;
         }
-        let Some(found) = fndmov(pos, &board, plymax, &mut budget) else {
+        let Some(queens) = queens_of_game(game, plymax, &mut budget) else {
+            break;
+        };
+        let Some(found) = fndmov(pos, &board, plymax, queens, &mut budget) else {
             break;
         };
         budget.arm();
@@ -1007,13 +1176,13 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
                 break;
             };
             if in_effect != plymax {
-                match fndmov(pos, &board, in_effect, &mut budget) {
+                match fndmov(pos, &board, in_effect, queens, &mut budget) {
                     Some(f) => found = f,
                     None => break,
                 }
             }
         }
-        let (best, score, pv, seldepth) = found;
+        let (best, score, pv, seldepth, _) = found;
         let r = SearchResult {
             best: Some(best),
             score: score_to_cp(score, pv.len()),
@@ -1064,7 +1233,8 @@ fn look_ahead_in_effect(game: &Game, plymax: usize, budget: &mut Budget) -> Opti
         if book_move(g.position(), REFRESH_BIT_ON_JUPITER3).is_some() {
             break;
         }
-        let found = fndmov(g.position(), &board_of_game(&g), plymax, budget)?;
+        let queens = queens_of_game(&g, plymax, budget)?;
+        let found = fndmov(g.position(), &board_of_game(&g), plymax, queens, budget)?;
         if found.1 != MATE_SCORE {
             break;
         }
@@ -1073,7 +1243,8 @@ fn look_ahead_in_effect(game: &Game, plymax: usize, budget: &mut Budget) -> Opti
     }
     let mut in_effect = plymax;
     for g in chain.iter().rev() {
-        let found = fndmov(g.position(), &board_of_game(g), in_effect, budget)?;
+        let queens = queens_of_game(g, in_effect, budget)?;
+        let found = fndmov(g.position(), &board_of_game(g), in_effect, queens, budget)?;
         if found.1 == MATE_SCORE {
             in_effect = in_effect.saturating_sub(2);
         }

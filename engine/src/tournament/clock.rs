@@ -57,7 +57,9 @@ fn seconds(text: &str, what: &str) -> Result<Duration, String> {
             "{what} {text} is out of range (0 to {MAX_PERIOD_SECONDS} seconds)"
         ));
     }
-    Ok(Duration::from_secs_f64(v))
+    // Milliseconds, as the PGN tag prints them: the clock a game runs on is the one its tag
+    // names (`0.0004` is no time at all).
+    Ok(Duration::from_millis((v * 1000.0).round() as u64))
 }
 
 fn fmt_seconds(d: Duration) -> String {
@@ -284,6 +286,10 @@ mod tests {
             assert_eq!(tc(s).to_string(), s);
         }
         assert_eq!(tc(" 40 / 7200.0 ").to_string(), "40/7200");
+        // Times are whole milliseconds, as printed: the tag names the clock the game runs on.
+        assert_eq!(tc("0.1844674").to_string(), "0.184");
+        assert_eq!(tc("0.1844674"), tc("0.184"));
+        assert!("0.0004".parse::<TimeControl>().is_err());
         for (bad, why) in [
             ("", "empty period"),
             ("x", "not a number of seconds"),

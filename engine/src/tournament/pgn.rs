@@ -316,9 +316,13 @@ pub fn read_pgn(text: &str, source: &str) -> Result<Vec<PgnGame>, PgnError> {
     }
     if let Some(g) = current {
         if in_movetext || !g.tags.is_empty() {
+            // The place is the end of the file, where the result is missing.
+            let start = g.place.rsplit(':').next().unwrap_or("?");
             return Err(PgnError {
-                place: g.place.clone(),
-                reason: "the game has no result at its end (1-0, 0-1, 1/2-1/2 or *)".into(),
+                place: r.place(),
+                reason: format!(
+                    "the game from line {start} has no result at its end (1-0, 0-1, 1/2-1/2 or *)"
+                ),
             });
         }
     }
@@ -386,7 +390,12 @@ mod tests {
                 "t:3:1",
                 "has no result",
             ),
-            ("[Event \"x\"]\n1. e4\n", "t:1", "no result at its end"),
+            (
+                "[Event \"x\"]\n1. e4\n",
+                "t:3:1",
+                "the game from line 1 has no result at its end",
+            ),
+            ("\n\nὙ", "t:3:2", "the game from line 3 has no result"),
             ("1. e4 ) 1-0", "t:1:7", "without its opening bracket"),
         ] {
             let e = read_pgn(text, "t").unwrap_err();

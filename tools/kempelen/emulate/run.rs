@@ -49,9 +49,11 @@ pub struct RunArgs {
     /// Initial stack pointer (6502: S in the low byte). Default: top of the stack region.
     #[arg(long, value_parser = parse_address)]
     pub sp: Option<u16>,
-    /// The machine: a personality (kim-1, cpm, jupiter-3, or a FILE.toml of one's own: memory
-    /// map, monitor routines served by the host, clock), or a clock profile only (see
-    /// `kempelen machines`). Default clock: zx-spectrum (Z80), kim-1 (6502).
+    /// The machine: a personality (the historical kim-1, cpm, jupiter-3; the machines Kempelen's
+    /// builds are made for, zx-spectrum, msx, trs-80, c64, apple-2, atari-800; or a FILE.toml of
+    /// one's own: memory map, ROM or monitor routines served by the host, clock), or a clock
+    /// profile only (see `kempelen machines --personalities`). Default clock: zx-spectrum
+    /// (Z80), kim-1 (6502).
     #[arg(long = "machine", value_name = "ID|FILE.toml")]
     pub machine: Option<String>,
     /// Cycle budget: exceeding it stops the run with an error.
