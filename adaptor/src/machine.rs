@@ -186,10 +186,11 @@ impl Adaptor {
 
 /// `; output: ...` for an error message, or nothing when the program printed nothing.
 fn printed(out: &str) -> String {
-    if out.trim().is_empty() {
+    let line = one_line(out);
+    if line.trim().is_empty() {
         String::new()
     } else {
-        format!("; output: {}", one_line(out))
+        format!("; output: {}", line.trim())
     }
 }
 
