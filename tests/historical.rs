@@ -633,3 +633,80 @@ fn sargon_time_model() {
     }
     s.finish();
 }
+
+/// `kempelen bench --program`: the three programs on the first three bench positions, Sargon
+/// at look-ahead 1, Microchess at its one fixed search. Node and cycle counts are exact: two
+/// runs agree to the cycle, they equal the committed data file of the bench chart
+/// (docs/history/program-speed.json, made by the command in its `command` field) position by
+/// position, and a few are asserted as numbers. Positions per second follow from them.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm, microchess.h65 and microchess_drictor.asm; 6 s in a release build"]
+fn program_bench_counts_exactly_and_agrees_with_the_chart_data() {
+    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+        return;
+    };
+    for file in ["sargon-z80.asm", "microchess.h65", "microchess_drictor.asm"] {
+        assert!(
+            Path::new(&dir).join(file).exists(),
+            "{dir}/{file} is missing"
+        );
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let files: Vec<String> = [
+        "sargon-jupiter3.toml",
+        "microchess-kim1.toml",
+        "microchess-rictor.toml",
+    ]
+    .iter()
+    .map(|f| format!("{root}/adaptors/{f}"))
+    .collect();
+    let mut args = vec!["bench"];
+    for f in &files {
+        args.extend(["--program", f.as_str()]);
+    }
+    args.extend(["--level", "1", "--positions", "3", "--json"]);
+    let run = || {
+        let (stdout, _) = common::succeeds(&args);
+        kempelen_claims::programs::parse("bench --program --json", &stdout).unwrap()
+    };
+    let first = run();
+    assert_eq!(first, run(), "two runs of the same bench differ");
+    let committed = kempelen_claims::programs::measured().unwrap();
+    for p in &first.programs {
+        assert_eq!(p.levels.len(), 1, "{}", p.program);
+        let l = &p.levels[0];
+        assert_eq!(
+            (l.positions, l.positions_searched),
+            (3, 2),
+            "{}: {l:?}",
+            p.program
+        );
+        let data = committed
+            .programs
+            .iter()
+            .find(|d| d.program == p.program)
+            .unwrap_or_else(|| panic!("{} is not in the data file", p.program));
+        let data_level = data
+            .levels
+            .iter()
+            .find(|d| d.level == l.level)
+            .unwrap_or_else(|| panic!("{}: no {:?} in the data file", p.program, l.level));
+        assert_eq!(l.rows[..], data_level.rows[..3], "{}", p.program);
+        assert!(l.positions_per_second > 0.0);
+    }
+    // The start position is answered from the opening book (no node); kiwipete is searched.
+    let nodes = |i: usize, row: usize| first.programs[i].levels[0].rows[row].nodes;
+    for i in 0..3 {
+        assert_eq!(nodes(i, 0), Some(0), "{}", first.programs[i].program);
+    }
+    assert_eq!(first.programs[0].levels[0].level, Some(1));
+    assert_eq!(
+        nodes(0, 1),
+        Some(49),
+        "Sargon's evaluations of kiwipete at look-ahead 1"
+    );
+    assert_eq!(nodes(1, 1), Some(199_103));
+    assert_eq!(nodes(2, 1), Some(196_942));
+    assert_eq!(first.programs[1].levels[0].level, None);
+}

@@ -126,7 +126,8 @@ fn check_cargo(words: &[String]) -> Result<(), String> {
 fn output_flags(command: &str) -> &'static [&'static str] {
     match command {
         "asm" => &["-o", "--output", "--listing", "--symbols"],
-        "bench" | "tree" => &["--svg"],
+        "bench" => &["--svg", "--save"],
+        "tree" => &["--svg"],
         "tournament" => &["--pgn"],
         "claims" => &["--markdown"],
         "play" => &["--write-rom"],

@@ -33,6 +33,9 @@ struct AdaptorFile {
     pub(crate) turn_budget: Option<u64>,
     /// The colour the program can play (`white`, `black`; default either).
     pub(crate) plays: Option<String>,
+    /// What the program searches, in words (for a program without levels: what it always
+    /// searches); reports print it.
+    pub(crate) search: Option<String>,
     #[serde(default)]
     pub(crate) image: Vec<ImageSpec>,
     #[serde(default)]
@@ -526,6 +529,10 @@ pub struct Adaptor {
     pub(crate) pieces: Option<Pieces>,
     /// The addresses of the node routines and what a node is.
     pub(crate) nodes: Option<(Vec<u16>, String)>,
+    /// The node routines as the file names them (symbols or addresses).
+    pub(crate) node_routines: Vec<String>,
+    /// What the program searches, in words.
+    pub(crate) search: Option<String>,
     pub(crate) best: Option<Best>,
     pub(crate) score: Option<Score>,
     pub(crate) ram_board: Option<RamBoard>,
@@ -608,6 +615,58 @@ fn plain_symbol_or_addr(symbols: &[(String, u16)], s: &str) -> Result<u16> {
                 AdaptorError::Symbol(s.to_string())
             }
         }),
+    }
+}
+
+/// What an adaptor file says of its program, for reports (`kempelen bench --program`).
+impl Adaptor {
+    /// The program's name (`name`).
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The machine it runs on: the personality's id, else the clock profile's.
+    pub fn machine(&self) -> &str {
+        self.personality
+            .as_ref()
+            .map_or(self.clock.id, |p| p.id.as_str())
+    }
+
+    /// The clock its time is counted at.
+    pub fn clock(&self) -> &'static ClockProfile {
+        self.clock
+    }
+
+    /// Whether the program has levels (the file's `[depth]`): the deepest one the keys accept,
+    /// or `None`.
+    pub fn max_level(&self) -> Option<u32> {
+        self.has_levels.then(|| self.depth.clamp(u32::MAX))
+    }
+
+    /// The level it plays at without a limit (`[depth] default`), when it has levels.
+    pub fn default_level(&self) -> Option<u32> {
+        self.has_levels.then(|| self.depth_for(None))
+    }
+
+    /// The levels of the file's time model (`[[level]]`), lowest first.
+    pub fn modelled_levels(&self) -> Vec<u32> {
+        let mut l: Vec<u32> = self.levels.iter().map(|l| l.depth).collect();
+        l.sort_unstable();
+        l.dedup();
+        l
+    }
+
+    /// What the program searches, in words (the file's `search`).
+    pub fn search(&self) -> Option<&str> {
+        self.search.as_deref()
+    }
+
+    /// The node routines as the file names them and what a node is (`[nodes]`), when the
+    /// adaptor counts nodes.
+    pub fn node_routines(&self) -> Option<(&[String], &str)> {
+        self.nodes
+            .as_ref()
+            .map(|(_, what)| (self.node_routines.as_slice(), what.as_str()))
     }
 }
 
@@ -1030,6 +1089,12 @@ impl Adaptor {
             author: f.author,
             pieces,
             nodes,
+            node_routines: f
+                .nodes
+                .as_ref()
+                .map(|n| n.routines.clone())
+                .unwrap_or_default(),
+            search: f.search.clone(),
             best,
             score,
             ram_board,

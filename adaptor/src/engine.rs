@@ -47,6 +47,24 @@ pub struct AdaptorEngine {
     level: u32,
     /// The `Realtime` option.
     realtime: bool,
+    /// The exact figures of the last search's turn.
+    last: Option<SearchFigures>,
+}
+
+/// The exact figures of the turn in which the program computed (or was stopped computing) its
+/// move: what `kempelen bench --program` reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchFigures {
+    /// The turn's cycles (emulated time = cycles / the machine's clock), from the key that
+    /// starts the search to the program's next wait for a key.
+    pub cycles: u64,
+    /// The entries to the adaptor's node routines in that turn (`None`: the adaptor counts no
+    /// nodes).
+    pub nodes: Option<u64>,
+    /// The level it searched at (`None`: the program has no levels).
+    pub level: Option<u32>,
+    /// Whether the turn was ended before the program answered (stop, time or node limit).
+    pub stopped: bool,
 }
 
 impl AdaptorEngine {
@@ -58,7 +76,18 @@ impl AdaptorEngine {
             known: None,
             level: 0,
             realtime: false,
+            last: None,
         })
+    }
+
+    /// The adaptor file as read.
+    pub fn adaptor(&self) -> &Adaptor {
+        &self.adaptor
+    }
+
+    /// The exact figures of the last search, when it reached the program's search turn.
+    pub fn last_search(&self) -> Option<SearchFigures> {
+        self.last
     }
 
     /// Holds the emulation to the machine's clock while the program computes its move.
@@ -328,6 +357,7 @@ impl Engine for AdaptorEngine {
                 a.name
             )));
         }
+        self.last = None;
         let level = self.level_for(limits, pos.side());
         let deadline = time::budget(limits, pos.side())
             .hard
@@ -361,6 +391,12 @@ impl Engine for AdaptorEngine {
             }
         };
         let time = a.clock.duration(turn.cycles);
+        self.last = Some(SearchFigures {
+            cycles: turn.cycles,
+            nodes: turn.nodes,
+            level: if a.has_levels { level } else { None },
+            stopped: turn.end != TurnEnd::Waiting,
+        });
         let (best, printed, score_raw) = match turn.end {
             TurnEnd::Waiting => match self.read_reply(game, &turn.out) {
                 Ok((best, printed)) => {

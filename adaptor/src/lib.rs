@@ -28,5 +28,5 @@ pub mod player;
 mod setup;
 
 pub use description::Adaptor;
-pub use engine::AdaptorEngine;
+pub use engine::{AdaptorEngine, SearchFigures};
 pub use error::AdaptorError;

@@ -3,13 +3,17 @@
 //! point a measurement at its machine's clock, drawn with plotters' SVG backend. Four panels:
 //! search speed against CPU clock (log-log), code size, RAM in use, RAM per ply. Measured
 //! bars are blue, reported historical figures grey, estimates orange and labelled as such;
-//! where a source gives a range, the bar's lighter part spans it.
+//! where a source gives a range, the bar's lighter part spans it. The historical programs
+//! themselves, measured inside Kempelen (`kempelen bench --program`, the data file
+//! [`programs::DATA_PATH`](crate::programs::DATA_PATH)), are squares in the speed panel, one a
+//! level, labelled "measured" beside the documents' figures.
 
 use kempelen_roms::bench::PortBench;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use crate::figures::{Figure, HISTORICAL, Historical};
+use crate::programs;
 
 const MEASURED: RGBColor = RGBColor(31, 119, 180);
 /// Colours of the measured builds in the speed panel, in the order benched.
@@ -78,19 +82,20 @@ fn err<E: std::fmt::Display>(e: E) -> ChartError {
 pub fn draw(builds: &[PortBench]) -> Result<String, ChartError> {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, 1650)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, 1770)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
         // The speed chart, and its legend below it (beside the points it would cover them,
         // and its long labels would run past the right edge).
         let (speed, rest) = root.split_vertically(540);
-        let (legend, rest) = rest.split_vertically(190);
+        let (legend, rest) = rest.split_vertically(310);
         let (code, rest) = rest.split_vertically(300);
         let (ram, rest) = rest.split_vertically(290);
         let (per_ply, footer) = rest.split_vertically(280);
         let entries = speed_panel(&speed, builds)?;
         legend_panel(&legend, &entries)?;
-        let note = "Blue: measured by kempelen bench (exact emulator counts). Grey and other colours: \
-             figures from docs/history/figures.toml with their sources. Orange: an estimate, not a measurement.";
+        let note = "Blue: measured by kempelen bench (exact emulator counts). Squares: the historical \
+             programs themselves, measured by kempelen bench --program on their machines (docs/history/program-speed.json). \
+             Grey and other colours: figures from docs/history/figures.toml with their sources. Orange: an estimate, not a measurement.";
         for (i, line) in wrap(note, CHARS_PER_LINE).iter().enumerate() {
             footer
                 .draw(&Text::new(
@@ -206,6 +211,8 @@ enum Glyph {
     Line(RGBColor, u32),
     /// A triangle in this style.
     Triangle(ShapeStyle),
+    /// A square of this colour (a historical program, measured).
+    Square(RGBColor),
 }
 
 /// One entry of the speed chart's legend.
@@ -235,6 +242,12 @@ where
                 .map_err(err)?,
             Glyph::Triangle(style) => area
                 .draw(&TriangleMarker::new((40, mid), 6, style))
+                .map_err(err)?,
+            Glyph::Square(color) => area
+                .draw(&Rectangle::new(
+                    [(35, mid - 5), (45, mid + 5)],
+                    color.filled(),
+                ))
                 .map_err(err)?,
         }
         for line in wrap(&e.label, CHARS_PER_LINE - 10) {
@@ -357,6 +370,8 @@ where
             .map_err(err)?;
     }
 
+    programs_measured(&mut chart, &mut legend)?;
+
     let markers = [
         ShapeStyle::from(&RGBColor(200, 30, 30)).filled(),
         ShapeStyle::from(&RGBColor(40, 150, 40)).filled(),
@@ -425,6 +440,99 @@ where
         }
     }
     Ok(legend)
+}
+
+/// Colours of the measured historical programs, in the data file's order.
+const PROGRAMS: [RGBColor; 3] = [
+    RGBColor(20, 50, 130),
+    RGBColor(0, 120, 80),
+    RGBColor(150, 80, 0),
+];
+
+/// The historical programs measured by `kempelen bench --program` (the compiled-in data file):
+/// a square per level at the machine's clock, labelled with the level and "measured".
+fn programs_measured<DB: DrawingBackend>(
+    chart: &mut ChartContext<
+        '_,
+        DB,
+        Cartesian2d<
+            plotters::coord::combinators::LogCoord<f64>,
+            plotters::coord::combinators::LogCoord<f64>,
+        >,
+    >,
+    legend: &mut Vec<LegendEntry>,
+) -> Result<(), ChartError>
+where
+    DB::ErrorType: 'static,
+{
+    let speeds = programs::measured().map_err(err)?;
+    // Every point: (program index, level, clock, positions per second).
+    let mut points = Vec::new();
+    for (i, p) in speeds.programs.iter().enumerate() {
+        for l in &p.levels {
+            points.push((i, l.level, p.clock_mhz, l.positions_per_second));
+        }
+    }
+    // The labels of the points on one clock are stacked from the highest point down, 15
+    // pixels apart at least, so that levels and programs close together stay readable.
+    points.sort_by(|a, b| a.2.total_cmp(&b.2).then(b.3.total_cmp(&a.3)));
+    let mut last: Option<(f64, i32)> = None;
+    for &(i, level, mhz, pps) in &points {
+        let color = PROGRAMS[i % PROGRAMS.len()];
+        let (_, py) = chart.backend_coord(&(mhz, pps));
+        let y = match last {
+            Some((m, prev)) if m == mhz => (prev + 15).max(py - 6),
+            _ => py - 20,
+        };
+        last = Some((mhz, y));
+        let level = match level {
+            Some(l) => format!(" level {l}"),
+            None => String::new(),
+        };
+        chart
+            .draw_series(std::iter::once(
+                EmptyElement::at((mhz, pps))
+                    + Rectangle::new([(-5, -5), (5, 5)], color.filled())
+                    + Text::new(
+                        format!(
+                            "{}{level} {pps:.1}/s (measured)",
+                            speeds.programs[i].program
+                        ),
+                        (10, y - py),
+                        (FONT, 13).into_font().color(&color),
+                    ),
+            ))
+            .map_err(err)?;
+    }
+    for (p, color) in speeds.programs.iter().zip(PROGRAMS.iter().cycle()) {
+        let color = *color;
+        let figures: Vec<String> = p
+            .levels
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {:.1} ({} of {} positions)",
+                    programs::ProgramSpeed::level_label(l.level),
+                    l.positions_per_second,
+                    l.positions_searched,
+                    l.positions
+                )
+            })
+            .collect();
+        legend.push(LegendEntry {
+            label: format!(
+                "{} on the {} at {} MHz, measured by kempelen bench --program: {} per emulated second; {} [{}]",
+                p.program,
+                p.machine,
+                p.clock_mhz,
+                p.node,
+                figures.join(", "),
+                programs::DATA_PATH
+            ),
+            glyph: Glyph::Square(color),
+        });
+    }
+    Ok(())
 }
 
 /// The program's name without the parenthesis.
@@ -552,6 +660,29 @@ mod tests {
         for (_, y, _, text) in legend {
             assert!(*y > 540.0, "inside the chart: {text}");
         }
+    }
+
+    #[test]
+    fn the_measured_programs_are_drawn_beside_the_documents_figures() {
+        let svg = draw(&[]).unwrap();
+        let all: Vec<String> = texts(&svg).into_iter().map(|t| t.3).collect();
+        let speeds = programs::measured().unwrap();
+        for p in &speeds.programs {
+            for l in &p.levels {
+                let level = l.level.map(|l| format!(" level {l}")).unwrap_or_default();
+                let label = format!(
+                    "{}{level} {:.1}/s (measured)",
+                    p.program, l.positions_per_second
+                );
+                assert!(all.contains(&label), "no `{label}` in the chart");
+            }
+        }
+        // The documents' estimate stays, labelled as one.
+        assert!(
+            all.iter()
+                .any(|t| t.starts_with("Sargon 5-40") && t.ends_with("(estimate)")),
+            "the estimate of the documents is gone"
+        );
     }
 
     #[test]

@@ -8,10 +8,13 @@
 //!   with a verdict; `kempelen claims` prints it, `docs/CLAIMS.md` is its Markdown.
 //! - [`chart`]: the chart of `kempelen bench --svg`: the 8-bit builds' measured figures beside
 //!   the historical programs', drawn as SVG.
+//! - [`programs`]: the historical programs' speed measured inside Kempelen (`kempelen bench
+//!   --program`), and its data file `docs/history/program-speed.json` (compiled in) for the chart.
 //! - [`tree`]: the tree a search visits, drawn as text, SVG or JSON; by default the lost
 //!   figure of C. Zwerschke's "Tartan" article (TOS 1/1991).
 
 pub mod chart;
 pub mod figures;
 pub mod ledger;
+pub mod programs;
 pub mod tree;

@@ -1,6 +1,7 @@
 //! `kempelen bench`: the fixed bench positions at a fixed depth per profile, printing each
 //! position's nodes, the deterministic node total and the speed. `--cpu z80`, `--cpu 6502` or
-//! both (`--cpu z80,6502`) run the 8-bit builds' bench instead (`port_bench`).
+//! both (`--cpu z80,6502`) run the 8-bit builds' bench instead (`port_bench`); `--program
+//! FILE.toml` measures a historical program on its machine (`program_bench`).
 
 use crate::engine_common::{CpuArg, backend, nps};
 use kempelen_engine::{Profile, bench};
@@ -59,6 +60,21 @@ pub struct BenchArgs {
     /// clock's alone (one run); a model's id picks it where a machine has it.
     #[arg(long, value_name = "MODEL", value_parser = crate::engine_common::parse_timing)]
     pub timing: Option<kempelen_emulator::Timing>,
+    /// A historical program's speed on its own machine (repeatable): its adaptor file
+    /// (adaptors/); it searches the bench positions at each level, and its positions per second
+    /// at the machine's clock are its counted node routine's entries per emulated second.
+    #[arg(long, value_name = "FILE.toml")]
+    pub program: Vec<std::path::PathBuf>,
+    /// --program: the levels to search (default: those of the adaptor file's time model).
+    #[arg(long, value_delimiter = ',', value_name = "N")]
+    pub level: Vec<u32>,
+    /// --program: only the first N bench positions.
+    #[arg(long, value_name = "N")]
+    pub positions: Option<usize>,
+    /// --program: also write the figures as JSON to FILE (the bench chart's data file is
+    /// docs/history/program-speed.json).
+    #[arg(long, value_name = "FILE")]
+    pub save: Option<std::path::PathBuf>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
@@ -66,6 +82,48 @@ pub struct BenchArgs {
 
 /// Runs the command.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
+    if !args.program.is_empty() {
+        for (given, name) in [
+            (!args.cpu.is_empty(), "--cpu"),
+            (args.profile.is_some(), "--profile"),
+            (
+                args.depth.is_some(),
+                "--depth (a program's depth is its --level)",
+            ),
+            (
+                args.machine.is_some(),
+                "--machine (a program runs on its adaptor file's machine)",
+            ),
+            (args.suite.is_some(), "--suite"),
+            (args.ram_suite.is_some(), "--ram-suite"),
+            (
+                args.svg.is_some(),
+                "--svg (the chart draws the programs' figures from docs/history/program-speed.json)",
+            ),
+            (args.jobs.is_some(), "--jobs"),
+            (args.timing.is_some(), "--timing"),
+        ] {
+            if given {
+                anyhow::bail!("{name} does not go with --program: bench the programs on their own");
+            }
+        }
+        return super::program_bench::run(&super::program_bench::ProgramBenchOptions {
+            programs: args.program.clone(),
+            levels: args.level.clone(),
+            positions: args.positions,
+            json: args.json,
+            save: args.save.clone(),
+        });
+    }
+    for (given, name) in [
+        (!args.level.is_empty(), "--level"),
+        (args.positions.is_some(), "--positions"),
+        (args.save.is_some(), "--save"),
+    ] {
+        if given {
+            anyhow::bail!("{name} belongs to the program bench: add --program FILE.toml");
+        }
+    }
     let mut ports = Vec::new();
     for &cpu in &args.cpu {
         if let Some(port) = crate::engine_common::present_port(cpu)? {
