@@ -493,3 +493,110 @@ fn the_handshake_names_the_authors_and_realtime_paces_the_program() {
         "{seen:?}"
     );
 }
+
+/// `kempelen bench --program` on a program that ships with Kempelen: the console front end,
+/// assembled from its source, with levels (`[depth]`) and its node routine (`count_node`, the
+/// search's node counter) named in a copy of its adaptor file. Each position's nodes are the
+/// native reference search's at that depth (the build reproduces it node for node), two runs
+/// agree to the cycle, and positions per second are the nodes over the cycles at the clock.
+#[test]
+fn program_bench_counts_the_named_node_routine_exactly() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("program-bench");
+    let shipped = std::fs::read_to_string(root.join("adaptors/kempelen-console-z80.toml")).unwrap();
+    assert!(shipped.contains("file = \"console.bin\""));
+    let text = shipped.replace(
+        "file = \"console.bin\"",
+        &format!(
+            "file = \"{}\"\nassemble = {{ cpu = \"z80\" }}",
+            root.join("roms-src/z80/console.asm").display()
+        ),
+    ) + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"count_node\"]\nwhat = \"nodes (entries to count_node)\"\n";
+    let file = dir.join("counted.toml");
+    std::fs::write(&file, text).unwrap();
+    let f = file.to_str().unwrap();
+    let args = [
+        "bench",
+        "--program",
+        f,
+        "--level",
+        "1,2",
+        "--positions",
+        "3",
+        "--json",
+    ];
+    let run = || {
+        let (stdout, _) = succeeds(&args);
+        kempelen_claims::programs::parse("bench --program --json", &stdout).unwrap()
+    };
+    let first = run();
+    assert_eq!(first, run(), "two runs differ");
+    let p = &first.programs[0];
+    assert_eq!(p.machine, "zx-spectrum");
+    assert_eq!(p.clock_mhz, 3.5);
+    assert_eq!(p.node_routines, ["count_node"]);
+    let levels: Vec<Option<u32>> = p.levels.iter().map(|l| l.level).collect();
+    assert_eq!(levels, [Some(1), Some(2)]);
+    for l in &p.levels {
+        assert_eq!((l.positions, l.positions_searched), (3, 3));
+        for row in &l.rows {
+            let g = kempelen_engine::Game::from_fen(&row.fen).unwrap();
+            let native = kempelen_engine::ReferenceSearch::new(
+                g.position(),
+                &g.reference_history(),
+                kempelen_engine::ReferenceLimits {
+                    depth: l.level,
+                    ..Default::default()
+                },
+            )
+            .run();
+            assert_eq!(
+                row.nodes,
+                Some(native.nodes),
+                "{} at {:?}",
+                row.name,
+                l.level
+            );
+            assert_eq!(
+                row.best,
+                native.best.map(|m| m.to_uci()),
+                "{} at {:?}",
+                row.name,
+                l.level
+            );
+        }
+        let nodes: u64 = l.rows.iter().map(|r| r.nodes.unwrap()).sum();
+        let cycles: u64 = l.rows.iter().map(|r| r.cycles.unwrap()).sum();
+        assert_eq!((l.nodes, l.cycles), (nodes, cycles));
+        let pps = nodes as f64 * 3.5e6 / cycles as f64;
+        assert!((l.positions_per_second - pps).abs() < 1e-9 * pps);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// What `bench --program` refuses, with the reason: an adaptor that counts no nodes, and the
+/// options of the other benches.
+#[test]
+fn program_bench_refuses_what_it_cannot_measure() {
+    let adaptor = console_adaptor("program-bench-refused");
+    let a = adaptor.to_str().unwrap();
+    let (ok, _, stderr) = common::kempelen(&["bench", "--program", a]);
+    assert!(!ok);
+    assert!(stderr.contains("counts no nodes"), "{stderr}");
+    let (ok, _, stderr) = common::kempelen(&["bench", "--program", a, "--cpu", "z80"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--cpu does not go with --program"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = common::kempelen(&["bench", "--level", "2"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains("--level belongs to the program bench"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = common::kempelen(&["bench", "--program", "nowhere.toml"]);
+    assert!(!ok);
+    assert!(stderr.contains("nowhere.toml"), "{stderr}");
+    std::fs::remove_dir_all(adaptor.parent().unwrap()).unwrap();
+}
