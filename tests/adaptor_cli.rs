@@ -515,6 +515,45 @@ fn program_bench_counts_the_named_node_routine_exactly() {
     let file = dir.join("counted.toml");
     std::fs::write(&file, text).unwrap();
     let f = file.to_str().unwrap();
+
+    // A suite of one's own: a position reached by moves (the program is given the game).
+    let suite = dir.join("own.epd");
+    std::fs::write(
+        &suite,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -; moves \"e2e4 e7e5 g1f3\"; id \"open game\";\n",
+    )
+    .unwrap();
+    let (stdout, _) = succeeds(&[
+        "bench",
+        "--program",
+        f,
+        "--suite",
+        suite.to_str().unwrap(),
+        "--level",
+        "2",
+        "--json",
+    ]);
+    let own = kempelen_claims::programs::parse("bench --suite --json", &stdout).unwrap();
+    assert_eq!(own.positions_file, suite.display().to_string());
+    let row = &own.programs[0].levels[0].rows[0];
+    let mut g =
+        kempelen_engine::Game::from_fen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1")
+            .unwrap();
+    for m in ["e2e4", "e7e5", "g1f3"] {
+        g.push_uci(m).unwrap();
+    }
+    assert_eq!(row.fen, g.position().to_fen());
+    let native = kempelen_engine::ReferenceSearch::new(
+        g.position(),
+        &g.reference_history(),
+        kempelen_engine::ReferenceLimits {
+            depth: Some(2),
+            ..Default::default()
+        },
+    )
+    .run();
+    assert_eq!(row.nodes, Some(native.nodes));
+
     let args = [
         "bench",
         "--program",
@@ -533,7 +572,7 @@ fn program_bench_counts_the_named_node_routine_exactly() {
     assert_eq!(first, run(), "two runs differ");
     let p = &first.programs[0];
     assert_eq!(p.machine, "zx-spectrum");
-    assert_eq!(p.clock_mhz, 3.5);
+    assert_eq!(p.mhz, 3.5);
     assert_eq!(p.node_routines, ["count_node"]);
     let levels: Vec<Option<u32>> = p.levels.iter().map(|l| l.level).collect();
     assert_eq!(levels, [Some(1), Some(2)]);

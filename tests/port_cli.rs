@@ -532,7 +532,7 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
         "AVR-Max",
         "108 bytes of stack per ply recursive",
         // The historical programs measured (docs/history/program-speed.json).
-        "Sargon 1978 (Jupiter III) level 3",
+        "Sargon 1978 (Jupiter III) level 3: ",
         "Microchess 1976 (KIM-1)",
         "Microchess (Rictor serial version)",
         "(measured)",

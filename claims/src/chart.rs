@@ -470,11 +470,12 @@ where
     let mut points = Vec::new();
     for (i, p) in speeds.programs.iter().enumerate() {
         for l in &p.levels {
-            points.push((i, l.level, p.clock_mhz, l.positions_per_second));
+            points.push((i, l.level, p.mhz, l.positions_per_second));
         }
     }
     // The labels of the points on one clock are stacked from the highest point down, 15
-    // pixels apart at least, so that levels and programs close together stay readable.
+    // pixels apart at least, so that levels and programs close together stay readable; their
+    // font is smaller than the builds' so that the long labels leave the builds' free.
     points.sort_by(|a, b| a.2.total_cmp(&b.2).then(b.3.total_cmp(&a.3)));
     let mut last: Option<(f64, i32)> = None;
     for &(i, level, mhz, pps) in &points {
@@ -494,12 +495,9 @@ where
                 EmptyElement::at((mhz, pps))
                     + Rectangle::new([(-5, -5), (5, 5)], color.filled())
                     + Text::new(
-                        format!(
-                            "{}{level} {pps:.1}/s (measured)",
-                            speeds.programs[i].program
-                        ),
+                        measured_label(&speeds.programs[i], &level, pps),
                         (10, y - py),
-                        (FONT, 13).into_font().color(&color),
+                        (FONT, 11).into_font().color(&color),
                     ),
             ))
             .map_err(err)?;
@@ -524,7 +522,7 @@ where
                 "{} on the {} at {} MHz, measured by kempelen bench --program: {} per emulated second; {} [{}]",
                 p.program,
                 p.machine,
-                p.clock_mhz,
+                p.mhz,
                 p.node,
                 figures.join(", "),
                 programs::DATA_PATH
@@ -533,6 +531,12 @@ where
         });
     }
     Ok(())
+}
+
+/// A measured program's point: its name, level, figure and what it counts, marked "measured".
+fn measured_label(p: &programs::ProgramSpeed, level: &str, pps: f64) -> String {
+    let unit = p.node.split(" (").next().unwrap_or(&p.node);
+    format!("{}{level}: {pps:.1} {unit}/s (measured)", p.program)
 }
 
 /// The program's name without the parenthesis.
@@ -670,10 +674,8 @@ mod tests {
         for p in &speeds.programs {
             for l in &p.levels {
                 let level = l.level.map(|l| format!(" level {l}")).unwrap_or_default();
-                let label = format!(
-                    "{}{level} {:.1}/s (measured)",
-                    p.program, l.positions_per_second
-                );
+                let label = measured_label(p, &level, l.positions_per_second);
+                assert!(label.contains("positions"), "{label}");
                 assert!(all.contains(&label), "no `{label}` in the chart");
             }
         }

@@ -43,7 +43,7 @@ pub struct ProgramSpeed {
     /// The clock profile its time is counted at.
     pub clock: String,
     /// That clock in MHz.
-    pub clock_mhz: f64,
+    pub mhz: f64,
     /// What a node is (the adaptor file's `[nodes] what`).
     pub node: String,
     /// The routines whose entries are counted.
@@ -173,12 +173,12 @@ pub fn check(speeds: &ProgramSpeeds) -> Result<(), String> {
         if p.levels.is_empty() {
             return Err(format!("{}: no level measured", p.program));
         }
-        if !p.clock_mhz.is_finite() || p.clock_mhz <= 0.0 {
-            return Err(format!("{}: clock_mhz {}", p.program, p.clock_mhz));
+        if !p.mhz.is_finite() || p.mhz <= 0.0 {
+            return Err(format!("{}: mhz {}", p.program, p.mhz));
         }
         for l in &p.levels {
             let what = format!("{}, {}", p.program, ProgramSpeed::level_label(l.level));
-            let again = LevelSpeed::from_rows(l.level, l.rows.clone(), p.clock_mhz);
+            let again = LevelSpeed::from_rows(l.level, l.rows.clone(), p.mhz);
             if again.positions != l.positions
                 || again.positions_searched != l.positions_searched
                 || again.nodes != l.nodes
@@ -204,7 +204,7 @@ pub fn check(speeds: &ProgramSpeeds) -> Result<(), String> {
             {
                 return Err(format!(
                     "{what}: {} s and {} positions/s do not follow from {} cycles at {} MHz and {} nodes",
-                    l.emulated_seconds, l.positions_per_second, l.cycles, p.clock_mhz, l.nodes
+                    l.emulated_seconds, l.positions_per_second, l.cycles, p.mhz, l.nodes
                 ));
             }
         }

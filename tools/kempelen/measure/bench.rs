@@ -38,7 +38,8 @@ pub struct BenchArgs {
     /// Z80, kim-1 for the 6502).
     #[arg(long, value_name = "ID")]
     pub machine: Option<String>,
-    /// 8-bit: EPD suite of the speed run and profile (default: the bundled tests/data/suite.epd).
+    /// 8-bit: EPD suite of the speed run and profile (default: the bundled tests/data/suite.epd);
+    /// --program: the positions (default: the bench positions, engine/data/bench.epd).
     #[arg(long, value_name = "FILE")]
     pub suite: Option<std::path::PathBuf>,
     /// 8-bit: the RAM table measures depths 1 to N (default 8).
@@ -68,7 +69,7 @@ pub struct BenchArgs {
     /// --program: the levels to search (default: those of the adaptor file's time model).
     #[arg(long, value_delimiter = ',', value_name = "N")]
     pub level: Vec<u32>,
-    /// --program: only the first N bench positions.
+    /// --program: only the first N positions.
     #[arg(long, value_name = "N")]
     pub positions: Option<usize>,
     /// --program: also write the figures as JSON to FILE (the bench chart's data file is
@@ -94,7 +95,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 args.machine.is_some(),
                 "--machine (a program runs on its adaptor file's machine)",
             ),
-            (args.suite.is_some(), "--suite"),
             (args.ram_suite.is_some(), "--ram-suite"),
             (
                 args.svg.is_some(),
@@ -110,6 +110,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         return super::program_bench::run(&super::program_bench::ProgramBenchOptions {
             programs: args.program.clone(),
             levels: args.level.clone(),
+            suite: args.suite.clone(),
             positions: args.positions,
             json: args.json,
             save: args.save.clone(),

@@ -18,7 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kempelen_adaptor::AdaptorEngine;
 use kempelen_claims::programs::{LevelSpeed, PositionSpeed, ProgramSpeed, ProgramSpeeds};
 use kempelen_emulator::grouped;
-use kempelen_engine::{Engine, Game, Limits, SearchControl, bench};
+use kempelen_engine::{Engine, Game, Limits, SearchControl};
 
 /// Where the positions come from (as the data file names it).
 pub const POSITIONS_FILE: &str = "engine/data/bench.epd";
@@ -29,6 +29,8 @@ pub struct ProgramBenchOptions {
     pub programs: Vec<PathBuf>,
     /// The levels (default: those of each file's time model, else its default level).
     pub levels: Vec<u32>,
+    /// The positions (an EPD suite; default the bench positions).
+    pub suite: Option<PathBuf>,
     /// Only the first N positions.
     pub positions: Option<usize>,
     /// JSON instead of text.
@@ -39,18 +41,25 @@ pub struct ProgramBenchOptions {
 
 /// Runs the program bench.
 pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
-    let mut positions = bench::positions();
+    let suite = kempelen_roms::bench::load_suite(
+        o.suite.as_deref(),
+        POSITIONS_FILE,
+        kempelen_engine::bench::BENCH_EPD,
+    )?;
+    let positions_file = suite.name.clone();
+    let mut positions = suite.positions;
     match o.positions {
         Some(0) => bail!("--positions must be at least 1"),
         Some(n) if n > positions.len() => bail!(
-            "--positions {n}: {POSITIONS_FILE} holds {} positions",
+            "--positions {n}: {positions_file} holds {} positions",
             positions.len()
         ),
         Some(n) => positions.truncate(n),
         None => {}
     }
+    let inputs: Vec<PathBuf> = o.programs.iter().chain(&o.suite).cloned().collect();
     if let Some(save) = &o.save {
-        crate::output::check_outputs(&o.programs, &[("--save", save.as_path())])?;
+        crate::output::check_outputs(&inputs, &[("--save", save.as_path())])?;
         crate::output::check_writable("--save", save)?;
     }
     // Every file read and its levels checked before the first search.
@@ -118,9 +127,9 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
                     "{}, {}: {}",
                     a.name(),
                     ProgramSpeed::level_label(level),
-                    p.name
+                    p.entry.id
                 ));
-                rows.push(search(file, level, &p.name, &p.fen)?);
+                rows.push(search(file, level, &p.entry.id, &p.game)?);
                 bar.inc(1);
             }
             measured.push(LevelSpeed::from_rows(level, rows, clock.mhz));
@@ -130,7 +139,7 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
             adaptor: file.display().to_string(),
             machine: a.machine().to_string(),
             clock: clock.id.to_string(),
-            clock_mhz: clock.mhz,
+            mhz: clock.mhz,
             node: what.to_string(),
             node_routines: routines.to_vec(),
             levels_note: levels_note(a, levels, !o.levels.is_empty()),
@@ -141,7 +150,7 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
     bar.finish_and_clear();
     let speeds = ProgramSpeeds {
         command: command_line(),
-        positions_file: POSITIONS_FILE.to_string(),
+        positions_file,
         programs,
     };
     kempelen_claims::programs::check(&speeds)
@@ -153,7 +162,7 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
         print!("{}", to_text(&speeds));
     }
     if let Some(save) = &o.save {
-        crate::output::write_output("--save", save, json.as_bytes(), &o.programs)?;
+        crate::output::write_output("--save", save, json.as_bytes(), &inputs)?;
         if !o.json {
             println!("figures written to {}", save.display());
         }
@@ -162,18 +171,22 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
 }
 
 /// One position at one level, searched by a freshly started program.
-fn search(file: &Path, level: Option<u32>, name: &str, fen: &str) -> anyhow::Result<PositionSpeed> {
+fn search(
+    file: &Path,
+    level: Option<u32>,
+    name: &str,
+    game: &Game,
+) -> anyhow::Result<PositionSpeed> {
     let mut engine = AdaptorEngine::new(file)?;
-    let game = Game::from_fen(fen).map_err(|e| anyhow::anyhow!("{POSITIONS_FILE}: {name}: {e}"))?;
     let limits = match level {
         Some(l) => Limits::depth(l),
         None => Limits::default(),
     };
-    let result = engine.search(&game, &limits, &SearchControl::default());
+    let result = engine.search(game, &limits, &SearchControl::default());
     let figures = engine.last_search();
     let mut row = PositionSpeed {
         name: name.to_string(),
-        fen: fen.to_string(),
+        fen: game.position().to_fen(),
         best: None,
         nodes: figures.and_then(|f| f.nodes),
         cycles: figures.map(|f| f.cycles),
@@ -240,7 +253,7 @@ pub fn to_text(s: &ProgramSpeeds) -> String {
             "{} on {} at {} MHz ({}), {} positions of {}",
             p.program,
             p.machine,
-            p.clock_mhz,
+            p.mhz,
             p.clock,
             p.levels.first().map_or(0, |l| l.positions),
             s.positions_file
@@ -276,7 +289,7 @@ pub fn to_text(s: &ProgramSpeeds) -> String {
                     (Some(n), Some(c)) => format!(
                         "{:>10} nodes {:>9.1} s",
                         grouped(n),
-                        c as f64 / (p.clock_mhz * 1e6)
+                        c as f64 / (p.mhz * 1e6)
                     ),
                     _ => String::new(),
                 };
