@@ -519,6 +519,26 @@ pub(crate) struct RamBoard {
     pub(crate) pieces: Vec<(u8, char)>,
 }
 
+impl RamBoard {
+    /// The address of `square` (`a8`) in the program's board.
+    pub(crate) fn address(&self, square: &str) -> Option<u16> {
+        let b = square.as_bytes();
+        let (file, rank) = (b.first()?.checked_sub(b'a')?, b.get(1)?.checked_sub(b'1')?);
+        Some(
+            self.at
+                .wrapping_add(u16::from(self.squares.encode(file, rank, false))),
+        )
+    }
+
+    /// The piece (`q`) a byte of the program's board names, if it names one a pawn becomes.
+    pub(crate) fn piece(&self, byte: u8) -> Option<char> {
+        self.pieces
+            .iter()
+            .find(|(v, _)| byte & self.mask == *v)
+            .map(|(_, p)| *p)
+    }
+}
+
 /// An adaptor, read and checked.
 pub struct Adaptor {
     pub(crate) name: String,
