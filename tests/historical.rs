@@ -192,7 +192,7 @@ fn sargon_program_plays_retro_sargons_regression_positions() {
     };
     let text = std::fs::read_to_string(Path::new(&dir).join("sargon-tests.cpp"))
         .expect("sargon-tests.cpp (retro-sargon's src/sargon-tests.cpp) in KEMPELEN_HISTORICAL");
-    let cases = regression_positions(&text);
+    let cases = kempelen_engine::history::sargon::regression_positions(&text);
     assert!(cases.len() >= 30, "found only {} positions", cases.len());
     let root = env!("CARGO_MANIFEST_DIR");
     let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
@@ -265,33 +265,6 @@ fn sargon_program_plays_retro_sargons_regression_positions() {
         finished >= 30,
         "only {finished} positions finished: {unfinished:#?}"
     );
-}
-
-/// The `tests[]` table of retro-sargon's sargon-tests.cpp: (FEN, look-ahead, expected move).
-fn regression_positions(text: &str) -> Vec<(String, u32, String)> {
-    let start = text.find("static TEST tests[]").expect("the tests[] table");
-    let body: String = text[start..]
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let parts: Vec<&str> = body.split('"').collect();
-    let mut cases = Vec::new();
-    let mut i = 1;
-    while i + 2 < parts.len() {
-        let depth = parts[i + 1]
-            .trim_matches(|c: char| c == ',' || c.is_whitespace())
-            .parse::<u32>();
-        let is_fen = parts[i].split(' ').count() >= 4 && parts[i].contains('/');
-        match depth {
-            Ok(depth) if is_fen => {
-                cases.push((parts[i].to_string(), depth, parts[i + 2].to_string()));
-                i += 4;
-            }
-            _ => i += 2,
-        }
-    }
-    cases
 }
 
 /// Kempelen's Z80 build against the real Sargon, both on the Jupiter III at 2 MHz, on
@@ -370,13 +343,7 @@ fn z80_build_against_sargon_on_emulated_clocks() {
         assert!(first.contains(tag), "{tag}: {first}");
     }
     assert!(!first.contains("engine failure"), "{first}");
-    let plies: usize = first
-        .lines()
-        .find_map(|l| l.strip_prefix("[PlyCount \""))
-        .unwrap()
-        .trim_end_matches("\"]")
-        .parse()
-        .unwrap();
+    let plies = common::ply_count(&first);
     assert_eq!(first.matches("[%emt ").count(), plies, "{first}");
     assert_eq!(first.matches("[%clk ").count(), plies, "{first}");
     assert_eq!(

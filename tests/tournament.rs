@@ -1083,13 +1083,7 @@ fn emulated_clocks_make_a_match_reproducible_move_for_move() {
         // The ten opening plies carry no time; every other move does (the game ends at 24
         // plies or before).
         let stamps = clock_comments(game);
-        let plies: usize = game
-            .lines()
-            .find_map(|l| l.strip_prefix("[PlyCount \""))
-            .unwrap()
-            .trim_end_matches("\"]")
-            .parse()
-            .unwrap();
+        let plies = common::ply_count(game);
         assert_eq!(stamps.len(), plies - 10, "{game}");
         // Within the first period each clock is 120 s less the times of its moves (to the
         // millisecond each figure is rounded to).

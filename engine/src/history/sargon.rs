@@ -1264,3 +1264,34 @@ fn info_of(r: &SearchResult, seldepth: u32) -> SearchInfo {
         string: None,
     }
 }
+
+/// The positions of the `tests[]` table of a Sargon test program (retro-sargon's
+/// `src/sargon-tests.cpp`, which each user keeps locally): (FEN, look-ahead, the move the
+/// original chose), in the table's order. Comments are skipped; an entry whose first string is
+/// not a FEN is passed over. Empty when `text` holds no such table.
+pub fn regression_positions(text: &str) -> Vec<(String, u32, String)> {
+    let Some(start) = text.find("static TEST tests[]") else {
+        return Vec::new();
+    };
+    let body: String = text[start..]
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let parts: Vec<&str> = body.split('"').collect();
+    let mut cases = Vec::new();
+    let mut i = 1;
+    while i + 2 < parts.len() {
+        let depth = parts[i + 1]
+            .trim_matches(|c: char| c == ',' || c.is_whitespace())
+            .parse::<u32>();
+        match (Position::from_fen(parts[i]), depth) {
+            (Ok(_), Ok(depth)) => {
+                cases.push((parts[i].to_string(), depth, parts[i + 2].to_string()));
+                i += 4;
+            }
+            _ => i += 2,
+        }
+    }
+    cases
+}
