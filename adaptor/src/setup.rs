@@ -530,7 +530,9 @@ mod tests {
         let dir =
             std::env::temp_dir().join(format!("kempelen-setup-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::copy(data.join("setup-toy.asm"), dir.join("setup-toy.asm")).unwrap();
+        for file in ["setup-toy.asm", "toy-console.inc"] {
+            std::fs::copy(data.join(file), dir.join(file)).unwrap();
+        }
         let toml = std::fs::read_to_string(data.join("setup-toy.toml"))
             .unwrap()
             .replace("[keys]\n", &format!("[keys]\n{extra}\n"));

@@ -402,14 +402,8 @@ fn nimzo_matches_the_reference_where_the_null_move_rules_agree() {
     // which does not trigger there: same best move as the reference.
     let game = Game::default();
     let n = nimzo::search(&game, &Limits::depth(4), &SearchControl::default());
-    let r = kempelen_engine::reference::search(
-        game.position(),
-        &game.reference_history(),
-        kempelen_engine::ReferenceLimits {
-            depth: Some(4),
-            ..Default::default()
-        },
-    );
+    let r =
+        kempelen_engine::reference::search_game(&game, kempelen_engine::ReferenceLimits::depth(4));
     assert_eq!(n.best, r.best);
     assert_eq!(n.score, r.score);
 }
