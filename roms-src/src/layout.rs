@@ -384,13 +384,8 @@ mod tests {
     #[test]
     fn layout_inc_files_are_the_kempelen_layouts() {
         for (dir, cpu) in [("z80", Cpu::Z80), ("6502", Cpu::Mos6502)] {
-            let path = format!("{}/{dir}/layout.inc", env!("CARGO_MANIFEST_DIR"));
             let want = Layout::kempelen(cpu).to_inc(KEMPELEN_ABOUT);
-            if std::env::var_os("KEMPELEN_BLESS").is_some() {
-                std::fs::write(&path, &want).unwrap();
-            }
-            let have = std::fs::read_to_string(&path).unwrap_or_default();
-            assert!(have == want, "{path} is stale: run with KEMPELEN_BLESS=1");
+            crate::assert_checked_in(&format!("{dir}/layout.inc"), &want);
         }
     }
 

@@ -470,12 +470,7 @@ mod tests {
             ("z80/tables.inc", tables_inc()),
             ("6502/tables.inc", tables_inc_6502()),
         ] {
-            let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
-            if std::env::var_os("KEMPELEN_BLESS").is_some() {
-                std::fs::write(&path, &want).unwrap();
-            }
-            let have = std::fs::read_to_string(&path).unwrap_or_default();
-            assert!(have == want, "{path} is stale: run `kempelen gen-tables`");
+            crate::assert_checked_in(file, &want);
         }
     }
 
