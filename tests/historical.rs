@@ -351,9 +351,7 @@ fn z80_build_against_sargon_on_emulated_clocks() {
 /// A UCI session with a historical program through its adaptor file (`None`, with a
 /// `SKIPPED` line, without `KEMPELEN_HISTORICAL`).
 fn historical_session(adaptor: &str, file: &str) -> Option<common::UciSession> {
-    if historical_file(file).is_none() {
-        return None;
-    }
+    historical_file(file)?;
     let root = env!("CARGO_MANIFEST_DIR");
     Some(common::UciSession::start(&[
         "uci",
