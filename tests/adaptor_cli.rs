@@ -492,3 +492,56 @@ fn the_handshake_names_the_authors_and_realtime_paces_the_program() {
         "{seen:?}"
     );
 }
+
+/// An adapted program's PGN tags name the machine it ran on (its personality), and the MHz of
+/// that machine's clock: here a personality of the test's own, `toy-board`, which runs at the
+/// Jupiter III's 2 MHz, so the tags must say `toy-board`, not the clock profile's `jupiter-3`.
+/// (The toy answers with an illegal move at once: the game is a forfeit, its tags are written.)
+#[test]
+fn the_pgn_names_the_machine_an_adapted_program_ran_on() {
+    let dir = scratch("machine-tag");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor");
+    std::fs::copy(root.join("behave-toy.asm"), dir.join("behave-toy.asm")).unwrap();
+    std::fs::write(
+        dir.join("toy-board.toml"),
+        "id = \"toy-board\"\nname = \"a board of the tests\"\ncpu = \"z80\"\n\
+         clock = \"jupiter-3\"\nload = \"0000\"\n\n\
+         [[memory]]\nname = \"RAM\"\nkind = \"ram\"\nrange = \"0000-FFFF\"\n",
+    )
+    .unwrap();
+    let toml = std::fs::read_to_string(root.join("behave-toy.toml")).unwrap();
+    assert!(toml.contains("\ncpu = \"z80\"\n") && toml.contains("go = \"T\""));
+    let toml = toml
+        .replace("\ncpu = \"z80\"\n", "\nmachine = \"toy-board.toml\"\n")
+        .replace("go = \"T\"", "go = \"I\"");
+    let adaptor = dir.join("toy.toml");
+    std::fs::write(&adaptor, toml).unwrap();
+    let openings = dir.join("start.epd");
+    std::fs::write(
+        &openings,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
+    )
+    .unwrap();
+    let pgn = dir.join("toy.pgn");
+    let toy = format!("toy=program:{}", adaptor.display());
+    succeeds(&[
+        "tournament",
+        &toy,
+        "reference",
+        "--clock",
+        "emulated",
+        "--movetime",
+        "1",
+        "--games",
+        "1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let pgn = std::fs::read_to_string(pgn).unwrap();
+    assert!(
+        pgn.contains("[WhiteMachine \"toy-board\"]\n[WhiteMHz \"2\"]"),
+        "{pgn}"
+    );
+}

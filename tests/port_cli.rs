@@ -561,7 +561,7 @@ fn uci_with_the_z80_engine_follows_the_protocol() {
         &["--engine", "z80", "--machine", "trs-80"],
         "uci\nsetoption name Profile value full\nsetoption name Profile value reference\n\
          setoption name Hash value 16\nisready\n\
-         position fen 7k/8/6K1/8/8/8/8/R7 w - - 0 1\ngo mate 40\n\
+         position fen 7k/8/6K1/8/8/8/8/R7 w - - 0 1\ngo mate 40 nodes 5000\n\
          position startpos moves e2e4\ngo nodes 400\n\
          position startpos\ngo movetime 2000\nquit\n",
     );
@@ -582,8 +582,9 @@ fn uci_with_the_z80_engine_follows_the_protocol() {
         "{text}"
     );
     assert!(text.contains("readyok"), "{text}");
-    // go mate 40 asks for depth 80: the Z80 engine searches as deep as it goes (32) and
-    // finds the mate in one.
+    // go mate 40 asks for depth 80: the Z80 engine takes it as "as deep as it goes" (32); the
+    // node limit ends the search (a `position` sent during a bounded search waits for its
+    // `bestmove`), and the mate in one is found at depth 1.
     assert!(text.contains("score mate 1"), "{text}");
     let best: Vec<&str> = text.lines().filter(|l| l.starts_with("bestmove")).collect();
     assert_eq!(best.len(), 3, "{text}");

@@ -239,10 +239,17 @@ impl Engine for AdaptorEngine {
         Ok(())
     }
 
-    /// An adapted program's time is always the emulated time at its machine's clock.
+    /// An adapted program's time is always the emulated time at its machine's clock. The
+    /// machine is the personality it runs on (`rictor-sbc`, whose clock is the `kim-1`
+    /// profile's), or the clock profile when the adaptor names no personality.
     fn clock(&self) -> EngineClock {
+        let machine = self
+            .adaptor
+            .personality
+            .as_ref()
+            .map_or(self.adaptor.clock.id, |p| p.id.as_str());
         EngineClock::Emulated {
-            machine: self.adaptor.clock.id.to_string(),
+            machine: machine.to_string(),
             mhz: self.adaptor.clock.mhz,
         }
     }
