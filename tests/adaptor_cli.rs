@@ -500,8 +500,6 @@ fn the_handshake_names_the_authors_and_realtime_paces_the_program() {
 #[test]
 fn the_pgn_names_the_machine_an_adapted_program_ran_on() {
     let dir = scratch("machine-tag");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor");
-    std::fs::copy(root.join("behave-toy.asm"), dir.join("behave-toy.asm")).unwrap();
     std::fs::write(
         dir.join("toy-board.toml"),
         "id = \"toy-board\"\nname = \"a board of the tests\"\ncpu = \"z80\"\n\
@@ -509,13 +507,11 @@ fn the_pgn_names_the_machine_an_adapted_program_ran_on() {
          [[memory]]\nname = \"RAM\"\nkind = \"ram\"\nrange = \"0000-FFFF\"\n",
     )
     .unwrap();
-    let toml = std::fs::read_to_string(root.join("behave-toy.toml")).unwrap();
-    assert!(toml.contains("\ncpu = \"z80\"\n") && toml.contains("go = \"T\""));
-    let toml = toml
-        .replace("\ncpu = \"z80\"\n", "\nmachine = \"toy-board.toml\"\n")
-        .replace("go = \"T\"", "go = \"I\"");
-    let adaptor = dir.join("toy.toml");
-    std::fs::write(&adaptor, toml).unwrap();
+    let adaptor = toy_copy("behave-toy", &dir, |toml| {
+        assert!(toml.contains("\ncpu = \"z80\"\n") && toml.contains("go = \"T\""));
+        toml.replace("\ncpu = \"z80\"\n", "\nmachine = \"toy-board.toml\"\n")
+            .replace("go = \"T\"", "go = \"I\"")
+    });
     let openings = dir.join("start.epd");
     std::fs::write(
         &openings,
