@@ -512,12 +512,7 @@ fn the_pgn_names_the_machine_an_adapted_program_ran_on() {
         toml.replace("\ncpu = \"z80\"\n", "\nmachine = \"toy-board.toml\"\n")
             .replace("go = \"T\"", "go = \"I\"")
     });
-    let openings = dir.join("start.epd");
-    std::fs::write(
-        &openings,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
-    )
-    .unwrap();
+    let openings = common::start_opening(&dir);
     let pgn = dir.join("toy.pgn");
     let toy = format!("toy=program:{}", adaptor.display());
     succeeds(&[

@@ -37,16 +37,7 @@ fn historical_file(file: &str) -> Option<std::path::PathBuf> {
 /// A scratch folder (`kempelen-historical-NAME-PID`) holding `start.epd`, the start position as
 /// the only opening of a tournament: its path.
 fn start_opening(name: &str) -> std::path::PathBuf {
-    let scratch =
-        std::env::temp_dir().join(format!("kempelen-historical-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
-    let start = scratch.join("start.epd");
-    std::fs::write(
-        &start,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
-    )
-    .unwrap();
-    start
+    common::start_opening(&common::scratch(&format!("historical-{name}")))
 }
 
 /// Runs `kempelen tournament args`, which must succeed: its standard output (printed too).

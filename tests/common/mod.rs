@@ -26,6 +26,17 @@ pub fn spawn(args: &[&str]) -> std::process::Child {
         .expect("run kempelen")
 }
 
+/// `dir/start.epd`, written: the start position as the only opening of a tournament.
+pub fn start_opening(dir: &std::path::Path) -> std::path::PathBuf {
+    let start = dir.join("start.epd");
+    std::fs::write(
+        &start,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
+    )
+    .unwrap();
+    start
+}
+
 /// The number of plies a PGN game's `[PlyCount]` tag gives.
 pub fn ply_count(pgn: &str) -> usize {
     pgn.lines()
