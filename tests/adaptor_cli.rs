@@ -444,6 +444,40 @@ fn pokes_past_the_top_and_overlapping_images_are_refused() {
     }
 }
 
+/// A time model's `[[level]]` that cannot be (a negative mean, a depth past `[depth] max`, a
+/// level without `[depth]`) is refused when the file is read, with the file and the level's line.
+#[test]
+fn unsound_time_model_levels_are_refused_with_their_place() {
+    let dir = scratch("levels");
+    std::fs::write(dir.join("a.bin"), [0u8; 16]).unwrap();
+    let head = "name = \"x\"\ncpu = \"z80\"\n\n[[image]]\nfile = \"a.bin\"\nat = \"0000\"\n\n";
+    let tail = "[keys]\nmove = \"{move}\"\n\n[reply]\npattern = '(?P<move>[a-h][1-8][a-h][1-8])'\n";
+    let depth = "[depth]\ndefault = 1\nmax = 3\n\n";
+    let level = |d: u32, mean: &str| {
+        format!("[[level]]\ndepth = {d}\nmean = {mean}\nlongest = 20.0\nmoves = 10\n\n")
+    };
+    let cases = [
+        (
+            format!("{head}{depth}{}{}{tail}", level(1, "2.0"), level(2, "-5")),
+            "levels.toml:18:1: [[level]] depth 2: a depth of 1 to 3, mean > 0, longest >= mean",
+        ),
+        (
+            format!("{head}{depth}{}{tail}", level(4, "2.0")),
+            "levels.toml:12:1: [[level]] depth 4: a depth of 1 to 3",
+        ),
+        (
+            format!("{head}{}{tail}", level(1, "2.0")),
+            "levels.toml:8:1: [[level]]: give the levels' range in [depth]",
+        ),
+    ];
+    for (i, (toml, want)) in cases.iter().enumerate() {
+        let adaptor = dir.join("levels.toml");
+        std::fs::write(&adaptor, toml).unwrap();
+        let err = refused_adaptor(&adaptor, i);
+        assert!(err.contains(want), "case {i}: {err}");
+    }
+}
+
 /// `id author` names the program's authors and Kempelen as the adaptor; the options are the
 /// program's level (when it has levels) and `Realtime`, which `--realtime` sets: then the
 /// emulation keeps to the machine's clock, so 0.5 s of emulated time take at least that long.

@@ -61,7 +61,7 @@ struct AdaptorFile {
     pub(crate) ram_board: Option<RamBoardSpec>,
     /// The time model: emulated time per move at each level, measured on the program.
     #[serde(default)]
-    pub(crate) level: Vec<LevelSpec>,
+    pub(crate) level: Vec<toml::Spanned<LevelSpec>>,
 }
 
 /// `[pieces]`: the program keeps its board as a list of squares, one slot per piece, the side
@@ -1027,9 +1027,12 @@ impl Adaptor {
             }),
         };
         let max_depth = f.depth.as_ref().and_then(|d| d.max).unwrap_or(9);
-        for l in &f.level {
+        for spanned in &f.level {
+            let l = spanned.get_ref();
+            let at = spanned.span().start;
             if f.depth.is_none() {
-                return Err(invalid(
+                return Err(at_place(
+                    at,
                     "[[level]]: give the levels' range in [depth]".into(),
                 ));
             }
@@ -1039,10 +1042,13 @@ impl Adaptor {
                 && l.longest.is_finite()
                 && l.longest >= l.mean;
             if !sound {
-                return Err(invalid(format!(
-                    "[[level]] depth {}: a depth of 1 to {max_depth}, mean > 0, longest >= mean",
-                    l.depth
-                )));
+                return Err(at_place(
+                    at,
+                    format!(
+                        "[[level]] depth {}: a depth of 1 to {max_depth}, mean > 0, longest >= mean",
+                        l.depth
+                    ),
+                ));
             }
         }
         Ok(Adaptor {
@@ -1053,7 +1059,7 @@ impl Adaptor {
             best,
             score,
             ram_board,
-            levels: f.level,
+            levels: f.level.into_iter().map(toml::Spanned::into_inner).collect(),
             personality,
             cpu,
             clock,
