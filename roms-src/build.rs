@@ -46,44 +46,82 @@ fn per_line(path: &Path, name: &str, test: impl Fn(usize, &str) -> String) {
     std::fs::write(Path::new(&out).join(name), code).unwrap();
 }
 
+/// The folders of `dir` that hold a file `marker`, sorted (none when `dir` is absent).
+fn folders_holding(dir: &Path, marker: &str) -> Vec<String> {
+    let mut folders: Vec<String> = std::fs::read_dir(dir)
+        .map(|r| {
+            r.filter_map(|e| e.ok())
+                .filter(|e| e.path().join(marker).is_file())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    folders.sort();
+    folders
+}
+
+/// One arm of a generated `match`: `"folder" => &[(name, include_str!(path)), ...]` with the
+/// files of `dir/folder` whose names `keep` takes, sorted by name.
+fn bundled_arm(code: &mut String, dir: &Path, folder: &str, keep: impl Fn(&str) -> bool) {
+    let mut files: Vec<String> = std::fs::read_dir(dir.join(folder))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| keep(n))
+        .collect();
+    files.sort();
+    writeln!(code, "        {folder:?} => &[").unwrap();
+    for f in files {
+        let path = dir.join(folder).join(&f);
+        writeln!(
+            code,
+            "            ({f:?}, include_str!({:?})),",
+            path.display().to_string()
+        )
+        .unwrap();
+    }
+    writeln!(code, "        ],").unwrap();
+}
+
+/// A module of tests per `(module, function, attribute)`, in each a test per target id (named
+/// by its slug) whose body is `call(function, id)`; `attribute` stands before each test.
+fn test_modules(
+    ids: &[String],
+    modules: &[(&str, &str, &str)],
+    call: impl Fn(&str, &str) -> String,
+) -> String {
+    let mut tests = String::new();
+    for (module, f, attribute) in modules {
+        writeln!(tests, "mod {module} {{").unwrap();
+        for id in ids {
+            writeln!(
+                tests,
+                "    #[test]\n{attribute}    fn {}() {{\n        {};\n    }}",
+                slug(id),
+                call(f, id)
+            )
+            .unwrap();
+        }
+        tests.push_str("}\n");
+    }
+    tests
+}
+
 /// Writes `OUT_DIR/port_sources.rs`: `fn bundled(folder) -> &[(name, text)]` with every
 /// `.asm` and `.inc` file of each folder of `roms-src/` that holds an `engine.asm`, sorted by
 /// name; an absent folder gives an empty list.
 fn port_sources(dir: &Path) {
     // A changed or new file in any folder (a new port's first file included) reruns this.
     println!("cargo:rerun-if-changed={}", dir.display());
-    let mut folders: Vec<String> = std::fs::read_dir(dir)
-        .map(|r| {
-            r.filter_map(|e| e.ok())
-                .filter(|e| e.path().join("engine.asm").is_file())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    folders.sort();
+    let folders = folders_holding(dir, "engine.asm");
     let mut code = String::from(
         "/// The bundled `.asm`/`.inc` files of the port folder `folder` (empty when absent).\n\
          pub fn bundled(folder: &str) -> &'static [(&'static str, &'static str)] {\n    match folder {\n",
     );
     for folder in &folders {
-        let mut files: Vec<String> = std::fs::read_dir(dir.join(folder))
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".asm") || n.ends_with(".inc"))
-            .collect();
-        files.sort();
-        writeln!(code, "        {folder:?} => &[").unwrap();
-        for f in files {
-            let path = dir.join(folder).join(&f);
-            writeln!(
-                code,
-                "            ({f:?}, include_str!({:?})),",
-                path.display().to_string()
-            )
-            .unwrap();
-        }
-        writeln!(code, "        ],").unwrap();
+        bundled_arm(&mut code, dir, folder, |n| {
+            n.ends_with(".asm") || n.ends_with(".inc")
+        });
     }
     code.push_str("        _ => &[],\n    }\n}\n");
     let out = std::env::var("OUT_DIR").unwrap();
@@ -95,15 +133,7 @@ fn port_sources(dir: &Path) {
 /// folder's `target.toml` and `.inc` files, so a new target adds no Rust list of files.
 fn target_files(dir: &Path) {
     println!("cargo:rerun-if-changed={}", dir.display());
-    let mut ids: Vec<String> = std::fs::read_dir(dir)
-        .map(|r| {
-            r.filter_map(|e| e.ok())
-                .filter(|e| e.path().join("target.toml").is_file())
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .collect()
-        })
-        .unwrap_or_default();
-    ids.sort();
+    let ids = folders_holding(dir, "target.toml");
     let mut code =
         format!("/// The targets' folders, sorted.\npub const TARGET_IDS: &[&str] = &{ids:?};\n\n");
     code.push_str(
@@ -112,68 +142,37 @@ fn target_files(dir: &Path) {
     );
     for id in &ids {
         println!("cargo:rerun-if-changed={}", dir.join(id).display());
-        let mut files: Vec<String> = std::fs::read_dir(dir.join(id))
-            .unwrap()
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n == "target.toml" || n.ends_with(".inc"))
-            .collect();
-        files.sort();
-        writeln!(code, "        {id:?} => &[").unwrap();
-        for f in files {
-            let path = dir.join(id).join(&f);
-            writeln!(
-                code,
-                "            ({f:?}, include_str!({:?})),",
-                path.display().to_string()
-            )
-            .unwrap();
-        }
-        writeln!(code, "        ],").unwrap();
+        bundled_arm(&mut code, dir, id, |n| {
+            n == "target.toml" || n.ends_with(".inc")
+        });
     }
     code.push_str("        _ => &[],\n    }\n}\n");
     let out = std::env::var("OUT_DIR").unwrap();
     std::fs::write(Path::new(&out).join("target_files.rs"), code).unwrap();
     // One test per target of each kind: tests/targets.rs (a module per kind and a test per
     // target, `run(id, kind)`) and tests/differential.rs (`at_layout(id)`).
-    let mut tests = String::new();
-    for (module, f) in [
-        ("game_to_mate", "plays_a_game_to_mate"),
-        ("nodes_per_second", "nodes_per_second"),
-        ("file_reads_back", "the_file_reads_back"),
-    ] {
-        writeln!(tests, "mod {module} {{").unwrap();
-        for id in &ids {
-            writeln!(
-                tests,
-                "    #[test]\n    fn {}() {{\n        super::run({id:?}, super::{f});\n    }}",
-                slug(id)
-            )
-            .unwrap();
-        }
-        writeln!(tests, "}}").unwrap();
-    }
+    let tests = test_modules(
+        &ids,
+        &[
+            ("game_to_mate", "plays_a_game_to_mate", ""),
+            ("nodes_per_second", "nodes_per_second", ""),
+            ("file_reads_back", "the_file_reads_back", ""),
+        ],
+        |f, id| format!("super::run({id:?}, super::{f})"),
+    );
     std::fs::write(Path::new(&out).join("target_tests.rs"), tests).unwrap();
-    let mut diff = String::new();
-    for (module, f, ignore) in [
-        ("at_target_layouts", "at_layout", ""),
-        (
-            "at_target_layouts_full",
-            "at_layout_full",
-            "    #[ignore = \"every case-file line at the layout: about 100 s a target in release mode\"]\n",
-        ),
-    ] {
-        writeln!(diff, "mod {module} {{").unwrap();
-        for id in &ids {
-            writeln!(
-                diff,
-                "    #[test]\n{ignore}    fn {}() {{\n        super::{f}({id:?});\n    }}",
-                slug(id)
-            )
-            .unwrap();
-        }
-        diff.push_str("}\n");
-    }
+    let diff = test_modules(
+        &ids,
+        &[
+            ("at_target_layouts", "at_layout", ""),
+            (
+                "at_target_layouts_full",
+                "at_layout_full",
+                "    #[ignore = \"every case-file line at the layout: about 100 s a target in release mode\"]\n",
+            ),
+        ],
+        |f, id| format!("super::{f}({id:?})"),
+    );
     std::fs::write(Path::new(&out).join("target_differential_tests.rs"), diff).unwrap();
 }
 

@@ -134,18 +134,37 @@ fn setup_steps_type_the_board_poke_by_symbol_and_restart() {
     assert!(!out.contains("error"), "{out}");
 }
 
+/// A copy of the toy adaptor `tests/data/adaptor/{name}.toml` in `dir`, its text changed by
+/// `edit`, with the toys' sources beside it.
+fn toy_copy(name: &str, dir: &Path, edit: impl Fn(String) -> String) -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor");
+    for file in ["setup-toy.asm", "behave-toy.asm", "toy-console.inc"] {
+        std::fs::copy(root.join(file), dir.join(file)).unwrap();
+    }
+    let toml = std::fs::read_to_string(root.join(format!("{name}.toml"))).unwrap();
+    let adaptor = dir.join(format!("{name}.toml"));
+    std::fs::write(&adaptor, edit(toml)).unwrap();
+    adaptor
+}
+
+/// `kempelen uci --program adaptor`, which must refuse the adaptor: its standard error.
+fn refused_adaptor(adaptor: &Path, case: usize) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(["uci", "--program", adaptor.to_str().unwrap()])
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert!(!out.status.success(), "case {case}");
+    text(&out.stderr)
+}
+
 /// The toy refuses a set-up on a machine that was not restarted: without the `restart` step
 /// the adaptor gets no reply and says so.
 #[test]
 fn setup_without_the_restart_gets_no_reply() {
-    let dir = scratch("norestart");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor");
-    std::fs::copy(root.join("setup-toy.asm"), dir.join("setup-toy.asm")).unwrap();
-    let toml = std::fs::read_to_string(root.join("setup-toy.toml"))
-        .unwrap()
-        .replace("restart = true\n", "");
-    let adaptor = dir.join("setup-toy.toml");
-    std::fs::write(&adaptor, toml).unwrap();
+    let adaptor = toy_copy("setup-toy", &scratch("norestart"), |toml| {
+        toml.replace("restart = true\n", "")
+    });
     let out = uci_script(
         &adaptor,
         "uci\nposition fen 4k3/8/8/8/8/8/8/4K3 w - - 0 9\ngo depth 2\nquit\n",
@@ -158,9 +177,7 @@ fn setup_without_the_restart_gets_no_reply() {
 #[test]
 fn bad_setup_descriptions_are_refused_with_the_reason() {
     let dir = scratch("badsetup");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor");
-    std::fs::copy(root.join("setup-toy.asm"), dir.join("setup-toy.asm")).unwrap();
-    let good = std::fs::read_to_string(root.join("setup-toy.toml")).unwrap();
+    let good = std::fs::read_to_string(toy_copy("setup-toy", &dir, |toml| toml)).unwrap();
     let cases = [
         (good.replace("at = \"DEPTH\"", "at = \"NOSUCH\""), "NOSUCH"),
         (good.replace("entry = \"0000\"\n", ""), "give its `entry`"),
@@ -180,13 +197,7 @@ fn bad_setup_descriptions_are_refused_with_the_reason() {
     for (i, (toml, want)) in cases.iter().enumerate() {
         let adaptor = dir.join(format!("bad{i}.toml"));
         std::fs::write(&adaptor, toml).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-            .args(["uci", "--program", adaptor.to_str().unwrap()])
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        let err = text(&out.stderr);
-        assert!(!out.status.success(), "case {i}");
+        let err = refused_adaptor(&adaptor, i);
         assert!(err.contains(want), "case {i}: {err}");
         assert!(err.contains(&format!("bad{i}.toml")), "case {i}: {err}");
     }
@@ -195,15 +206,9 @@ fn bad_setup_descriptions_are_refused_with_the_reason() {
 /// A copy of tests/data/adaptor/behave-toy.toml (and its source) whose `go` key is `go`: the
 /// toy's behaviour.
 fn toy(go: &str) -> PathBuf {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/adaptor");
-    let dir = scratch(&format!("toy-{go}"));
-    std::fs::copy(root.join("behave-toy.asm"), dir.join("behave-toy.asm")).unwrap();
-    let toml = std::fs::read_to_string(root.join("behave-toy.toml"))
-        .unwrap()
-        .replace("go = \"T\"", &format!("go = \"{go}\""));
-    let adaptor = dir.join("behave-toy.toml");
-    std::fs::write(&adaptor, toml).unwrap();
-    adaptor
+    toy_copy("behave-toy", &scratch(&format!("toy-{go}")), |toml| {
+        toml.replace("go = \"T\"", &format!("go = \"{go}\""))
+    })
 }
 
 /// The `bestmove` line and the lines before it of one search in a fresh session.
@@ -434,13 +439,41 @@ fn pokes_past_the_top_and_overlapping_images_are_refused() {
         let name = if i == 0 { "poke.toml" } else { "overlap.toml" };
         let adaptor = dir.join(name);
         std::fs::write(&adaptor, toml).unwrap();
-        let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-            .args(["uci", "--program", adaptor.to_str().unwrap()])
-            .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap();
-        let err = text(&out.stderr);
-        assert!(!out.status.success(), "case {i}");
+        let err = refused_adaptor(&adaptor, i);
+        assert!(err.contains(want), "case {i}: {err}");
+    }
+}
+
+/// A time model's `[[level]]` that cannot be (a negative mean, a depth past `[depth] max`, a
+/// level without `[depth]`) is refused when the file is read, with the file and the level's line.
+#[test]
+fn unsound_time_model_levels_are_refused_with_their_place() {
+    let dir = scratch("levels");
+    std::fs::write(dir.join("a.bin"), [0u8; 16]).unwrap();
+    let head = "name = \"x\"\ncpu = \"z80\"\n\n[[image]]\nfile = \"a.bin\"\nat = \"0000\"\n\n";
+    let tail = "[keys]\nmove = \"{move}\"\n\n[reply]\npattern = '(?P<move>[a-h][1-8][a-h][1-8])'\n";
+    let depth = "[depth]\ndefault = 1\nmax = 3\n\n";
+    let level = |d: u32, mean: &str| {
+        format!("[[level]]\ndepth = {d}\nmean = {mean}\nlongest = 20.0\nmoves = 10\n\n")
+    };
+    let cases = [
+        (
+            format!("{head}{depth}{}{}{tail}", level(1, "2.0"), level(2, "-5")),
+            "levels.toml:18:1: [[level]] depth 2: a depth of 1 to 3, mean > 0, longest >= mean",
+        ),
+        (
+            format!("{head}{depth}{}{tail}", level(4, "2.0")),
+            "levels.toml:12:1: [[level]] depth 4: a depth of 1 to 3",
+        ),
+        (
+            format!("{head}{}{tail}", level(1, "2.0")),
+            "levels.toml:8:1: [[level]]: give the levels' range in [depth]",
+        ),
+    ];
+    for (i, (toml, want)) in cases.iter().enumerate() {
+        let adaptor = dir.join("levels.toml");
+        std::fs::write(&adaptor, toml).unwrap();
+        let err = refused_adaptor(&adaptor, i);
         assert!(err.contains(want), "case {i}: {err}");
     }
 }
@@ -638,4 +671,48 @@ fn program_bench_refuses_what_it_cannot_measure() {
     assert!(!ok);
     assert!(stderr.contains("nowhere.toml"), "{stderr}");
     std::fs::remove_dir_all(adaptor.parent().unwrap()).unwrap();
+}
+
+/// An adapted program's PGN tags name the machine it ran on (its personality), and the MHz of
+/// that machine's clock: here a personality of the test's own, `toy-board`, which runs at the
+/// Jupiter III's 2 MHz, so the tags must say `toy-board`, not the clock profile's `jupiter-3`.
+/// (The toy answers with an illegal move at once: the game is a forfeit, its tags are written.)
+#[test]
+fn the_pgn_names_the_machine_an_adapted_program_ran_on() {
+    let dir = scratch("machine-tag");
+    std::fs::write(
+        dir.join("toy-board.toml"),
+        "id = \"toy-board\"\nname = \"a board of the tests\"\ncpu = \"z80\"\n\
+         clock = \"jupiter-3\"\nload = \"0000\"\n\n\
+         [[memory]]\nname = \"RAM\"\nkind = \"ram\"\nrange = \"0000-FFFF\"\n",
+    )
+    .unwrap();
+    let adaptor = toy_copy("behave-toy", &dir, |toml| {
+        assert!(toml.contains("\ncpu = \"z80\"\n") && toml.contains("go = \"T\""));
+        toml.replace("\ncpu = \"z80\"\n", "\nmachine = \"toy-board.toml\"\n")
+            .replace("go = \"T\"", "go = \"I\"")
+    });
+    let openings = common::start_opening(&dir);
+    let pgn = dir.join("toy.pgn");
+    let toy = format!("toy=program:{}", adaptor.display());
+    succeeds(&[
+        "tournament",
+        &toy,
+        "reference",
+        "--clock",
+        "emulated",
+        "--movetime",
+        "1",
+        "--games",
+        "1",
+        "--openings",
+        openings.to_str().unwrap(),
+        "--pgn",
+        pgn.to_str().unwrap(),
+    ]);
+    let pgn = std::fs::read_to_string(pgn).unwrap();
+    assert!(
+        pgn.contains("[WhiteMachine \"toy-board\"]\n[WhiteMHz \"2\"]"),
+        "{pgn}"
+    );
 }

@@ -20,14 +20,7 @@ fn scratch(name: &str) -> PathBuf {
 fn reply_at_depth_2() -> String {
     let mut game = Game::default();
     game.push_uci("e2e4").unwrap();
-    let r = reference::search(
-        game.position(),
-        &game.reference_history(),
-        ReferenceLimits {
-            depth: Some(2),
-            ..ReferenceLimits::default()
-        },
-    );
+    let r = reference::search_game(&game, ReferenceLimits::depth(2));
     format!(
         "kempelen plays {} (depth 2, score {}, {} nodes)",
         r.best.unwrap().to_uci(),

@@ -19,16 +19,49 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-/// A full game of the program (`colour`, at `depth`) against the native engine at depth 1.
-fn play(adaptor: &str, file: &str, colour: &str, depth: u32) {
+/// The path of `file` in the folder `KEMPELEN_HISTORICAL` names, which must hold it (`None`,
+/// with a `SKIPPED` line, without `KEMPELEN_HISTORICAL`).
+fn historical_file(file: &str) -> Option<std::path::PathBuf> {
     let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
         eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
-        return;
+        return None;
     };
+    let path = Path::new(&dir).join(file);
     assert!(
-        Path::new(&dir).join(file).exists(),
+        path.exists(),
         "{dir}/{file} is missing (see the adaptor file for where to get it)"
     );
+    Some(path)
+}
+
+/// A scratch folder (`kempelen-historical-NAME-PID`) holding `start.epd`, the start position as
+/// the only opening of a tournament: its path.
+fn start_opening(name: &str) -> std::path::PathBuf {
+    common::start_opening(&common::scratch(&format!("historical-{name}")))
+}
+
+/// Runs `kempelen tournament args`, which must succeed: its standard output (printed too).
+fn tournament(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .arg("tournament")
+        .args(args)
+        .output()
+        .expect("run kempelen tournament");
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    println!("{stdout}");
+    stdout
+}
+
+/// A full game of the program (`colour`, at `depth`) against the native engine at depth 1.
+fn play(adaptor: &str, file: &str, colour: &str, depth: u32) {
+    if historical_file(file).is_none() {
+        return;
+    }
     let root = env!("CARGO_MANIFEST_DIR");
     game(&format!("{root}/adaptors/{adaptor}"), colour, depth);
 }
@@ -112,49 +145,26 @@ fn kempelen_builds_play_a_game_on_the_historical_machines() {
 /// adaptors play White from the first move) against the reference profile at depth 1; the
 /// game must end by the rules.
 fn tournament_game(label: &str, adaptor: &str, file: &str) {
-    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+    if historical_file(file).is_none() {
         return;
-    };
-    assert!(
-        Path::new(&dir).join(file).exists(),
-        "{dir}/{file} is missing"
-    );
+    }
     let root = env!("CARGO_MANIFEST_DIR");
-    let scratch = std::env::temp_dir().join(format!("kempelen-historical-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
-    let start = scratch.join("start.epd");
-    std::fs::write(
-        &start,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
-    )
-    .unwrap();
+    let start = start_opening("players");
     let bin = env!("CARGO_BIN_EXE_kempelen");
     let player = format!("{label}=uci:{bin} uci --program {root}/adaptors/{adaptor}");
-    let out = Command::new(bin)
-        .args([
-            "tournament",
-            &player,
-            "reference",
-            "--depth",
-            "1",
-            "--games",
-            "1",
-            "--openings",
-            start.to_str().unwrap(),
-            "--move-timeout",
-            "120",
-            "--json",
-        ])
-        .output()
-        .expect("run kempelen tournament");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    println!("{stdout}");
+    let stdout = tournament(&[
+        &player,
+        "reference",
+        "--depth",
+        "1",
+        "--games",
+        "1",
+        "--openings",
+        start.to_str().unwrap(),
+        "--move-timeout",
+        "120",
+        "--json",
+    ]);
     assert!(!stdout.contains("engine failure"), "{stdout}");
     assert!(!stdout.contains("forfeit"), "{stdout}");
 }
@@ -186,13 +196,12 @@ fn microchess_1976_plays_a_tournament_game() {
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm and sargon-tests.cpp; takes about half an hour"]
 fn sargon_program_plays_retro_sargons_regression_positions() {
     use std::io::{BufRead, BufReader, Write};
-    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+    let Some(tests) = historical_file("sargon-tests.cpp") else {
         return;
     };
-    let text = std::fs::read_to_string(Path::new(&dir).join("sargon-tests.cpp"))
+    let text = std::fs::read_to_string(tests)
         .expect("sargon-tests.cpp (retro-sargon's src/sargon-tests.cpp) in KEMPELEN_HISTORICAL");
-    let cases = regression_positions(&text);
+    let cases = kempelen_engine::history::sargon::regression_positions(&text);
     assert!(cases.len() >= 30, "found only {} positions", cases.len());
     let root = env!("CARGO_MANIFEST_DIR");
     let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
@@ -267,33 +276,6 @@ fn sargon_program_plays_retro_sargons_regression_positions() {
     );
 }
 
-/// The `tests[]` table of retro-sargon's sargon-tests.cpp: (FEN, look-ahead, expected move).
-fn regression_positions(text: &str) -> Vec<(String, u32, String)> {
-    let start = text.find("static TEST tests[]").expect("the tests[] table");
-    let body: String = text[start..]
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let parts: Vec<&str> = body.split('"').collect();
-    let mut cases = Vec::new();
-    let mut i = 1;
-    while i + 2 < parts.len() {
-        let depth = parts[i + 1]
-            .trim_matches(|c: char| c == ',' || c.is_whitespace())
-            .parse::<u32>();
-        let is_fen = parts[i].split(' ').count() >= 4 && parts[i].contains('/');
-        match depth {
-            Ok(depth) if is_fen => {
-                cases.push((parts[i].to_string(), depth, parts[i + 2].to_string()));
-                i += 4;
-            }
-            _ => i += 2,
-        }
-    }
-    cases
-}
-
 /// Kempelen's Z80 build against the real Sargon, both on the Jupiter III at 2 MHz, on
 /// emulated clocks at 40 moves in two hours (the tournament rate of 1978), as in-process
 /// tournament players (`z80:Machine=jupiter-3`, `program:adaptors/sargon-jupiter3.toml`): the
@@ -304,56 +286,33 @@ fn regression_positions(text: &str) -> Vec<(String, u32, String)> {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; two 30-ply games, 32 s of CPU in a debug build (4 minutes on the shared development host)"]
 fn z80_build_against_sargon_on_emulated_clocks() {
-    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+    if historical_file("sargon-z80.asm").is_none() {
         return;
-    };
-    assert!(
-        Path::new(&dir).join("sargon-z80.asm").exists(),
-        "{dir}/sargon-z80.asm is missing"
-    );
+    }
     let root = env!("CARGO_MANIFEST_DIR");
-    let scratch =
-        std::env::temp_dir().join(format!("kempelen-historical-clock-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).unwrap();
-    let start = scratch.join("start.epd");
-    std::fs::write(
-        &start,
-        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
-    )
-    .unwrap();
+    let start = start_opening("clock");
+    let scratch = start.parent().unwrap().to_path_buf();
     let sargon = format!("sargon=program:{root}/adaptors/sargon-jupiter3.toml");
     let run = |name: &str| {
         let pgn = scratch.join(name);
-        let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-            .args([
-                "tournament",
-                &sargon,
-                "z80=z80:Machine=jupiter-3",
-                "--clock",
-                "emulated",
-                "--tc",
-                "40/7200",
-                "--games",
-                "1",
-                "--max-plies",
-                "30",
-                "--openings",
-                start.to_str().unwrap(),
-                "--move-timeout",
-                "300",
-                "--pgn",
-                pgn.to_str().unwrap(),
-            ])
-            .output()
-            .expect("run kempelen tournament");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        assert!(
-            out.status.success(),
-            "{stdout}\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        println!("{stdout}");
+        tournament(&[
+            &sargon,
+            "z80=z80:Machine=jupiter-3",
+            "--clock",
+            "emulated",
+            "--tc",
+            "40/7200",
+            "--games",
+            "1",
+            "--max-plies",
+            "30",
+            "--openings",
+            start.to_str().unwrap(),
+            "--move-timeout",
+            "300",
+            "--pgn",
+            pgn.to_str().unwrap(),
+        ]);
         std::fs::read_to_string(pgn).unwrap()
     };
     let first = run("first.pgn");
@@ -370,13 +329,7 @@ fn z80_build_against_sargon_on_emulated_clocks() {
         assert!(first.contains(tag), "{tag}: {first}");
     }
     assert!(!first.contains("engine failure"), "{first}");
-    let plies: usize = first
-        .lines()
-        .find_map(|l| l.strip_prefix("[PlyCount \""))
-        .unwrap()
-        .trim_end_matches("\"]")
-        .parse()
-        .unwrap();
+    let plies = common::ply_count(&first);
     assert_eq!(first.matches("[%emt ").count(), plies, "{first}");
     assert_eq!(first.matches("[%clk ").count(), plies, "{first}");
     assert_eq!(
@@ -389,14 +342,7 @@ fn z80_build_against_sargon_on_emulated_clocks() {
 /// A UCI session with a historical program through its adaptor file (`None`, with a
 /// `SKIPPED` line, without `KEMPELEN_HISTORICAL`).
 fn historical_session(adaptor: &str, file: &str) -> Option<common::UciSession> {
-    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
-        return None;
-    };
-    assert!(
-        Path::new(&dir).join(file).exists(),
-        "{dir}/{file} is missing"
-    );
+    historical_file(file)?;
     let root = env!("CARGO_MANIFEST_DIR");
     Some(common::UciSession::start(&[
         "uci",

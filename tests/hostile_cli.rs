@@ -203,11 +203,7 @@ fn closes_pipe_quietly(args: &[&str]) {
     assert!(!line.is_empty(), "{args:?} printed nothing");
     // The reader is gone now (stdout dropped above).
     let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
-        "{args:?}: {stderr}"
-    );
+    no_panic_on_the_pipe(&out, &format!("{args:?}"));
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;
@@ -217,6 +213,15 @@ fn closes_pipe_quietly(args: &[&str]) {
             out.status
         );
     }
+}
+
+/// A run whose reader went away said nothing about a panic or a broken pipe on standard error.
+fn no_panic_on_the_pipe(out: &std::process::Output, what: &str) {
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
+        "{what}: {stderr}"
+    );
 }
 
 #[cfg(unix)]
@@ -259,11 +264,7 @@ fn tournament_report_to_a_closed_pipe_ends_quietly() {
     // The reader goes away before anything is printed.
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        !stderr.contains("panicked") && !stderr.contains("Broken pipe"),
-        "{stderr}"
-    );
+    no_panic_on_the_pipe(&out, "tournament");
     #[cfg(unix)]
     {
         use std::os::unix::process::ExitStatusExt;

@@ -405,10 +405,7 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
         let native = kempelen_engine::ReferenceSearch::new(
             g.position(),
             &g.reference_history(),
-            kempelen_engine::ReferenceLimits {
-                depth: Some(3),
-                ..Default::default()
-            },
+            kempelen_engine::ReferenceLimits::depth(3),
         )
         .run();
         assert_eq!(row["nodes"], native.nodes, "{}", p.entry.id);

@@ -1083,13 +1083,7 @@ fn emulated_clocks_make_a_match_reproducible_move_for_move() {
         // The ten opening plies carry no time; every other move does (the game ends at 24
         // plies or before).
         let stamps = clock_comments(game);
-        let plies: usize = game
-            .lines()
-            .find_map(|l| l.strip_prefix("[PlyCount \""))
-            .unwrap()
-            .trim_end_matches("\"]")
-            .parse()
-            .unwrap();
+        let plies = common::ply_count(game);
         assert_eq!(stamps.len(), plies - 10, "{game}");
         // Within the first period each clock is 120 s less the times of its moves (to the
         // millisecond each figure is rounded to).
@@ -1117,4 +1111,145 @@ fn an_emulated_player_on_host_clocks_is_refused() {
             && err.contains("--clock emulated"),
         "{err}"
     );
+}
+
+/// The moves of a PGN game's movetext, after the blank line that ends its tags (comments,
+/// move numbers and the result left out).
+fn movetext_moves(game: &str) -> Vec<String> {
+    let movetext = game.split_once("\n\n").map_or("", |(_, m)| m);
+    let mut text = String::new();
+    let mut depth = 0;
+    for line in movetext.lines() {
+        for c in line.chars() {
+            match c {
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ if depth == 0 => text.push(c),
+                _ => {}
+            }
+        }
+        text.push(' ');
+    }
+    text.split_whitespace()
+        .filter(|t| !t.ends_with('.') && !["1-0", "0-1", "1/2-1/2", "*"].contains(t))
+        .map(str::to_string)
+        .collect()
+}
+
+/// The championship's record at 40 moves in two hours on emulated clocks (`docs/championship/`,
+/// each program on its own machine at its own clock, 20 games a pairing): every move is legal,
+/// every move a player searched carries its emulated time, each player ran on its machine at
+/// its clock, every game ended as its `Termination` says (every forfeit is Microchess's, which
+/// cannot hold a second queen), and `kempelen ratings` on the championship's three files gives
+/// the points the README's table shows.
+#[test]
+fn the_championship_record_gives_the_readme_table() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/championship");
+    // The championship's three pairings, then Rictor's version of Microchess against Sargon
+    // and against the 1976 binary.
+    let files: Vec<String> = [
+        "z80-sargon.pgn",
+        "6502-microchess.pgn",
+        "sargon-microchess.pgn",
+        "sargon-rictor.pgn",
+        "microchess-rictor.pgn",
+    ]
+    .iter()
+    .map(|f| dir.join(f).to_str().unwrap().to_string())
+    .collect();
+    let machine_of = |player: &str| match player {
+        "z80" | "sargon" => ("jupiter-3", "2"),
+        "6502" | "microchess" => ("kim-1", "1"),
+        "rictor" => ("rictor-sbc", "1"),
+        other => panic!("a player the championship does not have: {other}"),
+    };
+    let mut forfeits = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let games = games_by_round(&text);
+        assert_eq!(games.len(), 20, "{file}");
+        for game in games.values() {
+            let tag = |name: &str| -> String {
+                let prefix = format!("[{name} \"");
+                game.lines()
+                    .find_map(|l| l.strip_prefix(prefix.as_str()))
+                    .unwrap_or_else(|| panic!("no {name}: {game}"))
+                    .trim_end_matches("\"]")
+                    .to_string()
+            };
+            assert_eq!(tag("TimeControl"), "40/7200");
+            for side in ["White", "Black"] {
+                let (machine, mhz) = machine_of(&tag(side));
+                assert_eq!(tag(&format!("{side}Machine")), machine, "{game}");
+                assert_eq!(tag(&format!("{side}MHz")), mhz, "{game}");
+                assert_eq!(tag(&format!("{side}Clock")), "emulated", "{game}");
+            }
+            let mut replay = Game::default();
+            let moves = movetext_moves(game);
+            for san in &moves {
+                replay
+                    .push_san(san)
+                    .unwrap_or_else(|e| panic!("'{san}': {e}: {game}"));
+            }
+            let plies: usize = tag("PlyCount").parse().unwrap();
+            assert_eq!(moves.len(), plies);
+            // The bundled openings are ten plies deep; every move after them was searched.
+            assert_eq!(game.matches("[%emt ").count(), plies - 10, "{game}");
+            let status = replay.status();
+            match tag("Termination").as_str() {
+                "normal" => {
+                    assert!(status.is_over(), "{game}");
+                    let winner = match tag("Result").as_str() {
+                        "1-0" => Some(0),
+                        "0-1" => Some(8),
+                        _ => None,
+                    };
+                    match status {
+                        GameStatus::Checkmate { winner: w } => assert_eq!(Some(w), winner),
+                        _ => assert_eq!(winner, None, "{game}"),
+                    }
+                }
+                "rules infraction" => {
+                    assert!(!status.is_over(), "{game}");
+                    assert!(
+                        game.contains("cannot take this position: it keeps 1 queen"),
+                        "{game}"
+                    );
+                    let loser = match tag("Result").as_str() {
+                        "1-0" => tag("Black"),
+                        _ => tag("White"),
+                    };
+                    assert!(["microchess", "rictor"].contains(&loser.as_str()), "{game}");
+                    forfeits += 1;
+                }
+                other => panic!("termination {other}: {game}"),
+            }
+        }
+    }
+    // Both versions of Microchess, twice each: neither can take its opponent's second queen.
+    assert_eq!(forfeits, 4);
+    let mut args = vec!["ratings", "--json"];
+    args.extend(files[..3].iter().map(String::as_str));
+    let v = json(&args);
+    let points: Vec<(String, f64)> = v["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap().to_string(),
+                p["points"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    let expected: Vec<(String, f64)> = [
+        ("6502", 20.0),
+        ("z80", 19.5),
+        ("sargon", 18.5),
+        ("microchess", 2.0),
+    ]
+    .iter()
+    .map(|&(n, p)| (n.to_string(), p))
+    .collect();
+    assert_eq!(points, expected);
 }

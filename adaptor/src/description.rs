@@ -64,7 +64,7 @@ struct AdaptorFile {
     pub(crate) ram_board: Option<RamBoardSpec>,
     /// The time model: emulated time per move at each level, measured on the program.
     #[serde(default)]
-    pub(crate) level: Vec<LevelSpec>,
+    pub(crate) level: Vec<toml::Spanned<LevelSpec>>,
 }
 
 /// `[pieces]`: the program keeps its board as a list of squares, one slot per piece, the side
@@ -520,6 +520,26 @@ pub(crate) struct RamBoard {
     pub(crate) squares: ByteSquares,
     pub(crate) mask: u8,
     pub(crate) pieces: Vec<(u8, char)>,
+}
+
+impl RamBoard {
+    /// The address of `square` (`a8`) in the program's board.
+    pub(crate) fn address(&self, square: &str) -> Option<u16> {
+        let b = square.as_bytes();
+        let (file, rank) = (b.first()?.checked_sub(b'a')?, b.get(1)?.checked_sub(b'1')?);
+        Some(
+            self.at
+                .wrapping_add(u16::from(self.squares.encode(file, rank, false))),
+        )
+    }
+
+    /// The piece (`q`) a byte of the program's board names, if it names one a pawn becomes.
+    pub(crate) fn piece(&self, byte: u8) -> Option<char> {
+        self.pieces
+            .iter()
+            .find(|(v, _)| byte & self.mask == *v)
+            .map(|(_, p)| *p)
+    }
 }
 
 /// An adaptor, read and checked.
@@ -1066,9 +1086,12 @@ impl Adaptor {
             }),
         };
         let max_depth = f.depth.as_ref().and_then(|d| d.max).unwrap_or(9);
-        for l in &f.level {
+        for spanned in &f.level {
+            let l = spanned.get_ref();
+            let at = spanned.span().start;
             if f.depth.is_none() {
-                return Err(invalid(
+                return Err(at_place(
+                    at,
                     "[[level]]: give the levels' range in [depth]".into(),
                 ));
             }
@@ -1078,10 +1101,13 @@ impl Adaptor {
                 && l.longest.is_finite()
                 && l.longest >= l.mean;
             if !sound {
-                return Err(invalid(format!(
-                    "[[level]] depth {}: a depth of 1 to {max_depth}, mean > 0, longest >= mean",
-                    l.depth
-                )));
+                return Err(at_place(
+                    at,
+                    format!(
+                        "[[level]] depth {}: a depth of 1 to {max_depth}, mean > 0, longest >= mean",
+                        l.depth
+                    ),
+                ));
             }
         }
         Ok(Adaptor {
@@ -1098,7 +1124,7 @@ impl Adaptor {
             best,
             score,
             ram_board,
-            levels: f.level,
+            levels: f.level.into_iter().map(toml::Spanned::into_inner).collect(),
             personality,
             cpu,
             clock,

@@ -29,7 +29,7 @@ use crate::held::Held;
 use crate::machine::{
     Action, Cause, Cmd, Progress, SearchTurn, TurnEnd, Worker, one_line, run_actions,
 };
-use crate::setup::before_last;
+use crate::setup::{Setup, before_last};
 
 /// The UCI option that sets the program's level (0: chosen from the time limits).
 const LEVEL_OPTION: &str = "Level";
@@ -133,6 +133,7 @@ impl AdaptorEngine {
     /// when it knows the game up to the opponent's last move.
     fn actions(&mut self, game: &Game, level: Option<u32>) -> Result<Vec<Action>, EngineError> {
         let a = Arc::clone(&self.adaptor);
+        let setup = Setup { adaptor: &a };
         let start = game.start().to_fen();
         let moves = game.moves();
         let mut pre = String::new();
@@ -155,9 +156,9 @@ impl AdaptorEngine {
                             before = before_last(&before);
                         }
                         let m = moves[known.len()];
-                        if a.typeable(before.position(), m) {
+                        if setup.typeable(before.position(), m) {
                             let mut actions = vec![Action::Keys(pre), Action::Flush];
-                            actions.extend(a.move_then_go(before.position(), &m));
+                            actions.extend(setup.move_then_go(before.position(), &m));
                             return Ok(actions);
                         }
                     }
@@ -165,7 +166,7 @@ impl AdaptorEngine {
                 }
             }
         }
-        let plan = a.plan(game, level)?;
+        let plan = setup.plan(game, level)?;
         // A fresh program: the new-game keys if it has them and the plan starts from its own
         // start, else a new machine.
         let mut actions = Vec::new();
@@ -267,10 +268,17 @@ impl Engine for AdaptorEngine {
         Ok(())
     }
 
-    /// An adapted program's time is always the emulated time at its machine's clock.
+    /// An adapted program's time is always the emulated time at its machine's clock. The
+    /// machine is the personality it runs on (`rictor-sbc`, whose clock is the `kim-1`
+    /// profile's), or the clock profile when the adaptor names no personality.
     fn clock(&self) -> EngineClock {
+        let machine = self
+            .adaptor
+            .personality
+            .as_ref()
+            .map_or(self.adaptor.clock.id, |p| p.id.as_str());
         EngineClock::Emulated {
-            machine: self.adaptor.clock.id.to_string(),
+            machine: machine.to_string(),
             mhz: self.adaptor.clock.mhz,
         }
     }
@@ -298,17 +306,10 @@ impl Engine for AdaptorEngine {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        let invalid = |option: &str, reason: String| EngineError::InvalidOption {
-            name: option.into(),
-            value: value.to_string(),
-            reason,
-        };
+        let invalid =
+            |option: &str, reason: String| EngineError::invalid_option(option, value, reason);
         if name.eq_ignore_ascii_case(REALTIME_OPTION) {
-            self.realtime = match value.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(invalid(REALTIME_OPTION, "true or false".into())),
-            };
+            self.realtime = kempelen_engine::check_option(REALTIME_OPTION, value)?;
             return Ok(());
         }
         if name.eq_ignore_ascii_case(LEVEL_OPTION) && self.adaptor.has_levels {
@@ -575,14 +576,14 @@ impl AdaptorEngine {
         if !pawn_to_last_rank {
             return Err(not_legal(""));
         }
-        let Some(at) = a.ram_board_address(&text[2..4]) else {
+        let Some(at) = a.ram_board.as_ref().and_then(|r| r.address(&text[2..4])) else {
             return Err(not_legal(
                 ": a pawn to the last rank, and the program names no piece (its adaptor has no [ram_board] to read it from)",
             ));
         };
         let w = self.worker.as_ref().expect("a running program");
         let byte = w.read(at, 1)?.first().copied().unwrap_or(0);
-        let Some(piece) = a.ram_board_piece(byte) else {
+        let Some(piece) = a.ram_board.as_ref().and_then(|r| r.piece(byte)) else {
             return Err(not_legal(&format!(
                 ": a pawn to the last rank, and its board holds ${byte:02X} there, no piece a pawn becomes"
             )));

@@ -22,10 +22,10 @@ pub(crate) struct Held {
     pub(crate) score: Option<u8>,
 }
 
-impl Adaptor {
+impl RootBoard {
     /// The piece list as the search begins.
-    pub(crate) fn root_board(&self, m: &Machine, program_black: bool) -> RootBoard {
-        let slots = self
+    pub(crate) fn read(adaptor: &Adaptor, m: &Machine, program_black: bool) -> RootBoard {
+        let slots = adaptor
             .pieces
             .as_ref()
             .map_or_else(Vec::new, |p| m.read_bytes(p.at, 2 * p.order.len()));
@@ -34,10 +34,12 @@ impl Adaptor {
             program_black,
         }
     }
+}
 
+impl Held {
     /// The move the program holds as best now, if it holds one.
-    pub(crate) fn read_held(&self, m: &Machine, root: &RootBoard) -> Option<Held> {
-        let b = self.best.as_ref()?;
+    pub(crate) fn read(adaptor: &Adaptor, m: &Machine, root: &RootBoard) -> Option<Held> {
+        let b = adaptor.best.as_ref()?;
         if let Some((at, min)) = b.held_from {
             if m.read_byte(at) < min {
                 return None;
@@ -68,24 +70,7 @@ impl Adaptor {
         }
         Some(Held {
             uci,
-            score: self.score.as_ref().map(|s| m.read_byte(s.at)),
+            score: adaptor.score.as_ref().map(|s| m.read_byte(s.at)),
         })
-    }
-
-    /// The address of `square` (`a8`) in the program's board, if the adaptor describes it.
-    pub(crate) fn ram_board_address(&self, square: &str) -> Option<u16> {
-        let r = self.ram_board.as_ref()?;
-        let b = square.as_bytes();
-        let (file, rank) = (b.first()?.checked_sub(b'a')?, b.get(1)?.checked_sub(b'1')?);
-        Some(r.at.wrapping_add(u16::from(r.squares.encode(file, rank, false))))
-    }
-
-    /// The piece (`q`) a byte of the program's board names, if it names one a pawn becomes.
-    pub(crate) fn ram_board_piece(&self, byte: u8) -> Option<char> {
-        let r = self.ram_board.as_ref()?;
-        r.pieces
-            .iter()
-            .find(|(v, _)| byte & r.mask == *v)
-            .map(|(_, p)| *p)
     }
 }

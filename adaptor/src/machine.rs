@@ -20,26 +20,36 @@ use crate::held::{Held, RootBoard};
 /// Cycles per slice (about 65 ms of emulated time at 2 MHz, a few ms of host time).
 const SLICE: u64 = 1 << 17;
 
-impl Adaptor {
+/// The program an [`Adaptor`] describes, driven on its machine: booted, restarted, and run
+/// turn by turn within the turn's limits.
+struct Driver<'a> {
+    adaptor: &'a Adaptor,
+}
+
+impl Driver<'_> {
     /// A fresh machine with the program loaded, poked and run to its first wait for input.
     fn boot(&self, stop: &AtomicBool) -> Result<(Machine, String), EngineError> {
         let be = |e: String| EngineError::Backend(e);
-        let mut b = match &self.personality {
+        let mut b = match &self.adaptor.personality {
             Some(p) => p.builder(),
-            None => Machine::builder(self.cpu).memory_map(MemoryMap::default_for(self.cpu)),
+            None => Machine::builder(self.adaptor.cpu)
+                .memory_map(MemoryMap::default_for(self.adaptor.cpu)),
         };
-        for (a, bytes) in &self.chunks {
+        for (a, bytes) in &self.adaptor.chunks {
             b = b.load(*a, bytes);
         }
-        if let Some(e) = self.entry {
+        if let Some(e) = self.adaptor.entry {
             b = b.entry(e);
         }
-        let mut m = b.clock(self.clock).build().map_err(|e| be(e.to_string()))?;
-        for (a, bytes) in &self.pokes {
+        let mut m = b
+            .clock(self.adaptor.clock)
+            .build()
+            .map_err(|e| be(e.to_string()))?;
+        for (a, bytes) in &self.adaptor.pokes {
             m.write_bytes(*a, bytes).map_err(|e| be(e.to_string()))?;
         }
         m.console_mut().set_stop_on_empty_input(true);
-        if let Some((addrs, _)) = &self.nodes {
+        if let Some((addrs, _)) = &self.adaptor.nodes {
             m.count_executions(addrs);
         }
         let out = self.turn(&mut m, "", stop)?.out;
@@ -48,8 +58,8 @@ impl Adaptor {
 
     /// Restarts the program at its entry, RAM kept, and runs it to its next wait for input.
     fn restart(&self, m: &mut Machine, stop: &AtomicBool) -> Result<Turn, EngineError> {
-        let entry = self.entry.ok_or_else(|| {
-            EngineError::Backend(format!("{}: no entry to restart at", self.name))
+        let entry = self.adaptor.entry.ok_or_else(|| {
+            EngineError::Backend(format!("{}: no entry to restart at", self.adaptor.name))
         })?;
         m.set_pc(entry);
         self.turn(m, "", stop)
@@ -78,21 +88,21 @@ impl Adaptor {
         watch: Option<(&RootBoard, &mpsc::Sender<Msg>)>,
     ) -> Result<Turn, EngineError> {
         m.console_mut().push_input(keys.as_bytes());
-        if let Some((addrs, _)) = &self.nodes {
+        if let Some((addrs, _)) = &self.adaptor.nodes {
             m.count_executions(addrs);
         }
         m.set_realtime(limits.realtime);
         // Paced, a slice is 10 ms of emulated time, so a stop is seen within that much real
         // time too.
         let slice = if limits.realtime {
-            ((self.clock.hz() / 100.0) as u64).clamp(1, SLICE)
+            ((self.adaptor.clock.hz() / 100.0) as u64).clamp(1, SLICE)
         } else {
             SLICE
         };
         let mut cycles = 0u64;
         let mut held: Option<Held> = None;
         let end = loop {
-            let mut this = slice.min(self.turn_budget - cycles);
+            let mut this = slice.min(self.adaptor.turn_budget - cycles);
             if let Some(d) = limits.deadline {
                 this = this.min(d.saturating_sub(cycles).max(1));
             }
@@ -105,7 +115,7 @@ impl Adaptor {
                             let out = take_output(m);
                             return Err(EngineError::Backend(format!(
                                 "{}: the program stopped ({stop}) instead of waiting for input{}",
-                                self.name,
+                                self.adaptor.name,
                                 printed(&out)
                             )));
                         }
@@ -117,10 +127,10 @@ impl Adaptor {
                     let out = take_output(m);
                     // The trace (last instructions, registers) goes to standard error; the
                     // error is one line.
-                    eprintln!("{}: {e}", self.name);
+                    eprintln!("{}: {e}", self.adaptor.name);
                     return Err(EngineError::Backend(format!(
                         "{}: the program faulted after {cycles} cycles of the turn: {} (its last instructions are on standard error){}",
-                        self.name,
+                        self.adaptor.name,
                         e.fault,
                         printed(&out)
                     )));
@@ -130,7 +140,7 @@ impl Adaptor {
             // counted): before, the bytes are left from its last search.
             let searching = self.node_count(m).is_none_or(|n| n > 0);
             if let (Some((root, tx)), true) = (watch, searching) {
-                let now = self.read_held(m, root);
+                let now = Held::read(self.adaptor, m, root);
                 if now.is_some() && now != held {
                     held = now;
                     let _ = tx.send(Msg::Progress(Progress {
@@ -151,21 +161,24 @@ impl Adaptor {
                     break TurnEnd::Stopped(Cause::Nodes);
                 }
             }
-            if cycles >= self.turn_budget {
+            if cycles >= self.adaptor.turn_budget {
                 let out = take_output(m);
                 return Err(EngineError::Backend(format!(
                     "{}: no wait for input within the turn's budget of {} cycles ({:.1} s at {} MHz){}",
-                    self.name,
-                    self.turn_budget,
-                    self.clock.duration(self.turn_budget).as_secs_f64(),
-                    self.clock.mhz,
+                    self.adaptor.name,
+                    self.adaptor.turn_budget,
+                    self.adaptor
+                        .clock
+                        .duration(self.adaptor.turn_budget)
+                        .as_secs_f64(),
+                    self.adaptor.clock.mhz,
                     printed(&out)
                 )));
             }
         };
         m.set_realtime(false);
         if let (Some((root, _)), true) = (watch, self.node_count(m).is_none_or(|n| n > 0)) {
-            held = self.read_held(m, root);
+            held = Held::read(self.adaptor, m, root);
         }
         Ok(Turn {
             out: take_output(m),
@@ -178,7 +191,8 @@ impl Adaptor {
 
     /// The nodes counted since the turn began (the node routines' entries).
     fn node_count(&self, m: &Machine) -> Option<u64> {
-        self.nodes
+        self.adaptor
+            .nodes
             .as_ref()
             .map(|_| m.execution_counts().iter().map(|(_, n)| n).sum())
     }
@@ -306,6 +320,7 @@ impl Worker {
         std::thread::spawn(move || {
             let mut machine: Option<Machine> = None;
             let missing = || EngineError::Backend("the program is not running".into());
+            let adaptor = Driver { adaptor: &adaptor };
             for cmd in cmds {
                 let reply = match (cmd, machine.as_mut()) {
                     (Cmd::Boot(stop), _) => adaptor.boot(&stop).map(|(m, _)| {
@@ -316,7 +331,7 @@ impl Worker {
                         adaptor.turn(m, &keys, &stop).map(Answer::Turn)
                     }
                     (Cmd::Search(s), Some(m)) => {
-                        let root = adaptor.root_board(m, s.program_black);
+                        let root = RootBoard::read(adaptor.adaptor, m, s.program_black);
                         let limits = TurnLimits {
                             stop: &s.stop,
                             deadline: s.deadline,

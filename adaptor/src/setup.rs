@@ -9,14 +9,21 @@ use kempelen_engine::{EngineError, Game, Move};
 use crate::description::{Adaptor, SetupPoke, symbol_or_addr};
 use crate::machine::Action;
 
-impl Adaptor {
+/// The set-up of games in the program an [`Adaptor`] describes: the keys for a move, the
+/// placeholders filled, the plan that brings a game into a freshly started program.
+#[derive(Clone, Copy)]
+pub(crate) struct Setup<'a> {
+    pub(crate) adaptor: &'a Adaptor,
+}
+
+impl Setup<'_> {
     /// The keys for the opponent's move `mv` in `game` (before the move).
     pub(crate) fn keys_for(&self, game_before: &kempelen_engine::Position, mv: &Move) -> String {
         let uci = mv.to_uci();
         // The move is the opponent's: the program plays the other colour.
         let program_black = FenParts::of(game_before).side == 'w';
         let mut keys = self.move_keys(&uci, program_black);
-        if self.keys.castle_rook.unwrap_or(false) {
+        if self.adaptor.keys.castle_rook.unwrap_or(false) {
             let b = uci.as_bytes();
             let piece =
                 FenParts::of(game_before).board[usize::from(b[1] - b'1')][usize::from(b[0] - b'a')];
@@ -42,17 +49,17 @@ impl Adaptor {
             return self.promotions().contains(piece);
         }
         if before.is_en_passant(mv) {
-            return self.keys.en_passant.unwrap_or(true);
+            return self.adaptor.keys.en_passant.unwrap_or(true);
         }
         true
     }
 
     /// The pieces an opponent's promotion typed as a move makes (see [`Keys::promotions`]).
     fn promotions(&self) -> String {
-        match &self.keys.promotions {
+        match &self.adaptor.keys.promotions {
             Some(p) => p.to_ascii_lowercase(),
-            None if self.keys.move_.contains("{promotion}")
-                || self.keys.move_.contains("{move}") =>
+            None if self.adaptor.keys.move_.contains("{promotion}")
+                || self.adaptor.keys.move_.contains("{move}") =>
             {
                 "qrbn".into()
             }
@@ -69,7 +76,7 @@ impl Adaptor {
         p: &FenParts,
         program_white: bool,
     ) -> Result<Vec<(u16, u8)>, EngineError> {
-        let Some(spec) = &self.pieces else {
+        let Some(spec) = &self.adaptor.pieces else {
             return Ok(Vec::new());
         };
         let mut bytes = Vec::new();
@@ -100,7 +107,7 @@ impl Adaptor {
                 let slots = spec.order.iter().filter(|k| *k == kind).count();
                 return Err(EngineError::Unsupported(format!(
                     "{} cannot take this position: it keeps {slots} {} for each side, and {colour} has {have}",
-                    self.name,
+                    self.adaptor.name,
                     piece_name(*kind, slots),
                 )));
             }
@@ -114,7 +121,7 @@ impl Adaptor {
 
     /// `{board}`: the squares of `p` typed in the order of `[board]`.
     fn board_keys(&self, p: &FenParts) -> String {
-        let Some(spec) = &self.board else {
+        let Some(spec) = &self.adaptor.board else {
             return String::new();
         };
         let letters: Vec<char> = spec.pieces.as_deref().unwrap_or("PNBRQK").chars().collect();
@@ -142,7 +149,7 @@ impl Adaptor {
                     &spec
                         .piece
                         .replace("{piece}", &letters[kind].to_string())
-                        .replace("{colour}", self.colour(c.is_ascii_uppercase()))
+                        .replace("{colour}", self.adaptor.colour(c.is_ascii_uppercase()))
                         .replace("{moved}", &moved[usize::from(!p.unmoved(rank, file, c))]),
                 );
             }
@@ -155,9 +162,9 @@ impl Adaptor {
     /// `{fullmove}`, `{board}`), at `depth` (`{depth}`, and `{depth}` unlimited in pokes).
     fn fill(&self, text: &str, program_white: bool, base: &FenParts, depth: u32) -> String {
         let mut out = text
-            .replace("{player}", self.colour(!program_white))
-            .replace("{program}", self.colour(program_white))
-            .replace("{to_move}", self.colour(base.side == 'w'))
+            .replace("{player}", self.adaptor.colour(!program_white))
+            .replace("{program}", self.adaptor.colour(program_white))
+            .replace("{to_move}", self.adaptor.colour(base.side == 'w'))
             .replace("{depth}", &depth.to_string())
             .replace("{fullmove}", &base.fullmove.to_string())
             .replace("{fen}", &base.fen());
@@ -169,29 +176,29 @@ impl Adaptor {
 
     /// How to bring `game` into a freshly started program (see [`base_of`]).
     pub(crate) fn plan(&self, game: &Game, limit: Option<u32>) -> Result<Plan, EngineError> {
-        let depth = self.depth_for(limit);
+        let depth = self.adaptor.depth_for(limit);
         let target = FenParts::of(game.position());
         let program_white = target.side == 'w';
         let (base, last) = base_of(game, |before, m| self.typeable(before, m));
         let base = FenParts::of(&base);
         let at_start = base.same(&FenParts::of(&kempelen_engine::Position::startpos()));
-        let go = self.keys.go.as_deref().unwrap_or("");
-        let start = match (&self.keys.start_black, program_white) {
+        let go = self.adaptor.keys.go.as_deref().unwrap_or("");
+        let start = match (&self.adaptor.keys.start_black, program_white) {
             (Some(k), false) => Some(k),
-            _ => self.keys.start.as_ref(),
+            _ => self.adaptor.keys.start.as_ref(),
         }
         .map_or(String::new(), |k| self.fill(k, program_white, &base, depth));
         // The opponent's last move, then the keys that make the program move: those keys
         // are the search's turn.
         let then = |m: &Move| self.move_then_go(&base_position(&base), m);
         // The new-game keys start a game with the program as White.
-        let fresh_keys = program_white || self.keys.start_black.is_none();
+        let fresh_keys = program_white || self.adaptor.keys.start_black.is_none();
         let keys = |actions: Vec<Action>| Plan {
             start: start.clone(),
             actions,
             fresh_keys,
         };
-        match (at_start, last, &self.keys.position) {
+        match (at_start, last, &self.adaptor.keys.position) {
             (true, None, _) => Ok(keys(vec![Action::Search(go.to_string())])),
             (_, _, Some(p)) => {
                 let fen = FenParts::of(game.position());
@@ -201,9 +208,9 @@ impl Adaptor {
                 ]))
             }
             (true, Some(m), _) => Ok(keys(then(&m))),
-            _ if !self.setup.is_empty() => {
+            _ if !self.adaptor.setup.is_empty() => {
                 let mut actions = Vec::new();
-                for step in &self.setup {
+                for step in &self.adaptor.setup {
                     if let Some(k) = &step.keys {
                         actions.push(Action::Keys(self.fill(k, program_white, &base, depth)));
                     }
@@ -235,7 +242,7 @@ impl Adaptor {
             }
             _ => Err(EngineError::Unsupported(format!(
                 "{} cannot be set up in this position (its adaptor has no `position` keys or [[setup]])",
-                self.name
+                self.adaptor.name
             ))),
         }
     }
@@ -244,13 +251,13 @@ impl Adaptor {
     /// the move itself when the program answers a move by itself, else its `go` keys.
     pub(crate) fn move_then_go(&self, before: &kempelen_engine::Position, m: &Move) -> Vec<Action> {
         let keys = self.keys_for(before, m);
-        if self.keys.replies_to_moves.unwrap_or(true) {
+        if self.adaptor.keys.replies_to_moves.unwrap_or(true) {
             vec![Action::Search(keys)]
         } else {
             vec![
                 Action::Keys(keys),
                 Action::Flush,
-                Action::Search(self.keys.go.clone().unwrap_or_default()),
+                Action::Search(self.adaptor.keys.go.clone().unwrap_or_default()),
             ]
         }
     }
@@ -263,9 +270,10 @@ impl Adaptor {
         base: &FenParts,
         limit: Option<u32>,
     ) -> Result<(u16, u8), EngineError> {
-        let be = |e: String| EngineError::Backend(format!("{}: [[setup]] poke: {e}", self.name));
-        let at = symbol_or_addr(&self.symbols, &p.at).map_err(|e| be(e.to_string()))?;
-        let depth = limit.unwrap_or(self.depth.default.unwrap_or(1));
+        let be =
+            |e: String| EngineError::Backend(format!("{}: [[setup]] poke: {e}", self.adaptor.name));
+        let at = symbol_or_addr(&self.adaptor.symbols, &p.at).map_err(|e| be(e.to_string()))?;
+        let depth = limit.unwrap_or(self.adaptor.depth.default.unwrap_or(1));
         let text = self.fill(&p.value, program_white, base, depth);
         let n: u32 = text
             .trim()
@@ -277,9 +285,10 @@ impl Adaptor {
     }
 
     fn move_keys(&self, uci: &str, program_black: bool) -> String {
-        let from = self.squares.encode(&uci[0..2], program_black);
-        let to = self.squares.encode(&uci[2..4], program_black);
-        self.keys
+        let from = self.adaptor.squares.encode(&uci[0..2], program_black);
+        let to = self.adaptor.squares.encode(&uci[2..4], program_black);
+        self.adaptor
+            .keys
             .move_
             .replace("{from}", &from)
             .replace("{to}", &to)
@@ -521,7 +530,9 @@ mod tests {
         let dir =
             std::env::temp_dir().join(format!("kempelen-setup-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
-        std::fs::copy(data.join("setup-toy.asm"), dir.join("setup-toy.asm")).unwrap();
+        for file in ["setup-toy.asm", "toy-console.inc"] {
+            std::fs::copy(data.join(file), dir.join(file)).unwrap();
+        }
         let toml = std::fs::read_to_string(data.join("setup-toy.toml"))
             .unwrap()
             .replace("[keys]\n", &format!("[keys]\n{extra}\n"));
@@ -546,14 +557,14 @@ mod tests {
         let a = toy("promotions", "promotions = \"q\"");
         let mut g = Game::from_fen("8/P7/1k6/8/8/8/8/K7 w - - 0 1").unwrap();
         g.push_uci("a7a8n").unwrap();
-        let keys = typed(&a.plan(&g, Some(2)).unwrap());
+        let keys = typed(&Setup { adaptor: &a }.plan(&g, Some(2)).unwrap());
         assert!(!keys.contains("a7a8"), "{keys}");
         // The knight on a8, White's, moved (the only piece typed as a knight).
         assert!(keys.contains("N,W,1"), "{keys}");
         assert!(keys.ends_with('B'), "Black to move: {keys}");
         let mut g = Game::from_fen("8/P7/1k6/8/8/8/8/K7 w - - 0 1").unwrap();
         g.push_uci("a7a8q").unwrap();
-        let plan = a.plan(&g, Some(2)).unwrap();
+        let plan = Setup { adaptor: &a }.plan(&g, Some(2)).unwrap();
         assert_eq!(
             plan.actions.last(),
             Some(&Action::Search("a7a8".into())),
@@ -561,7 +572,7 @@ mod tests {
         );
         // Without `promotions`, the move keys (no `{promotion}`) make none: set up.
         let plain = toy("plain", "");
-        assert!(!typed(&plain.plan(&g, Some(2)).unwrap()).contains("a7a8"));
+        assert!(!typed(&Setup { adaptor: &plain }.plan(&g, Some(2)).unwrap()).contains("a7a8"));
     }
 
     /// A capture en passant is typed unless the adaptor says the program does not take one
@@ -572,11 +583,15 @@ mod tests {
         g.push_uci("e5d6").unwrap();
         let typing = toy("ep-typed", "");
         assert_eq!(
-            typing.plan(&g, Some(2)).unwrap().actions.last(),
+            Setup { adaptor: &typing }
+                .plan(&g, Some(2))
+                .unwrap()
+                .actions
+                .last(),
             Some(&Action::Search("e5d6".into()))
         );
         let not = toy("ep-setup", "en_passant = false");
-        assert!(!typed(&not.plan(&g, Some(2)).unwrap()).contains("e5d6"));
+        assert!(!typed(&Setup { adaptor: &not }.plan(&g, Some(2)).unwrap()).contains("e5d6"));
     }
 
     #[test]

@@ -150,14 +150,7 @@ impl Profiler {
             }
         } else if depth == self.last_depth + 2 && is_call(self.cpu, op) {
             let callee = self.routine_of[new_pc as usize] as usize;
-            self.calls[callee] += 1;
-            self.on_stack[callee] += 1;
-            self.frames.push(Frame {
-                routine: callee,
-                depth,
-                entry_cycles: self.clock,
-                by_jump: false,
-            });
+            self.enter(callee, depth, false);
         } else if depth == self.last_depth {
             let callee = self.routine_of[new_pc as usize] as usize;
             let entered = callee != r
@@ -177,17 +170,23 @@ impl Profiler {
                     self.close(f);
                     self.frames.pop();
                 }
-                self.calls[callee] += 1;
-                self.on_stack[callee] += 1;
-                self.frames.push(Frame {
-                    routine: callee,
-                    depth,
-                    entry_cycles: self.clock,
-                    by_jump: true,
-                });
+                self.enter(callee, depth, true);
             }
         }
         self.last_depth = depth;
+    }
+
+    /// A routine entered at stack `depth` (by a call, or by a jump to its first byte): counted
+    /// and its frame opened.
+    fn enter(&mut self, routine: usize, depth: u32, by_jump: bool) {
+        self.calls[routine] += 1;
+        self.on_stack[routine] += 1;
+        self.frames.push(Frame {
+            routine,
+            depth,
+            entry_cycles: self.clock,
+            by_jump,
+        });
     }
 
     fn close(&mut self, f: Frame) {

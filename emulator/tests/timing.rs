@@ -26,15 +26,20 @@ fn model(machine: &str, id: &str) -> &'static TimingModel {
     Timing::parse(id).model_for(machine).unwrap().unwrap()
 }
 
-/// Runs a Z80 program (all RAM) under `model` from frame tick `at`, to its host call "done".
-fn run_z80(model: &'static TimingModel, source: &str, at: u64) -> RunStats {
+/// A Z80 machine (all RAM) with `source` assembled into it, timed by `model`.
+fn z80_machine(model: &'static TimingModel, source: &str) -> Machine {
     let (org, bytes) = assemble(Cpu::Z80, source);
-    let mut m = Machine::builder(Cpu::Z80)
+    Machine::builder(Cpu::Z80)
         .memory_map(MemoryMap::all_ram())
         .load(org, &bytes)
         .timing(Some(model))
         .build()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs a Z80 program (all RAM) under `model` from frame tick `at`, to its host call "done".
+fn run_z80(model: &'static TimingModel, source: &str, at: u64) -> RunStats {
+    let mut m = z80_machine(model, source);
     assert_eq!(m.core_kind(), CoreKind::RustzxZ80, "per-access timing");
     assert!(m.set_frame_position(at));
     let stats = m.run(10_000_000).unwrap();
@@ -664,13 +669,7 @@ loop:   dec bc
 
 /// A Z80 program under a model that needs no per-access timing: it stays on the `z80` core.
 fn run_z80_events(model: &'static TimingModel, source: &str) -> RunStats {
-    let (org, bytes) = assemble(Cpu::Z80, source);
-    let mut m = Machine::builder(Cpu::Z80)
-        .memory_map(MemoryMap::all_ram())
-        .load(org, &bytes)
-        .timing(Some(model))
-        .build()
-        .unwrap();
+    let mut m = z80_machine(model, source);
     assert_eq!(m.core_kind(), CoreKind::Z80);
     let stats = m.run(100_000_000).unwrap();
     assert_eq!(stats.stop, StopReason::HostDone);

@@ -243,6 +243,31 @@ pub enum EngineError {
     },
 }
 
+impl EngineError {
+    /// The value `value` of option `name` is refused; `reason` says what it takes.
+    pub fn invalid_option(name: &str, value: &str, reason: impl Into<String>) -> EngineError {
+        EngineError::InvalidOption {
+            name: name.to_string(),
+            value: value.to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+/// The value of the UCI `check` option `name`: `true` or `false` (in any case, blanks
+/// around it ignored).
+pub fn check_option(name: &str, value: &str) -> Result<bool, EngineError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(EngineError::invalid_option(
+            name,
+            value,
+            "expected 'true' or 'false'",
+        )),
+    }
+}
+
 /// Kind of an engine option, as UCI prints it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum OptionKind {

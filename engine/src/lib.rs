@@ -18,7 +18,7 @@
 //! use kempelen_engine::{Game, ReferenceLimits, reference};
 //! let mut game = Game::default();
 //! game.push_uci("e2e4").unwrap();
-//! let limits = ReferenceLimits { depth: Some(3), ..ReferenceLimits::default() };
+//! let limits = ReferenceLimits::depth(3);
 //! let r = reference::search(game.position(), &game.reference_history(), limits);
 //! assert_eq!(r.depth, 3);
 //! assert_eq!(r.pv.first().copied(), r.best);
@@ -66,7 +66,7 @@ pub mod uci;
 
 pub use engine::{
     Engine, EngineClock, EngineError, EngineOption, INF, Limits, MATE, OptionKind, SearchControl,
-    SearchInfo, SearchResult, mate_in,
+    SearchInfo, SearchResult, check_option, mate_in,
 };
 pub use game::{Game, GameStatus};
 pub use native::{NativeEngine, Profile};

@@ -275,11 +275,7 @@ impl Engine for NativeEngine {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        let invalid = |reason: String| EngineError::InvalidOption {
-            name: name.to_string(),
-            value: value.to_string(),
-            reason,
-        };
+        let invalid = |reason: String| EngineError::invalid_option(name, value, reason);
         match name.to_ascii_lowercase().as_str() {
             "hash" => {
                 let mb: usize = value
@@ -315,28 +311,19 @@ impl Engine for NativeEngine {
                 Ok(())
             }
             "tartanstalematefix" => {
-                self.history.tartan_stalemate_fix = parse_check(value).map_err(invalid)?;
+                self.history.tartan_stalemate_fix = crate::engine::check_option(name, value)?;
                 Ok(())
             }
             "tartandepthfix" => {
-                self.history.tartan_depth_fix = parse_check(value).map_err(invalid)?;
+                self.history.tartan_depth_fix = crate::engine::check_option(name, value)?;
                 Ok(())
             }
             "microchessprintedformula" => {
-                self.history.microchess_printed_formula = parse_check(value).map_err(invalid)?;
+                self.history.microchess_printed_formula = crate::engine::check_option(name, value)?;
                 Ok(())
             }
             _ => Err(EngineError::UnknownOption(name.to_string())),
         }
-    }
-}
-
-/// The value of a UCI `check` option.
-fn parse_check(value: &str) -> Result<bool, String> {
-    match value.trim().to_ascii_lowercase().as_str() {
-        "true" => Ok(true),
-        "false" => Ok(false),
-        _ => Err("expected 'true' or 'false'".into()),
     }
 }
 

@@ -21,6 +21,7 @@
 
 use crate::engine::{INF, Limits, MATE, SearchControl, SearchResult};
 use crate::eval::evaluate;
+use crate::game::Game;
 use crate::movegen::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, BISHOP, PAWN};
@@ -57,6 +58,14 @@ pub struct ReferenceLimits {
 }
 
 impl ReferenceLimits {
+    /// `depth` iterations, no node or time limit.
+    pub fn depth(depth: u32) -> ReferenceLimits {
+        ReferenceLimits {
+            depth: Some(depth),
+            ..ReferenceLimits::default()
+        }
+    }
+
     /// The limits of an engine's search (`go`) for the side to move `side`: depth and nodes
     /// as given, the clock turned into soft and hard time limits ([`crate::time::budget`]).
     pub fn from_limits(limits: &Limits, side: u8) -> ReferenceLimits {
@@ -939,6 +948,11 @@ fn pick_next(keys: &mut [u8]) -> Option<usize> {
 /// Runs the reference search on a position with the given history and limits.
 pub fn search(pos: &Position, history: &[u32], limits: ReferenceLimits) -> SearchResult {
     ReferenceSearch::new(pos, history, limits).run()
+}
+
+/// [`search`] from the current position of `game`, with the game's history (for repetitions).
+pub fn search_game(game: &Game, limits: ReferenceLimits) -> SearchResult {
+    search(game.position(), &game.reference_history(), limits)
 }
 
 #[cfg(test)]

@@ -402,14 +402,8 @@ fn nimzo_matches_the_reference_where_the_null_move_rules_agree() {
     // which does not trigger there: same best move as the reference.
     let game = Game::default();
     let n = nimzo::search(&game, &Limits::depth(4), &SearchControl::default());
-    let r = kempelen_engine::reference::search(
-        game.position(),
-        &game.reference_history(),
-        kempelen_engine::ReferenceLimits {
-            depth: Some(4),
-            ..Default::default()
-        },
-    );
+    let r =
+        kempelen_engine::reference::search_game(&game, kempelen_engine::ReferenceLimits::depth(4));
     assert_eq!(n.best, r.best);
     assert_eq!(n.score, r.score);
 }
@@ -436,26 +430,7 @@ fn sargon_agrees_with_the_original_on_its_regression_positions() {
             path.display()
         )
     });
-    let start = text.find("static TEST tests[]").expect("the tests[] table");
-    let body: String = text[start..]
-        .lines()
-        .map(|l| l.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let parts: Vec<&str> = body.split('"').collect();
-    let mut cases = Vec::new();
-    let mut i = 1;
-    while i + 2 < parts.len() {
-        let depth = parts[i + 1]
-            .trim_matches(|c: char| c == ',' || c.is_whitespace())
-            .parse::<u32>();
-        if let (Ok(_), Ok(depth)) = (Position::from_fen(parts[i]), depth) {
-            cases.push((parts[i].to_string(), depth, parts[i + 2].to_string()));
-            i += 4;
-        } else {
-            i += 2;
-        }
-    }
+    let cases = sargon::regression_positions(&text);
     assert!(cases.len() >= 30, "found only {} positions", cases.len());
     let mut differ = Vec::new();
     for (fen, depth, expected) in &cases {
@@ -496,4 +471,35 @@ fn salomon_king_safety_cases() {
         salomon::king_safety(&p, kempelen_engine::piece::WHITE),
         160.0
     );
+}
+
+/// The reader of a Sargon test program's `tests[]` table, on a table written here: FEN,
+/// look-ahead and move of each entry, comments skipped, an entry that is no FEN passed over.
+#[test]
+fn a_regression_table_is_read_entry_by_entry() {
+    let text = r#"
+static TEST tests[] =
+{
+    // "8/8/8/8/8/8/8/8 w - - 0 1", 9, "a1a2", (commented out)
+    { "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 3, "e2e4" },
+    { "not a position", 2, "a2a3" },
+    { "7k/8/8/8/8/8/R7/K7 w - - 0 1", 5, "a2a8" },
+};
+"#;
+    assert_eq!(
+        sargon::regression_positions(text),
+        [
+            (
+                "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1".to_string(),
+                3,
+                "e2e4".to_string()
+            ),
+            (
+                "7k/8/8/8/8/8/R7/K7 w - - 0 1".to_string(),
+                5,
+                "a2a8".to_string()
+            ),
+        ]
+    );
+    assert!(sargon::regression_positions("no table here").is_empty());
 }

@@ -23,14 +23,7 @@ fn check_line(line_number: usize) {
     let line = DATA.lines().nth(line_number - 1).expect("line exists");
     let fen = line.split(';').next().unwrap();
     let pos = Position::from_fen(fen).unwrap();
-    let r = reference::search(
-        &pos,
-        &[],
-        ReferenceLimits {
-            depth: Some(5),
-            ..ReferenceLimits::default()
-        },
-    );
+    let r = reference::search(&pos, &[], ReferenceLimits::depth(5));
     let id = opcode(line, "id");
     assert_eq!(r.depth, 5);
     assert_eq!(

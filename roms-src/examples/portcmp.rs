@@ -67,10 +67,7 @@ fn main() {
         };
         let pos = Position::from_fen(&fen).expect("fen");
         for d in 1..=depth {
-            let limits = reference::ReferenceLimits {
-                depth: Some(d),
-                ..Default::default()
-            };
+            let limits = reference::ReferenceLimits::depth(d);
             let n = reference::search(&pos, &[], limits);
             total += 1;
             match e.search(&pos, &[], d, None) {

@@ -877,11 +877,8 @@ impl Engine for PortEngine {
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineError> {
-        let invalid = |option: &str, reason: String| EngineError::InvalidOption {
-            name: option.into(),
-            value: value.to_string(),
-            reason,
-        };
+        let invalid =
+            |option: &str, reason: String| EngineError::invalid_option(option, value, reason);
         if name.eq_ignore_ascii_case(MACHINE_OPTION) {
             let machine = self
                 .port
@@ -919,11 +916,7 @@ impl Engine for PortEngine {
             return Ok(());
         }
         if name.eq_ignore_ascii_case(REALTIME_OPTION) {
-            self.realtime = match value.to_ascii_lowercase().as_str() {
-                "true" => true,
-                "false" => false,
-                _ => return Err(invalid(REALTIME_OPTION, "true or false".into())),
-            };
+            self.realtime = kempelen_engine::check_option(REALTIME_OPTION, value)?;
             return Ok(());
         }
         if !name.eq_ignore_ascii_case(PROFILE_OPTION) {

@@ -192,66 +192,67 @@ impl Layout {
              ; assembles the same sources with the layout of roms-src/targets/T/target.toml instead.\n\n",
         );
         let b = |v: bool| u8::from(v);
-        if self.cpu == Cpu::Z80 {
-            let lines: [(&str, String, &str); 10] = [
-                (
-                    "LOAD_BASE",
-                    hex16(self.load),
-                    "the image's first byte (a machine's header first)",
-                ),
+        // The lines both CPUs' sources read; the console's RAM and the terminal's traits
+        // come last on both.
+        let load = (
+            "LOAD_BASE",
+            hex16(self.load),
+            "the image's first byte (a machine's header first)",
+        );
+        let frame_limit = (
+            "FRAME_LIMIT_HI",
+            hex8(self.frame_limit_hi),
+            "no search frame starts at or above this page",
+        );
+        let console_ram = (
+            "CON_RAM",
+            hex16(self.console_ram),
+            "a page: the console front end's 4 KB",
+        );
+        let terminal = [
+            (
+                "SCREEN_WIDTH",
+                self.screen_width.to_string(),
+                "characters in a line (0: the terminal wraps)",
+            ),
+            (
+                "ECHO",
+                b(self.echo).to_string(),
+                "1: the front end echoes what is typed",
+            ),
+            (
+                "UPPER_CASE",
+                b(self.upper_case).to_string(),
+                "1: no lower case on the screen",
+            ),
+        ];
+        let engine_ram = |name| {
+            (
+                name,
+                hex16(self.engine_ram),
+                "a page: the engine's RAM (ram.inc); frames at + $06A0",
+            )
+        };
+        let mut lines: Vec<(&str, String, &str)> = if self.cpu == Cpu::Z80 {
+            vec![
+                load,
                 (
                     "CODE_BASE",
                     hex16(self.code),
                     "a page: the engine; its tables at CODE_BASE + $0100",
                 ),
-                (
-                    "ENG_RAM",
-                    hex16(self.engine_ram),
-                    "a page: the engine's RAM (ram.inc); frames at + $06A0",
-                ),
-                (
-                    "FRAME_LIMIT_HI",
-                    hex8(self.frame_limit_hi),
-                    "no search frame starts at or above this page",
-                ),
+                engine_ram("ENG_RAM"),
+                frame_limit,
                 (
                     "STACK_TOP",
                     hex16(self.stack_top()),
                     "SP at the start: the stack grows down from it",
                 ),
-                (
-                    "CON_RAM",
-                    hex16(self.console_ram),
-                    "a page: the console front end's 4 KB",
-                ),
-                (
-                    "SCREEN_WIDTH",
-                    self.screen_width.to_string(),
-                    "characters in a line (0: the terminal wraps)",
-                ),
-                (
-                    "ECHO",
-                    b(self.echo).to_string(),
-                    "1: the front end echoes what is typed",
-                ),
-                (
-                    "UPPER_CASE",
-                    b(self.upper_case).to_string(),
-                    "1: no lower case on the screen",
-                ),
-                ("", String::new(), ""),
-            ];
-            for (name, value, what) in lines.iter().filter(|l| !l.0.is_empty()) {
-                let def = format!("{:<11} equ {value}", format!("{name}:"));
-                writeln!(o, "{def:<26}; {what}").unwrap();
-            }
+                console_ram,
+            ]
         } else {
-            let lines: [(&str, String, &str); 15] = [
-                (
-                    "LOAD_BASE",
-                    hex16(self.load),
-                    "the image's first byte (a machine's header first)",
-                ),
+            vec![
+                load,
                 (
                     "ENGINE_BASE",
                     hex16(self.code),
@@ -282,44 +283,23 @@ impl Layout {
                     hex8(self.zp_console),
                     "9 bytes of zero page: the front end's pointers",
                 ),
-                (
-                    "LOW_RAM",
-                    hex16(self.engine_ram),
-                    "a page: the engine's RAM (ram.inc); frames at + $06A0",
-                ),
-                (
-                    "FRAME_LIMIT_HI",
-                    hex8(self.frame_limit_hi),
-                    "no search frame starts at or above this page",
-                ),
-                (
-                    "CON_RAM",
-                    hex16(self.console_ram),
-                    "a page: the console front end's 4 KB",
-                ),
+                engine_ram("LOW_RAM"),
+                frame_limit,
+                console_ram,
                 (
                     "IO_PAGE",
                     hex16(self.io_page),
                     "the Kempelen machine's I/O page (host call at + $FF)",
                 ),
-                (
-                    "SCREEN_WIDTH",
-                    self.screen_width.to_string(),
-                    "characters in a line (0: the terminal wraps)",
-                ),
-                (
-                    "ECHO",
-                    b(self.echo).to_string(),
-                    "1: the front end echoes what is typed",
-                ),
-                (
-                    "UPPER_CASE",
-                    b(self.upper_case).to_string(),
-                    "1: no lower case on the screen",
-                ),
-                ("", String::new(), ""),
-            ];
-            for (name, value, what) in lines.iter().filter(|l| !l.0.is_empty()) {
+            ]
+        };
+        lines.extend(terminal);
+        for (name, value, what) in lines {
+            // Each assembler's way to define a constant: `NAME: equ` (Z80), `NAME =` (6502).
+            if self.cpu == Cpu::Z80 {
+                let def = format!("{:<11} equ {value}", format!("{name}:"));
+                writeln!(o, "{def:<26}; {what}").unwrap();
+            } else {
                 let def = format!("{name:<14} = {value}");
                 writeln!(o, "{def:<24}; {what}").unwrap();
             }
@@ -404,13 +384,8 @@ mod tests {
     #[test]
     fn layout_inc_files_are_the_kempelen_layouts() {
         for (dir, cpu) in [("z80", Cpu::Z80), ("6502", Cpu::Mos6502)] {
-            let path = format!("{}/{dir}/layout.inc", env!("CARGO_MANIFEST_DIR"));
             let want = Layout::kempelen(cpu).to_inc(KEMPELEN_ABOUT);
-            if std::env::var_os("KEMPELEN_BLESS").is_some() {
-                std::fs::write(&path, &want).unwrap();
-            }
-            let have = std::fs::read_to_string(&path).unwrap_or_default();
-            assert!(have == want, "{path} is stale: run with KEMPELEN_BLESS=1");
+            crate::assert_checked_in(&format!("{dir}/layout.inc"), &want);
         }
     }
 

@@ -36,3 +36,18 @@ pub mod target;
 pub use engine::{PerftOutcome, PortEngine, PortEngineError, SearchOutcome};
 pub use port::{PORTS, Port};
 pub use setup::Setup;
+
+/// A generated file checked in (`path` below this crate's folder) must be exactly `want`, the
+/// generator's text; with `KEMPELEN_BLESS=1` it is rewritten first.
+#[cfg(test)]
+pub(crate) fn assert_checked_in(path: &str, want: &str) {
+    let path = format!("{}/{path}", env!("CARGO_MANIFEST_DIR"));
+    if std::env::var_os("KEMPELEN_BLESS").is_some() {
+        std::fs::write(&path, want).unwrap();
+    }
+    let have = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        have == want,
+        "{path} is stale: run with KEMPELEN_BLESS=1 (or `kempelen gen-tables` for tables.inc)"
+    );
+}

@@ -75,10 +75,6 @@ fn data_lines(out: &mut String, directive: &str, bytes: &[u8]) {
     }
 }
 
-fn bytes_line(out: &mut String, bytes: &[u8]) {
-    data_lines(out, "    defb", bytes);
-}
-
 /// A byte of the PST page table as assembler text: 0 (no table) as `$00`, the first PST page
 /// (`first`) as `base+7` or `base` (Z80 `PST_PAGE`), the next page one more; the pages then move
 /// with the layout's base.
@@ -100,6 +96,185 @@ fn pst_page_item(b: u8, base: &str, first: u8) -> String {
     }
 }
 
+/// The constants of ALGORITHM.md both engines define by name (sections 5, 7, 8, 10).
+const CONSTANTS: [(&str, i32); 10] = [
+    ("MATE", MATE),
+    ("INF", INF),
+    ("MAX_PLY", MAX_PLY as i32),
+    ("MAX_DEPTH", MAX_DEPTH as i32),
+    ("ENDGAME_NPM", ENDGAME_NPM as i32),
+    ("NULL_MIN_NPM", NULL_MIN_NPM as i32),
+    ("NULL_R", NULL_R),
+    ("ORD_CAPTURE", KEY_CAPTURE as i32),
+    ("ORD_QPROMO", KEY_QUEEN_PROMOTION as i32),
+    ("FIFTY_PLIES", FIFTY_PLIES),
+];
+
+/// The 512 bytes from the first PST page on: the piece-square tables at [`PST_BASE`] and the
+/// castling masks at [`MASK_BASE`] (offsets from `$0700`).
+fn pst_block() -> [u8; 512] {
+    let mut block = [0u8; 512];
+    for (t, base) in PST_BASE.iter().enumerate().skip(1) {
+        let base = (base - 0x0700) as usize;
+        for sq in (0..128usize).filter(|s| s & 0x88 == 0) {
+            let sq64 = (sq + (sq & 7)) >> 1;
+            block[base | sq] = pst(t, sq64) as u8;
+        }
+    }
+    for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
+        block[(MASK_BASE - 0x0700) as usize | sq as usize] = CASTLE_MASK[sq as usize];
+    }
+    block
+}
+
+/// The page of Zobrist keys of the piece of `colour` (0 White) and type `ptype` (1 pawn ...
+/// 6 king): 4 little-endian bytes per `sq64`.
+fn key_page(keys: &[u32], colour: usize, ptype: usize) -> Vec<u8> {
+    keys[(colour * 6 + ptype - 1) * 64..][..64]
+        .iter()
+        .flat_map(|k| k.to_le_bytes())
+        .collect()
+}
+
+/// The small tables in the order both engines lay them out: (label, what it holds, bytes).
+/// `pst_base(t)`: where the engine's piece-square table of type `t` starts.
+fn small_tables(
+    keys: &[u32],
+    pst_base: impl Fn(usize) -> u16,
+) -> Vec<(&'static str, &'static str, Vec<u8>)> {
+    let lo = |v: &[i16]| -> Vec<u8> {
+        v.iter()
+            .map(|x| (*x as u16 & 0xFF) as u8)
+            .chain([0])
+            .collect()
+    };
+    let hi = |v: &[i16]| -> Vec<u8> {
+        v.iter()
+            .map(|x| (*x as u16 >> 8) as u8)
+            .chain([0])
+            .collect()
+    };
+    let mut npm = VALUE.to_vec();
+    npm[1] = 0;
+    let term = |v: &[i8]| -> Vec<u8> { v.iter().map(|&s| s as u8).chain([0]).collect() };
+    vec![
+        (
+            "PST_LO",
+            "low byte of the PST base by type (7 = king endgame)",
+            (0..8).map(|t| (pst_base(t) & 0xFF) as u8).collect(),
+        ),
+        (
+            "PST_HI",
+            "page of the PST base by type",
+            (0..8).map(|t| (pst_base(t) >> 8) as u8).collect(),
+        ),
+        ("VAL_LO", "material value by type, low byte", lo(&VALUE)),
+        ("VAL_HI", "material value by type, high byte", hi(&VALUE)),
+        ("NPM_LO", "non-pawn material by type, low byte", lo(&npm)),
+        ("NPM_HI", "non-pawn material by type, high byte", hi(&npm)),
+        (
+            "HEAVY",
+            "1 for the types that rule out insufficient material (pawn, rook, queen)",
+            vec![0, 1, 0, 0, 1, 1, 0, 0],
+        ),
+        (
+            "ZOB_SIDE",
+            "Zobrist key for Black to move",
+            keys[768].to_le_bytes().to_vec(),
+        ),
+        (
+            "ZOB_CASTLE",
+            "Zobrist keys for castling rights bits 0..3",
+            keys[769..773]
+                .iter()
+                .flat_map(|k| k.to_le_bytes())
+                .collect(),
+        ),
+        (
+            "KNIGHT_OFFS",
+            "knight offsets in generation order, 0-terminated",
+            term(&KNIGHT_OFFSETS),
+        ),
+        (
+            "QUEEN_DIRS",
+            "queen and king directions in generation order, 0-terminated",
+            term(&KING_DIRS),
+        ),
+        (
+            "BISHOP_DIRS",
+            "bishop directions, 0-terminated",
+            term(&BISHOP_DIRS),
+        ),
+        (
+            "ROOK_DIRS",
+            "rook directions, 0-terminated",
+            term(&ROOK_DIRS),
+        ),
+    ]
+}
+
+/// How an engine's assembler writes the generated file: its data directive, its include
+/// directive and how it pads up to an offset from the engine's base.
+struct Syntax {
+    data: &'static str,
+    include: &'static str,
+    pad_to: fn(u16) -> String,
+}
+
+/// The Z80 engine's assemblers.
+const Z80: Syntax = Syntax {
+    data: "    defb",
+    include: "    include",
+    pad_to: |at| format!("    defs CODE_BASE+{at:04X}h-$"),
+};
+
+/// ca65, the 6502 engine's assembler.
+const CA65: Syntax = Syntax {
+    data: "        .byte",
+    include: "        .include",
+    pad_to: |at| format!("        .res ENGINE_BASE+${at:04X}-*"),
+};
+
+/// Page `page` of the Zobrist keys (the keys of piece code `page`, `label` its address in the
+/// engine's notation). No pawn stands on rank 1 or 8: those 32 + 32 bytes of a pawn's page
+/// hold small routines (the hand-written `holes`, White's low and high part, then Black's),
+/// the keys fill the middle.
+fn key_page_text(
+    o: &mut String,
+    syntax: &Syntax,
+    keys: &[u32],
+    page: u16,
+    label: &str,
+    holes: &[&str; 4],
+) {
+    let code = usize::from(page);
+    let (colour, ptype) = (code >> 3, code & 7);
+    writeln!(
+        o,
+        "; page {label}: {} {}",
+        ["white", "black"][colour],
+        ["", "pawn", "knight", "bishop", "rook", "queen", "king"][ptype]
+    )
+    .unwrap();
+    let bytes = key_page(keys, colour, ptype);
+    if ptype == 1 {
+        let (lo, hi) = (holes[2 * colour], holes[2 * colour + 1]);
+        writeln!(
+            o,
+            "; ranks 1 and 8 are never a pawn's: code from {lo} and {hi}"
+        )
+        .unwrap();
+        let base = page * 256;
+        writeln!(o, "{} \"{lo}\"", syntax.include).unwrap();
+        writeln!(o, "{}", (syntax.pad_to)(base + 32)).unwrap();
+        data_lines(o, syntax.data, &bytes[32..224]);
+        writeln!(o, "{} \"{hi}\"", syntax.include).unwrap();
+        writeln!(o, "{}", (syntax.pad_to)(base + 256)).unwrap();
+    } else {
+        data_lines(o, syntax.data, &bytes);
+    }
+}
+
 /// The text of `roms-src/z80/tables.inc`.
 pub fn tables_inc() -> String {
     let mut o = String::new();
@@ -111,18 +286,7 @@ pub fn tables_inc() -> String {
          ; addresses named below): the tables are indexed by page (H) and offset (L).\n\n",
     );
     o.push_str("; --- search and evaluation constants (ALGORITHM.md sections 5, 7, 8, 10) ---\n");
-    for (name, v) in [
-        ("MATE", MATE),
-        ("INF", INF),
-        ("MAX_PLY", MAX_PLY as i32),
-        ("MAX_DEPTH", MAX_DEPTH as i32),
-        ("ENDGAME_NPM", ENDGAME_NPM as i32),
-        ("NULL_MIN_NPM", NULL_MIN_NPM as i32),
-        ("NULL_R", NULL_R),
-        ("ORD_CAPTURE", KEY_CAPTURE as i32),
-        ("ORD_QPROMO", KEY_QUEEN_PROMOTION as i32),
-        ("FIFTY_PLIES", FIFTY_PLIES),
-    ] {
+    for (name, v) in CONSTANTS {
         writeln!(o, "{name}: equ {v}").unwrap();
     }
     o.push('\n');
@@ -130,7 +294,7 @@ pub fn tables_inc() -> String {
     // Zobrist pages and the PST block.
     o.push_str("; --- 0x0100: Zobrist keys; page = piece code, low byte = 4 * sq64 ---\n");
     o.push_str("ZOB_PAGE: equ CODE_BASE/256\n");
-    for page in 1..15u32 {
+    for page in 1..15u16 {
         match page {
             7 => {
                 o.push_str(
@@ -138,56 +302,11 @@ pub fn tables_inc() -> String {
                      ; pawn at 0700h|sq, knight 0708h|sq, bishop 0780h|sq, rook 0788h|sq,\n\
                      ; queen 0800h|sq, king 0808h|sq, king endgame 0880h|sq, castling mask 0888h|sq\n",
                 );
-                let mut block = [0u8; 512];
-                for (t, base) in PST_BASE.iter().enumerate().skip(1) {
-                    let base = (base - 0x0700) as usize;
-                    for sq in (0..128usize).filter(|s| s & 0x88 == 0) {
-                        let sq64 = (sq + (sq & 7)) >> 1;
-                        block[base | sq] = pst(t, sq64) as u8;
-                    }
-                }
-                for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
-                    block[(MASK_BASE - 0x0700) as usize | sq as usize] = CASTLE_MASK[sq as usize];
-                }
                 o.push_str("PST_PAGE: equ CODE_BASE/256+7\nMASK_BASE: equ CODE_BASE+0888h\n");
-                bytes_line(&mut o, &block);
+                data_lines(&mut o, Z80.data, &pst_block());
             }
             8 => {}
-            _ => {
-                let code = page as usize;
-                let colour = code >> 3;
-                let ptype = code & 7;
-                writeln!(
-                    o,
-                    "; page {page:02X}h: {} {}",
-                    ["white", "black"][colour],
-                    ["", "pawn", "knight", "bishop", "rook", "queen", "king"][ptype]
-                )
-                .unwrap();
-                let mut bytes = Vec::with_capacity(256);
-                for sq64 in 0..64 {
-                    let k = keys[(colour * 6 + ptype - 1) * 64 + sq64];
-                    bytes.extend_from_slice(&k.to_le_bytes());
-                }
-                if ptype == 1 {
-                    // No pawn stands on rank 1 or 8: those 32 + 32 bytes of the page hold
-                    // small routines (hand-written hole files), the keys fill the middle.
-                    let base = page * 256;
-                    let (lo, hi) = (HOLES[2 * colour], HOLES[2 * colour + 1]);
-                    writeln!(
-                        o,
-                        "; ranks 1 and 8 are never a pawn's: code from {lo} and {hi}"
-                    )
-                    .unwrap();
-                    writeln!(o, "    include \"{lo}\"").unwrap();
-                    writeln!(o, "    defs CODE_BASE+{:04X}h-$", base + 32).unwrap();
-                    bytes_line(&mut o, &bytes[32..224]);
-                    writeln!(o, "    include \"{hi}\"").unwrap();
-                    writeln!(o, "    defs CODE_BASE+{:04X}h-$", base + 256).unwrap();
-                } else {
-                    bytes_line(&mut o, &bytes);
-                }
-            }
+            _ => key_page_text(&mut o, &Z80, &keys, page, &format!("{page:02X}h"), &HOLES),
         }
     }
     o.push('\n');
@@ -195,102 +314,21 @@ pub fn tables_inc() -> String {
     // Small tables in page 0x0F.
     o.push_str("; --- 0x0F00: small tables, all inside page 0Fh (index with H = 0Fh) ---\n");
     o.push_str("SMALL_PAGE: equ CODE_BASE/256+15\n");
-    let mut small: Vec<(String, String, Vec<u8>)> = Vec::new();
-    small.push((
-        "PST_LO".into(),
-        "low byte of the PST base by type (7 = king endgame)".into(),
-        PST_BASE.iter().map(|b| (b & 0xFF) as u8).collect(),
-    ));
-    small.push((
-        "PST_HI".into(),
-        "page of the PST base by type".into(),
-        PST_BASE.iter().map(|b| (b >> 8) as u8).collect(),
-    ));
-    let mut vlo: Vec<u8> = VALUE.iter().map(|v| (*v as u16 & 0xFF) as u8).collect();
-    vlo.push(0);
-    let mut vhi: Vec<u8> = VALUE.iter().map(|v| (*v as u16 >> 8) as u8).collect();
-    vhi.push(0);
-    small.push((
-        "VAL_LO".into(),
-        "material value by type, low byte".into(),
-        vlo,
-    ));
-    small.push((
-        "VAL_HI".into(),
-        "material value by type, high byte".into(),
-        vhi,
-    ));
-    let mut nlo = VALUE.to_vec();
-    nlo[1] = 0;
-    small.push((
-        "NPM_LO".into(),
-        "non-pawn material by type, low byte".into(),
-        nlo.iter()
-            .map(|v| (*v as u16 & 0xFF) as u8)
-            .chain([0])
-            .collect(),
-    ));
-    small.push((
-        "NPM_HI".into(),
-        "non-pawn material by type, high byte".into(),
-        nlo.iter()
-            .map(|v| (*v as u16 >> 8) as u8)
-            .chain([0])
-            .collect(),
-    ));
-    small.push((
-        "HEAVY".into(),
-        "1 for the types that rule out insufficient material (pawn, rook, queen)".into(),
-        vec![0, 1, 0, 0, 1, 1, 0, 0],
-    ));
-    small.push((
-        "ZOB_SIDE".into(),
-        "Zobrist key for Black to move".into(),
-        keys[768].to_le_bytes().to_vec(),
-    ));
-    small.push((
-        "ZOB_CASTLE".into(),
-        "Zobrist keys for castling rights bits 0..3".into(),
-        keys[769..773]
-            .iter()
-            .flat_map(|k| k.to_le_bytes())
-            .collect(),
-    ));
-    let term = |v: &[i8]| -> Vec<u8> { v.iter().map(|&s| s as u8).chain([0]).collect() };
-    small.push((
-        "KNIGHT_OFFS".into(),
-        "knight offsets in generation order, 0-terminated".into(),
-        term(&KNIGHT_OFFSETS),
-    ));
-    small.push((
-        "QUEEN_DIRS".into(),
-        "queen and king directions in generation order, 0-terminated".into(),
-        term(&KING_DIRS),
-    ));
-    small.push((
-        "BISHOP_DIRS".into(),
-        "bishop directions, 0-terminated".into(),
-        term(&BISHOP_DIRS),
-    ));
-    small.push((
-        "ROOK_DIRS".into(),
-        "rook directions, 0-terminated".into(),
-        term(&ROOK_DIRS),
-    ));
+    let small = small_tables(&keys, |t| PST_BASE[t]);
     let mut addr = 0x0F00u16;
     for (name, what, bytes) in &small {
         writeln!(o, "; {what} (at {addr:04X}h)").unwrap();
         writeln!(o, "{name}:").unwrap();
         writeln!(o, "{name}_L: equ ${:02X}", addr & 0xFF).unwrap();
-        if name == "PST_HI" {
+        if *name == "PST_HI" {
             // Pages move with CODE_BASE: written as PST_PAGE (+1), not as numbers.
             let items: Vec<String> = bytes
                 .iter()
                 .map(|&b| pst_page_item(b, "PST_PAGE", 7))
                 .collect();
-            writeln!(o, "    defb {}", items.join(",")).unwrap();
+            writeln!(o, "{} {}", Z80.data, items.join(",")).unwrap();
         } else {
-            bytes_line(&mut o, bytes);
+            data_lines(&mut o, Z80.data, bytes);
         }
         addr += bytes.len() as u16;
     }
@@ -313,10 +351,6 @@ pub const HOLES_6502: [&str; 4] = [
 /// `ZOB_HI_6502 + c` (the image starts at `$E000`, 8 KB below the vectors).
 pub const ZOB_HI_6502: u16 = 0xE0;
 
-fn bytes_line_6502(out: &mut String, bytes: &[u8]) {
-    data_lines(out, "        .byte", bytes);
-}
-
 /// The text of `roms-src/6502/tables.inc`: the same tables as [`tables_inc`] in ca65 syntax,
 /// laid out for the 6502 engine (`.include`d at `$E100`):
 ///
@@ -336,18 +370,7 @@ pub fn tables_inc_6502() -> String {
          ; addresses named below): the Zobrist keys are indexed by page (piece code).\n\n",
     );
     o.push_str("; --- search and evaluation constants (ALGORITHM.md sections 5, 7, 8, 10) ---\n");
-    for (name, v) in [
-        ("MATE", MATE),
-        ("INF", INF),
-        ("MAX_PLY", MAX_PLY as i32),
-        ("MAX_DEPTH", MAX_DEPTH as i32),
-        ("ENDGAME_NPM", ENDGAME_NPM as i32),
-        ("NULL_MIN_NPM", NULL_MIN_NPM as i32),
-        ("NULL_R", NULL_R),
-        ("ORD_CAPTURE", KEY_CAPTURE as i32),
-        ("ORD_QPROMO", KEY_QUEEN_PROMOTION as i32),
-        ("FIFTY_PLIES", FIFTY_PLIES),
-    ] {
+    for (name, v) in CONSTANTS {
         writeln!(o, "{name} = {v}").unwrap();
     }
     o.push('\n');
@@ -377,60 +400,23 @@ pub fn tables_inc_6502() -> String {
                     MASK_BASE - 0x0700 + addr,
                 )
                 .unwrap();
-                let mut block = [0u8; 512];
-                for (t, base) in PST_BASE.iter().enumerate().skip(1) {
-                    let base = (base - 0x0700) as usize;
-                    for sq in (0..128usize).filter(|s| s & 0x88 == 0) {
-                        let sq64 = (sq + (sq & 7)) >> 1;
-                        block[base | sq] = pst(t, sq64) as u8;
-                    }
-                }
-                for sq in (0..128u8).filter(|s| s & 0x88 == 0) {
-                    block[(MASK_BASE - 0x0700) as usize | sq as usize] = CASTLE_MASK[sq as usize];
-                }
                 writeln!(
                     o,
                     "CASTLE_MASK = ENGINE_BASE+${:04X}",
                     MASK_BASE - 0x0700 + addr - ZOB_HI_6502 * 256
                 )
                 .unwrap();
-                bytes_line_6502(&mut o, &block);
+                data_lines(&mut o, CA65.data, &pst_block());
             }
             8 => {}
-            _ => {
-                let code = page as usize;
-                let colour = code >> 3;
-                let ptype = code & 7;
-                writeln!(
-                    o,
-                    "; page ${:02X}: {} {}",
-                    addr >> 8,
-                    ["white", "black"][colour],
-                    ["", "pawn", "knight", "bishop", "rook", "queen", "king"][ptype]
-                )
-                .unwrap();
-                let mut bytes = Vec::with_capacity(256);
-                for sq64 in 0..64 {
-                    let k = keys[(colour * 6 + ptype - 1) * 64 + sq64];
-                    bytes.extend_from_slice(&k.to_le_bytes());
-                }
-                if ptype == 1 {
-                    let (lo, hi) = (HOLES_6502[2 * colour], HOLES_6502[2 * colour + 1]);
-                    writeln!(
-                        o,
-                        "; ranks 1 and 8 are never a pawn's: code from {lo} and {hi}"
-                    )
-                    .unwrap();
-                    writeln!(o, "        .include \"{lo}\"").unwrap();
-                    let rel = addr - ZOB_HI_6502 * 256;
-                    writeln!(o, "        .res ENGINE_BASE+${:04X}-*", rel + 32).unwrap();
-                    bytes_line_6502(&mut o, &bytes[32..224]);
-                    writeln!(o, "        .include \"{hi}\"").unwrap();
-                    writeln!(o, "        .res ENGINE_BASE+${:04X}-*", rel + 256).unwrap();
-                } else {
-                    bytes_line_6502(&mut o, &bytes);
-                }
-            }
+            _ => key_page_text(
+                &mut o,
+                &CA65,
+                &keys,
+                page,
+                &format!("${:02X}", addr >> 8),
+                &HOLES_6502,
+            ),
         }
     }
     o.push('\n');
@@ -440,84 +426,8 @@ pub fn tables_inc_6502() -> String {
         "; --- ${small_at:04X}: small tables, indexed with X or Y ---"
     )
     .unwrap();
-    let mut small: Vec<(&str, &str, Vec<u8>)> = Vec::new();
-    small.push((
-        "PST_LO",
-        "low byte of the PST base by type (7 = king endgame)",
-        (0..8)
-            .map(|t| {
-                if t == 0 {
-                    0
-                } else {
-                    (pst_base(t) & 0xFF) as u8
-                }
-            })
-            .collect(),
-    ));
-    small.push((
-        "PST_HI",
-        "page of the PST base by type",
-        (0..8)
-            .map(|t| if t == 0 { 0 } else { (pst_base(t) >> 8) as u8 })
-            .collect(),
-    ));
-    let lo = |v: &[i16]| -> Vec<u8> {
-        v.iter()
-            .map(|x| (*x as u16 & 0xFF) as u8)
-            .chain([0])
-            .collect()
-    };
-    let hi = |v: &[i16]| -> Vec<u8> {
-        v.iter()
-            .map(|x| (*x as u16 >> 8) as u8)
-            .chain([0])
-            .collect()
-    };
-    small.push(("VAL_LO", "material value by type, low byte", lo(&VALUE)));
-    small.push(("VAL_HI", "material value by type, high byte", hi(&VALUE)));
-    let mut npm = VALUE.to_vec();
-    npm[1] = 0;
-    small.push(("NPM_LO", "non-pawn material by type, low byte", lo(&npm)));
-    small.push(("NPM_HI", "non-pawn material by type, high byte", hi(&npm)));
-    small.push((
-        "HEAVY",
-        "1 for the types that rule out insufficient material (pawn, rook, queen)",
-        vec![0, 1, 0, 0, 1, 1, 0, 0],
-    ));
-    small.push((
-        "ZOB_SIDE",
-        "Zobrist key for Black to move",
-        keys[768].to_le_bytes().to_vec(),
-    ));
-    small.push((
-        "ZOB_CASTLE",
-        "Zobrist keys for castling rights bits 0..3",
-        keys[769..773]
-            .iter()
-            .flat_map(|k| k.to_le_bytes())
-            .collect(),
-    ));
-    let term = |v: &[i8]| -> Vec<u8> { v.iter().map(|&s| s as u8).chain([0]).collect() };
-    small.push((
-        "KNIGHT_OFFS",
-        "knight offsets in generation order, 0-terminated",
-        term(&KNIGHT_OFFSETS),
-    ));
-    small.push((
-        "QUEEN_DIRS",
-        "queen and king directions in generation order, 0-terminated",
-        term(&KING_DIRS),
-    ));
-    small.push((
-        "BISHOP_DIRS",
-        "bishop directions, 0-terminated",
-        term(&BISHOP_DIRS),
-    ));
-    small.push((
-        "ROOK_DIRS",
-        "rook directions, 0-terminated",
-        term(&ROOK_DIRS),
-    ));
+    // The PST bases of the 6502 image: type 0 has none.
+    let small = small_tables(&keys, |t| if t == 0 { 0 } else { pst_base(t) });
     let mut addr = small_at;
     for (name, what, bytes) in &small {
         writeln!(o, "; {what} (at ${addr:04X})").unwrap();
@@ -528,9 +438,9 @@ pub fn tables_inc_6502() -> String {
                 .iter()
                 .map(|&b| pst_page_item(b, "ZOB_HI", (ZOB_HI_6502 + 7) as u8))
                 .collect();
-            writeln!(o, "        .byte {}", items.join(",")).unwrap();
+            writeln!(o, "{} {}", CA65.data, items.join(",")).unwrap();
         } else {
-            bytes_line_6502(&mut o, bytes);
+            data_lines(&mut o, CA65.data, bytes);
         }
         addr += bytes.len() as u16;
     }
@@ -551,29 +461,17 @@ mod tests {
         assert_eq!(k[1], kempelen_engine::tables::xorshift32(x));
     }
 
-    /// The checked-in include file is exactly what the generator writes. Run with
-    /// `KEMPELEN_BLESS=1` to rewrite it (or use `kempelen gen-tables`).
+    /// The checked-in include files (`z80/tables.inc`, `6502/tables.inc`) are exactly what
+    /// the generators write. Run with `KEMPELEN_BLESS=1` to rewrite them (or use
+    /// `kempelen gen-tables`).
     #[test]
-    fn tables_inc_is_fresh() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/z80/tables.inc");
-        let want = tables_inc();
-        if std::env::var_os("KEMPELEN_BLESS").is_some() {
-            std::fs::write(path, &want).unwrap();
+    fn tables_inc_files_are_fresh() {
+        for (file, want) in [
+            ("z80/tables.inc", tables_inc()),
+            ("6502/tables.inc", tables_inc_6502()),
+        ] {
+            crate::assert_checked_in(file, &want);
         }
-        let have = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(have == want, "{path} is stale: run `kempelen gen-tables`");
-    }
-
-    /// The same for the 6502 engine's `6502/tables.inc`.
-    #[test]
-    fn tables_6502_inc_is_fresh() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/6502/tables.inc");
-        let want = tables_inc_6502();
-        if std::env::var_os("KEMPELEN_BLESS").is_some() {
-            std::fs::write(path, &want).unwrap();
-        }
-        let have = std::fs::read_to_string(path).unwrap_or_default();
-        assert!(have == want, "{path} is stale: run `kempelen gen-tables`");
     }
 
     #[test]

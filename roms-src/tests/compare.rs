@@ -15,10 +15,7 @@ fn compare(port: &'static Port, line: usize, depths: std::ops::RangeInclusive<u3
     let pos = game.position();
     let history = game.reference_history();
     for d in depths {
-        let limits = ReferenceLimits {
-            depth: Some(d),
-            ..ReferenceLimits::default()
-        };
+        let limits = ReferenceLimits::depth(d);
         let native = ReferenceSearch::new(pos, &history, limits).run();
         let z = PortEngine::shared(port)
             .unwrap()

@@ -11,6 +11,9 @@
 //! - refusals: one test per kind of bad input, each with the exact reply expected;
 //! - the build itself: bundled sources, ROM sizes, the include list shared with `engine.asm`.
 
+mod common;
+
+use common::score_text;
 use std::sync::OnceLock;
 
 use kempelen_engine::reference::{self, ReferenceLimits};
@@ -137,18 +140,6 @@ fn thinking_line(depth: u32) -> String {
     format!("Thinking: depth {}", depths.join(" "))
 }
 
-/// How the front end prints a score (console_game.inc, con_pscore).
-fn score_text(score: i32) -> String {
-    const MATE: i32 = kempelen_engine::MATE;
-    if score >= MATE - 64 {
-        format!("mate in {}", (MATE - score + 1) / 2)
-    } else if score <= -(MATE - 64) {
-        format!("mated in {}", (MATE + score + 1) / 2)
-    } else {
-        format!("score {score}")
-    }
-}
-
 /// A game played through the console, mirrored in the native engine.
 struct Match {
     s: ConsoleSession,
@@ -190,14 +181,7 @@ impl Match {
     /// native reference search and plays it into the mirror game.
     fn check_engine_reply(&mut self, out: &str) {
         let reply = engine_reply(out).unwrap_or_else(|| panic!("no engine reply in:\n{out}"));
-        let r = reference::search(
-            self.game.position(),
-            &self.game.reference_history(),
-            ReferenceLimits {
-                depth: Some(self.depth),
-                ..ReferenceLimits::default()
-            },
-        );
+        let r = reference::search_game(&self.game, ReferenceLimits::depth(self.depth));
         let best = r.best.expect("the native engine finds a move");
         assert_eq!(
             reply.mv,
@@ -352,16 +336,9 @@ fn native_move(depth: u32) -> impl FnMut(&Game) -> Move {
 /// A reference search of the native engine (weaker, deterministic) choosing the move.
 fn reference_move(depth: u32) -> impl FnMut(&Game) -> Move {
     move |game: &Game| {
-        reference::search(
-            game.position(),
-            &game.reference_history(),
-            ReferenceLimits {
-                depth: Some(depth),
-                ..ReferenceLimits::default()
-            },
-        )
-        .best
-        .unwrap()
+        reference::search_game(game, ReferenceLimits::depth(depth))
+            .best
+            .unwrap()
     }
 }
 

@@ -90,15 +90,8 @@ fn at_layout_lines(id: &str, full: bool) {
             }
         }
     }
-    let tally = campaign_with(
-        &engine,
-        t.port,
-        20_240_601,
-        if full { 120 } else { 30 },
-        3,
-        6_000,
-        6_000,
-    );
+    let cases = if full { SAMPLE.cases } else { 30 };
+    let tally = campaign(&engine, t.port, Campaign { cases, ..SAMPLE });
     eprintln!(
         "{id}: the engine at ${:04X} agrees on {checked} checks of the case files and {tally:?}",
         engine.origin()
@@ -117,39 +110,36 @@ struct Tally {
     stack_overflows: usize,
 }
 
-/// `cases` random cases from `seed`: per case a search to a random depth in `1..=depth`
-/// (skipped when the native search needs more than `max_nodes`), a node-limited search and
-/// perft to the deepest depth within `max_leaves`. Panics on the first difference, with the
-/// case as an EPD line.
-fn campaign(
-    port: &'static Port,
+/// A campaign of random cases: `cases` of them from `seed`; per case a search to a random
+/// depth in `1..=depth` (skipped when the native search needs more than `max_nodes`), a
+/// node-limited search and perft to the deepest depth within `max_leaves`.
+struct Campaign {
     seed: u64,
     cases: usize,
     depth: u32,
     max_nodes: u64,
     max_leaves: u64,
-) -> Tally {
-    campaign_with(
-        engine(port),
-        port,
+}
+
+/// The sample every port runs (and each target at its layout, with fewer cases when quick).
+const SAMPLE: Campaign = Campaign {
+    seed: 20_240_601,
+    cases: 120,
+    depth: 3,
+    max_nodes: 6_000,
+    max_leaves: 6_000,
+};
+
+/// Runs campaign `c` on `engine`, an engine of `port` (its own, or one assembled at another
+/// layout). Panics on the first difference, with the case as an EPD line.
+fn campaign(engine: &PortEngine, port: &'static Port, c: Campaign) -> Tally {
+    let Campaign {
         seed,
         cases,
         depth,
         max_nodes,
         max_leaves,
-    )
-}
-
-/// [`campaign`] with a given engine of `port` (one assembled at another layout).
-fn campaign_with(
-    engine: &PortEngine,
-    port: &'static Port,
-    seed: u64,
-    cases: usize,
-    depth: u32,
-    max_nodes: u64,
-    max_leaves: u64,
-) -> Tally {
+    } = c;
     let starts = differential::starts();
     let mut rng = Rng::new(seed);
     let mut t = Tally::default();
@@ -210,7 +200,7 @@ fn campaign_with(
 }
 
 kempelen_roms::port_tests!(random_sample, |port| {
-    let t = campaign(port, 20_240_601, 120, 3, 6_000, 6_000);
+    let t = campaign(engine(port), port, SAMPLE);
     assert!(t.searches + t.limited + t.perfts >= 250, "{t:?}");
 });
 
@@ -218,7 +208,17 @@ kempelen_roms::port_tests!(
     #[ignore = "4,000 random cases: run in release mode (over an hour)"]
     random_campaign,
     |port| {
-        let t = campaign(port, 1, 4_000, 5, 200_000, 300_000);
+        let t = campaign(
+            engine(port),
+            port,
+            Campaign {
+                seed: 1,
+                cases: 4_000,
+                depth: 5,
+                max_nodes: 200_000,
+                max_leaves: 300_000,
+            },
+        );
         eprintln!("{}: {t:?}", port.name);
     }
 );

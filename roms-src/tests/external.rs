@@ -58,14 +58,7 @@ fn build(id: &str, dir: &Path) -> (PathBuf, &'static Target) {
 fn expected_reply() -> String {
     let mut game = Game::default();
     game.push_uci("e2e4").unwrap();
-    let r = reference::search(
-        game.position(),
-        &game.reference_history(),
-        ReferenceLimits {
-            depth: Some(4),
-            ..ReferenceLimits::default()
-        },
-    );
+    let r = reference::search_game(&game, ReferenceLimits::depth(4));
     let score = if r.score.abs() >= MATE - 64 {
         panic!("no mate after 1. e4")
     } else {
@@ -506,16 +499,7 @@ fn py65_game(plies: usize) {
     let dir = scratch(&format!("py65-{plies}"));
     let (file, _) = build("py65", &dir);
     // The game: both sides the reference at depth 2; White's moves are typed.
-    let search = |game: &Game| {
-        reference::search(
-            game.position(),
-            &game.reference_history(),
-            ReferenceLimits {
-                depth: Some(2),
-                ..ReferenceLimits::default()
-            },
-        )
-    };
+    let search = |game: &Game| reference::search_game(game, ReferenceLimits::depth(2));
     let mut game = Game::default();
     let mut expected = Vec::new();
     let mut typed = String::from("d 2\n");

@@ -230,10 +230,7 @@ fn every_iteration_is_reported_as_it_completes() {
     let kiwi = Position::from_fen(KIWIPETE).unwrap();
     let native: Mutex<Vec<SearchInfo>> = Mutex::new(Vec::new());
     let control = SearchControl::with_info(|i: &SearchInfo| native.lock().unwrap().push(i.clone()));
-    let limits = ReferenceLimits {
-        depth: Some(4),
-        ..ReferenceLimits::default()
-    };
+    let limits = ReferenceLimits::depth(4);
     ReferenceSearch::new(&kiwi, &[], limits)
         .with_control(&control)
         .run();

@@ -14,18 +14,44 @@ pub fn outcome(out: &std::process::Output) -> (bool, String, String) {
     (out.status.success(), text(&out.stdout), text(&out.stderr))
 }
 
-/// Runs `kempelen args` with `input` on its standard input (closed after it) and returns its
-/// whole output.
-pub fn with_input(args: &[&str], input: &str) -> std::process::Output {
-    use std::io::Write;
+/// Starts `kempelen args` with its standard input, output and error piped to the test.
+pub fn spawn(args: &[&str]) -> std::process::Child {
     use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+    Command::new(env!("CARGO_BIN_EXE_kempelen"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("run kempelen");
+        .expect("run kempelen")
+}
+
+/// `dir/start.epd`, written: the start position as the only opening of a tournament.
+pub fn start_opening(dir: &std::path::Path) -> std::path::PathBuf {
+    let start = dir.join("start.epd");
+    std::fs::write(
+        &start,
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - id \"start\";\n",
+    )
+    .unwrap();
+    start
+}
+
+/// The number of plies a PGN game's `[PlyCount]` tag gives.
+pub fn ply_count(pgn: &str) -> usize {
+    pgn.lines()
+        .find_map(|l| l.strip_prefix("[PlyCount \""))
+        .expect("a [PlyCount] tag")
+        .trim_end_matches("\"]")
+        .parse()
+        .expect("a number of plies")
+}
+
+/// Runs `kempelen args` with `input` on its standard input (closed after it) and returns its
+/// whole output.
+pub fn with_input(args: &[&str], input: &str) -> std::process::Output {
+    use std::io::Write;
+    let mut child = spawn(args);
     // A program that ends before reading all of its input closes the pipe: not an error here.
     let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
     child.wait_with_output().unwrap()
@@ -157,14 +183,7 @@ impl UciSession {
     /// Starts `kempelen` with `args`; its standard error is collected (see [`Self::finish`]).
     pub fn start(args: &[&str]) -> UciSession {
         use std::io::BufRead;
-        use std::process::Stdio;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-            .args(args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("run kempelen");
+        let mut child = spawn(args);
         let stdout = child.stdout.take().expect("stdout");
         let (tx, lines) = std::sync::mpsc::channel();
         std::thread::spawn(move || {

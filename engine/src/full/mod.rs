@@ -165,6 +165,19 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     }
 }
 
+/// The stored score of `h` at `ply` when its bound settles the window `(alpha, beta)`: an
+/// exact score, a lower bound at or above `beta`, an upper bound at or below `alpha`.
+#[inline]
+fn tt_cutoff(h: &tt::Hit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
+    let s = from_tt(h.score, ply);
+    match h.bound {
+        Bound::Exact => Some(s),
+        Bound::Lower if s >= beta => Some(s),
+        Bound::Upper if s <= alpha => Some(s),
+        _ => None,
+    }
+}
+
 const MVV: [i32; 7] = [0, 100, 300, 310, 500, 900, 0];
 
 impl Searcher<'_, '_, '_> {
@@ -325,12 +338,8 @@ impl Searcher<'_, '_, '_> {
         if let Some(h) = hit {
             tt_move = h.mv;
             if !pv_node && h.depth >= depth {
-                let s = from_tt(h.score, ply);
-                match h.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                if let Some(s) = tt_cutoff(&h, ply, alpha, beta) {
+                    return s;
                 }
             }
         }
@@ -560,14 +569,8 @@ impl Searcher<'_, '_, '_> {
         }
         let key = self.pos.key64();
         let hit = self.state.tt.probe(key);
-        if let Some(h) = hit {
-            let s = from_tt(h.score, ply);
-            match h.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
-            }
+        if let Some(s) = hit.as_ref().and_then(|h| tt_cutoff(h, ply, alpha, beta)) {
+            return s;
         }
         let in_check = self.pos.in_check();
         let mut best;

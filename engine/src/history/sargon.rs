@@ -826,7 +826,35 @@ struct Fndmov<'c, 'i, 'b> {
 /// (board indices; 0 at the root) and the score byte it gave.
 pub type PointsCall = (u8, u8, u8, u8);
 
-impl Fndmov<'_, '_, '_> {
+impl<'c, 'i, 'b> Fndmov<'c, 'i, 'b> {
+    /// A search of `pos` (on `board`, POSQ `queens`) to `plymax` plies, the root's material
+    /// and board control taken as POINTS measures against them; `log`: every POINTS kept, the
+    /// root position's first (ply 0, from and to 0).
+    fn new(
+        pos: &Position,
+        board: Board,
+        plymax: usize,
+        queens: Queens,
+        budget: &'b mut Budget<'c, 'i>,
+        log: bool,
+    ) -> Self {
+        let root = root_points_with(&board, pos, queens);
+        Fndmov {
+            pos: pos.clone(),
+            board,
+            plymax,
+            root_material: root.material as u8,
+            root_control: root.control as u8,
+            score: vec![0; plymax + 4],
+            pv: vec![Vec::new(); plymax + 4],
+            best: None,
+            budget,
+            seldepth: 0,
+            log: log.then(|| vec![(0, 0, 0, root.valm)]),
+            queens,
+        }
+    }
+
     fn evaluate_here(&mut self, m: Move, p: usize, mover: u8, move_number: u16) -> u8 {
         let moved_to = index(m.to());
         let pins = find_pins(&self.board, royals(&self.pos, self.queens));
@@ -995,21 +1023,7 @@ fn fndmov(
     queens: Queens,
     budget: &mut Budget,
 ) -> Option<(Move, u8, Vec<Move>, usize, Queens)> {
-    let root = root_points_with(board, pos, queens);
-    let mut f = Fndmov {
-        pos: pos.clone(),
-        board: *board,
-        plymax,
-        root_material: root.material as u8,
-        root_control: root.control as u8,
-        score: vec![0; plymax + 4],
-        pv: vec![Vec::new(); plymax + 4],
-        best: None,
-        budget,
-        seldepth: 0,
-        log: None,
-        queens,
-    };
+    let mut f = Fndmov::new(pos, *board, plymax, queens, budget, false);
     match f.node(1) {
         NodeEnd::Aborted => None,
         _ => Some((f.best?, f.score[1], f.pv[1].clone(), f.seldepth, f.queens)),
@@ -1094,23 +1108,9 @@ pub fn traced_fndmov(
 ) -> (Option<Move>, u8, Vec<PointsCall>) {
     let pos = game.position();
     let board = board_of_game(game);
-    let root = root_points_with(&board, pos, queens);
     let control = SearchControl::default();
     let mut budget = Budget::new(&Limits::default(), pos.side(), &control);
-    let mut f = Fndmov {
-        pos: pos.clone(),
-        board,
-        plymax,
-        root_material: root.material as u8,
-        root_control: root.control as u8,
-        score: vec![0; plymax + 4],
-        pv: vec![Vec::new(); plymax + 4],
-        best: None,
-        budget: &mut budget,
-        seldepth: 0,
-        log: Some(vec![(0, 0, 0, root.valm)]),
-        queens,
-    };
+    let mut f = Fndmov::new(pos, board, plymax, queens, &mut budget, true);
     f.node(1);
     (f.best, f.score[1], f.log.unwrap_or_default())
 }
@@ -1263,4 +1263,35 @@ fn info_of(r: &SearchResult, seldepth: u32) -> SearchInfo {
         hashfull: None,
         string: None,
     }
+}
+
+/// The positions of the `tests[]` table of a Sargon test program (retro-sargon's
+/// `src/sargon-tests.cpp`, which each user keeps locally): (FEN, look-ahead, the move the
+/// original chose), in the table's order. Comments are skipped; an entry whose first string is
+/// not a FEN is passed over. Empty when `text` holds no such table.
+pub fn regression_positions(text: &str) -> Vec<(String, u32, String)> {
+    let Some(start) = text.find("static TEST tests[]") else {
+        return Vec::new();
+    };
+    let body: String = text[start..]
+        .lines()
+        .map(|l| l.split("//").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let parts: Vec<&str> = body.split('"').collect();
+    let mut cases = Vec::new();
+    let mut i = 1;
+    while i + 2 < parts.len() {
+        let depth = parts[i + 1]
+            .trim_matches(|c: char| c == ',' || c.is_whitespace())
+            .parse::<u32>();
+        match (Position::from_fen(parts[i]), depth) {
+            (Ok(_), Ok(depth)) => {
+                cases.push((parts[i].to_string(), depth, parts[i + 2].to_string()));
+                i += 4;
+            }
+            _ => i += 2,
+        }
+    }
+    cases
 }

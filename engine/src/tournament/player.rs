@@ -483,10 +483,7 @@ mod tests {
     fn all_features_is_the_reference_bit_for_bit() {
         let mut game = Game::default();
         game.push_uci("e2e4").unwrap();
-        let rl = ReferenceLimits {
-            depth: Some(4),
-            ..ReferenceLimits::default()
-        };
+        let rl = ReferenceLimits::depth(4);
         let plain = ReferenceSearch::new(game.position(), &game.reference_history(), rl).run();
         let with = ReferenceSearch::new(game.position(), &game.reference_history(), rl)
             .with_features(Features::ALL)

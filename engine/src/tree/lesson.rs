@@ -523,15 +523,7 @@ mod tests {
         for fen in FENS {
             let pos = Position::from_fen(fen).unwrap();
             for depth in 1..=4 {
-                let r = ReferenceSearch::new(
-                    &pos,
-                    &[],
-                    ReferenceLimits {
-                        depth: Some(depth),
-                        ..ReferenceLimits::default()
-                    },
-                )
-                .run();
+                let r = ReferenceSearch::new(&pos, &[], ReferenceLimits::depth(depth)).run();
                 let l = Lesson::new(&pos, &[], LessonConfig::of(Algorithm::Reference)).run(depth);
                 assert_eq!(
                     (l.nodes, l.score, &l.pv),

@@ -143,24 +143,8 @@ put_square: ld b,a
             add a,'0'
             jr putc
 
-; getc: waits for a key and returns it in A.
-getc:       in a,(CON_STATUS)
-            and 1
-            jr z,getc
-            in a,(CON_DATA)
-            ret
-
-; puts: prints the 0-terminated text at HL. Clobbers AF, HL.
-puts:       ld a,(hl)
-            or a
-            ret z
-            call putc
-            inc hl
-            jr puts
-
-; putc: prints A.
-putc:       out (CON_DATA),a
-            ret
+; getc, puts, putc: the console routines both toys share.
+            include "toy-console.inc"
 
 msg_promote: defb "move a7-a8",NEW_LINE,0
 msg_garbage: defb "xyzzy",NEW_LINE,0

@@ -198,10 +198,7 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
         bar.inc(1);
         let pos = game.position();
         let history = game.reference_history();
-        let limits = ReferenceLimits {
-            depth: Some(args.depth),
-            ..ReferenceLimits::default()
-        };
+        let limits = ReferenceLimits::depth(args.depth);
         let native = ReferenceSearch::new(pos, &history, limits).run();
         let mark = |best: Option<Move>| -> &'static str {
             match (exp.given(), exp.solved(best)) {
