@@ -20,22 +20,12 @@ fn temp(name: &str) -> PathBuf {
 /// A fake UCI engine as a shell script: handshake, then `reply` to every `go` (nothing for
 /// `None`, exit for `Some("exit")`).
 fn fake_uci(name: &str, reply: Option<&str>) -> String {
-    let path = temp(name);
     let go = match reply {
         Some("exit") => "exit 3".to_string(),
         Some(r) => format!("echo \"{r}\""),
         None => ":".to_string(),
     };
-    let script = format!(
-        "while read line; do case \"$line\" in\n\
-         uci) echo 'id name {name}'; echo uciok;;\n\
-         isready) echo readyok;;\n\
-         go*) {go};;\n\
-         quit) exit 0;;\n\
-         esac; done\n"
-    );
-    std::fs::write(&path, script).unwrap();
-    format!("{name}=uci:sh {}", path.display())
+    scripted_uci(name, "", &go)
 }
 
 /// The games of a PGN file: tags and SAN tokens, replayed through [`Game`].

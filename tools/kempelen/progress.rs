@@ -3,7 +3,7 @@
 //! would say nothing for minutes. [`Ticker`] fills that gap: when standard error is not a
 //! terminal it prints the bar's state as a plain line every few seconds.
 
-use indicatif::ProgressBar;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,6 +11,23 @@ use std::time::{Duration, Instant};
 
 /// How often a line is printed when standard error is not a terminal.
 const EVERY: Duration = Duration::from_secs(10);
+
+/// A bar of `len` steps named `unit` ("searches", "games"): `{msg} [====>   ] 3/16 searches,
+/// 2s`. Drawn on a terminal unless `quiet` (JSON output), where it only counts.
+pub fn bar(len: u64, unit: &str, quiet: bool) -> ProgressBar {
+    let bar = ProgressBar::new(len);
+    if quiet {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{msg}} [{{bar:30}}] {{pos}}/{{len}} {unit}, {{elapsed}}"
+        ))
+        .expect("a valid template")
+        .progress_chars("=> "),
+    );
+    bar
+}
 
 /// Prints the state of a progress bar as lines on standard error while it lives, when standard
 /// error is not a terminal (on a terminal the bar draws itself). Stops when dropped.

@@ -11,7 +11,6 @@
 
 use crate::output::{Outputs, check_outputs};
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressStyle};
 use kempelen_engine::tournament::{
     ClockMode, Format, GameRecord, GameSettings, GameSummary, MoveLimit, Opening, Outcome, PgnTags,
     PlayerKinds, PlayerSpec, Shard, Standings, TimeControl, Tournament, parse_openings, read_pgn,
@@ -314,16 +313,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
         Some(pgn) => Partial::create(pgn)?,
         None => None,
     };
-    let bar = if args.json {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::new(games.len() as u64)
-    };
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} games, {elapsed}")
-            .expect("a valid template")
-            .progress_chars("=> "),
-    );
+    let bar = crate::progress::bar(games.len() as u64, "games", args.json);
     let tags = |round: usize| PgnTags {
         event: args.event.clone(),
         round: round.to_string(),

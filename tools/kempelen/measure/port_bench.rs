@@ -19,7 +19,6 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::bail;
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kempelen_emulator::{ClockProfile, Timing, grouped};
 use kempelen_roms::bench::{self, BenchPlan, PortBench, targets};
 use kempelen_roms::{Port, suite};
@@ -102,14 +101,10 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
         jobs,
         timing: o.timing.clone(),
     };
-    let bar = ProgressBar::new(o.ports.iter().map(|&p| plan.searches_of(p)).sum());
-    if o.json {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} searches, {elapsed}")
-            .expect("a valid template")
-            .progress_chars("=> "),
+    let bar = crate::progress::bar(
+        o.ports.iter().map(|&p| plan.searches_of(p)).sum(),
+        "searches",
+        o.json,
     );
     let ticker = crate::progress::Ticker::start("bench", &bar, o.json);
     let mut reports = Vec::new();

@@ -14,7 +14,6 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kempelen_adaptor::AdaptorEngine;
 use kempelen_claims::programs::{LevelSpeed, PositionSpeed, ProgramSpeed, ProgramSpeeds};
 use kempelen_emulator::grouped;
@@ -98,19 +97,13 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
             "--level: no program given has levels (their adaptor files have no [depth]); leave --level out"
         );
     }
-    let bar = ProgressBar::new(
+    let bar = crate::progress::bar(
         plans
             .iter()
             .map(|(_, l)| (l.len() * positions.len()) as u64)
             .sum(),
-    );
-    if o.json {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
-    }
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {pos}/{len} searches, {elapsed}")
-            .expect("a valid template")
-            .progress_chars("=> "),
+        "searches",
+        o.json,
     );
     let ticker = crate::progress::Ticker::start("bench", &bar, o.json);
     let mut programs = Vec::new();
