@@ -16,8 +16,8 @@
 //! chose a level to fit a tournament's rate; the time limit's hard end stops the emulated CPU.
 
 use kempelen_engine::{
-    Engine, EngineClock, EngineError, EngineOption, Game, Limits, Move, OptionKind, SearchControl,
-    SearchInfo, SearchResult, time,
+    Engine, EngineClock, EngineError, EngineOption, Game, Limits, Move, OptionKind, SearchInfo,
+    SearchRequest, SearchResult, time,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -328,12 +328,8 @@ impl Engine for AdaptorEngine {
         Err(EngineError::UnknownOption(name.to_string()))
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        control: &SearchControl,
-    ) -> Result<SearchResult, EngineError> {
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits, control) = (request.game, request.limits, request.control);
         let a = Arc::clone(&self.adaptor);
         let pos = game.position();
         if pos.legal_moves().is_empty() {

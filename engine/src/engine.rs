@@ -318,6 +318,18 @@ pub enum EngineClock {
     },
 }
 
+/// What one search is asked: the game whose current position is searched, the limits and the
+/// caller's control (stop flag, info callback, start of the clock).
+#[derive(Clone, Copy)]
+pub struct SearchRequest<'a> {
+    /// The game: its current position is searched, its moves count for repetitions.
+    pub game: &'a Game,
+    /// What bounds the search.
+    pub limits: &'a Limits,
+    /// How the caller steers the search.
+    pub control: &'a SearchControl<'a>,
+}
+
 /// A chess engine backend: the native engine or an 8-bit build in the emulator.
 pub trait Engine: Send {
     /// Name and version for `id name`.
@@ -328,17 +340,33 @@ pub trait Engine: Send {
         "the Kempelen developers".into()
     }
 
-    /// Perft of `pos` to `depth`.
-    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError>;
+    /// Perft of `pos` to `depth`. A backend with no move generator of its own to count with
+    /// (an external engine) refuses it, as this default does.
+    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
+        let _ = (pos, depth);
+        Err(EngineError::Unsupported(format!(
+            "perft through {}",
+            self.name()
+        )))
+    }
 
-    /// Searches the current position of `game` within `limits`. Returns the result of the last
-    /// completed iteration when stopped or out of time.
+    /// Searches the current position of the request's game within its limits. Returns the
+    /// result of the last completed iteration when stopped or out of time.
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError>;
+
+    /// [`Engine::search_request`] for `game`, `limits` and `control`.
     fn search(
         &mut self,
         game: &Game,
         limits: &Limits,
         control: &SearchControl,
-    ) -> Result<SearchResult, EngineError>;
+    ) -> Result<SearchResult, EngineError> {
+        self.search_request(SearchRequest {
+            game,
+            limits,
+            control,
+        })
+    }
 
     /// Forget everything learnt from previous searches (`ucinewgame`).
     fn new_game(&mut self) -> Result<(), EngineError> {

@@ -66,7 +66,7 @@ pub mod uci;
 
 pub use engine::{
     Engine, EngineClock, EngineError, EngineOption, INF, Limits, MATE, OptionKind, SearchControl,
-    SearchInfo, SearchResult, check_option, mate_in,
+    SearchInfo, SearchRequest, SearchResult, check_option, mate_in,
 };
 pub use game::{Game, GameStatus};
 pub use native::{NativeEngine, Profile};

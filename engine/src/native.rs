@@ -3,17 +3,14 @@
 //! native search) and the historical programs of [`crate::history`]. UCI options: `Hash`
 //! (megabytes, full profile) and `Profile`.
 
-use crate::engine::{
-    Engine, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchResult,
-};
+use crate::engine::{Engine, EngineError, EngineOption, OptionKind, SearchRequest, SearchResult};
 use crate::full::{FullLimits, FullState};
-use crate::game::Game;
 use crate::history::{
     HistoryOptions, microchess, micromax, nimzo, salomon, sargon, shannon, tartan, turing,
     with_budget,
 };
 use crate::position::Position;
-use crate::reference::{ReferenceLimits, ReferenceSearch};
+use crate::reference::ReferenceSearch;
 use crate::time;
 use std::fmt;
 use std::str::FromStr;
@@ -164,30 +161,26 @@ impl NativeEngine {
     }
 }
 
+/// The name a native search reports for `id name`: Kempelen, its version and the profile or
+/// variant (`reference`, `reference-no-killers`).
+pub(crate) fn kempelen_name(search: impl fmt::Display) -> String {
+    format!("Kempelen {} ({search})", env!("CARGO_PKG_VERSION"))
+}
+
 impl Engine for NativeEngine {
     fn name(&self) -> String {
-        format!("Kempelen {} ({})", env!("CARGO_PKG_VERSION"), self.profile)
+        kempelen_name(self.profile)
     }
 
     fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
         Ok(crate::perft::perft(pos, depth))
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        control: &SearchControl,
-    ) -> Result<SearchResult, EngineError> {
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits, control) = (request.game, request.limits, request.control);
         let pos = game.position();
         match self.profile {
-            Profile::Reference => {
-                limits.check_depth()?;
-                let rl = ReferenceLimits::from_limits(limits, pos.side());
-                Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
-                    .with_control(control)
-                    .run())
-            }
+            Profile::Reference => Ok(ReferenceSearch::for_request(request)?.run()),
             Profile::Full => {
                 let budget = time::budget(limits, pos.side());
                 let fl = FullLimits {

@@ -19,7 +19,7 @@
 //! [`ReferenceSearch::new`] takes the defaults (reference null move, everything on, nobody
 //! watching): with them every hook compiles away and the search is ALGORITHM.md to the letter.
 
-use crate::engine::{INF, Limits, MATE, SearchControl, SearchResult};
+use crate::engine::{EngineError, INF, Limits, MATE, SearchControl, SearchRequest, SearchResult};
 use crate::eval::evaluate;
 use crate::game::Game;
 use crate::movegen::GenMode;
@@ -389,6 +389,20 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             switches: AllOn,
             observer: NoObserver,
         }
+    }
+}
+
+impl<'c> ReferenceSearch<'c, 'c> {
+    /// The search an engine runs for `request`: the game's current position and history, the
+    /// request's limits (a depth of 0 refused) and control.
+    pub fn for_request(request: SearchRequest<'c>) -> Result<Self, EngineError> {
+        request.limits.check_depth()?;
+        let pos = request.game.position();
+        let limits = ReferenceLimits::from_limits(request.limits, pos.side());
+        Ok(
+            ReferenceSearch::new(pos, &request.game.reference_history(), limits)
+                .with_control(request.control),
+        )
     }
 }
 

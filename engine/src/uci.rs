@@ -511,6 +511,7 @@ pub fn parse_setoption(args: &[&str]) -> Result<(String, String), EngineError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::SearchRequest;
     use crate::native::{NativeEngine, Profile};
 
     fn session(input: &str) -> String {
@@ -711,14 +712,9 @@ mod tests {
         fn author(&self) -> String {
             "A. Programmer (adapted by the Kempelen developers)".into()
         }
-        fn perft(&mut self, _: &crate::Position, _: u32) -> Result<u64, EngineError> {
-            Err(EngineError::Unsupported("perft".into()))
-        }
-        fn search(
+        fn search_request(
             &mut self,
-            _: &Game,
-            _: &Limits,
-            _: &SearchControl,
+            _: SearchRequest<'_>,
         ) -> Result<crate::SearchResult, EngineError> {
             Err(EngineError::Backend(
                 "the program faulted: illegal opcode $ED $FF at $1234\nlast 2 instructions:\n  1232  NOP\nregisters: A=00 F=44".into(),

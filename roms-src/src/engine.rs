@@ -20,10 +20,10 @@ use kempelen_emulator::{
     TimingModel,
 };
 use kempelen_engine::engine::{
-    Engine, EngineClock, EngineError, EngineOption, Limits, OptionKind, SearchControl, SearchInfo,
-    SearchResult,
+    Engine, EngineClock, EngineError, EngineOption, OptionKind, SearchControl, SearchInfo,
+    SearchRequest, SearchResult,
 };
-use kempelen_engine::{Game, Move, Position, time};
+use kempelen_engine::{Move, Position, time};
 use thiserror::Error;
 
 use crate::layout::Layout;
@@ -788,12 +788,8 @@ impl Engine for PortEngine {
             .map_err(backend)
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        control: &SearchControl,
-    ) -> Result<SearchResult, EngineError> {
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits, control) = (request.game, request.limits, request.control);
         // A GUI may ask for any depth (`go depth 50`, `go mate 20`): deeper than the engine's
         // 32 iterations means "as deep as it goes", like no depth limit at all.
         let depth = limits.depth.unwrap_or(32).min(32);

@@ -5,10 +5,10 @@
 //! The returned best move is only checked for syntax here; whether it is legal is the game's
 //! business (an illegal move forfeits the game, see [`super::game`]).
 
-use crate::engine::{Engine, EngineError, Limits, MATE, SearchControl, SearchResult};
+use crate::engine::{Engine, EngineError, Limits, MATE, SearchRequest, SearchResult};
 use crate::game::Game;
 use crate::moves::Move;
-use crate::position::{Position, START_FEN};
+use crate::position::START_FEN;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, sync_channel};
@@ -345,18 +345,8 @@ impl Engine for UciEngine {
         self.name.clone()
     }
 
-    fn perft(&mut self, _pos: &Position, _depth: u32) -> Result<u64, EngineError> {
-        Err(EngineError::Unsupported(
-            "perft through an external engine".into(),
-        ))
-    }
-
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        _control: &SearchControl,
-    ) -> Result<SearchResult, EngineError> {
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits) = (request.game, request.limits);
         let start = Instant::now();
         self.process.send(&position_command(game))?;
         self.process.send(&go_command(limits))?;
@@ -514,18 +504,8 @@ impl Engine for XboardEngine {
         self.name.clone()
     }
 
-    fn perft(&mut self, _pos: &Position, _depth: u32) -> Result<u64, EngineError> {
-        Err(EngineError::Unsupported(
-            "perft through an external engine".into(),
-        ))
-    }
-
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        _control: &SearchControl,
-    ) -> Result<SearchResult, EngineError> {
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits) = (request.game, request.limits);
         let label = self.process.label.clone();
         if limits.nodes.is_some() {
             return Err(EngineError::Unsupported(format!(

@@ -746,7 +746,17 @@ pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{NativeEngine, Profile};
+    use crate::{EngineError, NativeEngine, Profile, SearchRequest, SearchResult};
+
+    /// A game from the start position between `white` and `black`, each with its name.
+    fn from_start(
+        white: (&str, &mut dyn Engine),
+        black: (&str, &mut dyn Engine),
+        settings: &GameSettings,
+    ) -> GameRecord {
+        let (white, black) = (Seat::new(white.0, white.1), Seat::new(black.0, black.1));
+        play_game(white, black, &Opening::startpos(), settings)
+    }
 
     #[test]
     fn a_short_game_is_recorded_and_exported() {
@@ -757,12 +767,7 @@ mod tests {
             max_plies: 12,
             ..GameSettings::default()
         };
-        let r = play_game(
-            Seat::new("A", &mut a),
-            Seat::new("B", &mut b),
-            &Opening::startpos(),
-            &settings,
-        );
+        let r = from_start(("A", &mut a), ("B", &mut b), &settings);
         assert_eq!(r.moves.len(), 12);
         assert_eq!(r.outcome, Outcome::Draw);
         assert_eq!(r.termination, Termination::MoveCap);
@@ -782,15 +787,7 @@ mod tests {
         fn name(&self) -> String {
             "scripted".into()
         }
-        fn perft(&mut self, _: &Position, _: u32) -> Result<u64, crate::EngineError> {
-            Ok(0)
-        }
-        fn search(
-            &mut self,
-            _: &Game,
-            _: &Limits,
-            _: &SearchControl,
-        ) -> Result<crate::SearchResult, crate::EngineError> {
+        fn search_request(&mut self, _: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
             let best = self.0.clone()?;
             let mut r = crate::SearchResult::no_move(false, Duration::ZERO);
             r.best = best;
@@ -808,12 +805,7 @@ mod tests {
         let play = |black: Result<Option<Move>, crate::EngineError>| {
             let mut white = NativeEngine::new(Profile::Reference);
             let mut black = Scripted(black);
-            play_game(
-                Seat::new("w", &mut white),
-                Seat::new("b", &mut black),
-                &Opening::startpos(),
-                &settings,
-            )
+            from_start(("w", &mut white), ("b", &mut black), &settings)
         };
         let e2e5 = Move::new(0x14, 0x44, 0);
         let r = play(Ok(Some(e2e5)));
@@ -884,15 +876,11 @@ mod tests {
         fn name(&self) -> String {
             "emulated".into()
         }
-        fn perft(&mut self, _: &Position, _: u32) -> Result<u64, crate::EngineError> {
-            Ok(0)
-        }
-        fn search(
+        fn search_request(
             &mut self,
-            game: &Game,
-            _: &Limits,
-            _: &SearchControl,
-        ) -> Result<crate::SearchResult, crate::EngineError> {
+            request: SearchRequest<'_>,
+        ) -> Result<SearchResult, EngineError> {
+            let game = request.game;
             let mut r = crate::SearchResult::no_move(false, self.per_move);
             r.best = game.position().legal_moves().as_slice().first().copied();
             r.nodes = 1;
@@ -922,12 +910,7 @@ mod tests {
         let mut b = Emulated {
             per_move: Duration::from_secs(40),
         };
-        let r = play_game(
-            Seat::new("w", &mut w),
-            Seat::new("b", &mut b),
-            &Opening::startpos(),
-            &settings,
-        );
+        let r = from_start(("w", &mut w), ("b", &mut b), &settings);
         assert_eq!(
             (r.outcome, r.termination.clone()),
             (Outcome::WhiteWins, Termination::TimeForfeit)
@@ -961,12 +944,7 @@ mod tests {
             clock: ClockMode::Host,
             ..settings
         };
-        let r = play_game(
-            Seat::new("w", &mut w),
-            Seat::new("b", &mut b),
-            &Opening::startpos(),
-            &host,
-        );
+        let r = from_start(("w", &mut w), ("b", &mut b), &host);
         assert_ne!(r.termination, Termination::TimeForfeit);
         assert!(!r.stamps.iter().flatten().any(|s| s.emulated));
         assert!(to_pgn(&r, &PgnTags::default()).contains("[WhiteClock \"host\"]"));
@@ -983,12 +961,7 @@ mod tests {
         };
         let mut a = NativeEngine::new(Profile::Reference);
         let mut b = NativeEngine::new(Profile::Reference);
-        let r = play_game(
-            Seat::new("a", &mut a),
-            Seat::new("b", &mut b),
-            &Opening::startpos(),
-            &settings,
-        );
+        let r = from_start(("a", &mut a), ("b", &mut b), &settings);
         assert_eq!(r.outcome, Outcome::BlackWins);
         let Termination::EngineFailure { reason } = &r.termination else {
             panic!("{:?}", r.termination)

@@ -14,11 +14,11 @@
 
 use super::error::TournamentError;
 use super::external::{UciEngine, XboardEngine};
-use crate::engine::{Engine, EngineError, EngineOption, Limits, SearchControl, SearchResult};
-use crate::game::Game;
+use crate::engine::{Engine, EngineError, EngineOption, SearchRequest, SearchResult};
+use crate::native::kempelen_name;
 use crate::native::{NativeEngine, Profile};
 use crate::position::Position;
-use crate::reference::{Features, ReferenceLimits, ReferenceSearch};
+use crate::reference::{Features, ReferenceSearch};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -159,25 +159,16 @@ impl ReferenceVariant {
 
 impl Engine for ReferenceVariant {
     fn name(&self) -> String {
-        format!("Kempelen {} ({})", env!("CARGO_PKG_VERSION"), self.name)
+        kempelen_name(&self.name)
     }
 
     fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
         Ok(crate::perft::perft(pos, depth))
     }
 
-    fn search(
-        &mut self,
-        game: &Game,
-        limits: &Limits,
-        control: &SearchControl,
-    ) -> Result<SearchResult, EngineError> {
-        limits.check_depth()?;
-        let pos = game.position();
-        let rl = ReferenceLimits::from_limits(limits, pos.side());
-        Ok(ReferenceSearch::new(pos, &game.reference_history(), rl)
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+        Ok(ReferenceSearch::for_request(request)?
             .with_features(self.features)
-            .with_control(control)
             .run())
     }
 
@@ -440,6 +431,8 @@ impl PlayerSpec {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::Game;
+    use crate::reference::ReferenceLimits;
 
     #[test]
     fn specs_parse() {
