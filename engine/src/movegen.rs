@@ -236,14 +236,20 @@ impl Position {
             return;
         }
         let to = t as Square;
+        if self.wanted(to, quiet) && (free || self.legal_non_king(info, from, to)) {
+            list.push(Move::new(from, to, 0));
+        }
+    }
+
+    /// Whether a step to `to` is a move of the kind asked for: onto an empty square when
+    /// `quiet` moves are wanted, onto an opponent's piece always (captures).
+    #[inline(always)]
+    fn wanted(&self, to: Square, quiet: bool) -> bool {
         let target = self.board[to as usize];
-        let wanted = if target == 0 {
+        if target == 0 {
             quiet
         } else {
             piece::colour(target) != self.side
-        };
-        if wanted && (free || self.legal_non_king(info, from, to)) {
-            list.push(Move::new(from, to, 0));
         }
     }
 
@@ -289,13 +295,7 @@ impl Position {
                 continue;
             }
             let to = t as Square;
-            let target = self.board[to as usize];
-            let wanted = if target == 0 {
-                quiet
-            } else {
-                piece::colour(target) != self.side
-            };
-            if wanted && !self.attacked_ignoring(to, them, from) {
+            if self.wanted(to, quiet) && !self.attacked_ignoring(to, them, from) {
                 list.push(Move::new(from, to, 0));
             }
         }

@@ -12,13 +12,11 @@ use crate::tables::{self, ATTACK_MASK, CASTLE_MASK, STEP, ZOBRIST32, ZOBRIST64};
 /// 32-bit reference key of each piece code on each `sq64` (zero for empty and unused codes).
 pub(crate) const KEY32: [[u32; 64]; 16] = {
     let mut t = [[0u32; 64]; 16];
-    let mut code = 0;
-    while code < 16 {
-        let ty = code & 7;
-        if ty >= 1 && ty <= 6 {
-            t[code] = ZOBRIST32.piece[code >> 3][ty];
-        }
-        code += 1;
+    let mut ty = PAWN as usize;
+    while ty <= KING as usize {
+        t[ty] = ZOBRIST32.piece[0][ty];
+        t[ty | BLACK as usize] = ZOBRIST32.piece[1][ty];
+        ty += 1;
     }
     t
 };

@@ -26,6 +26,17 @@ fn printed_table(doc: &str, heading: &str) -> Vec<i32> {
     values
 }
 
+/// The first line of `doc` that `is_it` picks (`what` names it) and the line after it.
+fn line_and_next<'a>(
+    doc: &'a str,
+    what: &str,
+    is_it: impl Fn(&str) -> bool,
+) -> (&'a str, Option<&'a str>) {
+    let mut lines = doc.lines().skip_while(|l| !is_it(l));
+    let line = lines.next().unwrap_or_else(|| panic!("{what} not found"));
+    (line, lines.next())
+}
+
 fn as_sq64(printed: &[i32]) -> Vec<i32> {
     (0..64).map(|s| printed[s ^ 56]).collect()
 }
@@ -53,10 +64,7 @@ fn piece_square_tables_match() {
 #[test]
 fn material_values_and_endgame_threshold_match() {
     let d = doc();
-    let line = d
-        .lines()
-        .find(|l| l.starts_with("`VALUE` ="))
-        .expect("VALUE line");
+    let (line, _) = line_and_next(&d, "VALUE line", |l| l.starts_with("`VALUE` ="));
     let numbers: Vec<i16> = line
         .split([',', ' ', '.'])
         .filter_map(|w| w.parse().ok())
@@ -68,16 +76,8 @@ fn material_values_and_endgame_threshold_match() {
 #[test]
 fn castling_masks_match() {
     let d = doc();
-    let line = d
-        .lines()
-        .find(|l| l.contains("where `MASK` is"))
-        .expect("MASK line");
-    let next = d
-        .lines()
-        .skip_while(|l| !l.contains("where `MASK` is"))
-        .nth(1)
-        .unwrap();
-    let text = format!("{line} {next}");
+    let (line, next) = line_and_next(&d, "MASK line", |l| l.contains("where `MASK` is"));
+    let text = format!("{line} {}", next.expect("the line after the MASK line"));
     assert!(text.contains("`0x0F` everywhere except"));
     for (name, sq) in [
         ("a1", 0x00),

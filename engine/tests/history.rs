@@ -33,6 +33,14 @@ fn search(profile: Profile, fen: &str, limits: Limits) -> kempelen_engine::Searc
         .unwrap()
 }
 
+/// The move `profile` chooses in `fen` within `limits`, in UCI notation.
+fn best(profile: Profile, fen: &str, limits: Limits) -> String {
+    search(profile, fen, limits).best.expect("a move").to_uci()
+}
+
+/// After 1.d4 e5 2.Nc3 Qg5 the queen hangs: Bxg5 (c1g5) takes it.
+const HANGING_QUEEN: &str = "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 3";
+
 // ----- profile names -----
 
 #[test]
@@ -167,12 +175,10 @@ fn shannon_type_a_is_the_full_tree_and_takes_the_queen() {
         search(Profile::Shannon, START, Limits::depth(2)).nodes,
         21 + 421
     );
-    let r = search(
-        Profile::Shannon,
-        "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 3",
-        Limits::depth(2),
+    assert_eq!(
+        best(Profile::Shannon, HANGING_QUEEN, Limits::depth(2)),
+        "c1g5"
     );
-    assert_eq!(r.best.unwrap().to_uci(), "c1g5");
 }
 
 // ----- Turing -----
@@ -254,30 +260,48 @@ fn turing_considerable_moves() {
 
 #[test]
 fn turing_takes_a_hanging_queen_and_mates() {
-    let r = search(
-        Profile::Turing,
-        "rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 3",
-        Limits::depth(2),
+    assert_eq!(
+        best(Profile::Turing, HANGING_QUEEN, Limits::depth(2)),
+        "c1g5"
     );
-    assert_eq!(r.best.unwrap().to_uci(), "c1g5");
     let (m, _, _) = turing::choose(&pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1")).unwrap();
     assert_eq!(m.to_uci(), "d1d8");
 }
 
 // ----- Microchess -----
 
+/// (MOB, MAXC, CC) of one side's counts.
+fn mob_maxc_cc(c: microchess::Counts) -> (u8, u8, u8) {
+    (c.mob, c.maxc, c.cc)
+}
+
+/// Microchess's value of `m` in `p` by the KIM-1's formula and by the printed one.
+fn binary_and_printed(p: &Position, m: kempelen_engine::Move) -> (Option<i32>, Option<i32>) {
+    let value = |formula| microchess::value_of(p, m, formula);
+    (
+        value(microchess::Formula::Binary),
+        value(microchess::Formula::Printed),
+    )
+}
+
+/// The position of `fen`, its move `uci` and Microchess's counts for that move.
+fn counts_for(fen: &str, uci: &str) -> (Position, kempelen_engine::Move, microchess::MoveCounts) {
+    let p = pos(fen);
+    let m = p.parse_uci(uci).unwrap();
+    let c = microchess::counts_for_move(&p, m).unwrap();
+    (p, m, c)
+}
+
 #[test]
 fn microchess_stratgy_by_hand_simple_capture() {
     // Rxd5 wins a knight; nothing can take back.
-    let p = pos("7k/8/8/3n4/8/8/8/K2R4 w - - 0 1");
-    let m = p.parse_uci("d1d5").unwrap();
-    let c = microchess::counts_for_move(&p, m).unwrap();
+    let (p, m, c) = counts_for("7k/8/8/3n4/8/8/8/K2R4 w - - 0 1", "d1d5");
     // Prior: Ka1 3 moves, Rd1 10 (one capture of the knight, 4 points).
-    assert_eq!((c.prior.mob, c.prior.maxc, c.prior.cc), (13, 4, 4));
+    assert_eq!(mob_maxc_cc(c.prior), (13, 4, 4));
     // Black replies: Kg8, Kg7, Kh7.
-    assert_eq!((c.reply.mob, c.reply.maxc, c.reply.cc), (3, 0, 0));
+    assert_eq!(mob_maxc_cc(c.reply), (3, 0, 0));
     // White after the move: Ka1 3, Rd5 14.
-    assert_eq!((c.cont.mob, c.cont.maxc, c.cont.cc), (17, 0, 0));
+    assert_eq!(mob_maxc_cc(c.cont), (17, 0, 0));
     assert_eq!((c.wcap, c.bcap), ([4, 0, 0], [0, 0, 0]));
     // As printed: 4.00 x 4 + 0.25 x 17 - 0.25 x (4 + 4 + 13 + 3) = 16 + 4.25 - 6 = 14.25
     assert_eq!(c.stratgy(), 1425);
@@ -285,44 +309,28 @@ fn microchess_stratgy_by_hand_simple_capture() {
     // 124, halved 62; (3) + 0x90 + 4 x 4 = 222.
     assert_eq!(c.stratgy_byte(), 222);
     // The rook leaves the back rank: 2 more.
-    assert_eq!(
-        microchess::value_of(&p, m, microchess::Formula::Binary),
-        Some(224)
-    );
-    assert_eq!(
-        microchess::value_of(&p, m, microchess::Formula::Printed),
-        Some(1625)
-    );
+    assert_eq!(binary_and_printed(&p, m), (Some(224), Some(1625)));
 }
 
 #[test]
 fn microchess_stratgy_by_hand_with_the_exchange_tree() {
     // Rxd5 wins a knight, but Rd8xd5 takes the rook back.
-    let p = pos("3r3k/8/8/3n4/8/8/8/K2R4 w - - 0 1");
-    let m = p.parse_uci("d1d5").unwrap();
-    let c = microchess::counts_for_move(&p, m).unwrap();
-    assert_eq!((c.prior.mob, c.prior.maxc, c.prior.cc), (13, 4, 4));
+    let (p, m, c) = counts_for("3r3k/8/8/3n4/8/8/8/K2R4 w - - 0 1", "d1d5");
+    assert_eq!(mob_maxc_cc(c.prior), (13, 4, 4));
     // Black: Kg8 Kg7 Kh7, Rd7 Rd6 Rxd5, Rc8 Rb8 Ra8 Re8 Rf8 Rg8.
-    assert_eq!((c.reply.mob, c.reply.maxc, c.reply.cc), (12, 6, 6));
+    assert_eq!(mob_maxc_cc(c.reply), (12, 6, 6));
     // The piece Black can win is White's rook (number 2: Ka1 is 0, the rook takes the first
     // free rook number).
     assert_eq!(c.reply.maxp, 2);
     // The rook's moves are therefore not counted after the move: only Ka1's 3.
-    assert_eq!((c.cont.mob, c.cont.maxc, c.cont.cc), (3, 0, 0));
+    assert_eq!(mob_maxc_cc(c.cont), (3, 0, 0));
     assert_eq!((c.wcap, c.bcap), ([4, 0, 0], [6, 0, 0]));
     // 16 + 0.25 x 3 - 2.56 x 6 - 2 x 6 - 0.5 x 6 - 0.25 x (4 + 4 + 13 + 6 + 0 + 12)
     assert_eq!(c.stratgy(), 1600 + 75 - 1536 - 1200 - 300 - 975);
     // Bytes: (1) 128 + 3 - 4 - 4 - 6 - 13 - 12 = 92, halved 46; (2) 46 + 64 - 6 = 104, halved
     // 52; (3) 52 + 144 + 16 - 2 x 6 - 2 x 6 = 188.
     assert_eq!(c.stratgy_byte(), 188);
-    assert_eq!(
-        microchess::value_of(&p, m, microchess::Formula::Binary),
-        Some(190)
-    );
-    assert_eq!(
-        microchess::value_of(&p, m, microchess::Formula::Printed),
-        Some(-2336 + 200)
-    );
+    assert_eq!(binary_and_printed(&p, m), (Some(190), Some(-2336 + 200)));
 }
 
 #[test]
@@ -347,8 +355,7 @@ fn microchess_plays_its_book_as_white_while_black_follows() {
     let mut game = Game::default();
     game.push_uci("d2d4").unwrap();
     assert_eq!(microchess::book_move(&game), None);
-    let r = search(Profile::Microchess, START, Limits::depth(1));
-    assert_eq!(r.best.unwrap().to_uci(), "e2e4");
+    assert_eq!(best(Profile::Microchess, START, Limits::depth(1)), "e2e4");
 }
 
 // ----- micro-Max -----
@@ -379,10 +386,7 @@ fn micromax_finds_mate_and_material() {
     let r = micromax::search_depth(&pos("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1"), 2);
     assert_eq!(r.best.unwrap().to_uci(), "d1d8");
     assert!(r.score > kempelen_engine::MATE - 10, "{}", r.score);
-    let r = micromax::search_depth(
-        &pos("rnb1kbnr/pppp1ppp/8/4p1q1/3P4/2N5/PPP1PPPP/R1BQKBNR w KQkq - 0 3"),
-        3,
-    );
+    let r = micromax::search_depth(&pos(HANGING_QUEEN), 3);
     assert_eq!(r.best.unwrap().to_uci(), "c1g5");
 }
 
@@ -490,12 +494,14 @@ fn turing_replays_the_glennie_game() {
 #[test]
 fn microchess_lets_its_queen_wander() {
     // Adrian (2011): after 1.e4 c5 Microchess plays 2.Qh5, the mobility term at work.
-    let r = search(
-        Profile::Microchess,
-        "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
-        Limits::depth(1),
+    assert_eq!(
+        best(
+            Profile::Microchess,
+            "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+            Limits::depth(1)
+        ),
+        "d1h5"
     );
-    assert_eq!(r.best.unwrap().to_uci(), "d1h5");
 }
 
 // ----- through the UCI loop -----
@@ -510,18 +516,13 @@ fn uci_session(input: &str) -> String {
 #[test]
 fn uci_selects_every_historical_profile() {
     let out = uci_session("uci\nisready\n");
-    assert!(
-        out.contains("option name TartanStalemateFix type check default true"),
-        "{out}"
-    );
-    assert!(
-        out.contains("option name TartanDepthFix type check default true"),
-        "{out}"
-    );
-    assert!(
-        out.contains("var turing var shannon var tartan var microchess var micromax"),
-        "{out}"
-    );
+    for option in [
+        "option name TartanStalemateFix type check default true",
+        "option name TartanDepthFix type check default true",
+        "var turing var shannon var tartan var microchess var micromax",
+    ] {
+        assert!(out.contains(option), "{option}: {out}");
+    }
     for profile in HISTORICAL {
         let out = uci_session(&format!(
             "setoption name Profile value {profile}\nposition startpos moves d2d4\ngo depth 2\nisready\n"

@@ -6,12 +6,17 @@ use kempelen_engine::{
     mate_in,
 };
 
+/// `engine`'s search of `game` within `limits`, with no stop flag and no info callback.
+fn run(engine: &mut NativeEngine, game: &Game, limits: Limits) -> SearchResult {
+    engine
+        .search(game, &limits, &SearchControl::default())
+        .unwrap()
+}
+
 fn search(profile: Profile, game: &Game, depth: u32) -> SearchResult {
     let mut engine = NativeEngine::new(profile);
     engine.set_hash_mb(8);
-    engine
-        .search(game, &Limits::depth(depth), &SearchControl::default())
-        .unwrap()
+    run(&mut engine, game, Limits::depth(depth))
 }
 
 fn search_fen(profile: Profile, fen: &str, depth: u32) -> SearchResult {
@@ -140,18 +145,12 @@ both_profiles! {
 fn reference_node_limit_stops_after_n_plus_one_nodes() {
     let game = Game::default();
     let mut engine = NativeEngine::new(Profile::Reference);
-    let full = engine
-        .search(&game, &Limits::depth(5), &SearchControl::default())
-        .unwrap();
-    let r = engine
-        .search(&game, &Limits::nodes(3000), &SearchControl::default())
-        .unwrap();
+    let full = run(&mut engine, &game, Limits::depth(5));
+    let r = run(&mut engine, &game, Limits::nodes(3000));
     assert_eq!(r.nodes, 3001);
     assert!(r.depth >= 1 && r.depth < 5);
     // The result is that of the last completed iteration.
-    let same = engine
-        .search(&game, &Limits::depth(r.depth), &SearchControl::default())
-        .unwrap();
+    let same = run(&mut engine, &game, Limits::depth(r.depth));
     assert_eq!((r.best, r.score, &r.pv), (same.best, same.score, &same.pv));
     assert!(full.nodes > 3001);
 }
@@ -170,9 +169,7 @@ fn reference_is_deterministic_and_reports_every_iteration() {
             .unwrap();
     let mut engine = NativeEngine::new(Profile::Reference);
     let a = engine.search(&game, &Limits::depth(4), &control).unwrap();
-    let b = engine
-        .search(&game, &Limits::depth(4), &SearchControl::default())
-        .unwrap();
+    let b = run(&mut engine, &game, Limits::depth(4));
     assert_eq!(
         (a.best, a.score, a.nodes, &a.pv),
         (b.best, b.score, b.nodes, &b.pv)
@@ -211,20 +208,8 @@ fn reference_node_limit_below_iteration_one_stops_at_iteration_two() {
     // Iteration 1 of the start position takes 21 nodes; with N = 5 the first node of
     // iteration 2 stops the search (ALGORITHM.md §9).
     let mut engine = NativeEngine::new(Profile::Reference);
-    let one = engine
-        .search(
-            &Game::default(),
-            &Limits::depth(1),
-            &SearchControl::default(),
-        )
-        .unwrap();
-    let r = engine
-        .search(
-            &Game::default(),
-            &Limits::nodes(5),
-            &SearchControl::default(),
-        )
-        .unwrap();
+    let one = run(&mut engine, &Game::default(), Limits::depth(1));
+    let r = run(&mut engine, &Game::default(), Limits::nodes(5));
     assert_eq!(r.depth, 1);
     assert_eq!(r.nodes, one.nodes + 1);
     assert_eq!(r.best, one.best);

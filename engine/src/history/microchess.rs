@@ -18,6 +18,7 @@ use crate::moves::Move;
 use crate::piece::{self, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE};
 use crate::position::Position;
 use crate::square::{self, Square};
+use std::ops::RangeInclusive;
 
 /// Piece points by piece number (table POINTS): king 11, queen 10, rooks 6, bishops and
 /// knights 4, pawns 2.
@@ -199,46 +200,45 @@ fn each_move(b: &McBoard, test: bool, visit: &mut dyn FnMut(usize, McSquare, boo
                     at = s.to;
                 }
             }
-            6 | 7 => single_steps(b, piece, from, 16, 9, test, visit),
-            0 => single_steps(b, piece, from, 8, 1, test, visit),
-            4 | 5 => lines(b, piece, from, 8, 5, test, visit),
-            2 | 3 => lines(b, piece, from, 4, 1, test, visit),
-            _ => lines(b, piece, from, 8, 1, test, visit),
+            6 | 7 => piece_moves(b, piece, from, 9..=16, Reach::Step, test, visit),
+            0 => piece_moves(b, piece, from, 1..=8, Reach::Step, test, visit),
+            4 | 5 => piece_moves(b, piece, from, 5..=8, Reach::Line, test, visit),
+            2 | 3 => piece_moves(b, piece, from, 1..=4, Reach::Line, test, visit),
+            _ => piece_moves(b, piece, from, 1..=8, Reach::Line, test, visit),
         }
     }
 }
 
-/// SNGMV for the king and knights: one step in each direction `high` down to `low`.
-fn single_steps(
-    b: &McBoard,
-    piece: usize,
-    from: McSquare,
-    high: usize,
-    low: usize,
-    test: bool,
-    visit: &mut dyn FnMut(usize, McSquare, bool),
-) {
-    for dir in (low..=high).rev() {
-        let s = cmove(b, piece, from, dir, test);
-        if !s.illegal {
-            visit(piece, s.to, s.capture);
-        }
-    }
+/// How far a piece goes in one direction: the listing's two routines for it.
+#[derive(Clone, Copy)]
+enum Reach {
+    /// SNGMV, for the king and knights: one step.
+    Step,
+    /// LINE, for the queen, rooks and bishops: until the board's edge, an own piece or a
+    /// capture. A step that leaves the king in check is skipped and the line goes on, unless
+    /// it is a capture, which ends the line.
+    Line,
 }
 
-/// LINE for the queen, rooks and bishops: along each direction until the board's edge, an own
-/// piece or a capture. A step that leaves the king in check is skipped and the line goes on,
-/// unless it is a capture, which ends the line.
-fn lines(
+/// SNGMV or LINE (`reach`): the moves of `piece` from `from` in each direction of `dirs`, the
+/// highest number first.
+fn piece_moves(
     b: &McBoard,
     piece: usize,
     from: McSquare,
-    high: usize,
-    low: usize,
+    dirs: RangeInclusive<usize>,
+    reach: Reach,
     test: bool,
     visit: &mut dyn FnMut(usize, McSquare, bool),
 ) {
-    for dir in (low..=high).rev() {
+    for dir in dirs.rev() {
+        if let Reach::Step = reach {
+            let s = cmove(b, piece, from, dir, test);
+            if !s.illegal {
+                visit(piece, s.to, s.capture);
+            }
+            continue;
+        }
         let mut at = from;
         loop {
             let s = cmove(b, piece, at, dir, test);

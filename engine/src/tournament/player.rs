@@ -97,38 +97,37 @@ pub struct Variant {
     pub switch_off: fn(&mut Features),
 }
 
+impl Variant {
+    /// The variant `name` that `switch_off` makes of the reference, which `removes` a feature.
+    const fn new(name: &'static str, removes: &'static str, switch_off: fn(&mut Features)) -> Self {
+        Variant {
+            name,
+            removes,
+            switch_off,
+        }
+    }
+}
+
 /// The reference variants, one per feature of [`Features`].
 pub const VARIANTS: [Variant; 6] = [
-    Variant {
-        name: "reference-no-null",
-        removes: "null move",
-        switch_off: |f| f.null_move = false,
-    },
-    Variant {
-        name: "reference-no-killers",
-        removes: "killer moves",
-        switch_off: |f| f.killers = false,
-    },
-    Variant {
-        name: "reference-no-mvv-lva",
-        removes: "MVV-LVA capture ordering",
-        switch_off: |f| f.mvv_lva = false,
-    },
-    Variant {
-        name: "reference-no-pv-move",
-        removes: "PV move first",
-        switch_off: |f| f.pv_move = false,
-    },
-    Variant {
-        name: "reference-no-quiescence",
-        removes: "quiescence search",
-        switch_off: |f| f.quiescence = false,
-    },
-    Variant {
-        name: "reference-no-id",
-        removes: "iterative deepening (each depth from scratch)",
-        switch_off: |f| f.iterative_deepening = false,
-    },
+    Variant::new("reference-no-null", "null move", |f| f.null_move = false),
+    Variant::new("reference-no-killers", "killer moves", |f| {
+        f.killers = false
+    }),
+    Variant::new("reference-no-mvv-lva", "MVV-LVA capture ordering", |f| {
+        f.mvv_lva = false
+    }),
+    Variant::new("reference-no-pv-move", "PV move first", |f| {
+        f.pv_move = false
+    }),
+    Variant::new("reference-no-quiescence", "quiescence search", |f| {
+        f.quiescence = false
+    }),
+    Variant::new(
+        "reference-no-id",
+        "iterative deepening (each depth from scratch)",
+        |f| f.iterative_deepening = false,
+    ),
 ];
 
 /// The features of a variant name (`reference-no-killers`), `None` for other names.

@@ -365,6 +365,11 @@ mod tests {
         (a - b).abs() < eps
     }
 
+    /// The square table of [`fit_ratings`] from its rows (row i: player i against each).
+    fn table<T: Copy, const N: usize>(rows: [[T; N]; N]) -> Vec<Vec<T>> {
+        rows.iter().map(|row| row.to_vec()).collect()
+    }
+
     #[test]
     fn elo_curve() {
         assert!(close(elo_from_score(0.75), 190.848, 1e-3));
@@ -444,8 +449,8 @@ mod tests {
     #[test]
     fn two_players_fit_equals_the_pairing() {
         // A scores 30 of 40 against B: 75 % -> A is 190.85 above B, anchored at B = 1000.
-        let points = vec![vec![0.0, 30.0], vec![10.0, 0.0]];
-        let games = vec![vec![0, 40], vec![40, 0]];
+        let points = table([[0.0, 30.0], [10.0, 0.0]]);
+        let games = table([[0, 40], [40, 0]]);
         let r = fit_ratings(&points, &games, Some((1, 1000.0))).unwrap();
         assert!(close(r[0].elo.unwrap(), 1190.848, 1e-3), "{r:?}");
         assert_eq!(r[1].elo, Some(1000.0));
@@ -463,12 +468,8 @@ mod tests {
     #[test]
     fn three_player_round_robin_is_consistent() {
         // A beats B 3-1, B beats C 3-1, A beats C 3.5-0.5 (4 games each).
-        let points = vec![
-            vec![0.0, 3.0, 3.5],
-            vec![1.0, 0.0, 3.0],
-            vec![0.5, 1.0, 0.0],
-        ];
-        let games = vec![vec![0, 4, 4], vec![4, 0, 4], vec![4, 4, 0]];
+        let points = table([[0.0, 3.0, 3.5], [1.0, 0.0, 3.0], [0.5, 1.0, 0.0]]);
+        let games = table([[0, 4, 4], [4, 0, 4], [4, 4, 0]]);
         let r = fit_ratings(&points, &games, Some((2, 0.0))).unwrap();
         let (a, b) = (r[0].elo.unwrap(), r[1].elo.unwrap());
         assert!(a > b && b > 0.0, "{r:?}");
@@ -480,12 +481,8 @@ mod tests {
 
     #[test]
     fn perfect_scores_are_unbounded() {
-        let points = vec![
-            vec![0.0, 2.0, 2.0],
-            vec![0.0, 0.0, 1.5],
-            vec![0.0, 0.5, 0.0],
-        ];
-        let games = vec![vec![0, 2, 2], vec![2, 0, 2], vec![2, 2, 0]];
+        let points = table([[0.0, 2.0, 2.0], [0.0, 0.0, 1.5], [0.0, 0.5, 0.0]]);
+        let games = table([[0, 2, 2], [2, 0, 2], [2, 2, 0]]);
         let r = fit_ratings(&points, &games, Some((2, 100.0))).unwrap();
         assert_eq!(r[0].elo, None);
         assert!(close(r[1].elo.unwrap(), 290.848, 1e-3), "{r:?}");

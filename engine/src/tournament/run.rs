@@ -205,6 +205,11 @@ mod tests {
     use crate::tournament::schedule::Shard;
     use crate::tournament::table::{GameSummary, Standings};
 
+    /// Why `t` is refused before play.
+    fn refusal(t: &Tournament) -> String {
+        t.check().unwrap_err().to_string()
+    }
+
     fn tournament(specs: &[&str], limit: MoveLimit) -> Tournament {
         let players = specs
             .iter()
@@ -269,30 +274,20 @@ mod tests {
     #[test]
     fn settings_that_cannot_be_played_are_refused_before_play() {
         let t = tournament(&["full:Hash=abc", "reference"], MoveLimit::Nodes(100));
-        let e = t.check().unwrap_err().to_string();
+        let e = refusal(&t);
         assert!(e.contains("full") && e.contains("'abc'"), "{e}");
         let t = tournament(&["full:Nosuch=1", "reference"], MoveLimit::Nodes(100));
-        assert!(
-            t.check()
-                .unwrap_err()
-                .to_string()
-                .contains("unknown option 'Nosuch'")
-        );
+        assert!(refusal(&t).contains("unknown option 'Nosuch'"));
         let t = tournament(&["reference:Hash=0", "full"], MoveLimit::Nodes(100));
-        assert!(t.check().unwrap_err().to_string().contains("'0'"));
+        assert!(refusal(&t).contains("'0'"));
         let t = tournament(&["reference", "full"], MoveLimit::Depth(4_294_967_295));
-        let e = t.check().unwrap_err().to_string();
+        let e = refusal(&t);
         assert!(e.contains("at most 64"), "{e}");
         let mut t = tournament(&["reference", "full"], MoveLimit::Nodes(100));
         t.limits[1] = Some(MoveLimit::Depth(0));
-        assert!(
-            t.check()
-                .unwrap_err()
-                .to_string()
-                .contains("full: the depth must be")
-        );
+        assert!(refusal(&t).contains("full: the depth must be"));
         let t = tournament(&["reference", "reference"], MoveLimit::Nodes(100));
-        assert!(t.check().unwrap_err().to_string().contains("two players"));
+        assert!(refusal(&t).contains("two players"));
     }
 
     #[test]
