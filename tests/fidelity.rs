@@ -153,10 +153,7 @@ fn sample_games(n: usize, plies: usize) -> Vec<Game> {
             }
             out.push(game.clone());
             let depth = 1 + ((k + ply) % 3) as u32;
-            let r = engine
-                .search(&game, &Limits::depth(depth), &SearchControl::default())
-                .unwrap();
-            game.push(r.best.unwrap()).unwrap();
+            game.push(best(&mut engine, &game, depth).unwrap()).unwrap();
         }
     }
     out
@@ -999,14 +996,7 @@ fn play(kind: Kind, seed: usize, index: usize, look_ahead: u32) -> Played {
                 .get(ply)
                 .filter(|_| on_line)
                 .and_then(|san| game.position().parse_san(san).ok());
-            match from_line {
-                Some(m) => m,
-                None => opponent
-                    .search(&game, &Limits::depth(depth), &SearchControl::default())
-                    .unwrap()
-                    .best
-                    .unwrap(),
-            }
+            from_line.unwrap_or_else(|| best(&mut opponent, &game, depth).unwrap())
         };
         if line
             .get(ply)
@@ -1028,14 +1018,45 @@ fn play(kind: Kind, seed: usize, index: usize, look_ahead: u32) -> Played {
     }
 }
 
-/// How a profile did on the program's moves of some games.
+/// The move `engine` chooses in `game` at `depth` (`None` where there is none).
+fn best(engine: &mut NativeEngine, game: &Game, depth: u32) -> Option<Move> {
+    engine
+        .search(game, &Limits::depth(depth), &SearchControl::default())
+        .unwrap()
+        .best
+}
+
+/// Of some of the program's moves, how many the profile chose too.
+#[derive(Default, Clone, Copy)]
+struct Agreement {
+    moves: usize,
+    agree: usize,
+}
+
+/// How a profile did on the program's moves of some games: the moves the program searched,
+/// its book moves apart, and each difference.
 #[derive(Default)]
 struct Tally {
-    positions: usize,
-    agree: usize,
-    book: usize,
-    book_agree: usize,
+    searched: Agreement,
+    book: Agreement,
     differences: Vec<String>,
+}
+
+impl Tally {
+    /// Counts one of the program's moves, a book move or a searched one; `difference`
+    /// describes a searched move the profile did not choose.
+    fn count(&mut self, book: bool, agrees: bool, difference: impl FnOnce() -> String) {
+        let counted = if book {
+            &mut self.book
+        } else {
+            &mut self.searched
+        };
+        counted.moves += 1;
+        counted.agree += usize::from(agrees);
+        if !book && !agrees {
+            self.differences.push(difference());
+        }
+    }
 }
 
 /// Asks the profile for its move before each of the program's moves.
@@ -1045,33 +1066,21 @@ fn compare(p: &Played, tally: &mut Tally) {
     for &m in p.game.moves() {
         let white = g.position().side() == kempelen_engine::piece::WHITE;
         if white == p.program_white {
-            let ours = engine
-                .search(&g, &Limits::depth(p.look_ahead), &SearchControl::default())
-                .unwrap()
-                .best
-                .unwrap();
-            if p.kind.is_book(&g) {
-                tally.book += 1;
-                tally.book_agree += usize::from(ours == m);
-            } else {
-                tally.positions += 1;
-                if ours == m {
-                    tally.agree += 1;
-                } else {
-                    tally.differences.push(format!(
-                        "{} look-ahead {}: program {}, profile {} ({})",
-                        g.position().to_fen(),
-                        p.look_ahead,
-                        g.position().san(m),
-                        g.position().san(ours),
-                        g.moves()
-                            .iter()
-                            .map(|m| m.to_uci())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    ));
-                }
-            }
+            let ours = best(&mut engine, &g, p.look_ahead).unwrap();
+            tally.count(p.kind.is_book(&g), ours == m, || {
+                format!(
+                    "{} look-ahead {}: program {}, profile {} ({})",
+                    g.position().to_fen(),
+                    p.look_ahead,
+                    g.position().san(m),
+                    g.position().san(ours),
+                    g.moves()
+                        .iter()
+                        .map(|m| m.to_uci())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            });
         }
         g.push(m).unwrap();
     }
@@ -1089,22 +1098,16 @@ fn compare(p: &Played, tally: &mut Tally) {
             // Sargon promotes to a queen only and shows a promotion as its from and to
             // square, which the adaptor cannot play: compare the profile's move without the
             // promotion's letter.
-            _ => engine
-                .search(&g, &Limits::depth(p.look_ahead), &SearchControl::default())
-                .unwrap()
-                .best
+            _ => best(&mut engine, &g, p.look_ahead)
                 .map(|m| m.to_uci()[..4].to_string())
                 .unwrap_or_default(),
         };
-        tally.positions += 1;
-        if ours == *a {
-            tally.agree += 1;
-        } else {
-            tally.differences.push(format!(
+        tally.count(false, ours == *a, || {
+            format!(
                 "{}: program answers {a}, profile {ours}",
                 g.position().to_fen()
-            ));
-        }
+            )
+        });
     }
 }
 
@@ -1175,7 +1178,7 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
     for i in 0..games {
         let look_ahead = look_aheads[(i / 2) % look_aheads.len()];
         let p = play(kind, seed, i, look_ahead);
-        let before = (tally.positions, tally.agree);
+        let before = tally.searched;
         compare(&p, &mut tally);
         println!(
             "game {}: {} as {} at look-ahead {look_ahead} against {}, {} ({} plies, {}): {} of {} moves agree",
@@ -1186,8 +1189,8 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
             p.opening,
             p.game.moves().len(),
             p.termination,
-            tally.agree - before.1,
-            tally.positions - before.0
+            tally.searched.agree - before.agree,
+            tally.searched.moves - before.moves
         );
         text.push_str(&pgn(&p, i + 1));
     }
@@ -1201,11 +1204,11 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
     println!(
         "{}: {} of {} positions agree ({:.1} %), book moves {} of {}; games in {}",
         kind.name(),
-        tally.agree,
-        tally.positions,
-        100.0 * tally.agree as f64 / tally.positions.max(1) as f64,
-        tally.book_agree,
-        tally.book,
+        tally.searched.agree,
+        tally.searched.moves,
+        100.0 * tally.searched.agree as f64 / tally.searched.moves.max(1) as f64,
+        tally.book.agree,
+        tally.book.moves,
         file.display()
     );
     for d in &tally.differences {
@@ -1219,7 +1222,7 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
 fn microchess_fidelity_games() {
     if let Some(t) = fidelity_games(Kind::of(Profile::Microchess), &[1], 24) {
         assert!(t.differences.is_empty(), "{:#?}", t.differences);
-        assert_eq!(t.book_agree, t.book);
+        assert_eq!(t.book.agree, t.book.moves);
     }
 }
 
@@ -1228,12 +1231,12 @@ fn microchess_fidelity_games() {
 fn sargon_fidelity_games() {
     if let Some(t) = fidelity_games(Kind::of(Profile::Sargon), &[2, 3], 8) {
         assert!(
-            t.agree * 100 >= t.positions * 99,
+            t.searched.agree * 100 >= t.searched.moves * 99,
             "{} of {}: {:#?}",
-            t.agree,
-            t.positions,
+            t.searched.agree,
+            t.searched.moves,
             t.differences
         );
-        assert_eq!(t.book_agree, t.book);
+        assert_eq!(t.book.agree, t.book.moves);
     }
 }
