@@ -112,6 +112,10 @@ fn run_6502_with_machine_profile_and_json() {
     assert_eq!(v["console"], "ok\n");
 }
 
+/// A run `kempelen run` refuses: the program's file name and bytes, the arguments, and what
+/// the message says.
+type Refusal<'a> = (&'a str, &'a [u8], &'a [&'a str], &'a [&'a str]);
+
 /// Programs and arguments `run` refuses: each message says what went wrong and where.
 #[test]
 fn bad_programs_and_arguments_are_explained() {
@@ -120,7 +124,7 @@ fn bad_programs_and_arguments_are_explained() {
     // A two-instruction loop: INC A ; JR -3
     const LOOP: &[u8] = &[0x3C, 0x18, 0xFD];
     let z80 = ["--cpu", "z80"];
-    let cases: [(&str, &[u8], &[&str], &[&str]); 6] = [
+    let cases: [Refusal; 6] = [
         (
             "romwrite.z80",
             ROM_WRITE,
