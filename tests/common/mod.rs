@@ -199,7 +199,7 @@ pub fn assert_lines(what: &str, lines: &[String], expected: &[&str]) {
 }
 
 /// A path as an argument of a command line (it must be UTF-8).
-pub fn arg(path: &std::path::Path) -> &str {
+pub fn arg(path: &Path) -> &str {
     path.to_str().expect("a UTF-8 path")
 }
 
