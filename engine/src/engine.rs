@@ -159,8 +159,9 @@ impl<'a> SearchControl<'a> {
     }
 }
 
-/// The outcome of a search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// The outcome of a search (the default: nothing searched yet, no move, score 0, depth 0, no
+/// nodes, no time).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchResult {
     /// Best move; `None` only when the side to move has no legal move.
     pub best: Option<Move>,

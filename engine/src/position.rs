@@ -330,6 +330,21 @@ impl Position {
 
     // ----- make / unmake -----
 
+    /// What [`Position::unmake`] needs to restore besides the board: the state a move changes
+    /// for good, and `captured` (0 for none).
+    #[inline(always)]
+    fn undo(&self, captured: Piece) -> Undo {
+        Undo {
+            captured,
+            castling: self.castling,
+            ep: self.ep,
+            halfmove: self.halfmove,
+            key: self.key,
+            key64: self.key64,
+            psq: self.psq,
+        }
+    }
+
     /// Plays a legal move (one returned by [`Position::legal_moves`]) and returns what
     /// [`Position::unmake`] needs to take it back (ALGORITHM.md §4).
     pub fn make(&mut self, m: Move) -> Undo {
@@ -340,15 +355,7 @@ impl Position {
         let ci = piece::index(us);
         let moving = self.board[from as usize];
         let mut captured = self.board[to as usize];
-        let undo = Undo {
-            captured,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            key64: self.key64,
-            psq: self.psq,
-        };
+        let undo = self.undo(captured);
         let is_pawn = piece::piece_type(moving) == PAWN;
         if captured != 0 {
             self.clear_keyed(to, captured);
@@ -464,15 +471,7 @@ impl Position {
     /// The null move of ALGORITHM.md §4 (search only): side flips, no en-passant square,
     /// halfmove clock 0. Returns the state for [`Position::unmake_null`].
     pub fn make_null(&mut self) -> Undo {
-        let undo = Undo {
-            captured: 0,
-            castling: self.castling,
-            ep: self.ep,
-            halfmove: self.halfmove,
-            key: self.key,
-            key64: self.key64,
-            psq: self.psq,
-        };
+        let undo = self.undo(0);
         if self.ep != NO_SQUARE {
             self.key64 ^= ZOBRIST64.ep_file[square::file(self.ep) as usize];
         }

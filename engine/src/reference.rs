@@ -516,14 +516,7 @@ impl<'c, 'i, N: NullMove, S: Switches, O: Observer> ReferenceSearch<'c, 'i, N, S
         if root_moves.is_empty() {
             return SearchResult::no_move(self.pos.in_check(), self.start.elapsed());
         }
-        let mut result = SearchResult {
-            best: None,
-            score: 0,
-            pv: Vec::new(),
-            depth: 0,
-            nodes: 0,
-            time: Duration::ZERO,
-        };
+        let mut result = SearchResult::default();
         let first = self.first_depth.min(max_depth);
         let mut depth = first;
         while depth <= max_depth {
@@ -846,28 +839,26 @@ impl<'c, 'i, N: NullMove, S: Switches, O: Observer> ReferenceSearch<'c, 'i, N, S
         }
         let keys = &mut keys[..list.len()];
         let mut shape = self.shape(&list, keys);
-        let mut result = alpha;
-        while let Some(i) = next(&mut shape, keys) {
-            let m = list.as_slice()[i];
-            let undo = self.pos.make(m);
-            self.observer.moved(m);
-            let score = -self.quiesce(ply + 1, -beta, -alpha);
-            self.observer.unmoved();
-            self.pos.unmake(m, &undo);
-            if self.aborted {
-                result = 0;
-                break;
+        // Fail-hard: alpha raised by each better capture, beta on a cutoff, 0 when stopped.
+        let result = 'captures: {
+            while let Some(i) = next(&mut shape, keys) {
+                let m = list.as_slice()[i];
+                let undo = self.pos.make(m);
+                self.observer.moved(m);
+                let score = -self.quiesce(ply + 1, -beta, -alpha);
+                self.observer.unmoved();
+                self.pos.unmake(m, &undo);
+                if self.aborted {
+                    break 'captures 0;
+                }
+                if score >= beta {
+                    self.observer.cutoff(|| rest(&shape, keys, &list));
+                    break 'captures beta;
+                }
+                alpha = alpha.max(score);
             }
-            if score >= beta {
-                self.observer.cutoff(|| rest(&shape, keys, &list));
-                result = beta;
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                result = alpha;
-            }
-        }
+            alpha
+        };
         self.lists[ply] = list;
         result
     }

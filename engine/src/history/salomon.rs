@@ -667,14 +667,7 @@ impl Salomon<'_, '_> {
             return SearchResult::no_move(self.pos.in_check(), self.budget.elapsed());
         }
         let max_depth = depth_limit.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
-        let mut result = SearchResult {
-            best: None,
-            score: 0,
-            pv: Vec::new(),
-            depth: 0,
-            nodes: 0,
-            time: Default::default(),
-        };
+        let mut result = SearchResult::default();
         for depth in 1..=max_depth {
             if depth > 1 && !self.budget.may_deepen() {
                 break;
@@ -732,13 +725,19 @@ impl Salomon<'_, '_> {
         keyed.into_iter().map(|(_, m)| m).collect()
     }
 
-    fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, extended: bool) -> i32 {
+    /// The start of every node at `ply`: counts it against the budget (false when the budget
+    /// is spent and the node is not searched), clears its PV and notes the depth reached.
+    fn enter(&mut self, ply: usize) -> bool {
         if self.budget.tick() {
-            return 0;
+            return false;
         }
         self.pv.clear(ply);
         self.seldepth = self.seldepth.max(ply);
-        if ply > 0 && self.pos.insufficient_material() {
+        true
+    }
+
+    fn search(&mut self, depth: i32, ply: usize, mut alpha: i32, beta: i32, extended: bool) -> i32 {
+        if !self.enter(ply) || (ply > 0 && self.pos.insufficient_material()) {
             return 0;
         }
         let mut depth = depth;
@@ -827,7 +826,6 @@ impl Salomon<'_, '_> {
             alpha = stand;
         }
         let moves = self.sorted_moves(ply, GenMode::Tactical, None);
-        let mut result = alpha;
         for m in moves {
             if !self.pos.is_capture(m) {
                 continue;
@@ -857,21 +855,13 @@ impl Salomon<'_, '_> {
             if score >= beta {
                 return beta;
             }
-            if score > alpha {
-                alpha = score;
-                result = alpha;
-            }
+            alpha = alpha.max(score);
         }
-        result
+        alpha
     }
 
     fn quiesce_node(&mut self, ply: usize, alpha: i32, beta: i32, positional: i32) -> i32 {
-        if self.budget.tick() {
-            return 0;
-        }
-        self.pv.clear(ply);
-        self.seldepth = self.seldepth.max(ply);
-        if self.pos.insufficient_material() {
+        if !self.enter(ply) || self.pos.insufficient_material() {
             return 0;
         }
         if ply >= MAX_PLY {

@@ -426,14 +426,23 @@ mod tests {
         }
     }
 
+    /// Games as a schedule lists them: `"2 b-a 1-0"` is round 2, b (White) against a, and the
+    /// result as PGN writes it.
+    fn games(schedule: &[&str]) -> Vec<GameSummary> {
+        schedule
+            .iter()
+            .map(|line| {
+                let fields: Vec<&str> = line.split(' ').collect();
+                let (white, black) = fields[1].split_once('-').expect("white-black");
+                let outcome = Outcome::from_pgn(fields[2]).expect("a PGN result");
+                game(fields[0].parse().expect("a round"), white, black, outcome)
+            })
+            .collect()
+    }
+
     #[test]
     fn crosstable_cells_are_scores_not_fractions() {
-        let games = vec![
-            game(1, "a", "b", Outcome::WhiteWins),
-            game(2, "b", "a", Outcome::WhiteWins),
-            game(3, "a", "c", Outcome::Draw),
-            game(4, "c", "a", Outcome::WhiteWins),
-        ];
+        let games = games(&["1 a-b 1-0", "2 b-a 1-0", "3 a-c 1/2-1/2", "4 c-a 1-0"]);
         let s = Standings::new(vec!["a".into(), "b".into(), "c".into()], games, None).unwrap();
         let text = s.to_text();
         // a scored 1 of 2 against b: "1:1", never "1/2", which reads as a draw.
@@ -452,11 +461,7 @@ mod tests {
 
     #[test]
     fn players_from_pgn_come_in_round_order() {
-        let games = vec![
-            game(3, "c", "a", Outcome::Draw),
-            game(1, "a", "b", Outcome::Draw),
-            game(2, "b", "c", Outcome::Draw),
-        ];
+        let games = games(&["3 c-a 1/2-1/2", "1 a-b 1/2-1/2", "2 b-c 1/2-1/2"]);
         let s = Standings::from_games(games, Some(("b", 1500.0))).unwrap();
         assert_eq!(s.players, ["a", "b", "c"]);
         assert_eq!(s.ratings[1].elo, Some(1500.0));

@@ -200,8 +200,8 @@ impl NullStats {
     }
 }
 
-/// Result of a lesson search.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Result of a lesson search (the default: no search, as for a position without legal moves).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LessonResult {
     /// Score of the root, side to move's view.
     pub score: i32,
@@ -249,20 +249,8 @@ impl Lesson {
     pub fn run(self, depth: u32) -> LessonResult {
         let depth = depth.clamp(1, MAX_DEPTH);
         let cfg = &self.cfg;
-        let mut out = LessonResult {
-            score: 0,
-            pv: Vec::new(),
-            depth: 0,
-            nodes: 0,
-            nodes_by_depth: Vec::new(),
-            evaluations: 0,
-            cutoffs: 0,
-            trace: Vec::new(),
-            null: NullStats::default(),
-            capped: false,
-        };
         if self.pos.legal_moves().is_empty() {
-            return out;
+            return LessonResult::default();
         }
         let features = Features {
             alpha_beta: cfg.alpha_beta,
@@ -288,18 +276,20 @@ impl Lesson {
             let done = search.with_null(NoNull).finish();
             (done.result, done.observer)
         };
-        out.score = result.score;
-        out.pv = result.pv;
-        out.depth = result.depth;
-        out.nodes = result.nodes;
-        out.nodes_by_depth = rec.nodes_by_depth;
-        out.trace = rec.done;
-        mark_pv(&mut out.trace, &out.pv);
-        out.evaluations = rec.evaluations;
-        out.cutoffs = rec.cutoffs;
-        out.null = rec.null;
-        out.capped = cfg.node_cap.is_some_and(|c| out.nodes > c);
-        out
+        let mut trace = rec.done;
+        mark_pv(&mut trace, &result.pv);
+        LessonResult {
+            score: result.score,
+            pv: result.pv,
+            depth: result.depth,
+            nodes: result.nodes,
+            nodes_by_depth: rec.nodes_by_depth,
+            evaluations: rec.evaluations,
+            cutoffs: rec.cutoffs,
+            trace,
+            null: rec.null,
+            capped: cfg.node_cap.is_some_and(|c| result.nodes > c),
+        }
     }
 }
 
