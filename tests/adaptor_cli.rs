@@ -19,14 +19,7 @@ fn console_adaptor(name: &str) -> PathBuf {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = scratch(name);
     let rom = dir.join("console.bin");
-    succeeds(&[
-        "asm",
-        root.join("roms-src/z80/console.asm").to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "-o",
-        rom.to_str().unwrap(),
-    ]);
+    common::assembles(&root.join("roms-src/z80/console.asm"), "z80", &rom, &[]);
     let adaptor = dir.join("kempelen-console-z80.toml");
     std::fs::copy(root.join("adaptors/kempelen-console-z80.toml"), &adaptor).unwrap();
     adaptor
@@ -88,14 +81,8 @@ fn adaptor_errors_name_the_file_and_place() {
     let dir = scratch("bad");
     let bad = dir.join("bad.toml");
     std::fs::write(&bad, "name = \"x\"\ncpu = \"z80\"\nkeys = 3\n").unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args(["uci", "--program", bad.to_str().unwrap()])
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    assert!(!child.status.success());
-    let err = text(&std::mem::take(&mut child.stderr));
-    assert!(err.contains("bad.toml:3:8:"), "{err}");
+    // No input: `output` gives none.
+    common::fails_with(&["uci", "--program", common::arg(&bad)], &["bad.toml:3:8:"]);
 }
 
 /// Sends a UCI script to `kempelen uci --program ADAPTOR` and returns what it printed.
@@ -342,20 +329,16 @@ fn stop_and_isready_are_answered_at_once_during_a_turn() {
             s.send(fen);
             s.send(search);
             std::thread::sleep(Duration::from_millis(300));
-            let asked = s.send("isready");
-            let (_, at) = s.wait_for("readyok", Duration::from_secs(10));
+            let (_, took) = s.ask("isready", "readyok");
             assert!(
-                at - asked < Duration::from_secs(1),
-                "{go} {search}: readyok after {:?}",
-                at - asked
+                took < Duration::from_secs(1),
+                "{go} {search}: readyok after {took:?}"
             );
             let from = s.seen.len();
-            let asked = s.send("stop");
-            let (line, at) = s.wait_for("bestmove", Duration::from_secs(10));
+            let (line, took) = s.ask("stop", "bestmove");
             assert!(
-                at - asked < Duration::from_secs(1),
-                "{go} {search}: bestmove after {:?}",
-                at - asked
+                took < Duration::from_secs(1),
+                "{go} {search}: bestmove after {took:?}"
             );
             assert_eq!(line, best, "{go} {search}: {:?}", s.since(from));
         }

@@ -3,13 +3,15 @@
 
 mod common;
 
-use common::{kempelen, succeeds};
-
+use common::{Scratch, arg, assembles, succeeds};
 use std::path::PathBuf;
 
-/// A scratch directory unique to this test process and test.
-fn scratch(test: &str) -> PathBuf {
-    common::fresh_scratch(&format!("asm-cli-{test}"))
+/// A scratch directory unique to this test process and `test`, with the source `name` written
+/// into it: the directory and the source's path.
+fn source(test: &str, name: &str, text: &str) -> (Scratch, PathBuf) {
+    let dir = Scratch::new(&format!("asm-cli-{test}"));
+    let src = dir.file(name, text);
+    (dir, src)
 }
 
 const Z80_PROGRAM: &str = "\
@@ -27,26 +29,18 @@ text:   db \"Hi\",0
 
 #[test]
 fn asm_writes_binary_listing_and_symbols() {
-    let dir = scratch("outputs");
-    let src = dir.join("hello.asm");
-    std::fs::write(&src, Z80_PROGRAM).unwrap();
+    let (dir, src) = source("outputs", "hello.asm", Z80_PROGRAM);
     let (bin, lst, sym) = (
         dir.join("hello.bin"),
         dir.join("hello.lst"),
         dir.join("hello.sym"),
     );
-    succeeds(&[
-        "asm",
-        src.to_str().unwrap(),
-        "--cpu",
+    assembles(
+        &src,
         "z80",
-        "-o",
-        bin.to_str().unwrap(),
-        "--listing",
-        lst.to_str().unwrap(),
-        "--symbols",
-        sym.to_str().unwrap(),
-    ]);
+        &bin,
+        &["--listing", arg(&lst), "--symbols", arg(&sym)],
+    );
     assert_eq!(
         std::fs::read(&bin).unwrap(),
         [
@@ -58,13 +52,10 @@ fn asm_writes_binary_listing_and_symbols() {
         .lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
         .collect();
-    assert!(
-        squeezed.contains(&"9 8009 18 F8 12 jr @next".to_string()),
-        "{listing}"
-    );
-    assert!(
-        squeezed.contains(&"6 8005 C8 5/11 ret z".to_string()),
-        "{listing}"
+    common::assert_lines(
+        "the listing",
+        &squeezed,
+        &["9 8009 18 F8 12 jr @next", "6 8005 C8 5/11 ret z"],
     );
     let symbols =
         kempelen_asm::SymbolTable::parse(&std::fs::read_to_string(&sym).unwrap()).unwrap();
@@ -76,94 +67,47 @@ fn asm_writes_binary_listing_and_symbols() {
 
 #[test]
 fn asm_reports_every_error_and_writes_nothing() {
-    let dir = scratch("errors");
-    let src = dir.join("bad.asm");
-    std::fs::write(
+    let text = "        ld a,300\n        ldx b\n        jp nowhere\n";
+    let (dir, src) = source("errors", "bad.asm", text);
+    common::asm_refused(
         &src,
-        "        ld a,300\n        ldx b\n        jp nowhere\n",
-    )
-    .unwrap();
-    let bin = dir.join("bad.bin");
-    let (ok, _, err) = kempelen(&[
-        "asm",
-        src.to_str().unwrap(),
-        "--cpu",
         "z80",
-        "-o",
-        bin.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(
-        err.contains("bad.asm:1:14: error: value 300 does not fit in a byte"),
-        "{err}"
+        &dir.join("bad.bin"),
+        &[],
+        &[
+            "bad.asm:1:14: error: value 300 does not fit in a byte",
+            "bad.asm:2:9: error: unknown mnemonic 'ldx'",
+            "did you mean 'LD'?",
+            "bad.asm:3:12: error: undefined symbol 'nowhere'",
+            // The caret under 'nowhere'.
+            "   |            ^^^^^^^",
+            "3 errors",
+        ],
     );
-    assert!(
-        err.contains("bad.asm:2:9: error: unknown mnemonic 'ldx'"),
-        "{err}"
-    );
-    assert!(err.contains("did you mean 'LD'?"), "{err}");
-    assert!(
-        err.contains("bad.asm:3:12: error: undefined symbol 'nowhere'"),
-        "{err}"
-    );
-    assert!(
-        err.contains("   |            ^^^^^^^"),
-        "caret under 'nowhere': {err}"
-    );
-    assert!(err.contains("3 errors"), "{err}");
-    assert!(!bin.exists(), "no binary is written when there are errors");
 }
 
 #[test]
 fn asm_refuses_an_unknown_cpu_and_a_missing_file() {
-    let (ok, _, err) = kempelen(&["asm", "x.asm", "--cpu", "8080"]);
-    assert!(!ok);
-    assert!(err.contains("expected 'z80', '6502' or '65c02'"), "{err}");
-    let (ok, _, err) = kempelen(&["asm", "/nonexistent/x.asm", "--cpu", "z80"]);
-    assert!(!ok);
-    assert!(
-        err.contains("source file '/nonexistent/x.asm' not found"),
-        "{err}"
-    );
+    common::refusals(&[
+        ("asm x.asm --cpu 8080", "expected 'z80', '6502' or '65c02'"),
+        (
+            "asm /nonexistent/x.asm --cpu z80",
+            "source file '/nonexistent/x.asm' not found",
+        ),
+    ]);
 }
 
-/// Assembles `source`, disassembles the binary (with the symbol file) and assembles the
+/// Assembles `program`, disassembles the binary (with the symbol file) and assembles the
 /// disassembly again: the bytes must not change.
-fn disasm_round_trip(test: &str, cpu: &str, source: &str, org: &str) -> String {
-    let dir = scratch(test);
-    let (src, bin, sym) = (dir.join("p.asm"), dir.join("p.bin"), dir.join("p.sym"));
-    std::fs::write(&src, source).unwrap();
-    succeeds(&[
-        "asm",
-        src.to_str().unwrap(),
-        "--cpu",
-        cpu,
-        "-o",
-        bin.to_str().unwrap(),
-        "--symbols",
-        sym.to_str().unwrap(),
-    ]);
-    let (text, _) = succeeds(&[
-        "disasm",
-        bin.to_str().unwrap(),
-        "--cpu",
-        cpu,
-        "--org",
-        org,
-        "--symbols",
-        sym.to_str().unwrap(),
-    ]);
-    let again = dir.join("again.asm");
-    std::fs::write(&again, &text).unwrap();
+fn disasm_round_trip(test: &str, cpu: &str, program: &str, org: &str) -> String {
+    let (dir, src) = source(test, "p.asm", program);
+    let (bin, sym) = (dir.join("p.bin"), dir.join("p.sym"));
+    assembles(&src, cpu, &bin, &["--symbols", arg(&sym)]);
+    let disasm = ["disasm", arg(&bin), "--cpu", cpu, "--org", org];
+    let (text, _) = succeeds(&[&disasm[..], &["--symbols", arg(&sym)]].concat());
+    let again = dir.file("again.asm", &text);
     let bin2 = dir.join("again.bin");
-    succeeds(&[
-        "asm",
-        again.to_str().unwrap(),
-        "--cpu",
-        cpu,
-        "-o",
-        bin2.to_str().unwrap(),
-    ]);
+    assembles(&again, cpu, &bin2, &[]);
     assert_eq!(
         std::fs::read(&bin).unwrap(),
         std::fs::read(&bin2).unwrap(),

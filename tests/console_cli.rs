@@ -3,56 +3,44 @@
 
 mod common;
 
-use common::{output, scratch, succeeds, text};
+use common::{arg, assembles, scratch, succeeds, text};
 use std::path::Path;
 
 #[test]
 fn asm_then_run_plays_a_scripted_game() {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80/console.asm");
     let rom = scratch("console-cli").join("console.bin");
-    let out = output(&[
-        "asm",
-        source.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "-o",
-        rom.to_str().unwrap(),
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let out = output(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--input",
-        "f2f3\\ng2g4\\nq\\n",
-    ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let stdout = text(&out.stdout);
+    assembles(&source, "z80", &rom, &[]);
+    let (stdout, stderr) = run_rom(&rom, "f2f3\\ng2g4\\nq\\n");
     assert!(
         stdout.starts_with("Kempelen chess: the reference engine on a Z80. Type h for help.\n"),
         "{stdout}"
     );
-    assert!(stdout.contains("Kempelen plays e7e5 (depth 4, score 10, 2109 nodes)\n"));
-    assert!(stdout.contains("Kempelen plays d8h4 (depth 4, mate in 1, "));
-    assert!(stdout.contains("\nCheckmate: Black wins\n"), "{stdout}");
+    common::assert_contains(
+        "run",
+        &stdout,
+        &[
+            "Kempelen plays e7e5 (depth 4, score 10, 2109 nodes)\n",
+            "Kempelen plays d8h4 (depth 4, mate in 1, ",
+            "\nCheckmate: Black wins\n",
+        ],
+    );
     assert!(stdout.ends_with("> Goodbye\n"), "{stdout}");
-    assert!(text(&out.stderr).contains("stopped: host call: done"));
+    assert!(stderr.contains("stopped: host call: done"));
+}
+
+/// `kempelen run ROM --cpu z80 --input INPUT`, which must succeed: its standard output and
+/// error.
+fn run_rom(rom: &Path, input: &str) -> (String, String) {
+    succeeds(&["run", arg(rom), "--cpu", "z80", "--input", input])
 }
 
 #[test]
 fn run_stops_when_the_scripted_input_runs_out() {
     let rom = scratch("console-cli").join("console-short.bin");
-    let (_, stderr) = succeeds(&["play", "--write-rom", rom.to_str().unwrap()]);
+    let (_, stderr) = succeeds(&["play", "--write-rom", arg(&rom)]);
     assert!(stderr.contains("(engine "), "{}", stderr);
-    let (stdout, stderr) = succeeds(&[
-        "run",
-        rom.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "--input",
-        "b\\n",
-    ]);
+    let (stdout, stderr) = run_rom(&rom, "b\\n");
     assert!(stdout.ends_with("Move 1, White to move\n> \n"));
     assert!(
         stderr.contains("stopped: waiting for console input"),

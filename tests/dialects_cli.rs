@@ -5,77 +5,70 @@
 
 mod common;
 
-use common::{output, scratch, scratch_file, succeeds, text};
+use common::{arg, asm_refused as refused, assembles, fails_with, scratch, scratch_file, succeeds};
 use std::path::PathBuf;
 
-fn write(name: &str, text: &str) -> PathBuf {
-    scratch_file("dialects-cli", name, text)
+/// Writes `text` to `name` in the scratch folder of these tests: the source and the path of
+/// its binary (the name with `.bin`).
+fn source(name: &str, text: &str) -> (PathBuf, PathBuf) {
+    let src = scratch_file("dialects-cli", name, text);
+    let bin = src.with_extension("bin");
+    (src, bin)
 }
 
 #[test]
 fn ignore_case_assembles_what_the_strict_default_refuses() {
-    let src = write(
+    let (src, bin) = source(
         "case.asm",
         "        *= $1000\n        jsr pout\nPOUT    rts\n",
     );
-    let bin = scratch("dialects-cli").join("case.bin");
-    let (s, b) = (src.to_str().unwrap(), bin.to_str().unwrap());
-    let strict = output(&["asm", s, "--cpu", "6502", "-o", b]);
-    assert!(!strict.status.success());
-    let err = text(&strict.stderr);
-    assert!(
-        err.contains("case.asm:2:13: error: undefined symbol 'pout'"),
-        "{err}"
+    refused(
+        &src,
+        "6502",
+        &bin,
+        &[],
+        &[
+            "case.asm:2:13: error: undefined symbol 'pout'",
+            "did you mean 'POUT'?",
+        ],
     );
-    assert!(err.contains("did you mean 'POUT'?"), "{err}");
-    assert!(!bin.exists(), "no output after an error");
-    let ok = output(&["asm", s, "--cpu", "6502", "--ignore-case", "-o", b]);
-    assert!(ok.status.success(), "{}", text(&ok.stderr));
+    assembles(&src, "6502", &bin, &["--ignore-case"]);
     assert_eq!(std::fs::read(&bin).unwrap(), [0x20, 0x03, 0x10, 0x60]);
 }
 
 #[test]
 fn overlap_is_an_error_naming_both_lines_or_later_wins_with_a_warning() {
-    let src = write(
+    let (src, bin) = source(
         "overlap.asm",
         "        org $1000\n        db 1,2,3,4\n        org $1002\n        db $AA,$BB\n",
     );
-    let bin = scratch("dialects-cli").join("overlap.bin");
-    let (s, b) = (src.to_str().unwrap(), bin.to_str().unwrap());
-    let strict = output(&["asm", s, "--cpu", "z80", "-o", b]);
-    assert!(!strict.status.success());
-    let err = text(&strict.stderr);
-    assert!(
-        err.contains("overlap.asm:4:12: error: overwrites $1002, which")
-            && err.contains("overlap.asm:2 already filled"),
-        "{err}"
+    refused(
+        &src,
+        "z80",
+        &bin,
+        &[],
+        &[
+            "overlap.asm:4:12: error: overwrites $1002, which",
+            "overlap.asm:2 already filled",
+        ],
     );
-    let later = output(&["asm", s, "--cpu", "z80", "--overlap", "later-wins", "-o", b]);
-    assert!(later.status.success(), "{}", text(&later.stderr));
-    assert!(text(&later.stderr).contains("warning: overwrites $1002"));
+    let (_, warnings) = assembles(&src, "z80", &bin, &["--overlap", "later-wins"]);
+    assert!(warnings.contains("warning: overwrites $1002"));
     assert_eq!(std::fs::read(&bin).unwrap(), [1, 2, 0xAA, 0xBB]);
-    let bad = output(&["asm", s, "--cpu", "z80", "--overlap", "sometimes"]);
-    assert!(!bad.status.success());
-    assert!(text(&bad.stderr).contains("unknown overlap rule 'sometimes'"));
+    fails_with(
+        &["asm", arg(&src), "--cpu", "z80", "--overlap", "sometimes"],
+        &["unknown overlap rule 'sometimes'"],
+    );
 }
 
 #[test]
 fn symbol_files_keep_negative_constants_negative() {
-    let src = write(
+    let (src, bin) = source(
         "neg.asm",
         "DOWN    equ -16\n        org $8000\nstart:  ret\n",
     );
     let sym = scratch("dialects-cli").join("neg.sym");
-    succeeds(&[
-        "asm",
-        src.to_str().unwrap(),
-        "--cpu",
-        "z80",
-        "-o",
-        scratch("dialects-cli").join("neg.bin").to_str().unwrap(),
-        "--symbols",
-        sym.to_str().unwrap(),
-    ]);
+    assembles(&src, "z80", &bin, &["--symbols", arg(&sym)]);
     let symbols = std::fs::read_to_string(&sym).unwrap();
     assert!(symbols.contains("DOWN EQU -16 ; constant\n"), "{symbols}");
     assert!(symbols.contains("start EQU $8000\n"), "{symbols}");
@@ -108,30 +101,29 @@ text:   .byte "65C02", 10, 0
 
 #[test]
 fn a_65c02_program_assembles_disassembles_and_runs() {
-    let src = write("cmos.s", CMOS_PROGRAM);
-    let bin = scratch("dialects-cli").join("cmos.bin");
-    let (s, b) = (src.to_str().unwrap(), bin.to_str().unwrap());
-    let nmos = output(&["asm", s, "--cpu", "6502", "-o", b]);
-    assert!(!nmos.status.success());
-    let err = text(&nmos.stderr);
-    assert!(
-        err.contains("'(zp)' without an index is a 65C02 mode"),
-        "{err}"
+    let (src, bin) = source("cmos.s", CMOS_PROGRAM);
+    refused(
+        &src,
+        "6502",
+        &bin,
+        &[],
+        &[
+            "'(zp)' without an index is a 65C02 mode",
+            "'BRA' is a 65C02 instruction",
+        ],
     );
-    assert!(err.contains("'BRA' is a 65C02 instruction"), "{err}");
 
-    succeeds(&["asm", s, "--cpu", "65c02", "-o", b]);
-    let dis = output(&["disasm", b, "--cpu", "65c02", "--org", "$C000"]);
-    assert!(dis.status.success(), "{}", text(&dis.stderr));
-    let listing = text(&dis.stdout);
-    for line in ["LDA ($10)", "BRA $C00A", "PHX", "PLY", "INC A"] {
-        assert!(listing.contains(line), "{line} missing in\n{listing}");
-    }
+    assembles(&src, "65c02", &bin, &[]);
+    let b = arg(&bin);
+    let (listing, _) = succeeds(&["disasm", b, "--cpu", "65c02", "--org", "$C000"]);
+    common::assert_contains(
+        "disasm",
+        &listing,
+        &["LDA ($10)", "BRA $C00A", "PHX", "PLY", "INC A"],
+    );
 
-    let run = output(&["run", b, "--cpu", "65c02", "--input", ""]);
-    assert!(run.status.success(), "{}", text(&run.stderr));
-    assert_eq!(text(&run.stdout), "65C02\n");
+    let (console, _) = succeeds(&["run", b, "--cpu", "65c02", "--input", ""]);
+    assert_eq!(console, "65C02\n");
     // The NMOS core refuses the first CMOS opcode ($B2, LDA (zp)) it meets.
-    let nmos_run = output(&["run", b, "--cpu", "6502", "--input", ""]);
-    assert!(!nmos_run.status.success());
+    common::fails(&["run", b, "--cpu", "6502", "--input", ""]);
 }

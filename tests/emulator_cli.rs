@@ -2,22 +2,23 @@
 
 mod common;
 
-use common::{fails, json, output, scratch_file, succeeds, text};
+use common::{arg, assert_contains, fails_with, json, output, scratch_file, succeeds, text};
 use std::path::Path;
 
 /// `kempelen run FILE ARGS...`, which must succeed: its standard output and error.
 fn run_ok(file: &Path, args: &[&str]) -> (String, String) {
-    succeeds(&[&["run", file.to_str().unwrap()], args].concat())
+    succeeds(&[&["run", arg(file)], args].concat())
 }
 
-/// `kempelen run FILE ARGS...`, which must fail: its standard error.
-fn run_fails(file: &Path, args: &[&str]) -> String {
-    fails(&[&["run", file.to_str().unwrap()], args].concat())
+/// `kempelen run FILE ARGS...`, which must fail with a message that holds every one of `parts`.
+#[track_caller]
+fn run_fails(file: &Path, args: &[&str], parts: &[&str]) {
+    fails_with(&[&["run", arg(file)], args].concat(), parts);
 }
 
 /// `kempelen run FILE ARGS... --json`, which must succeed: the report.
 fn run_json(file: &Path, args: &[&str]) -> serde_json::Value {
-    json(&[&["run", file.to_str().unwrap()], args, &["--json"]].concat())
+    json(&[&["run", arg(file)], args, &["--json"]].concat())
 }
 
 /// A program in the scratch folder of these tests.
@@ -54,24 +55,38 @@ fn machines_json_lists_every_profile() {
     assert!(text(&table.stdout).contains("zx81             slow, fast"));
 }
 
+/// Runs [`Z80_ECHO`] (written to `name`) with the scripted `input`, which must succeed and
+/// print `console`: its standard error.
+fn echo(name: &str, input: &str, console: &str) -> String {
+    let (out, err) = run_ok(
+        &program(name, Z80_ECHO),
+        &["--cpu", "z80", "--input", input],
+    );
+    assert_eq!(out, console, "{input}");
+    err
+}
+
 #[test]
 fn run_echoes_scripted_input_and_reports_cycles() {
-    let rom = program("echo.z80", Z80_ECHO);
-    let (out, err) = run_ok(&rom, &["--cpu", "z80", "--input", "hi\\n"]);
-    assert_eq!(out, "hi\n");
-    assert!(err.contains("stopped: host call: done"), "{err}");
-    assert!(err.contains("cycles: 208   instructions: 23"), "{err}");
-    assert!(err.contains("time at 3.5 MHz (zx-spectrum)"), "{err}");
+    let err = echo("echo.z80", "hi\\n", "hi\n");
+    assert_contains(
+        "run",
+        &err,
+        &[
+            "stopped: host call: done",
+            "cycles: 208   instructions: 23",
+            "time at 3.5 MHz (zx-spectrum)",
+        ],
+    );
 }
 
 #[test]
 fn run_stops_when_scripted_input_runs_out() {
-    let rom = program("echo-short.z80", Z80_ECHO);
-    let (out, err) = run_ok(&rom, &["--cpu", "z80", "--input", "no newline"]);
-    assert_eq!(out, "no newline\n");
-    assert!(
-        err.contains("stopped: waiting for console input at $0000"),
-        "{err}"
+    let err = echo("echo-short.z80", "no newline", "no newline\n");
+    assert_contains(
+        "run",
+        &err,
+        &["stopped: waiting for console input at $0000"],
     );
 }
 
@@ -97,27 +112,63 @@ fn run_6502_with_machine_profile_and_json() {
     assert_eq!(v["console"], "ok\n");
 }
 
-#[test]
-fn rom_write_fails_with_a_trace() {
-    // LD A,1 ; LD ($0100),A
-    let rom = program("romwrite.z80", [0x3E, 0x01, 0x32, 0x00, 0x01]);
-    let err = run_fails(&rom, &["--cpu", "z80"]);
-    assert!(
-        err.contains("write of $01 to ROM at $0100 by the instruction at PC $0002"),
-        "{err}"
-    );
-    assert!(err.contains("LD ($0100),A"), "disassembled trace: {err}");
-}
+/// A run `kempelen run` refuses: the program's file name and bytes, the arguments, and what
+/// the message says.
+type Refusal<'a> = (&'a str, &'a [u8], &'a [&'a str], &'a [&'a str]);
 
+/// Programs and arguments `run` refuses: each message says what went wrong and where.
 #[test]
-fn budget_is_enforced() {
-    // loop: JR loop+1 ... a two-instruction loop: INC A ; JR -3
-    let rom = program("loop.z80", [0x3C, 0x18, 0xFD]);
-    let err = run_fails(&rom, &["--cpu", "z80", "--max-cycles", "1000"]);
-    assert!(
-        err.contains("cycle budget of 1000 cycles exceeded at PC $0000"),
-        "{err}"
-    );
+fn bad_programs_and_arguments_are_explained() {
+    // LD A,1 ; LD ($0100),A
+    const ROM_WRITE: &[u8] = &[0x3E, 0x01, 0x32, 0x00, 0x01];
+    // A two-instruction loop: INC A ; JR -3
+    const LOOP: &[u8] = &[0x3C, 0x18, 0xFD];
+    let z80 = ["--cpu", "z80"];
+    let cases: [Refusal; 6] = [
+        (
+            "romwrite.z80",
+            ROM_WRITE,
+            &z80,
+            // The trace, disassembled.
+            &[
+                "write of $01 to ROM at $0100 by the instruction at PC $0002",
+                "LD ($0100),A",
+            ],
+        ),
+        (
+            "loop.z80",
+            LOOP,
+            &["--cpu", "z80", "--max-cycles", "1000"],
+            &["cycle budget of 1000 cycles exceeded at PC $0000"],
+        ),
+        (
+            "esc.z80",
+            Z80_ECHO,
+            &["--cpu", "z80", "--input", "a\\x4"],
+            &["`\\x` at column 2 needs two hex digits"],
+        ),
+        (
+            "nop.bin",
+            &[0x00],
+            &["--cpu", "8080"],
+            &["unknown CPU '8080'"],
+        ),
+        (
+            "nop.bin",
+            &[0x00],
+            &["--cpu", "z80", "--machine", "pdp-11"],
+            &["unknown machine `pdp-11`"],
+        ),
+        (
+            "nop.bin",
+            &[0x00],
+            &["--cpu", "z80", "--load", "zz"],
+            &["`zz` is not a 16-bit address"],
+        ),
+    ];
+    for (name, bytes, args, says) in cases {
+        run_fails(&program(name, bytes), args, says);
+    }
 }
 
 #[test]
@@ -133,37 +184,17 @@ fn profile_and_trace_use_the_symbol_file() {
             "--cpu",
             "z80",
             "--profile",
-            syms.to_str().unwrap(),
+            arg(&syms),
             "--trace",
             "2",
             "--ram-profile",
         ],
     );
     // The trace runs on the rustzx core and shows every register and the routine.
-    assert!(err.contains("CALL SUB"), "{err}");
-    assert!(err.contains("AF=FFFF"), "{err}");
+    assert_contains("--trace", &err, &["CALL SUB", "AF=FFFF"]);
     // NOP (4) + RET (10) of 46 cycles, called once, inclusive 14.
     assert_sub_profiled(&err);
     assert!(err.contains("peak RAM in use: 2 bytes"), "{err}");
-}
-
-#[test]
-fn bad_arguments_are_explained() {
-    let rom = program("nop.bin", [0x00]);
-    for (args, says) in [
-        (&["--cpu", "8080"][..], "unknown CPU '8080'"),
-        (
-            &["--cpu", "z80", "--machine", "pdp-11"],
-            "unknown machine `pdp-11`",
-        ),
-        (
-            &["--cpu", "z80", "--load", "zz"],
-            "`zz` is not a 16-bit address",
-        ),
-    ] {
-        let err = run_fails(&rom, args);
-        assert!(err.contains(says), "{args:?}: {err}");
-    }
 }
 
 /// START: CALL SUB ; XOR A ; OUT ($FF),A ; SUB: NOP ; RET (Z80, at $0000).
@@ -214,11 +245,11 @@ fn several_images_in_several_formats_poke_dump_and_stamped_reads() {
         "--cpu",
         "z80",
         "--image",
-        hex.to_str().unwrap(),
+        arg(&hex),
         "--image",
         &format!("{}@4000", data.display()),
         "--image",
-        dump.to_str().unwrap(),
+        arg(&dump),
         // The echo stops at `!` instead of `q`.
         "--poke",
         "000B=21",
@@ -356,22 +387,14 @@ fn json_console_keeps_bytes_above_7f() {
 #[test]
 fn exhausted_terminal_input_stops_with_input_wait() {
     let rom = program("echo-wait.z80", Z80_ECHO);
-    let out = common::with_input(
-        &[
-            "run",
-            rom.to_str().unwrap(),
-            "--cpu",
-            "z80",
-            "--max-cycles",
-            "100000000000",
-        ],
-        "",
-    );
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    assert!(
-        text(&out.stderr).contains("stopped: waiting for console input at $0000"),
-        "{}",
-        text(&out.stderr)
+    let run = ["run", arg(&rom), "--cpu", "z80"];
+    let out = common::with_input(&[&run[..], &["--max-cycles", "100000000000"]].concat(), "");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_contains(
+        "run",
+        &stderr,
+        &["stopped: waiting for console input at $0000"],
     );
 }
 
@@ -392,10 +415,10 @@ fn personalities_from_the_command_line() {
     assert_eq!(v["cycles"], 7 + 17 + 10 + 4 + 7 + 17 + 10 + 10);
     // An unsupported BDOS function names its number.
     let com = program("dma.com", [0x0E, 0x1A, 0xCD, 0x05, 0x00]);
-    let err = run_fails(&com, &["--machine", "cpm"]);
-    assert!(
-        err.contains("BDOS at $0005: function $1A is not supported"),
-        "{err}"
+    run_fails(
+        &com,
+        &["--machine", "cpm"],
+        &["BDOS at $0005: function $1A is not supported"],
     );
     // KIM-1 (6502): OUTCH, then a jump into the monitor; the CPU comes from the personality.
     let kim = program("kim.h65", "0200 A9 4B 20 A0 1E 4C 4F 1C\n");
@@ -410,8 +433,7 @@ fn personalities_from_the_command_line() {
         "bad.toml",
         "id = \"x\"\nname = \"x\"\ncpu = \"6502\"\nstack = 7\n",
     );
-    let err = run_fails(&kim, &["--machine", bad.to_str().unwrap()]);
-    assert!(err.contains("bad.toml:4:9:"), "{err}");
+    run_fails(&kim, &["--machine", arg(&bad)], &["bad.toml:4:9:"]);
     let v = json(&["machines", "--personalities", "--json"]);
     let ids: Vec<&str> = v
         .as_array()
@@ -429,28 +451,12 @@ fn personalities_from_the_command_line() {
 }
 
 #[test]
-fn input_escapes_are_checked() {
-    let rom = program("esc.z80", Z80_ECHO);
-    let err = run_fails(&rom, &["--cpu", "z80", "--input", "a\\x4"]);
-    assert!(
-        err.contains("`\\x` at column 2 needs two hex digits"),
-        "{err}"
-    );
-}
-
-#[test]
 fn symbols_and_cycle_profile_are_the_new_spelling_of_profile() {
     let rom = program("call2.z80", CALL_SUB);
     let syms = program("call2.sym", "START EQU $0000\nSUB EQU $0006\n");
     let (_, err) = run_ok(
         &rom,
-        &[
-            "--cpu",
-            "z80",
-            "--symbols",
-            syms.to_str().unwrap(),
-            "--cycle-profile",
-        ],
+        &["--cpu", "z80", "--symbols", arg(&syms), "--cycle-profile"],
     );
     assert_sub_profiled(&err);
     // --help shows the new flags, not the old one.

@@ -21,18 +21,15 @@
 //!   score), on positions of games the reference profile plays against itself.
 //! - `sargon_book_bit_on_the_jupiter3`: the refresh-register bit BOOK reads as White.
 
+mod common;
+
+use common::historical_file;
 use kempelen_emulator::{Personality, StopReason, TraceFilter, Tracer};
 use kempelen_engine::history::{microchess, sargon};
 use kempelen_engine::{Engine, Game, Limits, Move, NativeEngine, Profile, SearchControl};
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Child, ChildStdin, Command, Stdio};
-
-fn historical(file: &str) -> Option<PathBuf> {
-    let dir = std::env::var("KEMPELEN_HISTORICAL").ok()?;
-    let p = PathBuf::from(dir).join(file);
-    p.exists().then_some(p)
-}
 
 /// The RAM images of the KIM-1 Microchess hex dump ($0000-$03FF and $1780-$17FF).
 fn microchess_images(path: &std::path::Path) -> Vec<(u16, Vec<u8>)> {
@@ -62,6 +59,15 @@ struct RealMicrochess {
 }
 
 impl RealMicrochess {
+    /// The KIM-1 program from `microchess.h65` in `KEMPELEN_HISTORICAL` (`None`, with a
+    /// `SKIPPED` line, without it).
+    fn from_historical() -> Option<RealMicrochess> {
+        let path = historical_file("microchess.h65")?;
+        Some(RealMicrochess {
+            images: microchess_images(&path),
+        })
+    }
+
     /// Runs GO (without the book) on `board`: the value of every candidate in the order the
     /// program values them, and its move (piece, to), or None when it resigns.
     fn go(&self, board: &microchess::McBoard) -> (Vec<u8>, Option<(u8, u8)>) {
@@ -103,6 +109,17 @@ impl RealMicrochess {
     }
 }
 
+/// The positions the value-by-value tests compare: [`sample_games`] of 40 plies each,
+/// `FIDELITY_GAMES` of them (default `default_games`) after the first `FIDELITY_SKIP`.
+fn sample_positions(default_games: usize) -> Vec<Game> {
+    let n = env_number("FIDELITY_GAMES", default_games);
+    let skip = env_number("FIDELITY_SKIP", 0);
+    sample_games(n + skip, 40)
+        .into_iter()
+        .skip(skip * 40)
+        .collect()
+}
+
 /// Games of the reference profile against itself from the bundled openings, each position
 /// with its game so far.
 fn sample_games(n: usize, plies: usize) -> Vec<Game> {
@@ -136,10 +153,7 @@ fn sample_games(n: usize, plies: usize) -> Vec<Game> {
             }
             out.push(game.clone());
             let depth = 1 + ((k + ply) % 3) as u32;
-            let r = engine
-                .search(&game, &Limits::depth(depth), &SearchControl::default())
-                .unwrap();
-            game.push(r.best.unwrap()).unwrap();
+            game.push(best(&mut engine, &game, depth).unwrap()).unwrap();
         }
     }
     out
@@ -148,25 +162,10 @@ fn sample_games(n: usize, plies: usize) -> Vec<Game> {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65"]
 fn microchess_values_agree_with_the_kim1() {
-    let Some(path) = historical("microchess.h65") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
+    let Some(real) = RealMicrochess::from_historical() else {
         return;
     };
-    let real = RealMicrochess {
-        images: microchess_images(&path),
-    };
-    let n: usize = std::env::var("FIDELITY_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(6);
-    let skip: usize = std::env::var("FIDELITY_SKIP")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let games: Vec<Game> = sample_games(n + skip, 40)
-        .into_iter()
-        .skip(skip * 40)
-        .collect();
+    let games = sample_positions(6);
     let (mut same, mut total, mut same_move) = (0, 0, 0);
     for game in &games {
         let b = microchess::program_board(game);
@@ -217,7 +216,21 @@ const LOGPTR: u16 = 0x7180;
 const PREV: u16 = 0x7200;
 const LOG: u16 = 0x8000;
 
+/// Runs `body` with the real Sargon ([`RealSargon::from_historical`]) and the look-ahead
+/// `FIDELITY_DEPTH` (default 2); skipped without `KEMPELEN_HISTORICAL`.
+fn with_sargon(body: impl FnOnce(RealSargon, u8)) {
+    if let Some(real) = RealSargon::from_historical() {
+        body(real, env_number("FIDELITY_DEPTH", 2) as u8);
+    }
+}
+
 impl RealSargon {
+    /// Sargon from `sargon-z80.asm` in `KEMPELEN_HISTORICAL` (`None`, with a `SKIPPED` line,
+    /// without it).
+    fn from_historical() -> Option<RealSargon> {
+        historical_file("sargon-z80.asm").map(|path| RealSargon::new(&path))
+    }
+
     fn new(path: &std::path::Path) -> RealSargon {
         let options = kempelen_asm::Options {
             overlap: kempelen_asm::Overlap::LaterWins,
@@ -238,6 +251,20 @@ impl RealSargon {
                 .map(|s| (s.name.clone(), s.value))
                 .collect(),
         }
+    }
+
+    /// The Jupiter III with the program loaded, to start at its DRIVER; the run stops when it
+    /// waits for a key that is not there.
+    fn driver(&self) -> kempelen_emulator::Machine {
+        let p = Personality::built_in("jupiter-3").unwrap();
+        let mut m = p
+            .builder()
+            .load(self.origin, &self.image)
+            .entry(self.sym("DRIVER"))
+            .build()
+            .unwrap();
+        m.console_mut().set_stop_on_empty_input(true);
+        m
     }
 
     fn sym(&self, name: &str) -> u16 {
@@ -387,65 +414,47 @@ impl RealSargon {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm"]
 fn sargon_points_agree_with_the_listing() {
-    let Some(path) = historical("sargon-z80.asm") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
-        return;
-    };
-    let real = RealSargon::new(&path);
-    let depth: u8 = std::env::var("FIDELITY_DEPTH")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2);
-    let n: usize = std::env::var("FIDELITY_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(3);
-    let skip: usize = std::env::var("FIDELITY_SKIP")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(0);
-    let games: Vec<Game> = sample_games(n + skip, 40)
-        .into_iter()
-        .skip(skip * 40)
-        .collect();
-    let (mut same, mut same_move, mut total) = (0, 0, 0);
-    for game in games.iter().filter(|g| g.position().fullmove_number() > 1) {
-        total += 1;
-        let (rm, rscore, rlog) = real.fndmov(game, depth, None);
-        let b = sargon::board_of_game(game);
-        let (pm, pscore, plog) =
-            sargon::traced_fndmov(game, depth as usize, sargon::queens_on_board(&b));
-        let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
-        if pm == Some(rm) {
-            same_move += 1;
+    with_sargon(|real, depth| {
+        let games = sample_positions(3);
+        let (mut same, mut same_move, mut total) = (0, 0, 0);
+        for game in games.iter().filter(|g| g.position().fullmove_number() > 1) {
+            total += 1;
+            let (rm, rscore, rlog) = real.fndmov(game, depth, None);
+            let b = sargon::board_of_game(game);
+            let (pm, pscore, plog) =
+                sargon::traced_fndmov(game, depth as usize, sargon::queens_on_board(&b));
+            let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
+            if pm == Some(rm) {
+                same_move += 1;
+            }
+            // The root position's POINTS is not compared (it reads the previous move).
+            let first = rlog
+                .iter()
+                .skip(1)
+                .zip(plog.iter().skip(1))
+                .position(|(a, b)| a != b);
+            if first.is_none() && rlog.len() == plog.len() && rscore == pscore {
+                same += 1;
+            } else if total - same <= 5 {
+                let i = first.unwrap_or(rlog.len().min(plog.len()) - 1) + 1;
+                println!(
+                    "{}\n  moves real {rm:?} ours {pm:?}, score {rscore} {pscore}, log {} {}, first difference at {i}: real {:?} ours {:?}\n  before: {:?}",
+                    game.position().to_fen(),
+                    rlog.len(),
+                    plog.len(),
+                    rlog.get(i),
+                    plog.get(i),
+                    &rlog[i.saturating_sub(4)..i]
+                );
+                let root = rlog[..i].iter().rposition(|c| c.0 == 1);
+                println!("  last ply-1 entry before: {:?}", root.map(|r| rlog[r]));
+            }
+            if total % 10 == 0 {
+                println!("{total}: {same} logs, {same_move} moves");
+            }
         }
-        // The root position's POINTS is not compared (it reads the previous move).
-        let first = rlog
-            .iter()
-            .skip(1)
-            .zip(plog.iter().skip(1))
-            .position(|(a, b)| a != b);
-        if first.is_none() && rlog.len() == plog.len() && rscore == pscore {
-            same += 1;
-        } else if total - same <= 5 {
-            let i = first.unwrap_or(rlog.len().min(plog.len()) - 1) + 1;
-            println!(
-                "{}\n  moves real {rm:?} ours {pm:?}, score {rscore} {pscore}, log {} {}, first difference at {i}: real {:?} ours {:?}\n  before: {:?}",
-                game.position().to_fen(),
-                rlog.len(),
-                plog.len(),
-                rlog.get(i),
-                plog.get(i),
-                &rlog[i.saturating_sub(4)..i]
-            );
-            let root = rlog[..i].iter().rposition(|c| c.0 == 1);
-            println!("  last ply-1 entry before: {:?}", root.map(|r| rlog[r]));
-        }
-        if total % 10 == 0 {
-            println!("{total}: {same} logs, {same_move} moves");
-        }
-    }
-    println!("logs agree in {same} of {total} positions, moves in {same_move}");
+        println!("logs agree in {same} of {total} positions, moves in {same_move}");
+    });
 }
 
 /// One position of a game (`FIDELITY_MOVES`: its moves from the start in UCI notation) at
@@ -454,51 +463,47 @@ fn sargon_points_agree_with_the_listing() {
 #[test]
 #[ignore = "development: FIDELITY_MOVES, FIDELITY_DEPTH"]
 fn sargon_points_of_a_game() {
-    let Some(path) = historical("sargon-z80.asm") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
-        return;
-    };
-    let real = RealSargon::new(&path);
-    let depth = env_number("FIDELITY_DEPTH", 2) as u8;
-    let mut game = Game::default();
-    for m in std::env::var("FIDELITY_MOVES").unwrap().split_whitespace() {
-        game.push_uci(m).unwrap();
-    }
-    // FIDELITY_POSQ: the program's POSQ as two board indices (White's, Black's queen).
-    let posq = std::env::var("FIDELITY_POSQ").ok().map(|v| {
-        let q: Vec<u8> = v.split(',').map(|x| x.trim().parse().unwrap()).collect();
-        [q[0], q[1]]
-    });
-    let (rm, rscore, rlog) = real.fndmov(&game, depth, posq);
-    let queens = match posq {
-        Some(q) => [usize::from(q[0]), usize::from(q[1])],
-        None => sargon::queens_on_board(&sargon::board_of_game(&game)),
-    };
-    let (pm, pscore, plog) = sargon::traced_fndmov(&game, depth as usize, queens);
-    let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
-    println!(
-        "{}: real {rm:?} score {rscore}, {} POINTS; profile {pm:?} score {pscore}, {} POINTS",
-        game.position().to_fen(),
-        rlog.len(),
-        plog.len()
-    );
-    match rlog
-        .iter()
-        .zip(plog.iter())
-        .skip(1)
-        .position(|(a, b)| a != b)
-    {
-        Some(i) => {
-            let i = i + 1;
-            println!(
-                "first difference at {i}: real {:?} profile {:?}; before: {:?}",
-                rlog[i],
-                plog[i],
-                &rlog[i.saturating_sub(6)..i]
-            );
+    with_sargon(|real, depth| {
+        let mut game = Game::default();
+        for m in std::env::var("FIDELITY_MOVES").unwrap().split_whitespace() {
+            game.push_uci(m).unwrap();
         }
-        None => println!("the POINTS logs agree over their common length"),
-    }
+        // FIDELITY_POSQ: the program's POSQ as two board indices (White's, Black's queen).
+        let posq = std::env::var("FIDELITY_POSQ").ok().map(|v| {
+            let q: Vec<u8> = v.split(',').map(|x| x.trim().parse().unwrap()).collect();
+            [q[0], q[1]]
+        });
+        let (rm, rscore, rlog) = real.fndmov(&game, depth, posq);
+        let queens = match posq {
+            Some(q) => [usize::from(q[0]), usize::from(q[1])],
+            None => sargon::queens_on_board(&sargon::board_of_game(&game)),
+        };
+        let (pm, pscore, plog) = sargon::traced_fndmov(&game, depth as usize, queens);
+        let pm = pm.map(|m| (sargon::index(m.from()) as u8, sargon::index(m.to()) as u8));
+        println!(
+            "{}: real {rm:?} score {rscore}, {} POINTS; profile {pm:?} score {pscore}, {} POINTS",
+            game.position().to_fen(),
+            rlog.len(),
+            plog.len()
+        );
+        match rlog
+            .iter()
+            .zip(plog.iter())
+            .skip(1)
+            .position(|(a, b)| a != b)
+        {
+            Some(i) => {
+                let i = i + 1;
+                println!(
+                    "first difference at {i}: real {:?} profile {:?}; before: {:?}",
+                    rlog[i],
+                    plog[i],
+                    &rlog[i.saturating_sub(6)..i]
+                );
+            }
+            None => println!("the POINTS logs agree over their common length"),
+        }
+    });
 }
 
 /// The real program's state in a game played by keys (`FIDELITY_MOVES`, UCI, the program
@@ -507,94 +512,83 @@ fn sargon_points_of_a_game() {
 #[test]
 #[ignore = "development: FIDELITY_MOVES, FIDELITY_DEPTH"]
 fn sargon_state_in_a_game() {
-    let Some(path) = historical("sargon-z80.asm") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
-        return;
-    };
-    let real = RealSargon::new(&path);
-    let depth = env_number("FIDELITY_DEPTH", 2);
-    let moves: Vec<String> = std::env::var("FIDELITY_MOVES")
-        .unwrap()
-        .split_whitespace()
-        .map(str::to_string)
-        .collect();
-    let program_white = moves.len() % 2 == 0;
-    let p = Personality::built_in("jupiter-3").unwrap();
-    let mut m = p
-        .builder()
-        .load(real.origin, &real.image)
-        .entry(real.sym("DRIVER"))
-        .build()
-        .unwrap();
-    m.console_mut().set_stop_on_empty_input(true);
-    let player = if program_white { "B" } else { "W" };
-    m.console_mut()
-        .push_input(format!("Y{player}{depth}").as_bytes());
-    let mut game = Game::default();
-    let fndmov = real.sym("FNDMOV");
-    let first = m.read_byte(fndmov);
-    let player_moves: Vec<usize> = (0..moves.len())
-        .filter(|i| (i % 2 == 0) != program_white)
-        .collect();
-    for (i, uci) in moves.iter().enumerate() {
-        let mv = game.push_uci(uci).unwrap();
-        if (i % 2 == 0) == program_white {
-            continue;
+    with_sargon(|real, depth| {
+        let moves: Vec<String> = std::env::var("FIDELITY_MOVES")
+            .unwrap()
+            .split_whitespace()
+            .map(str::to_string)
+            .collect();
+        let program_white = moves.len() % 2 == 0;
+        let mut m = real.driver();
+        let player = if program_white { "B" } else { "W" };
+        m.console_mut()
+            .push_input(format!("Y{player}{depth}").as_bytes());
+        let mut game = Game::default();
+        let fndmov = real.sym("FNDMOV");
+        let first = m.read_byte(fndmov);
+        let player_moves: Vec<usize> = (0..moves.len())
+            .filter(|i| (i % 2 == 0) != program_white)
+            .collect();
+        for (i, uci) in moves.iter().enumerate() {
+            let mv = game.push_uci(uci).unwrap();
+            if (i % 2 == 0) == program_white {
+                continue;
+            }
+            let stats = m.run(400_000_000_000).unwrap();
+            assert!(
+                matches!(stats.stop, StopReason::InputWait { .. }),
+                "{}",
+                stats.stop
+            );
+            if Some(&i) == player_moves.last() {
+                m.write_bytes(fndmov, &[0x76]).unwrap();
+            }
+            let name =
+                |sq: kempelen_engine::Square| kempelen_engine::square::name(sq).to_uppercase();
+            m.console_mut()
+                .push_input(format!("{}-{}", name(mv.from()), name(mv.to())).as_bytes());
         }
         let stats = m.run(400_000_000_000).unwrap();
-        assert!(
-            matches!(stats.stop, StopReason::InputWait { .. }),
-            "{}",
-            stats.stop
-        );
-        if Some(&i) == player_moves.last() {
-            m.write_bytes(fndmov, &[0x76]).unwrap();
+        println!("stopped: {}", stats.stop);
+        let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
+        let tail: String = out
+            .chars()
+            .rev()
+            .take(600)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        println!("output tail: {tail}");
+        let ours = sargon::board_of_game(&game);
+        let theirs = m.read_bytes(real.sym("BOARDA"), 120);
+        for i in 0..120 {
+            if ours[i] != theirs[i] {
+                println!("board {i}: real {:02x} profile {:02x}", theirs[i], ours[i]);
+            }
         }
-        let name = |sq: kempelen_engine::Square| kempelen_engine::square::name(sq).to_uppercase();
-        m.console_mut()
-            .push_input(format!("{}-{}", name(mv.from()), name(mv.to())).as_bytes());
-    }
-    let stats = m.run(400_000_000_000).unwrap();
-    println!("stopped: {}", stats.stop);
-    let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
-    let tail: String = out
-        .chars()
-        .rev()
-        .take(600)
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
-    println!("output tail: {tail}");
-    let ours = sargon::board_of_game(&game);
-    let theirs = m.read_bytes(real.sym("BOARDA"), 120);
-    for i in 0..120 {
-        if ours[i] != theirs[i] {
-            println!("board {i}: real {:02x} profile {:02x}", theirs[i], ours[i]);
+        for name in ["POSK", "POSQ"] {
+            println!("{name} {:?}", m.read_bytes(real.sym(name), 2));
         }
-    }
-    for name in ["POSK", "POSQ"] {
-        println!("{name} {:?}", m.read_bytes(real.sym(name), 2));
-    }
-    for name in ["PLYMAX", "MOVENO", "KOLOR", "PMATE"] {
-        println!("{name} {}", m.read_byte(real.sym(name)));
-    }
-    let j = m.read_word(real.sym("MLPTRJ"));
-    println!("MLPTRJ {j:04x}: {:02x?}", m.read_bytes(j, 6));
-    m.write_bytes(fndmov, &[first]).unwrap();
-    m.set_pc(fndmov);
-    let stats = m.run(400_000_000_000).unwrap();
-    let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
-    println!("then {}: {}", stats.stop, out.trim_end());
+        for name in ["PLYMAX", "MOVENO", "KOLOR", "PMATE"] {
+            println!("{name} {}", m.read_byte(real.sym(name)));
+        }
+        let j = m.read_word(real.sym("MLPTRJ"));
+        println!("MLPTRJ {j:04x}: {:02x?}", m.read_bytes(j, 6));
+        m.write_bytes(fndmov, &[first]).unwrap();
+        m.set_pc(fndmov);
+        let stats = m.run(400_000_000_000).unwrap();
+        let out = String::from_utf8_lossy(&m.console_mut().take_output()).into_owned();
+        println!("then {}: {}", stats.stop, out.trim_end());
+    });
 }
 
 #[test]
 #[ignore = "development: FIDELITY_FEN, FIDELITY_MOVE"]
 fn sargon_points_debug() {
-    let Some(path) = historical("sargon-z80.asm") else {
+    let Some(real) = RealSargon::from_historical() else {
         return;
     };
-    let real = RealSargon::new(&path);
     let fen = std::env::var("FIDELITY_FEN").unwrap();
     let mv = std::env::var("FIDELITY_MOVE").unwrap();
     let mut game = Game::from_fen(&fen).unwrap();
@@ -743,11 +737,9 @@ fn sargon_points_debug() {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm"]
 fn sargon_book_bit_on_the_jupiter3() {
-    let Some(path) = historical("sargon-z80.asm") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL");
+    let Some(real) = RealSargon::from_historical() else {
         return;
     };
-    let real = RealSargon::new(&path);
     let book = real.sym("BOOK");
     let ld_a_r = (book..book + 0x40)
         .find(|&a| {
@@ -756,14 +748,7 @@ fn sargon_book_bit_on_the_jupiter3() {
         })
         .expect("LD A,R in BOOK");
     for depth in 1..=6 {
-        let p = Personality::built_in("jupiter-3").unwrap();
-        let mut m = p
-            .builder()
-            .load(real.origin, &real.image)
-            .entry(real.sym("DRIVER"))
-            .build()
-            .unwrap();
-        m.console_mut().set_stop_on_empty_input(true);
+        let mut m = real.driver();
         let (tracer, store) = Tracer::collecting(TraceFilter {
             max_entries: None,
             range: Some(format!("{ld_a_r:04X}-{ld_a_r:04X}").parse().unwrap()),
@@ -847,50 +832,51 @@ impl Drop for Program {
 }
 
 /// Which program a game is about.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Microchess,
-    Sargon,
+#[derive(Clone, Copy)]
+struct Kind {
+    /// The native profile that plays like it; its name names the program.
+    profile: Profile,
+    /// Its adaptor file (in adaptors/).
+    adaptor: &'static str,
+    /// Its file in `KEMPELEN_HISTORICAL`.
+    file: &'static str,
+    /// Its name as a player in the PGN.
+    player: &'static str,
 }
 
 impl Kind {
+    /// The program `profile` (`microchess` or `sargon`) plays like.
+    fn of(profile: Profile) -> Kind {
+        let (adaptor, file, player) = match profile {
+            Profile::Microchess => (
+                "microchess-kim1.toml",
+                "microchess.h65",
+                "Microchess 1976 (KIM-1)",
+            ),
+            Profile::Sargon => (
+                "sargon-jupiter3.toml",
+                "sargon-z80.asm",
+                "Sargon 1978 (Jupiter III)",
+            ),
+            other => panic!("{other} is not a program of the record"),
+        };
+        Kind {
+            profile,
+            adaptor,
+            file,
+            player,
+        }
+    }
+
     fn name(self) -> &'static str {
-        match self {
-            Kind::Microchess => "microchess",
-            Kind::Sargon => "sargon",
-        }
+        self.profile.name()
     }
-    fn adaptor(self) -> &'static str {
-        match self {
-            Kind::Microchess => "microchess-kim1.toml",
-            Kind::Sargon => "sargon-jupiter3.toml",
-        }
-    }
-    fn file(self) -> &'static str {
-        match self {
-            Kind::Microchess => "microchess.h65",
-            Kind::Sargon => "sargon-z80.asm",
-        }
-    }
-    fn player(self) -> &'static str {
-        match self {
-            Kind::Microchess => "Microchess 1976 (KIM-1)",
-            Kind::Sargon => "Sargon 1978 (Jupiter III)",
-        }
-    }
+
     /// Whether the program's move in `game` comes from its book.
     fn is_book(self, game: &Game) -> bool {
-        match self {
-            Kind::Microchess => microchess::book_squares(game).is_some(),
-            Kind::Sargon => {
-                sargon::book_move(game.position(), sargon::REFRESH_BIT_ON_JUPITER3).is_some()
-            }
-        }
-    }
-    fn profile(self) -> Profile {
-        match self {
-            Kind::Microchess => Profile::Microchess,
-            Kind::Sargon => Profile::Sargon,
+        match self.profile {
+            Profile::Microchess => microchess::book_squares(game).is_some(),
+            _ => sargon::book_move(game.position(), sargon::REFRESH_BIT_ON_JUPITER3).is_some(),
         }
     }
 }
@@ -972,7 +958,7 @@ fn play(kind: Kind, seed: usize, index: usize, look_ahead: u32) -> Played {
     let (opening, line) = &lines[(k * 37 + seed * 11) % lines.len()];
     let profile: Profile = name.parse().unwrap();
     let mut opponent = NativeEngine::new(profile);
-    let mut program = Program::spawn(kind.adaptor());
+    let mut program = Program::spawn(kind.adaptor);
     let mut game = Game::default();
     let mut on_line = true;
     let mut answer = None;
@@ -1010,14 +996,7 @@ fn play(kind: Kind, seed: usize, index: usize, look_ahead: u32) -> Played {
                 .get(ply)
                 .filter(|_| on_line)
                 .and_then(|san| game.position().parse_san(san).ok());
-            match from_line {
-                Some(m) => m,
-                None => opponent
-                    .search(&game, &Limits::depth(depth), &SearchControl::default())
-                    .unwrap()
-                    .best
-                    .unwrap(),
-            }
+            from_line.unwrap_or_else(|| best(&mut opponent, &game, depth).unwrap())
         };
         if line
             .get(ply)
@@ -1039,57 +1018,76 @@ fn play(kind: Kind, seed: usize, index: usize, look_ahead: u32) -> Played {
     }
 }
 
-/// How a profile did on the program's moves of some games.
+/// The move `engine` chooses in `game` at `depth` (`None` where there is none).
+fn best(engine: &mut NativeEngine, game: &Game, depth: u32) -> Option<Move> {
+    engine
+        .search(game, &Limits::depth(depth), &SearchControl::default())
+        .unwrap()
+        .best
+}
+
+/// Of some of the program's moves, how many the profile chose too.
+#[derive(Default, Clone, Copy)]
+struct Agreement {
+    moves: usize,
+    agree: usize,
+}
+
+/// How a profile did on the program's moves of some games: the moves the program searched,
+/// its book moves apart, and each difference.
 #[derive(Default)]
 struct Tally {
-    positions: usize,
-    agree: usize,
-    book: usize,
-    book_agree: usize,
+    searched: Agreement,
+    book: Agreement,
     differences: Vec<String>,
+}
+
+impl Tally {
+    /// Counts one of the program's moves, a book move or a searched one; `difference`
+    /// describes a searched move the profile did not choose.
+    fn count(&mut self, book: bool, agrees: bool, difference: impl FnOnce() -> String) {
+        let counted = if book {
+            &mut self.book
+        } else {
+            &mut self.searched
+        };
+        counted.moves += 1;
+        counted.agree += usize::from(agrees);
+        if !book && !agrees {
+            self.differences.push(difference());
+        }
+    }
 }
 
 /// Asks the profile for its move before each of the program's moves.
 fn compare(p: &Played, tally: &mut Tally) {
-    let mut engine = NativeEngine::new(p.kind.profile());
+    let mut engine = NativeEngine::new(p.kind.profile);
     let mut g = Game::default();
     for &m in p.game.moves() {
         let white = g.position().side() == kempelen_engine::piece::WHITE;
         if white == p.program_white {
-            let ours = engine
-                .search(&g, &Limits::depth(p.look_ahead), &SearchControl::default())
-                .unwrap()
-                .best
-                .unwrap();
-            if p.kind.is_book(&g) {
-                tally.book += 1;
-                tally.book_agree += usize::from(ours == m);
-            } else {
-                tally.positions += 1;
-                if ours == m {
-                    tally.agree += 1;
-                } else {
-                    tally.differences.push(format!(
-                        "{} look-ahead {}: program {}, profile {} ({})",
-                        g.position().to_fen(),
-                        p.look_ahead,
-                        g.position().san(m),
-                        g.position().san(ours),
-                        g.moves()
-                            .iter()
-                            .map(|m| m.to_uci())
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    ));
-                }
-            }
+            let ours = best(&mut engine, &g, p.look_ahead).unwrap();
+            tally.count(p.kind.is_book(&g), ours == m, || {
+                format!(
+                    "{} look-ahead {}: program {}, profile {} ({})",
+                    g.position().to_fen(),
+                    p.look_ahead,
+                    g.position().san(m),
+                    g.position().san(ours),
+                    g.moves()
+                        .iter()
+                        .map(|m| m.to_uci())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )
+            });
         }
         g.push(m).unwrap();
     }
     // The last answer, which the adaptor could not play.
     if let Some(a) = &p.answer {
-        let ours = match p.kind {
-            Kind::Microchess => match microchess::decision(&g) {
+        let ours = match p.kind.profile {
+            Profile::Microchess => match microchess::decision(&g) {
                 microchess::Decision::Resigns => "resigns".to_string(),
                 microchess::Decision::Moves { from, to } => format!(
                     "{}{}",
@@ -1100,31 +1098,25 @@ fn compare(p: &Played, tally: &mut Tally) {
             // Sargon promotes to a queen only and shows a promotion as its from and to
             // square, which the adaptor cannot play: compare the profile's move without the
             // promotion's letter.
-            Kind::Sargon => engine
-                .search(&g, &Limits::depth(p.look_ahead), &SearchControl::default())
-                .unwrap()
-                .best
+            _ => best(&mut engine, &g, p.look_ahead)
                 .map(|m| m.to_uci()[..4].to_string())
                 .unwrap_or_default(),
         };
-        tally.positions += 1;
-        if ours == *a {
-            tally.agree += 1;
-        } else {
-            tally.differences.push(format!(
+        tally.count(false, ours == *a, || {
+            format!(
                 "{}: program answers {a}, profile {ours}",
                 g.position().to_fen()
-            ));
-        }
+            )
+        });
     }
 }
 
 /// The game as PGN: tags and SAN moves.
 fn pgn(p: &Played, round: usize) -> String {
     let (white, black) = if p.program_white {
-        (p.kind.player().to_string(), p.opponent.clone())
+        (p.kind.player.to_string(), p.opponent.clone())
     } else {
-        (p.opponent.clone(), p.kind.player().to_string())
+        (p.opponent.clone(), p.kind.player.to_string())
     };
     let status = p.game.status();
     let mut out = String::new();
@@ -1178,13 +1170,7 @@ fn pgn(p: &Played, round: usize) -> String {
 
 /// Plays the games, compares, writes the PGN, prints the figures; returns the tally.
 fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Option<Tally> {
-    if historical(kind.file()).is_none() {
-        eprintln!(
-            "SKIPPED: set KEMPELEN_HISTORICAL to the folder with {}",
-            kind.file()
-        );
-        return None;
-    }
+    historical_file(kind.file)?;
     let seed = env_number("FIDELITY_SEED", 0);
     let games = env_number("FIDELITY_GAMES", default_games);
     let mut tally = Tally::default();
@@ -1192,7 +1178,7 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
     for i in 0..games {
         let look_ahead = look_aheads[(i / 2) % look_aheads.len()];
         let p = play(kind, seed, i, look_ahead);
-        let before = (tally.positions, tally.agree);
+        let before = tally.searched;
         compare(&p, &mut tally);
         println!(
             "game {}: {} as {} at look-ahead {look_ahead} against {}, {} ({} plies, {}): {} of {} moves agree",
@@ -1203,8 +1189,8 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
             p.opening,
             p.game.moves().len(),
             p.termination,
-            tally.agree - before.1,
-            tally.positions - before.0
+            tally.searched.agree - before.agree,
+            tally.searched.moves - before.moves
         );
         text.push_str(&pgn(&p, i + 1));
     }
@@ -1218,11 +1204,11 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
     println!(
         "{}: {} of {} positions agree ({:.1} %), book moves {} of {}; games in {}",
         kind.name(),
-        tally.agree,
-        tally.positions,
-        100.0 * tally.agree as f64 / tally.positions.max(1) as f64,
-        tally.book_agree,
-        tally.book,
+        tally.searched.agree,
+        tally.searched.moves,
+        100.0 * tally.searched.agree as f64 / tally.searched.moves.max(1) as f64,
+        tally.book.agree,
+        tally.book.moves,
         file.display()
     );
     for d in &tally.differences {
@@ -1234,23 +1220,23 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; seconds a game"]
 fn microchess_fidelity_games() {
-    if let Some(t) = fidelity_games(Kind::Microchess, &[1], 24) {
+    if let Some(t) = fidelity_games(Kind::of(Profile::Microchess), &[1], 24) {
         assert!(t.differences.is_empty(), "{:#?}", t.differences);
-        assert_eq!(t.book_agree, t.book);
+        assert_eq!(t.book.agree, t.book.moves);
     }
 }
 
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; about a minute a game"]
 fn sargon_fidelity_games() {
-    if let Some(t) = fidelity_games(Kind::Sargon, &[2, 3], 8) {
+    if let Some(t) = fidelity_games(Kind::of(Profile::Sargon), &[2, 3], 8) {
         assert!(
-            t.agree * 100 >= t.positions * 99,
+            t.searched.agree * 100 >= t.searched.moves * 99,
             "{} of {}: {:#?}",
-            t.agree,
-            t.positions,
+            t.searched.agree,
+            t.searched.moves,
             t.differences
         );
-        assert_eq!(t.book_agree, t.book);
+        assert_eq!(t.book.agree, t.book.moves);
     }
 }

@@ -15,24 +15,10 @@
 
 mod common;
 
+use common::historical_file;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
-
-/// The path of `file` in the folder `KEMPELEN_HISTORICAL` names, which must hold it (`None`,
-/// with a `SKIPPED` line, without `KEMPELEN_HISTORICAL`).
-fn historical_file(file: &str) -> Option<std::path::PathBuf> {
-    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
-        return None;
-    };
-    let path = Path::new(&dir).join(file);
-    assert!(
-        path.exists(),
-        "{dir}/{file} is missing (see the adaptor file for where to get it)"
-    );
-    Some(path)
-}
 
 /// A scratch folder (`kempelen-historical-NAME-PID`) holding `start.epd`, the start position as
 /// the only opening of a tournament: its path.
@@ -339,16 +325,22 @@ fn z80_build_against_sargon_on_emulated_clocks() {
     );
 }
 
-/// A UCI session with a historical program through its adaptor file (`None`, with a
-/// `SKIPPED` line, without `KEMPELEN_HISTORICAL`).
-fn historical_session(adaptor: &str, file: &str) -> Option<common::UciSession> {
-    historical_file(file)?;
+/// Runs `body` with a UCI session of a historical program through its adaptor file, then ends
+/// the session (skipped, with a `SKIPPED` line, without `KEMPELEN_HISTORICAL`).
+fn with_session(adaptor: &str, file: &str, body: impl FnOnce(&mut common::UciSession)) {
+    if historical_file(file).is_none() {
+        return;
+    }
     let root = env!("CARGO_MANIFEST_DIR");
-    Some(common::UciSession::start(&[
-        "uci",
-        "--program",
-        &format!("{root}/adaptors/{adaptor}"),
-    ]))
+    let program = format!("{root}/adaptors/{adaptor}");
+    let mut s = common::UciSession::start(&["uci", "--program", &program]);
+    body(&mut s);
+    s.finish();
+}
+
+/// [`with_session`] with Sargon on the Jupiter III.
+fn with_sargon(body: impl FnOnce(&mut common::UciSession)) {
+    with_session("sargon-jupiter3.toml", "sargon-z80.asm", body);
 }
 
 /// One search: the `bestmove` line and the `info` lines before it.
@@ -398,29 +390,27 @@ fn after_reply(fen: &str, moves: &[&str], best: &str) -> kempelen_engine::Game {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; 2 s in a release build"]
 fn sargon_promotes_and_answers_an_underpromotion() {
-    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
-        return;
-    };
-    let within = Duration::from_secs(300);
-    let fen = "7k/P7/8/8/8/8/8/K7 w - - 0 1";
-    let (best, infos) = search(&mut s, &format!("position fen {fen}"), "go depth 2", within);
-    println!("{fen}: {best} {infos:?}");
-    assert_eq!(best, "bestmove a7a8q", "{infos:?}");
-    let fen = "8/P7/1k6/8/8/8/8/K7 w - - 0 1";
-    let (best, infos) = search(
-        &mut s,
-        &format!("position fen {fen} moves a7a8n"),
-        "go depth 2",
-        within,
-    );
-    println!("{fen} moves a7a8n: {best} {infos:?}");
-    let g = after_reply(fen, &["a7a8n"], &best);
-    assert!(
-        g.position().to_fen().starts_with("N7/"),
-        "the knight on a8: {}",
-        g.position().to_fen()
-    );
-    s.finish();
+    with_sargon(|s| {
+        let within = Duration::from_secs(300);
+        let fen = "7k/P7/8/8/8/8/8/K7 w - - 0 1";
+        let (best, infos) = search(s, &format!("position fen {fen}"), "go depth 2", within);
+        println!("{fen}: {best} {infos:?}");
+        assert_eq!(best, "bestmove a7a8q", "{infos:?}");
+        let fen = "8/P7/1k6/8/8/8/8/K7 w - - 0 1";
+        let (best, infos) = search(
+            s,
+            &format!("position fen {fen} moves a7a8n"),
+            "go depth 2",
+            within,
+        );
+        println!("{fen} moves a7a8n: {best} {infos:?}");
+        let g = after_reply(fen, &["a7a8n"], &best);
+        assert!(
+            g.position().to_fen().starts_with("N7/"),
+            "the knight on a8: {}",
+            g.position().to_fen()
+        );
+    });
 }
 
 /// Both Microchess versions take a FEN position they can represent (written into their piece
@@ -437,31 +427,29 @@ fn microchess_plays_from_a_fen_position() {
         ("microchess-kim1.toml", "microchess.h65"),
         ("microchess-rictor.toml", "microchess_drictor.asm"),
     ] {
-        let Some(mut s) = historical_session(adaptor, file) else {
-            return;
-        };
-        let within = Duration::from_secs(300);
-        for fen in [
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
-            "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
-            "8/5k2/8/3p4/8/2N5/5K2/8 w - - 0 40",
-        ] {
-            let (best, infos) = search(&mut s, &format!("position fen {fen}"), GO, within);
-            println!("{adaptor} {fen}: {best} {infos:?}");
-            after_reply(fen, &[], &best);
-            let last = infos.last().expect("an info line");
-            assert!(field(last, "nodes").is_some_and(|n| n > 0), "{last}");
-        }
-        let fen = "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1";
-        let (best, infos) = search(&mut s, &format!("position fen {fen}"), GO, within);
-        assert_eq!(best, "bestmove 0000", "{infos:?}");
-        assert!(
-            infos
-                .iter()
-                .any(|l| l.contains("cannot take this position: it keeps 1 queen")),
-            "{infos:?}"
-        );
-        s.finish();
+        with_session(adaptor, file, |s| {
+            let within = Duration::from_secs(300);
+            for fen in [
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4",
+                "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4",
+                "8/5k2/8/3p4/8/2N5/5K2/8 w - - 0 40",
+            ] {
+                let (best, infos) = search(s, &format!("position fen {fen}"), GO, within);
+                println!("{adaptor} {fen}: {best} {infos:?}");
+                after_reply(fen, &[], &best);
+                let last = infos.last().expect("an info line");
+                assert!(field(last, "nodes").is_some_and(|n| n > 0), "{last}");
+            }
+            let fen = "4k3/8/8/8/8/8/8/QQ2K3 w - - 0 1";
+            let (best, infos) = search(s, &format!("position fen {fen}"), GO, within);
+            assert_eq!(best, "bestmove 0000", "{infos:?}");
+            assert!(
+                infos
+                    .iter()
+                    .any(|l| l.contains("cannot take this position: it keeps 1 queen")),
+                "{infos:?}"
+            );
+        });
     }
 }
 
@@ -472,43 +460,39 @@ fn microchess_plays_from_a_fen_position() {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; 15 s in a release build"]
 fn sargon_keeps_to_its_time_and_answers_at_once() {
-    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
-        return;
-    };
-    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
-    let position = format!("position fen {fen}");
-    let within = Duration::from_secs(300);
-    let (best, infos) = search(&mut s, &position, "go movetime 5000", within);
-    println!("movetime 5000: {best} {infos:?}");
-    after_reply(fen, &[], &best);
-    let last = infos.last().expect("an info line");
-    let time = field(last, "time").expect("time");
-    assert!(time <= 5000, "emulated time {time} ms: {last}");
-    // isready and stop during an infinite search.
-    s.send(&position);
-    s.send("go infinite");
-    std::thread::sleep(Duration::from_millis(1500));
-    let asked = s.send("isready");
-    let (_, at) = s.wait_for("readyok", Duration::from_secs(10));
-    println!("readyok after {:?}", at - asked);
-    assert!(at - asked < Duration::from_secs(1));
-    let from = s.seen.len();
-    let asked = s.send("stop");
-    let (best, at) = s.wait_for("bestmove", Duration::from_secs(10));
-    println!("stop: {best} after {:?}: {:?}", at - asked, s.since(from));
-    assert!(at - asked < Duration::from_secs(1));
-    after_reply(fen, &[], &best);
-    // Node counts: positive, the same in two runs.
-    let mut nodes = Vec::new();
-    for _ in 0..2 {
-        let (best, infos) = search(&mut s, &position, "go depth 2", within);
-        let last = infos.last().expect("an info line").clone();
-        println!("depth 2: {best} {last}");
-        nodes.push(field(&last, "nodes").expect("nodes"));
-    }
-    assert!(nodes[0] > 0);
-    assert_eq!(nodes[0], nodes[1]);
-    s.finish();
+    with_sargon(|s| {
+        let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+        let position = format!("position fen {fen}");
+        let within = Duration::from_secs(300);
+        let (best, infos) = search(s, &position, "go movetime 5000", within);
+        println!("movetime 5000: {best} {infos:?}");
+        after_reply(fen, &[], &best);
+        let last = infos.last().expect("an info line");
+        let time = field(last, "time").expect("time");
+        assert!(time <= 5000, "emulated time {time} ms: {last}");
+        // isready and stop during an infinite search.
+        s.send(&position);
+        s.send("go infinite");
+        std::thread::sleep(Duration::from_millis(1500));
+        let (_, took) = s.ask("isready", "readyok");
+        println!("readyok after {took:?}");
+        assert!(took < Duration::from_secs(1));
+        let from = s.seen.len();
+        let (best, took) = s.ask("stop", "bestmove");
+        println!("stop: {best} after {took:?}: {:?}", s.since(from));
+        assert!(took < Duration::from_secs(1));
+        after_reply(fen, &[], &best);
+        // Node counts: positive, the same in two runs.
+        let mut nodes = Vec::new();
+        for _ in 0..2 {
+            let (best, infos) = search(s, &position, "go depth 2", within);
+            let last = infos.last().expect("an info line").clone();
+            println!("depth 2: {best} {last}");
+            nodes.push(field(&last, "nodes").expect("nodes"));
+        }
+        assert!(nodes[0] > 0);
+        assert_eq!(nodes[0], nodes[1]);
+    });
 }
 
 /// The time model of adaptors/sargon-jupiter3.toml (`[[level]]`), measured again: Sargon set
@@ -521,63 +505,62 @@ fn sargon_keeps_to_its_time_and_answers_at_once() {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; look-ahead 1 and 2: 86 s in a release build"]
 fn sargon_time_model() {
-    let Some(mut s) = historical_session("sargon-jupiter3.toml", "sargon-z80.asm") else {
-        return;
-    };
-    let root = env!("CARGO_MANIFEST_DIR");
-    let mut fens = Vec::new();
-    for file in ["tools/match/openings.epd", "engine/data/bench.epd"] {
-        let text = std::fs::read_to_string(Path::new(root).join(file)).unwrap();
-        for line in text
-            .lines()
-            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        {
-            let f: Vec<&str> = line.split_whitespace().take(4).collect();
-            fens.push(format!("{} 0 1", f.join(" ")));
-        }
-    }
-    assert_eq!(fens.len(), 66);
-    let adaptor =
-        std::fs::read_to_string(Path::new(root).join("adaptors/sargon-jupiter3.toml")).unwrap();
-    let levels = std::env::var("KEMPELEN_LEVELS").unwrap_or_else(|_| "1 2".into());
-    for level in levels.split_whitespace() {
-        let mut times = Vec::new();
-        for fen in &fens {
-            let (best, infos) = search(
-                &mut s,
-                &format!("position fen {fen}"),
-                &format!("go depth {level}"),
-                Duration::from_secs(3600),
-            );
-            after_reply(fen, &[], &best);
-            let last = infos.last().expect("an info line");
-            times.push(field(last, "time").expect("time") as f64 / 1000.0);
-        }
-        let mean = times.iter().sum::<f64>() / times.len() as f64;
-        let longest = times.iter().copied().fold(0.0, f64::max);
-        println!(
-            "look-ahead {level}: {} moves, mean {mean:.1} s, longest {longest:.1} s",
-            times.len()
-        );
-        // The file's figures for this level.
-        let entry = adaptor
-            .split("[[level]]")
-            .skip(1)
-            .find(|e| e.trim_start().starts_with(&format!("depth = {level}\n")))
-            .unwrap_or_else(|| panic!("no [[level]] depth = {level} in the adaptor"));
-        let figure = |name: &str| -> f64 {
-            let line = entry
+    with_sargon(|s| {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut fens = Vec::new();
+        for file in ["tools/match/openings.epd", "engine/data/bench.epd"] {
+            let text = std::fs::read_to_string(Path::new(root).join(file)).unwrap();
+            for line in text
                 .lines()
-                .find(|l| l.starts_with(&format!("{name} = ")))
-                .unwrap();
-            line[name.len() + 3..].trim().parse().unwrap()
-        };
-        assert!(
-            (figure("mean") - mean).abs() <= 0.15 && (figure("longest") - longest).abs() <= 0.15,
-            "adaptors/sargon-jupiter3.toml should hold mean = {mean:.1}, longest = {longest:.1} for depth {level}"
-        );
-    }
-    s.finish();
+                .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+            {
+                let f: Vec<&str> = line.split_whitespace().take(4).collect();
+                fens.push(format!("{} 0 1", f.join(" ")));
+            }
+        }
+        assert_eq!(fens.len(), 66);
+        let adaptor =
+            std::fs::read_to_string(Path::new(root).join("adaptors/sargon-jupiter3.toml")).unwrap();
+        let levels = std::env::var("KEMPELEN_LEVELS").unwrap_or_else(|_| "1 2".into());
+        for level in levels.split_whitespace() {
+            let mut times = Vec::new();
+            for fen in &fens {
+                let (best, infos) = search(
+                    s,
+                    &format!("position fen {fen}"),
+                    &format!("go depth {level}"),
+                    Duration::from_secs(3600),
+                );
+                after_reply(fen, &[], &best);
+                let last = infos.last().expect("an info line");
+                times.push(field(last, "time").expect("time") as f64 / 1000.0);
+            }
+            let mean = times.iter().sum::<f64>() / times.len() as f64;
+            let longest = times.iter().copied().fold(0.0, f64::max);
+            println!(
+                "look-ahead {level}: {} moves, mean {mean:.1} s, longest {longest:.1} s",
+                times.len()
+            );
+            // The file's figures for this level.
+            let entry = adaptor
+                .split("[[level]]")
+                .skip(1)
+                .find(|e| e.trim_start().starts_with(&format!("depth = {level}\n")))
+                .unwrap_or_else(|| panic!("no [[level]] depth = {level} in the adaptor"));
+            let figure = |name: &str| -> f64 {
+                let line = entry
+                    .lines()
+                    .find(|l| l.starts_with(&format!("{name} = ")))
+                    .unwrap();
+                line[name.len() + 3..].trim().parse().unwrap()
+            };
+            assert!(
+                (figure("mean") - mean).abs() <= 0.15
+                    && (figure("longest") - longest).abs() <= 0.15,
+                "adaptors/sargon-jupiter3.toml should hold mean = {mean:.1}, longest = {longest:.1} for depth {level}"
+            );
+        }
+    });
 }
 
 /// `kempelen bench --program`: the three programs on the first three bench positions, Sargon
@@ -588,15 +571,10 @@ fn sargon_time_model() {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm, microchess.h65 and microchess_drictor.asm; 6 s in a release build"]
 fn program_bench_counts_exactly_and_agrees_with_the_chart_data() {
-    let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
-        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
-        return;
-    };
     for file in ["sargon-z80.asm", "microchess.h65", "microchess_drictor.asm"] {
-        assert!(
-            Path::new(&dir).join(file).exists(),
-            "{dir}/{file} is missing"
-        );
+        if historical_file(file).is_none() {
+            return;
+        }
     }
     let root = env!("CARGO_MANIFEST_DIR");
     let files: Vec<String> = [

@@ -6,8 +6,9 @@ plies to play, and optionally the program's depth (default 1, like the native en
 (`bestmove 0000`) loses by forfeit (a FORFEIT line, then the RESULT with game_over True)."""
 import sys
 
-import chess
 import chess.engine
+
+from uci_game import program_game, seconds
 
 exe, adaptor, colour, max_plies = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 program_depth = int(sys.argv[5]) if len(sys.argv) > 5 else 1
@@ -18,33 +19,11 @@ else:
 program = chess.engine.SimpleEngine.popen_uci(command, timeout=600)
 native = chess.engine.SimpleEngine.popen_uci([exe, "uci"])
 ours_white = colour == "white"
-board = chess.Board()
-times = []
-forfeit = False
-while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
-    ours = board.turn == (chess.WHITE if ours_white else chess.BLACK)
-    engine = program if ours else native
-    depth = program_depth if ours else 1
-    result = engine.play(board, chess.engine.Limit(depth=depth), info=chess.engine.INFO_ALL)
-    if ours and not result.move:
-        # The program gives no move (`bestmove 0000`, the reason in an info string): it cannot
-        # take the position (Microchess keeps one queen a side) and loses the game, as a
-        # tournament scores it.
-        print("FORFEIT", board.ply() + 1, board.fen(), result.info.get("string", ""), flush=True)
-        forfeit = True
-        break
-    if result.move is None or result.move not in board.legal_moves:
-        print("ILLEGAL", result.move, board.fen())
-        program.quit()
-        native.quit()
-        sys.exit(1)
-    if ours:
-        t = result.info.get("time", 0.0)
-        times.append(t)
-        print("MOVE", board.ply() + 1, board.san(result.move), "%.3f" % t, flush=True)
-    board.push(result.move)
-program.quit()
-native.quit()
+try:
+    board, times, forfeit = program_game(program, native, ours_white, program_depth, max_plies)
+finally:
+    program.quit()
+    native.quit()
 outcome = ("0-1" if ours_white else "1-0") if forfeit else board.result(claim_draw=True)
 print("RESULT", board.ply(), outcome, forfeit or board.is_game_over(claim_draw=True),
-      len(times), "%.3f" % (sum(times) / max(len(times), 1)), "%.3f" % max(times or [0]))
+      len(times), *seconds(times))

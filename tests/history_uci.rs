@@ -5,31 +5,24 @@
 
 mod common;
 
-fn play(profile: &str, colour: &str, limit: &str) {
-    common::python_game("history_uci_session.py", &[profile, colour, limit], 4);
+/// One test a profile (a table in one test would play the games one after another, and the
+/// first failure would hide the others): `test: profile, its colour, its limit (depth=N or
+/// nodes=N);`.
+macro_rules! full_games {
+    ($($test:ident: $profile:literal, $colour:literal, $limit:literal;)*) => {
+        $(
+            #[test]
+            fn $test() {
+                common::python_game("history_uci_session.py", &[$profile, $colour, $limit], 4);
+            }
+        )*
+    };
 }
 
-#[test]
-fn turing_plays_a_full_game() {
-    play("turing", "white", "depth=2");
-}
-
-#[test]
-fn shannon_plays_a_full_game() {
-    play("shannon", "black", "depth=2");
-}
-
-#[test]
-fn tartan_plays_a_full_game() {
-    play("tartan", "white", "depth=2");
-}
-
-#[test]
-fn microchess_plays_a_full_game() {
-    play("microchess", "white", "depth=1");
-}
-
-#[test]
-fn micromax_plays_a_full_game() {
-    play("micromax", "black", "nodes=2000");
+full_games! {
+    turing_plays_a_full_game: "turing", "white", "depth=2";
+    shannon_plays_a_full_game: "shannon", "black", "depth=2";
+    tartan_plays_a_full_game: "tartan", "white", "depth=2";
+    microchess_plays_a_full_game: "microchess", "white", "depth=1";
+    micromax_plays_a_full_game: "micromax", "black", "nodes=2000";
 }

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{fails, json, kempelen, succeeds};
+use common::{Scratch, arg, fails_with, json, kempelen, refusals, succeeds};
 
 #[test]
 fn gen_tables_check_passes_on_the_checked_in_file() {
@@ -13,10 +13,9 @@ fn gen_tables_check_passes_on_the_checked_in_file() {
 
 #[test]
 fn gen_tables_writes_the_same_file_and_check_catches_a_stale_one() {
-    let dir = std::env::temp_dir().join(format!("kempelen-gen-tables-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = Scratch::new("gen-tables");
     let out = dir.join("tables.inc");
-    let out_s = out.to_str().unwrap();
+    let out_s = arg(&out);
     succeeds(&["gen-tables", "--cpu", "z80", "--out", out_s]);
     let written = std::fs::read_to_string(&out).unwrap();
     let checked_in = std::fs::read_to_string(
@@ -25,12 +24,15 @@ fn gen_tables_writes_the_same_file_and_check_catches_a_stale_one() {
     .unwrap();
     assert_eq!(written, checked_in);
     std::fs::write(&out, written.replace("defb $", "defb $0")).unwrap();
-    let stderr = fails(&["gen-tables", "--cpu", "z80", "--check", "--out", out_s]);
-    assert!(stderr.contains("stale"), "{stderr}");
+    fails_with(
+        &["gen-tables", "--cpu", "z80", "--check", "--out", out_s],
+        &["stale"],
+    );
     // --out names one file, so it needs one port once two have table writers.
-    let stderr = fails(&["gen-tables", "--cpu", "native"]);
-    assert!(stderr.contains("[possible values: z80, 6502]"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
+    fails_with(
+        &["gen-tables", "--cpu", "native"],
+        &["[possible values: z80, 6502]"],
+    );
 }
 
 #[test]
@@ -46,41 +48,27 @@ fn compare_agrees_on_the_bundled_suite_at_depth_2() {
 
 #[test]
 fn compare_reads_a_given_suite_and_reports_bad_lines_with_their_place() {
-    let dir = std::env::temp_dir().join(format!("kempelen-compare-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let good = dir.join("good.epd");
-    std::fs::write(
-        &good,
+    let dir = Scratch::new("compare");
+    let good = dir.file(
+        "good.epd",
         "8/8/8/4k3/8/8/3QK3/8 w - - hmvc 99; id \"fifty\";\n\
          7k/8/8/8/8/1Q6/8/K7 w - -; moves \"b3b2 h8g8 b2b3 g8h8\"; id \"repeat\";\n",
-    )
-    .unwrap();
-    let (stdout, _) = succeeds(&[
-        "compare",
-        "--suite",
-        good.to_str().unwrap(),
-        "--depth",
-        "3",
-        "--machine",
-        "trs-80",
-    ]);
-    assert!(
-        stdout.contains("2/2 positions agree at depth 3"),
-        "{stdout}"
     );
-    assert!(stdout.contains("1.774 MHz (trs-80)"), "{stdout}");
-    let bad = dir.join("bad.epd");
-    std::fs::write(&bad, "# header\n8/8/8 w\n").unwrap();
-    let stderr = fails(&["compare", "--suite", bad.to_str().unwrap()]);
-    assert!(stderr.contains("bad.epd:2:1"), "{stderr}");
+    let compare = ["compare", "--suite", arg(&good), "--depth", "3"];
+    let (stdout, _) = succeeds(&[&compare[..], &["--machine", "trs-80"]].concat());
+    common::assert_contains(
+        "compare",
+        &stdout,
+        &["2/2 positions agree at depth 3", "1.774 MHz (trs-80)"],
+    );
+    let bad = dir.file("bad.epd", "# header\n8/8/8 w\n");
+    fails_with(&["compare", "--suite", arg(&bad)], &["bad.epd:2:1"]);
     if !kempelen_roms::port::M6502.is_present() {
-        let (ok, _, stderr) = kempelen(&["compare", "--cpu", "6502"]);
-        assert!(
-            !ok && stderr.contains("the 6502 build's sources are not in this tree"),
-            "{stderr}"
-        );
+        refusals(&[(
+            "compare --cpu 6502",
+            "the 6502 build's sources are not in this tree",
+        )]);
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// JSON numbers are parsed back to the nearest few ulps, not bit for bit.
@@ -92,12 +80,6 @@ fn assert_close(value: &serde_json::Value, expected: f64) {
         (v - expected).abs() <= 1e-9 * expected.abs().max(1.0),
         "{v} != {expected}"
     );
-}
-
-fn temp_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
 }
 
 #[test]
@@ -134,8 +116,8 @@ fn perft_on_the_z80_counts_like_the_native_engine_and_reports_cycles() {
     assert_eq!(split.len(), 14);
     let sum: u64 = split.iter().map(|e| e["nodes"].as_u64().unwrap()).sum();
     assert_eq!(sum, 191);
-    let (ok, stdout, _) = kempelen(&["perft", "--depth", "2", "--engine", "z80"]);
-    assert!(ok && stdout.contains("perft 2 = 400  (Z80: "), "{stdout}");
+    let (stdout, _) = succeeds(&["perft", "--depth", "2", "--engine", "z80"]);
+    assert!(stdout.contains("perft 2 = 400  (Z80: "), "{stdout}");
 }
 
 #[test]
@@ -189,9 +171,11 @@ fn search_on_the_z80_gives_the_native_reference_result() {
     assert_eq!(z80["depth"], 1);
     // Text output: the usual lines plus the Z80's cycles.
     let (stdout, _) = succeeds(&["search", "--depth", "2", "--engine", "z80"]);
-    assert!(stdout.contains("info depth 2 "), "{stdout}");
-    assert!(stdout.contains("bestmove "), "{stdout}");
-    assert!(stdout.contains(" MHz (zx-spectrum)"), "{stdout}");
+    common::assert_contains(
+        "search",
+        &stdout,
+        &["info depth 2 ", "bestmove ", " MHz (zx-spectrum)"],
+    );
 }
 
 /// While `roms-src/6502/engine.asm` is not in the tree, every command asked for the 6502
@@ -202,139 +186,68 @@ fn an_absent_port_is_a_clear_error_on_every_command() {
         eprintln!("skipped: the 6502 sources are present");
         return;
     }
-    for args in [
-        &["perft", "--cpu", "6502", "--depth", "1"][..],
-        &["search", "--cpu", "6502", "--depth", "1"][..],
-        &["search", "--engine", "6502", "--depth", "1"][..],
-        &["uci", "--cpu", "6502"][..],
-        &["bench", "--cpu", "6502"][..],
-        &["bench", "--cpu", "z80,6502"][..],
-        &["compare", "--cpu", "6502"][..],
-        &["play", "--cpu", "6502"][..],
-        &["gen-tables", "--cpu", "6502", "--check"][..],
-    ] {
-        let (ok, _, stderr) = kempelen(args);
-        assert!(!ok, "{args:?} should fail");
-        assert!(
-            stderr.contains("the 6502 build's sources are not in this tree"),
-            "{args:?}: {stderr}"
-        );
-    }
+    let absent = "the 6502 build's sources are not in this tree";
+    refusals(&[
+        ("perft --cpu 6502 --depth 1", absent),
+        ("search --cpu 6502 --depth 1", absent),
+        ("search --engine 6502 --depth 1", absent),
+        ("uci --cpu 6502", absent),
+        ("bench --cpu 6502", absent),
+        ("bench --cpu z80,6502", absent),
+        ("compare --cpu 6502", absent),
+        ("play --cpu 6502", absent),
+        ("gen-tables --cpu 6502 --check", absent),
+    ]);
 }
 
 #[test]
 fn the_z80_engine_refuses_what_it_cannot_do() {
-    for (args, message) in [
+    refusals(&[
         (
-            &[
-                "search",
-                "--depth",
-                "3",
-                "--engine",
-                "z80",
-                "--profile",
-                "full",
-            ][..],
+            "search --depth 3 --engine z80 --profile full",
             "reference profile only",
         ),
+        ("search --depth 33 --engine z80", "depths 1 to 32"),
         (
-            &["search", "--depth", "33", "--engine", "z80"][..],
-            "depths 1 to 32",
-        ),
-        (
-            &["search", "--nodes", "5000000000", "--engine", "z80"][..],
+            "search --nodes 5000000000 --engine z80",
             "at most 4294967295",
         ),
+        ("search --depth 2 --engine z80 --machine c64", "not a Z80"),
         (
-            &[
-                "search",
-                "--depth",
-                "2",
-                "--engine",
-                "z80",
-                "--machine",
-                "c64",
-            ][..],
-            "not a Z80",
-        ),
-        (
-            &[
-                "search",
-                "--depth",
-                "2",
-                "--engine",
-                "z80",
-                "--machine",
-                "pdp-11",
-            ][..],
+            "search --depth 2 --engine z80 --machine pdp-11",
             "unknown machine",
         ),
         (
-            &["search", "--depth", "2", "--machine", "trs-80"][..],
+            "search --depth 2 --machine trs-80",
             "--cpu z80 or --cpu 6502",
         ),
-        (
-            &["perft", "--depth", "256", "--engine", "z80"][..],
-            "depth 255 at most",
-        ),
-        (
-            &["uci", "--engine", "z80", "--profile", "full"][..],
-            "reference profile only",
-        ),
-        (&["uci", "--realtime"][..], "--cpu z80 or --cpu 6502"),
-        (&["bench", "--svg", "x.svg"][..], "add --cpu z80"),
-        (
-            &["bench", "--cpu", "z80", "--profile", "full"][..],
-            "reference profile only",
-        ),
-        (
-            &["bench", "--cpu", "z80", "--depth", "0"][..],
-            "depths 1 to 32",
-        ),
-        (
-            &["bench", "--cpu", "z80", "--ram-depth", "40"][..],
-            "depths 1 to 32",
-        ),
-        // Perft descends its first line to the full depth: with the 218-move position's long
-        // move lists the frame area is full long before ply 255 (ALGORITHM.md section 10).
-        (
-            &[
-                "perft",
-                "--engine",
-                "z80",
-                "--depth",
-                "255",
-                "--fen",
-                "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1",
-            ][..],
-            "status 5 (search stack overflow)",
-        ),
-    ] {
-        let (ok, _, stderr) = kempelen(args);
-        assert!(!ok, "{args:?} should fail");
-        assert!(stderr.contains(message), "{args:?}: {stderr}");
-    }
+        ("perft --depth 256 --engine z80", "depth 255 at most"),
+        ("uci --engine z80 --profile full", "reference profile only"),
+        ("uci --realtime", "--cpu z80 or --cpu 6502"),
+        ("bench --svg x.svg", "add --cpu z80"),
+        ("bench --cpu z80 --profile full", "reference profile only"),
+        ("bench --cpu z80 --depth 0", "depths 1 to 32"),
+        ("bench --cpu z80 --ram-depth 40", "depths 1 to 32"),
+    ]);
+    // Perft descends its first line to the full depth: with the 218-move position's long
+    // move lists the frame area is full long before ply 255 (ALGORITHM.md section 10).
+    let fen = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
+    fails_with(
+        &["perft", "--engine", "z80", "--depth", "255", "--fen", fen],
+        &["status 5 (search stack overflow)"],
+    );
 }
 
 #[test]
 fn compare_reads_standard_epd_opcodes_and_clocks() {
-    let dir = temp_dir("compare-epd");
-    let file = dir.join("std.epd");
-    std::fs::write(
-        &file,
+    let dir = Scratch::new("compare-epd");
+    let file = dir.file(
+        "std.epd",
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - c0 \"x; y\"; bm Bb5; \
          am a3; id \"ruy\"; hmvc 2; fmvn 3; ce 35; acd 12; pv Bb5 a6;\n\
          R6k/8/6K1/8/8/8/8/8 b - -; id \"mated\";\n",
-    )
-    .unwrap();
-    let v = json(&[
-        "compare",
-        "--suite",
-        file.to_str().unwrap(),
-        "--depth",
-        "2",
-        "--json",
-    ]);
+    );
+    let v = json(&["compare", "--suite", arg(&file), "--depth", "2", "--json"]);
     assert_eq!(v["agree"], 2);
     assert_eq!(
         v["results"][0]["fen"],
@@ -343,13 +256,10 @@ fn compare_reads_standard_epd_opcodes_and_clocks() {
     assert_eq!(v["results"][1]["z80"]["best"], "-");
     assert_eq!(v["results"][1]["z80"]["score"], -32000);
     std::fs::write(&file, "8/8/8/8/8/8/8/K6k w - -; hmvc -3;\n").unwrap();
-    let stderr = fails(&["compare", "--suite", file.to_str().unwrap()]);
-    assert!(stderr.contains("std.epd:1:"), "{stderr}");
-    assert!(
-        stderr.contains("`hmvc` needs a non-negative number"),
-        "{stderr}"
+    fails_with(
+        &["compare", "--suite", arg(&file)],
+        &["std.epd:1:", "`hmvc` needs a non-negative number"],
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The bench's figures on two small suites, checked against searches run here through the
@@ -358,23 +268,19 @@ fn compare_reads_standard_epd_opcodes_and_clocks() {
 #[test]
 fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
     use kempelen_roms::{PortEngine, bench, console::ConsoleRom, port};
-    let dir = temp_dir("bench-z80");
-    let speed_suite = dir.join("speed.epd");
-    std::fs::write(
-        &speed_suite,
+    let dir = Scratch::new("bench-z80");
+    let speed_suite = dir.file(
+        "speed.epd",
         "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1; id \"pos3\";\n\
          R6k/8/6K1/8/8/8/8/8 b - -; id \"mated\";\n\
          7k/8/8/8/8/1Q6/8/K7 w - -; moves \"b3b2 h8g8 b2b3 g8h8\"; id \"repeat\";\n",
-    )
-    .unwrap();
-    let ram_suite = dir.join("ram.epd");
-    std::fs::write(
-        &ram_suite,
+    );
+    let ram_suite = dir.file(
+        "ram.epd",
         "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1; id \"castling\";\n\
          R6k/8/6K1/8/8/8/8/8 b - -; id \"mated\";\n\
          8/5pk1/6p1/8/4P3/5PK1/8/8 w - - 0 1; id \"pawns\";\n",
-    )
-    .unwrap();
+    );
     let svg = dir.join("bench.svg");
     let v = json(&[
         "bench",
@@ -383,15 +289,15 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
         "--depth",
         "3",
         "--suite",
-        speed_suite.to_str().unwrap(),
+        arg(&speed_suite),
         "--ram-depth",
         "3",
         "--ram-suite",
-        ram_suite.to_str().unwrap(),
+        arg(&ram_suite),
         "--machine",
         "trs-80",
         "--svg",
-        svg.to_str().unwrap(),
+        arg(&svg),
         "--json",
     ]);
     let z80 = PortEngine::assemble(&port::Z80).unwrap();
@@ -549,7 +455,6 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
         "{texts}"
     );
     assert!(!marked("jupiter-3"), "{texts}");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Sends `input` to `kempelen uci` with `args`, returns what it printed and how long it took.
@@ -570,23 +475,18 @@ fn uci_with_the_z80_engine_follows_the_protocol() {
          position startpos moves e2e4\ngo nodes 400\n\
          position startpos\ngo movetime 2000\nquit\n",
     );
-    assert!(
-        text.contains("id name Kempelen") && text.contains("Z80 reference, trs-80 at 1.774 MHz"),
-        "{text}"
+    common::assert_contains(
+        "uci",
+        &text,
+        &[
+            "id name Kempelen",
+            "Z80 reference, trs-80 at 1.774 MHz",
+            "option name Profile type combo default reference var reference",
+            "info string error: setoption: invalid value 'full' for option 'Profile': the Z80 build runs the reference profile only",
+            "info string error: setoption: unknown option 'Hash'",
+            "readyok",
+        ],
     );
-    assert!(
-        text.contains("option name Profile type combo default reference var reference"),
-        "{text}"
-    );
-    assert!(
-        text.contains("info string error: setoption: invalid value 'full' for option 'Profile': the Z80 build runs the reference profile only"),
-        "{text}"
-    );
-    assert!(
-        text.contains("info string error: setoption: unknown option 'Hash'"),
-        "{text}"
-    );
-    assert!(text.contains("readyok"), "{text}");
     // go mate 40 asks for depth 80: the Z80 engine takes it as "as deep as it goes" (32); the
     // node limit ends the search (a `position` sent during a bounded search waits for its
     // `bestmove`), and the mate in one is found at depth 1.
@@ -596,26 +496,23 @@ fn uci_with_the_z80_engine_follows_the_protocol() {
     assert!(best[0].starts_with("bestmove a1a8"), "{text}");
     // The node limit and the 2 s of emulated time at 1.774 MHz give what the native
     // reference gives (`kempelen search`) for the same limits.
-    let native = json(&["search", "--nodes", "400", "--moves", "e2e4", "--json"]);
-    assert!(
-        best[1].starts_with(&format!("bestmove {}", native["best"].as_str().unwrap())),
-        "{text}"
+    plays_as_search(best[1], "--nodes 400 --moves e2e4", &text);
+    let timed = plays_as_search(
+        best[2],
+        "--movetime 2000 --engine z80 --machine trs-80",
+        &text,
     );
-    let timed = json(&[
-        "search",
-        "--movetime",
-        "2000",
-        "--engine",
-        "z80",
-        "--machine",
-        "trs-80",
-        "--json",
-    ]);
     assert!(timed["time_ms"].as_f64().unwrap() <= 2000.0, "{timed}");
-    assert!(
-        best[2].starts_with(&format!("bestmove {}", timed["best"].as_str().unwrap())),
-        "{text}"
-    );
+}
+
+/// The `bestmove` line `best` (of the UCI session `text`) names the move `kempelen search
+/// OPTIONS --json` plays: its report.
+#[track_caller]
+fn plays_as_search(best: &str, options: &str, text: &str) -> serde_json::Value {
+    let v = json(&[&["search"], &common::words(options)[..], &["--json"]].concat());
+    let expected = format!("bestmove {}", v["best"].as_str().unwrap());
+    assert!(best.starts_with(&expected), "{options}: {text}");
+    v
 }
 
 #[test]
@@ -639,7 +536,7 @@ fn uci_realtime_takes_the_machines_time() {
 /// that names the option.
 #[test]
 fn compare_exits_non_zero_when_a_changed_z80_engine_disagrees() {
-    let dir = temp_dir("compare-changed");
+    let dir = Scratch::new("compare-changed");
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("roms-src/z80");
     for f in std::fs::read_dir(&src).unwrap() {
         let path = f.unwrap().path();
@@ -650,33 +547,24 @@ fn compare_exits_non_zero_when_a_changed_z80_engine_disagrees() {
             std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
         }
     }
-    let suite = dir.join("two.epd");
-    std::fs::write(
-        &suite,
+    let suite = dir.file(
+        "two.epd",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1; id \"start\";\n\
          8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1; id \"rook endgame\";\n",
-    )
-    .unwrap();
+    );
     let main = dir.join("engine.asm");
-    let args = |main: &str| {
-        [
+    let run = |main: &str| {
+        kempelen(&[
             "compare",
             "--suite",
-            suite.to_str().unwrap(),
+            arg(&suite),
             "--depth",
             "2",
             "--z80-source",
-        ]
-        .iter()
-        .map(|s| s.to_string())
-        .chain([main.to_string()])
-        .collect::<Vec<_>>()
+            main,
+        ])
     };
-    let run = |main: &str| {
-        let a = args(main);
-        kempelen(&a.iter().map(String::as_str).collect::<Vec<_>>())
-    };
-    let (ok, stdout, stderr) = run(main.to_str().unwrap());
+    let (ok, stdout, stderr) = run(arg(&main));
     assert!(ok, "{stdout}{stderr}");
     assert!(stdout.contains("2/2 positions agree"), "{stdout}");
 
@@ -688,7 +576,7 @@ fn compare_exits_non_zero_when_a_changed_z80_engine_disagrees() {
         "tables.inc has no material line `{values}`"
     );
     std::fs::write(&tables, text.replace(values, &values.replace("$64", "$6E"))).unwrap();
-    let (ok, stdout, _) = run(main.to_str().unwrap());
+    let (ok, stdout, _) = run(arg(&main));
     assert!(!ok, "a disagreement must fail: {stdout}");
     assert!(
         stdout.contains("DIFF") && stdout.contains("rook endgame"),
@@ -697,85 +585,44 @@ fn compare_exits_non_zero_when_a_changed_z80_engine_disagrees() {
     assert!(stdout.contains("1/2 positions agree"), "{stdout}");
 
     let missing = dir.join("nothing.asm");
-    let (ok, _, stderr) = run(missing.to_str().unwrap());
-    assert!(!ok && stderr.contains("--source"), "{stderr}");
-    assert!(stderr.contains("not found"), "{stderr}");
-    let _ = std::fs::remove_dir_all(&dir);
+    let (ok, _, stderr) = run(arg(&missing));
+    assert!(!ok, "{stderr}");
+    common::assert_contains("a missing source", &stderr, &["--source", "not found"]);
 }
 
 #[test]
 fn max_cycles_bounds_every_z80_command() {
     // perft 3 from the start position needs 28 million T-states: a budget of ten million
     // stops perft 4 with the machine's report, naming the budget.
-    let (ok, _, err) = kempelen(&[
-        "perft",
-        "--engine",
-        "z80",
-        "--depth",
-        "4",
-        "--max-cycles",
-        "1000000",
-    ]);
-    assert!(!ok);
-    assert!(
-        err.contains("cycle budget of 1000000 cycles exceeded"),
-        "{err}"
-    );
+    refusals(&[(
+        "perft --engine z80 --depth 4 --max-cycles 1000000",
+        "cycle budget of 1000000 cycles exceeded",
+    )]);
     // The same budget is plenty for perft 2 (exact count, as without the option).
-    let (out, _) = succeeds(&[
-        "perft",
-        "--engine",
-        "z80",
-        "--depth",
-        "2",
-        "--max-cycles",
-        "10000000",
-    ]);
+    let (out, _) = succeeds(&common::words(
+        "perft --engine z80 --depth 2 --max-cycles 10000000",
+    ));
     assert!(out.contains("perft 2 = 400"), "{out}");
-    // A search gives up between slices once past the budget.
-    let (ok, _, err) = kempelen(&[
-        "search",
-        "--engine",
-        "z80",
-        "--depth",
-        "5",
-        "--max-cycles",
-        "5000000",
+    refusals(&[
+        // A search gives up between slices once past the budget.
+        (
+            "search --engine z80 --depth 5 --max-cycles 5000000",
+            "did not finish within 5000000 cycles",
+        ),
+        (
+            "search --engine z80 --depth 2 --max-cycles 0",
+            "--max-cycles 0",
+        ),
     ]);
-    assert!(!ok);
-    assert!(
-        err.contains("did not finish within 5000000 cycles"),
-        "{err}"
-    );
-    let (ok, _, err) = kempelen(&[
-        "search",
-        "--engine",
-        "z80",
-        "--depth",
-        "2",
-        "--max-cycles",
-        "0",
-    ]);
-    assert!(!ok);
-    assert!(err.contains("--max-cycles 0"), "{err}");
     // compare reports the run that ran out in its row, goes on, and exits non-zero.
-    let dir = temp_dir("max_cycles");
-    let suite = dir.join("two.epd");
-    std::fs::write(
-        &suite,
+    let dir = Scratch::new("max_cycles");
+    let suite = dir.file(
+        "two.epd",
         "4k3/8/8/8/8/8/8/4K2R w K - 0 1; id \"small\";\n\
          r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1; id \"kiwipete\";\n",
-    )
-    .unwrap();
-    let (ok, out, _) = kempelen(&[
-        "compare",
-        "--suite",
-        suite.to_str().unwrap(),
-        "--depth",
-        "2",
-        "--max-cycles",
-        "3000000",
-    ]);
+    );
+    let compare = ["compare", "--suite", arg(&suite), "--depth", "2"];
+    let (ok, out, _) = kempelen(&[&compare[..], &["--max-cycles", "3000000"]].concat());
     assert!(!ok, "{out}");
     assert!(out.lines().any(|l| l.starts_with("ok ")), "{out}");
     assert!(
@@ -784,9 +631,7 @@ fn max_cycles_bounds_every_z80_command() {
             && l.contains("cycle budget")),
         "{out}"
     );
-    let (ok, _, err) = kempelen(&["compare", "--cpu", "z80", "--machine", "c64"]);
-    assert!(!ok);
-    assert!(err.contains("not a Z80"), "{err}");
+    refusals(&[("compare --cpu z80 --machine c64", "not a Z80")]);
 }
 
 /// Drops the fields that measure time (`time`, `nps`: emulated time on the 8-bit engine, the
@@ -821,17 +666,9 @@ fn search_on_the_z80_prints_the_native_info_lines_plus_cycles() {
         ),
         ("7k/8/6K1/8/8/8/8/R7 w - - 0 1", "4"),
     ] {
-        let (native, _) = succeeds(&[
-            "search",
-            "--depth",
-            depth,
-            "--profile",
-            "reference",
-            "--fen",
-            fen,
-        ]);
-        let (ok, z80, err) = kempelen(&["search", "--depth", depth, "--cpu", "z80", "--fen", fen]);
-        assert!(ok, "{err}");
+        let search = ["search", "--depth", depth, "--fen", fen];
+        let (native, _) = succeeds(&[&search[..], &["--profile", "reference"]].concat());
+        let (z80, _) = succeeds(&[&search[..], &["--cpu", "z80"]].concat());
         let info = |text: &str| -> Vec<String> {
             text.lines()
                 .filter(|l| l.starts_with("info "))
@@ -863,33 +700,17 @@ fn uci_options_ponderhit_and_a_node_limit_too_big_for_the_z80() {
          position startpos\ngo nodes 99999999999\nisready\n\
          go ponder\nponderhit\nisready\nquit\n",
     );
-    assert!(
-        text.contains(
-            "option name Machine type combo default zx-spectrum var zx-spectrum var zx-spectrum-16k var trs-80"
-        ),
-        "{text}"
-    );
-    assert!(
-        text.contains("option name Timing type combo default machine var machine var cpu"),
-        "{text}"
-    );
-    assert!(
-        text.contains("option name Realtime type check default false\n"),
-        "{text}"
-    );
-    assert!(
-        text.contains("info string error: setoption: invalid value 'c64' for option 'Machine'"),
-        "{text}"
-    );
-    assert!(
-        text.contains("invalid value 'maybe' for option 'Realtime'"),
-        "{text}"
-    );
-    assert!(
-        text.contains(
-            "info string error: go: nodes 99999999999: the Z80 engine's node limit is at most 4294967295"
-        ),
-        "{text}"
+    common::assert_contains(
+        "uci",
+        &text,
+        &[
+            "option name Machine type combo default zx-spectrum var zx-spectrum var zx-spectrum-16k var trs-80",
+            "option name Timing type combo default machine var machine var cpu",
+            "option name Realtime type check default false\n",
+            "info string error: setoption: invalid value 'c64' for option 'Machine'",
+            "invalid value 'maybe' for option 'Realtime'",
+            "info string error: go: nodes 99999999999: the Z80 engine's node limit is at most 4294967295",
+        ],
     );
     // The refused go is answered with the null move; the engine answers isready, then the
     // ponder search, which ponderhit ends (after its first iteration) with a bestmove.
@@ -907,23 +728,12 @@ fn uci_options_ponderhit_and_a_node_limit_too_big_for_the_z80() {
         .filter(|l| l.starts_with("bestmove") && *l != "bestmove 0000")
         .collect();
     assert_eq!(best.len(), 1, "{text}");
-    let native = json(&["search", "--depth", "1", "--profile", "reference", "--json"]);
-    assert!(
-        best[0].starts_with(&format!("bestmove {}", native["best"].as_str().unwrap())),
-        "{text}"
-    );
+    plays_as_search(best[0], "--depth 1 --profile reference", &text);
     // The ponder search ran at the TRS-80's clock: its first iteration took the emulated time
     // `search --machine trs-80` reports for depth 1.
-    let at_trs80 = json(&[
-        "search",
-        "--depth",
-        "1",
-        "--cpu",
-        "z80",
-        "--machine",
-        "trs-80",
-        "--json",
-    ]);
+    let at_trs80 = json(&common::words(
+        "search --depth 1 --cpu z80 --machine trs-80 --json",
+    ));
     let ms = at_trs80["time_ms"].as_f64().unwrap().floor() as u64;
     let d1 = lines
         .iter()
@@ -951,15 +761,13 @@ kempelen_roms::port_tests!(
         for key in ["best", "score", "nodes", "pv"] {
             assert_eq!(v[key], native[key], "{cpu}: {key}");
         }
-        let dir = temp_dir(&format!("every-command-{cpu}"));
-        let suite = dir.join("two.epd");
-        std::fs::write(
-            &suite,
+        let dir = Scratch::new(&format!("every-command-{cpu}"));
+        let suite = dir.file(
+            "two.epd",
             "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1; id \"pos3\"; bm b4b1;\n\
          7k/8/6K1/8/8/8/8/R7 w - - 0 1; id \"mate\"; bm Ra8#;\n",
-        )
-        .unwrap();
-        let suite = suite.to_str().unwrap();
+        );
+        let suite = arg(&suite);
         let (out, _) = succeeds(&["compare", "--cpu", cpu, "--suite", suite, "--depth", "3"]);
         assert!(out.contains("2/2 positions agree at depth 3"), "{out}");
         assert!(out.contains("mate 1"), "mates print as `mate N`: {out}");
@@ -997,6 +805,5 @@ kempelen_roms::port_tests!(
             assert!(ok && out.contains("Kempelen plays "), "{cpu}: {out}{err}");
             assert!(err.contains(machine.id), "{err}");
         }
-        let _ = std::fs::remove_dir_all(&dir);
     }
 );

@@ -6,15 +6,39 @@
 
 mod common;
 
-use common::{json, kempelen, succeeds};
+use common::{arg, fails_with, json, kempelen, refusals, succeeds, words};
 use kempelen_engine::{Game, GameStatus};
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+/// `name` in the scratch folder these tests share.
 fn temp(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("kempelen-tournament-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join(name)
+    common::scratch("tournament").join(name)
+}
+
+/// `kempelen tournament PLAYERS-AND-OPTIONS --json` (the words of `line`), which must succeed:
+/// the report.
+fn tournament(line: &str) -> Value {
+    json(&[&["tournament"], &words(line)[..], &["--json"]].concat())
+}
+
+/// [`tournament`] with `--pgn pgn`.
+fn tournament_to(pgn: &Path, line: &str) -> Value {
+    json(
+        &[
+            &["tournament"],
+            &words(line)[..],
+            &["--json", "--pgn", arg(pgn)],
+        ]
+        .concat(),
+    )
+}
+
+/// Two games of the reference against `engine` at 100 nodes a move ([`tournament`]), `more`
+/// options added.
+fn against(engine: &str, more: &[&str]) -> Value {
+    let players = [&["tournament", "reference", engine][..], more].concat();
+    json(&[&players[..], &["--nodes", "100", "--games", "2", "--json"]].concat())
 }
 
 /// A fake UCI engine as a shell script: handshake, then `reply` to every `go` (nothing for
@@ -105,19 +129,10 @@ fn parse_pgn(text: &str) -> Vec<PgnGame> {
 #[test]
 fn round_robin_totals_pgn_and_crosstable_agree() {
     let pgn = temp("rr.pgn");
-    let v = json(&[
-        "tournament",
-        "reference",
-        "full:Hash=1",
-        "reference-no-quiescence",
-        "--nodes",
-        "300",
-        "--games",
-        "2",
-        "--json",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+    let v = tournament_to(
+        &pgn,
+        "reference full:Hash=1 reference-no-quiescence --nodes 300 --games 2",
+    );
     let games = v["games"].as_array().unwrap();
     assert_eq!(games.len(), 6, "three pairings of two games");
     // Every player: wins + draws + losses = games = 4, points add up to the games played.
@@ -185,26 +200,18 @@ fn round_robin_totals_pgn_and_crosstable_agree() {
 
 #[test]
 fn text_output_has_crosstable_ratings_and_anchor() {
-    let (stdout, stderr) = succeeds(&[
+    let (stdout, stderr) = succeeds(&words(
+        "tournament a=reference b=reference-no-killers --nodes 200 --games 2 --anchor a=1500",
+    ));
+    common::assert_contains(
         "tournament",
-        "a=reference",
-        "b=reference-no-killers",
-        "--nodes",
-        "200",
-        "--games",
-        "2",
-        "--anchor",
-        "a=1500",
-    ]);
-    assert!(
-        stdout.contains("Round robin of 2 players, 2 games per pairing, 200 nodes/move"),
-        "{stdout}"
-    );
-    assert!(stdout.contains("1500 (anchor)"), "{stdout}");
-    assert!(stdout.contains("anchored at a = 1500"), "{stdout}");
-    assert!(
-        stdout.contains("Pairings (first player's view):"),
-        "{stdout}"
+        &stdout,
+        &[
+            "Round robin of 2 players, 2 games per pairing, 200 nodes/move",
+            "1500 (anchor)",
+            "anchored at a = 1500",
+            "Pairings (first player's view):",
+        ],
     );
     // Not a terminal: no progress line on stderr.
     assert!(stderr.is_empty(), "{stderr}");
@@ -212,20 +219,10 @@ fn text_output_has_crosstable_ratings_and_anchor() {
 
 #[test]
 fn gauntlet_plays_only_the_first_player() {
-    let v = json(&[
-        "tournament",
-        "--gauntlet",
-        "reference",
-        "reference-no-null",
-        "reference-no-mvv-lva",
-        "--nodes",
-        "200",
-        "--games",
-        "2",
-        "--concurrency",
-        "2",
-        "--json",
-    ]);
+    let v = tournament(
+        "--gauntlet reference reference-no-null reference-no-mvv-lva --nodes 200 --games 2 \
+         --concurrency 2",
+    );
     let games = v["games"].as_array().unwrap();
     assert_eq!(games.len(), 4);
     for g in games {
@@ -243,16 +240,13 @@ fn gauntlet_plays_only_the_first_player() {
 #[test]
 fn kempelen_itself_as_an_external_uci_engine() {
     let cmd = format!("ext=uci:{} uci", env!("CARGO_BIN_EXE_kempelen"));
-    let v = json(&[
-        "tournament",
-        "reference",
-        &cmd,
-        "--nodes",
-        "300",
-        "--games",
-        "2",
-        "--json",
-    ]);
+    let v = json(
+        &[
+            &["tournament", "reference", &cmd][..],
+            &words("--nodes 300 --games 2 --json"),
+        ]
+        .concat(),
+    );
     // The same algorithm at the same nodes, once native and once over UCI: the games mirror
     // each other, so each side scores exactly 1 of 2.
     let players = v["players"].as_array().unwrap();
@@ -271,18 +265,7 @@ fn fairymax_over_xboard_if_installed() {
         eprintln!("skipped: {path} is not installed (apt-get install fairymax)");
         return;
     }
-    let v = json(&[
-        "tournament",
-        "reference",
-        "xboard:/usr/games/fairymax",
-        "--depth",
-        "2",
-        "--games",
-        "2",
-        "--max-plies",
-        "60",
-        "--json",
-    ]);
+    let v = tournament("reference xboard:/usr/games/fairymax --depth 2 --games 2 --max-plies 60");
     for g in v["games"].as_array().unwrap() {
         let kind = g["termination"]["kind"].as_str().unwrap();
         assert!(
@@ -304,17 +287,7 @@ fn forfeits(v: &Value) -> Vec<String> {
 
 #[test]
 fn illegal_garbage_and_silent_engines_forfeit_with_the_reason() {
-    let liar = fake_uci("liar", Some("bestmove e2e5"));
-    let v = json(&[
-        "tournament",
-        "reference",
-        &liar,
-        "--nodes",
-        "100",
-        "--games",
-        "2",
-        "--json",
-    ]);
+    let v = against(&fake_uci("liar", Some("bestmove e2e5")), &[]);
     for f in forfeits(&v) {
         assert!(f.contains("illegal_move") && f.contains("e2e5"), "{f}");
     }
@@ -324,17 +297,7 @@ fn illegal_garbage_and_silent_engines_forfeit_with_the_reason() {
         (Some("reference"), Some(2.0))
     );
 
-    let babbler = fake_uci("babbler", Some("bestmove banana"));
-    let v = json(&[
-        "tournament",
-        "reference",
-        &babbler,
-        "--nodes",
-        "100",
-        "--games",
-        "2",
-        "--json",
-    ]);
+    let v = against(&fake_uci("babbler", Some("bestmove banana")), &[]);
     for f in forfeits(&v) {
         assert!(
             f.contains("engine_failure") && f.contains("'banana' is not a move"),
@@ -342,17 +305,7 @@ fn illegal_garbage_and_silent_engines_forfeit_with_the_reason() {
         );
     }
 
-    let crasher = fake_uci("crasher", Some("exit"));
-    let v = json(&[
-        "tournament",
-        "reference",
-        &crasher,
-        "--nodes",
-        "100",
-        "--games",
-        "2",
-        "--json",
-    ]);
+    let v = against(&fake_uci("crasher", Some("exit")), &[]);
     for f in forfeits(&v) {
         assert!(
             f.contains("engine exited while waiting for 'bestmove'"),
@@ -360,19 +313,7 @@ fn illegal_garbage_and_silent_engines_forfeit_with_the_reason() {
         );
     }
 
-    let silent = fake_uci("silent", None);
-    let v = json(&[
-        "tournament",
-        "reference",
-        &silent,
-        "--nodes",
-        "100",
-        "--games",
-        "2",
-        "--move-timeout",
-        "0.5",
-        "--json",
-    ]);
+    let v = against(&fake_uci("silent", None), &["--move-timeout", "0.5"]);
     for f in forfeits(&v) {
         assert!(f.contains("no 'bestmove' within the time limit"), "{f}");
     }
@@ -380,73 +321,48 @@ fn illegal_garbage_and_silent_engines_forfeit_with_the_reason() {
 
 #[test]
 fn bad_input_is_refused_with_a_reason() {
-    let cases: &[(&[&str], &str)] = &[
-        (&["tournament", "reference"], "at least two players"),
+    refusals(&[
+        ("tournament reference", "at least two players"),
         (
-            &["tournament", "reference", "nosuch"],
+            "tournament reference nosuch",
             "bad player 'nosuch': unknown profile",
         ),
         (
-            &["tournament", "reference", "reference"],
+            "tournament reference reference",
             "two players are called 'reference'",
         ),
         (
-            &["tournament", "reference", "uci:/nonexistent/engine"],
+            "tournament reference uci:/nonexistent/engine",
             "cannot start '/nonexistent/engine'",
         ),
         (
-            &[
-                "tournament",
-                "reference",
-                "xboard:fairymax",
-                "--nodes",
-                "100",
-            ],
+            "tournament reference xboard:fairymax --nodes 100",
             "no fixed-node search",
         ),
+        ("tournament reference full --tc x+1", "--tc 'x+1'"),
         (
-            &["tournament", "reference", "full", "--tc", "x+1"],
-            "--tc 'x+1'",
-        ),
-        (
-            &["tournament", "reference", "full", "--anchor", "zz=100"],
+            "tournament reference full --anchor zz=100",
             "no player 'zz'",
         ),
         (
-            &["tournament", "reference", "full", "--depth", "0"],
+            "tournament reference full --depth 0",
             "--depth 0: the depth must be at least 1",
         ),
         (
-            &[
-                "tournament",
-                "reference",
-                "full",
-                "--openings",
-                "/nonexistent.epd",
-            ],
+            "tournament reference full --openings /nonexistent.epd",
             "reading opening file '/nonexistent.epd'",
         ),
-    ];
-    for (args, expected) in cases {
-        let (ok, _, stderr) = kempelen(args);
-        assert!(!ok, "{args:?} succeeded");
-        assert!(stderr.contains(expected), "{args:?}: {stderr}");
-    }
+    ]);
     let epd = temp("bad.epd");
     std::fs::write(
         &epd,
         "# openings\nrnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - c0 \"e5\";\n",
     )
     .unwrap();
-    let (ok, _, stderr) = kempelen(&[
-        "tournament",
-        "reference",
-        "full",
-        "--openings",
-        epd.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(stderr.contains("bad.epd:2: c0 move 'e5'"), "{stderr}");
+    fails_with(
+        &["tournament", "reference", "full", "--openings", arg(&epd)],
+        &["bad.epd:2: c0 move 'e5'"],
+    );
 }
 
 /// A UCI engine as a shell script that answers the handshake and runs `on_go` for every `go`;
@@ -501,17 +417,13 @@ fn reasons_of(v: &Value, name: &str) -> Vec<String> {
 /// Two games of the reference against `engines` (a gauntlet) at 100 nodes, a move timeout of
 /// 1 s, under the memory limit; the command must succeed.
 fn gauntlet_of(engines: &[&str]) -> Value {
-    let mut args = vec!["tournament", "--gauntlet", "reference"];
-    args.extend_from_slice(engines);
-    args.extend_from_slice(&[
-        "--nodes",
-        "100",
-        "--games",
-        "2",
-        "--move-timeout",
-        "1",
-        "--json",
-    ]);
+    let options = words("--nodes 100 --games 2 --move-timeout 1 --json");
+    let args = [
+        &["tournament", "--gauntlet", "reference"][..],
+        engines,
+        &options,
+    ]
+    .concat();
     let (ok, stdout, stderr) = kempelen_limited(&args);
     assert!(ok, "{stderr}");
     serde_json::from_str(&stdout).unwrap()
@@ -660,18 +572,7 @@ fn a_null_move_loses_with_the_engines_reason_in_the_pgn() {
         "",
         "echo 'info string error: the program faulted'; echo 'bestmove 0000'",
     );
-    let v = json(&[
-        "tournament",
-        "reference",
-        &quitter,
-        "--nodes",
-        "100",
-        "--games",
-        "2",
-        "--json",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+    let v = against(&quitter, &["--pgn", arg(&pgn)]);
     for r in reasons_of(&v, "quitter") {
         assert!(
             r.contains("no move ('bestmove 0000')")
@@ -719,31 +620,15 @@ fn games_by_round(text: &str) -> std::collections::BTreeMap<u64, String> {
 /// `kempelen ratings` gives the games and the standings of the tournament played at once.
 #[test]
 fn sharded_and_unsharded_tournaments_give_the_same_crosstable() {
-    let base = [
-        "tournament",
-        "reference",
-        "micromax",
-        "reference-no-killers",
-        "--nodes",
-        "150",
-        "--games",
-        "4",
-        "--max-plies",
-        "60",
-        "--json",
-    ];
+    let base = "reference micromax reference-no-killers --nodes 150 --games 4 --max-plies 60";
     let whole_pgn = temp("whole.pgn");
-    let mut args = base.to_vec();
-    args.extend(["--pgn", whole_pgn.to_str().unwrap()]);
-    let whole = json(&args);
+    let whole = tournament_to(&whole_pgn, base);
     assert_eq!(whole["games"].as_array().unwrap().len(), 12);
     let mut shard_files = Vec::new();
     for k in 1..=3 {
         let file = temp(&format!("shard{k}.pgn"));
         let shard = format!("{k}/3");
-        let mut args = base.to_vec();
-        args.extend(["--shard", &shard, "--pgn", file.to_str().unwrap()]);
-        let v = json(&args);
+        let v = tournament_to(&file, &format!("{base} --shard {shard}"));
         assert_eq!(v["games"].as_array().unwrap().len(), 4, "slice {k}");
         assert_eq!(v["shard"], shard.as_str());
         shard_files.push(file);
@@ -754,7 +639,7 @@ fn sharded_and_unsharded_tournaments_give_the_same_crosstable() {
     let merged = json(&ratings);
     assert_eq!(standings_of(&merged), standings_of(&whole));
     // The same from the unsharded PGN, and the games themselves are the same, round by round.
-    let from_whole = json(&["ratings", "--json", whole_pgn.to_str().unwrap()]);
+    let from_whole = json(&["ratings", "--json", arg(&whole_pgn)]);
     assert_eq!(standings_of(&from_whole), standings_of(&whole));
     let mut joined = std::collections::BTreeMap::new();
     for f in &shard_files {
@@ -765,49 +650,33 @@ fn sharded_and_unsharded_tournaments_give_the_same_crosstable() {
         games_by_round(&std::fs::read_to_string(&whole_pgn).unwrap())
     );
     // The text report is the same table too.
-    let (ok, text, err) = kempelen(&[
-        "ratings",
-        shard_files[0].to_str().unwrap(),
-        shard_files[1].to_str().unwrap(),
-        shard_files[2].to_str().unwrap(),
-    ]);
-    assert!(ok, "{err}");
+    let shard = |k: usize| arg(&shard_files[k]);
+    let (text, _) = succeeds(&["ratings", shard(0), shard(1), shard(2)]);
     assert!(
         text.starts_with("3 players, 12 games from 3 PGN files"),
         "{text}"
     );
     // A slice given twice is refused: its games would count twice.
-    let (ok, _, err) = kempelen(&[
-        "ratings",
-        shard_files[0].to_str().unwrap(),
-        shard_files[0].to_str().unwrap(),
-    ]);
-    assert!(!ok && err.contains("the same game"), "{err}");
+    fails_with(&["ratings", shard(0), shard(0)], &["the same game"]);
 }
 
 #[test]
 fn ratings_refuses_bad_pgn_with_the_place() {
     let bad = temp("bad.pgn");
     std::fs::write(&bad, "[Event \"x\"]\n[White \"a\n1. e4 1-0\n").unwrap();
-    let (ok, _, err) = kempelen(&["ratings", bad.to_str().unwrap()]);
-    assert!(!ok);
-    assert!(
-        err.contains("bad.pgn:2:10: tag White: the value does not end"),
-        "{err}"
+    fails_with(
+        &["ratings", arg(&bad)],
+        &["bad.pgn:2:10: tag White: the value does not end"],
     );
-    let (ok, _, err) = kempelen(&["ratings", "/nonexistent.pgn"]);
-    assert!(!ok && err.contains("/nonexistent.pgn"), "{err}");
-    let (ok, _, err) = kempelen(&["ratings", "/dev/zero"]);
-    assert!(
-        !ok && err.contains("'/dev/zero' is larger than 64 MiB"),
-        "{err}"
-    );
+    refusals(&[
+        ("ratings /nonexistent.pgn", "/nonexistent.pgn"),
+        ("ratings /dev/zero", "'/dev/zero' is larger than 64 MiB"),
+    ]);
     let empty = temp("empty.pgn");
     std::fs::write(&empty, "[Event \"x\"]\n1. e4 *\n").unwrap();
-    let (ok, _, err) = kempelen(&["ratings", empty.to_str().unwrap()]);
-    assert!(
-        !ok && err.contains("no finished games") && err.contains("1 unfinished"),
-        "{err}"
+    fails_with(
+        &["ratings", arg(&empty)],
+        &["no finished games", "1 unfinished"],
     );
 }
 
@@ -815,17 +684,9 @@ fn ratings_refuses_bad_pgn_with_the_place() {
 /// pairings never print an infinity or a margin of 0.
 #[test]
 fn crosstable_and_pairings_read_as_they_mean() {
-    let (ok, stdout, stderr) = kempelen(&[
-        "tournament",
-        "reference",
-        "tartan",
-        "micromax",
-        "--nodes",
-        "300",
-        "--games",
-        "2",
-    ]);
-    assert!(ok, "{stderr}");
+    let (stdout, _) = succeeds(&words(
+        "tournament reference tartan micromax --nodes 300 --games 2",
+    ));
     let table: Vec<&str> = stdout
         .lines()
         .skip_while(|l| !l.trim_start().starts_with('#'))
@@ -848,35 +709,20 @@ fn an_output_that_is_an_input_is_refused() {
     let epd = temp("op.epd");
     let text = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - id \"e4\";\n";
     std::fs::write(&epd, text).unwrap();
-    let (ok, _, err) = kempelen(&[
-        "tournament",
-        "reference",
-        "full",
-        "--nodes",
-        "100",
-        "--openings",
-        epd.to_str().unwrap(),
-        "--pgn",
-        epd.to_str().unwrap(),
-    ]);
-    assert!(!ok);
-    assert!(
-        err.contains("--pgn") && err.contains("that is the input"),
-        "{err}"
+    let players = ["tournament", "reference", "full", "--nodes", "100"];
+    fails_with(
+        &[&players[..], &["--openings", arg(&epd), "--pgn", arg(&epd)]].concat(),
+        &["--pgn", "that is the input"],
     );
     assert_eq!(std::fs::read_to_string(&epd).unwrap(), text);
     // An engine's script too.
     let engine = scripted_uci("victim", "", "echo 'bestmove e2e4'");
     let script = temp("victim");
     let before = std::fs::read_to_string(&script).unwrap();
-    let (ok, _, err) = kempelen(&[
-        "tournament",
-        "reference",
-        &engine,
-        "--pgn",
-        script.to_str().unwrap(),
-    ]);
-    assert!(!ok && err.contains("that is the input"), "{err}");
+    fails_with(
+        &["tournament", "reference", &engine, "--pgn", arg(&script)],
+        &["that is the input"],
+    );
     assert_eq!(std::fs::read_to_string(&script).unwrap(), before);
 }
 
@@ -889,19 +735,17 @@ fn the_pgn_is_written_whole_or_not_at_all() {
     let partial = pgn.with_file_name(".keep.pgn.partial");
     let _ = std::fs::remove_file(&partial);
     let slow = scripted_uci("slow", "", "sleep 0.3; echo 'bestmove e2e4'");
+    let options = [
+        "--nodes",
+        "100",
+        "--games",
+        "40",
+        "--json",
+        "--pgn",
+        arg(&pgn),
+    ];
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_kempelen"))
-        .args([
-            "tournament",
-            "reference",
-            &slow,
-            "--nodes",
-            "100",
-            "--games",
-            "40",
-            "--json",
-            "--pgn",
-            pgn.to_str().unwrap(),
-        ])
+        .args([&["tournament", "reference", &slow][..], &options].concat())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
@@ -923,18 +767,7 @@ fn the_pgn_is_written_whole_or_not_at_all() {
     child.wait().unwrap();
     assert_eq!(std::fs::read_to_string(&pgn).unwrap(), "old games\n");
     // A finished tournament replaces it and removes the partial file.
-    let v = json(&[
-        "tournament",
-        "reference",
-        "micromax",
-        "--nodes",
-        "100",
-        "--games",
-        "2",
-        "--json",
-        "--pgn",
-        pgn.to_str().unwrap(),
-    ]);
+    let v = tournament_to(&pgn, "reference micromax --nodes 100 --games 2");
     let text = std::fs::read_to_string(&pgn).unwrap();
     assert_eq!(text.matches("[Event ").count(), 2, "{text}");
     assert_eq!(v["games"].as_array().unwrap().len(), 2);
@@ -1026,22 +859,10 @@ fn clock_comments(game: &str) -> Vec<(u64, u64)> {
 fn emulated_clocks_make_a_match_reproducible_move_for_move() {
     let run = |name: &str| {
         let pgn = temp(name);
-        let v = json(&[
-            "tournament",
-            "z80",
-            "6502:Machine=turbostar",
-            "--clock",
-            "emulated",
-            "--tc",
-            "40/120",
-            "--games",
-            "2",
-            "--max-plies",
-            "24",
-            "--json",
-            "--pgn",
-            pgn.to_str().unwrap(),
-        ]);
+        let v = tournament_to(
+            &pgn,
+            "z80 6502:Machine=turbostar --clock emulated --tc 40/120 --games 2 --max-plies 24",
+        );
         (v, std::fs::read_to_string(pgn).unwrap())
     };
     let (v1, pgn1) = run("emulated-1.pgn");
@@ -1053,21 +874,23 @@ fn emulated_clocks_make_a_match_reproducible_move_for_move() {
     assert_eq!(standings_of(&v1), standings_of(&v2));
     assert_eq!(v1["clock"], "emulated");
     for game in pgn1.split("\n\n[Event") {
-        for tag in [
-            "[TimeControl \"40/120\"]",
-            "[WhiteClock \"emulated\"]",
-            "[BlackClock \"emulated\"]",
-        ] {
-            assert!(game.contains(tag), "{tag}: {game}");
-        }
+        common::assert_contains(
+            "a game",
+            game,
+            &[
+                "[TimeControl \"40/120\"]",
+                "[WhiteClock \"emulated\"]",
+                "[BlackClock \"emulated\"]",
+            ],
+        );
     }
-    assert!(
-        pgn1.contains("[WhiteMachine \"zx-spectrum\"]\n[WhiteMHz \"3.5\"]"),
-        "{pgn1}"
-    );
-    assert!(
-        pgn1.contains("[BlackMachine \"turbostar\"]\n[BlackMHz \"4\"]"),
-        "{pgn1}"
+    common::assert_contains(
+        "the games",
+        &pgn1,
+        &[
+            "[WhiteMachine \"zx-spectrum\"]\n[WhiteMHz \"3.5\"]",
+            "[BlackMachine \"turbostar\"]\n[BlackMHz \"4\"]",
+        ],
     );
     for game in pgn1.split("\n\n[Event") {
         // The ten opening plies carry no time; every other move does (the game ends at 24
@@ -1094,12 +917,12 @@ fn emulated_clocks_make_a_match_reproducible_move_for_move() {
 /// so a clock with it needs `--clock emulated`.
 #[test]
 fn an_emulated_player_on_host_clocks_is_refused() {
-    let (ok, _, err) = kempelen(&["tournament", "z80", "reference", "--tc", "40/120"]);
-    assert!(!ok);
-    assert!(
-        err.contains("'z80' keeps emulated time (zx-spectrum at 3.5 MHz)")
-            && err.contains("--clock emulated"),
-        "{err}"
+    fails_with(
+        &words("tournament z80 reference --tc 40/120"),
+        &[
+            "'z80' keeps emulated time (zx-spectrum at 3.5 MHz)",
+            "--clock emulated",
+        ],
     );
 }
 

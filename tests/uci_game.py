@@ -48,6 +48,40 @@ def stopped_analysis(engine):
         raise SystemExit(f"analysis returned {best.move}")
 
 
+def program_game(program, native, program_white, program_depth, max_plies):
+    """Plays an adapted program (`program`, at look-ahead `program_depth`) against the native
+    engine (`native`, at depth 1) from the start position, until the game ends or `max_plies`;
+    every move must be legal. Prints a MOVE line with the emulated time of each of the
+    program's moves. A program that gives no move (`bestmove 0000`, the reason in an info
+    string) cannot take the position and loses the game, as a tournament scores it: a FORFEIT
+    line, and the game ends there. Returns the board, the program's times and whether it
+    forfeited."""
+    board = chess.Board()
+    times = []
+    while not board.is_game_over(claim_draw=True) and board.ply() < max_plies:
+        ours = board.turn == (chess.WHITE if program_white else chess.BLACK)
+        engine = program if ours else native
+        limit = chess.engine.Limit(depth=program_depth if ours else 1)
+        result = engine.play(board, limit, info=chess.engine.INFO_ALL)
+        if ours and not result.move:
+            print("FORFEIT", board.ply() + 1, board.fen(), result.info.get("string", ""),
+                  flush=True)
+            return board, times, True
+        if result.move is None or result.move not in board.legal_moves:
+            raise SystemExit(f"ILLEGAL {result.move} {board.fen()}")
+        if ours:
+            t = result.info.get("time", 0.0)
+            times.append(t)
+            print("MOVE", board.ply() + 1, board.san(result.move), "%.3f" % t, flush=True)
+        board.push(result.move)
+    return board, times, False
+
+
+def seconds(times):
+    """The mean and the longest of `times`, each with three decimals."""
+    return "%.3f" % (sum(times) / max(len(times), 1)), "%.3f" % max(times or [0])
+
+
 def result_line(board, outcome, *before):
     """'RESULT [before...] <result> <termination> <plies>'."""
     fields = ["RESULT", *before, outcome.result(), outcome.termination.name, str(board.ply())]

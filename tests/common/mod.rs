@@ -2,6 +2,7 @@
 
 #![allow(dead_code)] // each test binary uses its own part
 
+use std::path::Path;
 use std::process::Command;
 
 /// Runs `kempelen args`: whether it succeeded, its standard output and its standard error.
@@ -49,15 +50,16 @@ pub fn ply_count(pgn: &str) -> usize {
 
 /// Runs `kempelen args` with `input` on its standard input (closed after it) and returns its
 /// whole output.
-pub fn with_input(args: &[&str], input: &str) -> std::process::Output {
+pub fn with_input(args: &[&str], input: impl AsRef<[u8]>) -> std::process::Output {
     use std::io::Write;
     let mut child = spawn(args);
     // A program that ends before reading all of its input closes the pipe: not an error here.
-    let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    let _ = child.stdin.take().unwrap().write_all(input.as_ref());
     child.wait_with_output().unwrap()
 }
 
 /// Runs `kempelen args`, which must succeed: its standard output and standard error.
+#[track_caller]
 pub fn succeeds(args: &[&str]) -> (String, String) {
     let (ok, stdout, stderr) = kempelen(args);
     assert!(ok, "{args:?}: {stderr}");
@@ -65,10 +67,43 @@ pub fn succeeds(args: &[&str]) -> (String, String) {
 }
 
 /// Runs `kempelen args`, which must fail: its standard error.
+#[track_caller]
 pub fn fails(args: &[&str]) -> String {
     let (ok, stdout, stderr) = kempelen(args);
     assert!(!ok, "{args:?} succeeded: {stdout}");
     stderr
+}
+
+/// Runs `kempelen args`, which must fail with a message that holds every one of `parts`: its
+/// standard error.
+#[track_caller]
+pub fn fails_with(args: &[&str], parts: &[&str]) -> String {
+    let stderr = fails(args);
+    assert_contains(&format!("{args:?}"), &stderr, parts);
+    stderr
+}
+
+/// Asserts that `text` holds every one of `parts`; a failure names `what` (the case or the
+/// command) and the part that is missing.
+#[track_caller]
+pub fn assert_contains(what: &str, text: &str, parts: &[&str]) {
+    for part in parts {
+        assert!(text.contains(part), "{what}: `{part}` missing in:\n{text}");
+    }
+}
+
+/// The words of a command line, split at white space: `words("search --depth 2")`.
+pub fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// A table of refusals: for each `(command line, part)` (the line split at white space by
+/// [`words`]) `kempelen` must fail with a message that holds the part.
+#[track_caller]
+pub fn refusals(cases: &[(&str, &str)]) {
+    for (line, part) in cases {
+        fails_with(&words(line), &[part]);
+    }
 }
 
 /// Runs `kempelen args` (with `--json` among them), which must succeed, and parses its output.
@@ -76,6 +111,29 @@ pub fn json(args: &[&str]) -> serde_json::Value {
     let (ok, stdout, stderr) = kempelen(args);
     assert!(ok, "{args:?}: {stderr}");
     serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"))
+}
+
+/// The folder `KEMPELEN_HISTORICAL` names, where the historical programs are (they are not part
+/// of Kempelen: the tests that run them need a local copy); `None`, with a `SKIPPED` line, when
+/// the variable is not set.
+pub fn historical_dir() -> Option<std::path::PathBuf> {
+    let dir = std::env::var_os("KEMPELEN_HISTORICAL").map(std::path::PathBuf::from);
+    if dir.is_none() {
+        eprintln!("SKIPPED: set KEMPELEN_HISTORICAL to the folder with the historical programs");
+    }
+    dir
+}
+
+/// The path of `file` in [`historical_dir`], which must hold it (`None` when the variable is
+/// not set).
+pub fn historical_file(file: &str) -> Option<std::path::PathBuf> {
+    let path = historical_dir()?.join(file);
+    assert!(
+        path.exists(),
+        "{} is missing (see the adaptor file for where to get it)",
+        path.display()
+    );
+    Some(path)
 }
 
 /// Whether python3 with python-chess is there (the UCI session tests skip without it).
@@ -93,6 +151,56 @@ pub fn output(args: &[&str]) -> std::process::Output {
         .args(args)
         .output()
         .expect("run kempelen")
+}
+
+/// Runs `kempelen asm SOURCE --cpu CPU -o BINARY more...`: whether it succeeded, its standard
+/// output and its standard error.
+pub fn asm(source: &Path, cpu: &str, binary: &Path, more: &[&str]) -> (bool, String, String) {
+    kempelen(
+        &[
+            &["asm", arg(source), "--cpu", cpu, "-o", arg(binary)][..],
+            more,
+        ]
+        .concat(),
+    )
+}
+
+/// [`asm`], which must succeed: its standard output and standard error.
+#[track_caller]
+pub fn assembles(source: &Path, cpu: &str, binary: &Path, more: &[&str]) -> (String, String) {
+    let (ok, stdout, stderr) = asm(source, cpu, binary, more);
+    assert!(ok, "asm {}: {stderr}", source.display());
+    (stdout, stderr)
+}
+
+/// `kempelen asm SOURCE --cpu CPU -o BINARY more...` must fail with a message that holds every
+/// one of `parts`, and write no binary.
+#[track_caller]
+pub fn asm_refused(source: &Path, cpu: &str, binary: &Path, more: &[&str], parts: &[&str]) {
+    let (ok, _, err) = asm(source, cpu, binary, more);
+    assert!(!ok, "asm --cpu {cpu} {more:?} succeeded");
+    assert_contains(cpu, &err, parts);
+    assert!(
+        !binary.exists(),
+        "no binary is written when there are errors"
+    );
+}
+
+/// Asserts that every one of `expected` is one of `lines`; a failure names `what` and the line
+/// that is missing.
+#[track_caller]
+pub fn assert_lines(what: &str, lines: &[String], expected: &[&str]) {
+    for line in expected {
+        assert!(
+            lines.iter().any(|l| l == line),
+            "{what}: no line `{line}` in {lines:#?}"
+        );
+    }
+}
+
+/// A path as an argument of a command line (it must be UTF-8).
+pub fn arg(path: &Path) -> &str {
+    path.to_str().expect("a UTF-8 path")
 }
 
 /// Bytes of an output as text.
@@ -113,6 +221,45 @@ pub fn fresh_scratch(name: &str) -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("kempelen-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     scratch(name)
+}
+
+/// A fresh scratch folder for one test ([`fresh_scratch`]), removed when it goes out of scope
+/// at the end of a test that passed (a failed test leaves it to be looked at).
+pub struct Scratch(std::path::PathBuf);
+
+impl Scratch {
+    /// `kempelen-NAME-PID` under the system's temporary folder, emptied.
+    pub fn new(name: &str) -> Scratch {
+        Scratch(fresh_scratch(name))
+    }
+
+    /// Writes `bytes` to the file `name` in the folder: its path.
+    pub fn file(&self, name: &str, bytes: impl AsRef<[u8]>) -> std::path::PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+impl std::ops::Deref for Scratch {
+    type Target = std::path::Path;
+    fn deref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl AsRef<std::path::Path> for Scratch {
+    fn as_ref(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            std::fs::remove_dir_all(&self.0).unwrap();
+        }
+    }
 }
 
 /// Writes `bytes` to `name` in the scratch folder `folder` and returns its path.
@@ -234,6 +381,14 @@ impl UciSession {
                 ),
             }
         }
+    }
+
+    /// Sends `line` and waits (at most 10 s) for the answer, the line starting with `prefix`:
+    /// that line and how long it took to come.
+    pub fn ask(&mut self, line: &str, prefix: &str) -> (String, std::time::Duration) {
+        let asked = self.send(line);
+        let (answer, at) = self.wait_for(prefix, std::time::Duration::from_secs(10));
+        (answer, at - asked)
     }
 
     /// The lines seen since `from` (an index into [`Self::seen`]).
