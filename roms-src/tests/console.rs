@@ -1060,10 +1060,20 @@ fn includes(text: &str) -> Vec<String> {
 kempelen_roms::port_tests!(console console_includes_the_engine_exactly_as_engine_asm_does, console_includes_the_engine_exactly_as_engine_asm_does);
 fn console_includes_the_engine_exactly_as_engine_asm_does(port: &'static Port) {
     let dir = port.source_dir();
-    let engine = std::fs::read_to_string(dir.join(port.engine_main)).unwrap();
-    let console = std::fs::read_to_string(dir.join(port.console_main)).unwrap();
-    let engine_incs = includes(&engine);
-    let console_incs: Vec<String> = includes(&console)
+    // Every file each build assembles, includes of includes expanded in place, in order.
+    let expanded = |main: &str| {
+        let mut files = Vec::new();
+        let mut pending = vec![main.to_string()];
+        while let Some(file) = pending.pop() {
+            let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+            pending.extend(includes(&text).into_iter().rev());
+            files.push(file);
+        }
+        files
+    };
+    let engine_incs: Vec<String> = expanded(port.engine_main).split_off(1);
+    let console_incs: Vec<String> = expanded(port.console_main)
+        .split_off(1)
         .into_iter()
         .filter(|f| !f.starts_with("console"))
         .collect();
