@@ -542,20 +542,27 @@ impl RamBoard {
     }
 }
 
+/// Where the program keeps its state in RAM, as far as the adaptor file says (`[pieces]`,
+/// `[best]`, `[score]`, `[ram_board]`), resolved.
+pub(crate) struct ProgramRam {
+    pub(crate) pieces: Option<Pieces>,
+    pub(crate) best: Option<Best>,
+    pub(crate) score: Option<Score>,
+    pub(crate) board: Option<RamBoard>,
+}
+
 /// An adaptor, read and checked.
 pub struct Adaptor {
     pub(crate) name: String,
     pub(crate) author: Option<String>,
-    pub(crate) pieces: Option<Pieces>,
     /// The addresses of the node routines and what a node is.
     pub(crate) nodes: Option<(Vec<u16>, String)>,
     /// The node routines as the file names them (symbols or addresses).
     pub(crate) node_routines: Vec<String>,
     /// What the program searches, in words.
     pub(crate) search: Option<String>,
-    pub(crate) best: Option<Best>,
-    pub(crate) score: Option<Score>,
-    pub(crate) ram_board: Option<RamBoard>,
+    /// What the adaptor reads from the program's RAM.
+    pub(crate) ram: ProgramRam,
     /// The time model, by level.
     pub(crate) levels: Vec<LevelSpec>,
     pub(crate) personality: Option<Personality>,
@@ -1113,7 +1120,6 @@ impl Adaptor {
         Ok(Adaptor {
             name: f.name,
             author: f.author,
-            pieces,
             nodes,
             node_routines: f
                 .nodes
@@ -1121,9 +1127,12 @@ impl Adaptor {
                 .map(|n| n.routines.clone())
                 .unwrap_or_default(),
             search: f.search.clone(),
-            best,
-            score,
-            ram_board,
+            ram: ProgramRam {
+                pieces,
+                best,
+                score,
+                board: ram_board,
+            },
             levels: f.level.into_iter().map(toml::Spanned::into_inner).collect(),
             personality,
             cpu,
