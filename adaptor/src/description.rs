@@ -20,85 +20,85 @@ const TURN_BUDGET: u64 = 100_000_000_000;
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct AdaptorFile {
-    pub(crate) name: String,
+    name: String,
     /// The program's authors (UCI `id author`).
-    pub(crate) author: Option<String>,
+    author: Option<String>,
     /// A personality (built-in id or FILE.toml relative to the adaptor).
-    pub(crate) machine: Option<String>,
+    machine: Option<String>,
     /// Without a personality: Kempelen's own machine for this CPU.
-    pub(crate) cpu: Option<String>,
+    cpu: Option<String>,
     /// The clock profile (default: the personality's, or the CPU's).
-    pub(crate) clock: Option<String>,
-    pub(crate) entry: Option<String>,
-    pub(crate) turn_budget: Option<u64>,
+    clock: Option<String>,
+    entry: Option<String>,
+    turn_budget: Option<u64>,
     /// The colour the program can play (`white`, `black`; default either).
-    pub(crate) plays: Option<String>,
+    plays: Option<String>,
     /// What the program searches, in words (for a program without levels: what it always
     /// searches); reports print it.
-    pub(crate) search: Option<String>,
+    search: Option<String>,
     #[serde(default)]
-    pub(crate) image: Vec<ImageSpec>,
+    image: Vec<ImageSpec>,
     #[serde(default)]
-    pub(crate) poke: Vec<PokeSpec>,
+    poke: Vec<PokeSpec>,
     /// Where the program comes from (documentation, printed by errors).
-    pub(crate) source: Option<SourceSpec>,
-    pub(crate) keys: Keys,
-    pub(crate) reply: ReplySpec,
+    source: Option<SourceSpec>,
+    keys: Keys,
+    reply: ReplySpec,
     /// The search depth typed for `{depth}`.
-    pub(crate) depth: Option<DepthSpec>,
+    depth: Option<DepthSpec>,
     /// How `{board}` is typed.
-    pub(crate) board: Option<BoardSpec>,
+    board: Option<BoardSpec>,
     /// How the program is set up in a position: steps run on a freshly booted machine.
     #[serde(default)]
-    pub(crate) setup: Vec<SetupStep>,
+    setup: Vec<SetupStep>,
     /// The program's board as a list of squares, one per piece (written by a `[[setup]]`
     /// step with `pieces = true`, read for the square a held move starts from).
-    pub(crate) pieces: Option<PiecesSpec>,
+    pieces: Option<PiecesSpec>,
     /// The routines whose entries are counted as the program's nodes.
-    pub(crate) nodes: Option<NodesSpec>,
+    nodes: Option<NodesSpec>,
     /// Where the program keeps the best move of its search so far.
-    pub(crate) best: Option<BestSpec>,
+    best: Option<BestSpec>,
     /// Where the program keeps the score of its best move.
-    pub(crate) score: Option<ScoreSpec>,
+    score: Option<ScoreSpec>,
     /// The program's board in RAM, read for the piece a pawn of the program became.
-    pub(crate) ram_board: Option<RamBoardSpec>,
+    ram_board: Option<RamBoardSpec>,
     /// The time model: emulated time per move at each level, measured on the program.
     #[serde(default)]
-    pub(crate) level: Vec<toml::Spanned<LevelSpec>>,
+    level: Vec<toml::Spanned<LevelSpec>>,
 }
 
 /// `[pieces]`: the program keeps its board as a list of squares, one slot per piece, the side
 /// to move's slots first, then the same slots for the other side.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct PiecesSpec {
+struct PiecesSpec {
     /// The first slot (a symbol or an address).
-    pub(crate) at: String,
+    at: String,
     /// The piece of each slot of one side, as letters (`KQRRBBNNPPPPPPPP`).
-    pub(crate) order: String,
+    order: String,
     /// The square byte of a piece that is off the board (hex).
-    pub(crate) captured: String,
+    captured: String,
     /// How a square is a byte: `microchess` (rank in the high nibble, file in the low one,
     /// counted from the h-file, the board turned round when the program plays Black) or
     /// `10x12` (a1 = 21, ranks 10 apart).
-    pub(crate) squares: String,
+    squares: String,
 }
 
 /// `[nodes]`: what the adaptor counts as the program's nodes.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct NodesSpec {
+struct NodesSpec {
     /// Routines (symbols or addresses) whose every entry is one node. Each must be entered
     /// by calls only (its first instruction is not a loop's target).
-    pub(crate) routines: Vec<String>,
+    routines: Vec<String>,
     /// What a node is (positions generated, positions evaluated), for the documents.
-    pub(crate) what: String,
+    what: String,
 }
 
 /// An address, or an offset from `[best] pointer`.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(untagged)]
-pub(crate) enum Loc {
+enum Loc {
     Offset(u16),
     At(String),
 }
@@ -106,72 +106,72 @@ pub(crate) enum Loc {
 /// `[best]`: the best move of the search so far, as the program keeps it.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct BestSpec {
+struct BestSpec {
     /// A word that points at the move (0: no move yet); `from`, `to` and `promotion.at` are
     /// then offsets from where it points.
-    pub(crate) pointer: Option<String>,
+    pointer: Option<String>,
     /// The square the move starts from.
-    pub(crate) from: Option<Loc>,
+    from: Option<Loc>,
     /// Instead of `from`: the slot of `[pieces]` of the piece that moves (its square when
     /// the search began is where the move starts).
-    pub(crate) piece: Option<String>,
+    piece: Option<String>,
     /// The square the move goes to.
-    pub(crate) to: Loc,
+    to: Loc,
     /// How a square is a byte (see `[pieces]`).
-    pub(crate) squares: String,
+    squares: String,
     /// A promotion: the byte at `at` with a bit of `mask` set, and the piece it makes.
-    pub(crate) promotion: Option<PromotionFlag>,
+    promotion: Option<PromotionFlag>,
     /// A move is held only while the byte at `at` is at least `min` (the program's own
     /// threshold for having a move).
-    pub(crate) held_from: Option<Threshold>,
+    held_from: Option<Threshold>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct PromotionFlag {
-    pub(crate) at: Loc,
-    pub(crate) mask: u8,
-    pub(crate) piece: String,
+struct PromotionFlag {
+    at: Loc,
+    mask: u8,
+    piece: String,
 }
 
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct Threshold {
-    pub(crate) at: String,
-    pub(crate) min: u8,
+struct Threshold {
+    at: String,
+    min: u8,
 }
 
 /// `[score]`: the score of the program's best move, one byte.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ScoreSpec {
-    pub(crate) at: String,
+struct ScoreSpec {
+    at: String,
     /// The value of "no change" / an even game (needed for `centipawns`).
-    pub(crate) neutral: Option<u8>,
+    neutral: Option<u8>,
     /// Centipawns per unit above `neutral`: with it, UCI `score cp`; without, the program's
     /// value only in the line's `string`.
-    pub(crate) centipawns: Option<f64>,
+    centipawns: Option<f64>,
     /// The program's scale in words (printed with the value).
-    pub(crate) scale: String,
+    scale: String,
     /// Whether the byte still holds the score after the program moved (default true).
-    pub(crate) after_move: Option<bool>,
+    after_move: Option<bool>,
     /// Values that are not a score on the scale (a mate, a book move): their meaning.
     #[serde(default)]
-    pub(crate) special: std::collections::BTreeMap<String, String>,
+    special: std::collections::BTreeMap<String, String>,
 }
 
 /// `[ram_board]`: the program's board in RAM.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct RamBoardSpec {
+struct RamBoardSpec {
     /// The byte of square index 0.
-    pub(crate) at: String,
+    at: String,
     /// How squares are numbered (`10x12`).
-    pub(crate) squares: String,
+    squares: String,
     /// The bits of a square's byte that name the piece.
-    pub(crate) mask: u8,
+    mask: u8,
     /// The piece each value names: `q = 5`.
-    pub(crate) pieces: std::collections::BTreeMap<String, u8>,
+    pieces: std::collections::BTreeMap<String, u8>,
 }
 
 /// `[[level]]`: the emulated time the program took per move at one level (its `{depth}`),
@@ -183,10 +183,10 @@ pub(crate) struct LevelSpec {
     /// Mean seconds per move.
     pub(crate) mean: f64,
     /// The longest move, seconds.
-    pub(crate) longest: f64,
+    longest: f64,
     /// How many moves were measured (documentation: the sample behind the figures).
     #[allow(dead_code)]
-    pub(crate) moves: u32,
+    moves: u32,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -195,7 +195,7 @@ pub(crate) struct DepthSpec {
     /// When the search has no depth limit (default 1).
     pub(crate) default: Option<u32>,
     /// The deepest the program's keys accept (default 9: one digit).
-    pub(crate) max: Option<u32>,
+    max: Option<u32>,
 }
 
 /// How a board is typed square by square (`{board}`).
@@ -248,27 +248,27 @@ pub(crate) struct SetupPoke {
 #[serde(deny_unknown_fields)]
 struct ImageSpec {
     /// Relative to the adaptor file; `$KEMPELEN_HISTORICAL/` is replaced by that variable.
-    pub(crate) file: toml::Spanned<String>,
-    pub(crate) at: Option<String>,
+    file: toml::Spanned<String>,
+    at: Option<String>,
     /// The file is a source: assemble it with Kempelen's assembler (and these dialect
     /// options) instead of loading it as an image.
-    pub(crate) assemble: Option<AssembleSpec>,
+    assemble: Option<AssembleSpec>,
     /// Keep only these ranges of the image (START-END).
     #[serde(default)]
-    pub(crate) only: Vec<String>,
-    pub(crate) sha256: Option<String>,
+    only: Vec<String>,
+    sha256: Option<String>,
 }
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct AssembleSpec {
     /// `z80`, `6502` or `65c02`.
-    pub(crate) cpu: String,
+    cpu: String,
     /// `--ignore-case`.
     #[serde(default)]
-    pub(crate) ignore_case: bool,
+    ignore_case: bool,
     /// `--overlap`: `error` (default) or `later-wins`.
-    pub(crate) overlap: Option<String>,
+    overlap: Option<String>,
 }
 
 impl AssembleSpec {
@@ -308,19 +308,19 @@ impl AssembleSpec {
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
 struct PokeSpec {
-    pub(crate) at: String,
-    pub(crate) bytes: toml::Spanned<String>,
+    at: String,
+    bytes: toml::Spanned<String>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
 #[allow(dead_code)]
 struct SourceSpec {
-    pub(crate) repository: String,
-    pub(crate) commit: String,
-    pub(crate) path: String,
-    pub(crate) sha256: String,
-    pub(crate) note: Option<String>,
+    repository: String,
+    commit: String,
+    path: String,
+    sha256: String,
+    note: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
@@ -356,22 +356,22 @@ pub(crate) struct Keys {
     pub(crate) en_passant: Option<bool>,
     /// How the program names White and Black in `{player}`, `{program}`, `{to_move}` and
     /// `{colour}` (default `W`, `B`).
-    pub(crate) white: Option<String>,
-    pub(crate) black: Option<String>,
+    white: Option<String>,
+    black: Option<String>,
 }
 
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
-pub(crate) struct ReplySpec {
+struct ReplySpec {
     /// A regular expression with a group `move` (from and to square and promotion) or groups
     /// `from` and `to`, or `castle` (`O-O`, `O-O-O`), or `en_passant` (the capture en passant,
     /// when the program does not name the squares); optional groups `depth`, `score`,
     /// `nodes`.
-    pub(crate) pattern: String,
+    pattern: String,
     /// `algebraic` (e2) or `microchess` (two digits, rank then file counted from the h-file).
-    pub(crate) squares: Option<String>,
+    squares: Option<String>,
     /// The program's reply is the last match (default) or the first.
-    pub(crate) first: Option<bool>,
+    first: Option<bool>,
 }
 
 /// How squares are written.
@@ -516,10 +516,10 @@ pub(crate) struct Score {
 /// `[ram_board]`, resolved.
 #[derive(Clone, Debug)]
 pub(crate) struct RamBoard {
-    pub(crate) at: u16,
-    pub(crate) squares: ByteSquares,
-    pub(crate) mask: u8,
-    pub(crate) pieces: Vec<(u8, char)>,
+    at: u16,
+    squares: ByteSquares,
+    mask: u8,
+    pieces: Vec<(u8, char)>,
 }
 
 impl RamBoard {
@@ -542,20 +542,27 @@ impl RamBoard {
     }
 }
 
+/// Where the program keeps its state in RAM, as far as the adaptor file says (`[pieces]`,
+/// `[best]`, `[score]`, `[ram_board]`), resolved.
+pub(crate) struct ProgramRam {
+    pub(crate) pieces: Option<Pieces>,
+    pub(crate) best: Option<Best>,
+    pub(crate) score: Option<Score>,
+    pub(crate) board: Option<RamBoard>,
+}
+
 /// An adaptor, read and checked.
 pub struct Adaptor {
     pub(crate) name: String,
     pub(crate) author: Option<String>,
-    pub(crate) pieces: Option<Pieces>,
     /// The addresses of the node routines and what a node is.
     pub(crate) nodes: Option<(Vec<u16>, String)>,
     /// The node routines as the file names them (symbols or addresses).
     pub(crate) node_routines: Vec<String>,
     /// What the program searches, in words.
     pub(crate) search: Option<String>,
-    pub(crate) best: Option<Best>,
-    pub(crate) score: Option<Score>,
-    pub(crate) ram_board: Option<RamBoard>,
+    /// What the adaptor reads from the program's RAM.
+    pub(crate) ram: ProgramRam,
     /// The time model, by level.
     pub(crate) levels: Vec<LevelSpec>,
     pub(crate) personality: Option<Personality>,
@@ -1113,7 +1120,6 @@ impl Adaptor {
         Ok(Adaptor {
             name: f.name,
             author: f.author,
-            pieces,
             nodes,
             node_routines: f
                 .nodes
@@ -1121,9 +1127,12 @@ impl Adaptor {
                 .map(|n| n.routines.clone())
                 .unwrap_or_default(),
             search: f.search.clone(),
-            best,
-            score,
-            ram_board,
+            ram: ProgramRam {
+                pieces,
+                best,
+                score,
+                board: ram_board,
+            },
             levels: f.level.into_iter().map(toml::Spanned::into_inner).collect(),
             personality,
             cpu,

@@ -200,7 +200,7 @@ impl AdaptorEngine {
 
     /// The UCI score and the line's text for the byte of the program's score.
     fn score_of(&self, raw: Option<u8>) -> (Option<i32>, Option<String>) {
-        let (Some(raw), Some(s)) = (raw, &self.adaptor.score) else {
+        let (Some(raw), Some(s)) = (raw, &self.adaptor.ram.score) else {
             return (None, None);
         };
         if let Some((_, meaning)) = s.special.iter().find(|(v, _)| *v == raw) {
@@ -397,7 +397,7 @@ impl Engine for AdaptorEngine {
         let (best, printed, score_raw) = match turn.end {
             TurnEnd::Waiting => match self.read_reply(game, &turn.out) {
                 Ok((best, printed)) => {
-                    let score = match &a.score {
+                    let score = match &a.ram.score {
                         Some(s) if s.after_move => {
                             let w = self.worker.as_ref().expect("a running program");
                             w.read(s.at, 1).ok().and_then(|b| b.first().copied())
@@ -572,14 +572,14 @@ impl AdaptorEngine {
         if !pawn_to_last_rank {
             return Err(not_legal(""));
         }
-        let Some(at) = a.ram_board.as_ref().and_then(|r| r.address(&text[2..4])) else {
+        let Some(at) = a.ram.board.as_ref().and_then(|r| r.address(&text[2..4])) else {
             return Err(not_legal(
                 ": a pawn to the last rank, and the program names no piece (its adaptor has no [ram_board] to read it from)",
             ));
         };
         let w = self.worker.as_ref().expect("a running program");
         let byte = w.read(at, 1)?.first().copied().unwrap_or(0);
-        let Some(piece) = a.ram_board.as_ref().and_then(|r| r.piece(byte)) else {
+        let Some(piece) = a.ram.board.as_ref().and_then(|r| r.piece(byte)) else {
             return Err(not_legal(&format!(
                 ": a pawn to the last rank, and its board holds ${byte:02X} there, no piece a pawn becomes"
             )));

@@ -26,6 +26,7 @@ impl RootBoard {
     /// The piece list as the search begins.
     pub(crate) fn read(adaptor: &Adaptor, m: &Machine, program_black: bool) -> RootBoard {
         let slots = adaptor
+            .ram
             .pieces
             .as_ref()
             .map_or_else(Vec::new, |p| m.read_bytes(p.at, 2 * p.order.len()));
@@ -39,7 +40,7 @@ impl RootBoard {
 impl Held {
     /// The move the program holds as best now, if it holds one.
     pub(crate) fn read(adaptor: &Adaptor, m: &Machine, root: &RootBoard) -> Option<Held> {
-        let b = adaptor.best.as_ref()?;
+        let b = adaptor.ram.best.as_ref()?;
         if let Some((at, min)) = b.held_from {
             if m.read_byte(at) < min {
                 return None;
@@ -70,7 +71,7 @@ impl Held {
         }
         Some(Held {
             uci,
-            score: adaptor.score.as_ref().map(|s| m.read_byte(s.at)),
+            score: adaptor.ram.score.as_ref().map(|s| m.read_byte(s.at)),
         })
     }
 }

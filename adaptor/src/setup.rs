@@ -76,7 +76,7 @@ impl Setup<'_> {
         p: &FenParts,
         program_white: bool,
     ) -> Result<Vec<(u16, u8)>, EngineError> {
-        let Some(spec) = &self.adaptor.pieces else {
+        let Some(spec) = &self.adaptor.ram.pieces else {
             return Ok(Vec::new());
         };
         let mut bytes = Vec::new();

@@ -115,6 +115,10 @@ impl Claim {
             other => panic!("claim {}: figure {key} is {other:?}", self.id),
         }
     }
+    /// A list of counts of the claim (leaves, nodes): [`Claim::numbers`] as whole numbers.
+    pub fn counts(&self, key: &str) -> Vec<u64> {
+        self.numbers(key).iter().map(|&x| x as u64).collect()
+    }
 }
 
 #[derive(Debug, Deserialize)]

@@ -58,6 +58,15 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// `Confirmed` when `agrees`, else `otherwise` (`Refuted` or `Differs`).
+    fn confirmed_if(agrees: bool, otherwise: Verdict) -> Verdict {
+        if agrees {
+            Verdict::Confirmed
+        } else {
+            otherwise
+        }
+    }
+
     fn word(self) -> &'static str {
         match self {
             Verdict::Confirmed => "confirmed",
@@ -156,6 +165,22 @@ fn within(x: f64, low: f64, high: f64, tolerance: f64) -> bool {
     x >= low * (1.0 - tolerance) && x <= high * (1.0 + tolerance)
 }
 
+/// The verdict on `x` against the document's range `(low, high, tolerance)` ([`within`]) and
+/// its reason: `why[0]` within the range, `why[1]` below it, `why[2]` above it.
+fn against_range(
+    x: f64,
+    (low, high, tolerance): (f64, f64, f64),
+    why: [&str; 3],
+) -> (Verdict, &str) {
+    if within(x, low, high, tolerance) {
+        (Verdict::Confirmed, why[0])
+    } else if x < low {
+        (Verdict::Differs, why[1])
+    } else {
+        (Verdict::Differs, why[2])
+    }
+}
+
 // --- 1. The minimal tree --------------------------------------------------------------------
 
 fn minimal_tree(quick: bool) -> Section {
@@ -176,7 +201,7 @@ fn minimal_tree(quick: bool) -> Section {
             &format!("{b} moves per node, depth 4: leaves of alpha-beta with the best move first / of minimax"),
             &format!("{} / {}", grouped(doc[0] as u64), grouped(doc[1] as u64)),
             &format!("{} / {}", grouped(ab), grouped(mm)),
-            if ok { Verdict::Confirmed } else { Verdict::Refuted },
+            Verdict::confirmed_if(ok, Verdict::Refuted),
             &format!(
                 "formula b^ceil(d/2) + b^floor(d/2) - 1 = {}; minimax b^d = {}",
                 grouped(minimal_leaves(u64::from(b), 4)),
@@ -185,11 +210,7 @@ fn minimal_tree(quick: bool) -> Section {
             true,
         ));
     }
-    let doc: Vec<u64> = c
-        .numbers("salomon_best")
-        .iter()
-        .map(|&x| x as u64)
-        .collect();
+    let doc = c.counts("salomon_best");
     let ours: Vec<u64> = (1..=5)
         .map(|d| alpha_beta_leaves(&tree(40, d, Ordering::Best, 1)))
         .collect();
@@ -233,11 +254,7 @@ fn minimal_tree(quick: bool) -> Section {
         &why,
         true,
     ));
-    let worst_doc: Vec<u64> = c
-        .numbers("salomon_worst")
-        .iter()
-        .map(|&x| x as u64)
-        .collect();
+    let worst_doc = c.counts("salomon_worst");
     let worst: Vec<u64> = (1..=4)
         .map(|d| alpha_beta_leaves(&tree(40, d, Ordering::Worst, 1)))
         .collect();
@@ -245,11 +262,7 @@ fn minimal_tree(quick: bool) -> Section {
         "worst case (best move last), 40 moves, depth 1-4 (leaves)",
         &list(&worst_doc[..4]),
         &list(&worst),
-        if worst == worst_doc[..4] {
-            Verdict::Confirmed
-        } else {
-            Verdict::Refuted
-        },
+        Verdict::confirmed_if(worst == worst_doc[..4], Verdict::Refuted),
         "alpha-beta with the moves in increasing order of value prunes nothing: b^d",
         true,
     ));
@@ -259,11 +272,7 @@ fn minimal_tree(quick: bool) -> Section {
             "worst case, 40 moves, depth 5 (leaves)",
             &grouped(worst_doc[4]),
             &grouped(w5),
-            if w5 == worst_doc[4] {
-                Verdict::Confirmed
-            } else {
-                Verdict::Refuted
-            },
+            Verdict::confirmed_if(w5 == worst_doc[4], Verdict::Refuted),
             "102.4 million leaves walked one by one",
             false,
         ));
@@ -286,11 +295,7 @@ fn minimal_tree(quick: bool) -> Section {
             random as f64 / best as f64,
             worst4 as f64 / random as f64
         ),
-        if between {
-            Verdict::Confirmed
-        } else {
-            Verdict::Refuted
-        },
+        Verdict::confirmed_if(between, Verdict::Refuted),
         "random ordering keeps most of the saving: the count grows like b^(3d/4) (Knuth and Moore), far below b^d",
         true,
     ));
@@ -304,6 +309,33 @@ fn minimal_tree(quick: bool) -> Section {
 
 // --- 4. NegaMax, NegaScout, MTD(f) ------------------------------------------------------------
 
+/// A search of a random tree between two bounds, with a transposition table or without
+/// ([`synthetic::alpha_beta`], [`synthetic::negascout`]).
+type WindowSearch = fn(
+    &RandomTree,
+    <RandomTree as GameTree>::Node,
+    i32,
+    i32,
+    &mut Count,
+    Option<&mut Table>,
+) -> i32;
+
+/// The leaves `search` visits on `t` over the tree's whole value range, with a fresh table
+/// when `with_table`.
+fn full_window_leaves(t: &RandomTree, search: WindowSearch, with_table: bool) -> u64 {
+    let mut c = Count::default();
+    let mut tb = Table::default();
+    let (lo, hi) = t.range();
+    search(t, t.root(), lo, hi, &mut c, with_table.then_some(&mut tb));
+    c.leaves
+}
+
+/// Leaf counts and their ratios to NegaMax's: "1 / 2 / 3 (x NegaMax: 1.00 / 0.95 / 0.90)".
+fn against_negamax(leaves: &[u64], ratios: &[f64]) -> String {
+    let ratios: Vec<String> = ratios.iter().map(|r| format!("{r:.2}")).collect();
+    format!("{} (x NegaMax: {})", list(leaves), ratios.join(" / "))
+}
+
 fn negascout_mtdf() -> Section {
     let c = figures::claim("negascout-mtdf");
     let distinct: Vec<u32> = c.numbers("distinct").iter().map(|&x| x as u32).collect();
@@ -311,30 +343,16 @@ fn negascout_mtdf() -> Section {
     type Algo = (&'static str, Option<&'static str>, fn(&RandomTree) -> u64);
     let algos: [Algo; 7] = [
         ("NegaMax (alpha-beta)", Some("negamax"), |t| {
-            let mut c = Count::default();
-            let (lo, hi) = t.range();
-            synthetic::alpha_beta(t, t.root(), lo, hi, &mut c, None);
-            c.leaves
+            full_window_leaves(t, synthetic::alpha_beta, false)
         }),
         ("NegaMax with table", None, |t| {
-            let mut c = Count::default();
-            let mut tb = Table::default();
-            let (lo, hi) = t.range();
-            synthetic::alpha_beta(t, t.root(), lo, hi, &mut c, Some(&mut tb));
-            c.leaves
+            full_window_leaves(t, synthetic::alpha_beta, true)
         }),
         ("NegaScout (Reinefeld)", Some("negascout_reinefeld"), |t| {
-            let mut c = Count::default();
-            let (lo, hi) = t.range();
-            synthetic::negascout(t, t.root(), lo, hi, &mut c, None);
-            c.leaves
+            full_window_leaves(t, synthetic::negascout, false)
         }),
         ("NegaScout (Reinefeld) with table", None, |t| {
-            let mut c = Count::default();
-            let mut tb = Table::default();
-            let (lo, hi) = t.range();
-            synthetic::negascout(t, t.root(), lo, hi, &mut c, Some(&mut tb));
-            c.leaves
+            full_window_leaves(t, synthetic::negascout, true)
         }),
         (
             "NegaScout (Wikipedia's PVS)",
@@ -378,7 +396,7 @@ fn negascout_mtdf() -> Section {
     let negamax = counts[0].clone();
     let mut rows = Vec::new();
     for ((name, key, _), ours) in algos.iter().zip(&counts) {
-        let doc = key.map(|k| c.numbers(k).iter().map(|&x| x as u64).collect::<Vec<u64>>());
+        let doc = key.map(|k| c.counts(k));
         let ours_ratio: Vec<f64> = ours
             .iter()
             .zip(&negamax)
@@ -430,16 +448,8 @@ fn negascout_mtdf() -> Section {
                     .collect();
                 let all = same.iter().all(|&b| b);
                 (
-                    format!(
-                        "{} (x NegaMax: {})",
-                        list(d),
-                        doc_ratio
-                            .iter()
-                            .map(|r| format!("{r:.2}"))
-                            .collect::<Vec<_>>()
-                            .join(" / ")
-                    ),
-                    if all { Verdict::Confirmed } else { Verdict::Differs },
+                    against_negamax(d, &doc_ratio),
+                    Verdict::confirmed_if(all, Verdict::Differs),
                     if all {
                         "same direction against NegaMax at 3, 30 and 300 values (ratios within 3 % count as equal)".to_string()
                     } else {
@@ -461,13 +471,13 @@ fn negascout_mtdf() -> Section {
                 if name.starts_with("MTD") {
                     let helps = ours.iter().zip(&counts[5]).all(|(a, b)| a <= b)
                         && ours.iter().zip(&counts[5]).any(|(a, b)| a < b);
-                    if helps { Verdict::Confirmed } else { Verdict::Refuted }
+                    Verdict::confirmed_if(helps, Verdict::Refuted)
                 } else if name.starts_with("NegaScout") {
                     let helps = ours.iter().zip(&counts[2]).all(|(a, b)| a <= b);
-                    if helps { Verdict::Confirmed } else { Verdict::Refuted }
+                    Verdict::confirmed_if(helps, Verdict::Refuted)
                 } else {
                     let same = ours == &negamax;
-                    if same { Verdict::Confirmed } else { Verdict::Differs }
+                    Verdict::confirmed_if(same, Verdict::Differs)
                 },
                 if name.starts_with("MTD") {
                     "the table saves MTD(f) the leaves of every earlier pass".to_string()
@@ -481,15 +491,7 @@ fn negascout_mtdf() -> Section {
         rows.push(row(
             &format!("{name}: leaves at 3 / 30 / 300 distinct values"),
             &document,
-            &format!(
-                "{} (x NegaMax: {})",
-                list(ours),
-                ours_ratio
-                    .iter()
-                    .map(|r| format!("{r:.2}"))
-                    .collect::<Vec<_>>()
-                    .join(" / ")
-            ),
+            &against_negamax(ours, &ours_ratio),
             verdict,
             &why,
             true,
@@ -660,11 +662,7 @@ fn branching_and_null(
             "brute force (minimax): growth per ply",
             &format!("{brute:.0}"),
             &ebf_text("minimax", &mm.nodes),
-            if within(mm_ebf, brute, brute, 0.15) {
-                Verdict::Confirmed
-            } else {
-                Verdict::Differs
-            },
+            Verdict::confirmed_if(within(mm_ebf, brute, brute, 0.15), Verdict::Differs),
             "minimax grows by the number of legal moves; these positions have about that many",
             false,
         )];
@@ -677,11 +675,7 @@ fn branching_and_null(
                 ebf_text("alpha-beta in generation order", &ab.nodes),
                 mm_ebf.sqrt()
             ),
-            if ab_ebf >= mm_ebf.sqrt() * 0.97 {
-                Verdict::Confirmed
-            } else {
-                Verdict::Refuted
-            },
+            Verdict::confirmed_if(ab_ebf >= mm_ebf.sqrt() * 0.97, Verdict::Refuted),
             "without ordering the refutation often comes late, so alpha-beta stays well above the optimum",
             false,
         ));
@@ -693,11 +687,7 @@ fn branching_and_null(
                 "reference without null move: ID, PV move, MVV-LVA, killers, quiescence",
                 &off.nodes,
             ),
-            if within(ord, practice, practice, 0.2) {
-                Verdict::Confirmed
-            } else {
-                Verdict::Differs
-            },
+            Verdict::confirmed_if(within(ord, practice, practice, 0.2), Verdict::Differs),
             &if within(ord, practice, practice, 0.2) {
                 "within 20 % of Donninger's figure".to_string()
             } else {
@@ -715,23 +705,21 @@ fn branching_and_null(
                 &full,
             ),
         ] {
-            let e = ebf(nodes);
+            let (verdict, why) = against_range(
+                ebf(nodes),
+                (sel_lo, sel_hi, 0.1),
+                [
+                    "within the range (10 % margin)",
+                    "more selective than the programs of 1993",
+                    "less selective than the programs of 1993 at this depth",
+                ],
+            );
             rows.push(row(
                 &format!("4-5 for selective programs: {name}"),
                 &format!("{sel_lo:.0}-{sel_hi:.0}"),
                 &ebf_text(name, nodes),
-                if within(e, sel_lo, sel_hi, 0.1) {
-                    Verdict::Confirmed
-                } else {
-                    Verdict::Differs
-                },
-                &if within(e, sel_lo, sel_hi, 0.1) {
-                    "within the range (10 % margin)".to_string()
-                } else if e < sel_lo {
-                    "more selective than the programs of 1993".to_string()
-                } else {
-                    "less selective than the programs of 1993 at this depth".to_string()
-                },
+                verdict,
+                why,
                 false,
             ));
         }
@@ -771,6 +759,15 @@ fn branching_and_null(
             .map(|k| format!("{k}: {:.2}", k as f64 - reach(k)))
             .collect();
         let (lo, hi) = (c.number("plies_low"), c.number("plies_high"));
+        let (verdict, why) = against_range(
+            gain,
+            (lo, hi, 0.0),
+            [
+                "within the range",
+                "less than a ply at this depth: the gain grows with depth (Donninger: the null move pays more the deeper the search)",
+                "more than two plies",
+            ],
+        );
         let mut rows = vec![row(
             "plies gained at equal nodes",
             &format!("{lo:.0}-{hi:.0}"),
@@ -779,18 +776,8 @@ fn branching_and_null(
                 grouped(on.nodes[d - 1]),
                 trend.join(", ")
             ),
-            if within(gain, lo, hi, 0.0) {
-                Verdict::Confirmed
-            } else {
-                Verdict::Differs
-            },
-            &if within(gain, lo, hi, 0.0) {
-                "within the range".to_string()
-            } else if gain < lo {
-                "less than a ply at this depth: the gain grows with depth (Donninger: the null move pays more the deeper the search)".to_string()
-            } else {
-                "more than two plies".to_string()
-            },
+            verdict,
+            why,
             false,
         )];
         let s = on.null;
@@ -804,11 +791,7 @@ fn branching_and_null(
                 grouped(s.refuted_full_nodes),
                 grouped(s.refuted_null_nodes)
             ),
-            if within(speedup, 20.0, 20.0, 0.5) {
-                Verdict::Confirmed
-            } else {
-                Verdict::Differs
-            },
+            Verdict::confirmed_if(within(speedup, 20.0, 20.0, 0.5), Verdict::Differs),
             "Donninger's 20x is one estimate (about 1000 positions against 50); counted over every node where the null move refutes, Kempelen's normal search would mostly have cut off with its first, well-ordered move almost as cheaply",
             false,
         ));
@@ -825,11 +808,7 @@ fn branching_and_null(
                         .collect::<Vec<_>>()
                         .join(" / ")
                 ),
-                if within(sp, 20.0, 20.0, 0.5) {
-                    Verdict::Confirmed
-                } else {
-                    Verdict::Differs
-                },
+                Verdict::confirmed_if(within(sp, 20.0, 20.0, 0.5), Verdict::Differs),
                 "the saving varies with the remaining depth (listed); where the normal search's first move already refutes, it costs little more than the null-move search, so Kempelen saves less than Donninger's estimate of about 1000 positions against 50",
                 false,
             ));
@@ -845,11 +824,7 @@ fn branching_and_null(
                 grouped(s.failed_null_nodes),
                 grouped(s.failed_search_nodes)
             ),
-            if within(overhead, 0.05, 0.05, 0.5) {
-                Verdict::Confirmed
-            } else {
-                Verdict::Differs
-            },
+            Verdict::confirmed_if(within(overhead, 0.05, 0.05, 0.5), Verdict::Differs),
             &if within(overhead, 0.05, 0.05, 0.5) {
                 "within half of Donninger's figure either way".to_string()
             } else {
@@ -869,7 +844,7 @@ fn branching_and_null(
                     "{:+.0} (95 %: {:+.0} to {:+.0}; {games} games, +{} ={} -{}, {} nodes a move)",
                     e.elo, e.low, e.high, wdl.wins, wdl.draws, wdl.losses, grouped(NULL_GAME_NODES)
                 ),
-                if overlap { Verdict::Confirmed } else { Verdict::Differs },
+                Verdict::confirmed_if(overlap, Verdict::Differs),
                 &if overlap {
                     "the 95 % interval overlaps Donninger's range".to_string()
                 } else if e.high < lo {
@@ -1017,7 +992,7 @@ fn elo_per_ply(bar: &ProgressBar, growth: Option<&[u64]>) -> Section {
                     wdl.draws,
                     wdl.losses
                 ),
-                if overlap { Verdict::Confirmed } else { Verdict::Differs },
+                Verdict::confirmed_if(overlap, Verdict::Differs),
                 &if overlap {
                     "the 95 % interval holds 200".to_string()
                 } else if e.low > target {
@@ -1035,11 +1010,7 @@ fn elo_per_ply(bar: &ProgressBar, growth: Option<&[u64]>) -> Section {
             &format!("one more ply, all {} games together", total.games()),
             &format!("+{target:.0} (Belle: 1235 at 4 plies, 1570 at 5)"),
             &format!("{:+.0} (95 %: {:+.0} to {:+.0})", e.elo, e.low, e.high),
-            if overlap {
-                Verdict::Confirmed
-            } else {
-                Verdict::Differs
-            },
+            Verdict::confirmed_if(overlap, Verdict::Differs),
             &if overlap {
                 "the 95 % interval holds 200".to_string()
             } else {
@@ -1055,11 +1026,7 @@ fn elo_per_ply(bar: &ProgressBar, growth: Option<&[u64]>) -> Section {
             "each ply multiplies the work by about 6 (Belle searched full width)",
             &format!("{work:.0}"),
             &ebf_text("reference without null move", nodes),
-            if within(e, work, work, 0.2) {
-                Verdict::Confirmed
-            } else {
-                Verdict::Differs
-            },
+            Verdict::confirmed_if(within(e, work, work, 0.2), Verdict::Differs),
             "growth per ply of the full-width reference (no null move) on the position set, as in the branching-factor claim",
             false,
         ));
@@ -1153,11 +1120,7 @@ fn stack_per_ply(bar: &ProgressBar) -> Result<Section, LedgerError> {
                 "{bpp:.1} bytes per ply, of which {stack_pp:.1} on the CPU stack ({} positions)",
                 r.rows.len()
             ),
-            if close {
-                Verdict::Confirmed
-            } else {
-                Verdict::Differs
-            },
+            Verdict::confirmed_if(close, Verdict::Differs),
             &format!(
                 "the {} search is recursive (its CPU stack grows with depth) and keeps a move list per ply; its figure is {} AVR-Max's recursive {rec:.0}. Kempelen has no iterative build, so the 34 is not re-measured",
                 p.name,

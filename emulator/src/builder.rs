@@ -4,7 +4,7 @@
 use crate::bus_impl::{AllMemory, MachineBus, Timed, Z80Memory};
 use crate::clock::{ClockProfile, default_machine};
 use crate::core::{Cmos65c02Core, Core, Mos6502Core, RustzxCore, Z80Core};
-use crate::cpu_rules::class_table;
+use crate::cpu_rules::{OpcodeRules, class_table};
 use crate::machine::{CoreKind, Machine};
 use crate::memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 use crate::stack::StackCheck;
@@ -22,8 +22,7 @@ pub struct MachineBuilder {
     pub(crate) images: Vec<(u16, Vec<u8>)>,
     pub(crate) entry: Option<u16>,
     pub(crate) sp: Option<u16>,
-    pub(crate) allow_undocumented: bool,
-    pub(crate) stop_on_brk: bool,
+    pub(crate) opcodes: OpcodeRules,
     pub(crate) checked_steps: bool,
     pub(crate) symbols: Option<SymbolTable>,
     pub(crate) clock: &'static ClockProfile,
@@ -45,8 +44,7 @@ impl Machine {
             images: Vec::new(),
             entry: None,
             sp: None,
-            allow_undocumented: false,
-            stop_on_brk: true,
+            opcodes: OpcodeRules::default(),
             checked_steps: false,
             symbols: None,
             clock: default_machine(cpu),
@@ -105,7 +103,7 @@ impl MachineBuilder {
     /// Lets the 6502 run undocumented opcodes (default: they stop the run as illegal; the
     /// `JAM` opcodes are always illegal).
     pub fn allow_undocumented(mut self, allow: bool) -> Self {
-        self.allow_undocumented = allow;
+        self.opcodes.allow_undocumented = allow;
         self
     }
 
@@ -113,7 +111,7 @@ impl MachineBuilder {
     /// the CPU defines it, through the IRQ vector (test programs such as Klaus Dormann's
     /// functional test exercise it).
     pub fn stop_on_brk(mut self, stop: bool) -> Self {
-        self.stop_on_brk = stop;
+        self.opcodes.stop_on_brk = stop;
         self
     }
 
@@ -233,9 +231,7 @@ impl MachineBuilder {
                 why: "it needs the rustzx-z80 core, which reports every access",
             });
         }
-        let class = class_table(self.cpu, self.allow_undocumented, self.stop_on_brk, |p| {
-            bus.plain_page(p)
-        });
+        let class = class_table(self.cpu, self.opcodes, |p| bus.plain_page(p));
         let core: Box<dyn Runner> = match kind {
             // A map of nothing but RAM and ROM has no read to check or count.
             CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),

@@ -209,27 +209,25 @@ pub const MACHINES: &[ClockProfile] = &[
         note: "",
         source: "A. Adrian, \"Computer-Schach\" (2011)",
     },
-    ClockProfile {
-        id: "milano",
-        machine: "Mephisto Milano (1991, Schroeder, 1961 Elo)",
-        cpu: Cpu::Mos6502,
-        chip: "6502",
-        mhz: 4.9,
-        ram: "8 KB RAM, 32 KB ROM",
-        note: "",
-        source: "A. Adrian, \"Computer-Schach\" (2011)",
-    },
+    MILANO,
+    // The source gives the Rebel 5 the Milano's CPU, clock and memory.
     ClockProfile {
         id: "rebel5",
         machine: "Mephisto Rebel 5 (1986, 1875 Elo)",
-        cpu: Cpu::Mos6502,
-        chip: "6502",
-        mhz: 4.9,
-        ram: "8 KB RAM, 32 KB ROM",
-        note: "",
-        source: "A. Adrian, \"Computer-Schach\" (2011)",
+        ..MILANO
     },
 ];
+
+const MILANO: ClockProfile = ClockProfile {
+    id: "milano",
+    machine: "Mephisto Milano (1991, Schroeder, 1961 Elo)",
+    cpu: Cpu::Mos6502,
+    chip: "6502",
+    mhz: 4.9,
+    ram: "8 KB RAM, 32 KB ROM",
+    note: "",
+    source: "A. Adrian, \"Computer-Schach\" (2011)",
+};
 
 /// The profile with this id (case-insensitive).
 pub fn machine(id: &str) -> Option<&'static ClockProfile> {

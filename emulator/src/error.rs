@@ -6,6 +6,7 @@
 
 use crate::memory::AddrRange;
 use crate::trace::RecentTrace;
+use kempelen_isa::hex_bytes;
 use std::fmt;
 
 /// What stopped a run abnormally. Every variant names the PC of the instruction at fault.
@@ -144,14 +145,6 @@ impl Fault {
             | Fault::UnknownHostCall { pc, .. } => *pc,
         }
     }
-}
-
-fn hex_bytes(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }
 
 fn loaded_at(program: &str) -> String {

@@ -464,6 +464,16 @@ fn trs_cmd(b: &[u8]) -> Result<Records, String> {
     Err("the file ends without a transfer address (record 02)".into())
 }
 
+/// The errors of `file`: each made of its line, column and message.
+fn errors_in(file: &str) -> impl Fn(usize, usize, String) -> LoadError + '_ {
+    move |line, col, message| LoadError {
+        file: file.to_string(),
+        line,
+        col,
+        message,
+    }
+}
+
 /// Parses `bytes` (the file `file`) in `format`. A raw image becomes one chunk at `raw_addr`.
 /// Adjacent chunks are merged; chunks that overlap, or run past `$FFFF`, are an error. The
 /// binary formats of the target machines go through [`parse_program`], which also gives
@@ -474,12 +484,7 @@ pub fn parse(
     format: ImageFormat,
     raw_addr: u16,
 ) -> Result<Vec<Chunk>, LoadError> {
-    let err = |line: usize, col: usize, message: String| LoadError {
-        file: file.to_string(),
-        line,
-        col,
-        message,
-    };
+    let err = errors_in(file);
     let mut chunks: Vec<(usize, Chunk)> = Vec::new();
     if format.is_binary() {
         return parse_program(file, bytes, format, raw_addr).map(|l| l.chunks);
@@ -533,6 +538,23 @@ pub fn parse(
             })
             .collect()
     };
+    // A record of a tape format: `start`, then hex pairs (`what`: the format, for the error).
+    let record = |l: &str, line: usize, indent: usize, start: char, what: &str| {
+        let Some(body) = l.strip_prefix(start) else {
+            let message = format!("{what} record starts with `{start}`");
+            return Err(err(line, indent + 1, message));
+        };
+        hex_pairs(body, line, indent + 2)
+    };
+    // The count byte (the record's first) is the record's length less its address, its type
+    // or end, and its checksum: 4 bytes.
+    let counted = |rec: &[u8], line: usize, indent: usize| {
+        if rec.len() < 5 || rec.len() != usize::from(rec[0]) + 5 {
+            let message = "record length does not match its count byte".to_string();
+            return Err(err(line, indent + 1, message));
+        }
+        Ok(())
+    };
     'lines: for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
         let indent = raw.len() - raw.trim_start().len();
@@ -548,21 +570,8 @@ pub fn parse(
             | ImageFormat::MsxRom
             | ImageFormat::TrsCmd => unreachable!(),
             ImageFormat::IntelHex => {
-                let Some(body) = l.strip_prefix(':') else {
-                    return Err(err(
-                        line,
-                        indent + 1,
-                        "an Intel HEX record starts with `:`".into(),
-                    ));
-                };
-                let rec = hex_pairs(body, line, indent + 2)?;
-                if rec.len() < 5 || rec.len() != usize::from(rec[0]) + 5 {
-                    return Err(err(
-                        line,
-                        indent + 1,
-                        "record length does not match its count byte".into(),
-                    ));
-                }
+                let rec = record(l, line, indent, ':', "an Intel HEX")?;
+                counted(&rec, line, indent)?;
                 let sum = rec.iter().fold(0u8, |a, &b| a.wrapping_add(b));
                 if sum != 0 {
                     return Err(err(
@@ -601,24 +610,11 @@ pub fn parse(
                 }
             }
             ImageFormat::KimTape => {
-                let Some(body) = l.strip_prefix(';') else {
-                    return Err(err(
-                        line,
-                        indent + 1,
-                        "a KIM-1 tape record starts with `;`".into(),
-                    ));
-                };
-                let rec = hex_pairs(body, line, indent + 2)?;
+                let rec = record(l, line, indent, ';', "a KIM-1 tape")?;
                 if rec.first() == Some(&0) {
                     break 'lines;
                 }
-                if rec.len() < 5 || rec.len() != usize::from(rec[0]) + 5 {
-                    return Err(err(
-                        line,
-                        indent + 1,
-                        "record length does not match its count byte".into(),
-                    ));
-                }
+                counted(&rec, line, indent)?;
                 let n = rec.len();
                 let sum: u16 = rec[..n - 2]
                     .iter()
@@ -691,12 +687,7 @@ fn merge_chunks(
     format: ImageFormat,
     mut chunks: Vec<(usize, Chunk)>,
 ) -> Result<Vec<Chunk>, LoadError> {
-    let err = |line: usize, col: usize, message: String| LoadError {
-        file: file.to_string(),
-        line,
-        col,
-        message,
-    };
+    let err = errors_in(file);
     chunks.sort_by_key(|(_, c)| c.addr);
     let mut out: Vec<Chunk> = Vec::new();
     let mut end_of_last: Option<(usize, usize)> = None;
@@ -737,105 +728,98 @@ fn merge_chunks(
 mod tests {
     use super::*;
 
+    /// The error reading the text image `text`, as printed.
+    fn error(file: &str, text: &[u8], format: ImageFormat) -> String {
+        parse(file, text, format, 0).unwrap_err().to_string()
+    }
+
+    /// The text image `text` reads as the chunks `expected`.
+    fn reads(file: &str, text: &[u8], format: ImageFormat, expected: &[Chunk]) {
+        assert_eq!(parse(file, text, format, 0).unwrap(), expected);
+    }
+
+    /// Reading the text image `text` fails with `expected`.
+    fn refused(file: &str, text: &[u8], format: ImageFormat, expected: &str) {
+        assert_eq!(error(file, text, format), expected);
+    }
+
+    fn chunk(addr: u16, bytes: &[u8]) -> Chunk {
+        Chunk {
+            addr,
+            bytes: bytes.to_vec(),
+        }
+    }
+
     #[test]
     fn detects_formats() {
-        assert_eq!(
-            ImageFormat::detect(b":0100000000FF\n:00000001FF\n"),
-            ImageFormat::IntelHex
-        );
-        assert_eq!(
-            ImageFormat::detect(b"0000 D8 A2\n0002 FF\n"),
-            ImageFormat::HexDump
-        );
-        assert_eq!(
-            ImageFormat::detect(b";0100000001\n;00\n"),
-            ImageFormat::KimTape
-        );
-        assert_eq!(ImageFormat::detect(&[0x3E, 0x01, 0xD3]), ImageFormat::Raw);
+        for (text, format) in [
+            (&b":0100000000FF\n:00000001FF\n"[..], ImageFormat::IntelHex),
+            (b"0000 D8 A2\n0002 FF\n", ImageFormat::HexDump),
+            (b";0100000001\n;00\n", ImageFormat::KimTape),
+            (&[0x3E, 0x01, 0xD3], ImageFormat::Raw),
+        ] {
+            assert_eq!(ImageFormat::detect(text), format, "{text:?}");
+        }
     }
 
     #[test]
     fn intel_hex_with_checksums() {
-        let text = ":03010000AF3E41CE\n:02020000414279\n:00000001FF\n";
-        let c = parse("a.hex", text.as_bytes(), ImageFormat::IntelHex, 0).unwrap();
-        assert_eq!(
-            c,
-            [
-                Chunk {
-                    addr: 0x0100,
-                    bytes: vec![0xAF, 0x3E, 0x41]
-                },
-                Chunk {
-                    addr: 0x0200,
-                    bytes: vec![0x41, 0x42]
-                }
-            ]
+        let text = b":03010000AF3E41CE\n:02020000414279\n:00000001FF\n";
+        reads(
+            "a.hex",
+            text,
+            ImageFormat::IntelHex,
+            &[
+                chunk(0x0100, &[0xAF, 0x3E, 0x41]),
+                chunk(0x0200, &[0x41, 0x42]),
+            ],
         );
-        let bad = ":03010000AF3E41CF\n";
-        let e = parse("a.hex", bad.as_bytes(), ImageFormat::IntelHex, 0).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "a.hex:1:1: checksum error (the bytes sum to $01, not $00)"
+        refused(
+            "a.hex",
+            b":03010000AF3E41CF\n",
+            ImageFormat::IntelHex,
+            "a.hex:1:1: checksum error (the bytes sum to $01, not $00)",
         );
     }
 
     #[test]
     fn hex_dump_lines_merge_and_overlaps_are_refused() {
-        let text = "; Soft6502 style\n0000 D8 A2 FF 9A\n0004 A2 C8  ..ascii\n1F6A 60 \n";
-        let c = parse("m.h65", text.as_bytes(), ImageFormat::HexDump, 0).unwrap();
-        assert_eq!(
-            c,
-            [
-                Chunk {
-                    addr: 0,
-                    bytes: vec![0xD8, 0xA2, 0xFF, 0x9A, 0xA2, 0xC8]
-                },
-                Chunk {
-                    addr: 0x1F6A,
-                    bytes: vec![0x60]
-                }
-            ]
+        let text = b"; Soft6502 style\n0000 D8 A2 FF 9A\n0004 A2 C8  ..ascii\n1F6A 60 \n";
+        reads(
+            "m.h65",
+            text,
+            ImageFormat::HexDump,
+            &[
+                chunk(0, &[0xD8, 0xA2, 0xFF, 0x9A, 0xA2, 0xC8]),
+                chunk(0x1F6A, &[0x60]),
+            ],
         );
-        let e = parse(
+        refused(
             "m.h65",
             b"0000 01 02 03\n0002 04\n",
             ImageFormat::HexDump,
-            0,
-        )
-        .unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "m.h65:2:1: bytes at $0002 overlap those of line 1"
+            "m.h65:2:1: bytes at $0002 overlap those of line 1",
         );
-        let e = parse("m.h65", b"00G0 01\n", ImageFormat::HexDump, 0).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "m.h65:1:1: `00G0` is not a four-digit hex address"
+        refused(
+            "m.h65",
+            b"00G0 01\n",
+            ImageFormat::HexDump,
+            "m.h65:1:1: `00G0` is not a four-digit hex address",
         );
     }
 
     #[test]
     fn kim_tape_records() {
         // ;02 0200 A9 41 checksum = 02+02+00+A9+41 = $00EE
-        let c = parse(
+        let text = b";020200A94100EE\n;0000010001\n";
+        reads(
             "t.ptp",
-            b";020200A94100EE\n;0000010001\n",
+            text,
             ImageFormat::KimTape,
-            0,
-        )
-        .unwrap();
-        assert_eq!(
-            c,
-            [Chunk {
-                addr: 0x0200,
-                bytes: vec![0xA9, 0x41]
-            }]
+            &[chunk(0x0200, &[0xA9, 0x41])],
         );
-        let e = parse("t.ptp", b";020200A94100EF\n", ImageFormat::KimTape, 0).unwrap_err();
-        assert!(
-            e.to_string().starts_with("t.ptp:1:1: checksum error"),
-            "{e}"
-        );
+        let e = error("t.ptp", b";020200A94100EF\n", ImageFormat::KimTape);
+        assert!(e.starts_with("t.ptp:1:1: checksum error"), "{e}");
     }
 
     /// The target machines' files: their chunks and the entry each names.
@@ -909,22 +893,29 @@ mod tests {
 
     #[test]
     fn a_text_image_with_one_bad_line_is_an_error_at_that_line_never_raw() {
-        let dump = b"0000 00 00\n+FFF 00\n";
-        assert_eq!(ImageFormat::detect(dump), ImageFormat::HexDump);
-        let e = parse("m.h65", dump, ImageFormat::HexDump, 0).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "m.h65:2:1: `+FFF` is not a four-digit hex address"
+        for (file, text, format, expected) in [
+            (
+                "m.h65",
+                &b"0000 00 00\n+FFF 00\n"[..],
+                ImageFormat::HexDump,
+                "m.h65:2:1: `+FFF` is not a four-digit hex address",
+            ),
+            (
+                "a.hex",
+                b":0100000000FF\n:01000100\xe900FF\n",
+                ImageFormat::IntelHex,
+                "a.hex:2:10: not UTF-8 text (the intel-hex format is text)",
+            ),
+        ] {
+            assert_eq!(ImageFormat::detect(text), format, "{file}");
+            refused(file, text, format, expected);
+        }
+        refused(
+            "a.hex",
+            b":01000000+1FF\n",
+            ImageFormat::IntelHex,
+            "a.hex:1:10: `+1` is not a hex byte",
         );
-        let hex = b":0100000000FF\n:01000100\xe900FF\n";
-        assert_eq!(ImageFormat::detect(hex), ImageFormat::IntelHex);
-        let e = parse("a.hex", hex, ImageFormat::IntelHex, 0).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "a.hex:2:10: not UTF-8 text (the intel-hex format is text)"
-        );
-        let e = parse("a.hex", b":01000000+1FF\n", ImageFormat::IntelHex, 0).unwrap_err();
-        assert_eq!(e.to_string(), "a.hex:1:10: `+1` is not a hex byte");
         // Comment lines before the first dump line; a tape after a blank line.
         assert_eq!(
             ImageFormat::detect(b"; a listing\n# saved 1976\n0200 A9 41\n"),
@@ -947,15 +938,17 @@ mod tests {
 
     #[test]
     fn intel_hex_record_types_are_named_for_what_they_are() {
-        let e = parse("a.hex", b":00000006FA\n", ImageFormat::IntelHex, 0).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "a.hex:1:8: unknown record type 06 (Intel HEX has types 00 to 05)"
+        refused(
+            "a.hex",
+            b":00000006FA\n",
+            ImageFormat::IntelHex,
+            "a.hex:1:8: unknown record type 06 (Intel HEX has types 00 to 05)",
         );
-        let e = parse("a.hex", b":020000021000EC\n", ImageFormat::IntelHex, 0).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "a.hex:1:8: record type 02 addresses memory beyond 64 KB"
+        refused(
+            "a.hex",
+            b":020000021000EC\n",
+            ImageFormat::IntelHex,
+            "a.hex:1:8: record type 02 addresses memory beyond 64 KB",
         );
     }
 
@@ -967,9 +960,8 @@ mod tests {
             (ImageFormat::KimTape, b";0000000000\n"),
             (ImageFormat::Raw, b""),
         ] {
-            let e = parse("e", text, format, 0).unwrap_err();
             assert_eq!(
-                e.to_string(),
+                error("e", text, format),
                 format!("e:1:1: the {format} image holds no bytes to load")
             );
         }

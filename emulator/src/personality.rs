@@ -90,18 +90,21 @@ pub struct Personality {
     pub traps: Vec<Trap>,
 }
 
+/// A text field the file may leave out, with its place in the file.
+type OptText = Option<Spanned<String>>;
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct File {
     id: String,
     name: String,
     cpu: Spanned<String>,
-    clock: Option<Spanned<String>>,
+    clock: OptText,
     mhz: Option<Spanned<f64>>,
-    load: Option<Spanned<String>>,
-    sp: Option<Spanned<String>>,
-    stack: Option<Spanned<String>>,
-    io_page: Option<Spanned<String>>,
+    load: OptText,
+    sp: OptText,
+    stack: OptText,
+    io_page: OptText,
     #[serde(default)]
     memory: Vec<MemorySpec>,
     #[serde(default)]
@@ -139,14 +142,14 @@ struct MirrorSpec {
 #[serde(deny_unknown_fields)]
 struct Entry {
     name: String,
-    at: Option<Spanned<String>>,
-    code: Option<Spanned<String>>,
-    select: Option<Spanned<String>>,
+    at: OptText,
+    code: OptText,
+    select: OptText,
     cycles: Option<Spanned<u64>>,
     #[serde(default)]
     function: Vec<Entry>,
-    service: Option<Spanned<String>>,
-    register: Option<Spanned<String>>,
+    service: OptText,
+    register: OptText,
     echo: Option<bool>,
     terminator: Option<String>,
     newline: Option<bool>,
@@ -155,10 +158,10 @@ struct Entry {
     none: Option<u8>,
     ready: Option<u8>,
     keys: Option<BTreeMap<String, u8>>,
-    vector: Option<Spanned<String>>,
-    charset: Option<Spanned<String>>,
-    store: Option<Spanned<String>>,
-    flag: Option<Spanned<String>>,
+    vector: OptText,
+    charset: OptText,
+    store: OptText,
+    flag: OptText,
     bit: Option<u8>,
 }
 
@@ -197,6 +200,20 @@ impl Source<'_> {
             .map_err(|e| self.error(Some(s.span()), e.to_string()))
     }
 
+    /// `len` bytes from `start` end by $FFFF; if not, the error `past_end()` at `s`.
+    fn within_64k(
+        &self,
+        s: &Spanned<String>,
+        start: u16,
+        len: usize,
+        past_end: impl FnOnce() -> String,
+    ) -> Result<(), PersonalityError> {
+        if usize::from(start) + len > 0x10000 {
+            return Err(self.error(Some(s.span()), past_end()));
+        }
+        Ok(())
+    }
+
     fn bytes(&self, s: &Spanned<String>) -> Result<Vec<u8>, PersonalityError> {
         s.get_ref()
             .split_whitespace()
@@ -218,7 +235,7 @@ impl Source<'_> {
     fn reg(
         &self,
         cpu: Cpu,
-        s: &Option<Spanned<String>>,
+        s: &OptText,
         default: &str,
         service: &Spanned<String>,
     ) -> Result<Reg, PersonalityError> {
@@ -336,30 +353,24 @@ impl Personality {
         for fl in &f.fill {
             let at = src.addr(&fl.at)?;
             let bytes = src.bytes(&fl.bytes)?;
-            if usize::from(at) + bytes.len() > 0x10000 {
-                return Err(src.error(
-                    Some(fl.bytes.span()),
-                    format!(
-                        "{} bytes at ${at:04X} run past $FFFF (a fill does not wrap to $0000)",
-                        bytes.len()
-                    ),
-                ));
-            }
+            src.within_64k(&fl.bytes, at, bytes.len(), || {
+                format!(
+                    "{} bytes at ${at:04X} run past $FFFF (a fill does not wrap to $0000)",
+                    bytes.len()
+                )
+            })?;
             fills.push((at, bytes));
         }
         let mut mirrors = Vec::new();
         for m in &f.mirror {
             let range = src.range(&m.range)?;
             let of = src.addr(&m.of)?;
-            if u32::from(of) + range.len() > 0x10000 {
-                return Err(src.error(
-                    Some(m.of.span()),
-                    format!(
-                        "the {} bytes copied from ${of:04X} run past $FFFF (a mirror does not wrap to $0000)",
-                        range.len()
-                    ),
-                ));
-            }
+            src.within_64k(&m.of, of, range.len() as usize, || {
+                format!(
+                    "the {} bytes copied from ${of:04X} run past $FFFF (a mirror does not wrap to $0000)",
+                    range.len()
+                )
+            })?;
             mirrors.push((range, of));
         }
         let mut traps: Vec<Trap> = Vec::new();
@@ -550,7 +561,7 @@ fn function(
             charset,
         },
         "keyboard" => {
-            let need = |f: &Option<Spanned<String>>, name: &str| match f {
+            let need = |f: &OptText, name: &str| match f {
                 Some(s) => src.addr(s),
                 None => Err(src.error(
                     Some(span.clone()),

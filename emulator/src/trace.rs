@@ -73,12 +73,11 @@ fn routine_offset(symbols: &SymbolTable, pc: u16) -> Option<String> {
 
 impl fmt::Display for TraceEntry {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let hex: Vec<String> = self.bytes.iter().map(|b| format!("{b:02X}")).collect();
         write!(
             f,
             "${:04X}  {:<11}  {:<20}",
             self.pc,
-            hex.join(" "),
+            kempelen_isa::hex_bytes(&self.bytes),
             self.text
         )?;
         if let Some(s) = &self.symbol {

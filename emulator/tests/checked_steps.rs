@@ -13,6 +13,7 @@ mod common;
 
 use kempelen_emulator::bench::{MOS6502_SIEVE, Workload, Z80_SIEVE};
 use kempelen_emulator::{Cpu, Machine, MachineBuilder, MemoryMap};
+use std::ops::RangeInclusive;
 
 /// Everything a run shows from outside, as text (the wall time left out).
 fn outcome(builder: &MachineBuilder, checked: bool, input: &[u8], budget: u64) -> String {
@@ -85,35 +86,34 @@ fn klaus_functional_test() {
 /// vectors, operand bytes or operated-on bytes, and programs that touch them.
 #[test]
 fn mos6502_devices_and_holes() {
+    // The I/O page at `io`, RAM regions `ram` and the ROM `rom`; nothing elsewhere.
+    let io_map = |io: u16, ram: &[(&str, RangeInclusive<u16>)], rom: RangeInclusive<u16>| {
+        let map = ram.iter().fold(MemoryMap::empty(), |map, (name, range)| {
+            map.ram(name, range.clone())
+        });
+        map.rom("rom", rom).with_io_page(io)
+    };
+    let (rom, below_vectors) = (0xC000..=0xFFFF, 0xC000..=0xFEFF);
     let maps = [
         (
             "I/O in the zero page",
-            MemoryMap::empty()
-                .with_io_page(0x0000)
-                .ram("ram", 0x0100..=0xBFFF)
-                .rom("rom", 0xC000..=0xFFFF),
+            io_map(0x0000, &[("ram", 0x0100..=0xBFFF)], rom.clone()),
         ),
         (
             "I/O in the stack page",
-            MemoryMap::empty()
-                .ram("zp", 0x0000..=0x00FF)
-                .with_io_page(0x0100)
-                .ram("ram", 0x0200..=0xBFFF)
-                .rom("rom", 0xC000..=0xFFFF),
+            io_map(
+                0x0100,
+                &[("zp", 0x0000..=0x00FF), ("ram", 0x0200..=0xBFFF)],
+                rom.clone(),
+            ),
         ),
         (
             "I/O on the vectors",
-            MemoryMap::empty()
-                .ram("ram", 0x0000..=0xBFFF)
-                .rom("rom", 0xC000..=0xFEFF)
-                .with_io_page(0xFF00),
+            io_map(0xFF00, &[("ram", 0x0000..=0xBFFF)], below_vectors),
         ),
         (
             "a hole and I/O at $8000",
-            MemoryMap::empty()
-                .ram("ram", 0x0000..=0x3FFF)
-                .rom("rom", 0xC000..=0xFFFF)
-                .with_io_page(0x8000),
+            io_map(0x8000, &[("ram", 0x0000..=0x3FFF)], rom),
         ),
         ("default", MemoryMap::default_for(Cpu::Mos6502)),
     ];

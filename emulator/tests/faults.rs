@@ -2,7 +2,7 @@
 //! with exact cycle counts and the recent-instruction trace.
 
 use kempelen_emulator::{
-    AddrRange, ConfigError, Cpu, Fault, Machine, MemoryMap, RunError, StopReason,
+    AddrRange, ConfigError, Cpu, Fault, Machine, MemoryMap, RunError, RunStats, StopReason,
 };
 
 /// A Z80 machine on the default map with `code` at $0000.
@@ -26,6 +26,39 @@ fn fault(m: &mut Machine, budget: u64) -> RunError {
         Ok(stats) => panic!("expected a fault, the run ended with {:?}", stats.stop),
         Err(e) => e,
     }
+}
+
+/// Runs `m` within 1000 cycles to the fault `expected` (what and where); returns the error
+/// (counts and trace) for further checks.
+fn expect_fault(m: &mut Machine, expected: Fault) -> RunError {
+    let e = fault(m, 1000);
+    assert_eq!(e.fault, expected, "{e}");
+    e
+}
+
+/// Runs `m` within 1000 cycles to the clean stop `expected`; returns the run's figures.
+fn expect_stop(m: &mut Machine, expected: StopReason) -> RunStats {
+    let stats = m.run(1000).unwrap();
+    assert_eq!(stats.stop, expected);
+    stats
+}
+
+/// A machine for `cpu` on `map` with `code` at `origin`.
+fn on_map(cpu: Cpu, map: MemoryMap, origin: u16, code: &[u8]) -> Machine {
+    Machine::builder(cpu)
+        .memory_map(map)
+        .load(origin, code)
+        .build()
+        .unwrap()
+}
+
+/// The stack regions of the default maps.
+fn z80_stack() -> AddrRange {
+    AddrRange::new(0xF000, 0xFFFF).unwrap()
+}
+
+fn m6502_stack() -> AddrRange {
+    AddrRange::new(0x0100, 0x01FF).unwrap()
 }
 
 #[test]
@@ -56,14 +89,13 @@ fn budget_exceeded_names_budget_and_pc() {
 fn rom_write_is_an_error_and_not_applied() {
     // LD A,1 ; LD ($0100),A
     let mut m = z80(&[0x3E, 0x01, 0x32, 0x00, 0x01]);
-    let e = fault(&mut m, 1000);
-    assert_eq!(
-        e.fault,
+    let e = expect_fault(
+        &mut m,
         Fault::RomWrite {
             addr: 0x0100,
             value: 1,
-            pc: 0x0002
-        }
+            pc: 0x0002,
+        },
     );
     assert_eq!(m.read_byte(0x0100), 0);
     assert_eq!((e.cycles, e.instructions), (7 + 13, 2));
@@ -73,15 +105,13 @@ fn rom_write_is_an_error_and_not_applied() {
 #[test]
 fn rom_write_on_the_6502() {
     // LDA #$55 ; STA $C100
-    let mut m = m6502(&[0xA9, 0x55, 0x8D, 0x00, 0xC1]);
-    let e = fault(&mut m, 1000);
-    assert_eq!(
-        e.fault,
+    expect_fault(
+        &mut m6502(&[0xA9, 0x55, 0x8D, 0x00, 0xC1]),
         Fault::RomWrite {
             addr: 0xC100,
             value: 0x55,
-            pc: 0xC002
-        }
+            pc: 0xC002,
+        },
     );
 }
 
@@ -93,40 +123,28 @@ fn unmapped_write_is_an_error_and_unmapped_reads_are_counted() {
         .with_stack(0xF000..=0xFFFF);
     // LD A,($2000) ; LD A,($2001) ; XOR A ; OUT ($FF),A
     let code = [0x3A, 0x00, 0x20, 0x3A, 0x01, 0x20, 0xAF, 0xD3, 0xFF];
-    let mut m = Machine::builder(Cpu::Z80)
-        .memory_map(map.clone())
-        .load(0, &code)
-        .build()
-        .unwrap();
-    let stats = m.run(1000).unwrap();
+    let stats = on_map(Cpu::Z80, map.clone(), 0, &code).run(1000).unwrap();
     assert_eq!(stats.unmapped_reads, 2);
     // LD ($2000),A
-    let mut m = Machine::builder(Cpu::Z80)
-        .memory_map(map)
-        .load(0, &[0x32, 0x00, 0x20])
-        .build()
-        .unwrap();
-    assert_eq!(
-        fault(&mut m, 1000).fault,
+    expect_fault(
+        &mut on_map(Cpu::Z80, map, 0, &[0x32, 0x00, 0x20]),
         Fault::UnmappedWrite {
             addr: 0x2000,
             value: 0xFF,
-            pc: 0
-        }
+            pc: 0,
+        },
     );
 }
 
 #[test]
 fn illegal_z80_ed_opcode() {
     // NOP ; DB $ED,$00
-    let mut m = z80(&[0x00, 0xED, 0x00]);
-    let e = fault(&mut m, 1000);
-    assert_eq!(
-        e.fault,
+    let e = expect_fault(
+        &mut z80(&[0x00, 0xED, 0x00]),
         Fault::IllegalOpcode {
             bytes: vec![0xED, 0x00],
-            pc: 0x0001
-        }
+            pc: 0x0001,
+        },
     );
     assert_eq!((e.cycles, e.instructions), (4, 1));
     assert_eq!(e.trace.entries.len(), 2, "the NOP and the illegal opcode");
@@ -138,118 +156,69 @@ fn illegal_z80_ed_opcode() {
 
 #[test]
 fn illegal_6502_jam_and_undocumented_opcodes() {
-    let mut m = m6502(&[0xEA, 0x02]);
-    assert_eq!(
-        fault(&mut m, 1000).fault,
-        Fault::IllegalOpcode {
-            bytes: vec![0x02],
-            pc: 0xC001
-        }
-    );
+    let illegal = |code: &[u8], bytes: Vec<u8>, pc| {
+        expect_fault(&mut m6502(code), Fault::IllegalOpcode { bytes, pc });
+    };
+    illegal(&[0xEA, 0x02], vec![0x02], 0xC001);
     // LAX $10 (undocumented) is refused unless allowed.
-    let mut m = m6502(&[0xA7, 0x10]);
-    assert_eq!(
-        fault(&mut m, 1000).fault,
-        Fault::IllegalOpcode {
-            bytes: vec![0xA7],
-            pc: 0xC000
-        }
-    );
+    illegal(&[0xA7, 0x10], vec![0xA7], 0xC000);
     // Allowed: LAX $10 ; STA $BFFF (A = 0: done)
     let mut m = Machine::builder(Cpu::Mos6502)
         .allow_undocumented(true)
         .load(0xC000, &[0xA7, 0x10, 0x8D, 0xFF, 0xBF])
         .build()
         .unwrap();
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::HostDone);
+    let stats = expect_stop(&mut m, StopReason::HostDone);
     assert_eq!(stats.cycles, 3 + 4);
+}
+
+/// `m` recurses without end: the stack overflow (SP `sp` out of `region` after the call at
+/// `pc`) ends the run after `calls` calls of `cycles` each.
+fn recursion_overflows(
+    mut m: Machine,
+    (sp, pc, region): (u16, u16, AddrRange),
+    calls: u64,
+    cycles: u64,
+) {
+    let e = fault(&mut m, 1_000_000);
+    assert_eq!(e.fault, Fault::StackOverflow { sp, pc, region });
+    assert_eq!((e.instructions, e.cycles), (calls, calls * cycles));
 }
 
 #[test]
 fn stack_overflow_on_the_z80() {
-    // f: CALL f   (endless recursion)
-    let mut m = z80(&[0xCD, 0x00, 0x00]);
-    let e = fault(&mut m, 1_000_000);
-    let region = AddrRange::new(0xF000, 0xFFFF).unwrap();
-    // 2048 calls fill the 4 KB region exactly; the 2049th leaves it.
-    assert_eq!(
-        e.fault,
-        Fault::StackOverflow {
-            sp: 0xEFFE,
-            pc: 0x0000,
-            region
-        }
-    );
-    assert_eq!((e.instructions, e.cycles), (2049, 2049 * 17));
+    // f: CALL f   (endless recursion). 2048 calls fill the 4 KB region exactly; the 2049th
+    // (17 cycles) leaves it.
+    let m = z80(&[0xCD, 0x00, 0x00]);
+    recursion_overflows(m, (0xEFFE, 0x0000, z80_stack()), 2049, 17);
 }
 
 #[test]
 fn stack_overflow_on_the_6502_is_seen_through_the_page_wrap() {
-    // f: JSR f
-    let mut m = m6502(&[0x20, 0x00, 0xC0]);
-    let e = fault(&mut m, 1_000_000);
-    let region = AddrRange::new(0x0100, 0x01FF).unwrap();
-    // 128 calls fill page 1; the 129th wraps S to $FD.
-    assert_eq!(
-        e.fault,
-        Fault::StackOverflow {
-            sp: 0x01FD,
-            pc: 0xC000,
-            region
-        }
-    );
-    assert_eq!((e.instructions, e.cycles), (129, 129 * 6));
+    // f: JSR f. 128 calls fill page 1; the 129th (6 cycles) wraps S to $FD.
+    let m = m6502(&[0x20, 0x00, 0xC0]);
+    recursion_overflows(m, (0x01FD, 0xC000, m6502_stack()), 129, 6);
 }
 
 #[test]
 fn stack_underflow() {
     // POP HL with an empty stack.
-    let mut m = z80(&[0xE1]);
-    let e = fault(&mut m, 1000);
-    assert!(
-        matches!(
-            e.fault,
-            Fault::StackUnderflow {
-                sp: 0x0002,
-                pc: 0,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    let (sp, pc, region) = (0x0002, 0, z80_stack());
+    expect_fault(&mut z80(&[0xE1]), Fault::StackUnderflow { sp, pc, region });
     // PLA with an empty stack.
-    let mut m = m6502(&[0x68]);
-    let e = fault(&mut m, 1000);
-    assert!(
-        matches!(
-            e.fault,
-            Fault::StackUnderflow {
-                sp: 0x0100,
-                pc: 0xC000,
-                ..
-            }
-        ),
-        "{e}"
+    let (sp, pc, region) = (0x0100, 0xC000, m6502_stack());
+    expect_fault(
+        &mut m6502(&[0x68]),
+        Fault::StackUnderflow { sp, pc, region },
     );
 }
 
 #[test]
 fn stack_pointer_set_outside_the_region() {
     // LD SP,$8000
-    let mut m = z80(&[0x31, 0x00, 0x80, 0x00]);
-    let e = fault(&mut m, 1000);
-    assert!(
-        matches!(
-            e.fault,
-            Fault::StackOverflow {
-                sp: 0x8000,
-                pc: 0,
-                ..
-            }
-        ),
-        "{e}"
-    );
+    let (sp, pc, region) = (0x8000, 0, z80_stack());
+    let code = [0x31, 0x00, 0x80, 0x00];
+    expect_fault(&mut z80(&code), Fault::StackOverflow { sp, pc, region });
     // Building with an initial SP outside the region is refused.
     let err = Machine::builder(Cpu::Z80)
         .load(0, &[0])
@@ -265,91 +234,70 @@ fn stack_pointer_set_outside_the_region() {
 #[test]
 fn pc_leaving_the_program() {
     // JP $2000 (ROM, but nothing loaded there)
-    let mut m = z80(&[0xC3, 0x00, 0x20]);
-    let e = fault(&mut m, 1000);
-    assert!(
-        matches!(
-            e.fault,
-            Fault::PcOutOfProgram {
-                pc: 0x2000,
-                from: Some(0),
-                ..
-            }
-        ),
-        "{e}"
+    let out_of_program = |pc, from, program: &str| Fault::PcOutOfProgram {
+        pc,
+        from: Some(from),
+        program: program.to_string(),
+    };
+    let e = expect_fault(
+        &mut z80(&[0xC3, 0x00, 0x20]),
+        out_of_program(0x2000, 0, "$0000-$0002"),
     );
     assert_eq!(
         e.fault.to_string(),
         "PC $2000 is outside the program (loaded at $0000-$0002), reached from PC $0000"
     );
     // Running off the end of the image.
-    let mut m = m6502(&[0xEA]);
-    assert!(matches!(
-        fault(&mut m, 1000).fault,
-        Fault::PcOutOfProgram {
-            pc: 0xC001,
-            from: Some(0xC000),
-            ..
-        }
-    ));
+    expect_fault(
+        &mut m6502(&[0xEA]),
+        out_of_program(0xC001, 0xC000, "$C000-$C000"),
+    );
 }
 
 #[test]
 fn unknown_host_call() {
     // LD A,7 ; OUT ($FF),A
-    let mut m = z80(&[0x3E, 0x07, 0xD3, 0xFF]);
-    let e = fault(&mut m, 1000);
-    assert_eq!(e.fault, Fault::UnknownHostCall { value: 7, pc: 2 });
+    let e = expect_fault(
+        &mut z80(&[0x3E, 0x07, 0xD3, 0xFF]),
+        Fault::UnknownHostCall { value: 7, pc: 2 },
+    );
     assert_eq!(
         e.fault.to_string(),
         "unknown host call $07 at PC $0002 (only $00 = done and $01 = iteration complete are defined)"
     );
     // LDA #$02 ; STA $BFFF ($01 is "iteration complete", emulator/tests/host_iteration.rs)
-    let mut m = m6502(&[0xA9, 0x02, 0x8D, 0xFF, 0xBF]);
-    assert_eq!(
-        fault(&mut m, 1000).fault,
-        Fault::UnknownHostCall {
-            value: 2,
-            pc: 0xC002
-        }
-    );
+    let (value, pc) = (2, 0xC002);
+    let code = [0xA9, 0x02, 0x8D, 0xFF, 0xBF];
+    expect_fault(&mut m6502(&code), Fault::UnknownHostCall { value, pc });
 }
 
 #[test]
 fn unconnected_port() {
     // OUT ($10),A
-    let mut m = z80(&[0xD3, 0x10]);
-    assert!(matches!(
-        fault(&mut m, 1000).fault,
-        Fault::UnconnectedPort {
-            port: 0xFF10,
-            value: 0xFF,
-            pc: 0
-        }
-    ));
+    let (port, value, pc) = (0xFF10, 0xFF, 0);
+    expect_fault(
+        &mut z80(&[0xD3, 0x10]),
+        Fault::UnconnectedPort { port, value, pc },
+    );
 }
 
 #[test]
 fn clean_stops() {
     // NOP ; HALT
     let mut m = z80(&[0x00, 0x76]);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::Halt { pc: 1 });
+    let stats = expect_stop(&mut m, StopReason::Halt { pc: 1 });
     assert_eq!((stats.cycles, stats.instructions), (4, 1));
     // JR $
     let mut m = z80(&[0x18, 0xFE]);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0 });
+    let stats = expect_stop(&mut m, StopReason::SelfLoop { pc: 0 });
     assert_eq!((stats.cycles, stats.instructions), (12, 1));
     // NOP ; BRK
     let mut m = m6502(&[0xEA, 0x00]);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::Brk { pc: 0xC001 });
+    let stats = expect_stop(&mut m, StopReason::Brk { pc: 0xC001 });
     assert_eq!(stats.cycles, 2);
     // BNE * with Z clear (LDX #1 first)
     let mut m = m6502(&[0xA2, 0x01, 0xD0, 0xFE]);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0xC002 });
+    let stats = expect_stop(&mut m, StopReason::SelfLoop { pc: 0xC002 });
     assert_eq!(stats.cycles, 2 + 3);
 }
 
@@ -377,16 +325,14 @@ fn w65c02s_with_handlers(code: &[u8]) -> Machine {
 fn w65c02s_stp_stops_the_run_before_it() {
     // NOP ; STP
     let mut m = w65c02s(&[0xEA, 0xDB]);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::ClockStopped { pc: 0xC001 });
+    let stats = expect_stop(&mut m, StopReason::ClockStopped { pc: 0xC001 });
     assert_eq!((stats.cycles, stats.instructions), (2, 1));
     assert_eq!(
         stats.stop.to_string(),
         "STP at $C001: the clock is stopped until a reset"
     );
     // Running again stops at once: only a reset restarts the clock.
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::ClockStopped { pc: 0xC001 });
+    let stats = expect_stop(&mut m, StopReason::ClockStopped { pc: 0xC001 });
     assert_eq!((stats.cycles, stats.instructions), (0, 0));
 }
 
@@ -394,34 +340,26 @@ fn w65c02s_stp_stops_the_run_before_it() {
 fn w65c02s_wai_stops_until_an_interrupt_wakes_it() {
     // CLI ; WAI ; then the IRQ handler at $C040 ends the run.
     let mut m = w65c02s_with_handlers(&[0x58, 0xCB]);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::WaitForInterrupt { pc: 0xC001 });
+    let stats = expect_stop(&mut m, StopReason::WaitForInterrupt { pc: 0xC001 });
     assert_eq!((stats.cycles, stats.instructions), (2, 1));
     // Still no interrupt: it waits again, doing nothing.
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::WaitForInterrupt { pc: 0xC001 });
+    let stats = expect_stop(&mut m, StopReason::WaitForInterrupt { pc: 0xC001 });
     assert_eq!((stats.cycles, stats.instructions), (0, 0));
     // An IRQ wakes it: WAI (3), the interrupt (7), LDA #0 (2), STA $BFFF (4).
     m.set_irq(true);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::HostDone);
+    let stats = expect_stop(&mut m, StopReason::HostDone);
     assert_eq!((stats.cycles, stats.instructions), (3 + 7 + 2 + 4, 3));
     // An NMI does too, whatever the I flag: SEI ; WAI goes to the handler at $C080.
     let mut m = w65c02s_with_handlers(&[0x78, 0xCB]);
-    assert_eq!(
-        m.run(1000).unwrap().stop,
-        StopReason::WaitForInterrupt { pc: 0xC001 }
-    );
+    expect_stop(&mut m, StopReason::WaitForInterrupt { pc: 0xC001 });
     m.pulse_nmi();
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::HostDone);
+    let stats = expect_stop(&mut m, StopReason::HostDone);
     assert_eq!(stats.cycles, 3 + 7 + 2 + 4);
     assert_eq!(m.registers().pc(), 0xC085);
     // An IRQ while I is set ends the wait without being served: SEI ; WAI ; LDA #0 ; STA $BFFF.
     let mut m = w65c02s_with_handlers(&[0x78, 0xCB, 0xA9, 0x00, 0x8D, 0xFF, 0xBF]);
     m.set_irq(true);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::HostDone);
+    let stats = expect_stop(&mut m, StopReason::HostDone);
     assert_eq!((stats.cycles, stats.instructions), (2 + 3 + 2 + 4, 4));
     assert_eq!(m.registers().pc(), 0xC007);
 }
@@ -430,13 +368,11 @@ fn w65c02s_wai_stops_until_an_interrupt_wakes_it() {
 fn w65c02s_bit_branch_to_itself_is_a_self_loop() {
     // STZ $10 ; BBR0 $10,* (bit 0 clear: branches to itself, 5 + 1 cycles).
     let mut m = w65c02s(&[0x64, 0x10, 0x0F, 0x10, 0xFD]);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0xC002 });
+    let stats = expect_stop(&mut m, StopReason::SelfLoop { pc: 0xC002 });
     assert_eq!((stats.cycles, stats.instructions), (3 + 6, 2));
     // The same bit set (SMB0 $10 first): BBR0 falls through, and BBS0 $10,* loops.
     let mut m = w65c02s(&[0x87, 0x10, 0x0F, 0x10, 0xFD, 0x8F, 0x10, 0xFD]);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0xC005 });
+    let stats = expect_stop(&mut m, StopReason::SelfLoop { pc: 0xC005 });
     assert_eq!((stats.cycles, stats.instructions), (5 + 5 + 6, 3));
 }
 
@@ -448,8 +384,7 @@ fn djnz_and_ldir_in_place_are_not_self_loops() {
         0xAF, 0xD3, 0xFF,
     ];
     let mut m = z80(&code);
-    let stats = m.run(1000).unwrap();
-    assert_eq!(stats.stop, StopReason::HostDone);
+    let stats = expect_stop(&mut m, StopReason::HostDone);
     // LD B 7; DJNZ 13+13+8; LD HL/DE/BC 3x10; LDIR 21+21+16; XOR 4; OUT 11
     assert_eq!(stats.cycles, 7 + 34 + 30 + 58 + 4 + 11);
 }
@@ -516,17 +451,9 @@ fn the_error_trace_shows_self_modified_code_as_it_ran() {
         0x00, 0x00, // 000C NOP ; NOP
         0x00, 0x00, // 000E NOP, rewritten to ED 00: illegal
     ];
-    let mut m = Machine::builder(Cpu::Z80)
-        .memory_map(map)
-        .load(0x0000, &z80_code)
-        .build()
-        .unwrap();
-    let e = fault(&mut m, 1000);
-    assert!(
-        matches!(e.fault, Fault::IllegalOpcode { pc: 0x000E, .. }),
-        "{}",
-        e.fault
-    );
+    let mut m = on_map(Cpu::Z80, map, 0x0000, &z80_code);
+    let (bytes, pc) = (vec![0xED, 0x00], 0x000E);
+    let e = expect_fault(&mut m, Fault::IllegalOpcode { bytes, pc });
     let first = &e.trace.entries[0];
     assert_eq!(
         (first.pc, first.bytes.as_slice()),
@@ -548,22 +475,13 @@ fn the_error_trace_shows_self_modified_code_as_it_ran() {
         0xEE, 0x01, 0xC0, // C005 INC $C001
         0x4C, 0x00, 0xC1, // C008 JMP $C100 (outside the program)
     ];
-    let mut m = Machine::builder(Cpu::Mos6502)
-        .memory_map(
-            MemoryMap::empty()
-                .ram("low", AddrRange::new(0x0000, 0xBEFF).unwrap())
-                .ram("high", AddrRange::new(0xC000, 0xFFFF).unwrap())
-                .with_io_page(0xBF00),
-        )
-        .load(0xC000, &mos_code)
-        .build()
-        .unwrap();
-    let e = fault(&mut m, 1000);
-    assert!(
-        matches!(e.fault, Fault::PcOutOfProgram { pc: 0xC100, .. }),
-        "{}",
-        e.fault
-    );
+    let map = MemoryMap::empty()
+        .ram("low", AddrRange::new(0x0000, 0xBEFF).unwrap())
+        .ram("high", AddrRange::new(0xC000, 0xFFFF).unwrap())
+        .with_io_page(0xBF00);
+    let mut m = on_map(Cpu::Mos6502, map, 0xC000, &mos_code);
+    let (pc, from, program) = (0xC100, Some(0xC008), "$C000-$C00A".to_string());
+    let e = expect_fault(&mut m, Fault::PcOutOfProgram { pc, from, program });
     let first = &e.trace.entries[0];
     assert_eq!((first.pc, first.text.as_str()), (0xC000, "LDX #$41"));
     assert_eq!(m.read_byte(0xC001), 0x43);

@@ -33,22 +33,24 @@ fn run_on(cpu: Cpu, image: &[u8], undocumented: bool) -> RunStats {
     m.run(200_000_000).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The run stopped at the success trap `JMP *` at `trap` after exactly `instructions` and
+/// `cycles`.
+fn reached_success_trap(stats: RunStats, trap: u16, instructions: u64, cycles: u64) {
+    assert_eq!(stats.stop, StopReason::SelfLoop { pc: trap });
+    assert_eq!(stats.instructions, instructions);
+    assert_eq!(stats.cycles, cycles);
+}
+
 #[test]
 fn official_build_from_r6502_reaches_success_trap() {
     let image = common::crate_file("r6502", "1.", "tests/6502_functional_test.bin");
-    let stats = run(&image);
-    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0x3469 });
-    assert_eq!(stats.instructions, 30_646_177);
-    assert_eq!(stats.cycles, 96_241_367);
+    reached_success_trap(run(&image), 0x3469, 30_646_177, 96_241_367);
 }
 
 #[test]
 fn mos6502_crate_build_reaches_success_trap() {
     let image = common::crate_file("mos6502", "0.10", "tests/assets/6502_functional_test.bin");
-    let stats = run(&image);
-    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0x331C });
-    assert_eq!(stats.instructions, 30_607_781);
-    assert_eq!(stats.cycles, 96_165_271);
+    reached_success_trap(run(&image), 0x331C, 30_607_781, 96_165_271);
 }
 
 /// Klaus Dormann's 65C02 extended opcodes test, as `mos6502` 0.10 ships it (built with the
@@ -65,8 +67,10 @@ fn w65c02s_extended_opcodes_test_from_mos6502_reaches_success_trap() {
         "0.10",
         "tests/assets/65C02_extended_opcodes_test.bin",
     );
-    let stats = run_on(Cpu::Cmos65c02, &image, true);
-    assert_eq!(stats.stop, StopReason::SelfLoop { pc: 0x24F1 });
-    assert_eq!(stats.instructions, 21_986_986);
-    assert_eq!(stats.cycles, 66_907_084);
+    reached_success_trap(
+        run_on(Cpu::Cmos65c02, &image, true),
+        0x24F1,
+        21_986_986,
+        66_907_084,
+    );
 }

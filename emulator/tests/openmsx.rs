@@ -191,15 +191,24 @@ fn kempelen_time(image: &[u8], origin: u16, start: u16) -> (u64, u64) {
     (t.ticks - 13, t.stats.interrupts)
 }
 
-#[test]
-fn msx_with_interrupts_off_takes_the_same_t_states_as_openmsx() {
+/// The timed code with interrupts `di` or `ei` over `loops` loops, in openMSX and in
+/// Kempelen: each one's T-states and interrupts; `None` (the test is skipped, as printed)
+/// without openMSX.
+fn both_times(mode: &str, loops: u16) -> Option<((u64, u64), (u64, u64))> {
     if let Some(why) = missing() {
         println!("SKIPPED: {why}");
-        return;
+        return None;
     }
-    let (rom, start, stop, image, origin) = cartridge(&timed_code("di", 600));
-    let (theirs, n) = openmsx_time("di", &rom, start, stop);
-    let (ours, ours_n) = kempelen_time(&image, origin, start);
+    let (rom, start, stop, image, origin) = cartridge(&timed_code(mode, loops));
+    let theirs = openmsx_time(mode, &rom, start, stop);
+    Some((theirs, kempelen_time(&image, origin, start)))
+}
+
+#[test]
+fn msx_with_interrupts_off_takes_the_same_t_states_as_openmsx() {
+    let Some(((theirs, n), (ours, ours_n))) = both_times("di", 600) else {
+        return;
+    };
     println!("interrupts off: openMSX {theirs} T-states, Kempelen {ours}");
     assert_eq!((n, ours_n), (0, 0));
     assert_eq!(ours, theirs);
@@ -207,13 +216,9 @@ fn msx_with_interrupts_off_takes_the_same_t_states_as_openmsx() {
 
 #[test]
 fn msx_with_interrupts_on_is_within_half_a_percent_of_openmsx() {
-    if let Some(why) = missing() {
-        println!("SKIPPED: {why}");
+    let Some(((theirs, n), (ours, ours_n))) = both_times("ei", 2400) else {
         return;
-    }
-    let (rom, start, stop, image, origin) = cartridge(&timed_code("ei", 2400));
-    let (theirs, n) = openmsx_time("ei", &rom, start, stop);
-    let (ours, ours_n) = kempelen_time(&image, origin, start);
+    };
     let diff = (ours as f64 - theirs as f64) / theirs as f64;
     println!(
         "interrupts on: openMSX {theirs} T-states ({n} interrupts), Kempelen {ours} \

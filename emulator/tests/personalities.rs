@@ -4,7 +4,7 @@
 //! `msx`, `trs-80`, `c64`, `apple-2`, `atari-800`), exact cycles, input that runs out,
 //! unsupported functions, and errors in a personality file.
 
-use kempelen_emulator::{Fault, Machine, Personality, StopReason};
+use kempelen_emulator::{Fault, Machine, Personality, RunStats, StopReason};
 
 fn machine(id: &str, addr: u16, program: &[u8]) -> Machine {
     Personality::built_in(id)
@@ -13,6 +13,33 @@ fn machine(id: &str, addr: u16, program: &[u8]) -> Machine {
         .load(addr, program)
         .build()
         .expect("machine builds")
+}
+
+/// The memory of the 6502 personalities of one's own below.
+const RAM_0000_7FFF: &str = r#"
+[[memory]]
+name = "RAM"
+kind = "ram"
+range = "0000-7FFF"
+"#;
+
+/// A personality of one's own from the file `text` with [`RAM_0000_7FFF`] added.
+fn with_ram(file: &str, text: &str) -> Personality {
+    Personality::parse(file, &format!("{text}{RAM_0000_7FFF}")).unwrap()
+}
+
+/// Runs the KIM-1 program at $0200 until GETCH waits for a key, then types `x` and runs it on
+/// to its end, each part within `budget` cycles: the machine and the figures of the first
+/// part and of the whole run.
+fn kim1_typing_x(program: &[u8], budget: u64) -> (Machine, RunStats, RunStats) {
+    let mut m = machine("kim-1", 0x0200, program);
+    m.console_mut().set_stop_on_empty_input(true);
+    let first = m.run(budget).unwrap();
+    assert_eq!(first.stop, StopReason::InputWait { pc: 0x1E5A });
+    m.console_mut().push_input(b"x");
+    let whole = m.run_more(budget).unwrap();
+    assert_eq!(whole.stop, StopReason::HostDone);
+    (m, first, whole)
 }
 
 /// Bytes at `addr` within an image that starts at `base`.
@@ -241,16 +268,14 @@ fn jupiter3_unknown_service_is_a_fault() {
 
 #[test]
 fn a_personality_file_of_ones_own() {
-    let text = r#"
+    let p = with_ram(
+        "toy.toml",
+        r#"
 id = "toy"
 name = "a toy 6502 with a print routine"
 cpu = "6502"
 mhz = 2.0
 stack = "0100-01FF"
-[[memory]]
-name = "RAM"
-kind = "ram"
-range = "0000-7FFF"
 [[trap]]
 name = "PRINT"
 at = "F000"
@@ -261,8 +286,8 @@ cycles = 12
 name = "EXIT"
 at = "F003"
 service = "done"
-"#;
-    let p = Personality::parse("toy.toml", text).unwrap();
+"#,
+    );
     assert_eq!(p.clock.mhz, 2.0);
     // LDX #'k'; JSR $F000; JMP $F003
     let mut m = p
@@ -314,13 +339,7 @@ fn run_more_continues_a_run_that_waited_for_input() {
         0x85, 0x10, // STA $10            3
         0x4C, 0x4F, 0x1C, // JMP START    3
     ];
-    let mut m = machine("kim-1", 0x0200, &program);
-    m.console_mut().set_stop_on_empty_input(true);
-    let first = m.run(10_000).unwrap();
-    assert_eq!(first.stop, StopReason::InputWait { pc: 0x1E5A });
-    m.console_mut().push_input(b"x");
-    let whole = m.run_more(10_000).unwrap();
-    assert_eq!(whole.stop, StopReason::HostDone);
+    let (mut m, _, whole) = kim1_typing_x(&program, 10_000);
     assert_eq!((whole.cycles, whole.instructions), (12 + 6, 3));
     assert_eq!(m.total_cycles(), 12 + 6);
     assert_eq!(m.console_mut().take_output(), b"x", "GETCH echoes");
@@ -335,15 +354,13 @@ fn run_more_continues_a_run_that_waited_for_input() {
 /// prints A in hex.
 #[test]
 fn jump_indirect_and_put_hex_on_the_6502() {
-    let text = r#"
+    let p = with_ram(
+        "hex.toml",
+        r#"
 id = "hex"
 name = "a 6502 with a hex printer"
 cpu = "6502"
 stack = "0100-01FF"
-[[memory]]
-name = "RAM"
-kind = "ram"
-range = "0000-7FFF"
 [[trap]]
 name = "HEXOUT"
 at = "7000"
@@ -357,8 +374,8 @@ vector = "0010"
 name = "EXIT"
 at = "7006"
 service = "done"
-"#;
-    let p = Personality::parse("hex.toml", text).unwrap();
+"#,
+    );
     // $0200: LDA #$3C ; JSR $7000 ; JMP $7003 (-> $0300 through $0010) ; $0300: JMP $7006
     let mut code = vec![0u8; 0x103];
     code[..8].copy_from_slice(&[0xA9, 0x3C, 0x20, 0x00, 0x70, 0x4C, 0x03, 0x70]);
@@ -399,19 +416,6 @@ fn cpm_direct_console_output_and_status() {
 /// 6 cycles, so the loop spends the budget and stops at it.
 #[test]
 fn a_program_looping_on_a_trap_stops_at_the_cycle_budget() {
-    let text = r#"
-id = "loop"
-name = "a 6502 without a stack check"
-cpu = "6502"
-[[memory]]
-name = "RAM"
-kind = "ram"
-range = "0000-7FFF"
-[[trap]]
-name = "OUTCH"
-at = "1EA0"
-service = "put-char"
-"#;
     let fill_page_one_and_jump = [
         0xA2, 0x00, // LDX #0
         0xA9, 0x9F, // loop: LDA #$9F
@@ -423,7 +427,18 @@ service = "put-char"
         0xA2, 0xFF, 0x9A, // LDX #$FF ; TXS
         0x4C, 0xA0, 0x1E, // JMP $1EA0
     ];
-    let p = Personality::parse("loop.toml", text).unwrap();
+    let p = with_ram(
+        "loop.toml",
+        r#"
+id = "loop"
+name = "a 6502 without a stack check"
+cpu = "6502"
+[[trap]]
+name = "OUTCH"
+at = "1EA0"
+service = "put-char"
+"#,
+    );
     let mut m = p
         .builder()
         .load(0x0200, &fill_page_one_and_jump)
@@ -595,13 +610,7 @@ fn run_more_reports_the_host_time_of_the_whole_run() {
         0x20, 0x5A, 0x1E, // JSR GETCH
         0x4C, 0x4F, 0x1C, // JMP START
     ];
-    let mut m = machine("kim-1", 0x0200, &program);
-    m.console_mut().set_stop_on_empty_input(true);
-    let first = m.run(10_000_000).unwrap();
-    assert_eq!(first.stop, StopReason::InputWait { pc: 0x1E5A });
-    m.console_mut().push_input(b"x");
-    let whole = m.run_more(10_000_000).unwrap();
-    assert_eq!(whole.stop, StopReason::HostDone);
+    let (_, first, whole) = kim1_typing_x(&program, 10_000_000);
     assert!(
         whole.wall_time >= first.wall_time,
         "{:?} < {:?}",

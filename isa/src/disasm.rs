@@ -104,6 +104,12 @@ pub fn decode_with(
     }
 }
 
+/// Bytes as two hex digits each, separated by spaces: `ED B0`.
+pub fn hex_bytes(bytes: &[u8]) -> String {
+    let pairs: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
+    pairs.join(" ")
+}
+
 /// Decodes a whole buffer loaded at `org`. Bytes at the end that do not make a whole
 /// instruction come out as data (`DB`/`.byte`).
 pub fn disassemble(

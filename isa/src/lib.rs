@@ -27,7 +27,7 @@ pub mod symbols;
 pub mod z80;
 
 pub use cpu::{Cpu, UnknownCpu};
-pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble};
+pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble, hex_bytes};
 pub use lookup::{forms, instructions, is_mnemonic, mnemonics, rows, with_upper};
 pub use overlap::Overlap;
 pub use row::{CycleExtra, Cycles, Form, Instr};

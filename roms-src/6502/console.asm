@@ -51,19 +51,9 @@ iteration_hook = con_thinking
 con_end:
         .res ENGINE_BASE-*      ; (an error here means the front end passed ENGINE_BASE)
 engine_part:                    ; the engine part: ENGINE_BASE to the end (ConsoleRom::engine_bytes)
-        .include "setup.inc"
-        .res ENGINE_BASE+$100-* ; (an error here means the code before the tables overflowed)
-        .include "tables.inc"
-
-        .include "board.inc"
-        .include "history.inc"
-        .include "movegen.inc"
-        .include "make.inc"
-        .include "search.inc"
-        .include "perft.inc"
-.if VECTORS
-        .res $FFFA-*            ; (an error here means the code passed the vectors)
-        .word sys_halt          ; NMI
-        .word sys_start         ; reset
-        .word sys_halt          ; IRQ/BRK
+        .include "engine_code.inc"
+.if VECTORS                     ; (a target's machine file may name neither)
+vec_reset = sys_start
+vec_halt = sys_halt
 .endif
+        .include "vectors.inc"

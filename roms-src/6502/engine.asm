@@ -48,20 +48,10 @@ finish:
 halt:
         jmp halt
 
-        .include "setup.inc"
-        .res ENGINE_BASE+$100-* ; (an error here means the code before the tables overflowed)
-        .include "tables.inc"
-
-        .include "board.inc"
-        .include "history.inc"
-        .include "movegen.inc"
-        .include "make.inc"
-        .include "search.inc"
-        .include "perft.inc"
+        .include "engine_code.inc"
 engine_end:
 .if VECTORS
-        .res $FFFA-*            ; (an error here means the code passed the vectors)
-        .word halt              ; NMI
-        .word start             ; reset
-        .word halt              ; IRQ/BRK
+vec_reset = start
+vec_halt = halt
 .endif
+        .include "vectors.inc"

@@ -388,7 +388,7 @@ impl PortEngine {
         depth: u32,
         nodes: Option<u32>,
     ) -> Result<SearchOutcome, PortEngineError> {
-        let mut m = self.prepare_search(pos, history, depth, nodes)?;
+        let mut m = self.search_machine(pos, history, depth, nodes)?;
         let cycles = run(&mut m, self.max_cycles)?;
         self.search_outcome(&m, pos, cycles, None)
     }
@@ -421,26 +421,11 @@ impl PortEngine {
     /// reports. Between the iterations the machine runs in slices of at most 2^20 cycles
     /// between which the host looks at the stop flag and the clock. The machine keeps a RAM
     /// profile per run, so the outcome's `ram` covers the last slice only: RAM figures come
-    /// from [`PortEngine::search`], which runs in one piece.
-    pub fn search_with(
-        &self,
-        pos: &Position,
-        history: &[u32],
-        depth: u32,
-        nodes: Option<u32>,
-        control: &SearchControl,
-        budget: time::TimeBudget,
-    ) -> Result<SearchOutcome, PortEngineError> {
-        self.search_reporting(pos, history, depth, nodes, control, budget, &|info, _| {
-            control.report(info)
-        })
-    }
-
-    /// [`PortEngine::search_with`] with the iterations reported to `report` instead of the
-    /// control's callback, together with the cycles from the start of the search to the end of
-    /// the iteration.
+    /// from [`PortEngine::search`], which runs in one piece. The iterations go to `report`
+    /// (the control's own callback: `|info, _| control.report(info)`), each with the cycles
+    /// from the start of the search to the end of the iteration.
     #[allow(clippy::too_many_arguments)]
-    pub fn search_reporting(
+    pub fn search_with(
         &self,
         pos: &Position,
         history: &[u32],
@@ -451,7 +436,7 @@ impl PortEngine {
         report: &dyn Fn(&SearchInfo, u64),
     ) -> Result<SearchOutcome, PortEngineError> {
         let l = &self.protocol;
-        let mut m = self.prepare_search(pos, history, depth, nodes)?;
+        let mut m = self.search_machine(pos, history, depth, nodes)?;
         m.set_stop_on_iteration(true);
         let start = control.start;
         let elapsed = |m: &Machine| self.emulated(m).unwrap_or_else(|| start.elapsed());
@@ -545,7 +530,7 @@ impl PortEngine {
         depth: u32,
         nodes: Option<u32>,
     ) -> Result<(SearchOutcome, ProfileReport), PortEngineError> {
-        let mut m = self.prepare_search(pos, history, depth, nodes)?;
+        let mut m = self.search_machine(pos, history, depth, nodes)?;
         m.enable_profiler();
         let cycles = run(&mut m, self.max_cycles)?;
         let outcome = self.search_outcome(&m, pos, cycles, None)?;
@@ -566,16 +551,6 @@ impl PortEngine {
 
     /// The machine with the engine loaded and a search command written, not yet run (see
     /// [`PortEngine::perft_machine`]); the arguments are those of [`PortEngine::search`].
-    pub fn search_machine(
-        &self,
-        pos: &Position,
-        history: &[u32],
-        depth: u32,
-        nodes: Option<u32>,
-    ) -> Result<Machine, PortEngineError> {
-        self.prepare_search(pos, history, depth, nodes)
-    }
-
     fn machine(&self) -> Result<Machine, PortEngineError> {
         let mut b = Machine::builder(self.port.cpu)
             .memory_map(self.layout.memory_map(self.origin, self.rom.len()))
@@ -590,7 +565,9 @@ impl PortEngine {
         Ok(m)
     }
 
-    fn prepare_search(
+    /// The machine with the engine loaded and a search command written, not yet run (see
+    /// [`PortEngine::perft_machine`]); the arguments are those of [`PortEngine::search`].
+    pub fn search_machine(
         &self,
         pos: &Position,
         history: &[u32],
@@ -816,6 +793,7 @@ impl Engine for PortEngine {
                 nodes,
                 control,
                 budget,
+                &|info, _| control.report(info),
             )
             .map_err(backend)?;
         Ok(out.result)

@@ -257,34 +257,25 @@ pub fn run_if_console_present(port: &'static Port, test: impl FnOnce(&'static Po
 #[macro_export]
 macro_rules! port_tests {
     (console $(#[$attr:meta])* $name:ident, $body:expr) => {
-        mod $name {
-            #[allow(unused_imports)]
-            use super::*;
-            #[test]
-            $(#[$attr])*
-            fn z80() {
-                $crate::port::run_if_console_present(&$crate::port::Z80, $body)
-            }
-            #[test]
-            $(#[$attr])*
-            fn m6502() {
-                $crate::port::run_if_console_present(&$crate::port::M6502, $body)
-            }
-        }
+        $crate::port_tests!(@with run_if_console_present $(#[$attr])* $name, $body);
     };
     ($(#[$attr:meta])* $name:ident, $body:expr) => {
+        $crate::port_tests!(@with run_if_present $(#[$attr])* $name, $body);
+    };
+    // The tests themselves, each run through `$crate::port::$run`.
+    (@with $run:ident $(#[$attr:meta])* $name:ident, $body:expr) => {
         mod $name {
             #[allow(unused_imports)]
             use super::*;
             #[test]
             $(#[$attr])*
             fn z80() {
-                $crate::port::run_if_present(&$crate::port::Z80, $body)
+                $crate::port::$run(&$crate::port::Z80, $body)
             }
             #[test]
             $(#[$attr])*
             fn m6502() {
-                $crate::port::run_if_present(&$crate::port::M6502, $body)
+                $crate::port::$run(&$crate::port::M6502, $body)
             }
         }
     };

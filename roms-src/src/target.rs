@@ -143,6 +143,11 @@ impl Program {
     pub fn end(&self) -> u32 {
         u32::from(self.origin) + self.image.len() as u32
     }
+
+    /// The image's first and last addresses: `$0800-$1FFF`.
+    pub fn addresses(&self) -> String {
+        format!("${:04X}-${:04X}", self.origin, self.end() - 1)
+    }
 }
 
 fn addr(id: &str, field: &str, s: &str) -> Result<u16, TargetError> {

@@ -140,6 +140,11 @@ fn thinking_line(depth: u32) -> String {
     format!("Thinking: depth {}", depths.join(" "))
 }
 
+/// The front end's reply line in `out` starts with "Kempelen plays " and `said`.
+fn assert_plays(out: &str, said: &str) {
+    assert!(out.contains(&format!("\nKempelen plays {said}")), "{out}");
+}
+
 /// A game played through the console, mirrored in the native engine.
 struct Match {
     s: ConsoleSession,
@@ -161,11 +166,28 @@ impl Match {
         }
     }
 
+    /// A session at its first prompt with the search depth set to `depth`.
+    fn at_depth(port: &'static Port, depth: u32) -> Match {
+        let mut m = Match::start(port);
+        m.depth(depth);
+        m
+    }
+
     fn fen(port: &'static Port, fen: &str) -> Match {
         let mut m = Match::start(port);
         let out = send(&mut m.s, &format!("fen {fen}"));
         assert!(out.contains("+-----------------+"), "{out}");
         m.game = Game::from_fen(fen).unwrap();
+        m
+    }
+
+    /// The game from `fen` after the person's `moves` ([`Match::play`], each checked with the
+    /// engine's reply).
+    fn after(port: &'static Port, fen: &str, moves: &[&str]) -> Match {
+        let mut m = Match::fen(port, fen);
+        for mv in moves {
+            m.play(mv);
+        }
         m
     }
 
@@ -315,6 +337,11 @@ impl Match {
         panic!("no end after {max_moves} moves: {}", self.current_fen());
     }
 
+    /// The native game has ended (or stands) as `expected`.
+    fn expect_status(&self, expected: GameStatus) {
+        assert_eq!(self.game.status(), expected, "{}", self.current_fen());
+    }
+
     fn quit(mut self) {
         assert_eq!(send(&mut self.s, "q"), "Goodbye\n");
         assert!(self.s.ended());
@@ -349,16 +376,10 @@ fn fools_mate_the_engine_mates_with_black(port: &'static Port) {
     let mut m = Match::start(port);
     m.play("f2f3");
     let out = m.play("g2g4");
-    assert!(
-        out.contains("Kempelen plays d8h4 (depth 4, mate in 1, "),
-        "{out}"
-    );
-    assert_eq!(
-        m.game.status(),
-        GameStatus::Checkmate {
-            winner: kempelen_engine::piece::BLACK
-        }
-    );
+    assert_plays(&out, "d8h4 (depth 4, mate in 1, ");
+    m.expect_status(GameStatus::Checkmate {
+        winner: kempelen_engine::piece::BLACK,
+    });
     // Nothing more to play.
     assert_eq!(
         send(&mut m.s, "e2e4"),
@@ -375,13 +396,8 @@ kempelen_roms::port_tests!(console the_engine_plays_white_after_go_and_mates_wit
 fn the_engine_plays_white_after_go_and_mates_with_king_and_queen(port: &'static Port) {
     let mut m = Match::fen(port, "8/8/8/4k3/8/8/8/3QK3 w - - 0 1");
     m.go();
-    let status = m.play_out(100, reference_move(2));
-    assert_eq!(
-        status,
-        GameStatus::Checkmate { winner: 0 },
-        "{}",
-        m.current_fen()
-    );
+    m.play_out(100, reference_move(2));
+    m.expect_status(GameStatus::Checkmate { winner: 0 });
     m.quit();
 }
 
@@ -391,13 +407,8 @@ fn the_player_mates_the_engine_with_king_and_queen(port: &'static Port) {
     m.depth(3);
     // A wrong move first: refused, nothing changes.
     assert_eq!(send(&mut m.s, "e1e3"), "Illegal move e1e3\n> ");
-    let status = m.play_out(60, native_move(8));
-    assert_eq!(
-        status,
-        GameStatus::Checkmate { winner: 0 },
-        "{}",
-        m.current_fen()
-    );
+    m.play_out(60, native_move(8));
+    m.expect_status(GameStatus::Checkmate { winner: 0 });
     m.quit();
 }
 
@@ -406,8 +417,7 @@ fn the_player_mates_the_engine_with_king_and_queen(port: &'static Port) {
 // low depth.
 kempelen_roms::port_tests!(console a_whole_game_from_the_start_position, a_whole_game_from_the_start_position);
 fn a_whole_game_from_the_start_position(port: &'static Port) {
-    let mut m = Match::start(port);
-    m.depth(2);
+    let mut m = Match::at_depth(port, 2);
     assert_eq!(
         send(&mut m.s, "e8e7"),
         "Illegal move e8e7: no White piece on e8\n> "
@@ -436,8 +446,7 @@ fn a_whole_game_from_the_start_position(port: &'static Port) {
 
 kempelen_roms::port_tests!(console the_player_underpromotes_to_a_knight, the_player_underpromotes_to_a_knight);
 fn the_player_underpromotes_to_a_knight(port: &'static Port) {
-    let mut m = Match::fen(port, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1");
-    m.play("a7a8n");
+    let m = Match::after(port, "4k3/P7/8/8/8/8/8/4K3 w - - 0 1", &["a7a8n"]);
     assert!(m.current_fen().starts_with("N"), "{}", m.current_fen());
     m.quit();
 }
@@ -450,43 +459,18 @@ fn a_promotion_without_a_letter_is_a_queen(port: &'static Port) {
     m.quit();
 }
 
-kempelen_roms::port_tests!(console the_engine_promotes_and_prints_the_piece, the_engine_promotes_and_prints_the_piece);
-fn the_engine_promotes_and_prints_the_piece(port: &'static Port) {
-    let mut m = Match::fen(port, "4k3/8/8/8/8/8/p7/4K3 b - - 0 1");
-    let out = m.go();
-    assert!(
-        out.contains("\nKempelen plays a2a1q, promotes to a queen ("),
-        "{out}"
-    );
-    m.quit();
-}
-
 kempelen_roms::port_tests!(console en_passant_by_the_player, en_passant_by_the_player);
 fn en_passant_by_the_player(port: &'static Port) {
-    let mut m = Match::fen(port, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
-    m.play("e5d6");
+    let m = Match::after(port, "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1", &["e5d6"]);
     m.quit();
 }
 
-kempelen_roms::port_tests!(console the_engine_takes_en_passant, the_engine_takes_en_passant);
-fn the_engine_takes_en_passant(port: &'static Port) {
-    // After e2e4, d4xe3 is Black's only move.
-    let mut m = Match::fen(port, "k7/2K5/1P6/8/3p4/3P4/4P3/8 w - - 0 1");
-    let out = m.play("e2e4");
-    assert!(
-        out.contains("\nKempelen plays d4e3, takes the pawn on e4 en passant ("),
-        "{out}"
-    );
-    m.quit();
-}
+const KIWIPETE: &str = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
 
 kempelen_roms::port_tests!(console a_long_fen_fits_the_line, a_long_fen_fits_the_line);
 fn a_long_fen_fits_the_line(port: &'static Port) {
     // Kiwipete: 48 legal moves, castling both ways, the engine to reply at depth 2.
-    let mut m = Match::fen(
-        port,
-        "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-    );
+    let mut m = Match::fen(port, KIWIPETE);
     m.depth(2);
     m.play("e1c1");
     m.quit();
@@ -511,55 +495,57 @@ fn ctrl_d_quits_like_q(port: &'static Port) {
     assert!(s.send("q").is_err());
 }
 
-/// A short scripted game from a position; the last move must end it as announced.
-fn draw_case(port: &'static Port, fen: &str, moves: &[&str], expected: GameStatus) {
-    let mut m = Match::fen(port, fen);
-    for mv in moves {
-        m.play(mv);
-    }
-    assert_eq!(m.game.status(), expected, "{}", m.current_fen());
-    m.quit();
+/// A short scripted game from a position whose last move must end it as announced.
+struct Draw {
+    name: &'static str,
+    fen: &'static str,
+    moves: &'static [&'static str],
+    end: GameStatus,
 }
 
-kempelen_roms::port_tests!(console stalemate_by_the_player, stalemate_by_the_player);
-fn stalemate_by_the_player(port: &'static Port) {
-    draw_case(
-        port,
-        "7k/8/8/6Q1/8/8/8/K7 w - - 0 1",
-        &["g5g6"],
-        GameStatus::Stalemate,
-    );
-}
-
-kempelen_roms::port_tests!(console insufficient_material_after_the_last_capture, insufficient_material_after_the_last_capture);
-fn insufficient_material_after_the_last_capture(port: &'static Port) {
-    draw_case(
-        port,
-        "7k/8/8/8/8/8/1q6/K7 w - - 0 1",
-        &["a1b2"],
-        GameStatus::InsufficientMaterial,
-    );
-}
-
-kempelen_roms::port_tests!(console fifty_move_rule, fifty_move_rule);
-fn fifty_move_rule(port: &'static Port) {
-    draw_case(
-        port,
-        "7k/8/8/8/8/8/8/KR6 w - - 99 80",
-        &["b1b2"],
-        GameStatus::FiftyMoves,
-    );
-}
-
-kempelen_roms::port_tests!(console threefold_repetition_with_forced_king_moves, threefold_repetition_with_forced_king_moves);
-fn threefold_repetition_with_forced_king_moves(port: &'static Port) {
+const DRAWS: [Draw; 4] = [
+    Draw {
+        name: "stalemate by the player",
+        fen: "7k/8/8/6Q1/8/8/8/K7 w - - 0 1",
+        moves: &["g5g6"],
+        end: GameStatus::Stalemate,
+    },
+    Draw {
+        name: "insufficient material after the last capture",
+        fen: "7k/8/8/8/8/8/1q6/K7 w - - 0 1",
+        moves: &["a1b2"],
+        end: GameStatus::InsufficientMaterial,
+    },
+    Draw {
+        name: "fifty-move rule",
+        fen: "7k/8/8/8/8/8/8/KR6 w - - 99 80",
+        moves: &["b1b2"],
+        end: GameStatus::FiftyMoves,
+    },
     // Black's king can only shuttle between a8 and b8 (pawn a6 and rook c1 guard the rest).
-    draw_case(
-        port,
-        "k7/p7/P7/8/8/8/8/2R4K w - - 0 1",
-        &["c1c2", "c2c1", "c1c2", "c2c1"],
-        GameStatus::ThreefoldRepetition,
-    );
+    Draw {
+        name: "threefold repetition with forced king moves",
+        fen: "k7/p7/P7/8/8/8/8/2R4K w - - 0 1",
+        moves: &["c1c2", "c2c1", "c1c2", "c2c1"],
+        end: GameStatus::ThreefoldRepetition,
+    },
+];
+
+kempelen_roms::port_tests!(console each_draw_and_stalemate_is_announced, each_draw_and_stalemate_is_announced);
+fn each_draw_and_stalemate_is_announced(port: &'static Port) {
+    for case in &DRAWS {
+        // The checks inside `Match` do not know the case: name it before it runs.
+        eprintln!("case: {}", case.name);
+        let m = Match::after(port, case.fen, case.moves);
+        assert_eq!(
+            m.game.status(),
+            case.end,
+            "{}: {}",
+            case.name,
+            m.current_fen()
+        );
+        m.quit();
+    }
 }
 
 // --- console comforts: undo, moves, fen, the board from Black's side, the reply's notes ----
@@ -591,6 +577,12 @@ fn board_text(pos: &Position, black_side: bool) -> String {
     out += &names.join(" ");
     out.push('\n');
     out
+}
+
+/// `out` ends with the board of `pos` (seen from Black's side or White's) and `prompt`.
+fn assert_ends_with_board(out: &str, pos: &Position, black_side: bool, prompt: &str) {
+    let board = board_text(pos, black_side);
+    assert!(out.ends_with(&format!("{board}{prompt}\n> ")), "{out}");
 }
 
 /// What `moves` prints for the game: one numbered move pair a line.
@@ -644,9 +636,8 @@ kempelen_roms::port_tests!(console undo_restores_the_fifty_move_clock, undo_rest
 fn undo_restores_the_fifty_move_clock(port: &'static Port) {
     // b1b2 and the engine's reply reach 100 plies: a draw; taken back, the clock is 98 again
     // (Match::undo checks the FEN), and the draw comes again one pair later.
-    let mut m = Match::fen(port, "7k/8/8/8/8/8/8/KR6 w - - 98 80");
-    m.play("b1b2");
-    assert_eq!(m.game.status(), GameStatus::FiftyMoves);
+    let mut m = Match::after(port, "7k/8/8/8/8/8/8/KR6 w - - 98 80", &["b1b2"]);
+    m.expect_status(GameStatus::FiftyMoves);
     m.undo();
     assert!(m.current_fen().ends_with(" 98 80"), "{}", m.current_fen());
     m.play("b1b3");
@@ -658,10 +649,11 @@ kempelen_roms::port_tests!(console undo_restores_the_repetition_history, undo_re
 fn undo_restores_the_repetition_history(port: &'static Port) {
     // Black's king shuttles between a8 and b8. With one pair taken back and played again,
     // the threefold repetition comes exactly when the native game says so.
-    let mut m = Match::fen(port, "k7/p7/P7/8/8/8/8/2R4K w - - 0 1");
-    m.play("c1c2");
-    m.play("c2c1");
-    m.play("c1c2");
+    let mut m = Match::after(
+        port,
+        "k7/p7/P7/8/8/8/8/2R4K w - - 0 1",
+        &["c1c2", "c2c1", "c1c2"],
+    );
     m.undo();
     m.play("c1c2");
     assert_eq!(m.game.status(), GameStatus::Ongoing);
@@ -674,9 +666,8 @@ fn undo_restores_the_repetition_history(port: &'static Port) {
 
 kempelen_roms::port_tests!(console undo_after_the_persons_mating_move_takes_back_only_it, undo_after_the_persons_mating_move_takes_back_only_it);
 fn undo_after_the_persons_mating_move_takes_back_only_it(port: &'static Port) {
-    let mut m = Match::fen(port, "k7/8/1K6/8/8/8/8/7R w - - 0 1");
-    m.play("h1h8");
-    assert_eq!(m.game.status(), GameStatus::Checkmate { winner: 0 });
+    let mut m = Match::after(port, "k7/8/1K6/8/8/8/8/7R w - - 0 1", &["h1h8"]);
+    m.expect_status(GameStatus::Checkmate { winner: 0 });
     let out = m.undo();
     assert!(out.starts_with("Took back h1h8\n"), "{out}");
     m.play("h1h7");
@@ -685,8 +676,7 @@ fn undo_after_the_persons_mating_move_takes_back_only_it(port: &'static Port) {
 
 kempelen_roms::port_tests!(console undo_after_go_takes_back_the_engines_move, undo_after_go_takes_back_the_engines_move);
 fn undo_after_go_takes_back_the_engines_move(port: &'static Port) {
-    let mut m = Match::start(port);
-    m.depth(2);
+    let mut m = Match::at_depth(port, 2);
     m.go();
     let out = m.undo();
     assert!(out.ends_with("Move 1, White to move\n> "), "{out}");
@@ -715,8 +705,7 @@ fn undo_replays_underpromotion_and_en_passant(port: &'static Port) {
     assert!(text.starts_with("1. a7a8n "), "{text}");
     assert_eq!(send(&mut m.s, "moves"), format!("{text}> "));
     // The engine's en-passant capture, replayed.
-    let mut m = Match::fen(port, "k7/2K5/1P6/8/3p4/3P4/4P3/8 w - - 0 1");
-    m.play("e2e4");
+    let mut m = Match::after(port, "k7/2K5/1P6/8/3p4/3P4/4P3/8 w - - 0 1", &["e2e4"]);
     let legal = m.game.position().legal_moves();
     m.play(&legal.as_slice()[0].to_uci());
     m.undo();
@@ -730,8 +719,7 @@ fn undo_replays_underpromotion_and_en_passant(port: &'static Port) {
 
 kempelen_roms::port_tests!(console moves_prints_the_game_in_numbered_pairs, moves_prints_the_game_in_numbered_pairs);
 fn moves_prints_the_game_in_numbered_pairs(port: &'static Port) {
-    let mut m = Match::start(port);
-    m.depth(2);
+    let mut m = Match::at_depth(port, 2);
     m.play("e2e4");
     m.play("g1f3");
     let text = moves_text(&m.game);
@@ -773,35 +761,16 @@ fn fen_alone_prints_the_position(port: &'static Port) {
 
 kempelen_roms::port_tests!(console the_board_is_drawn_from_blacks_side_when_the_person_plays_black, the_board_is_drawn_from_blacks_side_when_the_person_plays_black);
 fn the_board_is_drawn_from_blacks_side_when_the_person_plays_black(port: &'static Port) {
-    let mut m = Match::start(port);
-    m.depth(2);
+    let mut m = Match::at_depth(port, 2);
     let out = m.go();
-    assert!(
-        out.ends_with(&format!(
-            "{}Move 1, Black to move\n> ",
-            board_text(m.game.position(), true)
-        )),
-        "{out}"
-    );
+    assert_ends_with_board(&out, m.game.position(), true, "Move 1, Black to move");
     assert!(out.contains("\n8 | r n b k q b n r |\n"), "{out}");
     assert!(out.contains("\n    h g f e d c b a\n"), "{out}");
     let out = m.play("e7e5");
-    assert!(
-        out.ends_with(&format!(
-            "{}Move 2, Black to move\n> ",
-            board_text(m.game.position(), true)
-        )),
-        "{out}"
-    );
+    assert_ends_with_board(&out, m.game.position(), true, "Move 2, Black to move");
     // A new game: White's side again.
     let out = send(&mut m.s, "n");
-    assert!(
-        out.ends_with(&format!(
-            "{}Move 1, White to move\n> ",
-            board_text(&Position::startpos(), false)
-        )),
-        "{out}"
-    );
+    assert_ends_with_board(&out, &Position::startpos(), false, "Move 1, White to move");
     // A position with Black to move: the person plays Black.
     let fen = "4k3/8/8/8/8/8/p7/4K3 b - - 0 1";
     let out = send(&mut m.s, &format!("fen {fen}"));
@@ -815,30 +784,78 @@ fn the_board_is_drawn_from_blacks_side_when_the_person_plays_black(port: &'stati
     m.quit();
 }
 
+/// An engine reply whose wording names what the move does: a promotion, a capture, both, an
+/// en-passant capture.
+struct Wording {
+    name: &'static str,
+    fen: &'static str,
+    /// The search depth when not the front end's default.
+    depth: Option<u32>,
+    /// The person's move the engine replies to (`None`: the engine moves after `go`).
+    person: Option<&'static str>,
+    /// The reply line from the move on.
+    said: &'static str,
+}
+
+const WORDINGS: [Wording; 4] = [
+    Wording {
+        name: "a promotion",
+        fen: "4k3/8/8/8/8/8/p7/4K3 b - - 0 1",
+        depth: None,
+        person: None,
+        said: "a2a1q, promotes to a queen (",
+    },
+    Wording {
+        name: "a capture that promotes",
+        fen: "4k3/8/8/8/8/8/p7/1R2K3 b - - 0 1",
+        depth: None,
+        person: None,
+        said: "a2b1q, takes the rook on b1, promotes to a queen (",
+    },
+    Wording {
+        name: "a capture",
+        fen: "4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1",
+        depth: Some(1),
+        person: None,
+        said: "d5e4, takes the pawn on e4 (",
+    },
+    // After e2e4, d4xe3 is Black's only move.
+    Wording {
+        name: "an en-passant capture",
+        fen: "k7/2K5/1P6/8/3p4/3P4/4P3/8 w - - 0 1",
+        depth: None,
+        person: Some("e2e4"),
+        said: "d4e3, takes the pawn on e4 en passant (",
+    },
+];
+
 kempelen_roms::port_tests!(console the_reply_names_captures_and_promotions, the_reply_names_captures_and_promotions);
 fn the_reply_names_captures_and_promotions(port: &'static Port) {
     // Every engine reply is checked against the native position (Match::check_engine_reply);
     // here the exact wording of each kind.
-    let mut m = Match::fen(port, "4k3/8/8/8/8/8/p7/1R2K3 b - - 0 1");
-    let out = m.go();
-    assert!(
-        out.contains("\nKempelen plays a2b1q, takes the rook on b1, promotes to a queen ("),
-        "{out}"
-    );
-    let mut m = Match::fen(port, "4k3/8/8/3p4/4P3/8/8/4K3 b - - 0 1");
-    m.depth(1);
-    let out = m.go();
-    assert!(
-        out.contains("\nKempelen plays d5e4, takes the pawn on e4 ("),
-        "{out}"
-    );
-    m.quit();
+    for case in &WORDINGS {
+        // The checks inside `Match` do not know the case: name it before it runs.
+        eprintln!("case: {}", case.name);
+        let mut m = Match::fen(port, case.fen);
+        if let Some(depth) = case.depth {
+            m.depth(depth);
+        }
+        let out = match case.person {
+            Some(mv) => m.play(mv),
+            None => m.go(),
+        };
+        assert!(
+            out.contains(&format!("\nKempelen plays {}", case.said)),
+            "{}: {out}",
+            case.name
+        );
+        m.quit();
+    }
 }
 
 kempelen_roms::port_tests!(console the_thinking_line_shows_each_completed_depth, the_thinking_line_shows_each_completed_depth);
 fn the_thinking_line_shows_each_completed_depth(port: &'static Port) {
-    let mut m = Match::start(port);
-    m.depth(3);
+    let mut m = Match::at_depth(port, 3);
     let out = m.go();
     assert!(
         out.starts_with("Thinking: depth 1 2 3\nKempelen plays "),
@@ -890,8 +907,7 @@ fn help_lists_the_commands(port: &'static Port) {
 // FEN after every turn.
 kempelen_roms::port_tests!(console a_whole_game_with_undo, a_whole_game_with_undo);
 fn a_whole_game_with_undo(port: &'static Port) {
-    let mut m = Match::start(port);
-    m.depth(2);
+    let mut m = Match::at_depth(port, 2);
     let mut choose = reference_move(2);
     let mut undos = 0;
     for turn in 0..200 {
@@ -1022,7 +1038,7 @@ fn input_is_case_insensitive_and_takes_backspace_and_crlf(port: &'static Port) {
     let mut s = session(port);
     // "E2E5", two backspaces, "4": e2e4, ended by CR LF.
     let out = send(&mut s, "E2E5\u{8}\u{7f}E4\r");
-    assert!(out.contains("\nKempelen plays d7d5 ("), "{out}");
+    assert_plays(&out, "d7d5 (");
     // The LF after the CR is not an empty line: the next line is read at once.
     assert_eq!(send(&mut s, "D"), "Search depth 4\n> ");
 }
@@ -1044,10 +1060,20 @@ fn includes(text: &str) -> Vec<String> {
 kempelen_roms::port_tests!(console console_includes_the_engine_exactly_as_engine_asm_does, console_includes_the_engine_exactly_as_engine_asm_does);
 fn console_includes_the_engine_exactly_as_engine_asm_does(port: &'static Port) {
     let dir = port.source_dir();
-    let engine = std::fs::read_to_string(dir.join(port.engine_main)).unwrap();
-    let console = std::fs::read_to_string(dir.join(port.console_main)).unwrap();
-    let engine_incs = includes(&engine);
-    let console_incs: Vec<String> = includes(&console)
+    // Every file each build assembles, includes of includes expanded in place, in order.
+    let expanded = |main: &str| {
+        let mut files = Vec::new();
+        let mut pending = vec![main.to_string()];
+        while let Some(file) = pending.pop() {
+            let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+            pending.extend(includes(&text).into_iter().rev());
+            files.push(file);
+        }
+        files
+    };
+    let engine_incs: Vec<String> = expanded(port.engine_main).split_off(1);
+    let console_incs: Vec<String> = expanded(port.console_main)
+        .split_off(1)
         .into_iter()
         .filter(|f| !f.starts_with("console"))
         .collect();

@@ -44,6 +44,24 @@ fn has(tool: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+/// Whether every one of `tools` runs; if not, prints that the test is skipped and where the
+/// missing tool comes from (`packages`).
+fn installed(tools: &[&str], packages: &str) -> bool {
+    let missing = tools.iter().find(|t| !has(t));
+    if let Some(tool) = missing {
+        eprintln!("SKIPPED: {tool} is not installed ({packages})");
+    }
+    missing.is_none()
+}
+
+/// The target's file written into a fresh scratch folder `name`: the folder, the file and
+/// the target.
+fn built(id: &str, name: &str) -> (PathBuf, PathBuf, &'static Target) {
+    let dir = scratch(name);
+    let (path, t) = build(id, &dir);
+    (dir, path, t)
+}
+
 /// The target's file written into `dir`.
 fn build(id: &str, dir: &Path) -> (PathBuf, &'static Target) {
     let t = Target::by_id(id).unwrap();
@@ -209,12 +227,10 @@ impl OpenMsx {
 
 #[test]
 fn msx_cartridge_in_openmsx() {
-    if !has("openmsx") {
-        eprintln!("SKIPPED: openmsx is not installed (Debian: openmsx, cbios)");
+    if !installed(&["openmsx"], "Debian: openmsx, cbios") {
         return;
     }
-    let dir = scratch("msx");
-    let (rom, t) = build("msx", &dir);
+    let (dir, rom, t) = built("msx", "msx");
     let mut msx = match OpenMsx::start(&rom) {
         Ok(m) => m,
         Err(e) => {
@@ -252,12 +268,10 @@ fn msx_cartridge_in_openmsx() {
 
 #[test]
 fn spectrum_tape_passes_tzxlist() {
-    if !has("tzxlist") {
-        eprintln!("SKIPPED: tzxlist is not installed (Debian: fuse-emulator-utils)");
+    if !installed(&["tzxlist"], "Debian: fuse-emulator-utils") {
         return;
     }
-    let dir = scratch("tzxlist");
-    let (tap, _) = build("zx-spectrum", &dir);
+    let (dir, tap, _) = built("zx-spectrum", "tzxlist");
     let out = Command::new("tzxlist").arg(&tap).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -391,21 +405,19 @@ fn fuse_screen(display: &str, window: &str, font: &[u8], dir: &Path) -> String {
 
 #[test]
 fn spectrum_tape_in_fuse() {
-    for tool in ["fuse-sdl", "Xvfb", "xdotool", "import", "convert"] {
-        if !has(tool) {
-            eprintln!(
-                "SKIPPED: {tool} is not installed (Debian: fuse-emulator-sdl, xvfb, xdotool, imagemagick)"
-            );
-            return;
-        }
+    let tools = ["fuse-sdl", "Xvfb", "xdotool", "import", "convert"];
+    if !installed(
+        &tools,
+        "Debian: fuse-emulator-sdl, xvfb, xdotool, imagemagick",
+    ) {
+        return;
     }
     let Ok(rom) = std::fs::read(OPENSE_ROM) else {
         eprintln!("SKIPPED: {OPENSE_ROM} is missing (Debian: opense-basic)");
         return;
     };
     let font = rom[0x3D00..0x3D00 + 96 * 8].to_vec();
-    let dir = scratch("fuse");
-    let (tap, t) = build("zx-spectrum", &dir);
+    let (dir, tap, t) = built("zx-spectrum", "fuse");
     let Some((_x, display)) = xvfb() else {
         eprintln!("SKIPPED: Xvfb could not start a display");
         return;
@@ -492,12 +504,10 @@ fn spectrum_tape_in_fuse() {
 /// is checked against the reference (move, depth, score, nodes). `plies`: how many plies of
 /// the game are played (0: to its end).
 fn py65_game(plies: usize) {
-    if !has("py65mon") {
-        eprintln!("SKIPPED: py65mon is not installed (PyPI: py65)");
+    if !installed(&["py65mon"], "PyPI: py65") {
         return;
     }
-    let dir = scratch(&format!("py65-{plies}"));
-    let (file, _) = build("py65", &dir);
+    let (dir, file, _) = built("py65", &format!("py65-{plies}"));
     // The game: both sides the reference at depth 2; White's moves are typed.
     let search = |game: &Game| reference::search_game(game, ReferenceLimits::depth(2));
     let mut game = Game::default();

@@ -237,7 +237,7 @@ fn every_iteration_is_reported_as_it_completes() {
     drop(control);
     let reported: Mutex<Vec<(SearchInfo, u64)>> = Mutex::new(Vec::new());
     let out = engine()
-        .search_reporting(
+        .search_with(
             &kiwi,
             &[],
             4,

@@ -180,12 +180,11 @@ fn the_file_reads_back(t: &Target) {
         t.id
     );
     eprintln!(
-        "{}: {} ({} bytes), the program ${:04X}-${:04X}, entry ${:04X}",
+        "{}: {} ({} bytes), the program {}, entry ${:04X}",
         t.id,
         t.file,
         program.file.len(),
-        program.origin,
-        program.end() - 1,
+        program.addresses(),
         program.entry
     );
 }

@@ -56,19 +56,31 @@ pub(crate) fn needs_check(cpu: Cpu, class: &[u8; 256], mem: &[u8; 0x10000], a: u
     }
 }
 
+/// What a machine's builder chose about the opcodes it refuses or stops at (the 6502's; the
+/// Z80's rules have no choices).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct OpcodeRules {
+    /// Undocumented opcodes run (default: they stop the run as illegal).
+    pub allow_undocumented: bool,
+    /// `BRK` ends the run (the default) rather than going through the IRQ vector.
+    pub stop_on_brk: bool,
+}
+
+impl Default for OpcodeRules {
+    fn default() -> Self {
+        OpcodeRules {
+            allow_undocumented: false,
+            stop_on_brk: true,
+        }
+    }
+}
+
 /// The opcode classes of a machine for `cpu`, whose pages `plain` reports plain memory (see
 /// [`crate::Bus::plain_page`]).
-pub(crate) fn class_table(
-    cpu: Cpu,
-    allow_undocumented: bool,
-    stop_on_brk: bool,
-    plain: impl Fn(u8) -> bool,
-) -> [u8; 256] {
+pub(crate) fn class_table(cpu: Cpu, rules: OpcodeRules, plain: impl Fn(u8) -> bool) -> [u8; 256] {
     match cpu {
         Cpu::Z80 => z80::class_table(),
-        Cpu::Mos6502 | Cpu::Cmos65c02 => {
-            mos6502::class_table(cpu, allow_undocumented, stop_on_brk, plain)
-        }
+        Cpu::Mos6502 | Cpu::Cmos65c02 => mos6502::class_table(cpu, rules, plain),
     }
 }
 

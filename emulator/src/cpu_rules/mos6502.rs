@@ -1,7 +1,7 @@
 //! The machine's rules for the instructions of the 6502 family: the NMOS 6502 and the CMOS
 //! 65C02 (the WDC W65C02S).
 
-use super::class;
+use super::{OpcodeRules, class};
 use crate::Cpu;
 use mos6502::Variant;
 use mos6502::instruction::{AddressingMode, Instruction, Nmos6502, W65C02S};
@@ -60,12 +60,7 @@ pub(crate) const STP: u8 = 0xDB;
 /// interrupt is pending, and an opcode that may read outside plain memory other
 /// than through its decoded address (zero-page pointers, pulls from the stack, `BRK`'s vector,
 /// `JMP (ind)`) runs with every access checked when such memory exists.
-pub(crate) fn class_table(
-    cpu: Cpu,
-    allow_undocumented: bool,
-    stop_on_brk: bool,
-    plain: impl Fn(u8) -> bool,
-) -> [u8; 256] {
+pub(crate) fn class_table(cpu: Cpu, rules: OpcodeRules, plain: impl Fn(u8) -> bool) -> [u8; 256] {
     let mut t = [class::PLAIN; 256];
     let any_special = !(0..=255).all(&plain);
     for op in 0..=255u8 {
@@ -99,7 +94,7 @@ pub(crate) fn class_table(
             _ => false,
         };
         let jam = cpu == Cpu::Mos6502 && is_jam_6502(op);
-        t[usize::from(op)] = if jam || (!allow_undocumented && !is_documented(cpu, op)) {
+        t[usize::from(op)] = if jam || (!rules.allow_undocumented && !is_documented(cpu, op)) {
             class::ILLEGAL
         } else if careful {
             class::CAREFUL
@@ -107,7 +102,7 @@ pub(crate) fn class_table(
             class::PLAIN
         };
     }
-    if stop_on_brk {
+    if rules.stop_on_brk {
         t[0x00] = class::BRK;
     }
     if cpu == Cpu::Cmos65c02 {
@@ -141,6 +136,13 @@ pub(crate) const TXS: u8 = 0x9A;
 mod tests {
     use super::*;
 
+    fn rules(allow_undocumented: bool, stop_on_brk: bool) -> OpcodeRules {
+        OpcodeRules {
+            allow_undocumented,
+            stop_on_brk,
+        }
+    }
+
     #[test]
     fn documented_6502_grid_has_151_opcodes_the_core_knows() {
         let documented: Vec<u8> = (0..=255u8).filter(|&op| is_documented_6502(op)).collect();
@@ -168,20 +170,20 @@ mod tests {
         for op in documented {
             assert!(W65C02S::decode(op).is_some(), "{op:02X}");
         }
-        let t = class_table(Cpu::Cmos65c02, false, false, |_| true);
+        let t = class_table(Cpu::Cmos65c02, rules(false, false), |_| true);
         assert_eq!(t[usize::from(WAI)], class::WAI);
         assert_eq!(t[usize::from(STP)], class::STP);
         for op in [0x07, 0x87, 0x0F, 0xFF] {
             assert_eq!(t[op], class::PLAIN, "{op:02X}");
         }
         // The NMOS 6502 refuses them: they are undocumented there.
-        let t = class_table(Cpu::Mos6502, false, false, |_| true);
+        let t = class_table(Cpu::Mos6502, rules(false, false), |_| true);
         assert_eq!(t[usize::from(WAI)], class::ILLEGAL);
         assert_eq!(t[0x0F], class::ILLEGAL);
         // No JAM on the 65C02: $02 is an undocumented NOP there, refused as undocumented.
-        let t = class_table(Cpu::Cmos65c02, true, false, |_| true);
+        let t = class_table(Cpu::Cmos65c02, rules(true, false), |_| true);
         assert_ne!(t[0x02], class::ILLEGAL);
-        let t = class_table(Cpu::Cmos65c02, false, false, |_| true);
+        let t = class_table(Cpu::Cmos65c02, rules(false, false), |_| true);
         assert_eq!(t[0x02], class::ILLEGAL);
         assert_ne!(t[0xB2], class::ILLEGAL);
     }

@@ -246,6 +246,11 @@ pub(crate) fn lookup_for(cpu: Cpu, opcode: u8) -> Option<&'static Instr> {
 mod tests {
     use super::*;
 
+    /// The 65C02's documented row for `op`.
+    fn cmos(op: u8) -> &'static Instr {
+        lookup_for(Cpu::Cmos65c02, op).unwrap()
+    }
+
     #[test]
     fn grid_rows() {
         let lda = lookup(0xB1).unwrap();
@@ -258,7 +263,6 @@ mod tests {
 
     #[test]
     fn cmos_cells() {
-        let cmos = |op| lookup_for(Cpu::Cmos65c02, op).unwrap();
         assert_eq!(cmos(0xB2).syntax(), "LDA (zp)");
         assert_eq!(cmos(0x7C).syntax(), "JMP (abs,X)");
         assert_eq!(cmos(0x7C).len, 3);
@@ -274,22 +278,25 @@ mod tests {
 
     #[test]
     fn w65c02s_cells() {
-        let cmos = |op| lookup_for(Cpu::Cmos65c02, op).unwrap();
-        assert_eq!(cmos(0x07).syntax(), "RMB0 zp");
-        assert_eq!(cmos(0x77).syntax(), "RMB7 zp");
-        assert_eq!(cmos(0x87).syntax(), "SMB0 zp");
-        assert_eq!(cmos(0xF7).syntax(), "SMB7 zp");
+        for (op, syntax) in [
+            (0x07, "RMB0 zp"),
+            (0x77, "RMB7 zp"),
+            (0x87, "SMB0 zp"),
+            (0xF7, "SMB7 zp"),
+            (0x0F, "BBR0 zp,rel"),
+            (0x7F, "BBR7 zp,rel"),
+            (0x8F, "BBS0 zp,rel"),
+            (0xFF, "BBS7 zp,rel"),
+            (0xCB, "WAI"),
+            (0xDB, "STP"),
+        ] {
+            assert_eq!(cmos(op).syntax(), syntax, "{op:02X}");
+        }
         assert_eq!(cmos(0xF7).cycles.to_string(), "5");
-        assert_eq!(cmos(0x0F).syntax(), "BBR0 zp,rel");
-        assert_eq!(cmos(0x7F).syntax(), "BBR7 zp,rel");
-        assert_eq!(cmos(0x8F).syntax(), "BBS0 zp,rel");
-        assert_eq!(cmos(0xFF).syntax(), "BBS7 zp,rel");
         assert_eq!(
             (cmos(0xFF).len, cmos(0xFF).cycles.to_string()),
             (3, "5/6/7".into())
         );
-        assert_eq!(cmos(0xCB).syntax(), "WAI");
-        assert_eq!(cmos(0xDB).syntax(), "STP");
         assert_eq!(cmos(0xDB).cycles.to_string(), "3");
         // None of them on the NMOS 6502.
         for op in [0x07, 0x87, 0x0F, 0x8F, 0xCB, 0xDB] {

@@ -5,7 +5,6 @@
 //! calls to routines further down (forward references, so at least two passes), indexed and
 //! immediate operands with expressions, data lines with strings, and comments.
 
-use std::fmt::Write as _;
 use std::hint::black_box;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -13,41 +12,50 @@ use kempelen_asm::{Cpu, assemble_source};
 
 const LINES: usize = 20_000;
 
-fn z80_source() -> String {
-    let mut s = String::from("        org $0100\nCOUNT   equ 10\ntable:  ds 16\n");
+/// `header`, then routines of ten lines each (`routine(k, n)`: routine `k`, which calls
+/// `k + 1`, with `n = k % 100` in its operands) up to about [`LINES`] lines, then `last(k)`:
+/// the last routine and the data.
+fn source(
+    header: &str,
+    routine: impl Fn(usize, usize) -> String,
+    last: impl Fn(usize) -> String,
+) -> String {
+    let mut s = String::from(header);
     let mut lines = 3;
     let mut k = 0;
     while lines < LINES {
-        let n = k % 100;
-        let _ = write!(
-            s,
-            "routine{k}:\n@loop:  ld b,COUNT\n        ld a,(ix+{n})\n        ld hl,table+{n}*2\n        add a,b\n        ; keep the loop going\n        ld (iy-{n}),a\n        bit {},(hl)\n        jr nz,@loop\n        call routine{}\n",
-            k % 8,
-            k + 1
-        );
+        s += &routine(k, k % 100);
         lines += 10;
         k += 1;
     }
-    let _ = writeln!(s, "routine{k}:\n        ret\n        db \"end\",0");
-    s
+    s + &last(k)
+}
+
+fn z80_source() -> String {
+    source(
+        "        org $0100\nCOUNT   equ 10\ntable:  ds 16\n",
+        |k, n| {
+            format!(
+                "routine{k}:\n@loop:  ld b,COUNT\n        ld a,(ix+{n})\n        ld hl,table+{n}*2\n        add a,b\n        ; keep the loop going\n        ld (iy-{n}),a\n        bit {},(hl)\n        jr nz,@loop\n        call routine{}\n",
+                k % 8,
+                k + 1
+            )
+        },
+        |k| format!("routine{k}:\n        ret\n        db \"end\",0\n"),
+    )
 }
 
 fn mos6502_source() -> String {
-    let mut s = String::from("        .org $0800\nptr = $10\ncount = 10\n");
-    let mut lines = 3;
-    let mut k = 0;
-    while lines < LINES {
-        let n = k % 100;
-        let _ = write!(
-            s,
-            "routine{k}:\n        ldx #count\n@loop:  lda table+{n},x\n        sta ptr\n        ; keep the loop going\n        lda (ptr),y\n        adc #<({n}*3)\n        dex\n        bne @loop\n        jsr routine{}\n",
-            k + 1
-        );
-        lines += 10;
-        k += 1;
-    }
-    let _ = writeln!(s, "routine{k}:\n        rts\ntable:  .byte \"end\",0");
-    s
+    source(
+        "        .org $0800\nptr = $10\ncount = 10\n",
+        |k, n| {
+            format!(
+                "routine{k}:\n        ldx #count\n@loop:  lda table+{n},x\n        sta ptr\n        ; keep the loop going\n        lda (ptr),y\n        adc #<({n}*3)\n        dex\n        bne @loop\n        jsr routine{}\n",
+                k + 1
+            )
+        },
+        |k| format!("routine{k}:\n        rts\ntable:  .byte \"end\",0\n"),
+    )
 }
 
 fn bench(c: &mut Criterion) {

@@ -10,7 +10,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::isa::Cycles;
+use crate::isa::{Cycles, hex_bytes};
 
 /// One line of the listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -55,7 +55,7 @@ impl fmt::Display for Listing {
             }
             let addr = l.addr.map(|a| format!("{a:04X}")).unwrap_or_default();
             let mut rows = l.bytes.chunks(BYTES_PER_ROW);
-            let first = rows.next().map(hex).unwrap_or_default();
+            let first = rows.next().map(hex_bytes).unwrap_or_default();
             let cycles = l.cycles.map(|c| c.to_string()).unwrap_or_default();
             let marker = if l.skipped {
                 "-"
@@ -84,18 +84,10 @@ impl fmt::Display for Listing {
                     )?;
                     break;
                 }
-                writeln!(f, "{:>5}  {a:4}  {}", "", hex(row))?;
+                writeln!(f, "{:>5}  {a:4}  {}", "", hex_bytes(row))?;
                 offset += BYTES_PER_ROW;
             }
         }
         Ok(())
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| format!("{b:02X}"))
-        .collect::<Vec<_>>()
-        .join(" ")
 }

@@ -288,6 +288,14 @@ std::thread_local! {
     static BUDGET: std::cell::Cell<(u32, u32)> = const { std::cell::Cell::new((0, 0)) };
 }
 
+/// The failure (no other parse is tried) of an expression past its budget at `i`.
+fn over_budget(i: &str, message: String) -> nom::Err<PErr<'_>> {
+    nom::Err::Failure(PErr {
+        input: i,
+        message: Some(message),
+    })
+}
+
 /// One level of nesting for as long as it lives.
 struct Nested;
 
@@ -295,12 +303,12 @@ impl Nested {
     fn enter(i: &str) -> Result<Nested, nom::Err<PErr<'_>>> {
         let (depth, ops) = BUDGET.get();
         if depth >= MAX_EXPR_DEPTH {
-            return Err(nom::Err::Failure(PErr {
-                input: i,
-                message: Some(format!(
+            return Err(over_budget(
+                i,
+                format!(
                     "expression nested more than {MAX_EXPR_DEPTH} deep (parentheses, unary operators, functions)"
-                )),
-            }));
+                ),
+            ));
         }
         BUDGET.set((depth + 1, ops));
         Ok(Nested)
@@ -318,12 +326,8 @@ impl Drop for Nested {
 fn count_operator(i: &str) -> Result<(), nom::Err<PErr<'_>>> {
     let (depth, ops) = BUDGET.get();
     if ops >= MAX_EXPR_OPERATORS {
-        return Err(nom::Err::Failure(PErr {
-            input: i,
-            message: Some(format!(
-                "expression has more than {MAX_EXPR_OPERATORS} operators"
-            )),
-        }));
+        let message = format!("expression has more than {MAX_EXPR_OPERATORS} operators");
+        return Err(over_budget(i, message));
     }
     BUDGET.set((depth, ops + 1));
     Ok(())
@@ -982,33 +986,41 @@ mod tests {
 
     #[test]
     fn numbers_in_every_notation() {
-        assert_eq!(value("255"), 255);
-        assert_eq!(value("$FF"), 255);
-        assert_eq!(value("0FFh"), 255);
-        assert_eq!(value("0xff"), 255);
-        assert_eq!(value("%1010"), 10);
-        assert_eq!(value("1010b"), 10);
-        assert_eq!(value("'A'"), 65);
-        assert_eq!(value("\"a\""), 97);
-        assert_eq!(value("$"), 0x1000);
-        assert_eq!(value("*+2"), 0x1002);
+        for (text, want) in [
+            ("255", 255),
+            ("$FF", 255),
+            ("0FFh", 255),
+            ("0xff", 255),
+            ("%1010", 10),
+            ("1010b", 10),
+            ("'A'", 65),
+            ("\"a\"", 97),
+            ("$", 0x1000),
+            ("*+2", 0x1002),
+        ] {
+            assert_eq!(value(text), want, "{text}");
+        }
     }
 
     #[test]
     fn precedence_and_operators() {
-        assert_eq!(value("2+3*4"), 14);
-        assert_eq!(value("(2+3)*4"), 20);
-        assert_eq!(value("1<<4|1"), 17);
-        assert_eq!(value("10%3"), 1);
-        assert_eq!(value("ten*ten-1"), 99);
-        assert_eq!(value("<$1234"), 0x34);
-        assert_eq!(value(">$1234"), 0x12);
-        assert_eq!(value("LOW($1234)+HIGH($1234)"), 0x46);
-        assert_eq!(value("-1"), -1);
-        assert_eq!(value("~0 & $FF"), 255);
-        assert_eq!(value("3 <> 4"), 1);
-        assert_eq!(value("3 = 3 && 2 > 1"), 1);
-        assert_eq!(value("DEFINED(ten) + defined(eleven)"), 1);
+        for (text, want) in [
+            ("2+3*4", 14),
+            ("(2+3)*4", 20),
+            ("1<<4|1", 17),
+            ("10%3", 1),
+            ("ten*ten-1", 99),
+            ("<$1234", 0x34),
+            (">$1234", 0x12),
+            ("LOW($1234)+HIGH($1234)", 0x46),
+            ("-1", -1),
+            ("~0 & $FF", 255),
+            ("3 <> 4", 1),
+            ("3 = 3 && 2 > 1", 1),
+            ("DEFINED(ten) + defined(eleven)", 1),
+        ] {
+            assert_eq!(value(text), want, "{text}");
+        }
     }
 
     #[test]

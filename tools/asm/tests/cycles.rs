@@ -122,31 +122,45 @@ fn check_z80(instr: &Instr) -> Result<(), String> {
         other => return Err(format!("unexpected cycle kind {other:?} in the Z80 table")),
     };
     let claimed: Vec<u32> = claimed.into_iter().map(u32::from).collect();
+    agree(&claimed, &observed, "z80 crate")
+}
+
+/// The table's cycle counts against those the `reference` crate observed.
+fn agree<T: PartialEq + std::fmt::Debug>(
+    claimed: &[T],
+    observed: &[T],
+    reference: &str,
+) -> Result<(), String> {
     if observed == claimed {
         Ok(())
     } else {
-        Err(format!("table {claimed:?}, z80 crate {observed:?}"))
+        Err(format!("table {claimed:?}, {reference} {observed:?}"))
     }
 }
 
-#[test]
-fn z80_cycles_match_the_z80_crate() {
-    let mut failures = Vec::new();
-    for instr in instructions(Cpu::Z80) {
-        if let Err(e) = check_z80(instr) {
-            failures.push(format!(
-                "{:02X?} {}: {e}",
-                instr.opcode_bytes(),
-                instr.syntax()
-            ));
-        }
-    }
+/// Every row of `cpu`'s table passes `check`; the failures listed with each row's opcode
+/// (`opcode`) and syntax.
+fn every_row(cpu: Cpu, check: fn(&Instr) -> Result<(), String>, opcode: fn(&Instr) -> String) {
+    let failures: Vec<String> = instructions(cpu)
+        .iter()
+        .filter_map(|instr| {
+            let e = check(instr).err()?;
+            Some(format!("{} {}: {e}", opcode(instr), instr.syntax()))
+        })
+        .collect();
     assert!(
         failures.is_empty(),
         "{} mismatches:\n{}",
         failures.len(),
         failures.join("\n")
     );
+}
+
+#[test]
+fn z80_cycles_match_the_z80_crate() {
+    every_row(Cpu::Z80, check_z80, |i| {
+        format!("{:02X?}", i.opcode_bytes())
+    });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -244,25 +258,10 @@ fn check_6502(instr: &Instr) -> Result<(), String> {
         .into_iter()
         .map(u64::from)
         .collect();
-    if observed == claimed {
-        Ok(())
-    } else {
-        Err(format!("table {claimed:?}, mos6502 crate {observed:?}"))
-    }
+    agree(&claimed, &observed, "mos6502 crate")
 }
 
 #[test]
 fn mos6502_cycles_match_the_mos6502_crate() {
-    let mut failures = Vec::new();
-    for instr in instructions(Cpu::Mos6502) {
-        if let Err(e) = check_6502(instr) {
-            failures.push(format!("{:02X} {}: {e}", instr.opcode, instr.syntax()));
-        }
-    }
-    assert!(
-        failures.is_empty(),
-        "{} mismatches:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    every_row(Cpu::Mos6502, check_6502, |i| format!("{:02X}", i.opcode));
 }

@@ -42,26 +42,35 @@ fn run(program: &str, args: &[&str], cwd: &Path) {
     );
 }
 
+/// In the arguments of [`reference`]: the source's path.
+const SOURCE: &str = "{source}";
+/// In the arguments of [`reference`]: the output file's path.
+const OUT: &str = "{out}";
+
+/// Runs the reference assembler `program` with `args` in the folder of `source`, writing a
+/// plain binary to `out_dir/<program>.bin` ([`SOURCE`] and [`OUT`] in `args` stand for the
+/// two paths); the bytes it wrote.
+fn reference(program: &str, args: &[&str], source: &Path, out_dir: &Path) -> Vec<u8> {
+    let out = out_dir.join(format!("{program}.bin"));
+    let (source_path, out_path) = (source.to_string_lossy(), out.to_string_lossy());
+    let args: Vec<&str> = args
+        .iter()
+        .map(|&a| match a {
+            SOURCE => &*source_path,
+            OUT => &*out_path,
+            a => a,
+        })
+        .collect();
+    run(program, &args, source.parent().expect("source directory"));
+    std::fs::read(&out).unwrap_or_else(|e| panic!("{program} output: {e}"))
+}
+
 fn pasmo(source: &Path, out_dir: &Path) -> Vec<u8> {
-    let out = out_dir.join("pasmo.bin");
-    let cwd = source.parent().expect("source directory");
-    run(
-        "pasmo",
-        &["--bin", &source.to_string_lossy(), &out.to_string_lossy()],
-        cwd,
-    );
-    std::fs::read(out).expect("pasmo output")
+    reference("pasmo", &["--bin", SOURCE, OUT], source, out_dir)
 }
 
 fn z80asm(source: &Path, out_dir: &Path) -> Vec<u8> {
-    let out = out_dir.join("z80asm.bin");
-    let cwd = source.parent().expect("source directory");
-    run(
-        "z80asm",
-        &["-o", &out.to_string_lossy(), &source.to_string_lossy()],
-        cwd,
-    );
-    std::fs::read(out).expect("z80asm output")
+    reference("z80asm", &["-o", OUT, SOURCE], source, out_dir)
 }
 
 /// ca65 assembles to an object file; ld65 with a flat 64K memory writes the bytes in order.
@@ -107,22 +116,8 @@ fn ca65_for(cpu: Cpu, source: &Path, out_dir: &Path) -> Vec<u8> {
 
 /// acme (`--cpu w65c02`, plain binary output) on a source that sets its own origin.
 fn acme_w65c02(source: &Path, out_dir: &Path) -> Vec<u8> {
-    let out = out_dir.join("acme.bin");
-    let cwd = source.parent().expect("source directory");
-    run(
-        "acme",
-        &[
-            "--cpu",
-            "w65c02",
-            "-f",
-            "plain",
-            "-o",
-            &out.to_string_lossy(),
-            &source.to_string_lossy(),
-        ],
-        cwd,
-    );
-    std::fs::read(out).expect("acme output")
+    let args = ["--cpu", "w65c02", "-f", "plain", "-o", OUT, SOURCE];
+    reference("acme", &args, source, out_dir)
 }
 
 fn kempelen(cpu: Cpu, source: &Path) -> Vec<u8> {
@@ -181,18 +176,27 @@ fn every_form_source(cpu: Cpu, org: u16, header: &str) -> (String, Vec<u8>) {
     (source, bytes)
 }
 
+/// Writes [`every_form_source`] for `cpu` at $8000 (`org`: the origin line) to `file` in a
+/// scratch folder `name` and assembles it with Kempelen, checked against the table's bytes:
+/// the folder, the source's path and Kempelen's bytes.
+fn every_form(cpu: Cpu, name: &str, file: &str, org: &str) -> (PathBuf, PathBuf, Vec<u8>) {
+    let dir = scratch(name);
+    let (source, expected) = every_form_source(cpu, 0x8000, org);
+    let path = dir.join(file);
+    std::fs::write(&path, source).expect("write source");
+    let ours = kempelen(cpu, &path);
+    let what = format!("every {} form (table bytes)", cpu.name().to_uppercase());
+    assert_same(&what, &ours, &expected, "the table encoding");
+    (dir, path, ours)
+}
+
 #[test]
 fn every_z80_instruction_form_matches_pasmo_and_z80asm() {
-    let dir = scratch("z80-every-form");
-    let (source, expected) = every_form_source(Cpu::Z80, 0x8000, "        org $8000");
-    let path = dir.join("every_form.asm");
-    std::fs::write(&path, source).expect("write source");
-    let ours = kempelen(Cpu::Z80, &path);
-    assert_same(
-        "every Z80 form (table bytes)",
-        &ours,
-        &expected,
-        "the table encoding",
+    let (dir, path, ours) = every_form(
+        Cpu::Z80,
+        "z80-every-form",
+        "every_form.asm",
+        "        org $8000",
     );
     assert_same("every Z80 form", &ours, &pasmo(&path, &dir), "pasmo");
     assert_same("every Z80 form", &ours, &z80asm(&path, &dir), "z80asm");
@@ -200,33 +204,15 @@ fn every_z80_instruction_form_matches_pasmo_and_z80asm() {
 
 #[test]
 fn every_6502_instruction_form_matches_ca65() {
-    let dir = scratch("6502-every-form");
-    let (source, expected) = every_form_source(Cpu::Mos6502, 0x8000, "        .org $8000");
-    let path = dir.join("every_form.s");
-    std::fs::write(&path, source).expect("write source");
-    let ours = kempelen(Cpu::Mos6502, &path);
-    assert_same(
-        "every 6502 form (table bytes)",
-        &ours,
-        &expected,
-        "the table encoding",
-    );
+    let org = "        .org $8000";
+    let (dir, path, ours) = every_form(Cpu::Mos6502, "6502-every-form", "every_form.s", org);
     assert_same("every 6502 form", &ours, &ca65(&path, &dir), "ca65");
 }
 
 #[test]
 fn every_65c02_instruction_form_matches_ca65() {
-    let dir = scratch("65c02-every-form");
-    let (source, expected) = every_form_source(Cpu::Cmos65c02, 0x8000, "        .org $8000");
-    let path = dir.join("every_form.s");
-    std::fs::write(&path, source).expect("write source");
-    let ours = kempelen(Cpu::Cmos65c02, &path);
-    assert_same(
-        "every 65C02 form (table bytes)",
-        &ours,
-        &expected,
-        "the table encoding",
-    );
+    let org = "        .org $8000";
+    let (dir, path, ours) = every_form(Cpu::Cmos65c02, "65c02-every-form", "every_form.s", org);
     assert_same(
         "every 65C02 form",
         &ours,

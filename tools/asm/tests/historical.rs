@@ -18,6 +18,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use kempelen_asm::diag::Diagnostic;
 use kempelen_asm::source::FsSource;
 use kempelen_asm::{Assembly, Cpu, Options, Overlap, assemble};
 
@@ -40,6 +41,28 @@ fn assemble_with(cpu: Cpu, path: &Path, options: impl FnOnce(&mut Options)) -> A
     let mut o = Options::new(cpu);
     options(&mut o);
     assemble(&path.to_string_lossy(), &FsSource, &o)
+}
+
+/// `file` of `KEMPELEN_HISTORICAL` (`None` when the variable is not set) assembled for `cpu`:
+/// without the dialect options it has errors (those `is_it` picks; at least one), with
+/// `option` none. The path, those errors, and the clean assembly.
+fn needs_option(
+    file: &str,
+    cpu: Cpu,
+    is_it: impl Fn(&str) -> bool,
+    option: impl FnOnce(&mut Options),
+) -> Option<(PathBuf, Vec<Diagnostic>, Assembly)> {
+    let path = historical(file)?;
+    let strict = assemble_with(cpu, &path, |_| {});
+    let errors: Vec<Diagnostic> = strict
+        .errors()
+        .filter(|d| is_it(&d.message))
+        .cloned()
+        .collect();
+    assert!(!errors.is_empty(), "{file}: the errors without the option");
+    let ours = assemble_with(cpu, &path, option);
+    assert!(ours.is_ok(), "{}", ours.report());
+    Some((path, errors, ours))
 }
 
 /// `text` with every whole-word, case-insensitive use of a name in `names` outside strings and
@@ -87,21 +110,16 @@ fn respell(text: &str, names: &[String]) -> String {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL=DIR with microchess_drictor.asm, and xa65"]
 fn rictor_microchess_assembles_unmodified_with_ignore_case() {
-    let Some(path) = historical("microchess_drictor.asm") else {
+    // Without --ignore-case the case mismatches are errors.
+    let undefined = |m: &str| m.starts_with("undefined symbol");
+    let file = "microchess_drictor.asm";
+    let Some((path, case_errors, ours)) =
+        needs_option(file, Cpu::Mos6502, undefined, |o| o.ignore_case = true)
+    else {
         return;
     };
-    let strict = assemble_with(Cpu::Mos6502, &path, |_| {});
-    let case_errors = strict
-        .errors()
-        .filter(|d| d.message.starts_with("undefined symbol"))
-        .count();
-    assert!(
-        case_errors > 0,
-        "without --ignore-case the case mismatches are errors"
-    );
+    let case_errors = case_errors.len();
     eprintln!("without --ignore-case: {case_errors} undefined symbols");
-    let ours = assemble_with(Cpu::Mos6502, &path, |o| o.ignore_case = true);
-    assert!(ours.is_ok(), "{}", ours.report());
 
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("historical-rictor");
     std::fs::create_dir_all(&dir).unwrap();
@@ -190,18 +208,17 @@ fn zmac_listing(listing: &str) -> (Vec<u8>, Vec<bool>, usize) {
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL=DIR with sargon-z80.asm and sargon-z80.lst"]
 fn sargon_listing_assembles_unmodified_with_later_wins() {
-    let Some(path) = historical("sargon-z80.asm") else {
+    // Without --overlap later-wins the overlap is an error.
+    let overlapping = |m: &str| m.contains("overlapping ORG areas");
+    let later_wins = |o: &mut Options| o.overlap = Overlap::LaterWins;
+    let Some((path, overlaps, ours)) =
+        needs_option("sargon-z80.asm", Cpu::Z80, overlapping, later_wins)
+    else {
         return;
     };
-    let strict = assemble_with(Cpu::Z80, &path, |_| {});
-    let overlap = strict
-        .errors()
-        .find(|d| d.message.contains("overlapping ORG areas"))
-        .expect("without --overlap later-wins the overlap is an error");
+    let overlap = &overlaps[0];
     assert!(overlap.notes.iter().any(|n| n.contains("the earlier line")));
     eprintln!("without --overlap later-wins: {}", overlap.message);
-    let ours = assemble_with(Cpu::Z80, &path, |o| o.overlap = Overlap::LaterWins);
-    assert!(ours.is_ok(), "{}", ours.report());
     let listing =
         String::from_utf8_lossy(&std::fs::read(path.with_extension("lst")).unwrap()).into_owned();
     let (theirs, given, damaged) = zmac_listing(&listing);

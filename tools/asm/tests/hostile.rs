@@ -10,61 +10,55 @@ fn first_error(text: &str) -> String {
     out.errors().next().expect("an error").to_string()
 }
 
+/// The first error of `text` says `what` (shown cut to 300 characters if not); returned
+/// whole.
+fn fails_with(text: &str, what: &str) -> String {
+    let e = first_error(text);
+    assert!(e.contains(what), "{e:.300}");
+    e
+}
+
+/// The bytes of `text`, which must assemble.
+fn assembles(text: &str) -> Vec<u8> {
+    let ok = assemble_source(Cpu::Z80, "h.asm", text);
+    assert!(ok.is_ok(), "{}", ok.report());
+    ok.image.bytes
+}
+
 #[test]
 fn deeply_nested_parentheses_are_an_error_not_a_stack_overflow() {
     let text = format!(" ld a,{}1{}\n", "(".repeat(3000), ")".repeat(3000));
-    let e = first_error(&text);
-    assert!(
-        e.contains("expression nested more than 64 deep"),
-        "{e:.300}"
-    );
+    fails_with(&text, "expression nested more than 64 deep");
     // Unary operators nest too.
-    let e = first_error(&format!(" db {}1\n", "-".repeat(3000)));
-    assert!(e.contains("nested more than 64 deep"), "{e:.300}");
-    // Sixty levels are still fine.
-    let ok = assemble_source(
-        Cpu::Z80,
-        "h.asm",
-        &format!(" ld a,0+{}1{}\n", "(".repeat(60), ")".repeat(60)),
+    fails_with(
+        &format!(" db {}1\n", "-".repeat(3000)),
+        "nested more than 64 deep",
     );
-    assert!(ok.is_ok(), "{}", ok.report());
+    // Sixty levels are still fine.
+    assembles(&format!(" ld a,0+{}1{}\n", "(".repeat(60), ")".repeat(60)));
 }
 
 #[test]
 fn a_hundred_thousand_term_sum_is_an_error_not_a_stack_overflow() {
     let terms = vec!["1"; 100_000].join("+");
-    let e = first_error(&format!(" dw {terms}\n"));
-    assert!(
-        e.contains("expression has more than 1000 operators"),
-        "{e:.300}"
-    );
-    let ok = assemble_source(
-        Cpu::Z80,
-        "h.asm",
-        &format!(" dw {}\n", vec!["1"; 900].join("+")),
-    );
-    assert!(ok.is_ok(), "{}", ok.report());
-    assert_eq!(ok.image.bytes, [0x84, 0x03]);
+    let text = format!(" dw {terms}\n");
+    fails_with(&text, "expression has more than 1000 operators");
+    let bytes = assembles(&format!(" dw {}\n", vec!["1"; 900].join("+")));
+    assert_eq!(bytes, [0x84, 0x03]);
 }
 
 #[test]
 fn a_macro_whose_argument_copies_itself_stops_at_the_expansion_bound() {
-    let e = first_error("m macro x\n x x x x x x x x\n endm\n m m\n");
-    assert!(
-        e.contains("macro expansion exceeds 16 MiB of text in one pass"),
-        "{e:.300}"
-    );
+    let text = "m macro x\n x x x x x x x x\n endm\n m m\n";
+    let e = fails_with(text, "macro expansion exceeds 16 MiB of text in one pass");
     // The diagnostic shows a window of the line, not megabytes of it.
     assert!(e.len() < 2000, "{} bytes", e.len());
 }
 
 #[test]
 fn overflow_beyond_64_bits_is_an_error() {
-    let e = first_error(" dw 65536*65536*65536*65536+1\n");
-    assert!(
-        e.contains("h.asm:1:22: error: value does not fit in 64 bits"),
-        "{e}"
-    );
+    let text = " dw 65536*65536*65536*65536+1\n";
+    fails_with(text, "h.asm:1:22: error: value does not fit in 64 bits");
     for text in [
         " dw 9223372036854775807+1\n",
         " dw -9223372036854775807-2\n",
@@ -78,9 +72,8 @@ fn overflow_beyond_64_bits_is_an_error() {
         assert!(e.contains("does not fit in 64 bits"), "{text}: {e}");
     }
     // Large values that fit are still fine.
-    let ok = assemble_source(Cpu::Z80, "h.asm", " dw (1<<62)/(1<<48), -1<<8\n");
-    assert!(ok.is_ok(), "{}", ok.report());
-    assert_eq!(ok.image.bytes, [0x00, 0x40, 0x00, 0xFF]);
+    let bytes = assembles(" dw (1<<62)/(1<<48), -1<<8\n");
+    assert_eq!(bytes, [0x00, 0x40, 0x00, 0xFF]);
 }
 
 #[cfg(unix)]

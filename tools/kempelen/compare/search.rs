@@ -224,7 +224,7 @@ fn search_port(
         }
     };
     let out = engine
-        .search_reporting(
+        .search_with(
             pos,
             &game.reference_history(),
             args.depth.unwrap_or(32),

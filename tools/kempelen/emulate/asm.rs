@@ -330,7 +330,6 @@ pub fn disassembly(
         if let Some(name) = symbols.and_then(|t| t.name_at(d.addr)) {
             let _ = writeln!(out, "{name}:");
         }
-        let hex: Vec<String> = d.bytes().iter().map(|b| format!("{b:02X}")).collect();
         let cycles = if d.is_documented() || d.cycles.base > 0 {
             d.cycles.to_string()
         } else {
@@ -341,7 +340,7 @@ pub fn disassembly(
             "        {:<24}; {:04X}  {:<12} {cycles}",
             d.text(),
             d.addr,
-            hex.join(" ")
+            kempelen_asm::isa::hex_bytes(d.bytes())
         );
     }
     out

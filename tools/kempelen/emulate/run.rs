@@ -606,8 +606,8 @@ fn hex_dump(m: &Machine, range: AddrRange) -> String {
     while a <= u32::from(range.end) {
         let n = (u32::from(range.end) - a + 1).min(16);
         let bytes = m.read_bytes(a as u16, n as usize);
-        let hex: Vec<String> = bytes.iter().map(|b| format!("{b:02X}")).collect();
-        out.push_str(&format!("{a:04X} {}\n", hex.join(" ")));
+        let hex = kempelen_asm::isa::hex_bytes(&bytes);
+        out.push_str(&format!("{a:04X} {hex}\n"));
         a += n;
     }
     out

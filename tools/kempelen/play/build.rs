@@ -29,13 +29,12 @@ pub fn run(args: &BuildArgs) -> Result<()> {
         write_whole(path, program.symbols.to_string().as_bytes())?;
     }
     println!(
-        "{}: {} ({}, {} bytes): the program at ${:04X}-${:04X}, started at ${:04X}",
+        "{}: {} ({}, {} bytes): the program at {}, started at ${:04X}",
         args.output.display(),
         t.name,
         t.format,
         program.file.len(),
-        program.origin,
-        program.end() - 1,
+        program.addresses(),
         program.entry
     );
     for (what, r) in t.memory_plan(&program).iter().skip(1) {

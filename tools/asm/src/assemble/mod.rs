@@ -1065,17 +1065,9 @@ impl<'a> Pass<'a> {
             return false;
         };
         match dir {
-            Dir::If => match &arg.value {
-                Ok(DirValue::Expr(e)) => self.eval(ctx, e).is_some_and(|v| v != 0),
-                Ok(DirValue::Str(_)) => {
-                    self.error(ctx, arg.span, "IF needs a number, not a string");
-                    false
-                }
-                Err(e) => {
-                    self.error(ctx, e.span, e.message.clone());
-                    false
-                }
-            },
+            Dir::If => self
+                .number_or(ctx, arg, "IF needs a number, not a string")
+                .is_some_and(|v| v != 0),
             _ => {
                 if !is_identifier(&arg.raw) {
                     self.error(
@@ -1557,25 +1549,20 @@ impl<'a> Pass<'a> {
                 let Some(n) = self.number(ctx, count_arg) else {
                     return true;
                 };
+                // A count of bytes (0 to 64 KB), or the boundary to align to (1 to 64 KB).
+                let (what, least) = if dir == Dir::Space {
+                    ("count", 0)
+                } else {
+                    ("boundary", 1)
+                };
+                if !(least..=0x10000).contains(&n) {
+                    let message = format!("{what} {n} out of range ({least}..65536)");
+                    self.error(ctx, count_arg.span, message);
+                    return true;
+                }
                 let count = if dir == Dir::Space {
-                    if !(0..=0x10000).contains(&n) {
-                        self.error(
-                            ctx,
-                            count_arg.span,
-                            format!("count {n} out of range (0..65536)"),
-                        );
-                        return true;
-                    }
                     n as u32
                 } else {
-                    if !(1..=0x10000).contains(&n) {
-                        self.error(
-                            ctx,
-                            count_arg.span,
-                            format!("boundary {n} out of range (1..65536)"),
-                        );
-                        return true;
-                    }
                     (n as u32 - self.pc % n as u32) % n as u32
                 };
                 self.emit(ctx, count_arg.span, &vec![fill; count as usize]);
@@ -1705,10 +1692,15 @@ impl<'a> Pass<'a> {
 
     /// The value of a directive operand that must be a number.
     fn number(&mut self, ctx: &LineCtx, arg: &DirArg) -> Option<i64> {
+        self.number_or(ctx, arg, "expected a number, found a string")
+    }
+
+    /// [`Self::number`] with `for_string` as the error for a string.
+    fn number_or(&mut self, ctx: &LineCtx, arg: &DirArg, for_string: &str) -> Option<i64> {
         match &arg.value {
             Ok(DirValue::Expr(e)) => self.eval(ctx, e),
             Ok(DirValue::Str(_)) => {
-                self.error(ctx, arg.span, "expected a number, found a string");
+                self.error(ctx, arg.span, for_string);
                 None
             }
             Err(e) => {
