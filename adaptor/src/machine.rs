@@ -9,6 +9,7 @@
 //! program's move it also reads what the program holds in RAM (its best move so far, see
 //! [`crate::held`]) and reports each change.
 
+use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::{Fault, Machine, MemoryMap, StopReason};
 use kempelen_engine::EngineError;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,7 +33,7 @@ impl Driver<'_> {
         let be = |e: String| EngineError::Backend(e);
         let mut b = match &self.adaptor.personality {
             Some(p) => p.builder(),
-            None => Machine::builder(self.adaptor.cpu)
+            None => MachineBuilder::new(self.adaptor.cpu)
                 .memory_map(MemoryMap::default_for(self.adaptor.cpu)),
         };
         for (a, bytes) in &self.adaptor.chunks {

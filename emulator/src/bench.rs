@@ -11,8 +11,9 @@
 //! so time spent waiting for a core does not count) and prints the table; the `workload`
 //! example runs one of them once, for counting host instructions with callgrind.
 
+use crate::MachineBuilder;
 use crate::timing::TimingModel;
-use crate::{CoreKind, Cpu, Machine};
+use crate::{CoreKind, Cpu};
 use mos6502::cpu::CPU;
 use mos6502::instruction::Nmos6502;
 
@@ -170,7 +171,7 @@ pub fn run_with(
     model: Option<&'static TimingModel>,
     core: Option<CoreKind>,
 ) -> (Outcome, Option<u64>) {
-    let mut b = Machine::builder(w.cpu)
+    let mut b = MachineBuilder::new(w.cpu)
         .load(w.origin, w.code)
         .entry(w.origin)
         .timing(model);

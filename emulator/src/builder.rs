@@ -34,9 +34,9 @@ pub struct MachineBuilder {
 }
 
 /// The way to a machine starts here (so that `machine` needs nothing of its builder).
-impl Machine {
+impl MachineBuilder {
     /// Starts building a machine for `cpu` with the default core and memory map.
-    pub fn builder(cpu: Cpu) -> MachineBuilder {
+    pub fn new(cpu: Cpu) -> MachineBuilder {
         MachineBuilder {
             cpu,
             core: CoreKind::default_for(cpu),

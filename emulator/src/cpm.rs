@@ -14,9 +14,9 @@
 //! as CP/M's command processor leaves it. There is no stack region: CP/M programs may put the
 //! stack anywhere (the exercisers load SP with test values).
 
+use crate::Cpu;
 use crate::builder::MachineBuilder;
 use crate::memory::MemoryMap;
-use crate::{Cpu, Machine};
 
 /// Where CP/M programs are loaded and start.
 pub const TPA: u16 = 0x0100;
@@ -54,7 +54,7 @@ const BDOS_CODE: [u8; 0x17] = [
 
 /// A builder for a CP/M machine running `program` (a `.COM` image).
 pub fn builder(program: &[u8]) -> MachineBuilder {
-    Machine::builder(Cpu::Z80)
+    MachineBuilder::new(Cpu::Z80)
         .memory_map(MemoryMap::all_ram())
         .load(TPA, program)
         .load(0x0000, &PAGE_ZERO)

@@ -1,15 +1,15 @@
 //! The machine: a CPU core, the memory map, the devices, and the run loop that measures and
 //! guards every instruction.
 //!
-//! Build one with [`Machine::builder`], load a program, and [`Machine::run`] it with a cycle
-//! budget:
+//! Build one with [`MachineBuilder::new`](crate::MachineBuilder::new), load a program, and
+//! [`Machine::run`] it with a cycle budget:
 //!
 //! ```
-//! use kempelen_emulator::{Cpu, Machine, StopReason};
+//! use kempelen_emulator::{Cpu, MachineBuilder, StopReason};
 //!
 //! // LD A,'K' ; OUT ($01),A ; XOR A ; OUT ($FF),A   (print "K", then host call "done")
 //! let program = [0x3E, b'K', 0xD3, 0x01, 0xAF, 0xD3, 0xFF];
-//! let mut m = Machine::builder(Cpu::Z80).load(0x0000, &program).build().unwrap();
+//! let mut m = MachineBuilder::new(Cpu::Z80).load(0x0000, &program).build().unwrap();
 //! let stats = m.run(1_000).unwrap();
 //! assert_eq!(stats.stop, StopReason::HostDone);
 //! assert_eq!(stats.cycles, 7 + 11 + 4 + 11);

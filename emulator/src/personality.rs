@@ -500,7 +500,7 @@ impl Personality {
     /// A machine builder for this personality: its map, clock, ROM contents, mirrors, stack
     /// pointer and traps. Load the program with [`MachineBuilder::load`].
     pub fn builder(&self) -> MachineBuilder {
-        let mut b = crate::Machine::builder(self.cpu)
+        let mut b = crate::MachineBuilder::new(self.cpu)
             .memory_map(self.map.clone())
             .clock(self.clock)
             .traps(self.traps.clone());

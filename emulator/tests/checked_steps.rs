@@ -12,7 +12,7 @@
 mod common;
 
 use kempelen_emulator::bench::{MOS6502_SIEVE, Workload, Z80_SIEVE};
-use kempelen_emulator::{Cpu, Machine, MachineBuilder, MemoryMap};
+use kempelen_emulator::{Cpu, MachineBuilder, MemoryMap};
 use std::ops::RangeInclusive;
 
 /// Everything a run shows from outside, as text (the wall time left out).
@@ -51,7 +51,7 @@ fn assert_same(what: &str, builder: MachineBuilder, input: &[u8], budget: u64) {
 }
 
 fn workload(w: &Workload) -> MachineBuilder {
-    Machine::builder(w.cpu)
+    MachineBuilder::new(w.cpu)
         .load(w.origin, w.code)
         .entry(w.origin)
 }
@@ -74,7 +74,7 @@ fn sieve_6502() {
 #[test]
 fn klaus_functional_test() {
     let image = common::crate_file("r6502", "1.", "tests/6502_functional_test.bin");
-    let builder = Machine::builder(Cpu::Mos6502)
+    let builder = MachineBuilder::new(Cpu::Mos6502)
         .memory_map(MemoryMap::all_ram())
         .stop_on_brk(false)
         .load(0x0000, &image)
@@ -153,7 +153,7 @@ fn mos6502_devices_and_holes() {
     for (map_name, map) in &maps {
         for (name, code) in programs {
             for (stop_on_brk, undocumented) in [(true, false), (false, true)] {
-                let builder = Machine::builder(Cpu::Mos6502)
+                let builder = MachineBuilder::new(Cpu::Mos6502)
                     .memory_map(map.clone().without_stack())
                     .allow_undocumented(undocumented)
                     .stop_on_brk(stop_on_brk)
@@ -163,7 +163,7 @@ fn mos6502_devices_and_holes() {
             }
         }
         // An image ending just before a device or a hole: operand bytes lie there.
-        let builder = Machine::builder(Cpu::Mos6502)
+        let builder = MachineBuilder::new(Cpu::Mos6502)
             .memory_map(map.clone().without_stack())
             .load(0x7FFE, &[0xEA, 0xAD])
             .load(0xC000, &[0x4C, 0xFF, 0x7F])
@@ -189,9 +189,9 @@ fn console_programs() {
         0xC0, 0x8D, 0xFF, 0xBF,
     ];
     for budget in [60, 10_000] {
-        let builder = Machine::builder(Cpu::Z80).load(0, &z80);
+        let builder = MachineBuilder::new(Cpu::Z80).load(0, &z80);
         assert_same("Z80 echo", builder, b"hello\0", budget);
-        let builder = Machine::builder(Cpu::Mos6502).load(0xC000, &mos6502);
+        let builder = MachineBuilder::new(Cpu::Mos6502).load(0xC000, &mos6502);
         assert_same("6502 echo", builder, b"hello\0", budget);
     }
 }
@@ -230,7 +230,7 @@ fn jumps_to_themselves() {
         ("JP Z to itself", &[0xAF, 0xCA, 0x01, 0x80]),
     ];
     for (name, code) in z80 {
-        let builder = Machine::builder(Cpu::Z80)
+        let builder = MachineBuilder::new(Cpu::Z80)
             .memory_map(MemoryMap::all_ram())
             .load(0x8000, code);
         assert_same(name, builder, b"", 1000);
@@ -241,7 +241,7 @@ fn jumps_to_themselves() {
         0xA9, 0x4C, 0x8D, 0x18, 0x02, 0xA9, 0x18, 0x8D, 0x19, 0x02, 0xA9, 0x02, 0x8D, 0x1A, 0x02,
         0x4C, 0x18, 0x02,
     ]);
-    let builder = Machine::builder(Cpu::Mos6502)
+    let builder = MachineBuilder::new(Cpu::Mos6502)
         .memory_map(MemoryMap::all_ram())
         .load(0x0200, &image);
     assert_same("6502 written JMP *", builder, b"", 1000);

@@ -93,9 +93,9 @@ fn read_three(b: MachineBuilder) -> (Vec<(u64, u8)>, u64) {
 fn z80_reads_are_stamped_at_the_end_of_each_in() {
     let (org, bytes) = assemble(Cpu::Z80, Z80_READ_THREE);
     let builders = [
-        Machine::builder(Cpu::Z80).core(CoreKind::Z80),
-        Machine::builder(Cpu::Z80).core(CoreKind::RustzxZ80),
-        Machine::builder(Cpu::Z80).checked_steps(true),
+        MachineBuilder::new(Cpu::Z80).core(CoreKind::Z80),
+        MachineBuilder::new(Cpu::Z80).core(CoreKind::RustzxZ80),
+        MachineBuilder::new(Cpu::Z80).checked_steps(true),
     ];
     for b in builders {
         let (reads, cycles) = read_three(b.load(org, &bytes));
@@ -120,7 +120,7 @@ fn z80_reads_are_stamped_at_the_end_of_each_in() {
 fn mos6502_reads_are_stamped_at_the_end_of_each_load() {
     let (org, bytes) = assemble(Cpu::Mos6502, MOS6502_READ_THREE);
     for cpu in [Cpu::Mos6502, Cpu::Cmos65c02] {
-        let (reads, cycles) = read_three(Machine::builder(cpu).load(org, &bytes));
+        let (reads, cycles) = read_three(MachineBuilder::new(cpu).load(org, &bytes));
         // LDA (4), LDX (2), then per character: LDA, AND, BEQ not taken, LDA (4 + 2 + 2 + 4
         // = 12 to the end of the data load), STA, DEX and BNE taken (4 + 2 + 3).
         let first = 4 + 2 + 12;
@@ -144,7 +144,7 @@ fn polling_the_status_adds_no_entry_and_recording_is_off_by_default() {
     let (org, bytes) = assemble(Cpu::Z80, Z80_READ_THREE);
     // One character, taken by the first IN; then the program polls the status until the
     // budget is gone, more than a thousand times.
-    let mut m = Machine::builder(Cpu::Z80)
+    let mut m = MachineBuilder::new(Cpu::Z80)
         .load(org, &bytes)
         .build()
         .unwrap();
@@ -157,7 +157,7 @@ fn polling_the_status_adds_no_entry_and_recording_is_off_by_default() {
     assert_eq!(m.console_mut().take_reads().len(), 1);
     assert!(m.console_mut().reads().is_empty());
 
-    let mut m = Machine::builder(Cpu::Z80)
+    let mut m = MachineBuilder::new(Cpu::Z80)
         .load(org, &bytes)
         .build()
         .unwrap();

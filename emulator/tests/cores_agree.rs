@@ -9,7 +9,7 @@
 mod common;
 
 use kempelen_emulator::bench::Z80_SIEVE;
-use kempelen_emulator::{CoreKind, Cpu, Machine, MachineBuilder, RunStats, StopReason, cpm};
+use kempelen_emulator::{CoreKind, Cpu, MachineBuilder, RunStats, StopReason, cpm};
 
 /// Runs the program from `builder` on `core`; returns the statistics and all 64 KB.
 fn run_on(builder: MachineBuilder, core: CoreKind) -> (RunStats, Vec<u8>) {
@@ -38,7 +38,10 @@ fn assert_agree(what: &str, builder: MachineBuilder) {
 #[test]
 fn sieve() {
     let w = Z80_SIEVE;
-    assert_agree("sieve", Machine::builder(Cpu::Z80).load(w.origin, w.code));
+    assert_agree(
+        "sieve",
+        MachineBuilder::new(Cpu::Z80).load(w.origin, w.code),
+    );
 }
 
 /// ZEXDOC with its sub-test table patched to run sub-test `index` only.

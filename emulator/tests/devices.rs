@@ -1,6 +1,7 @@
 //! The devices and the measurements through whole programs: the console driven by a script,
 //! the RAM profile, the cycle profiler, the tracer and real-time pacing.
 
+use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::clock::machine;
 use kempelen_emulator::trace::TraceFilter;
 use kempelen_emulator::{
@@ -49,12 +50,15 @@ const MOS6502_ECHO: [u8; 22] = [
 
 /// A Z80 machine with `program` at $0000.
 fn z80(program: &[u8]) -> Machine {
-    Machine::builder(Cpu::Z80).load(0, program).build().unwrap()
+    MachineBuilder::new(Cpu::Z80)
+        .load(0, program)
+        .build()
+        .unwrap()
 }
 
 /// A 6502 machine with `program` at $C000.
 fn mos6502(program: &[u8]) -> Machine {
-    Machine::builder(Cpu::Mos6502)
+    MachineBuilder::new(Cpu::Mos6502)
         .load(0xC000, program)
         .build()
         .unwrap()
@@ -101,7 +105,7 @@ fn waiting_for_input_that_never_comes_hits_the_budget() {
 #[test]
 fn stop_on_empty_input_hands_control_back_turn_by_turn() {
     for core in [CoreKind::Z80, CoreKind::RustzxZ80] {
-        let mut m = Machine::builder(Cpu::Z80)
+        let mut m = MachineBuilder::new(Cpu::Z80)
             .core(core)
             .load(0, &Z80_ECHO)
             .build()
@@ -181,7 +185,7 @@ fn profiler_charges_cycles_to_routines() {
         &[("START", 0x0000), ("SUB", 0x0010), ("DATA", 0x8000)],
         &[("PORT", 0x0001)],
     );
-    let mut m = Machine::builder(Cpu::Z80)
+    let mut m = MachineBuilder::new(Cpu::Z80)
         .load(0, &Z80_RAM)
         .symbols(symbols)
         .build()
@@ -213,7 +217,7 @@ fn tracer_records_instructions_with_registers() {
         max_entries: Some(3),
         range: None,
     });
-    let mut m = Machine::builder(Cpu::Z80)
+    let mut m = MachineBuilder::new(Cpu::Z80)
         .core(CoreKind::RustzxZ80)
         .load(0, &Z80_RAM)
         .symbols(symbols(&[("START", 0)], &[]))
@@ -258,7 +262,7 @@ fn realtime_paces_to_the_clock() {
         0xA0, 0x10, 0xA2, 0x00, 0xCA, 0xD0, 0xFD, 0x88, 0xD0, 0xF8, 0x8D, 0xFF, 0xBF,
     ];
     let kim = machine("kim-1").unwrap();
-    let mut m = Machine::builder(Cpu::Mos6502)
+    let mut m = MachineBuilder::new(Cpu::Mos6502)
         .load(0xC000, &code)
         .clock(kim)
         .build()

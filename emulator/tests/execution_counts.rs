@@ -2,6 +2,7 @@
 //! counted, on both CPUs, across runs that stop at the budget and go on, with or without the
 //! profiler; the cycle counts stay as they are without counters.
 
+use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::{Cpu, Machine, StopReason};
 
 /// Z80: a loop that calls ROUT five times; ROUT loops three times at L1.
@@ -20,9 +21,12 @@ const M6502: [u8; 22] = [
 
 fn machine(cpu: Cpu) -> (Machine, u16) {
     match cpu {
-        Cpu::Z80 => (Machine::builder(cpu).load(0, &Z80).build().unwrap(), 0x0010),
+        Cpu::Z80 => (
+            MachineBuilder::new(cpu).load(0, &Z80).build().unwrap(),
+            0x0010,
+        ),
         Cpu::Mos6502 | Cpu::Cmos65c02 => (
-            Machine::builder(cpu)
+            MachineBuilder::new(cpu)
                 .load(0xC000, &M6502)
                 .entry(0xC000)
                 .build()

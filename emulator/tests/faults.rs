@@ -1,13 +1,14 @@
 //! Every way a run can end: the clean stops and each fault, on small hand-assembled programs,
 //! with exact cycle counts and the recent-instruction trace.
 
+use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::{
     AddrRange, ConfigError, Cpu, Fault, Machine, MemoryMap, RunError, RunStats, StopReason,
 };
 
 /// A Z80 machine on the default map with `code` at $0000.
 fn z80(code: &[u8]) -> Machine {
-    Machine::builder(Cpu::Z80)
+    MachineBuilder::new(Cpu::Z80)
         .load(0x0000, code)
         .build()
         .unwrap()
@@ -15,7 +16,7 @@ fn z80(code: &[u8]) -> Machine {
 
 /// A 6502 machine on the default map with `code` at $C000.
 fn m6502(code: &[u8]) -> Machine {
-    Machine::builder(Cpu::Mos6502)
+    MachineBuilder::new(Cpu::Mos6502)
         .load(0xC000, code)
         .build()
         .unwrap()
@@ -45,7 +46,7 @@ fn expect_stop(m: &mut Machine, expected: StopReason) -> RunStats {
 
 /// A machine for `cpu` on `map` with `code` at `origin`.
 fn on_map(cpu: Cpu, map: MemoryMap, origin: u16, code: &[u8]) -> Machine {
-    Machine::builder(cpu)
+    MachineBuilder::new(cpu)
         .memory_map(map)
         .load(origin, code)
         .build()
@@ -163,7 +164,7 @@ fn illegal_6502_jam_and_undocumented_opcodes() {
     // LAX $10 (undocumented) is refused unless allowed.
     illegal(&[0xA7, 0x10], vec![0xA7], 0xC000);
     // Allowed: LAX $10 ; STA $BFFF (A = 0: done)
-    let mut m = Machine::builder(Cpu::Mos6502)
+    let mut m = MachineBuilder::new(Cpu::Mos6502)
         .allow_undocumented(true)
         .load(0xC000, &[0xA7, 0x10, 0x8D, 0xFF, 0xBF])
         .build()
@@ -220,7 +221,7 @@ fn stack_pointer_set_outside_the_region() {
     let code = [0x31, 0x00, 0x80, 0x00];
     expect_fault(&mut z80(&code), Fault::StackOverflow { sp, pc, region });
     // Building with an initial SP outside the region is refused.
-    let err = Machine::builder(Cpu::Z80)
+    let err = MachineBuilder::new(Cpu::Z80)
         .load(0, &[0])
         .stack_pointer(0x8000)
         .build()
@@ -304,7 +305,7 @@ fn clean_stops() {
 /// A 65C02 machine on the default map with `code` at $C000, the NMI vector at `$C080` and the
 /// IRQ vector at `$C040`.
 fn w65c02s(code: &[u8]) -> Machine {
-    Machine::builder(Cpu::Cmos65c02)
+    MachineBuilder::new(Cpu::Cmos65c02)
         .load(0xC000, code)
         .load(0xFFFA, &[0x80, 0xC0, 0x00, 0xC0, 0x40, 0xC0])
         .build()
@@ -415,7 +416,7 @@ fn host_writes_are_checked() {
     assert_eq!(m.read_bytes(0x0000, 2), before);
     m.write_bytes(0xFFFF, &[7]).unwrap();
     assert_eq!(m.read_byte(0xFFFF), 7);
-    let err = Machine::builder(Cpu::Z80)
+    let err = MachineBuilder::new(Cpu::Z80)
         .load(0xFFF0, &[0; 32])
         .build()
         .unwrap_err();
@@ -426,13 +427,13 @@ fn host_writes_are_checked() {
             len: 32
         }
     );
-    let err = Machine::builder(Cpu::Mos6502)
+    let err = MachineBuilder::new(Cpu::Mos6502)
         .load(0xBF00, &[0])
         .build()
         .unwrap_err();
     assert!(matches!(err, ConfigError::NotMemory { addr: 0xBF00, .. }));
     assert_eq!(
-        Machine::builder(Cpu::Z80).build().unwrap_err(),
+        MachineBuilder::new(Cpu::Z80).build().unwrap_err(),
         ConfigError::NoProgram
     );
 }

@@ -1,6 +1,7 @@
 //! The host call "iteration complete" (`0x01`): a stop the host resumes from when it asked for
 //! it (`Machine::set_stop_on_iteration`), nothing otherwise; on both CPUs.
 
+use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::{Cpu, Machine, StopReason};
 
 /// Z80: `LD A,1 / OUT (0FFh),A / LD A,0 / OUT (0FFh),A` (7 + 11 + 7 + 11 T-states).
@@ -10,8 +11,8 @@ const M6502: [u8; 10] = [0xA9, 0x01, 0x8D, 0xFF, 0xBF, 0xA9, 0x00, 0x8D, 0xFF, 0
 
 fn machine(cpu: Cpu) -> Machine {
     match cpu {
-        Cpu::Z80 => Machine::builder(cpu).load(0, &Z80).build().unwrap(),
-        Cpu::Mos6502 | Cpu::Cmos65c02 => Machine::builder(cpu)
+        Cpu::Z80 => MachineBuilder::new(cpu).load(0, &Z80).build().unwrap(),
+        Cpu::Mos6502 | Cpu::Cmos65c02 => MachineBuilder::new(cpu)
             .load(0xC000, &M6502)
             .entry(0xC000)
             .build()

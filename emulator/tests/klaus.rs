@@ -11,7 +11,8 @@
 
 mod common;
 
-use kempelen_emulator::{Cpu, Machine, MemoryMap, RunStats, StopReason};
+use kempelen_emulator::MachineBuilder;
+use kempelen_emulator::{Cpu, MemoryMap, RunStats, StopReason};
 
 /// Runs a 64 KB functional-test image from `$0400` and returns the statistics.
 fn run(image: &[u8]) -> RunStats {
@@ -21,7 +22,7 @@ fn run(image: &[u8]) -> RunStats {
 /// [`run`] on `cpu`; `undocumented`: run undocumented opcodes instead of refusing them.
 fn run_on(cpu: Cpu, image: &[u8], undocumented: bool) -> RunStats {
     assert_eq!(image.len(), 0x10000, "a full 64 KB image");
-    let mut m = Machine::builder(cpu)
+    let mut m = MachineBuilder::new(cpu)
         .allow_undocumented(undocumented)
         // No stack region: the test wraps S around page 1 on purpose.
         .memory_map(MemoryMap::all_ram())

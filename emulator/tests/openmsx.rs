@@ -8,8 +8,9 @@
 //! routine runs 50 times a second in openMSX, and Kempelen charges its measured mean) they
 //! agree within 0.5 %. Without openMSX the tests print `SKIPPED` with the reason and pass.
 
+use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::timing::Timing;
-use kempelen_emulator::{Cpu, Machine, MemoryMap, StopReason};
+use kempelen_emulator::{Cpu, MemoryMap, StopReason};
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 use std::sync::mpsc;
@@ -174,7 +175,7 @@ fn openmsx_time(name: &str, rom: &[u8], start: u16, stop: u16) -> (u64, u64) {
 fn kempelen_time(image: &[u8], origin: u16, start: u16) -> (u64, u64) {
     let model = Timing::Machine.model_for("msx").unwrap().unwrap();
     assert_eq!(model.full_id(), "msx/pal");
-    let mut m = Machine::builder(Cpu::Z80)
+    let mut m = MachineBuilder::new(Cpu::Z80)
         .memory_map(MemoryMap::all_ram())
         .load(origin, image)
         .entry(start)

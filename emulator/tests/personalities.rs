@@ -4,6 +4,7 @@
 //! `msx`, `trs-80`, `c64`, `apple-2`, `atari-800`), exact cycles, input that runs out,
 //! unsupported functions, and errors in a personality file.
 
+use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::{Fault, Machine, Personality, RunStats, StopReason};
 
 fn machine(id: &str, addr: u16, program: &[u8]) -> Machine {
@@ -562,7 +563,7 @@ fn a_6502_service_without_its_register_is_an_error_not_a_panic() {
 #[test]
 fn images_that_overlap_are_an_error_unless_the_later_may_win() {
     use kempelen_emulator::{ConfigError, Cpu};
-    let b = Machine::builder(Cpu::Z80)
+    let b = MachineBuilder::new(Cpu::Z80)
         .load(0x0000, &[0x00, 0x00, 0x76])
         .load(0x0002, &[0x00, 0x76]);
     let e = b.clone().build().unwrap_err();
@@ -575,10 +576,13 @@ fn images_that_overlap_are_an_error_unless_the_later_may_win() {
     assert_eq!(m.read_bytes(0, 4), [0x00, 0x00, 0x00, 0x76]);
     assert_eq!(m.run(100).unwrap().stop, StopReason::Halt { pc: 3 });
     // Nothing but empty images is no program.
-    let e = Machine::builder(Cpu::Z80).load(0, &[]).build().unwrap_err();
+    let e = MachineBuilder::new(Cpu::Z80)
+        .load(0, &[])
+        .build()
+        .unwrap_err();
     assert_eq!(e, ConfigError::NoProgram);
     // A fill past $FFFF does not wrap over the program.
-    let e = Machine::builder(Cpu::Z80)
+    let e = MachineBuilder::new(Cpu::Z80)
         .load(0, &[0x76])
         .fill(0xFFFF, &[1, 2])
         .build()

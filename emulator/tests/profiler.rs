@@ -1,10 +1,11 @@
 //! The profiler counts routines entered by a jump (a tail call, an RST vector's jump to its
 //! handler) as well as by calls, on both CPUs.
 
-use kempelen_emulator::{Cpu, Machine, SymbolTable};
+use kempelen_emulator::MachineBuilder;
+use kempelen_emulator::{Cpu, SymbolTable};
 
 fn profile(cpu: Cpu, code: &[u8], symbols: &str) -> Vec<(String, u64, u64, u64)> {
-    let mut m = Machine::builder(cpu)
+    let mut m = MachineBuilder::new(cpu)
         .load(if cpu == Cpu::Z80 { 0 } else { 0xC000 }, code)
         .symbols(SymbolTable::parse(symbols).unwrap())
         .build()

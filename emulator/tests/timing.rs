@@ -12,6 +12,7 @@
 //!   lines, 9 refresh cycles a line, the text screen's character fetches.
 //! - Apple II: Jim Sather's long cycle. ZX81: the ROM's NMI in the margins.
 
+use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::timing::{Timing, TimingModel};
 use kempelen_emulator::{CoreKind, Cpu, Machine, MemoryMap, RunStats, StopReason};
 
@@ -29,7 +30,7 @@ fn model(machine: &str, id: &str) -> &'static TimingModel {
 /// A Z80 machine (all RAM) with `source` assembled into it, timed by `model`.
 fn z80_machine(model: &'static TimingModel, source: &str) -> Machine {
     let (org, bytes) = assemble(Cpu::Z80, source);
-    Machine::builder(Cpu::Z80)
+    MachineBuilder::new(Cpu::Z80)
         .memory_map(MemoryMap::all_ram())
         .load(org, &bytes)
         .timing(Some(model))
@@ -50,7 +51,7 @@ fn run_z80(model: &'static TimingModel, source: &str, at: u64) -> RunStats {
 /// Runs a 6502 program (default map, at `$C000`) under `model` from frame tick `at`.
 fn run_6502(model: &'static TimingModel, source: &str, at: u64) -> RunStats {
     let (org, bytes) = assemble(Cpu::Mos6502, source);
-    let mut m = Machine::builder(Cpu::Mos6502)
+    let mut m = MachineBuilder::new(Cpu::Mos6502)
         .load(org, &bytes)
         .entry(org)
         .timing(Some(model))
@@ -629,7 +630,7 @@ fn a_machine_without_a_model_reports_no_machine_time_and_cpu_timing_is_none() {
         Cpu::Z80,
         "        org $4000\n        xor a\n        out ($FF),a\n",
     );
-    let mut m = Machine::builder(Cpu::Z80)
+    let mut m = MachineBuilder::new(Cpu::Z80)
         .memory_map(MemoryMap::all_ram())
         .load(org, &bytes)
         .build()
@@ -642,7 +643,7 @@ fn a_machine_without_a_model_reports_no_machine_time_and_cpu_timing_is_none() {
         Ok(None),
         "no model: the clock"
     );
-    let e = Machine::builder(Cpu::Mos6502)
+    let e = MachineBuilder::new(Cpu::Mos6502)
         .load(0xC000, &[0xEA])
         .timing(Some(model("msx", "pal")))
         .build()

@@ -6,30 +6,12 @@
 //! position, so the emitted list is legal and still in canonical order. En passant, the one
 //! move that can uncover two lines at once, is tested by making it on a copy.
 
+pub use crate::moves::GenMode;
 use crate::moves::{Move, MoveList};
 use crate::piece::{self, BISHOP, BLACK, KNIGHT, PAWN, QUEEN, ROOK};
-use crate::position::Position;
+use crate::position::{Legality, Position};
 use crate::square::{self, NO_SQUARE, Square, on_board, sq64, sq88};
 use crate::tables::{self, ATTACK_MASK, BISHOP_DIRS, KING_DIRS, KNIGHT_OFFSETS, ROOK_DIRS, STEP};
-
-/// Which moves to generate.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum GenMode {
-    /// Every legal move.
-    All,
-    /// Only tactical moves (ALGORITHM.md §2): captures and promotions, no underpromotions.
-    Tactical,
-}
-
-/// Check and pin information of the side to move.
-struct Legality {
-    king: Square,
-    checkers: u32,
-    /// Squares (sq64) a non-king move must reach to answer a single check; all when not in check.
-    evasion: u64,
-    /// Own pieces pinned to the king (sq64).
-    pinned: u64,
-}
 
 const PROMOTIONS: [u8; 4] = [QUEEN, ROOK, BISHOP, KNIGHT];
 

@@ -192,3 +192,12 @@ impl std::ops::Deref for MoveList {
         self.as_slice()
     }
 }
+
+/// Which moves to generate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum GenMode {
+    /// Every legal move.
+    All,
+    /// Only tactical moves (ALGORITHM.md §2): captures and promotions, no underpromotions.
+    Tactical,
+}

@@ -9,6 +9,17 @@ use crate::piece::{self, BISHOP, BLACK, KING, KNIGHT, PAWN, Piece, QUEEN, ROOK, 
 use crate::square::{self, NO_SQUARE, Square, sq64};
 use crate::tables::{self, ATTACK_MASK, CASTLE_MASK, STEP, ZOBRIST32, ZOBRIST64};
 
+/// Check and pin information of the side to move, which the move generator (`movegen`)
+/// computes once per position and decides legality from.
+pub(crate) struct Legality {
+    pub(crate) king: Square,
+    pub(crate) checkers: u32,
+    /// Squares (sq64) a non-king move must reach to answer a single check; all when not in check.
+    pub(crate) evasion: u64,
+    /// Own pieces pinned to the king (sq64).
+    pub(crate) pinned: u64,
+}
+
 /// 32-bit reference key of each piece code on each `sq64` (zero for empty and unused codes).
 pub(crate) const KEY32: [[u32; 64]; 16] = {
     let mut t = [[0u32; 64]; 16];

@@ -10,6 +10,7 @@
 //! scripts: queue a line, run until the program waits for the next one, read what it printed.
 //! `kempelen play` attaches the same machine to the terminal instead.
 
+use kempelen_emulator::MachineBuilder;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
@@ -153,7 +154,7 @@ impl ConsoleRom {
         &self,
         timing: Option<&'static TimingModel>,
     ) -> Result<Machine, ConsoleError> {
-        Ok(Machine::builder(self.port.cpu)
+        Ok(MachineBuilder::new(self.port.cpu)
             .memory_map(self.port.memory_map())
             .load(self.origin, &self.image)
             .entry(self.entry)

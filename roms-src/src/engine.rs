@@ -12,6 +12,7 @@
 
 use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
+use kempelen_emulator::MachineBuilder;
 use std::time::Duration;
 
 use kempelen_emulator::timing::TimingError;
@@ -552,7 +553,7 @@ impl PortEngine {
     /// The machine with the engine loaded and a search command written, not yet run (see
     /// [`PortEngine::perft_machine`]); the arguments are those of [`PortEngine::search`].
     fn machine(&self) -> Result<Machine, PortEngineError> {
-        let mut b = Machine::builder(self.port.cpu)
+        let mut b = MachineBuilder::new(self.port.cpu)
             .memory_map(self.layout.memory_map(self.origin, self.rom.len()))
             .load(self.origin, &self.rom)
             .entry(self.entry)

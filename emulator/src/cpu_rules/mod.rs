@@ -37,6 +37,31 @@ pub(crate) mod class {
     pub const STP: u8 = 7;
 }
 
+/// The builder's choices about opcodes, in a module of their own so that the per-CPU modules
+/// and this one both use it without using each other.
+pub(crate) mod choices {
+    /// What a machine's builder chose about the opcodes it refuses or stops at (the 6502's; the
+    /// Z80's rules have no choices).
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub(crate) struct OpcodeRules {
+        /// Undocumented opcodes run (default: they stop the run as illegal).
+        pub allow_undocumented: bool,
+        /// `BRK` ends the run (the default) rather than going through the IRQ vector.
+        pub stop_on_brk: bool,
+    }
+
+    impl Default for OpcodeRules {
+        fn default() -> Self {
+            OpcodeRules {
+                allow_undocumented: false,
+                stop_on_brk: true,
+            }
+        }
+    }
+}
+
+pub(crate) use self::choices::OpcodeRules;
+
 /// Whether the instruction at `a` needs the step loop's slow path (`attr::CHECK`): its
 /// opcode is to be checked before it runs (a class other than plain; a Z80 `ED` prefix only
 /// when the second byte makes it illegal), or it may jump to itself (see
@@ -53,25 +78,6 @@ pub(crate) fn needs_check(cpu: Cpu, class: &[u8; 256], mem: &[u8; 0x10000], a: u
     match cpu {
         Cpu::Z80 => z80::may_jump_to_itself(byte, a),
         Cpu::Mos6502 | Cpu::Cmos65c02 => mos6502::may_jump_to_itself(cpu, byte, a),
-    }
-}
-
-/// What a machine's builder chose about the opcodes it refuses or stops at (the 6502's; the
-/// Z80's rules have no choices).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct OpcodeRules {
-    /// Undocumented opcodes run (default: they stop the run as illegal).
-    pub allow_undocumented: bool,
-    /// `BRK` ends the run (the default) rather than going through the IRQ vector.
-    pub stop_on_brk: bool,
-}
-
-impl Default for OpcodeRules {
-    fn default() -> Self {
-        OpcodeRules {
-            allow_undocumented: false,
-            stop_on_brk: true,
-        }
     }
 }
 

@@ -1,7 +1,8 @@
 //! The machine's rules for the instructions of the 6502 family: the NMOS 6502 and the CMOS
 //! 65C02 (the WDC W65C02S).
 
-use super::{OpcodeRules, class};
+use super::choices::OpcodeRules;
+use super::class;
 use crate::Cpu;
 use mos6502::Variant;
 use mos6502::instruction::{AddressingMode, Instruction, Nmos6502, W65C02S};

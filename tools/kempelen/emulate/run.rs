@@ -374,7 +374,7 @@ fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu
         });
     let mut b = match &personality {
         Some(p) => p.builder(),
-        None => Machine::builder(cpu),
+        None => MachineBuilder::new(cpu),
     };
     b = b
         .memory_map(map)
