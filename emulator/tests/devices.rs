@@ -1,12 +1,10 @@
 //! The devices and the measurements through whole programs: the console driven by a script,
 //! the RAM profile, the cycle profiler, the tracer and real-time pacing.
-
-use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::clock::machine;
 use kempelen_emulator::trace::TraceFilter;
 use kempelen_emulator::{
-    AddrRange, CoreKind, Cpu, Fault, Machine, Registers, StopReason, SymbolKind, SymbolTable,
-    Tracer,
+    AddrRange, CoreKind, Cpu, Fault, Machine, MachineBuilder, Registers, StopReason, SymbolKind,
+    SymbolTable, Tracer,
 };
 use std::time::Duration;
 

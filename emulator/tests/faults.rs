@@ -1,9 +1,8 @@
 //! Every way a run can end: the clean stops and each fault, on small hand-assembled programs,
 //! with exact cycle counts and the recent-instruction trace.
-
-use kempelen_emulator::MachineBuilder;
 use kempelen_emulator::{
-    AddrRange, ConfigError, Cpu, Fault, Machine, MemoryMap, RunError, RunStats, StopReason,
+    AddrRange, ConfigError, Cpu, Fault, Machine, MachineBuilder, MemoryMap, RunError, RunStats,
+    StopReason,
 };
 
 /// A Z80 machine on the default map with `code` at $0000.

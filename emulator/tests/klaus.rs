@@ -10,9 +10,7 @@
 //! see `docs/MACHINE.md`.
 
 mod common;
-
-use kempelen_emulator::MachineBuilder;
-use kempelen_emulator::{Cpu, MemoryMap, RunStats, StopReason};
+use kempelen_emulator::{Cpu, MachineBuilder, MemoryMap, RunStats, StopReason};
 
 /// Runs a 64 KB functional-test image from `$0400` and returns the statistics.
 fn run(image: &[u8]) -> RunStats {

@@ -9,15 +9,13 @@
 //! [`ConsoleSession`] drives the program through its console turn by turn, for tests and
 //! scripts: queue a line, run until the program waits for the next one, read what it printed.
 //! `kempelen play` attaches the same machine to the terminal instead.
-
-use kempelen_emulator::MachineBuilder;
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use kempelen_asm::source::MemorySource;
 use kempelen_asm::{Options, SymbolTable, assemble};
 use kempelen_emulator::{
-    ClockProfile, ConfigError, Fault, Machine, RunError, StopReason, TimingModel,
+    ClockProfile, ConfigError, Fault, Machine, MachineBuilder, RunError, StopReason, TimingModel,
 };
 use thiserror::Error;
 

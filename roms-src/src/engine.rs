@@ -12,13 +12,12 @@
 
 use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
-use kempelen_emulator::MachineBuilder;
 use std::time::Duration;
 
 use kempelen_emulator::timing::TimingError;
 use kempelen_emulator::{
-    ClockProfile, Fault, Machine, ProfileReport, RamProfile, StopReason, SymbolTable, Timing,
-    TimingModel,
+    ClockProfile, Fault, Machine, MachineBuilder, ProfileReport, RamProfile, StopReason,
+    SymbolTable, Timing, TimingModel,
 };
 use kempelen_engine::engine::{
     Engine, EngineClock, EngineError, EngineOption, OptionKind, SearchControl, SearchInfo,
