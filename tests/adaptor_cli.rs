@@ -428,7 +428,8 @@ fn pokes_past_the_top_and_overlapping_images_are_refused() {
 }
 
 /// A time model's `[[level]]` that cannot be (a negative mean, a depth past `[depth] max`, a
-/// level without `[depth]`) is refused when the file is read, with the file and the level's line.
+/// level without `[depth]`), and a turn budget of no cycles, are refused when the file is read,
+/// with the file and the place.
 #[test]
 fn unsound_time_model_levels_are_refused_with_their_place() {
     let dir = scratch("levels");
@@ -451,6 +452,10 @@ fn unsound_time_model_levels_are_refused_with_their_place() {
         (
             format!("{head}{}{tail}", level(1, "2.0")),
             "levels.toml:8:1: [[level]]: give the levels' range in [depth]",
+        ),
+        (
+            format!("turn_budget = 0\n{head}{tail}"),
+            "levels.toml:1:15: turn_budget = 0: a turn needs at least one cycle",
         ),
     ];
     for (i, (toml, want)) in cases.iter().enumerate() {

@@ -30,7 +30,7 @@ struct AdaptorFile {
     /// The clock profile (default: the personality's, or the CPU's).
     clock: Option<String>,
     entry: Option<String>,
-    turn_budget: Option<u64>,
+    turn_budget: Option<toml::Spanned<u64>>,
     /// The colour the program can play (`white`, `black`; default either).
     plays: Option<String>,
     /// What the program searches, in words (for a program without levels: what it always
@@ -1092,6 +1092,15 @@ impl Adaptor {
                     .collect::<Result<_>>()?,
             }),
         };
+        if let Some(b) = &f.turn_budget
+            && *b.get_ref() == 0
+        {
+            return Err(at_place(
+                b.span().start,
+                "turn_budget = 0: a turn needs at least one cycle (leave it out for the default)"
+                    .into(),
+            ));
+        }
         let max_depth = f.depth.as_ref().and_then(|d| d.max).unwrap_or(9);
         for spanned in &f.level {
             let l = spanned.get_ref();
@@ -1138,7 +1147,7 @@ impl Adaptor {
             cpu,
             clock,
             entry: f.entry.as_deref().map(addr).transpose()?,
-            turn_budget: f.turn_budget.unwrap_or(TURN_BUDGET),
+            turn_budget: f.turn_budget.map_or(TURN_BUDGET, toml::Spanned::into_inner),
             chunks,
             pokes,
             keys: f.keys,
