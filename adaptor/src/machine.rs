@@ -8,6 +8,7 @@
 //! within one slice (a few milliseconds of host time). In the turn that computes the
 //! program's move it also reads what the program holds in RAM (its best move so far, see
 //! [`crate::held`]) and reports each change.
+
 use kempelen_emulator::{Fault, Machine, MachineBuilder, MemoryMap, StopReason};
 use kempelen_engine::EngineError;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -10,6 +10,7 @@
 //! bench -p kempelen-emulator` times them (CPU time of the thread where the host provides it,
 //! so time spent waiting for a core does not count) and prints the table; the `workload`
 //! example runs one of them once, for counting host instructions with callgrind.
+
 use crate::timing::TimingModel;
 use crate::{CoreKind, Cpu, MachineBuilder};
 use mos6502::cpu::CPU;

@@ -36,7 +36,7 @@ pub struct MachineBuilder {
 /// The way to a machine starts here (so that `machine` needs nothing of its builder).
 impl MachineBuilder {
     /// Starts building a machine for `cpu` with the default core and memory map.
-    pub fn new(cpu: Cpu) -> MachineBuilder {
+    pub fn new(cpu: Cpu) -> Self {
         MachineBuilder {
             cpu,
             core: CoreKind::default_for(cpu),

@@ -1,5 +1,6 @@
 //! The devices and the measurements through whole programs: the console driven by a script,
 //! the RAM profile, the cycle profiler, the tracer and real-time pacing.
+
 use kempelen_emulator::clock::machine;
 use kempelen_emulator::trace::TraceFilter;
 use kempelen_emulator::{

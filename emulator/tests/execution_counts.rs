@@ -1,6 +1,7 @@
 //! Execution counters (`Machine::count_executions`): every run of a counted instruction is
 //! counted, on both CPUs, across runs that stop at the budget and go on, with or without the
 //! profiler; the cycle counts stay as they are without counters.
+
 use kempelen_emulator::{Cpu, Machine, MachineBuilder, StopReason};
 
 /// Z80: a loop that calls ROUT five times; ROUT loops three times at L1.

@@ -1,5 +1,6 @@
 //! Every way a run can end: the clean stops and each fault, on small hand-assembled programs,
 //! with exact cycle counts and the recent-instruction trace.
+
 use kempelen_emulator::{
     AddrRange, ConfigError, Cpu, Fault, Machine, MachineBuilder, MemoryMap, RunError, RunStats,
     StopReason,

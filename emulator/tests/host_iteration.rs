@@ -1,5 +1,6 @@
 //! The host call "iteration complete" (`0x01`): a stop the host resumes from when it asked for
 //! it (`Machine::set_stop_on_iteration`), nothing otherwise; on both CPUs.
+
 use kempelen_emulator::{Cpu, Machine, MachineBuilder, StopReason};
 
 /// Z80: `LD A,1 / OUT (0FFh),A / LD A,0 / OUT (0FFh),A` (7 + 11 + 7 + 11 T-states).

@@ -7,6 +7,7 @@
 //! With interrupts off the two times are equal to the T-state; with interrupts on (C-BIOS's
 //! routine runs 50 times a second in openMSX, and Kempelen charges its measured mean) they
 //! agree within 0.5 %. Without openMSX the tests print `SKIPPED` with the reason and pass.
+
 use kempelen_emulator::timing::Timing;
 use kempelen_emulator::{Cpu, MachineBuilder, MemoryMap, StopReason};
 use std::io::{BufRead, BufReader, Write};

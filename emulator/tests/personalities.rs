@@ -3,6 +3,7 @@
 //! keyboard scans, polled keys and CIO of the target machines' personalities (`zx-spectrum`,
 //! `msx`, `trs-80`, `c64`, `apple-2`, `atari-800`), exact cycles, input that runs out,
 //! unsupported functions, and errors in a personality file.
+
 use kempelen_emulator::{Fault, Machine, MachineBuilder, Personality, RunStats, StopReason};
 
 fn machine(id: &str, addr: u16, program: &[u8]) -> Machine {

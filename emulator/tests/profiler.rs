@@ -1,5 +1,6 @@
 //! The profiler counts routines entered by a jump (a tail call, an RST vector's jump to its
 //! handler) as well as by calls, on both CPUs.
+
 use kempelen_emulator::{Cpu, MachineBuilder, SymbolTable};
 
 fn profile(cpu: Cpu, code: &[u8], symbols: &str) -> Vec<(String, u64, u64, u64)> {

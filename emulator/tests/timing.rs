@@ -11,6 +11,7 @@
 //! - Atari 800: the Atari 400/800 Hardware Manual's cycle counting: 114 cycles a line, 262
 //!   lines, 9 refresh cycles a line, the text screen's character fetches.
 //! - Apple II: Jim Sather's long cycle. ZX81: the ROM's NMI in the margins.
+
 use kempelen_emulator::timing::{Timing, TimingModel};
 use kempelen_emulator::{CoreKind, Cpu, Machine, MachineBuilder, MemoryMap, RunStats, StopReason};
 

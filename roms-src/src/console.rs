@@ -9,6 +9,7 @@
 //! [`ConsoleSession`] drives the program through its console turn by turn, for tests and
 //! scripts: queue a line, run until the program waits for the next one, read what it printed.
 //! `kempelen play` attaches the same machine to the terminal instead.
+
 use std::ops::Range;
 use std::time::{Duration, Instant};
 
