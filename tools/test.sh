@@ -3,7 +3,7 @@
 # Rust (cargo) installed, then runs the whole workspace's tests. Safe to run again: packages
 # already present are not installed twice. Needs root or sudo for apt-get.
 #
-#   tools/test.sh                 # install, then cargo test --workspace
+#   tools/test.sh                 # install, then cargo test --workspace --no-fail-fast
 #   tools/test.sh -- --nocapture  # arguments after '--' go to cargo test
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -59,4 +59,6 @@ done
 
 args=()
 if [ "${1:-}" = "--" ]; then shift; args=("$@"); fi
-exec cargo test --workspace -- "${args[@]}"
+# --no-fail-fast: a failing test binary does not stop the others, so one run reports every
+# failure.
+exec cargo test --workspace --no-fail-fast -- "${args[@]}"
