@@ -13,8 +13,8 @@
 //! from what it printed in that turn.
 //!
 //! The parts, in the order a game uses them: [`description`] (the adaptor file, read and
-//! checked into an [`Adaptor`]), [`setup`] (how a game is brought into a freshly started
-//! program: keys, board, pokes), [`machine`] (the emulated machine on a thread of its own,
+//! checked into an [`Adaptor`]), `setup` (how a game is brought into a freshly started
+//! program: keys, board, pokes), `machine` (the emulated machine on a thread of its own,
 //! driven turn by turn) and [`engine`] ([`AdaptorEngine`], the [`kempelen_engine::Engine`]
 //! that reads the program's replies); [`player`] makes an adapted program a tournament player
 //! (`program:FILE.toml`).

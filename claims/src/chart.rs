@@ -5,7 +5,7 @@
 //! bars are blue, reported historical figures grey, estimates orange and labelled as such;
 //! where a source gives a range, the bar's lighter part spans it. The historical programs
 //! themselves, measured inside Kempelen (`kempelen bench --program`, the data file
-//! [`programs::DATA_PATH`](crate::programs::DATA_PATH)), are squares in the speed panel, one a
+//! [`programs::DATA_PATH`]), are squares in the speed panel, one a
 //! level, labelled "measured" beside the documents' figures.
 
 use kempelen_roms::bench::PortBench;

@@ -3,7 +3,7 @@
 //! The workload is the BYTE sieve of Eratosthenes (8192 flags, 1899 primes), written for each
 //! CPU (sources in `emulator/benches/workloads/`). The same bytes run twice in one process:
 //! on the bare crate with a minimal bus (64 KB array, a flag for the host call) and on the
-//! [`Machine`] with everything a normal run has, on the default memory map: the cycle budget,
+//! [`Machine`](crate::Machine) with everything a normal run has, on the default memory map: the cycle budget,
 //! ROM-write and unmapped-write detection, the opcode checks, the PC inside the program, the
 //! stack region, jumps to themselves, the RAM profile and the ring of recent instructions.
 //! Both runs must count the same cycles; the overhead is the machine's extra time. `cargo
@@ -157,7 +157,7 @@ pub fn run_bare(w: &Workload) -> Outcome {
     }
 }
 
-/// Runs `w` on Kempelen's [`Machine`] with the default memory map and core.
+/// Runs `w` on Kempelen's [`Machine`](crate::Machine) with the default memory map and core.
 pub fn run_machine(w: &Workload) -> Outcome {
     run_with(w, None, None).0
 }

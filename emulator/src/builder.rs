@@ -107,7 +107,7 @@ impl MachineBuilder {
         self
     }
 
-    /// Whether a 6502 `BRK` ends the run (the default, [`StopReason::Brk`]) or executes as
+    /// Whether a 6502 `BRK` ends the run (the default, [`StopReason::Brk`](crate::stats::StopReason::Brk)) or executes as
     /// the CPU defines it, through the IRQ vector (test programs such as Klaus Dormann's
     /// functional test exercise it).
     pub fn stop_on_brk(mut self, stop: bool) -> Self {

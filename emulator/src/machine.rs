@@ -165,7 +165,7 @@ impl Machine {
         self.realtime = on;
     }
 
-    /// The timing model the machine runs under ([`MachineBuilder::timing`]), if any.
+    /// The timing model the machine runs under ([`MachineBuilder::timing`](crate::MachineBuilder::timing)), if any.
     pub fn timing(&self) -> Option<&'static TimingModel> {
         self.timing
     }
@@ -197,7 +197,7 @@ impl Machine {
         }
     }
 
-    /// Loads `bytes` at `addr` as program code (see [`MachineBuilder::load`]). Writes ROM and
+    /// Loads `bytes` at `addr` as program code (see [`MachineBuilder::load`](crate::MachineBuilder::load)). Writes ROM and
     /// RAM alike; fails on unmapped memory and the I/O page.
     pub fn load(&mut self, addr: u16, bytes: &[u8]) -> Result<(), ConfigError> {
         if bytes.is_empty() {

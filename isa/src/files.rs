@@ -33,6 +33,6 @@ fn size(bytes: u64) -> String {
     }
 }
 
-/// The largest source or `INCBIN` file [`FsSource`] reads: 16 MiB, far more than any 8-bit
+/// The largest source or `INCBIN` file the assembler's `FsSource` reads: 16 MiB, far more than any 8-bit
 /// program, and a bound for endless files such as `/dev/zero`.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;

@@ -511,7 +511,7 @@ fn random_material(rng: &mut Rng) -> [u8; 5] {
     }
 }
 
-/// A random legal position: kings and random material (see [`random_material`]) on random
+/// A random legal position: kings and random material (see `random_material`) on random
 /// squares, pawns often on the ranks before promotion, castling rights where king and rook
 /// stand at home, sometimes an en-passant square. `None` when the drawn placement is
 /// illegal (for example the side not to move in check).

@@ -379,7 +379,7 @@ impl PortEngine {
     /// Searches `pos` to `depth` (1..=32) with an optional node limit (ALGORITHM.md
     /// section 9; `Some(u32::MAX)` is the protocol's "none", which the node counter cannot
     /// pass). `history` holds the keys of the game positions before the root, oldest
-    /// first, ending with the root's own key (see [`Game::reference_history`]); it may be
+    /// first, ending with the root's own key (see [`kempelen_engine::Game::reference_history`]); it may be
     /// empty.
     pub fn search(
         &self,

@@ -19,7 +19,7 @@
 //! for a branch not taken; a taken bit branch costs one more, and one more again when it lands
 //! on another page than the next instruction, like every branch (as cycle-exact simulators
 //! checked against the chip's bus count it), so the wrapper runs these two itself
-//! ([`bit_branch`]). The crate itself charges the 65C02's extra cycle for decimal `ADC`/`SBC`, 5 cycles for
+//! (`bit_branch`). The crate itself charges the 65C02's extra cycle for decimal `ADC`/`SBC`, 5 cycles for
 //! `RMB`/`SMB`, 3 for `WAI` and `STP` (the machine stops before an `STP` and before a `WAI` with
 //! no interrupt to wake it, see `docs/MACHINE.md`) and 6 cycles for `JMP (abs)` and
 //! `JMP (abs,X)`.
@@ -125,7 +125,7 @@ pub trait Family: mos6502::Variant + Copy + Default + Send + Sync + 'static {
     /// The core's name.
     const NAME: &'static str;
     /// Whether the part has the bit branches `BBR` and `BBS`, which the wrapper runs itself
-    /// ([`bit_branch`]).
+    /// (`bit_branch`).
     const BIT_BRANCHES: bool = false;
     /// Cycles the crate charges for `decoded` that the part does not take.
     fn overcharge(decoded: &DecodedInstr) -> u64;

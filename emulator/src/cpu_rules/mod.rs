@@ -3,8 +3,8 @@
 //! run with every bus access checked. One module per CPU ([`z80`], [`mos6502`]); this module
 //! holds what both share: the opcode classes and the dispatch on the CPU.
 //!
-//! The bus marks instructions for the step loop's slow path with [`needs_check`]; the builder
-//! makes the class table once per machine with [`class_table`]. Neither the bus nor the step
+//! The bus marks instructions for the step loop's slow path with `needs_check`; the builder
+//! makes the class table once per machine with `class_table`. Neither the bus nor the step
 //! loop knows an opcode by itself.
 
 pub mod mos6502;

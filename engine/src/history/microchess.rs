@@ -78,7 +78,8 @@ const OPENING: [(McSquare, u8, McSquare); 9] = [
 ];
 
 /// Microchess's board: the squares of the 32 pieces, the program's 16 first (BOARD), then the
-/// opponent's (BK), each side numbered as in [`HOME_FILES`].
+/// opponent's (BK), each side's pieces numbered 0 king, 1 queen, 2-3 rooks, 4-5 bishops, 6-7
+/// knights, 8-15 pawns.
 pub type McBoard = [McSquare; 32];
 
 /// Whether a square is off the board.

@@ -10,7 +10,7 @@
 //!   UCI and xboard engines ([`external`]), and the kinds a crate above supplies through
 //!   [`PlayerKinds`] (the 8-bit builds, the adapted historical programs).
 //! - [`openings`]: opening sets as EPD text.
-//! - [`schedule`]: who meets whom in which round, and the slices of a schedule ([`Shard`]).
+//! - [`schedule`](mod@schedule): who meets whom in which round, and the slices of a schedule ([`Shard`]).
 //! - [`run`]: a whole [`Tournament`], checked, then played N games at a time.
 //! - [`pgn`]: PGN files read back; [`table`]: the standings of any set of games.
 //! - [`rating`]: score to Elo with a 95 % margin, Bradley-Terry ratings of a round robin.

@@ -227,7 +227,8 @@ pub struct LessonResult {
 }
 
 /// One search: the reference search ([`crate::reference`]) with the lesson's switches as its
-/// [`Features`], [`NoNull`] when the null move is off, and the [`Recorder`] as its observer.
+/// [`Features`], [`NoNull`] when the null move is off, and a recorder of the tree as its
+/// observer.
 pub struct Lesson {
     cfg: LessonConfig,
     pos: Position,

@@ -8,7 +8,7 @@
 //!
 //! Only documented instructions are rows. Undocumented encodings (`SLL`, `IXH`/`IXL`,
 //! `OUT (C),0`, `ED` mirrors) still decode, as `DB` with their true length and T-states; see
-//! [`undocumented`].
+//! `undocumented`.
 
 use std::sync::OnceLock;
 

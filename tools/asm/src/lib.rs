@@ -5,7 +5,7 @@
 //! - [`disasm`]: decode one instruction (length, text, cycles) or a whole buffer (`kempelen-isa`).
 //! - [`symbols`]: the symbol file the assembler writes and the profiler and tracer read
 //!   (`kempelen-isa`).
-//! - [`assemble`]: the assembler (sources through [`source::SourceProvider`], outputs an
+//! - [`assemble`](mod@assemble): the assembler (sources through [`source::SourceProvider`], outputs an
 //!   [`Image`], a [`listing::Listing`], a [`SymbolTable`] and [`diag::Diagnostic`]s).
 //!
 //! The syntax, the directives and the diagnostics are described in `docs/ASSEMBLER.md`.

@@ -17,7 +17,7 @@ pub struct GenTablesArgs {
     /// Only this port (default: every port whose sources are present).
     #[arg(long, value_enum)]
     pub cpu: Option<PortCpuArg>,
-    /// Where to write (only with one port, `--cpu`; default: roms-src/<port>/tables.inc of
+    /// Where to write (only with one port, `--cpu`; default: `roms-src/<port>/tables.inc` of
     /// this source tree).
     #[arg(long)]
     pub out: Option<PathBuf>,

@@ -8,7 +8,7 @@
 //! operand can shrink to zero page once its value is known, which moves later labels: this is
 //! why there is no fixed number of passes, and why the loop has a cap with its own error.
 //!
-//! Pipeline: [`stmt`] classifies each line once, [`encode`] turns an instruction into bytes,
+//! Pipeline: `stmt` classifies each line once, `encode` turns an instruction into bytes,
 //! the pass here handles labels, directives, macros and includes and collects
 //! [`Diagnostic`]s.
 
