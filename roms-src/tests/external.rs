@@ -259,9 +259,10 @@ fn msx_cartridge_in_openmsx() {
         .unwrap_or_else(|e| panic!("the cartridge did not come up: {e}"));
     assert!(first.contains("Kempelen chess"), "{first}");
     // The keys go into the BIOS's keyboard buffer at the next interrupt (openMSX's
-    // `type_via_keybuf`), where CHGET takes them. openMSX's `type` presses them in the key
-    // matrix instead, which C-BIOS scans on every third interrupt; under a host load of 6 on 2
-    // cores that lost or doubled a key in 1 run of 15 ("ee2e4" without its Return, or "e4").
+    // `type_via_keybuf`), where CHGET takes them, in emulated time only. openMSX's `type`
+    // presses them in the key matrix instead; under a host load of 6 on 2 cores it lost or
+    // doubled one of the first keys in 1 run of 15 ("ee2e4" without its Return, or "e4"),
+    // never on an idle host: the start of `type` depends on the host, not the cartridge.
     msx.cmd("type_via_keybuf \"e2e4\\r\"").unwrap();
     let screen = msx
         .wait_screen(Duration::from_secs(180), |s| {
