@@ -168,7 +168,7 @@ impl MachineBuilder {
     }
 
     /// Checks everything and builds the machine.
-    pub fn build(self) -> Result<Machine, ConfigError> {
+    pub fn build(mut self) -> Result<Machine, ConfigError> {
         self.map.validate(self.cpu)?;
         if self.core.cpu() != self.cpu {
             return Err(ConfigError::CoreMismatch {
@@ -176,6 +176,48 @@ impl MachineBuilder {
                 cpu: self.cpu,
             });
         }
+        self.check_images()?;
+        let (bus, kind, per_access) = self.bus()?;
+        let class = class_table(self.cpu, self.opcodes, |p| bus.plain_page(p));
+        let core = core(kind, per_access, bus);
+        let mut m = Machine {
+            cpu: self.cpu,
+            kind,
+            core,
+            map: std::mem::replace(&mut self.map, MemoryMap::empty()),
+            program: Vec::new(),
+            st: RunState {
+                cpu: self.cpu,
+                cycles: 0,
+                instructions: 0,
+                class,
+                stack: None,
+                checked_steps: self.checked_steps,
+            },
+            symbols: self.symbols.take(),
+            profiler: None,
+            tracer: None,
+            clock: self.clock,
+            realtime: false,
+            timing: self.timing,
+            run_start: (0, Default::default()),
+            total_cycles: 0,
+            total_instructions: 0,
+            traps: self.traps.clone(),
+            trap_state: Default::default(),
+            run_wall: Default::default(),
+            run_begun: false,
+        };
+        let class = m.st.class;
+        m.core.bus_mut().set_classes(class);
+        self.fill_memory(&mut m)?;
+        self.start(&mut m)?;
+        Ok(m)
+    }
+
+    /// The images: at least one byte to load, each inside the 64K, and (unless told
+    /// otherwise) none overlapping another.
+    fn check_images(&self) -> Result<(), ConfigError> {
         if self.images.iter().all(|(_, bytes)| bytes.is_empty()) {
             return Err(ConfigError::NoProgram);
         }
@@ -202,6 +244,13 @@ impl MachineBuilder {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The bus (memory map, traps, the timing model's timer), the core that runs on it (a
+    /// Z80 with traps or per-access timing needs rustzx-z80), and whether the timing is per
+    /// access.
+    fn bus(&self) -> Result<(MachineBus, CoreKind, bool), ConfigError> {
         let mut bus = MachineBus::new(self.cpu, &self.map);
         bus.set_traps(self.traps.iter().map(|t| t.at).collect());
         let per_access = self.timing.is_some_and(|m| m.per_access());
@@ -231,50 +280,12 @@ impl MachineBuilder {
                 why: "it needs the rustzx-z80 core, which reports every access",
             });
         }
-        let class = class_table(self.cpu, self.opcodes, |p| bus.plain_page(p));
-        let core: Box<dyn Runner> = match kind {
-            // A map of nothing but RAM and ROM has no read to check or count.
-            CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
-            CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),
-            CoreKind::RustzxZ80 if per_access && bus.all_memory() => {
-                Box::new(RustzxCore::new(Timed(AllMemory(bus))))
-            }
-            CoreKind::RustzxZ80 if per_access => Box::new(RustzxCore::new(Timed(Z80Memory(bus)))),
-            CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
-            CoreKind::RustzxZ80 => Box::new(RustzxCore::new(Z80Memory(bus))),
-            CoreKind::Mos6502 => Box::new(Mos6502Core::<_>::new(bus)),
-            CoreKind::Cmos65c02 => Box::new(Cmos65c02Core::new(bus)),
-        };
-        let mut m = Machine {
-            cpu: self.cpu,
-            kind,
-            core,
-            map: self.map,
-            program: Vec::new(),
-            st: RunState {
-                cpu: self.cpu,
-                cycles: 0,
-                instructions: 0,
-                class,
-                stack: None,
-                checked_steps: self.checked_steps,
-            },
-            symbols: self.symbols,
-            profiler: None,
-            tracer: None,
-            clock: self.clock,
-            realtime: false,
-            timing: self.timing,
-            run_start: (0, Default::default()),
-            total_cycles: 0,
-            total_instructions: 0,
-            traps: self.traps.clone(),
-            trap_state: Default::default(),
-            run_wall: Default::default(),
-            run_begun: false,
-        };
-        let class = m.st.class;
-        m.core.bus_mut().set_classes(class);
+        Ok((bus, kind, per_access))
+    }
+
+    /// The memory's contents: the images, the fills (ROM contents), then the mirrors (ROM
+    /// that copies another range).
+    fn fill_memory(&self, m: &mut Machine) -> Result<(), ConfigError> {
         for (addr, bytes) in &self.images {
             m.load(*addr, bytes)?;
         }
@@ -305,6 +316,13 @@ impl MachineBuilder {
                 m.write_byte(a as u16, b)?;
             }
         }
+        Ok(())
+    }
+
+    /// The state the program starts in: the entry (by default the 6502's reset vector when an
+    /// image covers it, else the first image's address), the stack pointer (by default the
+    /// top of the stack region) inside the stack, and the timing model's interrupt state.
+    fn start(&self, m: &mut Machine) -> Result<(), ConfigError> {
         let entry = self.entry.unwrap_or_else(|| {
             let covers_vector = m
                 .program
@@ -334,6 +352,23 @@ impl MachineBuilder {
                 return Err(ConfigError::SpOutsideStack { sp: m.sp(), stack });
             }
         }
-        Ok(m)
+        Ok(())
+    }
+}
+
+/// The core of `kind` on `bus`: the fastest form its memory map allows (a map of nothing but
+/// RAM and ROM has no read to check or count).
+fn core(kind: CoreKind, per_access: bool, bus: MachineBus) -> Box<dyn Runner> {
+    match kind {
+        CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
+        CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),
+        CoreKind::RustzxZ80 if per_access && bus.all_memory() => {
+            Box::new(RustzxCore::new(Timed(AllMemory(bus))))
+        }
+        CoreKind::RustzxZ80 if per_access => Box::new(RustzxCore::new(Timed(Z80Memory(bus)))),
+        CoreKind::RustzxZ80 if bus.all_memory() => Box::new(RustzxCore::new(AllMemory(bus))),
+        CoreKind::RustzxZ80 => Box::new(RustzxCore::new(Z80Memory(bus))),
+        CoreKind::Mos6502 => Box::new(Mos6502Core::<_>::new(bus)),
+        CoreKind::Cmos65c02 => Box::new(Cmos65c02Core::new(bus)),
     }
 }

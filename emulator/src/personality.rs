@@ -265,37 +265,14 @@ impl Source<'_> {
     }
 }
 
-impl Personality {
-    /// The built-in personality `id`.
-    pub fn built_in(id: &str) -> Option<Personality> {
-        BUILT_IN.iter().find(|(i, _)| *i == id).map(|(i, text)| {
-            Personality::parse(&format!("built-in {i}"), text)
-                .expect("built-in personalities parse (tested)")
-        })
-    }
-
-    /// Every built-in personality.
-    pub fn all_built_in() -> Vec<Personality> {
-        BUILT_IN
-            .iter()
-            .filter_map(|(id, _)| Personality::built_in(id))
-            .collect()
-    }
-
-    /// Parses a personality file; `file` names it in errors.
-    pub fn parse(file: &str, text: &str) -> Result<Personality, PersonalityError> {
-        let src = Source { file, text };
-        let f: File = toml::from_str(text).map_err(|e| src.error(e.span(), e.message()))?;
-        let cpu: Cpu = f.cpu.get_ref().parse().map_err(|_| {
-            src.error(
-                Some(f.cpu.span()),
-                format!("unknown CPU `{}` (z80, 6502)", f.cpu.get_ref()),
-            )
-        })?;
-        let clock = match (&f.clock, &f.mhz) {
+/// The sections of a personality file, each read and checked.
+impl Source<'_> {
+    /// `clock` (a profile) or `mhz` (a clock of the file's own), else the CPU's default.
+    fn clock(&self, f: &File, cpu: Cpu) -> Result<&'static ClockProfile, PersonalityError> {
+        Ok(match (&f.clock, &f.mhz) {
             (Some(c), _) => clock::machine(c.get_ref()).ok_or_else(|| {
                 let ids: Vec<&str> = clock::MACHINES.iter().map(|m| m.id).collect();
-                src.error(
+                self.error(
                     Some(c.span()),
                     format!(
                         "unknown clock profile `{}` (known: {})",
@@ -307,7 +284,7 @@ impl Personality {
             (None, Some(mhz)) => {
                 let v = *mhz.get_ref();
                 if !(MIN_MHZ..=MAX_MHZ).contains(&v) {
-                    return Err(src.error(
+                    return Err(self.error(
                         Some(mhz.span()),
                         format!("mhz must be between {MIN_MHZ} and {MAX_MHZ} (found {v:?})"),
                     ));
@@ -325,15 +302,19 @@ impl Personality {
                 }))
             }
             (None, None) => clock::default_machine(cpu),
-        };
+        })
+    }
+
+    /// `[[memory]]`, `io_page` and `stack`: the memory map, checked for the CPU.
+    fn memory_map(&self, f: &File, cpu: Cpu) -> Result<MemoryMap, PersonalityError> {
         let mut map = MemoryMap::empty();
         for m in &f.memory {
-            let range = src.range(&m.range)?;
+            let range = self.range(&m.range)?;
             map = match m.kind.get_ref().as_str() {
                 "ram" => map.ram(&m.name, range),
                 "rom" => map.rom(&m.name, range),
                 other => {
-                    return Err(src.error(
+                    return Err(self.error(
                         Some(m.kind.span()),
                         format!("unknown memory kind `{other}` (ram, rom)"),
                     ));
@@ -341,19 +322,24 @@ impl Personality {
             };
         }
         if let Some(io) = &f.io_page {
-            map = map.with_io_page(src.addr(io)?);
+            map = map.with_io_page(self.addr(io)?);
         }
         if let Some(stack) = &f.stack {
-            map = map.with_stack(src.range(stack)?);
+            map = map.with_stack(self.range(stack)?);
         }
         if let Err(e) = map.validate(cpu) {
-            return Err(src.error(f.memory.first().map(|m| m.range.span()), e.to_string()));
+            return Err(self.error(f.memory.first().map(|m| m.range.span()), e.to_string()));
         }
+        Ok(map)
+    }
+
+    /// `[[fill]]`: bytes the machine holds at start, each run inside the 64K.
+    fn fills(&self, fill: &[FillSpec]) -> Result<Vec<(u16, Vec<u8>)>, PersonalityError> {
         let mut fills = Vec::new();
-        for fl in &f.fill {
-            let at = src.addr(&fl.at)?;
-            let bytes = src.bytes(&fl.bytes)?;
-            src.within_64k(&fl.bytes, at, bytes.len(), || {
+        for fl in fill {
+            let at = self.addr(&fl.at)?;
+            let bytes = self.bytes(&fl.bytes)?;
+            self.within_64k(&fl.bytes, at, bytes.len(), || {
                 format!(
                     "{} bytes at ${at:04X} run past $FFFF (a fill does not wrap to $0000)",
                     bytes.len()
@@ -361,11 +347,16 @@ impl Personality {
             })?;
             fills.push((at, bytes));
         }
+        Ok(fills)
+    }
+
+    /// `[[mirror]]`: ranges that copy others, each copied range inside the 64K.
+    fn mirrors(&self, mirror: &[MirrorSpec]) -> Result<Vec<(AddrRange, u16)>, PersonalityError> {
         let mut mirrors = Vec::new();
-        for m in &f.mirror {
-            let range = src.range(&m.range)?;
-            let of = src.addr(&m.of)?;
-            src.within_64k(&m.of, of, range.len() as usize, || {
+        for m in mirror {
+            let range = self.range(&m.range)?;
+            let of = self.addr(&m.of)?;
+            self.within_64k(&m.of, of, range.len() as usize, || {
                 format!(
                     "the {} bytes copied from ${of:04X} run past $FFFF (a mirror does not wrap to $0000)",
                     range.len()
@@ -373,99 +364,153 @@ impl Personality {
             })?;
             mirrors.push((range, of));
         }
-        let mut traps: Vec<Trap> = Vec::new();
-        for t in &f.trap {
-            let Some(at) = &t.at else {
-                return Err(src.error(None, format!("trap `{}` has no `at` address", t.name)));
-            };
-            let addr = src.addr(at)?;
-            if let Some(other) = traps.iter().find(|o| o.at == addr) {
-                return Err(src.error(
-                    Some(at.span()),
-                    format!(
-                        "trap `{}` at ${addr:04X} is also trap `{}`",
-                        t.name, other.name
-                    ),
+        Ok(mirrors)
+    }
+
+    /// One `[[trap]]`: its address (not one of the traps before it), its functions and its
+    /// cycles.
+    fn trap(&self, cpu: Cpu, t: &Entry, before: &[Trap]) -> Result<Trap, PersonalityError> {
+        let Some(at) = &t.at else {
+            return Err(self.error(None, format!("trap `{}` has no `at` address", t.name)));
+        };
+        let addr = self.addr(at)?;
+        if let Some(other) = before.iter().find(|o| o.at == addr) {
+            return Err(self.error(
+                Some(at.span()),
+                format!(
+                    "trap `{}` at ${addr:04X} is also trap `{}`",
+                    t.name, other.name
+                ),
+            ));
+        }
+        let (select, functions) = match (&t.select, &t.service) {
+            (Some(_), Some(s)) => {
+                return Err(self.error(
+                    Some(s.span()),
+                    "a trap has either `select` with `[[trap.function]]`s or one `service`",
                 ));
             }
-            let (select, functions) = match (&t.select, &t.service) {
-                (Some(_), Some(s)) => {
-                    return Err(src.error(
-                        Some(s.span()),
-                        "a trap has either `select` with `[[trap.function]]`s or one `service`",
-                    ));
-                }
-                (None, Some(_)) => (Select::Single, vec![function(&src, cpu, t, Vec::new())?]),
-                (None, None) => {
-                    return Err(src.error(
-                        Some(at.span()),
-                        format!("trap `{}` has neither `service` nor `select`", t.name),
-                    ));
-                }
-                (Some(sel), None) => {
-                    let memory = sel.get_ref().trim_start_matches('$');
-                    let select = match sel.get_ref().as_str() {
-                        "inline" => Select::Inline,
-                        _ if memory.len() == 4 && memory.chars().all(|c| c.is_ascii_hexdigit()) => {
-                            Select::Memory(src.addr(sel)?)
-                        }
-                        r => Select::Register(
-                            Reg::parse(cpu, r).filter(|r| !r.is_pair()).ok_or_else(|| {
-                                src.error(
-                                    Some(sel.span()),
-                                    format!("`select` is `inline`, an 8-bit register or a four-digit address, not `{r}`"),
-                                )
-                            })?,
-                        ),
-                    };
-                    let mut fs = Vec::new();
-                    for e in &t.function {
-                        let Some(code) = &e.code else {
-                            return Err(src.error(
-                                Some(sel.span()),
-                                format!("function `{}` of trap `{}` has no `code`", e.name, t.name),
-                            ));
-                        };
-                        let bytes = src.bytes(code)?;
-                        if bytes.is_empty() || (select != Select::Inline && bytes.len() != 1) {
-                            return Err(src.error(Some(code.span()), "a function code is one byte (or, with `select = \"inline\"`, the bytes after the call)"));
-                        }
-                        fs.push(function(&src, cpu, e, bytes)?);
-                    }
-                    if fs.is_empty() {
-                        return Err(src.error(
-                            Some(sel.span()),
-                            format!("trap `{}` has no `[[trap.function]]`", t.name),
-                        ));
-                    }
-                    // Longest codes first, so `81 1A` is tried before a shorter `81`.
-                    fs.sort_by_key(|f| std::cmp::Reverse(f.code.len()));
-                    (select, fs)
-                }
+            (None, Some(_)) => (Select::Single, vec![function(self, cpu, t, Vec::new())?]),
+            (None, None) => {
+                return Err(self.error(
+                    Some(at.span()),
+                    format!("trap `{}` has neither `service` nor `select`", t.name),
+                ));
+            }
+            (Some(sel), None) => self.functions(cpu, t, sel)?,
+        };
+        Ok(Trap {
+            name: t.name.clone(),
+            at: addr,
+            select,
+            functions,
+            cycles: self.trap_cycles(cpu, t)?,
+        })
+    }
+
+    /// A trap's `select` and its `[[trap.function]]`s, longest codes first.
+    fn functions(
+        &self,
+        cpu: Cpu,
+        t: &Entry,
+        sel: &Spanned<String>,
+    ) -> Result<(Select, Vec<Function>), PersonalityError> {
+        let memory = sel.get_ref().trim_start_matches('$');
+        let select = match sel.get_ref().as_str() {
+            "inline" => Select::Inline,
+            _ if memory.len() == 4 && memory.chars().all(|c| c.is_ascii_hexdigit()) => {
+                Select::Memory(self.addr(sel)?)
+            }
+            r => Select::Register(Reg::parse(cpu, r).filter(|r| !r.is_pair()).ok_or_else(
+                || {
+                    self.error(
+                        Some(sel.span()),
+                        format!("`select` is `inline`, an 8-bit register or a four-digit address, not `{r}`"),
+                    )
+                },
+            )?),
+        };
+        let mut fs = Vec::new();
+        for e in &t.function {
+            let Some(code) = &e.code else {
+                return Err(self.error(
+                    Some(sel.span()),
+                    format!("function `{}` of trap `{}` has no `code`", e.name, t.name),
+                ));
             };
-            let cycles = match &t.cycles {
-                None => crate::traps::default_cycles(cpu),
-                Some(c) => {
-                    let v = *c.get_ref();
-                    if !(1..=crate::traps::MAX_CYCLES).contains(&v) {
-                        return Err(src.error(
-                            Some(c.span()),
-                            format!(
-                                "cycles must be between 1 and {} (found {v}): every call of a routine costs time",
-                                crate::traps::MAX_CYCLES
-                            ),
-                        ));
-                    }
-                    v
-                }
-            };
-            traps.push(Trap {
-                name: t.name.clone(),
-                at: addr,
-                select,
-                functions,
-                cycles,
-            });
+            let bytes = self.bytes(code)?;
+            if bytes.is_empty() || (select != Select::Inline && bytes.len() != 1) {
+                return Err(self.error(Some(code.span()), "a function code is one byte (or, with `select = \"inline\"`, the bytes after the call)"));
+            }
+            fs.push(function(self, cpu, e, bytes)?);
+        }
+        if fs.is_empty() {
+            return Err(self.error(
+                Some(sel.span()),
+                format!("trap `{}` has no `[[trap.function]]`", t.name),
+            ));
+        }
+        // Longest codes first, so `81 1A` is tried before a shorter `81`.
+        fs.sort_by_key(|f| std::cmp::Reverse(f.code.len()));
+        Ok((select, fs))
+    }
+
+    /// A trap's `cycles`: 1 to [`crate::traps::MAX_CYCLES`], by default the return
+    /// instruction's.
+    fn trap_cycles(&self, cpu: Cpu, t: &Entry) -> Result<u64, PersonalityError> {
+        let Some(c) = &t.cycles else {
+            return Ok(crate::traps::default_cycles(cpu));
+        };
+        let v = *c.get_ref();
+        if !(1..=crate::traps::MAX_CYCLES).contains(&v) {
+            return Err(self.error(
+                Some(c.span()),
+                format!(
+                    "cycles must be between 1 and {} (found {v}): every call of a routine costs time",
+                    crate::traps::MAX_CYCLES
+                ),
+            ));
+        }
+        Ok(v)
+    }
+}
+
+impl Personality {
+    /// The built-in personality `id`.
+    pub fn built_in(id: &str) -> Option<Personality> {
+        BUILT_IN.iter().find(|(i, _)| *i == id).map(|(i, text)| {
+            Personality::parse(&format!("built-in {i}"), text)
+                .expect("built-in personalities parse (tested)")
+        })
+    }
+
+    /// Every built-in personality.
+    pub fn all_built_in() -> Vec<Personality> {
+        BUILT_IN
+            .iter()
+            .filter_map(|(id, _)| Personality::built_in(id))
+            .collect()
+    }
+
+    /// Parses a personality file; `file` names it in errors. The file is read section by
+    /// section in this order (the first error found is the one reported).
+    pub fn parse(file: &str, text: &str) -> Result<Personality, PersonalityError> {
+        let src = Source { file, text };
+        let f: File = toml::from_str(text).map_err(|e| src.error(e.span(), e.message()))?;
+        let cpu: Cpu = f.cpu.get_ref().parse().map_err(|_| {
+            src.error(
+                Some(f.cpu.span()),
+                format!("unknown CPU `{}` (z80, 6502)", f.cpu.get_ref()),
+            )
+        })?;
+        let clock = src.clock(&f, cpu)?;
+        let map = src.memory_map(&f, cpu)?;
+        let fills = src.fills(&f.fill)?;
+        let mirrors = src.mirrors(&f.mirror)?;
+        let mut traps: Vec<Trap> = Vec::new();
+        for t in &f.trap {
+            let trap = src.trap(cpu, t, &traps)?;
+            traps.push(trap);
         }
         Ok(Personality {
             id: f.id,
@@ -517,6 +562,8 @@ impl Personality {
     }
 }
 
+/// One function of a trap (or a trap's only service): its `service` and what that service
+/// needs (registers, a charset, addresses).
 fn function(
     src: &Source,
     cpu: Cpu,
@@ -532,18 +579,7 @@ fn function(
     let span = service.span();
     let reg = |default: &str| src.reg(cpu, &e.register, default, service);
     let a = "A";
-    let charset = match &e.charset {
-        None => Charset::Ascii,
-        Some(c) => Charset::parse(c.get_ref()).ok_or_else(|| {
-            src.error(
-                Some(c.span()),
-                format!(
-                    "unknown charset `{}` (ascii, cr, zx, petscii, apple, atascii)",
-                    c.get_ref()
-                ),
-            )
-        })?,
-    };
+    let charset = charset(src, e)?;
     let service = match service.get_ref().as_str() {
         "put-char" => Service::PutChar {
             register: reg(a)?,
@@ -560,25 +596,7 @@ fn function(
             none: e.none.unwrap_or(0),
             charset,
         },
-        "keyboard" => {
-            let need = |f: &OptText, name: &str| match f {
-                Some(s) => src.addr(s),
-                None => Err(src.error(
-                    Some(span.clone()),
-                    format!("`keyboard` needs `{name}`, an address"),
-                )),
-            };
-            let bit = e.bit.unwrap_or(0);
-            if bit > 7 {
-                return Err(src.error(Some(span), format!("bit {bit} is not 0-7")));
-            }
-            Service::Keyboard {
-                store: need(&e.store, "store")?,
-                flag: need(&e.flag, "flag")?,
-                bit,
-                charset,
-            }
-        }
+        "keyboard" => keyboard(src, e, span, charset)?,
         "return" => Service::Return,
         "status" => Service::Status {
             register: reg(a)?,
@@ -587,15 +605,7 @@ fn function(
         },
         "print-string" => Service::PrintString {
             register: pair(src, cpu, e, reg("DE")?)?,
-            terminator: match e.terminator.as_deref() {
-                None => b'$',
-                Some(t) if t.len() == 1 => t.as_bytes()[0],
-                Some(t) => {
-                    return Err(
-                        src.error(Some(span), format!("terminator `{t}` is not one character"))
-                    );
-                }
-            },
+            terminator: terminator(src, e, span)?,
         },
         "read-line" => Service::ReadLine {
             register: pair(src, cpu, e, reg("DE")?)?,
@@ -609,31 +619,9 @@ fn function(
         "newline" => Service::Newline {
             args: e.args.unwrap_or(0),
         },
-        "display" => {
-            let Some(digits) = &e.digits else {
-                return Err(src.error(
-                    Some(span),
-                    "`display` needs `digits`, the addresses of the bytes shown",
-                ));
-            };
-            Service::Display {
-                digits: digits
-                    .iter()
-                    .map(|d| src.addr(d))
-                    .collect::<Result<_, _>>()?,
-            }
-        }
+        "display" => display(src, e, span)?,
         "key" => {
-            let mut keys = Vec::new();
-            for (k, v) in e.keys.iter().flatten() {
-                if k.len() != 1 || !k.is_ascii() {
-                    return Err(src.error(
-                        Some(span.clone()),
-                        format!("key `{k}` is not one ASCII character"),
-                    ));
-                }
-                keys.push((k.as_bytes()[0], *v));
-            }
+            let keys = keys(src, e, span)?;
             Service::Key {
                 register: reg(a)?,
                 none: e.none.unwrap_or(0xFF),
@@ -663,6 +651,88 @@ fn function(
         name: e.name.clone(),
         service,
     })
+}
+
+/// A function's `charset` (default ASCII).
+fn charset(src: &Source, e: &Entry) -> Result<Charset, PersonalityError> {
+    match &e.charset {
+        None => Ok(Charset::Ascii),
+        Some(c) => Charset::parse(c.get_ref()).ok_or_else(|| {
+            src.error(
+                Some(c.span()),
+                format!(
+                    "unknown charset `{}` (ascii, cr, zx, petscii, apple, atascii)",
+                    c.get_ref()
+                ),
+            )
+        }),
+    }
+}
+
+/// `keyboard`: the addresses `store` and `flag`, and the flag's `bit`.
+fn keyboard(
+    src: &Source,
+    e: &Entry,
+    span: Range<usize>,
+    charset: Charset,
+) -> Result<Service, PersonalityError> {
+    let need = |f: &OptText, name: &str| match f {
+        Some(s) => src.addr(s),
+        None => Err(src.error(
+            Some(span.clone()),
+            format!("`keyboard` needs `{name}`, an address"),
+        )),
+    };
+    let bit = e.bit.unwrap_or(0);
+    if bit > 7 {
+        return Err(src.error(Some(span), format!("bit {bit} is not 0-7")));
+    }
+    Ok(Service::Keyboard {
+        store: need(&e.store, "store")?,
+        flag: need(&e.flag, "flag")?,
+        bit,
+        charset,
+    })
+}
+
+/// `print-string`'s `terminator`: one character (default `$`).
+fn terminator(src: &Source, e: &Entry, span: Range<usize>) -> Result<u8, PersonalityError> {
+    match e.terminator.as_deref() {
+        None => Ok(b'$'),
+        Some(t) if t.len() == 1 => Ok(t.as_bytes()[0]),
+        Some(t) => Err(src.error(Some(span), format!("terminator `{t}` is not one character"))),
+    }
+}
+
+/// `display`: the addresses of its `digits`.
+fn display(src: &Source, e: &Entry, span: Range<usize>) -> Result<Service, PersonalityError> {
+    let Some(digits) = &e.digits else {
+        return Err(src.error(
+            Some(span),
+            "`display` needs `digits`, the addresses of the bytes shown",
+        ));
+    };
+    Ok(Service::Display {
+        digits: digits
+            .iter()
+            .map(|d| src.addr(d))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// `key`'s `keys`: each one ASCII character and its key code.
+fn keys(src: &Source, e: &Entry, span: Range<usize>) -> Result<Vec<(u8, u8)>, PersonalityError> {
+    let mut keys = Vec::new();
+    for (k, v) in e.keys.iter().flatten() {
+        if k.len() != 1 || !k.is_ascii() {
+            return Err(src.error(
+                Some(span.clone()),
+                format!("key `{k}` is not one ASCII character"),
+            ));
+        }
+        keys.push((k.as_bytes()[0], *v));
+    }
+    Ok(keys)
 }
 
 /// A register that must hold an address: a Z80 pair.

@@ -392,10 +392,70 @@ pub(crate) struct TrapState {
     line: Vec<u8>,
 }
 
+/// A trap call being served: what its services read and change.
+struct TrapCall<'t> {
+    /// The trap's name and address (for a fault).
+    name: &'t str,
+    pc: u16,
+    /// The cycles the routine costs.
+    cycles: u64,
+    /// The registers as the return leaves them.
+    regs: Registers,
+    /// Where the caller goes on: the return address, past the inline bytes a service read.
+    cursor: u16,
+}
+
+impl TrapCall<'_> {
+    /// The fault of a core that keeps its registers private.
+    fn no_regs(&self) -> crate::Fault {
+        no_regs(self.name, self.pc)
+    }
+
+    /// Sets `r` in the registers the return leaves.
+    fn set(&mut self, r: Reg, v: u16) -> Result<(), crate::Fault> {
+        if r.set(&mut self.regs, v) {
+            Ok(())
+        } else {
+            Err(self.no_regs())
+        }
+    }
+}
+
+/// The fault of a trap whose service needs registers that the core keeps private.
+fn no_regs(trap: &str, pc: u16) -> crate::Fault {
+    crate::Fault::TrapNeedsRegisters {
+        trap: trap.to_string(),
+        pc,
+    }
+}
+
+/// The function a trap call asks for.
+enum Selected<'t> {
+    /// The function, and where the caller goes on (past the inline code bytes).
+    Function(&'t Function, u16),
+    /// A code the trap does not serve.
+    Unsupported(u16),
+    /// A trap without functions: nothing to serve.
+    Nothing,
+}
+
+/// What is left to do after a service.
+enum Then {
+    /// Return to the caller as the routine's `RET` / `RTS` would.
+    Return,
+    /// The call ends here, as `Served` says (the PC set, the run ended, or the call retried).
+    End(Served),
+}
+
 impl crate::Machine {
     /// The value of `r` (`None` on a core that keeps it private).
     fn reg(&self, r: Reg) -> Option<u16> {
         r.get(&self.registers())
+    }
+
+    /// The value of `r`, or the fault of a core that keeps it private.
+    fn call_reg(&self, call: &TrapCall<'_>, r: Reg) -> Result<u16, crate::Fault> {
+        self.reg(r).ok_or_else(|| call.no_regs())
     }
 
     /// Serves the trap at `pc` (the PC is there; nothing of the routine has run).
@@ -403,267 +463,375 @@ impl crate::Machine {
         let Some(trap) = self.traps.iter().find(|t| t.at == pc).cloned() else {
             return Ok(Served::Continue);
         };
-        let no_regs = || crate::Fault::TrapNeedsRegisters {
-            trap: trap.name.clone(),
-            pc,
-        };
-        let cpu = self.cpu();
         let sp = self.sp();
-        // The caller's return address, as the routine's RET / RTS would pop it.
-        let ret = match cpu {
+        let ret = self.return_address(sp);
+        let (function, cursor) = match self.select(&trap, pc, ret)? {
+            Selected::Function(f, cursor) => (f, cursor),
+            Selected::Unsupported(code) => return Ok(Served::Unsupported { code }),
+            Selected::Nothing => return Ok(Served::Continue),
+        };
+        let mut call = TrapCall {
+            name: &trap.name,
+            pc,
+            cycles: trap.cycles,
+            regs: self.registers(),
+            cursor,
+        };
+        match self.serve(&mut call, &function.service)? {
+            Then::End(served) => Ok(served),
+            Then::Return => {
+                self.return_to_caller(call, sp);
+                Ok(Served::Continue)
+            }
+        }
+    }
+
+    /// The caller's return address, as the routine's `RET` / `RTS` would pop it.
+    fn return_address(&self, sp: u16) -> u16 {
+        match self.cpu() {
             Cpu::Z80 => self.read_word(sp),
             Cpu::Mos6502 | Cpu::Cmos65c02 => self
                 .read_word(0x0100 | u16::from((sp as u8).wrapping_add(1)))
                 .wrapping_add(1),
+        }
+    }
+
+    /// The function `trap` is asked for: its only one, or the one of the code in a register,
+    /// in memory, or in the bytes after the call (`ret`).
+    fn select<'t>(&self, trap: &'t Trap, pc: u16, ret: u16) -> Result<Selected<'t>, crate::Fault> {
+        let by_code = |v: u8| match trap.functions.iter().find(|f| f.code == [v]) {
+            Some(f) => Selected::Function(f, ret),
+            None => Selected::Unsupported(u16::from(v)),
         };
-        let mut cursor = ret;
-        let function = match &trap.select {
-            Select::Single => trap.functions.first(),
+        Ok(match &trap.select {
+            Select::Single => match trap.functions.first() {
+                Some(f) => Selected::Function(f, ret),
+                None => Selected::Nothing,
+            },
             Select::Register(r) => {
-                let v = self.reg(*r).ok_or_else(no_regs)? as u8;
-                match trap.functions.iter().find(|f| f.code == [v]) {
-                    Some(f) => Some(f),
-                    None => return Ok(Served::Unsupported { code: u16::from(v) }),
-                }
+                let v = self.reg(*r).ok_or_else(|| no_regs(&trap.name, pc))? as u8;
+                by_code(v)
             }
-            Select::Memory(at) => {
-                let v = self.read_byte(*at);
-                match trap.functions.iter().find(|f| f.code == [v]) {
-                    Some(f) => Some(f),
-                    None => return Ok(Served::Unsupported { code: u16::from(v) }),
-                }
-            }
+            Select::Memory(at) => by_code(self.read_byte(*at)),
             Select::Inline => {
                 let f = trap
                     .functions
                     .iter()
                     .find(|f| self.read_bytes(ret, f.code.len()) == f.code);
                 match f {
-                    Some(f) => {
-                        cursor = ret.wrapping_add(f.code.len() as u16);
-                        Some(f)
-                    }
-                    None => {
-                        return Ok(Served::Unsupported {
-                            code: u16::from_be_bytes([
-                                self.read_byte(ret),
-                                self.read_byte(ret.wrapping_add(1)),
-                            ]),
-                        });
-                    }
+                    Some(f) => Selected::Function(f, ret.wrapping_add(f.code.len() as u16)),
+                    None => Selected::Unsupported(u16::from_be_bytes([
+                        self.read_byte(ret),
+                        self.read_byte(ret.wrapping_add(1)),
+                    ])),
                 }
             }
-        };
-        let Some(function) = function else {
-            return Ok(Served::Continue);
-        };
-        let mut regs = self.registers();
-        let set = |regs: &mut Registers, r: Reg, v: u16| -> Result<(), crate::Fault> {
-            if r.set(regs, v) {
-                Ok(())
-            } else {
-                Err(no_regs())
-            }
-        };
-        match &function.service {
-            Service::Done => return Ok(Served::Done),
+        })
+    }
+
+    /// Does what `service` says, one function per service.
+    fn serve(&mut self, call: &mut TrapCall<'_>, service: &Service) -> Result<Then, crate::Fault> {
+        match service {
+            Service::Done => Ok(Then::End(Served::Done)),
             Service::JumpIndirect { vector } => {
                 let to = self.read_word(*vector);
                 self.set_pc(to);
-                self.charge(trap.cycles.max(1));
-                return Ok(Served::Continue);
+                self.charge(call.cycles.max(1));
+                Ok(Then::End(Served::Continue))
             }
-            Service::PutChar { register, charset } => {
-                let v = self.reg(*register).ok_or_else(no_regs)?;
-                if let Some(c) = charset.to_host(v as u8) {
-                    self.console_mut().write(c);
-                }
-            }
-            Service::Return => {}
+            Service::Return => Ok(Then::Return),
+            Service::PutChar { register, charset } => self.put_char(call, *register, *charset),
+            Service::PutHex { register } => self.put_hex(call, *register),
             Service::PollChar {
                 register,
                 none,
                 charset,
-            } => {
-                let v = match self.take_char() {
-                    Some(c) => charset.from_host(c),
-                    None if self.console_mut().is_starved() => return Ok(Served::Wait),
-                    None => *none,
-                };
-                set(&mut regs, *register, u16::from(v))?;
-            }
+            } => self.poll_char(call, *register, *none, *charset),
             Service::Keyboard {
                 store,
                 flag,
                 bit,
                 charset,
-            } => match self.take_char() {
-                Some(c) => {
-                    let f = self.read_byte(*flag) | (1 << bit);
-                    let written = self
-                        .write_bytes(*store, &[charset.from_host(c)])
-                        .and_then(|_| self.write_bytes(*flag, &[f]));
-                    if written.is_err() {
-                        return Err(crate::Fault::UnmappedWrite {
-                            addr: *store,
-                            value: c,
-                            pc,
-                        });
-                    }
-                }
-                None if self.console_mut().is_starved() => return Ok(Served::Wait),
-                None => {}
-            },
-            Service::PutHex { register } => {
-                let v = self.reg(*register).ok_or_else(no_regs)?;
-                for b in format!("{:02X}", v as u8).bytes() {
-                    self.console_mut().write(b);
-                }
-            }
+            } => self.keyboard(call, (*store, *flag, *bit), *charset),
             Service::GetChar {
                 register,
                 echo,
                 charset,
-            } => {
-                let Some(c) = self.take_char() else {
-                    return Ok(Served::Wait);
-                };
-                set(&mut regs, *register, u16::from(charset.from_host(c)))?;
-                if *echo {
-                    self.console_mut().write(c);
-                }
-            }
+            } => self.get_char(call, *register, *echo, *charset),
             Service::Status {
                 register,
                 ready,
                 none,
-            } => {
-                let v = if self.console_mut().status() != 0 {
-                    *ready
-                } else {
-                    *none
-                };
-                // Looking is not waiting: forget that the queue was empty.
-                self.console_mut().take_starved();
-                set(&mut regs, *register, u16::from(v))?;
-            }
+            } => self.status(call, *register, *ready, *none),
             Service::PrintString {
                 register,
                 terminator,
-            } => {
-                let mut a = self.reg(*register).ok_or_else(no_regs)?;
-                for _ in 0..0x10000 {
-                    let b = self.read_byte(a);
-                    if b == *terminator {
-                        break;
-                    }
-                    self.console_mut().write(b);
-                    a = a.wrapping_add(1);
-                }
-            }
-            Service::ReadLine { register } => {
-                let buf = self.reg(*register).ok_or_else(no_regs)?;
-                let max = usize::from(self.read_byte(buf));
-                loop {
-                    let Some(c) = self.take_char() else {
-                        return Ok(Served::Wait);
-                    };
-                    if c == b'\r' || c == b'\n' {
-                        break;
-                    }
-                    self.console_mut().write(c);
-                    if self.trap_state.line.len() < max {
-                        self.trap_state.line.push(c);
-                    }
-                }
-                self.console_mut().write(b'\n');
-                let line = std::mem::take(&mut self.trap_state.line);
-                let mut bytes = vec![line.len() as u8];
-                bytes.extend(&line);
-                self.write_bytes(buf.wrapping_add(1), &bytes).map_err(|_| {
-                    crate::Fault::UnmappedWrite {
-                        addr: buf.wrapping_add(1),
-                        value: line.len() as u8,
-                        pc,
-                    }
-                })?;
-            }
-            Service::DirectIo { register } => {
-                let v = self.reg(*register).ok_or_else(no_regs)? as u8;
-                match v {
-                    0xFF => {
-                        let c = if self.console_mut().status() != 0 {
-                            self.console_mut().read()
-                        } else {
-                            0
-                        };
-                        self.console_mut().take_starved();
-                        set(&mut regs, Reg::A, u16::from(c))?;
-                    }
-                    0xFE => {
-                        let s = if self.console_mut().status() != 0 {
-                            0xFF
-                        } else {
-                            0
-                        };
-                        self.console_mut().take_starved();
-                        set(&mut regs, Reg::A, s)?;
-                    }
-                    c => self.console_mut().write(c),
-                }
-            }
-            Service::PrintInline { newline } => {
-                let addr = self.read_word(cursor);
-                let len = self.read_word(cursor.wrapping_add(2));
-                cursor = cursor.wrapping_add(4);
-                for i in 0..len {
-                    let b = self.read_byte(addr.wrapping_add(i));
-                    self.console_mut().write(b);
-                }
-                if *newline {
-                    self.console_mut().write(b'\n');
-                }
-            }
+            } => self.print_string(call, *register, *terminator),
+            Service::ReadLine { register } => self.read_line(call, *register),
+            Service::DirectIo { register } => self.direct_io(call, *register),
+            Service::PrintInline { newline } => Ok(self.print_inline(call, *newline)),
             Service::Newline { args } => {
-                cursor = cursor.wrapping_add(u16::from(*args));
+                call.cursor = call.cursor.wrapping_add(u16::from(*args));
                 self.console_mut().write(b'\n');
+                Ok(Then::Return)
             }
-            Service::Display { digits } => {
-                let shown: Vec<u8> = digits.iter().map(|&a| self.read_byte(a)).collect();
-                if self.trap_state.shown.as_ref() != Some(&shown) {
-                    let text: Vec<String> = shown.iter().map(|b| format!("{b:02X}")).collect();
-                    for b in format!("[{}]\n", text.join(" ")).bytes() {
-                        self.console_mut().write(b);
-                    }
-                    self.trap_state.shown = Some(shown);
-                }
-            }
+            Service::Display { digits } => Ok(self.display(digits)),
             Service::Key {
                 register,
                 none,
                 keys,
-            } => {
-                let code = if self.trap_state.key_held {
-                    self.trap_state.key_held = false;
-                    *none
-                } else {
-                    // Characters that are no key (a new line ending a scripted move) are
-                    // skipped.
-                    loop {
-                        let Some(c) = self.take_char() else {
-                            return Ok(Served::Wait);
-                        };
-                        if let Some(k) = key_code(keys, c) {
-                            self.trap_state.key_held = true;
-                            break k;
-                        }
-                    }
-                };
-                set(&mut regs, *register, u16::from(code))?;
+            } => self.key(call, *register, *none, keys),
+        }
+    }
+
+    /// [`Service::PutChar`]: the register's character printed.
+    fn put_char(
+        &mut self,
+        call: &TrapCall<'_>,
+        register: Reg,
+        charset: Charset,
+    ) -> Result<Then, crate::Fault> {
+        let v = self.call_reg(call, register)?;
+        if let Some(c) = charset.to_host(v as u8) {
+            self.console_mut().write(c);
+        }
+        Ok(Then::Return)
+    }
+
+    /// [`Service::PutHex`]: the register printed as two hex digits.
+    fn put_hex(&mut self, call: &TrapCall<'_>, register: Reg) -> Result<Then, crate::Fault> {
+        let v = self.call_reg(call, register)?;
+        for b in format!("{:02X}", v as u8).bytes() {
+            self.console_mut().write(b);
+        }
+        Ok(Then::Return)
+    }
+
+    /// [`Service::PollChar`]: a waiting character in the register, or `none`.
+    fn poll_char(
+        &mut self,
+        call: &mut TrapCall<'_>,
+        register: Reg,
+        none: u8,
+        charset: Charset,
+    ) -> Result<Then, crate::Fault> {
+        let v = match self.take_char() {
+            Some(c) => charset.from_host(c),
+            None if self.console_mut().is_starved() => return Ok(Then::End(Served::Wait)),
+            None => none,
+        };
+        call.set(register, u16::from(v))?;
+        Ok(Then::Return)
+    }
+
+    /// [`Service::Keyboard`]: a waiting character stored at `store`, and bit `bit` of `flag`
+    /// set.
+    fn keyboard(
+        &mut self,
+        call: &TrapCall<'_>,
+        (store, flag, bit): (u16, u16, u8),
+        charset: Charset,
+    ) -> Result<Then, crate::Fault> {
+        match self.take_char() {
+            Some(c) => {
+                let f = self.read_byte(flag) | (1 << bit);
+                let written = self
+                    .write_bytes(store, &[charset.from_host(c)])
+                    .and_then(|_| self.write_bytes(flag, &[f]));
+                if written.is_err() {
+                    return Err(crate::Fault::UnmappedWrite {
+                        addr: store,
+                        value: c,
+                        pc: call.pc,
+                    });
+                }
+            }
+            None if self.console_mut().is_starved() => return Ok(Then::End(Served::Wait)),
+            None => {}
+        }
+        Ok(Then::Return)
+    }
+
+    /// [`Service::GetChar`]: the next character in the register (echoed when `echo`); none
+    /// waiting, the call waits.
+    fn get_char(
+        &mut self,
+        call: &mut TrapCall<'_>,
+        register: Reg,
+        echo: bool,
+        charset: Charset,
+    ) -> Result<Then, crate::Fault> {
+        let Some(c) = self.take_char() else {
+            return Ok(Then::End(Served::Wait));
+        };
+        call.set(register, u16::from(charset.from_host(c)))?;
+        if echo {
+            self.console_mut().write(c);
+        }
+        Ok(Then::Return)
+    }
+
+    /// [`Service::Status`]: `ready` or `none` in the register.
+    fn status(
+        &mut self,
+        call: &mut TrapCall<'_>,
+        register: Reg,
+        ready: u8,
+        none: u8,
+    ) -> Result<Then, crate::Fault> {
+        let v = if self.console_mut().status() != 0 {
+            ready
+        } else {
+            none
+        };
+        // Looking is not waiting: forget that the queue was empty.
+        self.console_mut().take_starved();
+        call.set(register, u16::from(v))?;
+        Ok(Then::Return)
+    }
+
+    /// [`Service::PrintString`]: the string at the register's address, up to `terminator`.
+    fn print_string(
+        &mut self,
+        call: &TrapCall<'_>,
+        register: Reg,
+        terminator: u8,
+    ) -> Result<Then, crate::Fault> {
+        let mut a = self.call_reg(call, register)?;
+        for _ in 0..0x10000 {
+            let b = self.read_byte(a);
+            if b == terminator {
+                break;
+            }
+            self.console_mut().write(b);
+            a = a.wrapping_add(1);
+        }
+        Ok(Then::Return)
+    }
+
+    /// [`Service::ReadLine`]: one line into CP/M's console buffer at the register's address.
+    fn read_line(&mut self, call: &TrapCall<'_>, register: Reg) -> Result<Then, crate::Fault> {
+        let buf = self.call_reg(call, register)?;
+        let max = usize::from(self.read_byte(buf));
+        loop {
+            let Some(c) = self.take_char() else {
+                return Ok(Then::End(Served::Wait));
+            };
+            if c == b'\r' || c == b'\n' {
+                break;
+            }
+            self.console_mut().write(c);
+            if self.trap_state.line.len() < max {
+                self.trap_state.line.push(c);
             }
         }
-        // Return to the caller as RET / RTS would.
-        let new_sp = match cpu {
+        self.console_mut().write(b'\n');
+        let line = std::mem::take(&mut self.trap_state.line);
+        let mut bytes = vec![line.len() as u8];
+        bytes.extend(&line);
+        self.write_bytes(buf.wrapping_add(1), &bytes)
+            .map_err(|_| crate::Fault::UnmappedWrite {
+                addr: buf.wrapping_add(1),
+                value: line.len() as u8,
+                pc: call.pc,
+            })?;
+        Ok(Then::Return)
+    }
+
+    /// [`Service::DirectIo`]: CP/M's direct console I/O with the register's value.
+    fn direct_io(&mut self, call: &mut TrapCall<'_>, register: Reg) -> Result<Then, crate::Fault> {
+        let v = self.call_reg(call, register)? as u8;
+        match v {
+            0xFF => {
+                let c = if self.console_mut().status() != 0 {
+                    self.console_mut().read()
+                } else {
+                    0
+                };
+                self.console_mut().take_starved();
+                call.set(Reg::A, u16::from(c))?;
+            }
+            0xFE => {
+                let s = if self.console_mut().status() != 0 {
+                    0xFF
+                } else {
+                    0
+                };
+                self.console_mut().take_starved();
+                call.set(Reg::A, s)?;
+            }
+            c => self.console_mut().write(c),
+        }
+        Ok(Then::Return)
+    }
+
+    /// [`Service::PrintInline`]: the block whose address and length follow the call.
+    fn print_inline(&mut self, call: &mut TrapCall<'_>, newline: bool) -> Then {
+        let addr = self.read_word(call.cursor);
+        let len = self.read_word(call.cursor.wrapping_add(2));
+        call.cursor = call.cursor.wrapping_add(4);
+        for i in 0..len {
+            let b = self.read_byte(addr.wrapping_add(i));
+            self.console_mut().write(b);
+        }
+        if newline {
+            self.console_mut().write(b'\n');
+        }
+        Then::Return
+    }
+
+    /// [`Service::Display`]: the digits at these addresses, printed as a line when they
+    /// changed.
+    fn display(&mut self, digits: &[u16]) -> Then {
+        let shown: Vec<u8> = digits.iter().map(|&a| self.read_byte(a)).collect();
+        if self.trap_state.shown.as_ref() != Some(&shown) {
+            let text: Vec<String> = shown.iter().map(|b| format!("{b:02X}")).collect();
+            for b in format!("[{}]\n", text.join(" ")).bytes() {
+                self.console_mut().write(b);
+            }
+            self.trap_state.shown = Some(shown);
+        }
+        Then::Return
+    }
+
+    /// [`Service::Key`]: the key of the next typed character in the register, `none` at the
+    /// call after it (the key released).
+    fn key(
+        &mut self,
+        call: &mut TrapCall<'_>,
+        register: Reg,
+        none: u8,
+        keys: &[(u8, u8)],
+    ) -> Result<Then, crate::Fault> {
+        let code = if self.trap_state.key_held {
+            self.trap_state.key_held = false;
+            none
+        } else {
+            // Characters that are no key (a new line ending a scripted move) are skipped.
+            loop {
+                let Some(c) = self.take_char() else {
+                    return Ok(Then::End(Served::Wait));
+                };
+                if let Some(k) = key_code(keys, c) {
+                    self.trap_state.key_held = true;
+                    break k;
+                }
+            }
+        };
+        call.set(register, u16::from(code))?;
+        Ok(Then::Return)
+    }
+
+    /// Returns to the caller as `RET` / `RTS` would (at the call's cursor, the stack popped)
+    /// and charges the routine's cycles.
+    fn return_to_caller(&mut self, call: TrapCall<'_>, sp: u16) {
+        let TrapCall {
+            mut regs,
+            cursor,
+            cycles,
+            ..
+        } = call;
+        let new_sp = match self.cpu() {
             Cpu::Z80 => sp.wrapping_add(2),
             Cpu::Mos6502 | Cpu::Cmos65c02 => 0x0100 | u16::from((sp as u8).wrapping_add(2)),
         };
@@ -683,8 +851,7 @@ impl crate::Machine {
             self.set_sp(new_sp);
         }
         self.sp_moved(sp, new_sp);
-        self.charge(trap.cycles.max(1));
-        Ok(Served::Continue)
+        self.charge(cycles.max(1));
     }
 
     /// The next input character, or `None` when none is waiting.
