@@ -183,19 +183,38 @@ fn against_range(
 
 // --- 1. The minimal tree --------------------------------------------------------------------
 
-fn minimal_tree(quick: bool) -> Section {
-    let c = figures::claim("minimal-tree");
-    let tree = |b: u32, d: u32, ordering: Ordering, seed: u64| UniformTree {
-        branching: b,
-        depth: d,
+/// A uniform tree of `branching` moves per node, `depth` plies deep.
+fn uniform(branching: u32, depth: u32, ordering: Ordering, seed: u64) -> UniformTree {
+    UniformTree {
+        branching,
+        depth,
         ordering,
         seed,
-    };
+    }
+}
+
+fn minimal_tree(quick: bool) -> Section {
+    let c = figures::claim("minimal-tree");
+    let mut rows = tartan_rows(c);
+    rows.push(salomon_best_row(c));
+    rows.extend(salomon_worst_rows(c, quick));
+    rows.push(random_order_row());
+    section(
+        c,
+        "Uniform synthetic trees (every node has b children; values assigned top down so that the best move stands first, last or at a seeded random place); alpha-beta (negamax, fail-soft) and minimax count the leaves they evaluate.",
+        "kempelen claims --only minimal-tree",
+        rows,
+    )
+}
+
+/// The Tartan figures: leaves of alpha-beta with the best move first and of minimax, 2 and
+/// 40 moves per node at depth 4.
+fn tartan_rows(c: &Claim) -> Vec<Row> {
     let mut rows = Vec::new();
     for (b, key) in [(2u32, "tartan_two_moves"), (40, "tartan_forty_moves")] {
         let doc = c.numbers(key);
-        let ab = alpha_beta_leaves(&tree(b, 4, Ordering::Best, 1));
-        let mm = minimax_leaves(&tree(b, 4, Ordering::Best, 1));
+        let ab = alpha_beta_leaves(&uniform(b, 4, Ordering::Best, 1));
+        let mm = minimax_leaves(&uniform(b, 4, Ordering::Best, 1));
         let ok = ab as f64 == doc[0] && mm as f64 == doc[1];
         rows.push(row(
             &format!("{b} moves per node, depth 4: leaves of alpha-beta with the best move first / of minimax"),
@@ -210,9 +229,14 @@ fn minimal_tree(quick: bool) -> Section {
             true,
         ));
     }
+    rows
+}
+
+/// Salomon's best case, 40 moves, depth 1-5: the search against the thesis and the formula.
+fn salomon_best_row(c: &Claim) -> Row {
     let doc = c.counts("salomon_best");
     let ours: Vec<u64> = (1..=5)
-        .map(|d| alpha_beta_leaves(&tree(40, d, Ordering::Best, 1)))
+        .map(|d| alpha_beta_leaves(&uniform(40, d, Ordering::Best, 1)))
         .collect();
     let formula: Vec<u64> = (1..=5).map(|d| minimal_leaves(40, d)).collect();
     let off: Vec<usize> = (0..5).filter(|&i| doc[i] != ours[i]).collect();
@@ -222,22 +246,15 @@ fn minimal_tree(quick: bool) -> Section {
             "every depth equals the formula".to_string(),
         )
     } else if off.iter().all(|&i| ours[i] == formula[i]) {
+        let at =
+            |v: &dyn Fn(usize) -> String| off.iter().map(|&i| v(i)).collect::<Vec<_>>().join(", ");
         (
             Verdict::Differs,
             format!(
                 "depth {}: the thesis prints {}, the formula and the search give {}: a misprint in the thesis (the other depths agree)",
-                off.iter()
-                    .map(|i| (i + 1).to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                off.iter()
-                    .map(|&i| grouped(doc[i]))
-                    .collect::<Vec<_>>()
-                    .join(", "),
-                off.iter()
-                    .map(|&i| grouped(ours[i]))
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                at(&|i| (i + 1).to_string()),
+                at(&|i| grouped(doc[i])),
+                at(&|i| grouped(ours[i]))
             ),
         )
     } else {
@@ -246,28 +263,32 @@ fn minimal_tree(quick: bool) -> Section {
             "the search disagrees with the formula".to_string(),
         )
     };
-    rows.push(row(
+    row(
         "best case, 40 moves, depth 1-5 (leaves)",
         &list(&doc),
         &list(&ours),
         verdict,
         &why,
         true,
-    ));
+    )
+}
+
+/// Salomon's worst case (best move last), 40 moves: depth 1-4, and depth 5 unless `quick`.
+fn salomon_worst_rows(c: &Claim, quick: bool) -> Vec<Row> {
     let worst_doc = c.counts("salomon_worst");
     let worst: Vec<u64> = (1..=4)
-        .map(|d| alpha_beta_leaves(&tree(40, d, Ordering::Worst, 1)))
+        .map(|d| alpha_beta_leaves(&uniform(40, d, Ordering::Worst, 1)))
         .collect();
-    rows.push(row(
+    let mut rows = vec![row(
         "worst case (best move last), 40 moves, depth 1-4 (leaves)",
         &list(&worst_doc[..4]),
         &list(&worst),
         Verdict::confirmed_if(worst == worst_doc[..4], Verdict::Refuted),
         "alpha-beta with the moves in increasing order of value prunes nothing: b^d",
         true,
-    ));
+    )];
     if !quick {
-        let w5 = alpha_beta_leaves(&tree(40, 5, Ordering::Worst, 1));
+        let w5 = alpha_beta_leaves(&uniform(40, 5, Ordering::Worst, 1));
         rows.push(row(
             "worst case, 40 moves, depth 5 (leaves)",
             &grouped(worst_doc[4]),
@@ -277,16 +298,20 @@ fn minimal_tree(quick: bool) -> Section {
             false,
         ));
     }
-    // "der Gewinn liegt wohl meist irgendwo in der Mitte": random ordering.
+    rows
+}
+
+/// "der Gewinn liegt wohl meist irgendwo in der Mitte": the best move at a random place.
+fn random_order_row() -> Row {
     let seeds = 1..=10u64;
     let n = seeds.clone().count() as u64;
     let random: u64 = seeds
-        .map(|s| alpha_beta_leaves(&tree(40, 4, Ordering::Random, s)))
+        .map(|s| alpha_beta_leaves(&uniform(40, 4, Ordering::Random, s)))
         .sum::<u64>()
         / n;
     let (best, worst4) = (minimal_leaves(40, 4), 40u64.pow(4));
     let between = random > best && random < worst4;
-    rows.push(row(
+    row(
         "best move at a random place, 40 moves, depth 4 (leaves, mean of 10 seeded trees)",
         "in practice the gain lies somewhere between best and worst case",
         &format!(
@@ -298,12 +323,6 @@ fn minimal_tree(quick: bool) -> Section {
         Verdict::confirmed_if(between, Verdict::Refuted),
         "random ordering keeps most of the saving: the count grows like b^(3d/4) (Knuth and Moore), far below b^d",
         true,
-    ));
-    section(
-        c,
-        "Uniform synthetic trees (every node has b children; values assigned top down so that the best move stands first, last or at a seeded random place); alpha-beta (negamax, fail-soft) and minimax count the leaves they evaluate.",
-        "kempelen claims --only minimal-tree",
-        rows,
     )
 }
 
@@ -336,157 +355,64 @@ fn against_negamax(leaves: &[u64], ratios: &[f64]) -> String {
     format!("{} (x NegaMax: {})", list(leaves), ratios.join(" / "))
 }
 
+/// A search of the claim: its name, the document's key for its figures (none: Adrian
+/// measured it without a table only), and the leaves it visits on a tree.
+type Algo = (&'static str, Option<&'static str>, fn(&RandomTree) -> u64);
+
+/// The searches Adrian compared, each with and without a transposition table.
+const WINDOW_ALGORITHMS: [Algo; 7] = [
+    ("NegaMax (alpha-beta)", Some("negamax"), |t| {
+        full_window_leaves(t, synthetic::alpha_beta, false)
+    }),
+    ("NegaMax with table", None, |t| {
+        full_window_leaves(t, synthetic::alpha_beta, true)
+    }),
+    ("NegaScout (Reinefeld)", Some("negascout_reinefeld"), |t| {
+        full_window_leaves(t, synthetic::negascout, false)
+    }),
+    ("NegaScout (Reinefeld) with table", None, |t| {
+        full_window_leaves(t, synthetic::negascout, true)
+    }),
+    (
+        "NegaScout (Wikipedia's PVS)",
+        Some("negascout_wikipedia"),
+        |t| {
+            let mut c = Count::default();
+            let (lo, hi) = t.range();
+            synthetic::pvs(t, t.root(), lo, hi, &mut c);
+            c.leaves
+        },
+    ),
+    ("MTD(f) without table", Some("mtdf_without_hash"), |t| {
+        synthetic::mtdf_within(t, 0, t.range(), None).1.leaves
+    }),
+    ("MTD(f) with table", None, |t| {
+        let mut tb = Table::default();
+        synthetic::mtdf_within(t, 0, t.range(), Some(&mut tb))
+            .1
+            .leaves
+    }),
+];
+
 fn negascout_mtdf() -> Section {
     let c = figures::claim("negascout-mtdf");
     let distinct: Vec<u32> = c.numbers("distinct").iter().map(|&x| x as u32).collect();
-    let seeds: Vec<u64> = (1..=5).collect();
-    type Algo = (&'static str, Option<&'static str>, fn(&RandomTree) -> u64);
-    let algos: [Algo; 7] = [
-        ("NegaMax (alpha-beta)", Some("negamax"), |t| {
-            full_window_leaves(t, synthetic::alpha_beta, false)
-        }),
-        ("NegaMax with table", None, |t| {
-            full_window_leaves(t, synthetic::alpha_beta, true)
-        }),
-        ("NegaScout (Reinefeld)", Some("negascout_reinefeld"), |t| {
-            full_window_leaves(t, synthetic::negascout, false)
-        }),
-        ("NegaScout (Reinefeld) with table", None, |t| {
-            full_window_leaves(t, synthetic::negascout, true)
-        }),
-        (
-            "NegaScout (Wikipedia's PVS)",
-            Some("negascout_wikipedia"),
-            |t| {
-                let mut c = Count::default();
-                let (lo, hi) = t.range();
-                synthetic::pvs(t, t.root(), lo, hi, &mut c);
-                c.leaves
-            },
-        ),
-        ("MTD(f) without table", Some("mtdf_without_hash"), |t| {
-            synthetic::mtdf_within(t, 0, t.range(), None).1.leaves
-        }),
-        ("MTD(f) with table", None, |t| {
-            let mut tb = Table::default();
-            synthetic::mtdf_within(t, 0, t.range(), Some(&mut tb))
-                .1
-                .leaves
-        }),
-    ];
-    let mut counts: Vec<Vec<u64>> = Vec::new();
-    for (_, _, f) in &algos {
-        let mut per = Vec::new();
-        for &k in &distinct {
-            let total: u64 = seeds
-                .iter()
-                .map(|&seed| {
-                    f(&RandomTree {
-                        branching: 20,
-                        depth: 6,
-                        distinct: k,
-                        seed,
-                    })
-                })
-                .sum();
-            per.push((total as f64 / seeds.len() as f64).round() as u64);
-        }
-        counts.push(per);
-    }
+    let counts: Vec<Vec<u64>> = WINDOW_ALGORITHMS
+        .iter()
+        .map(|(_, _, f)| mean_leaves(*f, &distinct))
+        .collect();
     let negamax = counts[0].clone();
     let mut rows = Vec::new();
-    for ((name, key, _), ours) in algos.iter().zip(&counts) {
-        let doc = key.map(|k| c.counts(k));
+    for ((name, key, _), ours) in WINDOW_ALGORITHMS.iter().zip(&counts) {
         let ours_ratio: Vec<f64> = ours
             .iter()
             .zip(&negamax)
             .map(|(&a, &b)| a as f64 / b as f64)
             .collect();
-        let (document, verdict, why) = match (&doc, *key) {
-            (Some(d), Some("negamax")) => {
-                let grows = ours.windows(2).all(|w| w[0] < w[1]);
-                let factors: Vec<String> = ours
-                    .iter()
-                    .zip(d)
-                    .map(|(&a, &b)| format!("{:.1}", a as f64 / b as f64))
-                    .collect();
-                (
-                    list(d),
-                    if grows { Verdict::Differs } else { Verdict::Refuted },
-                    if grows {
-                        format!(
-                            "the counts are {} times Adrian's: his baumsuche.c and its random array are not published, and on independent random leaves alpha-beta visits more; his point holds: the coarser the evaluation, the fewer leaves",
-                            factors.join(" / ")
-                        )
-                    } else {
-                        "coarser evaluations do not prune more here".to_string()
-                    },
-                )
-            }
-            (Some(d), Some(_)) => {
-                let doc_ratio: Vec<f64> = d
-                    .iter()
-                    .zip(c.numbers("negamax"))
-                    .map(|(&a, b)| a as f64 / b)
-                    .collect();
-                // Same direction against NegaMax at every value count (within 3 %)?
-                let same: Vec<bool> = doc_ratio
-                    .iter()
-                    .zip(&ours_ratio)
-                    .map(|(&dr, &or)| {
-                        let side = |r: f64| {
-                            if r < 0.97 {
-                                -1
-                            } else if r > 1.03 {
-                                1
-                            } else {
-                                0
-                            }
-                        };
-                        side(dr) == side(or)
-                    })
-                    .collect();
-                let all = same.iter().all(|&b| b);
-                (
-                    against_negamax(d, &doc_ratio),
-                    Verdict::confirmed_if(all, Verdict::Differs),
-                    if all {
-                        "same direction against NegaMax at 3, 30 and 300 values (ratios within 3 % count as equal)".to_string()
-                    } else {
-                        format!(
-                            "direction against NegaMax differs at {} distinct values",
-                            distinct
-                                .iter()
-                                .zip(&same)
-                                .filter(|(_, s)| !**s)
-                                .map(|(k, _)| k.to_string())
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        )
-                    },
-                )
-            }
-            _ => (
-                "- (Adrian measured no table; a table is \"recommended for NegaScout, required for MTD(f)\")".to_string(),
-                if name.starts_with("MTD") {
-                    let helps = ours.iter().zip(&counts[5]).all(|(a, b)| a <= b)
-                        && ours.iter().zip(&counts[5]).any(|(a, b)| a < b);
-                    Verdict::confirmed_if(helps, Verdict::Refuted)
-                } else if name.starts_with("NegaScout") {
-                    let helps = ours.iter().zip(&counts[2]).all(|(a, b)| a <= b);
-                    Verdict::confirmed_if(helps, Verdict::Refuted)
-                } else {
-                    let same = ours == &negamax;
-                    Verdict::confirmed_if(same, Verdict::Differs)
-                },
-                if name.starts_with("MTD") {
-                    "the table saves MTD(f) the leaves of every earlier pass".to_string()
-                } else if name.starts_with("NegaScout") {
-                    "the table saves part of the re-searches".to_string()
-                } else {
-                    "one pass over a tree without transpositions never meets a node twice, so a table cannot help NegaMax".to_string()
-                },
-            ),
+        let (document, verdict, why) = match key.map(|k| (k, c.counts(k))) {
+            Some(("negamax", d)) => negamax_verdict(&d, ours),
+            Some((_, d)) => direction_verdict(c, &d, &ours_ratio, &distinct),
+            None => table_verdict(name, ours, &counts),
         };
         rows.push(row(
             &format!("{name}: leaves at 3 / 30 / 300 distinct values"),
@@ -502,6 +428,133 @@ fn negascout_mtdf() -> Section {
         "Random trees as in Adrian's baumsuche.c: depth 6, 20 moves per node, every leaf a seeded random value out of 3, 30 or 300 distinct values (centred on 0); leaves evaluated by each search, mean of 5 seeded trees. The root window is the range of the values (lowest, highest), so a move that reaches the highest value cuts off at once: with an infinite window no search could visit fewer leaves than the minimal tree (15,999 here), and Adrian's 9,222 is fewer. MTD(f) starts from the guess 0; the table keeps lower and upper bounds per inner node without limit (Plaat's AlphaBetaWithMemory).",
         "kempelen claims --only negascout-mtdf",
         rows,
+    )
+}
+
+/// The leaves `search` visits at each count of distinct values: the mean over 5 seeded
+/// random trees of depth 6 and 20 moves per node.
+fn mean_leaves(search: fn(&RandomTree) -> u64, distinct: &[u32]) -> Vec<u64> {
+    let seeds: Vec<u64> = (1..=5).collect();
+    distinct
+        .iter()
+        .map(|&k| {
+            let total: u64 = seeds
+                .iter()
+                .map(|&seed| {
+                    search(&RandomTree {
+                        branching: 20,
+                        depth: 6,
+                        distinct: k,
+                        seed,
+                    })
+                })
+                .sum();
+            (total as f64 / seeds.len() as f64).round() as u64
+        })
+        .collect()
+}
+
+/// NegaMax against Adrian's counts: the point is that the counts grow with the number of
+/// distinct values. The document's figures, the verdict and why.
+fn negamax_verdict(d: &[u64], ours: &[u64]) -> (String, Verdict, String) {
+    let grows = ours.windows(2).all(|w| w[0] < w[1]);
+    let factors: Vec<String> = ours
+        .iter()
+        .zip(d)
+        .map(|(&a, &b)| format!("{:.1}", a as f64 / b as f64))
+        .collect();
+    (
+        list(d),
+        if grows {
+            Verdict::Differs
+        } else {
+            Verdict::Refuted
+        },
+        if grows {
+            format!(
+                "the counts are {} times Adrian's: his baumsuche.c and its random array are not published, and on independent random leaves alpha-beta visits more; his point holds: the coarser the evaluation, the fewer leaves",
+                factors.join(" / ")
+            )
+        } else {
+            "coarser evaluations do not prune more here".to_string()
+        },
+    )
+}
+
+/// A search Adrian measured against NegaMax: confirmed when it lies on the same side of
+/// NegaMax as his at every count of distinct values (ratios within 3 % count as equal).
+fn direction_verdict(
+    c: &Claim,
+    d: &[u64],
+    ours_ratio: &[f64],
+    distinct: &[u32],
+) -> (String, Verdict, String) {
+    let doc_ratio: Vec<f64> = d
+        .iter()
+        .zip(c.numbers("negamax"))
+        .map(|(&a, b)| a as f64 / b)
+        .collect();
+    let side = |r: f64| {
+        if r < 0.97 {
+            -1
+        } else if r > 1.03 {
+            1
+        } else {
+            0
+        }
+    };
+    let same: Vec<bool> = doc_ratio
+        .iter()
+        .zip(ours_ratio)
+        .map(|(&dr, &or)| side(dr) == side(or))
+        .collect();
+    let all = same.iter().all(|&b| b);
+    (
+        against_negamax(d, &doc_ratio),
+        Verdict::confirmed_if(all, Verdict::Differs),
+        if all {
+            "same direction against NegaMax at 3, 30 and 300 values (ratios within 3 % count as equal)".to_string()
+        } else {
+            format!(
+                "direction against NegaMax differs at {} distinct values",
+                distinct
+                    .iter()
+                    .zip(&same)
+                    .filter(|(_, s)| !**s)
+                    .map(|(k, _)| k.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        },
+    )
+}
+
+/// A search with a table, which Adrian did not measure: what the table should save (MTD(f)
+/// every earlier pass, NegaScout part of its re-searches, NegaMax nothing) against the same
+/// search without it.
+fn table_verdict(name: &str, ours: &[u64], counts: &[Vec<u64>]) -> (String, Verdict, String) {
+    let verdict = if name.starts_with("MTD") {
+        let helps = ours.iter().zip(&counts[5]).all(|(a, b)| a <= b)
+            && ours.iter().zip(&counts[5]).any(|(a, b)| a < b);
+        Verdict::confirmed_if(helps, Verdict::Refuted)
+    } else if name.starts_with("NegaScout") {
+        let helps = ours.iter().zip(&counts[2]).all(|(a, b)| a <= b);
+        Verdict::confirmed_if(helps, Verdict::Refuted)
+    } else {
+        let same = ours == counts[0].as_slice();
+        Verdict::confirmed_if(same, Verdict::Differs)
+    };
+    let why = if name.starts_with("MTD") {
+        "the table saves MTD(f) the leaves of every earlier pass"
+    } else if name.starts_with("NegaScout") {
+        "the table saves part of the re-searches"
+    } else {
+        "one pass over a tree without transpositions never meets a node twice, so a table cannot help NegaMax"
+    };
+    (
+        "- (Adrian measured no table; a table is \"recommended for NegaScout, required for MTD(f)\")".to_string(),
+        verdict,
+        why.to_string(),
     )
 }
 
@@ -626,14 +679,12 @@ const DEPTHS: Depths = Depths {
 };
 
 /// Measures the branching-factor and null-move claims (as `which` selects); returns the
-/// reference's nodes by depth for the elo-per-ply claim.
+/// reference's nodes by depth with and without its null move, for the elo-per-ply claim.
 fn branching_and_null(
     bar: &ProgressBar,
     sections: &mut Vec<Section>,
     which: &dyn Fn(&str) -> bool,
 ) -> (Vec<u64>, Vec<u64>) {
-    let n = POSITION_COUNT as u64;
-    let c = figures::claim("branching-factor");
     let mut no_null = LessonConfig::of(Algorithm::Reference);
     no_null.null_move = false;
     let mut with_null = LessonConfig::of(Algorithm::Reference);
@@ -643,229 +694,279 @@ fn branching_and_null(
     bar.set_message("reference (null move measured)");
     let on = lesson_growth(&with_null, DEPTHS.reference, bar);
     if which("branching-factor") {
-        bar.set_message("minimax");
-        let mm = lesson_growth(&LessonConfig::of(Algorithm::Minimax), DEPTHS.minimax, bar);
-        bar.set_message("alpha-beta");
-        let ab = lesson_growth(
-            &LessonConfig::of(Algorithm::AlphaBeta),
-            DEPTHS.alphabeta,
-            bar,
-        );
-        bar.set_message("full profile");
-        let full = full_growth(DEPTHS.full, bar);
-        let brute = c.number("brute_force");
-        let optimal = c.number("optimal");
-        let practice = c.number("practice");
-        let (sel_lo, sel_hi) = (c.number("selective_low"), c.number("selective_high"));
-        let mm_ebf = ebf(&mm.nodes);
-        let mut rows = vec![row(
-            "brute force (minimax): growth per ply",
-            &format!("{brute:.0}"),
-            &ebf_text("minimax", &mm.nodes),
-            Verdict::confirmed_if(within(mm_ebf, brute, brute, 0.15), Verdict::Differs),
-            "minimax grows by the number of legal moves; these positions have about that many",
-            false,
-        )];
-        let ab_ebf = ebf(&ab.nodes);
-        rows.push(row(
-            "optimal alpha-beta: sqrt(b) per ply; plain alpha-beta (generation order) cannot do better",
-            &format!("sqrt(40) = {optimal:.1}"),
-            &format!(
-                "{} against sqrt(minimax growth) = {:.1}",
-                ebf_text("alpha-beta in generation order", &ab.nodes),
-                mm_ebf.sqrt()
-            ),
-            Verdict::confirmed_if(ab_ebf >= mm_ebf.sqrt() * 0.97, Verdict::Refuted),
-            "without ordering the refutation often comes late, so alpha-beta stays well above the optimum",
-            false,
-        ));
-        let ord = ebf(&off.nodes);
-        rows.push(row(
-            "about 7 in practice (good ordering, no selectivity)",
-            &format!("{practice:.0}"),
-            &ebf_text(
-                "reference without null move: ID, PV move, MVV-LVA, killers, quiescence",
-                &off.nodes,
-            ),
-            Verdict::confirmed_if(within(ord, practice, practice, 0.2), Verdict::Differs),
-            &if within(ord, practice, practice, 0.2) {
-                "within 20 % of Donninger's figure".to_string()
-            } else {
-                format!(
-                    "{} than Donninger's 7: counted are all nodes (quiescence included) of an iterative-deepening search, on these {n} positions",
-                    if ord < practice { "lower" } else { "higher" }
-                )
-            },
-            false,
-        ));
-        for (name, nodes) in [
-            ("reference (null move R = 2)", &on.nodes),
-            (
-                "full profile (null move, late-move reductions, table)",
-                &full,
-            ),
-        ] {
-            let (verdict, why) = against_range(
-                ebf(nodes),
-                (sel_lo, sel_hi, 0.1),
-                [
-                    "within the range (10 % margin)",
-                    "more selective than the programs of 1993",
-                    "less selective than the programs of 1993 at this depth",
-                ],
-            );
-            rows.push(row(
-                &format!("4-5 for selective programs: {name}"),
-                &format!("{sel_lo:.0}-{sel_hi:.0}"),
-                &ebf_text(name, nodes),
-                verdict,
-                why,
-                false,
-            ));
-        }
-        sections.push(section(
-            c,
-            &format!(
-                "Nodes (every node entered, quiescence included) summed over the first {n} positions of engine/data/bench.epd; growth per ply = sqrt(N(D) / N(D-2)) at the deepest depth D (averaging an odd and an even ply). Minimax and plain alpha-beta search each depth from scratch with the static evaluation at the leaves; the reference searches count every iteration. Depths: minimax {}, alpha-beta {}, reference {}, full profile {}.",
-                DEPTHS.minimax, DEPTHS.alphabeta, DEPTHS.reference, DEPTHS.full
-            ),
-            "kempelen claims --only branching-factor",
-            rows,
-        ));
+        sections.push(branching_factor(bar, &on, &off));
     }
     if which("null-move") {
-        let c = figures::claim("null-move");
-        let d = DEPTHS.reference as usize;
-        // Depth the search without null move reaches with the nodes the null-move search
-        // needs for depth `k` (log-interpolated between whole depths).
-        let reach = |k: usize| -> f64 {
-            let budget = on.nodes[k - 1] as f64;
-            let mut r = 1.0;
-            for j in 1..off.nodes.len() {
-                let (a, b) = (off.nodes[j - 1] as f64, off.nodes[j] as f64);
-                if budget >= a {
-                    r = if budget >= b {
-                        (j + 1) as f64
-                    } else {
-                        j as f64 + (budget.ln() - a.ln()) / (b.ln() - a.ln())
-                    };
-                }
-            }
-            r
-        };
-        let reach_d = reach(d);
-        let gain = d as f64 - reach_d;
-        let trend: Vec<String> = (3..=d)
-            .map(|k| format!("{k}: {:.2}", k as f64 - reach(k)))
-            .collect();
-        let (lo, hi) = (c.number("plies_low"), c.number("plies_high"));
+        sections.push(null_move(bar, &on, &off));
+    }
+    (on.nodes, off.nodes)
+}
+
+/// The branching factor of brute force, of plain and of ordered alpha-beta, and of the
+/// selective searches (`on`, `off`: the reference with and without its null move).
+fn branching_factor(bar: &ProgressBar, on: &Growth, off: &Growth) -> Section {
+    let n = POSITION_COUNT as u64;
+    let c = figures::claim("branching-factor");
+    bar.set_message("minimax");
+    let mm = lesson_growth(&LessonConfig::of(Algorithm::Minimax), DEPTHS.minimax, bar);
+    bar.set_message("alpha-beta");
+    let ab = lesson_growth(
+        &LessonConfig::of(Algorithm::AlphaBeta),
+        DEPTHS.alphabeta,
+        bar,
+    );
+    bar.set_message("full profile");
+    let full = full_growth(DEPTHS.full, bar);
+    let brute = c.number("brute_force");
+    let optimal = c.number("optimal");
+    let mm_ebf = ebf(&mm.nodes);
+    let mut rows = vec![row(
+        "brute force (minimax): growth per ply",
+        &format!("{brute:.0}"),
+        &ebf_text("minimax", &mm.nodes),
+        Verdict::confirmed_if(within(mm_ebf, brute, brute, 0.15), Verdict::Differs),
+        "minimax grows by the number of legal moves; these positions have about that many",
+        false,
+    )];
+    let ab_ebf = ebf(&ab.nodes);
+    rows.push(row(
+        "optimal alpha-beta: sqrt(b) per ply; plain alpha-beta (generation order) cannot do better",
+        &format!("sqrt(40) = {optimal:.1}"),
+        &format!(
+            "{} against sqrt(minimax growth) = {:.1}",
+            ebf_text("alpha-beta in generation order", &ab.nodes),
+            mm_ebf.sqrt()
+        ),
+        Verdict::confirmed_if(ab_ebf >= mm_ebf.sqrt() * 0.97, Verdict::Refuted),
+        "without ordering the refutation often comes late, so alpha-beta stays well above the optimum",
+        false,
+    ));
+    rows.push(practice_row(c, &off.nodes));
+    let (sel_lo, sel_hi) = (c.number("selective_low"), c.number("selective_high"));
+    for (name, nodes) in [
+        ("reference (null move R = 2)", &on.nodes),
+        (
+            "full profile (null move, late-move reductions, table)",
+            &full,
+        ),
+    ] {
         let (verdict, why) = against_range(
-            gain,
-            (lo, hi, 0.0),
+            ebf(nodes),
+            (sel_lo, sel_hi, 0.1),
             [
-                "within the range",
-                "less than a ply at this depth: the gain grows with depth (Donninger: the null move pays more the deeper the search)",
-                "more than two plies",
+                "within the range (10 % margin)",
+                "more selective than the programs of 1993",
+                "less selective than the programs of 1993 at this depth",
             ],
         );
-        let mut rows = vec![row(
-            "plies gained at equal nodes",
-            &format!("{lo:.0}-{hi:.0}"),
-            &format!(
-                "{gain:.2} (depth {d} with null move: {} nodes; without it those nodes reach depth {reach_d:.2}; gain by depth {})",
-                grouped(on.nodes[d - 1]),
-                trend.join(", ")
-            ),
+        rows.push(row(
+            &format!("4-5 for selective programs: {name}"),
+            &format!("{sel_lo:.0}-{sel_hi:.0}"),
+            &ebf_text(name, nodes),
             verdict,
             why,
             false,
-        )];
-        let s = on.null;
-        let speedup = s.speedup();
-        rows.push(row(
-            "speed-up where the null move refutes",
-            &format!("{:.0}x", c.number("speedup")),
-            &format!(
-                "{speedup:.1}x ({} nodes: {} in the normal searches the null move saved, {} in the null-move searches)",
-                grouped(s.refuted),
-                grouped(s.refuted_full_nodes),
-                grouped(s.refuted_null_nodes)
-            ),
-            Verdict::confirmed_if(within(speedup, 20.0, 20.0, 0.5), Verdict::Differs),
-            "Donninger's 20x is one estimate (about 1000 positions against 50); counted over every node where the null move refutes, Kempelen's normal search would mostly have cut off with its first, well-ordered move almost as cheaply",
-            false,
-        ));
-        let donninger_depth = 4;
-        if let Some(sp) = s.speedup_at(donninger_depth) {
-            rows.push(row(
-                "speed-up where the null move refutes, at nodes 4 plies from the horizon (Donninger's example: after 1.h4 in a 5-ply search)",
-                &format!("{:.0}x", c.number("speedup")),
-                &format!(
-                    "{sp:.1}x (by remaining depth 1-{}: {})",
-                    d - 1,
-                    (1..d)
-                        .filter_map(|k| s.speedup_at(k).map(|x| format!("{x:.1}")))
-                        .collect::<Vec<_>>()
-                        .join(" / ")
-                ),
-                Verdict::confirmed_if(within(sp, 20.0, 20.0, 0.5), Verdict::Differs),
-                "the saving varies with the remaining depth (listed); where the normal search's first move already refutes, it costs little more than the null-move search, so Kempelen saves less than Donninger's estimate of about 1000 positions against 50",
-                false,
-            ));
-        }
-        let overhead = s.overhead();
-        rows.push(row(
-            "extra cost where the null move fails",
-            &format!("{:.0} %", c.number("overhead") * 100.0),
-            &format!(
-                "{:.1} % ({} nodes: {} in failed null-move searches, {} in the searches that followed)",
-                overhead * 100.0,
-                grouped(s.failed),
-                grouped(s.failed_null_nodes),
-                grouped(s.failed_search_nodes)
-            ),
-            Verdict::confirmed_if(within(overhead, 0.05, 0.05, 0.5), Verdict::Differs),
-            &if within(overhead, 0.05, 0.05, 0.5) {
-                "within half of Donninger's figure either way".to_string()
-            } else {
-                "the null-move search runs 2 plies shallower than the normal one; its share depends on how much of the tree lies near the horizon".to_string()
-            },
-            false,
-        ));
-        bar.set_message("null move: self-play at equal nodes");
-        let (wdl, games) = null_move_games(bar);
-        if let Some(e) = elo_difference(wdl) {
-            let (lo, hi) = (c.number("elo_low"), c.number("elo_high"));
-            let overlap = e.high >= lo && e.low <= hi;
-            rows.push(row(
-                "Elo of the null move (reference against reference without null move, equal nodes)",
-                &format!("{lo:.0}-{hi:.0}"),
-                &format!(
-                    "{:+.0} (95 %: {:+.0} to {:+.0}; {games} games, +{} ={} -{}, {} nodes a move)",
-                    e.elo, e.low, e.high, wdl.wins, wdl.draws, wdl.losses, grouped(NULL_GAME_NODES)
-                ),
-                Verdict::confirmed_if(overlap, Verdict::Differs),
-                &if overlap {
-                    "the 95 % interval overlaps Donninger's range".to_string()
-                } else if e.high < lo {
-                    "below Donninger's range at this small node budget (his figure is for 1993 tournament time controls)".to_string()
-                } else {
-                    "above Donninger's range".to_string()
-                },
-                false,
-            ));
-        }
-        sections.push(section(
-            c,
-            &format!(
-                "The reference search with its null move switched on and off (every other rule unchanged), to depth {d} on the first {n} positions of engine/data/bench.epd. Plies gained: the depth the search without null move reaches with the nodes the null-move search needs for depth {d}, interpolated on a log scale. Speed-up and overhead: at every node where the null move is tried, its own nodes against those of the normal search of the node (where it refutes, that search is run as well, off the record, to count what was saved). Elo: self-play from {} two-move openings, each with both colours.",
-                OPENINGS
-            ),
-            "kempelen claims --only null-move",
-            rows,
         ));
     }
-    (on.nodes, off.nodes)
+    section(
+        c,
+        &format!(
+            "Nodes (every node entered, quiescence included) summed over the first {n} positions of engine/data/bench.epd; growth per ply = sqrt(N(D) / N(D-2)) at the deepest depth D (averaging an odd and an even ply). Minimax and plain alpha-beta search each depth from scratch with the static evaluation at the leaves; the reference searches count every iteration. Depths: minimax {}, alpha-beta {}, reference {}, full profile {}.",
+            DEPTHS.minimax, DEPTHS.alphabeta, DEPTHS.reference, DEPTHS.full
+        ),
+        "kempelen claims --only branching-factor",
+        rows,
+    )
+}
+
+/// Donninger's "about 7 in practice" against the reference without its null move.
+fn practice_row(c: &Claim, off: &[u64]) -> Row {
+    let n = POSITION_COUNT as u64;
+    let practice = c.number("practice");
+    let ord = ebf(off);
+    row(
+        "about 7 in practice (good ordering, no selectivity)",
+        &format!("{practice:.0}"),
+        &ebf_text(
+            "reference without null move: ID, PV move, MVV-LVA, killers, quiescence",
+            off,
+        ),
+        Verdict::confirmed_if(within(ord, practice, practice, 0.2), Verdict::Differs),
+        &if within(ord, practice, practice, 0.2) {
+            "within 20 % of Donninger's figure".to_string()
+        } else {
+            format!(
+                "{} than Donninger's 7: counted are all nodes (quiescence included) of an iterative-deepening search, on these {n} positions",
+                if ord < practice { "lower" } else { "higher" }
+            )
+        },
+        false,
+    )
+}
+
+/// The null move's claims: plies gained at equal nodes, its speed-up where it refutes, its
+/// cost where it fails, and its Elo in self-play.
+fn null_move(bar: &ProgressBar, on: &Growth, off: &Growth) -> Section {
+    let n = POSITION_COUNT as u64;
+    let c = figures::claim("null-move");
+    let d = DEPTHS.reference as usize;
+    let mut rows = vec![plies_gained_row(c, &on.nodes, &off.nodes)];
+    rows.extend(null_speedup_rows(c, &on.null));
+    rows.push(null_overhead_row(c, &on.null));
+    bar.set_message("null move: self-play at equal nodes");
+    let (wdl, games) = null_move_games(bar);
+    rows.extend(null_elo_row(c, wdl, games));
+    section(
+        c,
+        &format!(
+            "The reference search with its null move switched on and off (every other rule unchanged), to depth {d} on the first {n} positions of engine/data/bench.epd. Plies gained: the depth the search without null move reaches with the nodes the null-move search needs for depth {d}, interpolated on a log scale. Speed-up and overhead: at every node where the null move is tried, its own nodes against those of the normal search of the node (where it refutes, that search is run as well, off the record, to count what was saved). Elo: self-play from {} two-move openings, each with both colours.",
+            OPENINGS
+        ),
+        "kempelen claims --only null-move",
+        rows,
+    )
+}
+
+/// The depth the search without null move (`off`: its nodes by depth) reaches with the nodes
+/// the null-move search (`on`) needs for depth `k`, log-interpolated between whole depths.
+fn depth_reached(on: &[u64], off: &[u64], k: usize) -> f64 {
+    let budget = on[k - 1] as f64;
+    let mut r = 1.0;
+    for j in 1..off.len() {
+        let (a, b) = (off[j - 1] as f64, off[j] as f64);
+        if budget >= a {
+            r = if budget >= b {
+                (j + 1) as f64
+            } else {
+                j as f64 + (budget.ln() - a.ln()) / (b.ln() - a.ln())
+            };
+        }
+    }
+    r
+}
+
+/// Plies the null move gains at equal nodes, at the reference's depth (and by depth).
+fn plies_gained_row(c: &Claim, on: &[u64], off: &[u64]) -> Row {
+    let d = DEPTHS.reference as usize;
+    let reach_d = depth_reached(on, off, d);
+    let gain = d as f64 - reach_d;
+    let trend: Vec<String> = (3..=d)
+        .map(|k| format!("{k}: {:.2}", k as f64 - depth_reached(on, off, k)))
+        .collect();
+    let (lo, hi) = (c.number("plies_low"), c.number("plies_high"));
+    let (verdict, why) = against_range(
+        gain,
+        (lo, hi, 0.0),
+        [
+            "within the range",
+            "less than a ply at this depth: the gain grows with depth (Donninger: the null move pays more the deeper the search)",
+            "more than two plies",
+        ],
+    );
+    row(
+        "plies gained at equal nodes",
+        &format!("{lo:.0}-{hi:.0}"),
+        &format!(
+            "{gain:.2} (depth {d} with null move: {} nodes; without it those nodes reach depth {reach_d:.2}; gain by depth {})",
+            grouped(on[d - 1]),
+            trend.join(", ")
+        ),
+        verdict,
+        why,
+        false,
+    )
+}
+
+/// The speed-up where the null move refutes: over all such nodes, and at nodes 4 plies from
+/// the horizon (Donninger's example), when there are any.
+fn null_speedup_rows(c: &Claim, s: &NullStats) -> Vec<Row> {
+    let d = DEPTHS.reference as usize;
+    let speedup = s.speedup();
+    let mut rows = vec![row(
+        "speed-up where the null move refutes",
+        &format!("{:.0}x", c.number("speedup")),
+        &format!(
+            "{speedup:.1}x ({} nodes: {} in the normal searches the null move saved, {} in the null-move searches)",
+            grouped(s.refuted),
+            grouped(s.refuted_full_nodes),
+            grouped(s.refuted_null_nodes)
+        ),
+        Verdict::confirmed_if(within(speedup, 20.0, 20.0, 0.5), Verdict::Differs),
+        "Donninger's 20x is one estimate (about 1000 positions against 50); counted over every node where the null move refutes, Kempelen's normal search would mostly have cut off with its first, well-ordered move almost as cheaply",
+        false,
+    )];
+    let donninger_depth = 4;
+    if let Some(sp) = s.speedup_at(donninger_depth) {
+        rows.push(row(
+            "speed-up where the null move refutes, at nodes 4 plies from the horizon (Donninger's example: after 1.h4 in a 5-ply search)",
+            &format!("{:.0}x", c.number("speedup")),
+            &format!(
+                "{sp:.1}x (by remaining depth 1-{}: {})",
+                d - 1,
+                (1..d)
+                    .filter_map(|k| s.speedup_at(k).map(|x| format!("{x:.1}")))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            ),
+            Verdict::confirmed_if(within(sp, 20.0, 20.0, 0.5), Verdict::Differs),
+            "the saving varies with the remaining depth (listed); where the normal search's first move already refutes, it costs little more than the null-move search, so Kempelen saves less than Donninger's estimate of about 1000 positions against 50",
+            false,
+        ));
+    }
+    rows
+}
+
+/// The extra cost where the null move fails.
+fn null_overhead_row(c: &Claim, s: &NullStats) -> Row {
+    let overhead = s.overhead();
+    row(
+        "extra cost where the null move fails",
+        &format!("{:.0} %", c.number("overhead") * 100.0),
+        &format!(
+            "{:.1} % ({} nodes: {} in failed null-move searches, {} in the searches that followed)",
+            overhead * 100.0,
+            grouped(s.failed),
+            grouped(s.failed_null_nodes),
+            grouped(s.failed_search_nodes)
+        ),
+        Verdict::confirmed_if(within(overhead, 0.05, 0.05, 0.5), Verdict::Differs),
+        &if within(overhead, 0.05, 0.05, 0.5) {
+            "within half of Donninger's figure either way".to_string()
+        } else {
+            "the null-move search runs 2 plies shallower than the normal one; its share depends on how much of the tree lies near the horizon".to_string()
+        },
+        false,
+    )
+}
+
+/// The null move's Elo from self-play at equal nodes, when the games allow an estimate.
+fn null_elo_row(c: &Claim, wdl: Wdl, games: usize) -> Option<Row> {
+    let e = elo_difference(wdl)?;
+    let (lo, hi) = (c.number("elo_low"), c.number("elo_high"));
+    let overlap = e.high >= lo && e.low <= hi;
+    Some(row(
+        "Elo of the null move (reference against reference without null move, equal nodes)",
+        &format!("{lo:.0}-{hi:.0}"),
+        &format!(
+            "{:+.0} (95 %: {:+.0} to {:+.0}; {games} games, +{} ={} -{}, {} nodes a move)",
+            e.elo,
+            e.low,
+            e.high,
+            wdl.wins,
+            wdl.draws,
+            wdl.losses,
+            grouped(NULL_GAME_NODES)
+        ),
+        Verdict::confirmed_if(overlap, Verdict::Differs),
+        &if overlap {
+            "the 95 % interval overlaps Donninger's range".to_string()
+        } else if e.high < lo {
+            "below Donninger's range at this small node budget (his figure is for 1993 tournament time controls)".to_string()
+        } else {
+            "above Donninger's range".to_string()
+        },
+        false,
+    ))
 }
 
 // --- Self-play -------------------------------------------------------------------------------
