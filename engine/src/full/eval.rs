@@ -146,70 +146,14 @@ pub fn evaluate(pos: &Position) -> i32 {
         };
     }
     for ci in 0..2 {
-        let colour = (ci as u8) << 3;
         let them = 1 - ci;
-        let own_all = pos.bb[ci][0];
-        let enemy_pawn_attacks = sides[them].pawn_attacks;
-        let mut s = Score::default();
-        let mut all = own_all;
-        while all != 0 {
-            let i = all.trailing_zeros() as usize;
-            all &= all - 1;
-            let sq = sq88(i);
-            let t = piece::piece_type(pos.board[sq as usize]);
-            let rel = if ci == 0 { i } else { i ^ 56 };
-            phase += PHASE[t as usize];
-            s += MATERIAL[t as usize];
-            match t {
-                PAWN => {
-                    s += Score(PST[1][rel] as i32, (rel as i32 / 8) * 4);
-                }
-                KNIGHT | BISHOP | ROOK | QUEEN => {
-                    let (mg, eg) = match t {
-                        KNIGHT => (PST[2][rel] as i32, CENTER_EG[i]),
-                        BISHOP => (PST[3][rel] as i32, CENTER_EG[i] / 2),
-                        ROOK => (PST[4][rel] as i32, 0),
-                        _ => (PST[5][rel] as i32, CENTER_EG[i] / 2),
-                    };
-                    s += Score(mg, eg);
-                    let attacks = attacks_of(pos, sq, t);
-                    let mob = (attacks & !own_all & !enemy_pawn_attacks).count_ones() as i32;
-                    s += match t {
-                        KNIGHT => Score(4 * (mob - 4), 4 * (mob - 4)),
-                        BISHOP => Score(5 * (mob - 6), 5 * (mob - 6)),
-                        ROOK => Score(2 * (mob - 7), 4 * (mob - 7)),
-                        _ => Score(mob - 13, 2 * (mob - 13)),
-                    };
-                    let zone_hits = (attacks & king_zone[them]).count_ones() as i32;
-                    if zone_hits > 0 {
-                        let w = [0, 0, 2, 2, 3, 5, 0][t as usize];
-                        sides[ci].king_attackers += 1;
-                        sides[ci].king_attack_weight += w * zone_hits;
-                    }
-                    if t == ROOK {
-                        let file = FILE_MASK[i % 8];
-                        if file & pos.bb[ci][PAWN as usize] == 0 {
-                            s += if file & pos.bb[them][PAWN as usize] == 0 {
-                                Score(28, 12)
-                            } else {
-                                Score(12, 8)
-                            };
-                        }
-                        if rel / 8 == 6 {
-                            s += Score(15, 25);
-                        }
-                    }
-                }
-                _ => {
-                    s += Score(PST[6][rel] as i32, PST_KING_END[rel] as i32);
-                }
-            }
-        }
+        let enemy = (sides[them].pawn_attacks, king_zone[them]);
+        let mut s = pieces(pos, ci, enemy, &mut sides[ci], &mut phase);
         if pos.bb[ci][BISHOP as usize].count_ones() >= 2 {
             s += Score(30, 50);
         }
         s += pawn_structure(pos, ci);
-        s += king_shelter(pos, colour);
+        s += king_shelter(pos, (ci as u8) << 3);
         sides[ci].score += s;
     }
     for side in sides.iter_mut() {
@@ -231,6 +175,88 @@ pub fn evaluate(pos: &Position) -> i32 {
     } else {
         score + tempo
     }
+}
+
+/// The pieces of side `ci`: material and placement of each, and the mobility, king-zone
+/// attacks (counted into `side`) and rook files of its pieces; their game phase added to
+/// `phase`. `enemy`: the squares the enemy pawns attack and the enemy king's zone.
+#[inline(always)]
+fn pieces(pos: &Position, ci: usize, enemy: (u64, u64), side: &mut Side, phase: &mut i32) -> Score {
+    let own_all = pos.bb[ci][0];
+    let mut s = Score::default();
+    let mut all = own_all;
+    while all != 0 {
+        let i = all.trailing_zeros() as usize;
+        all &= all - 1;
+        let sq = sq88(i);
+        let t = piece::piece_type(pos.board[sq as usize]);
+        let rel = if ci == 0 { i } else { i ^ 56 };
+        *phase += PHASE[t as usize];
+        s += MATERIAL[t as usize];
+        match t {
+            PAWN => {
+                s += Score(PST[1][rel] as i32, (rel as i32 / 8) * 4);
+            }
+            KNIGHT | BISHOP | ROOK | QUEEN => {
+                s += officer(pos, ci, (t, sq, i, rel), enemy, side);
+            }
+            _ => {
+                s += Score(PST[6][rel] as i32, PST_KING_END[rel] as i32);
+            }
+        }
+    }
+    s
+}
+
+/// A knight, bishop, rook or queen of side `ci` (its type, 0x88 square, index and index from
+/// its side's point of view): placement, mobility (squares neither own nor guarded by enemy
+/// pawns), attacks on the enemy king zone (counted into `side`), and a rook's open or half-open
+/// file and seventh rank.
+#[inline(always)]
+fn officer(
+    pos: &Position,
+    ci: usize,
+    (t, sq, i, rel): (u8, u8, usize, usize),
+    (enemy_pawn_attacks, enemy_king_zone): (u64, u64),
+    side: &mut Side,
+) -> Score {
+    let own_all = pos.bb[ci][0];
+    let (mg, eg) = match t {
+        KNIGHT => (PST[2][rel] as i32, CENTER_EG[i]),
+        BISHOP => (PST[3][rel] as i32, CENTER_EG[i] / 2),
+        ROOK => (PST[4][rel] as i32, 0),
+        _ => (PST[5][rel] as i32, CENTER_EG[i] / 2),
+    };
+    let mut s = Score(mg, eg);
+    let attacks = attacks_of(pos, sq, t);
+    let mob = (attacks & !own_all & !enemy_pawn_attacks).count_ones() as i32;
+    s += match t {
+        KNIGHT => Score(4 * (mob - 4), 4 * (mob - 4)),
+        BISHOP => Score(5 * (mob - 6), 5 * (mob - 6)),
+        ROOK => Score(2 * (mob - 7), 4 * (mob - 7)),
+        _ => Score(mob - 13, 2 * (mob - 13)),
+    };
+    let zone_hits = (attacks & enemy_king_zone).count_ones() as i32;
+    if zone_hits > 0 {
+        let w = [0, 0, 2, 2, 3, 5, 0][t as usize];
+        side.king_attackers += 1;
+        side.king_attack_weight += w * zone_hits;
+    }
+    if t == ROOK {
+        let them = 1 - ci;
+        let file = FILE_MASK[i % 8];
+        if file & pos.bb[ci][PAWN as usize] == 0 {
+            s += if file & pos.bb[them][PAWN as usize] == 0 {
+                Score(28, 12)
+            } else {
+                Score(12, 8)
+            };
+        }
+        if rel / 8 == 6 {
+            s += Score(15, 25);
+        }
+    }
+    s
 }
 
 /// Pulls scores of material-drawn endings towards zero.

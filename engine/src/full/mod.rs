@@ -178,6 +178,32 @@ fn tt_cutoff(h: &tt::Hit, ply: usize, alpha: i32, beta: i32) -> Option<i32> {
     }
 }
 
+/// A node of [`Searcher::negamax`] as its moves are tried: what stays fixed while they are.
+struct Node {
+    /// Its depth (extended in check, reduced without a table move).
+    depth: i32,
+    ply: usize,
+    pv_node: bool,
+    in_check: bool,
+    /// Its static evaluation is above that of two plies before.
+    improving: bool,
+    static_eval: i32,
+    killers: [Move; 2],
+    /// The counter move of the move that led here.
+    counter: Move,
+}
+
+/// A move made at a [`Node`], about to be searched.
+struct Child {
+    m: Move,
+    /// Its ordering score.
+    order: i32,
+    quiet: bool,
+    gives_check: bool,
+    /// Moves searched before it at the node.
+    searched: usize,
+}
+
 const MVV: [i32; 7] = [0, 100, 300, 310, 500, 900, 0];
 
 impl Searcher<'_, '_, '_> {
@@ -308,25 +334,8 @@ impl Searcher<'_, '_, '_> {
         self.seldepth = self.seldepth.max(ply);
         let in_check = self.pos.in_check();
         if ply > 0 {
-            if self.pos.halfmove_clock() >= 100 {
-                return if in_check && self.pos.legal_moves().is_empty() {
-                    -(MATE - ply as i32)
-                } else {
-                    0
-                };
-            }
-            if is_repetition(&self.keys, self.pos.halfmove_clock())
-                || self.pos.insufficient_material()
-            {
-                return 0;
-            }
-            alpha = alpha.max(-(MATE - ply as i32));
-            beta = beta.min(MATE - ply as i32 - 1);
-            if alpha >= beta {
-                return alpha;
-            }
-            if ply >= MAX_PLY - 1 {
-                return eval::evaluate(&self.pos);
+            if let Some(s) = self.drawn_or_bounded(ply, in_check, &mut alpha, &mut beta) {
+                return s;
             }
         }
         if in_check {
@@ -352,70 +361,164 @@ impl Searcher<'_, '_, '_> {
         };
         self.eval_stack[ply] = static_eval;
         let improving = !in_check && ply >= 2 && static_eval > self.eval_stack[ply - 2];
-        let side = self.pos.side();
         if !pv_node && !in_check && ply > 0 {
-            if depth <= 7
-                && beta.abs() < MATE_BOUND
-                && static_eval - (80 - 20 * improving as i32) * depth >= beta
+            if let Some(s) = self.pruned_node(depth, ply, beta, static_eval, improving, null_ok_in)
             {
-                return static_eval;
-            }
-            if null_ok_in && depth >= 2 && static_eval >= beta && self.pos.npm(side) > 0 {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
-                let undo = self.pos.make_null();
-                self.keys.push(self.pos.key64());
-                self.moved[ply + 1] = (0, 0);
-                let score = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false, false);
-                self.keys.pop();
-                self.pos.unmake_null(&undo);
-                if self.stopped {
-                    return 0;
-                }
-                if score >= beta {
-                    return if score >= MATE_BOUND { beta } else { score };
-                }
+                return s;
             }
         }
         if tt_move.is_null() && depth >= 4 && (pv_node || hit.is_none()) {
             depth -= 1;
         }
+        let (prev_piece, prev_to) = self.moved[ply];
+        let node = Node {
+            depth,
+            ply,
+            pv_node,
+            in_check,
+            improving,
+            static_eval,
+            killers: self.killers[ply],
+            counter: if prev_piece != 0 {
+                self.state.counter[prev_piece as usize][prev_to as usize]
+            } else {
+                Move::NULL
+            },
+        };
+        let original_alpha = alpha;
+        let (best_score, best_move) = match self.search_moves(&node, tt_move, alpha, beta) {
+            Ok(best) => best,
+            Err(score) => return score,
+        };
+        let bound = Bound::of(best_score, original_alpha, beta);
+        let eval_store = if in_check { 0 } else { static_eval };
+        self.state.tt.store(
+            key,
+            best_move,
+            to_tt(best_score, ply),
+            eval_store,
+            depth,
+            bound,
+        );
+        best_score
+    }
+
+    /// Below the root: the score of a node drawn by the fifty-move rule, a repetition or
+    /// insufficient material, or too deep to search; else the window narrowed to the mate
+    /// scores still possible at `ply`, and its score if that closes it.
+    #[inline]
+    fn drawn_or_bounded(
+        &mut self,
+        ply: usize,
+        in_check: bool,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Option<i32> {
+        if self.pos.halfmove_clock() >= 100 {
+            return Some(if in_check && self.pos.legal_moves().is_empty() {
+                -(MATE - ply as i32)
+            } else {
+                0
+            });
+        }
+        if is_repetition(&self.keys, self.pos.halfmove_clock()) || self.pos.insufficient_material()
+        {
+            return Some(0);
+        }
+        *alpha = (*alpha).max(-(MATE - ply as i32));
+        *beta = (*beta).min(MATE - ply as i32 - 1);
+        if *alpha >= *beta {
+            return Some(*alpha);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(eval::evaluate(&self.pos));
+        }
+        None
+    }
+
+    /// A node outside the principal variation, not in check, pruned before its moves: by
+    /// reverse futility (the static evaluation far above `beta`) or by a null move that fails
+    /// high. Its score, or `None` to search its moves.
+    #[inline]
+    fn pruned_node(
+        &mut self,
+        depth: i32,
+        ply: usize,
+        beta: i32,
+        static_eval: i32,
+        improving: bool,
+        null_ok: bool,
+    ) -> Option<i32> {
+        if depth <= 7
+            && beta.abs() < MATE_BOUND
+            && static_eval - (80 - 20 * improving as i32) * depth >= beta
+        {
+            return Some(static_eval);
+        }
+        let side = self.pos.side();
+        if null_ok && depth >= 2 && static_eval >= beta && self.pos.npm(side) > 0 {
+            let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+            let undo = self.pos.make_null();
+            self.keys.push(self.pos.key64());
+            self.moved[ply + 1] = (0, 0);
+            let score = -self.negamax(depth - 1 - r, ply + 1, -beta, -beta + 1, false, false);
+            self.keys.pop();
+            self.pos.unmake_null(&undo);
+            if self.stopped {
+                return Some(0);
+            }
+            if score >= beta {
+                return Some(if score >= MATE_BOUND { beta } else { score });
+            }
+        }
+        None
+    }
+
+    /// The moves of `node`, best first by [`Self::score_move`], each pruned, reduced or
+    /// searched: the best score and move (`Err`: the node's score without a search, on no
+    /// legal move or a stopped search).
+    #[inline]
+    fn search_moves(
+        &mut self,
+        node: &Node,
+        tt_move: Move,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Result<(i32, Move), i32> {
+        let ply = node.ply;
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.pos.generate(&mut list, GenMode::All);
         if list.is_empty() {
             self.lists[ply] = list;
-            return if in_check { -(MATE - ply as i32) } else { 0 };
+            return Err(if node.in_check {
+                -(MATE - ply as i32)
+            } else {
+                0
+            });
         }
         let n = list.len();
         let mut scores = [0i32; 256];
-        let killers = self.killers[ply];
-        let (prev_piece, prev_to) = self.moved[ply];
-        let counter = if prev_piece != 0 {
-            self.state.counter[prev_piece as usize][prev_to as usize]
-        } else {
-            Move::NULL
-        };
         for (i, &m) in list.iter().enumerate() {
-            scores[i] = self.score_move(m, tt_move, &killers, counter);
+            scores[i] = self.score_move(m, tt_move, &node.killers, node.counter);
         }
         let moves = list.as_mut_slice();
         let mut best_score = -INF;
         let mut best_move = Move::NULL;
-        let original_alpha = alpha;
         let mut searched = 0usize;
         let mut quiets_tried: [Move; 64] = [Move::NULL; 64];
         let mut quiet_count = 0usize;
-        let lmp_limit = (3 + depth * depth) as usize / if improving { 1 } else { 2 };
+        let depth = node.depth;
+        let lmp_limit = (3 + depth * depth) as usize / if node.improving { 1 } else { 2 };
         for i in 0..n {
             let m = pick_best(moves, &mut scores[..n], i);
-            let is_capture = self.pos.is_capture(m);
-            let quiet = !is_capture && m.promotion() == 0;
+            let quiet = !self.pos.is_capture(m) && m.promotion() == 0;
             // Quiet moves that look hopeless are skipped unless they give check.
             let mut prune_if_quiet = false;
-            if ply > 0 && !in_check && best_score > -MATE_BOUND {
+            if ply > 0 && !node.in_check && best_score > -MATE_BOUND {
                 if quiet {
                     let late = quiet_count >= lmp_limit;
-                    let futile = static_eval + 90 + 80 * depth <= alpha;
-                    prune_if_quiet = (!pv_node && depth <= 8 && (late || futile))
+                    let futile = node.static_eval + 90 + 80 * depth <= alpha;
+                    prune_if_quiet = (!node.pv_node && depth <= 8 && (late || futile))
                         || (depth <= 3 && scores[i] < -3000 * depth);
                 } else if depth <= 6 && scores[i] < 0 && see::see(&self.pos, m) < -90 * depth {
                     continue;
@@ -430,44 +533,19 @@ impl Searcher<'_, '_, '_> {
             }
             self.keys.push(self.pos.key64());
             self.moved[ply + 1] = (moving, sq64(m.to()) as u8);
-            let new_depth = depth - 1;
-            let score = if searched == 0 {
-                -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node, true)
-            } else {
-                let mut r = 0;
-                if depth >= 3 && searched >= 2 && (quiet || scores[i] < 0) {
-                    r = self.state.lmr[depth.min(63) as usize][searched.min(63)] as i32;
-                    if pv_node {
-                        r -= 1;
-                    }
-                    if gives_check {
-                        r -= 1;
-                    }
-                    if !improving {
-                        r += 1;
-                    }
-                    if m == killers[0] || m == killers[1] || m == counter {
-                        r -= 1;
-                    }
-                    if quiet {
-                        r -= scores[i] / 8000;
-                    }
-                    r = r.clamp(0, new_depth - 1);
-                }
-                let mut s = -self.negamax(new_depth - r, ply + 1, -alpha - 1, -alpha, false, true);
-                if s > alpha && r > 0 {
-                    s = -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, false, true);
-                }
-                if s > alpha && s < beta && pv_node {
-                    s = -self.negamax(new_depth, ply + 1, -beta, -alpha, true, true);
-                }
-                s
+            let child = Child {
+                m,
+                order: scores[i],
+                quiet,
+                gives_check,
+                searched,
             };
+            let score = self.search_child(node, &child, alpha, beta);
             self.keys.pop();
             self.pos.unmake(m, &undo);
             if self.stopped {
                 self.lists[ply] = list;
-                return 0;
+                return Err(0);
             }
             searched += 1;
             if score > best_score {
@@ -478,19 +556,7 @@ impl Searcher<'_, '_, '_> {
                     self.pv.update(ply, m);
                     if score >= beta {
                         if quiet {
-                            if self.killers[ply][0] != m {
-                                self.killers[ply][1] = self.killers[ply][0];
-                                self.killers[ply][0] = m;
-                            }
-                            let bonus = (depth * depth).min(1200);
-                            self.history_update(moving, m.to(), bonus * 16);
-                            for &q in &quiets_tried[..quiet_count] {
-                                let p = self.pos.piece_at(q.from());
-                                self.history_update(p, q.to(), -bonus * 16);
-                            }
-                            if prev_piece != 0 {
-                                self.state.counter[prev_piece as usize][prev_to as usize] = m;
-                            }
+                            self.reward_cutoff(node, m, moving, &quiets_tried[..quiet_count]);
                         }
                         break;
                     }
@@ -502,17 +568,70 @@ impl Searcher<'_, '_, '_> {
             }
         }
         self.lists[ply] = list;
-        let bound = Bound::of(best_score, original_alpha, beta);
-        let eval_store = if in_check { 0 } else { static_eval };
-        self.state.tt.store(
-            key,
-            best_move,
-            to_tt(best_score, ply),
-            eval_store,
-            depth,
-            bound,
-        );
-        best_score
+        Ok((best_score, best_move))
+    }
+
+    /// The score of a move made at `node`: the first move with the full window, the others
+    /// with a null window (late quiet and losing moves reduced first), searched again at full
+    /// depth and with the full window when they beat `alpha`.
+    #[inline]
+    fn search_child(&mut self, node: &Node, child: &Child, alpha: i32, beta: i32) -> i32 {
+        let (ply, pv_node) = (node.ply, node.pv_node);
+        let new_depth = node.depth - 1;
+        if child.searched == 0 {
+            return -self.negamax(new_depth, ply + 1, -beta, -alpha, pv_node, true);
+        }
+        let mut r = 0;
+        if node.depth >= 3 && child.searched >= 2 && (child.quiet || child.order < 0) {
+            r = self.state.lmr[node.depth.min(63) as usize][child.searched.min(63)] as i32;
+            if pv_node {
+                r -= 1;
+            }
+            if child.gives_check {
+                r -= 1;
+            }
+            if !node.improving {
+                r += 1;
+            }
+            let m = child.m;
+            if m == node.killers[0] || m == node.killers[1] || m == node.counter {
+                r -= 1;
+            }
+            if child.quiet {
+                r -= child.order / 8000;
+            }
+            r = r.clamp(0, new_depth - 1);
+        }
+        let mut s = -self.negamax(new_depth - r, ply + 1, -alpha - 1, -alpha, false, true);
+        if s > alpha && r > 0 {
+            s = -self.negamax(new_depth, ply + 1, -alpha - 1, -alpha, false, true);
+        }
+        if s > alpha && s < beta && pv_node {
+            s = -self.negamax(new_depth, ply + 1, -beta, -alpha, true, true);
+        }
+        s
+    }
+
+    /// A quiet move `m` (of piece `moving`) that cut off at `node`: a killer, its history
+    /// raised and that of the quiet moves tried before it lowered, the counter move of the
+    /// move before.
+    #[inline]
+    fn reward_cutoff(&mut self, node: &Node, m: Move, moving: u8, quiets_tried: &[Move]) {
+        let ply = node.ply;
+        if self.killers[ply][0] != m {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = m;
+        }
+        let bonus = (node.depth * node.depth).min(1200);
+        self.history_update(moving, m.to(), bonus * 16);
+        for &q in quiets_tried {
+            let p = self.pos.piece_at(q.from());
+            self.history_update(p, q.to(), -bonus * 16);
+        }
+        let (prev_piece, prev_to) = self.moved[ply];
+        if prev_piece != 0 {
+            self.state.counter[prev_piece as usize][prev_to as usize] = m;
+        }
     }
 
     fn score_move(&self, m: Move, tt_move: Move, killers: &[Move; 2], counter: Move) -> i32 {

@@ -269,48 +269,84 @@ fn save_attacker(list: &mut AttackList, p2: u8, slot_type: u8) {
     }
 }
 
+/// The attack list as XCHNG walks it: each side's pointer and count, whose turn it is, and how
+/// often NEXTAD was called (its parity says whose capture a value is).
+struct Exchange {
+    list: AttackList,
+    ptr: [usize; 2],
+    count: [u8; 2],
+    cur: usize,
+    calls: u8,
+}
+
+impl Exchange {
+    /// NEXTAD: the next attacker or defender, alternating sides, doubled.
+    fn next(&mut self) -> Option<u8> {
+        self.calls = self.calls.wrapping_add(1);
+        self.cur ^= 1;
+        let side = self.cur;
+        if self.count[side] == 0 {
+            return None;
+        }
+        self.count[side] -= 1;
+        let end = if self.ptr[side] < 7 { 7 } else { 14 };
+        let mut p = self.ptr[side];
+        loop {
+            p += 1;
+            if p >= end {
+                return None;
+            }
+            if self.list[p] != 0 {
+                break;
+            }
+        }
+        let v = self.list[p] & 0x0F;
+        self.list[p] >>= 4;
+        self.ptr[side] = p - 1;
+        Some(v.wrapping_add(v))
+    }
+
+    /// `v` as the owner counts it: negated after an odd number of NEXTAD calls.
+    fn signed(&self, v: u8) -> u8 {
+        if self.calls & 1 != 0 {
+            v.wrapping_neg()
+        } else {
+            v
+        }
+    }
+
+    /// XC15: the capture of `b` gains less than the capturer (`attacker`) is worth, so the
+    /// exchange is looked at further: the points lost `e` stand when a defender is worth less
+    /// than the next attacker or a side runs out; when the last attacker is not answered
+    /// (XC18), `b` is counted too.
+    fn look_further(&mut self, defender: u8, attacker: u8, b: u8, e: u8) -> u8 {
+        let mut def = defender;
+        let mut att = attacker;
+        loop {
+            if def < att {
+                return e;
+            }
+            let Some(na) = self.next() else {
+                return e;
+            };
+            att = na;
+            match self.next() {
+                Some(nd) => def = nd,
+                None => break,
+            }
+        }
+        e.wrapping_add(self.signed(b))
+    }
+}
+
 /// XCHNG: the points (in half pawns) the owner of the piece `p1` on a square would lose in the
 /// exchange there, with the attack list of that square. Returns `(points lost, value of the
 /// piece doubled)`.
 pub fn exchange(list: &AttackList, p1: u8) -> (u8, u8) {
-    struct Lists {
-        list: AttackList,
-        ptr: [usize; 2],
-        count: [u8; 2],
-        cur: usize,
-        calls: u8,
-    }
-    impl Lists {
-        // NEXTAD: the next attacker or defender, alternating sides, doubled.
-        fn next(&mut self) -> Option<u8> {
-            self.calls = self.calls.wrapping_add(1);
-            self.cur ^= 1;
-            let side = self.cur;
-            if self.count[side] == 0 {
-                return None;
-            }
-            self.count[side] -= 1;
-            let end = if self.ptr[side] < 7 { 7 } else { 14 };
-            let mut p = self.ptr[side];
-            loop {
-                p += 1;
-                if p >= end {
-                    return None;
-                }
-                if self.list[p] != 0 {
-                    break;
-                }
-            }
-            let v = self.list[p] & 0x0F;
-            self.list[p] >>= 4;
-            self.ptr[side] = p - 1;
-            Some(v.wrapping_add(v))
-        }
-    }
     let black = p1 & SBLACK != 0;
     let (own, opp) = if black { (7, 0) } else { (0, 7) };
     // Side 0 is the owner's list, side 1 the opponent's; the first call takes side 1.
-    let mut l = Lists {
+    let mut l = Exchange {
         list: *list,
         ptr: [own, opp],
         count: [list[own], list[opp]],
@@ -326,52 +362,13 @@ pub fn exchange(list: &AttackList, p1: u8) -> (u8, u8) {
     loop {
         // XC10: `a` is the next piece to capture on the square, `b` the piece standing there.
         let attacker = a;
-        let saved;
-        let value;
-        match l.next() {
-            None => {
-                saved = None;
-                value = b;
-            }
-            Some(defender) => {
-                if b >= attacker {
-                    saved = Some(defender);
-                    value = b;
-                } else {
-                    // XC15: the capture gains less than the capturer is worth; look further.
-                    let mut def = defender;
-                    let mut att = attacker;
-                    loop {
-                        if def < att {
-                            return (e, d);
-                        }
-                        let Some(na) = l.next() else {
-                            return (e, d);
-                        };
-                        att = na;
-                        match l.next() {
-                            Some(nd) => def = nd,
-                            None => break,
-                        }
-                    }
-                    // XC18 reached from the loop: the last attacker is not answered.
-                    let v = if l.calls & 1 != 0 {
-                        b.wrapping_neg()
-                    } else {
-                        b
-                    };
-                    e = e.wrapping_add(v);
-                    return (e, d);
-                }
-            }
-        }
-        // XC19: the capture happens.
-        let v = if l.calls & 1 != 0 {
-            value.wrapping_neg()
-        } else {
-            value
+        let (saved, value) = match l.next() {
+            None => (None, b),
+            Some(defender) if b >= attacker => (Some(defender), b),
+            Some(defender) => return (l.look_further(defender, attacker, b, e), d),
         };
-        e = e.wrapping_add(v);
+        // XC19: the capture happens.
+        e = e.wrapping_add(l.signed(value));
         match saved {
             None => return (e, d),
             Some(next) => {
