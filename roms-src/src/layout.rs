@@ -75,6 +75,9 @@ pub struct Layout {
 #[error("{0}")]
 pub struct LayoutError(pub String);
 
+/// A constant of `layout.inc`: its name, its value as the source writes it, what it is.
+type IncConstant = (&'static str, String, &'static str);
+
 impl Layout {
     /// The Kempelen machine's layout of `cpu`'s port: the checked-in `layout.inc`.
     pub fn kempelen(cpu: Cpu) -> Layout {
@@ -191,109 +194,14 @@ impl Layout {
              ; bases (docs/PORTS.md). Written by kempelen_roms::layout; `kempelen build --target T`\n\
              ; assembles the same sources with the layout of roms-src/targets/T/target.toml instead.\n\n",
         );
-        let b = |v: bool| u8::from(v);
         // The lines both CPUs' sources read; the console's RAM and the terminal's traits
         // come last on both.
-        let load = (
-            "LOAD_BASE",
-            hex16(self.load),
-            "the image's first byte (a machine's header first)",
-        );
-        let frame_limit = (
-            "FRAME_LIMIT_HI",
-            hex8(self.frame_limit_hi),
-            "no search frame starts at or above this page",
-        );
-        let console_ram = (
-            "CON_RAM",
-            hex16(self.console_ram),
-            "a page: the console front end's 4 KB",
-        );
-        let terminal = [
-            (
-                "SCREEN_WIDTH",
-                self.screen_width.to_string(),
-                "characters in a line (0: the terminal wraps)",
-            ),
-            (
-                "ECHO",
-                b(self.echo).to_string(),
-                "1: the front end echoes what is typed",
-            ),
-            (
-                "UPPER_CASE",
-                b(self.upper_case).to_string(),
-                "1: no lower case on the screen",
-            ),
-        ];
-        let engine_ram = |name| {
-            (
-                name,
-                hex16(self.engine_ram),
-                "a page: the engine's RAM (ram.inc); frames at + $06A0",
-            )
-        };
-        let mut lines: Vec<(&str, String, &str)> = if self.cpu == Cpu::Z80 {
-            vec![
-                load,
-                (
-                    "CODE_BASE",
-                    hex16(self.code),
-                    "a page: the engine; its tables at CODE_BASE + $0100",
-                ),
-                engine_ram("ENG_RAM"),
-                frame_limit,
-                (
-                    "STACK_TOP",
-                    hex16(self.stack_top()),
-                    "SP at the start: the stack grows down from it",
-                ),
-                console_ram,
-            ]
+        let mut lines = if self.cpu == Cpu::Z80 {
+            self.z80_constants()
         } else {
-            vec![
-                load,
-                (
-                    "ENGINE_BASE",
-                    hex16(self.code),
-                    "a page: the engine; its tables at ENGINE_BASE + $0100",
-                ),
-                (
-                    "VECTORS",
-                    b(self.vectors).to_string(),
-                    "1: the image ends with the vectors at $FFFA",
-                ),
-                (
-                    "ZP_ENGINE",
-                    hex8(self.zp_engine),
-                    "96 bytes of zero page: the engine's pointers, scratch",
-                ),
-                (
-                    "PROTO",
-                    hex8(self.proto),
-                    "32 bytes of zero page: the host protocol block",
-                ),
-                (
-                    "PV",
-                    hex_any(self.pv),
-                    "64 bytes: the protocol block's principal variation",
-                ),
-                (
-                    "ZP_CONSOLE",
-                    hex8(self.zp_console),
-                    "9 bytes of zero page: the front end's pointers",
-                ),
-                engine_ram("LOW_RAM"),
-                frame_limit,
-                console_ram,
-                (
-                    "IO_PAGE",
-                    hex16(self.io_page),
-                    "the Kempelen machine's I/O page (host call at + $FF)",
-                ),
-            ]
+            self.mos6502_constants()
         };
-        lines.extend(terminal);
+        lines.extend(self.terminal_constants());
         for (name, value, what) in lines {
             // Each assembler's way to define a constant: `NAME: equ` (Z80), `NAME =` (6502).
             if self.cpu == Cpu::Z80 {
@@ -305,6 +213,124 @@ impl Layout {
             }
         }
         o
+    }
+
+    /// The constants of `layout.inc` the Z80 sources read, in their order.
+    fn z80_constants(&self) -> Vec<IncConstant> {
+        vec![
+            self.load_constant(),
+            (
+                "CODE_BASE",
+                hex16(self.code),
+                "a page: the engine; its tables at CODE_BASE + $0100",
+            ),
+            self.engine_ram_constant("ENG_RAM"),
+            self.frame_limit_constant(),
+            (
+                "STACK_TOP",
+                hex16(self.stack_top()),
+                "SP at the start: the stack grows down from it",
+            ),
+            self.console_ram_constant(),
+        ]
+    }
+
+    /// The constants of `layout.inc` the 6502 sources read, in their order.
+    fn mos6502_constants(&self) -> Vec<IncConstant> {
+        vec![
+            self.load_constant(),
+            (
+                "ENGINE_BASE",
+                hex16(self.code),
+                "a page: the engine; its tables at ENGINE_BASE + $0100",
+            ),
+            (
+                "VECTORS",
+                u8::from(self.vectors).to_string(),
+                "1: the image ends with the vectors at $FFFA",
+            ),
+            (
+                "ZP_ENGINE",
+                hex8(self.zp_engine),
+                "96 bytes of zero page: the engine's pointers, scratch",
+            ),
+            (
+                "PROTO",
+                hex8(self.proto),
+                "32 bytes of zero page: the host protocol block",
+            ),
+            (
+                "PV",
+                hex_any(self.pv),
+                "64 bytes: the protocol block's principal variation",
+            ),
+            (
+                "ZP_CONSOLE",
+                hex8(self.zp_console),
+                "9 bytes of zero page: the front end's pointers",
+            ),
+            self.engine_ram_constant("LOW_RAM"),
+            self.frame_limit_constant(),
+            self.console_ram_constant(),
+            (
+                "IO_PAGE",
+                hex16(self.io_page),
+                "the Kempelen machine's I/O page (host call at + $FF)",
+            ),
+        ]
+    }
+
+    fn load_constant(&self) -> IncConstant {
+        (
+            "LOAD_BASE",
+            hex16(self.load),
+            "the image's first byte (a machine's header first)",
+        )
+    }
+
+    fn engine_ram_constant(&self, name: &'static str) -> IncConstant {
+        (
+            name,
+            hex16(self.engine_ram),
+            "a page: the engine's RAM (ram.inc); frames at + $06A0",
+        )
+    }
+
+    fn frame_limit_constant(&self) -> IncConstant {
+        (
+            "FRAME_LIMIT_HI",
+            hex8(self.frame_limit_hi),
+            "no search frame starts at or above this page",
+        )
+    }
+
+    fn console_ram_constant(&self) -> IncConstant {
+        (
+            "CON_RAM",
+            hex16(self.console_ram),
+            "a page: the console front end's 4 KB",
+        )
+    }
+
+    /// The terminal's traits, last in `layout.inc` on both CPUs.
+    fn terminal_constants(&self) -> [IncConstant; 3] {
+        [
+            (
+                "SCREEN_WIDTH",
+                self.screen_width.to_string(),
+                "characters in a line (0: the terminal wraps)",
+            ),
+            (
+                "ECHO",
+                u8::from(self.echo).to_string(),
+                "1: the front end echoes what is typed",
+            ),
+            (
+                "UPPER_CASE",
+                u8::from(self.upper_case).to_string(),
+                "1: no lower case on the screen",
+            ),
+        ]
     }
 
     /// The memory of a machine that holds an image of `len` bytes at `origin` in this layout

@@ -120,19 +120,51 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
     let mut out = Vec::new();
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
         let trimmed = raw.trim();
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let err = |col: usize, message: String| SuiteError::Syntax {
+        out.push(
+            SuiteLine {
+                file,
+                line: i + 1,
+                raw,
+            }
+            .entry()?,
+        );
+    }
+    if out.is_empty() {
+        return Err(SuiteError::Empty {
             file: file.to_string(),
-            line,
+        });
+    }
+    Ok(out)
+}
+
+/// A line of a suite that holds a position, being read.
+struct SuiteLine<'a> {
+    file: &'a str,
+    /// Its number, from 1.
+    line: usize,
+    raw: &'a str,
+}
+
+impl SuiteLine<'_> {
+    /// An error at column `col` of the line.
+    fn err(&self, col: usize, message: String) -> SuiteError {
+        SuiteError::Syntax {
+            file: self.file.to_string(),
+            line: self.line,
             col,
             message,
-        };
+        }
+    }
+
+    /// The position and operations of the line.
+    fn entry(&self) -> Result<SuiteEntry, SuiteError> {
+        let raw = self.raw;
         if let Some(open) = unterminated_quote(raw) {
-            return Err(err(
+            return Err(self.err(
                 open + 1,
                 "string without its closing '\"' (operations are `opcode operand;`)".into(),
             ));
@@ -141,11 +173,45 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             Some(p) => (&raw[..p], &raw[p + 1..]),
             None => (raw, ""),
         };
-        // Four FEN fields, then up to two clock numbers (a six-field FEN); anything else
-        // before the first ';' is the first operation of a standard EPD line.
+        let (mut fen_fields, clocks, first_op_start) = self.fen(fen_part)?;
+        let mut ops = Vec::new();
+        let mut pieces = vec![(first_op_start, &fen_part[first_op_start..])];
+        let mut at = fen_part.len() + 1;
+        for op in split_ops(rest) {
+            pieces.push((at, op));
+            at += op.len() + 1;
+        }
+        for (start, op) in pieces {
+            if let Some(op) = self.operation(start, op)? {
+                ops.push(op);
+            }
+        }
+        let op = |name: &str| ops.iter().find(|(c, _)| c == name).map(|(_, v)| v.clone());
+        // The clocks: from a six-field FEN, else from `hmvc` / `fmvn`, else 0 and 1.
+        let (hmvc, fmvn) = (self.number(&ops, "hmvc")?, self.number(&ops, "fmvn")?);
+        let half = clocks.first().cloned().or(hmvc);
+        let full = clocks.get(1).cloned().or(fmvn);
+        fen_fields.push(half.unwrap_or_else(|| "0".into()));
+        fen_fields.push(full.unwrap_or_else(|| "1".into()));
+        let moves = op("moves")
+            .map(|m| m.split_whitespace().map(str::to_string).collect())
+            .unwrap_or_default();
+        Ok(SuiteEntry {
+            line: self.line,
+            id: op("id").unwrap_or_else(|| format!("line {}", self.line)),
+            fen: fen_fields.join(" "),
+            moves,
+            ops,
+        })
+    }
+
+    /// The text before the first `;`: four FEN fields, then up to two clock numbers (a
+    /// six-field FEN); anything else there is the first operation of a standard EPD line,
+    /// whose start is returned with the fields and clocks.
+    fn fen(&self, fen_part: &str) -> Result<(Vec<String>, Vec<String>, usize), SuiteError> {
         let words: Vec<&str> = fen_part.split_whitespace().collect();
         if words.len() < 4 {
-            return Err(err(
+            return Err(self.err(
                 1,
                 format!("expected a FEN of 4 or 6 fields, found {}", words.len()),
             ));
@@ -164,112 +230,86 @@ pub fn parse(text: &str, file: &str) -> Result<Vec<SuiteEntry>, SuiteError> {
             .get(skip)
             .copied()
             .unwrap_or(fen_part.len());
-        if first_separator(raw).is_none() && first_op_start < fen_part.len() {
+        if first_separator(self.raw).is_none() && first_op_start < fen_part.len() {
             let stray = fen_part[first_op_start..]
                 .split_whitespace()
                 .next()
                 .unwrap_or("");
-            return Err(err(
+            return Err(self.err(
                 first_op_start + 1,
                 format!(
                     "unexpected '{stray}' after the FEN (a FEN has 4 or 6 fields; operations end with ';')"
                 ),
             ));
         }
-        let mut ops = Vec::new();
-        let mut pieces = vec![(first_op_start, &fen_part[first_op_start..])];
-        let mut at = fen_part.len() + 1;
-        for op in split_ops(rest) {
-            pieces.push((at, op));
-            at += op.len() + 1;
+        Ok((fen_fields, clocks, first_op_start))
+    }
+
+    /// One operation, the text `op` starting at byte `start` of the line: its opcode and its
+    /// operand (a quoted one without its quotes), or `None` when it is blank.
+    fn operation(&self, start: usize, op: &str) -> Result<Option<(String, String)>, SuiteError> {
+        let t = op.trim();
+        if t.is_empty() {
+            return Ok(None);
         }
-        for (start, op) in pieces {
-            let t = op.trim();
-            if t.is_empty() {
-                continue;
-            }
-            let col = start + (op.len() - op.trim_start().len()) + 1;
-            let (code, operand) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
-            if !code.starts_with(|c: char| c.is_ascii_alphabetic())
-                || code
-                    .chars()
-                    .any(|c| !(c.is_ascii_alphanumeric() || c == '_'))
-            {
-                return Err(err(
-                    col,
+        let col = start + (op.len() - op.trim_start().len()) + 1;
+        let (code, operand) = t.split_once(char::is_whitespace).unwrap_or((t, ""));
+        if !code.starts_with(|c: char| c.is_ascii_alphabetic())
+            || code
+                .chars()
+                .any(|c| !(c.is_ascii_alphanumeric() || c == '_'))
+        {
+            return Err(self.err(
+                col,
+                format!("bad opcode '{code}' (an opcode is a letter, then letters, digits or '_')"),
+            ));
+        }
+        let operand_start = col - 1 + (t.len() - operand.len());
+        let operand_lead = operand.len() - operand.trim_start().len();
+        let operand = operand.trim();
+        // A quoted operand is the whole operand: more text after it is a missing ';'.
+        let operand = if let Some(inner) = operand.strip_prefix('"') {
+            // The line's quotes pair up, but a quote among the FEN fields can pair with
+            // one in the first operation: its string then has no closing quote of its own.
+            let Some(close) = inner.find('"') else {
+                return Err(self.err(
+                    operand_start + operand_lead + 1,
+                    "string without its closing '\"' (operations are `opcode operand;`)".into(),
+                ));
+            };
+            let after = inner[close + 1..].trim_start();
+            if !after.is_empty() {
+                let after_col = operand_start + operand_lead + operand.len() - after.len() + 1;
+                return Err(self.err(
+                    after_col,
                     format!(
-                        "bad opcode '{code}' (an opcode is a letter, then letters, digits or '_')"
+                        "expected ';' after the string of `{code}`, found '{}'",
+                        after.split_whitespace().next().unwrap_or(after)
                     ),
                 ));
             }
-            let operand_start = col - 1 + (t.len() - operand.len());
-            let operand_lead = operand.len() - operand.trim_start().len();
-            let operand = operand.trim();
-            // A quoted operand is the whole operand: more text after it is a missing ';'.
-            let operand = if let Some(inner) = operand.strip_prefix('"') {
-                // The line's quotes pair up, but a quote among the FEN fields can pair with
-                // one in the first operation: its string then has no closing quote of its own.
-                let Some(close) = inner.find('"') else {
-                    return Err(err(
-                        operand_start + operand_lead + 1,
-                        "string without its closing '\"' (operations are `opcode operand;`)".into(),
-                    ));
-                };
-                let after = inner[close + 1..].trim_start();
-                if !after.is_empty() {
-                    let after_col = operand_start + operand_lead + operand.len() - after.len() + 1;
-                    return Err(err(
-                        after_col,
-                        format!(
-                            "expected ';' after the string of `{code}`, found '{}'",
-                            after.split_whitespace().next().unwrap_or(after)
-                        ),
-                    ));
-                }
-                &inner[..close]
-            } else {
-                operand
-            };
-            ops.push((code.to_string(), operand.to_string()));
-        }
-        let op = |name: &str| ops.iter().find(|(c, _)| c == name).map(|(_, v)| v.clone());
-        // The clocks: from a six-field FEN, else from `hmvc` / `fmvn`, else 0 and 1.
-        let number = |name: &str| -> Result<Option<String>, SuiteError> {
-            match op(name) {
-                None => Ok(None),
-                Some(v) if v.parse::<u32>().is_ok() => Ok(Some(v)),
-                Some(v) => {
-                    let col = raw.find(name).map_or(1, |c| c + 1);
-                    Err(err(
-                        col,
-                        format!("`{name}` needs a non-negative number, found '{v}'"),
-                    ))
-                }
-            }
+            &inner[..close]
+        } else {
+            operand
         };
-        let (hmvc, fmvn) = (number("hmvc")?, number("fmvn")?);
-        let half = clocks.first().cloned().or(hmvc);
-        let full = clocks.get(1).cloned().or(fmvn);
-        let mut fen_fields = fen_fields;
-        fen_fields.push(half.unwrap_or_else(|| "0".into()));
-        fen_fields.push(full.unwrap_or_else(|| "1".into()));
-        let moves = op("moves")
-            .map(|m| m.split_whitespace().map(str::to_string).collect())
-            .unwrap_or_default();
-        out.push(SuiteEntry {
-            line,
-            id: op("id").unwrap_or_else(|| format!("line {line}")),
-            fen: fen_fields.join(" "),
-            moves,
-            ops,
-        });
+        Ok(Some((code.to_string(), operand.to_string())))
     }
-    if out.is_empty() {
-        return Err(SuiteError::Empty {
-            file: file.to_string(),
-        });
+
+    /// The operand of the operation `name` (`hmvc`, `fmvn`), which must be a non-negative
+    /// number.
+    fn number(&self, ops: &[(String, String)], name: &str) -> Result<Option<String>, SuiteError> {
+        match ops.iter().find(|(c, _)| c == name).map(|(_, v)| v.clone()) {
+            None => Ok(None),
+            Some(v) if v.parse::<u32>().is_ok() => Ok(Some(v)),
+            Some(v) => {
+                let col = self.raw.find(name).map_or(1, |c| c + 1);
+                Err(self.err(
+                    col,
+                    format!("`{name}` needs a non-negative number, found '{v}'"),
+                ))
+            }
+        }
     }
-    Ok(out)
 }
 
 /// The byte offsets where the whitespace-separated words of `s` start.
