@@ -16,6 +16,7 @@
 //! ```
 
 mod cpu;
+mod dialect;
 pub mod disasm;
 pub mod files;
 pub mod hash;
@@ -24,9 +25,11 @@ pub mod mos6502;
 mod overlap;
 mod row;
 pub mod symbols;
+pub mod tdl;
 pub mod z80;
 
 pub use cpu::{Cpu, UnknownCpu};
+pub use dialect::Dialect;
 pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble, hex_bytes};
 pub use lookup::{forms, instructions, is_mnemonic, mnemonics, rows, with_upper};
 pub use overlap::Overlap;

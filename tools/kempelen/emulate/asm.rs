@@ -9,10 +9,14 @@ use crate::output::{Outputs, check_outputs};
 use anyhow::{Context, bail};
 use kempelen_asm::assemble::Overlap;
 use kempelen_asm::source::{FsSource, SourceError, SourceProvider};
-use kempelen_asm::{Cpu, Options, SymbolTable, assemble, disassemble};
+use kempelen_asm::{Cpu, Dialect, Options, SymbolTable, assemble, disassemble};
 use std::cell::RefCell;
 
 pub(crate) fn parse_overlap(text: &str) -> Result<Overlap, String> {
+    text.parse()
+}
+
+pub(crate) fn parse_dialect(text: &str) -> Result<Dialect, String> {
     text.parse()
 }
 
@@ -32,6 +36,15 @@ pub struct AsmArgs {
     /// bytes win, with a warning naming both lines, as zmac does).
     #[arg(long, default_value = "error", value_parser = parse_overlap)]
     pub overlap: Overlap,
+    /// Whose syntax the source is in: `kempelen` (default: Zilog's for the Z80, MOS's for
+    /// the 6502) or `tdl` (Technical Design Labs' Z80 assembler of 1977: 8080-style mnemonics,
+    /// `.LOC`, `.BLKB`, `.DEFINE` macros; the syntax of the 1978 Sargon book).
+    #[arg(long, default_value = "kempelen", value_parser = parse_dialect)]
+    pub dialect: Dialect,
+    /// TDL: a `)` that closes nothing in a `.DEFINE` closes its `[` (the typo the text of the
+    /// Sargon book, as typed, has twice).
+    #[arg(long)]
+    pub paren_closes_bracket: bool,
     /// Where to write the binary (default: the source name with `.bin`).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -98,9 +111,17 @@ impl SourceProvider for RecordingSource {
 pub fn run_asm(args: AsmArgs) -> anyhow::Result<()> {
     let main = args.file.to_string_lossy().into_owned();
     let source = RecordingSource::default();
+    if args.dialect == Dialect::Tdl && args.cpu != Cpu::Z80 {
+        bail!(
+            "--dialect tdl is a Z80 syntax (TDL's Z80 assembler); this source is assembled for the {}",
+            args.cpu.title()
+        );
+    }
     let options = Options {
         ignore_case: args.ignore_case,
         overlap: args.overlap,
+        dialect: args.dialect,
+        paren_closes_bracket: args.paren_closes_bracket,
         ..Options::new(args.cpu)
     };
     let out = assemble(&main, &source, &options);
