@@ -54,6 +54,20 @@ fn parse_arg(syntax: &Syntax, text: &str, base: usize) -> Result<Arg, SyntaxErro
         };
         return Ok(Arg::Indexed(kw, displacement));
     }
+    if let Some(inner) = text.strip_suffix(')')
+        && let Some(open) = inner.rfind('(')
+        && !inner[..open].trim().is_empty()
+        && parse::is_identifier(inner[open + 1..].trim())
+    {
+        let start = base + open + 1;
+        return Err(SyntaxError::new(
+            Span::new(start, base + inner.len()),
+            format!(
+                "'{}' is not an index register: TDL writes d(X) for (IX+d) and d(Y) for (IY+d)",
+                inner[open + 1..].trim()
+            ),
+        ));
+    }
     let expr = parse::parse_expr_in(syntax.expr(), text, base)?;
     if let Some(name) = expr.find_symbol(&spelling::is_register) {
         return Err(SyntaxError::new(
@@ -76,7 +90,7 @@ fn zilog_arg(form: &TdlForm, part: Part, args: &[(Arg, Span)], at: Span) -> Opti
         Part::Fixed(Operand::Fixed(v)) => return Some((Z80Arg::Expr(Expr::Num(v.into())), at)),
         Part::Fixed(_) => return None,
         Part::Pointer(i) => Z80Arg::Mem(value(i)?),
-        Part::Restart(i) => Z80Arg::Expr(restart(value(i)?, args[i].1)),
+        Part::Restart(i) => Z80Arg::Expr(restart(value(i)?, args[i].1).ok()?),
         Part::From(i) => match (form.slots[i], &args[i].0) {
             (Slot::Reg8, Arg::Name(n)) => match spelling::reg8(n)? {
                 Operand::Word(kw) => Z80Arg::Word(kw),
@@ -101,12 +115,20 @@ fn part_index(part: Part) -> usize {
 }
 
 /// TDL's `RST n` names the restart by its number, 0-7: Zilog's operand is the address, eight
-/// times it. A constant out of range stays as written, for the Zilog table's error.
-fn restart(e: Expr, span: Span) -> Expr {
+/// times it. A number out of range is an error.
+fn restart(e: Expr, span: Span) -> Result<Expr, SyntaxError> {
     match e {
-        Expr::Num(n @ 0..=7) => Expr::Num(n * 8),
-        Expr::Num(n) => Expr::Num(n),
-        e => Expr::Binary(BinOp::Mul, Box::new(e), Box::new(Expr::Num(8)), span),
+        Expr::Num(n @ 0..=7) => Ok(Expr::Num(n * 8)),
+        Expr::Num(n) => Err(SyntaxError::new(
+            span,
+            format!("RST {n}: TDL's RST takes the restart number 0-7 (the address divided by 8)"),
+        )),
+        e => Ok(Expr::Binary(
+            BinOp::Mul,
+            Box::new(e),
+            Box::new(Expr::Num(8)),
+            span,
+        )),
     }
 }
 
@@ -166,6 +188,11 @@ fn translate(
     operands_span: Span,
 ) -> Result<Zilog, SyntaxError> {
     let forms: Vec<&'static TdlForm> = spelling::forms_of(upper).collect();
+    if let ([form], [(Arg::Value(e), span)]) = (forms.as_slice(), args)
+        && form.parts.iter().any(|p| matches!(p, Part::Restart(_)))
+    {
+        restart(e.clone(), *span)?;
+    }
     for form in &forms {
         if !fits(form, args) {
             continue;
@@ -208,7 +235,11 @@ fn forms_note(upper: &str, forms: &[&TdlForm]) -> String {
     let mut legend = Vec::new();
     let uses = |slot: Slot| forms.iter().any(|f| f.slots.contains(&slot));
     if uses(Slot::Reg8) {
-        legend.push("r, s: B C D E H L A, M for (HL), d(X), d(Y)");
+        legend.push(if forms.iter().any(|f| f.template.ends_with(",s")) {
+            "r, s: B C D E H L A, M for (HL), d(X), d(Y)"
+        } else {
+            "r: B C D E H L A, M for (HL), d(X), d(Y)"
+        });
     }
     if uses(Slot::Pair) {
         legend.push(match upper {
