@@ -16,10 +16,11 @@
 
 use std::sync::OnceLock;
 
+use crate::disasm::Decoded;
 use crate::hash::FastMap as HashMap;
 use crate::row::{Form, Instr};
 use crate::symbols::SymbolTable;
-use crate::z80::{Kw, Operand, Value};
+use crate::z80::{Kw, Operand, Value, values};
 
 /// The spelling table: a TDL form and the Zilog form it stands for. In the templates, `r` and
 /// `s` are 8-bit operands (TDL `B`...`A`, `M`, `d(X)`, `d(Y)`), `rr` a register pair, `qq` a
@@ -525,6 +526,19 @@ pub fn spell(instr: &Instr, values: &[Value], symbols: Option<&SymbolTable>) -> 
         });
     }
     None
+}
+
+/// A decoded instruction in TDL's spelling: `MOV A,M`, and bytes that start no documented
+/// instruction as `.BYTE 0CBH,30H`. Jump and call targets and memory operands are named from
+/// `symbols`.
+pub fn text(d: &Decoded, symbols: Option<&SymbolTable>) -> String {
+    if let Some(instr) = d.instr
+        && let Some(text) = spell(instr, &values(instr, d.bytes(), d.addr), symbols)
+    {
+        return text;
+    }
+    let bytes: Vec<String> = d.bytes().iter().map(|&b| hex(b.into(), 2)).collect();
+    format!(".BYTE {}", bytes.join(","))
 }
 
 #[cfg(test)]

@@ -77,6 +77,10 @@ pub struct DisasmArgs {
     /// Print the instructions as JSON (address, bytes, text, cycles, label) instead of source.
     #[arg(long)]
     pub json: bool,
+    /// Spell the instructions as `kempelen` (default: Zilog's Z80 syntax, MOS's 6502 syntax)
+    /// or `tdl` (TDL's Z80 syntax, which `kempelen asm --dialect tdl` assembles back).
+    #[arg(long, default_value = "kempelen", value_parser = parse_dialect)]
+    pub dialect: Dialect,
 }
 
 /// An address flag (`--org` here, `--load`, `--entry`, `--sp`, `--io-page` and the ranges of
@@ -111,12 +115,6 @@ impl SourceProvider for RecordingSource {
 pub fn run_asm(args: AsmArgs) -> anyhow::Result<()> {
     let main = args.file.to_string_lossy().into_owned();
     let source = RecordingSource::default();
-    if args.dialect == Dialect::Tdl && args.cpu != Cpu::Z80 {
-        bail!(
-            "--dialect tdl is a Z80 syntax (TDL's Z80 assembler); this source is assembled for the {}",
-            args.cpu.title()
-        );
-    }
     let options = Options {
         ignore_case: args.ignore_case,
         overlap: args.overlap,
@@ -237,12 +235,22 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
             0x10000 - bytes.len()
         );
     }
+    if args.dialect == Dialect::Tdl && args.cpu != Cpu::Z80 {
+        bail!(
+            "--dialect tdl spells the Z80 (TDL's Z80 assembler), not the {}",
+            args.cpu.title()
+        );
+    }
     let symbols = match &args.symbols {
         Some(path) => {
             let text = read_symbols(path)?;
             Some(SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))?)
         }
         None => None,
+    };
+    let spell = |d: &kempelen_asm::Decoded| match args.dialect {
+        Dialect::Tdl => kempelen_asm::isa::tdl::text(d, symbols.as_ref()),
+        Dialect::Kempelen => d.text(),
     };
     if args.json {
         let decoded = disassemble(args.cpu, &bytes, args.org, symbols.as_ref());
@@ -252,7 +260,7 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
                 serde_json::json!({
                     "addr": d.addr,
                     "bytes": d.bytes(),
-                    "text": d.text(),
+                    "text": spell(d),
                     "cycles": d.cycles.to_string(),
                     "documented": d.is_documented(),
                     "label": symbols.as_ref().and_then(|t| t.name_at(d.addr)),
@@ -273,6 +281,7 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
         "{}",
         disassembly(
             args.cpu,
+            args.dialect,
             &bytes,
             args.org,
             symbols.as_ref(),
@@ -315,9 +324,10 @@ pub(crate) fn read_symbols(path: &Path) -> anyhow::Result<String> {
     })
 }
 
-/// The text `kempelen disasm` prints.
+/// The text `kempelen disasm` prints, in the spelling of `dialect`.
 pub fn disassembly(
     cpu: Cpu,
+    dialect: Dialect,
     bytes: &[u8],
     org: u16,
     symbols: Option<&SymbolTable>,
@@ -343,10 +353,24 @@ pub fn disassembly(
             }
         }
         for (value, name) in outside {
-            let _ = writeln!(out, "{name} EQU ${value:04X}");
+            match dialect {
+                Dialect::Tdl => {
+                    let _ = writeln!(out, "{name} = {}", kempelen_asm::isa::tdl::hex(value, 4));
+                }
+                Dialect::Kempelen => {
+                    let _ = writeln!(out, "{name} EQU ${value:04X}");
+                }
+            }
         }
     }
-    let _ = writeln!(out, "        ORG ${org:04X}");
+    match dialect {
+        Dialect::Tdl => {
+            let _ = writeln!(out, "        .LOC {}", kempelen_asm::isa::tdl::hex(org, 4));
+        }
+        Dialect::Kempelen => {
+            let _ = writeln!(out, "        ORG ${org:04X}");
+        }
+    }
     for d in &decoded {
         if let Some(name) = symbols.and_then(|t| t.name_at(d.addr)) {
             let _ = writeln!(out, "{name}:");
@@ -356,10 +380,14 @@ pub fn disassembly(
         } else {
             String::new()
         };
+        let text = match dialect {
+            Dialect::Tdl => kempelen_asm::isa::tdl::text(d, symbols),
+            Dialect::Kempelen => d.text(),
+        };
         let _ = writeln!(
             out,
             "        {:<24}; {:04X}  {:<12} {cycles}",
-            d.text(),
+            text,
             d.addr,
             kempelen_asm::isa::hex_bytes(d.bytes())
         );

@@ -148,23 +148,29 @@ impl Assembly {
 /// assert_eq!(out.symbols.get("start"), Some(0x8000));
 /// ```
 pub fn assemble(main: &str, provider: &dyn SourceProvider, options: &Options) -> Assembly {
+    let failed = |message: String| Assembly {
+        cpu: options.cpu,
+        image: Image::default(),
+        listing: Listing::default(),
+        symbols: SymbolTable::new(),
+        diagnostics: vec![Diagnostic::global(Severity::Error, message)],
+        passes: 0,
+    };
+    if options.dialect == Dialect::Tdl && options.cpu != Cpu::Z80 {
+        return failed(format!(
+            "the TDL dialect is a Z80 syntax (TDL's Z80 assembler); this source is assembled for the {}",
+            options.cpu.title()
+        ));
+    }
     let key = provider.resolve(None, main);
     let mut cache = Cache::default();
     let main_unit = match cache.unit(options.syntax(), provider, &key) {
         Ok(unit) => unit,
         Err(e) => {
-            let message = match e {
+            return failed(match e {
                 SourceError::NotFound(_) => format!("source file '{main}' not found"),
                 other => other.to_string(),
-            };
-            return Assembly {
-                cpu: options.cpu,
-                image: Image::default(),
-                listing: Listing::default(),
-                symbols: SymbolTable::new(),
-                diagnostics: vec![Diagnostic::global(Severity::Error, message)],
-                passes: 0,
-            };
+            });
         }
     };
     let mut previous: HashMap<Rc<str>, i64> = HashMap::default();
