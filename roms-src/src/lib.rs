@@ -20,9 +20,12 @@
 //!   ([`formats`]), `kempelen build --target T`.
 //! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80|6502` (speed, RAM by
 //!   depth, profile).
+//! - [`compare`]: the builds against the native reference, row by row (`kempelen compare`,
+//!   the page's compare view).
 //! - [`player`]: the builds as tournament players (`z80`, `6502`).
 
 pub mod bench;
+pub mod compare;
 pub mod console;
 pub mod differential;
 pub mod engine;
