@@ -358,7 +358,7 @@ impl MachineBuilder {
 
 /// The core of `kind` on `bus`: the fastest form its memory map allows (a map of nothing but
 /// RAM and ROM has no read to check or count).
-fn core(kind: CoreKind, per_access: bool, bus: MachineBus) -> Box<dyn Runner> {
+fn core(kind: CoreKind, per_access: bool, bus: MachineBus) -> Box<dyn Runner + Send> {
     match kind {
         CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
         CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),

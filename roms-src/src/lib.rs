@@ -20,9 +20,14 @@
 //!   ([`formats`]), `kempelen build --target T`.
 //! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80|6502` (speed, RAM by
 //!   depth, profile).
+//! - [`compare`]: the builds against the native reference, row by row (`kempelen compare`,
+//!   the page's compare view).
 //! - [`player`]: the builds as tournament players (`z80`, `6502`).
+//! - [`snippets`]: the guided examples of the assembler to try (`roms-src/snippets/`), some
+//!   taking routines of the engine's own sources.
 
 pub mod bench;
+pub mod compare;
 pub mod console;
 pub mod differential;
 pub mod engine;
@@ -32,6 +37,7 @@ pub mod layout;
 pub mod player;
 pub mod port;
 pub mod setup;
+pub mod snippets;
 pub mod suite;
 pub mod tables;
 pub mod target;
