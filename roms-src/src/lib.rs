@@ -11,6 +11,7 @@
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`engine`]: a port's engine: assemble, load, run a command, read the result.
+//! - [`sliced`]: a port engine's search driven by the host one slice of cycles at a time.
 //! - [`differential`]: a port's engine against the native reference on generated cases.
 //! - [`console`]: a port's console front end (`console.asm`): assemble it, run it, drive it.
 //! - [`target`]: the target machines (CP/M, ZX Spectrum, MSX, TRS-80, C64, Apple II, Atari
@@ -29,6 +30,7 @@ pub mod layout;
 pub mod player;
 pub mod port;
 pub mod setup;
+pub mod sliced;
 pub mod suite;
 pub mod tables;
 pub mod target;
@@ -36,6 +38,7 @@ pub mod target;
 pub use engine::{PerftOutcome, PortEngine, PortEngineError, SearchOutcome};
 pub use port::{PORTS, Port};
 pub use setup::Setup;
+pub use sliced::{Slice, SlicedSearch};
 
 /// A generated file checked in (`path` below this crate's folder) must be exactly `want`, the
 /// generator's text; with `KEMPELEN_BLESS=1` it is rewritten first.

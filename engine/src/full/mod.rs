@@ -16,7 +16,8 @@ use crate::piece::{self, PAWN};
 use crate::position::Position;
 use crate::pv::{PvTable, is_repetition};
 use crate::square::sq64;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 use tt::{Bound, TranspositionTable};
 
 /// Deepest ply from the root.
