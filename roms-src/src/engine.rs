@@ -468,6 +468,17 @@ impl PortEngine {
         iteration_info(m, &self.protocol, pos, time)
     }
 
+    /// The live node counter and the iteration being searched (see
+    /// [`crate::SlicedSearch::live_counters`]).
+    pub(crate) fn live_counters(&self, m: &Machine) -> (u64, u32) {
+        let nodes = u64::from(read_u32(m, self.protocol.r_nodes));
+        let iteration = self
+            .symbols
+            .get("V_ITER")
+            .map_or(0, |a| u32::from(m.read_byte(a)));
+        (nodes, iteration)
+    }
+
     /// Sets the engine's node limit to "reached" (ALGORITHM.md section 9): it ends at its
     /// next node with the last completed iteration.
     pub(crate) fn limit_nodes_now(&self, m: &mut Machine) -> Result<(), PortEngineError> {

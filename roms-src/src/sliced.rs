@@ -150,6 +150,13 @@ impl SlicedSearch {
         u32::from(self.reported)
     }
 
+    /// The engine's live counters in RAM: the nodes searched so far (`R_NODES`, which it
+    /// counts up as it goes) and the iteration being searched (`V_ITER`; 0 if the build has
+    /// no such symbol).
+    pub fn live_counters(&self) -> (u64, u32) {
+        self.engine.live_counters(&self.machine)
+    }
+
     /// The position searched.
     pub fn position(&self) -> &Position {
         &self.pos

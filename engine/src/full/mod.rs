@@ -17,8 +17,8 @@ use crate::position::Position;
 use crate::pv::{PvTable, is_repetition};
 use crate::square::sq64;
 use std::time::Duration;
-use web_time::Instant;
 use tt::{Bound, TranspositionTable};
+use web_time::Instant;
 
 /// Deepest ply from the root.
 pub const MAX_PLY: usize = 128;
