@@ -623,6 +623,15 @@ fn word_at(text: &str, i: usize, end: usize) -> Option<usize> {
     }
 }
 
+/// An error at the character at `i`: `what` with the character.
+fn unexpected_char(text: &str, i: usize, what: &str) -> SyntaxError {
+    let c = text[i..].chars().next().expect("not at end");
+    SyntaxError::new(
+        Span::new(i, i + c.len_utf8()),
+        format!("{what}, found '{c}'"),
+    )
+}
+
 /// Cuts a line into label, operation and operands. `is_operation` tells mnemonics and
 /// directives from labels for a word in column 1 without a colon.
 pub(crate) fn split_line<'a>(text: &'a str, is_operation: &dyn Fn(&str) -> bool) -> RawLine<'a> {
@@ -634,33 +643,74 @@ pub(crate) fn split_line<'a>(text: &'a str, is_operation: &dyn Fn(&str) -> bool)
             return line;
         }
     };
-    let mut i = skip_spaces(text, 0, end);
-    if i == end {
+    let i = skip_spaces(text, 0, end);
+    if i == end || pc_assignment(text, i, end, &mut line) {
         return line;
     }
-    let column_one = i == 0;
-    // `*= expr` sets the address, as in many 6502 assemblers.
-    if text[i..end].starts_with('*') {
-        let j = skip_spaces(text, i + 1, end);
-        if text[j..end].starts_with('=') {
-            line.op = Some(("*=", Span::new(i, j + 1)));
-            let k = skip_spaces(text, j + 1, end);
-            line.operands_span = Span::new(k, end);
-            match split_operands(text, k, end) {
-                Ok(args) if k < end => line.args = args,
-                Ok(_) => {}
-                Err(e) => line.error = Some(e),
-            }
-            return line;
-        }
+    let Some(i) = label_and_operation(text, i, end, is_operation, &mut line) else {
+        return line;
+    };
+    if line.op.is_none() {
+        return line;
     }
-    let Some(w1_end) = word_at(text, i, end) else {
-        let c = text[i..].chars().next().expect("not at end");
-        line.error = Some(SyntaxError::new(
-            Span::new(i, i + c.len_utf8()),
-            format!("expected a label, mnemonic or directive, found '{c}'"),
+    let bytes = text.as_bytes();
+    if i < end && !matches!(bytes[i], b' ' | b'\t') && line.op.is_some_and(|(o, _)| o != "=") {
+        line.error = Some(unexpected_char(
+            text,
+            i,
+            "expected a space before the operands",
         ));
         return line;
+    }
+    let k = skip_spaces(text, i, end);
+    let operands_end = text[..end].trim_end().len().max(k);
+    line.operands_span = Span::new(k, operands_end);
+    if k < operands_end {
+        match split_operands(text, k, operands_end) {
+            Ok(args) => line.args = args,
+            Err(e) => line.error = Some(e),
+        }
+    }
+    line
+}
+
+/// `*= expr` at `i` (the address, as in many 6502 assemblers): fills `line` and returns true.
+fn pc_assignment<'a>(text: &'a str, i: usize, end: usize, line: &mut RawLine<'a>) -> bool {
+    if !text[i..end].starts_with('*') {
+        return false;
+    }
+    let j = skip_spaces(text, i + 1, end);
+    if !text[j..end].starts_with('=') {
+        return false;
+    }
+    line.op = Some(("*=", Span::new(i, j + 1)));
+    let k = skip_spaces(text, j + 1, end);
+    line.operands_span = Span::new(k, end);
+    match split_operands(text, k, end) {
+        Ok(args) if k < end => line.args = args,
+        Ok(_) => {}
+        Err(e) => line.error = Some(e),
+    }
+    true
+}
+
+/// The label and the operation of the line from its first word at `i`: fills `line.label` and
+/// `line.op` and returns where the operation ends (`None` after an error, which is in `line`).
+fn label_and_operation<'a>(
+    text: &'a str,
+    mut i: usize,
+    end: usize,
+    is_operation: &dyn Fn(&str) -> bool,
+    line: &mut RawLine<'a>,
+) -> Option<usize> {
+    let column_one = i == 0;
+    let Some(w1_end) = word_at(text, i, end) else {
+        line.error = Some(unexpected_char(
+            text,
+            i,
+            "expected a label, mnemonic or directive",
+        ));
+        return None;
     };
     let w1 = (&text[i..w1_end], Span::new(i, w1_end));
     let mut op = None;
@@ -689,44 +739,15 @@ pub(crate) fn split_line<'a>(text: &'a str, is_operation: &dyn Fn(&str) -> bool)
         }
     }
     if op.is_none() && i < end {
-        match word_at(text, i, end) {
-            Some(e) => {
-                op = Some((&text[i..e], Span::new(i, e)));
-                i = e;
-            }
-            None => {
-                let c = text[i..].chars().next().expect("not at end");
-                line.error = Some(SyntaxError::new(
-                    Span::new(i, i + c.len_utf8()),
-                    format!("expected a mnemonic or directive, found '{c}'"),
-                ));
-                return line;
-            }
-        }
+        let Some(e) = word_at(text, i, end) else {
+            line.error = Some(unexpected_char(text, i, "expected a mnemonic or directive"));
+            return None;
+        };
+        op = Some((&text[i..e], Span::new(i, e)));
+        i = e;
     }
     line.op = op;
-    if line.op.is_none() {
-        return line;
-    }
-    let bytes = text.as_bytes();
-    if i < end && !matches!(bytes[i], b' ' | b'\t') && line.op.is_some_and(|(o, _)| o != "=") {
-        let c = text[i..].chars().next().expect("not at end");
-        line.error = Some(SyntaxError::new(
-            Span::new(i, i + c.len_utf8()),
-            format!("expected a space before the operands, found '{c}'"),
-        ));
-        return line;
-    }
-    let k = skip_spaces(text, i, end);
-    let operands_end = text[..end].trim_end().len().max(k);
-    line.operands_span = Span::new(k, operands_end);
-    if k < operands_end {
-        match split_operands(text, k, operands_end) {
-            Ok(args) => line.args = args,
-            Err(e) => line.error = Some(e),
-        }
-    }
-    line
+    Some(i)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@
 //! the pass here handles labels, directives, macros and includes and collects
 //! [`Diagnostic`]s.
 
+mod directives;
 mod encode;
 mod foreign;
 mod forms;
@@ -30,8 +31,9 @@ use crate::listing::{Listing, ListingLine};
 use crate::parse::is_identifier;
 use crate::source::{MemorySource, SourceError, SourceProvider};
 use crate::symbols::{SymbolKind, SymbolTable};
+use directives::DirLine;
 use encode::Problem;
-use stmt::{Body, Dir, DirArg, DirValue, Stmt};
+use stmt::{Body, Dir, DirArg, Stmt};
 
 /// How to assemble.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -530,17 +532,6 @@ fn columns(text: &str, span: Span) -> (u32, u32) {
     let col = text[..start].chars().count() as u32 + 1;
     let width = text[start..end.max(start)].chars().count().max(1) as u32;
     (col, width)
-}
-
-/// The file name of an `INCLUDE`/`INCBIN` operand: quoted or bare.
-fn file_name(arg: &DirArg) -> &str {
-    let raw = arg.raw.as_str();
-    for q in ['"', '\''] {
-        if raw.len() >= 2 && raw.starts_with(q) && raw.ends_with(q) {
-            return &raw[1..raw.len() - 1];
-        }
-    }
-    raw
 }
 
 /// Replaces whole-word occurrences of the parameters outside strings and comments.
@@ -1228,7 +1219,22 @@ impl<'a> Pass<'a> {
                 args,
                 operands_span,
             } => {
-                show_addr |= self.directive(ctx, stmt, *dir, *span, args, *operands_span, unit);
+                let name = ctx
+                    .text
+                    .get(span.start as usize..span.end as usize)
+                    .unwrap_or("directive")
+                    .to_ascii_uppercase();
+                let line = DirLine {
+                    ctx,
+                    stmt,
+                    dir: *dir,
+                    name,
+                    span: *span,
+                    args,
+                    operands_span: *operands_span,
+                    unit,
+                };
+                show_addr |= self.directive(&line);
                 if *dir == Dir::Org {
                     start = self.pc;
                 }
@@ -1395,360 +1401,6 @@ impl<'a> Pass<'a> {
         self.run_unit(&unit, &notes);
         self.macro_depth -= 1;
         self.scope = saved_scope;
-    }
-
-    /// Handles a directive; returns whether the listing should show the address.
-    #[allow(clippy::too_many_arguments)]
-    fn directive(
-        &mut self,
-        ctx: &LineCtx,
-        stmt: &Stmt,
-        dir: Dir,
-        span: Span,
-        args: &[DirArg],
-        operands_span: Span,
-        unit: &Unit,
-    ) -> bool {
-        let name = ctx
-            .text
-            .get(span.start as usize..span.end as usize)
-            .unwrap_or("directive")
-            .to_ascii_uppercase();
-        let count_error = |pass: &mut Self, what: &str| {
-            let at = if args.is_empty() { span } else { operands_span };
-            pass.error(ctx, at, format!("{name} takes {what}"));
-        };
-        match dir {
-            Dir::Org => {
-                let [arg] = args else {
-                    count_error(self, "one operand, the address");
-                    return false;
-                };
-                if let Some(v) = self.number(ctx, arg) {
-                    if (0..=0xFFFF).contains(&v) {
-                        self.pc = v as u32;
-                    } else {
-                        self.error(
-                            ctx,
-                            arg.span,
-                            format!("address {v} out of range (0..$FFFF)"),
-                        );
-                    }
-                }
-                true
-            }
-            Dir::Equ => {
-                let Some((label, label_span)) = &stmt.label else {
-                    self.error(
-                        ctx,
-                        span,
-                        format!("{name} needs a label: 'NAME {name} value'"),
-                    );
-                    return false;
-                };
-                let [arg] = args else {
-                    count_error(self, "one operand, the value");
-                    return false;
-                };
-                if let Some(v) = self.number(ctx, arg) {
-                    self.define(ctx, label, *label_span, v, SymbolKind::Constant);
-                }
-                false
-            }
-            Dir::Byte | Dir::Word => {
-                if args.is_empty() {
-                    count_error(self, "at least one value");
-                }
-                for arg in args {
-                    match &arg.value {
-                        Ok(DirValue::Str(bytes)) if dir == Dir::Byte => {
-                            let text = String::from_utf8_lossy(bytes);
-                            match text.char_indices().find(|(_, c)| !c.is_ascii()) {
-                                Some((at, c)) => {
-                                    // The string's first byte follows its quote.
-                                    let start = arg.span.start as usize + 1 + at;
-                                    let span = Span::new(start, start + c.len_utf8());
-                                    self.error(ctx, span, crate::parse::not_ascii(c));
-                                    self.emit(ctx, arg.span, &vec![0; bytes.len()]);
-                                }
-                                None => self.emit(ctx, arg.span, bytes),
-                            }
-                        }
-                        Ok(DirValue::Str(_)) => {
-                            self.error(
-                                ctx,
-                                arg.span,
-                                format!("{name} takes numbers; strings go in DB"),
-                            );
-                        }
-                        Ok(DirValue::Expr(e)) => {
-                            let v = self.eval(ctx, e);
-                            let (range, what) = if dir == Dir::Byte {
-                                (-128..=255, "a byte (-128..255)")
-                            } else {
-                                (-32768..=65535, "a word (-32768..65535)")
-                            };
-                            let v = match v {
-                                Some(v) if range.contains(&v) => v,
-                                Some(v) => {
-                                    self.error(
-                                        ctx,
-                                        arg.span,
-                                        format!("value {v} does not fit in {what}"),
-                                    );
-                                    0
-                                }
-                                None => 0,
-                            };
-                            if dir == Dir::Byte {
-                                self.emit(ctx, arg.span, &[v as u8]);
-                            } else {
-                                self.emit(ctx, arg.span, &(v as u16).to_le_bytes());
-                            }
-                        }
-                        Err(e) => {
-                            self.error(ctx, e.span, e.message.clone());
-                            let size = if dir == Dir::Byte { 1 } else { 2 };
-                            self.emit(ctx, arg.span, &vec![0; size]);
-                        }
-                    }
-                }
-                true
-            }
-            Dir::Space | Dir::Align => {
-                let (count_arg, fill_arg) = match args {
-                    [c] => (c, None),
-                    [c, f] => (c, Some(f)),
-                    _ => {
-                        count_error(
-                            self,
-                            if dir == Dir::Space {
-                                "a count and an optional fill byte"
-                            } else {
-                                "a boundary and an optional fill byte"
-                            },
-                        );
-                        return false;
-                    }
-                };
-                let fill = match fill_arg {
-                    None => 0,
-                    Some(f) => match self.number(ctx, f) {
-                        Some(v) if (-128..=255).contains(&v) => v as u8,
-                        Some(v) => {
-                            self.error(
-                                ctx,
-                                f.span,
-                                format!("fill value {v} does not fit in a byte (-128..255)"),
-                            );
-                            0
-                        }
-                        None => 0,
-                    },
-                };
-                let Some(n) = self.number(ctx, count_arg) else {
-                    return true;
-                };
-                // A count of bytes (0 to 64 KB), or the boundary to align to (1 to 64 KB).
-                let (what, least) = if dir == Dir::Space {
-                    ("count", 0)
-                } else {
-                    ("boundary", 1)
-                };
-                if !(least..=0x10000).contains(&n) {
-                    let message = format!("{what} {n} out of range ({least}..65536)");
-                    self.error(ctx, count_arg.span, message);
-                    return true;
-                }
-                let count = if dir == Dir::Space {
-                    n as u32
-                } else {
-                    (n as u32 - self.pc % n as u32) % n as u32
-                };
-                self.emit(ctx, count_arg.span, &vec![fill; count as usize]);
-                true
-            }
-            Dir::Include => {
-                let [arg] = args else {
-                    count_error(self, "one operand, the file name");
-                    return false;
-                };
-                self.include(ctx, arg, unit);
-                false
-            }
-            Dir::Incbin => {
-                let [arg] = args else {
-                    count_error(self, "one operand, the file name");
-                    return false;
-                };
-                let key = self.provider.resolve(Some(&unit.key), file_name(arg));
-                match self.cache.binary(self.provider, &key) {
-                    Ok(bytes) => self.emit(ctx, arg.span, &bytes),
-                    Err(e) => self.file_error(ctx, arg, &key, e),
-                }
-                true
-            }
-            Dir::End => {
-                self.ended = true;
-                false
-            }
-            Dir::Error => {
-                let text: Vec<String> = args
-                    .iter()
-                    .map(|a| match &a.value {
-                        Ok(DirValue::Str(s)) => String::from_utf8_lossy(s).into_owned(),
-                        _ => a.raw.clone(),
-                    })
-                    .collect();
-                let message = if text.is_empty() {
-                    "ERROR directive".to_string()
-                } else {
-                    text.join(", ")
-                };
-                self.error(ctx, span, message);
-                false
-            }
-            Dir::Page => true,
-            Dir::CpuCheck => {
-                let [arg] = args else {
-                    count_error(self, "one operand, the CPU name");
-                    return false;
-                };
-                let wanted = arg.raw.trim().trim_matches('"');
-                match wanted.parse::<Cpu>() {
-                    Ok(cpu) if cpu == self.cpu => {}
-                    Ok(cpu) => self.report(
-                        ctx,
-                        arg.span,
-                        Severity::Error,
-                        format!(
-                            "this source is written for the {} ({name} {wanted}), but it is assembled for the {}",
-                            cpu.title(),
-                            self.cpu.title()
-                        ),
-                        vec![format!("assemble it with --cpu {}", cpu.name())],
-                    ),
-                    Err(_) => self.error(
-                        ctx,
-                        arg.span,
-                        format!("unknown CPU '{wanted}' (Kempelen assembles z80, 6502 and 65c02)"),
-                    ),
-                }
-                true
-            }
-            Dir::Export => false,
-            Dir::Import => {
-                for arg in args {
-                    let name = arg.raw.trim();
-                    let name = name.split(':').next().unwrap_or(name).trim();
-                    self.imports.push((ctx.clone(), arg.span, name.to_string()));
-                }
-                false
-            }
-            Dir::Feature => {
-                for arg in args {
-                    let feature = arg.raw.split_whitespace().next().unwrap_or("");
-                    let on = !arg.raw.trim_end().ends_with('-');
-                    let built_in = matches!(
-                        feature.to_ascii_lowercase().as_str(),
-                        "labels_without_colons" | "pc_assignment" | "dollar_is_pc"
-                    );
-                    if !(built_in && on) {
-                        self.report(
-                            ctx,
-                            arg.span,
-                            Severity::Error,
-                            format!("ca65 feature '{}' is not supported", arg.raw.trim()),
-                            vec![
-                                "Kempelen always accepts labels without colons (in column 1), '*=' and '$' as the current address; it has no other ca65 features".to_string(),
-                            ],
-                        );
-                    }
-                }
-                false
-            }
-            Dir::Segment => {
-                self.report(
-                    ctx,
-                    span,
-                    Severity::Error,
-                    format!("{name} is a ca65 linker segment, which Kempelen does not have"),
-                    vec![
-                        "ld65 places segments from its linker configuration; Kempelen assembles one program to absolute addresses: replace the segments by ORG, or assemble with ca65 and ld65".to_string(),
-                    ],
-                );
-                false
-            }
-            // Handled by run_unit.
-            Dir::If
-            | Dir::IfDef
-            | Dir::IfNDef
-            | Dir::Else
-            | Dir::EndIf
-            | Dir::Macro
-            | Dir::EndMacro => false,
-        }
-    }
-
-    /// The value of a directive operand that must be a number.
-    fn number(&mut self, ctx: &LineCtx, arg: &DirArg) -> Option<i64> {
-        self.number_or(ctx, arg, "expected a number, found a string")
-    }
-
-    /// [`Self::number`] with `for_string` as the error for a string.
-    fn number_or(&mut self, ctx: &LineCtx, arg: &DirArg, for_string: &str) -> Option<i64> {
-        match &arg.value {
-            Ok(DirValue::Expr(e)) => self.eval(ctx, e),
-            Ok(DirValue::Str(_)) => {
-                self.error(ctx, arg.span, for_string);
-                None
-            }
-            Err(e) => {
-                self.error(ctx, e.span, e.message.clone());
-                None
-            }
-        }
-    }
-
-    fn file_error(&mut self, ctx: &LineCtx, arg: &DirArg, key: &str, e: SourceError) {
-        let message = match e {
-            SourceError::NotFound(_) => {
-                format!("file '{}' not found (looked for '{key}')", file_name(arg))
-            }
-            other => other.to_string(),
-        };
-        self.error(ctx, arg.span, message);
-    }
-
-    fn include(&mut self, ctx: &LineCtx, arg: &DirArg, unit: &Unit) {
-        let key = self.provider.resolve(Some(&unit.key), file_name(arg));
-        if let Some(pos) = self.include_stack.iter().position(|k| *k == key) {
-            let mut chain: Vec<&str> = self.include_stack[pos..]
-                .iter()
-                .map(String::as_str)
-                .collect();
-            chain.push(&key);
-            let message = format!("include cycle: {}", chain.join(" -> "));
-            self.error(ctx, arg.span, message);
-            return;
-        }
-        if self.include_stack.len() >= MAX_INCLUDE_DEPTH {
-            self.error(
-                ctx,
-                arg.span,
-                format!("includes nested more than {MAX_INCLUDE_DEPTH} deep"),
-            );
-            return;
-        }
-        match self.cache.unit(self.cpu, self.provider, &key) {
-            Ok(included) => {
-                self.include_stack.push(key);
-                let notes: Vec<String> = ctx.notes.to_vec();
-                self.run_unit(&included, &notes);
-                self.include_stack.pop();
-            }
-            Err(e) => self.file_error(ctx, arg, &key, e),
-        }
     }
 }
 
