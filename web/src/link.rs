@@ -127,11 +127,17 @@ impl ParsedLink {
                 }
                 _ => Err("a whole number of plies, 1 or more".into()),
             },
-            "speed" => match value.trim() {
-                "real" => Ok(self.link.speed = Some(Speed::Real)),
-                "fast" => Ok(self.link.speed = Some(Speed::Fast)),
-                _ => Err("real (the machine's own speed) or fast".into()),
-            },
+            "speed" => {
+                let speed = match value.trim() {
+                    "real" => Some(Speed::Real),
+                    "fast" => Some(Speed::Fast),
+                    _ => None,
+                };
+                self.link.speed = speed.or(self.link.speed);
+                speed
+                    .map(|_| ())
+                    .ok_or_else(|| "real (the machine's own speed) or fast".into())
+            }
             "view" => {
                 let ok = !value.is_empty()
                     && value
