@@ -15,16 +15,17 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 fn on_path(tool: &str) -> bool {
-    std::env::var_os("PATH").is_some_and(|paths| {
-        std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file())
-    })
+    std::env::var_os("PATH")
+        .is_some_and(|paths| std::env::split_paths(&paths).any(|dir| dir.join(tool).is_file()))
 }
 
 /// Why the browser tests cannot run here, if they cannot.
 fn missing_tools(python: bool) -> Option<String> {
     for (path, package) in [(CHROMIUM, "chromium"), (CHROMEDRIVER, "chromium-driver")] {
         if !Path::new(path).exists() {
-            return Some(format!("{path} is not installed (apt-get install {package})"));
+            return Some(format!(
+                "{path} is not installed (apt-get install {package})"
+            ));
         }
     }
     let targets = Command::new("rustup")
@@ -114,7 +115,15 @@ fn kempelen_json(args: &[&str]) -> serde_json::Value {
 /// What the command line answers on the flows' inputs.
 fn expectations() -> serde_json::Value {
     let z80 = kempelen_json(&[
-        "search", "--cpu", "z80", "--machine", "trs-80", "--depth", "3", "--moves", "e2e4",
+        "search",
+        "--cpu",
+        "z80",
+        "--machine",
+        "trs-80",
+        "--depth",
+        "3",
+        "--moves",
+        "e2e4",
         "--json",
     ]);
     serde_json::json!({
