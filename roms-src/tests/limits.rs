@@ -274,7 +274,14 @@ fn instructions_stepped_between_slices_count_in_the_same_run() {
     let kiwi = Position::from_fen(KIWIPETE).unwrap();
     let whole = engine().search(&kiwi, &[], 3, None).unwrap();
     let mut s = engine()
-        .start_search(&kiwi, &[], 3, None, TimeBudget::default(), web_time::Instant::now())
+        .start_search(
+            &kiwi,
+            &[],
+            3,
+            None,
+            TimeBudget::default(),
+            web_time::Instant::now(),
+        )
         .unwrap();
     assert_eq!(s.cycles(), 0);
     let mut stepped = 0;
