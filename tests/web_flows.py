@@ -289,6 +289,17 @@ def machine_view_pause_and_step(p, expect):
            "the link's cycle count")
     check(reading() == (pc, cycles), f"the link restored {reading()}, not {(pc, cycles)}")
     p.el("mach-end").click()
+    # From Play: the opponent's search of the game's position, opened paused in the machine view.
+    p.open("engine=6502&machine=kim-1&depth=2&moves=e2e4&view=play")
+    p.idle()
+    p.el("debug").click()
+    p.wait(lambda: p.js("return document.body.dataset.view") == "machine" and paused()
+           and reading()[1] == 0, 30, "the machine view from Play")
+    check(p.js("return document.getElementById('mach-engine').value") == "6502", "the 6502 build")
+    p.el("mach-step").click()
+    p.wait(lambda: paused() and (reading()[1] or 0) > 0, 20, "a step of the 6502 build")
+    regs = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-regs th")]
+    check("A" in regs and "X" in regs, f"6502 registers {regs}")
 
 
 @flow
