@@ -93,7 +93,7 @@ fn wasm_tests_in_chromium() {
     eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the wasm tests failed in Chromium");
     assert!(
-        text.contains("test result: ok. 5 passed"),
+        text.contains("test result: ok. 7 passed"),
         "the browser ran fewer tests than web/tests/browser.rs has"
     );
 }

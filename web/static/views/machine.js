@@ -132,6 +132,9 @@ const machine = {
     if (link.machine && [...this.$("mach-machine").options].some((o) => o.value === link.machine)) this.$("mach-machine").value = link.machine;
     if (link.depth) this.$("mach-depth").value = Math.min(32, link.depth);
     if (how !== "link") return;
+    if (link.engine && link.engine !== "z80" && link.engine !== "6502") {
+      app.message(`The machine view runs the 8-bit builds (z80, 6502), not the native ${link.engine}: choose a build and press "Search the game's position"`, "error");
+    }
     const fen = link.fen || app.game.start_fen();
     const moves = (link.moves || []).join(",");
     if (link.fen !== undefined && (fen !== app.game.start_fen() || moves !== app.game.moves())) {
