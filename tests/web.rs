@@ -128,6 +128,7 @@ fn expectations() -> serde_json::Value {
     ]);
     serde_json::json!({
         "compare": compare_expectations(),
+        "compare_suite": compare_suite_expectations(),
         "z80_reply": {
             "machine": "trs-80",
             "depth": 3,
@@ -175,6 +176,26 @@ fn compare_expectations() -> serde_json::Value {
         .collect();
     assert_eq!(rows.len(), 3);
     serde_json::json!({ "depth": 3, "rows": rows })
+}
+
+/// What `kempelen compare --depth 1 --json` answers on the bundled suite, position by position.
+fn compare_suite_expectations() -> serde_json::Value {
+    let out = kempelen_json(&["compare", "--depth", "1", "--json"]);
+    let rows: Vec<serde_json::Value> = out["results"]
+        .as_array()
+        .expect("compare --json has results")
+        .iter()
+        .map(|r| {
+            let pick = |a: &serde_json::Value| {
+                serde_json::json!({"best": a["best"], "nodes": a["nodes"], "cycles": a["cycles"]})
+            };
+            serde_json::json!({
+                "id": r["id"], "native": pick(&r["native"]), "z80": pick(&r["z80"]),
+                "6502": pick(&r["6502"]),
+            })
+        })
+        .collect();
+    serde_json::json!({ "depth": 1, "rows": rows })
 }
 
 fn build_page(out: &Path) {

@@ -237,6 +237,21 @@ def compare_view_equals_the_command_line(p, expect):
                       f"{row['fen']} {engine}: cycles {got['cycles']} != {w['cycles']}")
         check(not p.driver.find_elements(By.CSS_SELECTOR, "#cmp-table td.differs"), "a marked difference")
     p.shot("compare")
+    # The whole bundled suite at depth 1 (by a link): each position's nodes and cycles are
+    # `kempelen compare --depth 1 --json`'s.
+    suite = expect["compare_suite"]
+    p.open(f"depth={suite['depth']}&view=compare&suite=all")
+    p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") != "",
+           600, "the comparison of the bundled suite")
+    status = p.js("return document.getElementById('cmp-status').dataset.status")
+    check(status == "ok", f"the suite: {status}: {p.text('cmp-status')}")
+    groups = p.js("""return [...document.querySelectorAll('#cmp-table tbody')].map((b) =>
+        [...b.querySelectorAll('tr[data-engine]')].map((tr) =>
+          [tr.dataset.engine, tr.dataset.best, Number(tr.dataset.nodes), tr.dataset.cycles ? Number(tr.dataset.cycles) : null]))""")
+    check(len(groups) == len(suite["rows"]), f"{len(groups)} positions, the command line's {len(suite['rows'])}")
+    for got, want in zip(groups, suite["rows"]):
+        w = [[e, want[e]["best"], want[e]["nodes"], want[e].get("cycles")] for e in ("native", "z80", "6502")]
+        check(got == w, f"{want['id']}: page {got}, command line {w}")
 
 
 @flow
