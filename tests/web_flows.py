@@ -296,7 +296,10 @@ def machine_view_pause_and_step(p, expect):
     check(len(p.driver.find_elements(By.CSS_SELECTOR, "#mach-path tbody tr")) >= 1, "the search path")
     check(len(p.driver.find_elements(By.CSS_SELECTOR, "#mach-board g.piece")) >= 2, "the board in RAM")
     check(p.driver.find_elements(By.CSS_SELECTOR, "#mach-profile tbody tr"), "the cycle profile")
+    # The whole view in the screenshot (the board in RAM, the path and the profile below).
+    p.driver.set_window_size(1280, 1500)
     p.shot("machine")
+    p.driver.set_window_size(1280, 900)
     pc, cycles = reading()
     check(f"cycles={cycles}" in p.driver.current_url, p.driver.current_url)
     p.open(p.driver.current_url.split("#", 1)[1])
