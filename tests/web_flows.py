@@ -237,6 +237,17 @@ def compare_view_equals_the_command_line(p, expect):
                       f"{row['fen']} {engine}: cycles {got['cycles']} != {w['cycles']}")
         check(not p.driver.find_elements(By.CSS_SELECTOR, "#cmp-table td.differs"), "a marked difference")
     p.shot("compare")
+    # A stop while the native reference still searches (depth 12: minutes) ends it at once;
+    # the view then compares again.
+    p.open("fen=" + want["rows"][0]["fen"].replace(" ", "%20") + "&depth=12&view=compare")
+    time.sleep(0.5)
+    p.el("cmp-stop").click()
+    p.wait(lambda: p.js("return document.body.dataset.comparing") == "false", 10, "the stop")
+    check("Stopped" in p.text("cmp-status"), f"status after the stop: {p.text('cmp-status')!r}")
+    p.set_input("cmp-depth", 1)
+    p.el("cmp-run").click()
+    p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") == "ok",
+           60, "a comparison after the stop")
     # The whole bundled suite at depth 1 (by a link): each position's nodes and cycles are
     # `kempelen compare --depth 1 --json`'s.
     suite = expect["compare_suite"]
