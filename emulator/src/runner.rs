@@ -697,7 +697,7 @@ impl RunEnd {
     fn of(m: &Machine, result: &Result<RunStats, RunError>, clock: &ClockProfile) -> RunEnd {
         match result {
             Ok(stats) => RunEnd::Stopped {
-                stop: stats.stop.clone(),
+                stop: stats.stop,
                 cycles: stats.cycles,
                 instructions: stats.instructions,
                 unmapped_reads: stats.unmapped_reads,
