@@ -17,6 +17,7 @@
 //! ```
 
 mod cpu;
+mod dialect;
 pub mod disasm;
 pub mod files;
 pub mod hash;
@@ -26,9 +27,11 @@ mod overlap;
 mod row;
 pub mod source_map;
 pub mod symbols;
+pub mod tdl;
 pub mod z80;
 
 pub use cpu::{Cpu, UnknownCpu};
+pub use dialect::Dialect;
 pub use disasm::{DecodeError, Decoded, decode, decode_with, disassemble, hex_bytes};
 pub use lookup::{forms, instructions, is_mnemonic, mnemonics, rows, with_upper};
 pub use overlap::Overlap;

@@ -62,6 +62,9 @@ impl Pass<'_> {
             Dir::Incbin => self.dir_incbin(d),
             Dir::End => {
                 self.ended = true;
+                if self.macro_depth == 0 {
+                    self.end_at = Some((d.ctx.clone(), d.span, d.unit.key.clone()));
+                }
                 false
             }
             Dir::Error => self.dir_error(d),
@@ -71,6 +74,10 @@ impl Pass<'_> {
             Dir::Import => self.dir_import(d),
             Dir::Feature => self.dir_feature(d),
             Dir::Segment => self.dir_segment(d),
+            Dir::ReserveBytes | Dir::ReserveWords => self.dir_reserve(d),
+            Dir::Ascii | Dir::AsciiZ | Dir::AsciiS => self.dir_ascii(d),
+            // Read when the file was parsed.
+            Dir::Radix | Dir::Define => false,
             // Handled by run_unit.
             Dir::If
             | Dir::IfDef
@@ -314,6 +321,83 @@ impl Pass<'_> {
         true
     }
 
+    /// TDL's `.BLKB n` and `.BLKW n`: `n` bytes or words reserved; nothing is written, so
+    /// they are not in the image unless other lines fill them.
+    fn dir_reserve(&mut self, d: &DirLine) -> bool {
+        let Some(arg) = self.one_arg(d, "one operand, the count") else {
+            return false;
+        };
+        let Some(n) = self.number(d.ctx, arg) else {
+            return true;
+        };
+        let width = if d.dir == Dir::ReserveWords { 2 } else { 1 };
+        if !(0..=0x10000 / width).contains(&n) {
+            let message = format!("count {n} out of range (0..{})", 0x10000 / width);
+            self.error(d.ctx, arg.span, message);
+            return true;
+        }
+        let end = self.pc + (n * width) as u32;
+        if end > 0x10000 && !self.overflow_reported {
+            self.overflow_reported = true;
+            self.error(d.ctx, arg.span, "reserves past the end of memory ($FFFF)");
+        }
+        self.pc = end.min(0x10000);
+        true
+    }
+
+    /// TDL's `.ASCII`, `.ASCIZ` (a zero byte after) and `.ASCIS` (bit 7 set in the last
+    /// byte): the characters of strings, and byte values.
+    fn dir_ascii(&mut self, d: &DirLine) -> bool {
+        if d.args.is_empty() {
+            self.count_error(d, "at least one string or value");
+            return false;
+        }
+        let mut bytes = Vec::new();
+        for arg in d.args {
+            match &arg.value {
+                Ok(DirValue::Str(text)) => match std::str::from_utf8(text)
+                    .ok()
+                    .and_then(|t| t.char_indices().find(|(_, c)| !c.is_ascii()))
+                {
+                    Some((at, c)) => {
+                        let start = arg.span.start as usize + 1 + at;
+                        let span = Span::new(start, start + c.len_utf8());
+                        self.error(d.ctx, span, crate::parse::not_ascii(c));
+                        bytes.extend(std::iter::repeat_n(0, text.len()));
+                    }
+                    None => bytes.extend_from_slice(text),
+                },
+                Ok(DirValue::Expr(e)) => {
+                    let v = match self.eval(d.ctx, e) {
+                        Some(v) if (-128..=255).contains(&v) => v,
+                        Some(v) => {
+                            let message = format!("value {v} does not fit in a byte (-128..255)");
+                            self.error(d.ctx, arg.span, message);
+                            0
+                        }
+                        None => 0,
+                    };
+                    bytes.push(v as u8);
+                }
+                Err(e) => {
+                    self.syntax_error(d.ctx, e);
+                    bytes.push(0);
+                }
+            }
+        }
+        match d.dir {
+            Dir::AsciiZ => bytes.push(0),
+            Dir::AsciiS => {
+                if let Some(last) = bytes.last_mut() {
+                    *last |= 0x80;
+                }
+            }
+            _ => {}
+        }
+        self.emit(d.ctx, d.operands_span, &bytes);
+        true
+    }
+
     /// `.IMPORT names`: each must be defined by the end of the pass.
     fn dir_import(&mut self, d: &DirLine) -> bool {
         for arg in d.args {
@@ -361,6 +445,76 @@ impl Pass<'_> {
             ],
         );
         false
+    }
+
+    /// An `END` before the end of its file whose lines after it define labels: those lines
+    /// are not assembled. An error at the `END` when the program uses (and misses) some of
+    /// them, else a warning (the undefined symbols alone would not point at the `END`, and a
+    /// program cut short by it assembles without a word).
+    pub(super) fn report_early_end(&mut self) {
+        let Some((ctx, span, key)) = self.end_at.take() else {
+            return;
+        };
+        let Some(Ok(unit)) = self.cache.units.get(&key).cloned() else {
+            return;
+        };
+        let fold = |n: &str| {
+            if self.ignore_case {
+                n.to_ascii_lowercase()
+            } else {
+                n.to_string()
+            }
+        };
+        let after: Vec<&str> = unit
+            .lines
+            .iter()
+            .filter(|l| l.number > ctx.line)
+            .filter_map(|l| l.stmt.label.as_ref().map(|(n, _)| n.as_str()))
+            .collect();
+        if after.is_empty() {
+            return;
+        }
+        let folded: std::collections::HashSet<String> = after.iter().map(|n| fold(n)).collect();
+        let mut missed: Vec<&str> = Vec::new();
+        for (_, name) in &self.suggestions {
+            if folded.contains(&fold(name)) && !missed.contains(&name.as_str()) {
+                missed.push(name);
+            }
+        }
+        let list = |names: &[&str]| {
+            let shown: Vec<String> = names.iter().take(3).map(|n| format!("'{n}'")).collect();
+            match names.len() {
+                n if n > 3 => format!("{} and {} more", shown.join(", "), n - 3),
+                _ => shown.join(", "),
+            }
+        };
+        let end = ctx
+            .text
+            .get(span.start as usize..span.end as usize)
+            .unwrap_or("END")
+            .to_ascii_uppercase();
+        let lines = unit.lines.iter().filter(|l| l.number > ctx.line).count();
+        let (severity, message) = if missed.is_empty() {
+            (
+                Severity::Warning,
+                format!(
+                    "{end} stops the program here: the {lines} lines after it, which define {}, are not assembled",
+                    list(&after)
+                ),
+            )
+        } else {
+            (
+                Severity::Error,
+                format!(
+                    "{end} stops the program here, but lines after it define {}, which the program uses",
+                    list(&missed)
+                ),
+            )
+        };
+        let note = format!(
+            "nothing after {end} is assembled: move it to the end of the program, or delete it"
+        );
+        self.report(&ctx, span, severity, message, vec![note]);
     }
 
     /// The value of a directive operand that must be a number.
@@ -418,7 +572,12 @@ impl Pass<'_> {
             self.error(ctx, arg.span, message);
             return;
         }
-        match self.cache.unit(self.cpu, self.provider, &key) {
+        // Every file starts in radix 10.
+        let syntax = super::Syntax {
+            radix: 10,
+            ..self.syntax
+        };
+        match self.cache.unit(syntax, self.provider, &key) {
             Ok(included) => {
                 self.include_stack.push(key);
                 let notes: Vec<String> = ctx.notes.to_vec();

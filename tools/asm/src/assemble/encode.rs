@@ -9,7 +9,7 @@ use crate::Cpu;
 use crate::expr::{Env, EvalError, Expr, Span};
 use crate::isa::mos6502::Mode;
 use crate::isa::z80::{Kw, Operand};
-use crate::isa::{self, Form, Instr};
+use crate::isa::{self, Dialect, Form, Instr};
 use crate::parse::{Force, Index, MosArg, Z80Arg};
 
 /// Something wrong with one instruction.
@@ -130,6 +130,7 @@ impl Values<'_> {
 /// which forms would).
 pub(crate) fn encode(
     cpu: Cpu,
+    dialect: Dialect,
     mnemonic: &str,
     operands: &super::stmt::Operands,
     operands_span: Span,
@@ -142,7 +143,7 @@ pub(crate) fn encode(
     };
     let encoded = match operands {
         super::stmt::Operands::Z80(args) => {
-            encode_z80(mnemonic, args, operands_span, &mut values, pc)
+            encode_z80(dialect, mnemonic, args, operands_span, &mut values, pc)
         }
         super::stmt::Operands::Mos6502(arg) => {
             encode_6502(cpu, mnemonic, arg, operands_span, &mut values, pc)
@@ -216,7 +217,20 @@ fn related_forms(rows: &[&'static Instr], args: &[(Z80Arg, Span)]) -> Vec<&'stat
     }
 }
 
+/// Whether the Zilog `mnemonic` has a row that takes operands of the shapes of `args`.
+pub(crate) fn z80_has_form(mnemonic: &str, args: &[(Z80Arg, Span)]) -> bool {
+    isa::rows(Cpu::Z80, mnemonic).any(|r| {
+        let ops = z80_ops(r);
+        ops.len() == args.len()
+            && ops
+                .iter()
+                .zip(args)
+                .all(|(p, (a, _))| z80_shape_matches(p, a))
+    })
+}
+
 fn encode_z80(
+    dialect: Dialect,
     mnemonic: &str,
     args: &[(Z80Arg, Span)],
     operands_span: Span,
@@ -227,7 +241,7 @@ fn encode_z80(
     let all_rows = || isa::rows(Cpu::Z80, mnemonic).collect::<Vec<&'static Instr>>();
     let register = args.iter().find_map(|(a, span)| match a {
         Z80Arg::Expr(e) | Z80Arg::Mem(e) | Z80Arg::Indexed(_, e) => e
-            .find_symbol(&|n| reserved_name(Cpu::Z80, n))
+            .find_symbol(&|n| reserved_name(Cpu::Z80, dialect, n))
             .map(|n| (n, *span)),
         _ => None,
     });
@@ -415,15 +429,20 @@ fn encode_6502(
         | MosArg::IndY(e)
         | MosArg::Addr { expr: e, .. } => Some(e),
         MosArg::None | MosArg::Acc => None,
-        MosArg::BitBranch { zp, target, .. } => {
-            Some(if zp.find_symbol(&|n| reserved_name(cpu, n)).is_some() {
+        MosArg::BitBranch { zp, target, .. } => Some(
+            if zp
+                .find_symbol(&|n| reserved_name(cpu, Dialect::Kempelen, n))
+                .is_some()
+            {
                 zp
             } else {
                 target
-            })
-        }
+            },
+        ),
     };
-    if let Some(name) = expr.and_then(|e| e.find_symbol(&|n| reserved_name(cpu, n))) {
+    if let Some(name) =
+        expr.and_then(|e| e.find_symbol(&|n| reserved_name(cpu, Dialect::Kempelen, n)))
+    {
         values.problems.push(invalid(&format!(
             "'{name}' is a register and cannot be part of an expression"
         )));
@@ -599,11 +618,12 @@ fn encode_6502_address(
 }
 
 /// Z80 keywords and 6502 register names cannot be symbols: the operand grammar reads them as
-/// registers.
-pub(crate) fn reserved_name(cpu: Cpu, name: &str) -> bool {
-    match cpu {
-        Cpu::Z80 => Kw::parse(name).is_some(),
-        Cpu::Mos6502 | Cpu::Cmos65c02 => {
+/// registers. In TDL, its own register names (`A`...`L`, `M`, `SP`, `PSW`, `X`, `Y`).
+pub(crate) fn reserved_name(cpu: Cpu, dialect: Dialect, name: &str) -> bool {
+    match (cpu, dialect) {
+        (Cpu::Z80, Dialect::Tdl) => isa::tdl::is_register(name),
+        (Cpu::Z80, Dialect::Kempelen) => Kw::parse(name).is_some(),
+        (Cpu::Mos6502 | Cpu::Cmos65c02, _) => {
             ["A", "X", "Y"].iter().any(|r| r.eq_ignore_ascii_case(name))
         }
     }
