@@ -93,7 +93,7 @@ fn wasm_tests_in_chromium() {
     eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the wasm tests failed in Chromium");
     assert!(
-        text.contains("test result: ok. 5 passed"),
+        text.contains("test result: ok. 7 passed"),
         "the browser ran fewer tests than web/tests/browser.rs has"
     );
 }
@@ -127,6 +127,8 @@ fn expectations() -> serde_json::Value {
         "--json",
     ]);
     serde_json::json!({
+        "compare": compare_expectations(),
+        "compare_suite": compare_suite_expectations(),
         "z80_reply": {
             "machine": "trs-80",
             "depth": 3,
@@ -135,6 +137,65 @@ fn expectations() -> serde_json::Value {
             "cycles": z80["cycles"],
         },
     })
+}
+
+/// The positions of the compare flow and what `kempelen compare --json` answers on them.
+const COMPARE_FENS: [&str; 3] = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+];
+
+fn compare_expectations() -> serde_json::Value {
+    let dir = Path::new(ROOT).join("target/web-test-compare");
+    std::fs::create_dir_all(&dir).expect("creates the suite's folder");
+    let suite = dir.join("three.epd");
+    let text: String = COMPARE_FENS
+        .iter()
+        .enumerate()
+        .map(|(i, f)| format!("{f}; id \"p{i}\";\n"))
+        .collect();
+    std::fs::write(&suite, text).expect("writes the suite");
+    let out = kempelen_json(&[
+        "compare",
+        "--suite",
+        suite.to_str().expect("a UTF-8 path"),
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    let rows: Vec<serde_json::Value> = out["results"]
+        .as_array()
+        .expect("compare --json has results")
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "fen": r["fen"], "native": r["native"], "z80": r["z80"], "6502": r["6502"],
+            })
+        })
+        .collect();
+    assert_eq!(rows.len(), 3);
+    serde_json::json!({ "depth": 3, "rows": rows })
+}
+
+/// What `kempelen compare --depth 1 --json` answers on the bundled suite, position by position.
+fn compare_suite_expectations() -> serde_json::Value {
+    let out = kempelen_json(&["compare", "--depth", "1", "--json"]);
+    let rows: Vec<serde_json::Value> = out["results"]
+        .as_array()
+        .expect("compare --json has results")
+        .iter()
+        .map(|r| {
+            let pick = |a: &serde_json::Value| {
+                serde_json::json!({"best": a["best"], "nodes": a["nodes"], "cycles": a["cycles"]})
+            };
+            serde_json::json!({
+                "id": r["id"], "native": pick(&r["native"]), "z80": pick(&r["z80"]),
+                "6502": pick(&r["6502"]),
+            })
+        })
+        .collect();
+    serde_json::json!({ "depth": 1, "rows": rows })
 }
 
 fn build_page(out: &Path) {
@@ -177,4 +238,139 @@ fn page_flows_in_chromium() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.status.success(), "a flow failed in Chromium (above)");
+}
+
+/// The searches of the page's figures: engine, machine, depth (the start position); each
+/// long enough natively (a second or more) that a moment of a shared machine's load does not
+/// decide its figure.
+const FIGURE_SEARCHES: [(&str, &str, u32); 3] = [
+    ("z80", "trs-80", 6),
+    ("z80", "zx-spectrum", 5),
+    ("6502", "c64", 5),
+];
+
+/// Rounds of the figures: the machine is shared, so each round runs every search natively
+/// and then in the page, and the median of the rounds is reported for each.
+const FIGURE_ROUNDS: usize = 3;
+
+/// One native run of a figure's search: its cycles and the host time it took (ms).
+fn native_figure(engine: &str, machine: &str, depth: u32) -> (u64, f64) {
+    let out = kempelen_json(&[
+        "search",
+        "--cpu",
+        engine,
+        "--machine",
+        machine,
+        "--depth",
+        &depth.to_string(),
+        "--json",
+    ]);
+    (
+        out["cycles"].as_u64().expect("cycles"),
+        out["host_ms"].as_f64().expect("host_ms"),
+    )
+}
+
+/// One run of the figures' searches in the page (tests/web_flows.py --figures), each checked
+/// to run `cycles[i]` cycles: what the page measured, per search.
+fn page_figures_once(page: &Path, cycles: &[u64]) -> Vec<serde_json::Value> {
+    let root = PathBuf::from(ROOT);
+    let expect = serde_json::json!({
+        "native_speed": FIGURE_SEARCHES.iter().zip(cycles).map(|((engine, machine, depth), c)| {
+            serde_json::json!({"engine": engine, "machine": machine, "depth": depth, "cycles": c})
+        }).collect::<Vec<_>>(),
+    });
+    let expect_file = root.join("target/web-figures-expect.json");
+    std::fs::write(&expect_file, expect.to_string()).expect("writes the expectations");
+    let out_file = root.join("target/web-figures-page.json");
+    let status = Command::new("python3")
+        .arg(root.join("tests/web_flows.py"))
+        .arg("--page")
+        .arg(page)
+        .arg("--expect")
+        .arg(&expect_file)
+        .arg("--figures")
+        .arg(&out_file)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "the page's figures could not be measured");
+    serde_json::from_slice(&std::fs::read(&out_file).expect("the figures")).expect("JSON")
+}
+
+/// The page's figures for docs/WEB.md (ignored: it measures the host's speed, so it asserts
+/// nothing about it): the wasm's size raw and gzipped, the time to the first move, and the
+/// emulator's speed in Chromium against the native binary on the same searches, run one
+/// after the other on this machine, the median of [`FIGURE_ROUNDS`] rounds.
+/// `cargo test --test web page_figures -- --ignored --nocapture` prints them (and writes
+/// target/web-figures.json).
+#[test]
+#[ignore]
+fn page_figures() {
+    if skip_without_tools(true) {
+        return;
+    }
+    let root = PathBuf::from(ROOT);
+    let page = root.join("target/web-test");
+    build_page(&page);
+    let wasm = std::fs::read(page.join("pkg/kempelen_web_bg.wasm")).expect("the page's wasm");
+    let gzip = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(page.join("pkg/kempelen_web_bg.wasm"))
+        .output()
+        .expect("gzip runs");
+    let n = FIGURE_SEARCHES.len();
+    let mut cycles = vec![0; n];
+    // Per search, per round: native MHz, page MHz, page ready (s), first move (s).
+    let mut runs: Vec<Vec<[f64; 4]>> = vec![Vec::new(); n];
+    for _ in 0..FIGURE_ROUNDS {
+        let mut native = vec![0f64; n];
+        for (i, (engine, machine, depth)) in FIGURE_SEARCHES.iter().enumerate() {
+            let (c, host_ms) = native_figure(engine, machine, *depth);
+            cycles[i] = c;
+            native[i] = c as f64 / host_ms / 1000.0;
+        }
+        for (i, got) in page_figures_once(&page, &cycles).iter().enumerate() {
+            let f = |k: &str| got[k].as_f64().expect("a page figure");
+            runs[i].push([
+                native[i],
+                f("emulated_mhz"),
+                f("ready_s"),
+                f("first_move_s"),
+            ]);
+        }
+    }
+    let median = |i: usize, k: usize| {
+        let mut v: Vec<f64> = runs[i].iter().map(|r| r[k]).collect();
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let (native_mhz, page_mhz): (Vec<f64>, Vec<f64>) =
+        (0..n).map(|i| (median(i, 0), median(i, 1))).unzip();
+    let ready: Vec<f64> = (0..n).map(|i| median(i, 2)).collect();
+    let first: Vec<f64> = (0..n).map(|i| median(i, 3)).collect();
+    let round = |x: f64, places: i32| (x * 10f64.powi(places)).round() / 10f64.powi(places);
+    let rows: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let (engine, machine, depth) = FIGURE_SEARCHES[i];
+            serde_json::json!({
+                "search": format!("kempelen search --cpu {engine} --machine {machine} --depth {depth}"),
+                "cycles": cycles[i],
+                "native_emulated_mhz": round(native_mhz[i], 1),
+                "chromium_emulated_mhz": round(page_mhz[i], 1),
+                "ratio": round(page_mhz[i] / native_mhz[i], 2),
+                "page_ready_s": round(ready[i], 2),
+                "first_move_s": round(first[i], 2),
+            })
+        })
+        .collect();
+    let figures = serde_json::json!({
+        "wasm_bytes": wasm.len(),
+        "wasm_gzip_bytes": gzip.stdout.len(),
+        "rounds": FIGURE_ROUNDS,
+        "searches": rows,
+        "every_round": runs,
+    });
+    let text = serde_json::to_string_pretty(&figures).expect("JSON");
+    std::fs::write(root.join("target/web-figures.json"), &text).expect("writes the figures");
+    println!("{text}");
 }
