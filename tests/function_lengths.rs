@@ -120,6 +120,12 @@ fn functions(path: &str, text: &str) -> Vec<Function> {
                 break;
             }
             if t.ends_with('}') && t.contains('{') {
+                out.push(Function {
+                    path: path.to_string(),
+                    name: name.to_string(),
+                    line: i + 1,
+                    lines: open - i + 1,
+                });
                 break;
             }
             open += 1;
