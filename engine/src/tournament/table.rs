@@ -4,12 +4,12 @@
 //! kind of ending and the forfeits. As text for a terminal and as JSON.
 
 use super::game::{GameRecord, Outcome, Termination};
-use super::pgn::PgnGame;
+use super::pgn::{MAX_STRING_CHARS, PgnGame};
 use super::rating::{
     EloEstimate, Rating, RatingError, Wdl, describe_elo, elo_difference, fit_ratings,
 };
 use serde_json::{Value, json};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
 /// One game as the standings see it.
@@ -95,6 +95,28 @@ pub enum StandingsError {
         /// The game's round.
         round: Option<usize>,
     },
+    /// A game's White and Black are one player.
+    #[error(
+        "a game of round {round:?} has '{name}' on both sides: a game against oneself cannot be rated"
+    )]
+    OnBothSides {
+        /// The name.
+        name: String,
+        /// The game's round.
+        round: Option<usize>,
+    },
+    /// A name longer than a PGN tag holds.
+    #[error(
+        "a player's name of {chars} characters, more than a PGN tag holds ({}): '{}...'",
+        MAX_STRING_CHARS,
+        .name.chars().take(40).collect::<String>().escape_debug()
+    )]
+    LongName {
+        /// The name.
+        name: String,
+        /// Its length in characters.
+        chars: usize,
+    },
     /// The anchor names no player.
     #[error("the anchor '{0}' is not among the players ({1})")]
     UnknownAnchor(String, String),
@@ -112,10 +134,23 @@ impl Standings {
         anchor: Option<(&str, f64)>,
     ) -> Result<Standings, StandingsError> {
         let n = players.len();
+        if let Some(name) = players
+            .iter()
+            .find(|p| p.chars().count() > MAX_STRING_CHARS)
+        {
+            return Err(StandingsError::LongName {
+                name: name.clone(),
+                chars: name.chars().count(),
+            });
+        }
+        let mut by_name: std::collections::HashMap<&str, usize> = HashMap::new();
+        for (i, p) in players.iter().enumerate() {
+            by_name.entry(p.as_str()).or_insert(i);
+        }
         let index = |name: &str, round: Option<usize>| {
-            players
-                .iter()
-                .position(|p| p == name)
+            by_name
+                .get(name)
+                .copied()
                 .ok_or_else(|| StandingsError::UnknownPlayer {
                     name: name.to_string(),
                     round,
@@ -126,6 +161,12 @@ impl Standings {
         let mut wdl = vec![vec![Wdl::default(); n]; n];
         for g in &games {
             let (w, b) = (index(&g.white, g.round)?, index(&g.black, g.round)?);
+            if w == b {
+                return Err(StandingsError::OnBothSides {
+                    name: g.white.clone(),
+                    round: g.round,
+                });
+            }
             let wp = g.outcome.white_points();
             points[w][b] += wp;
             points[b][w] += 1.0 - wp;
@@ -186,15 +227,24 @@ impl Standings {
         anchor: Option<(&str, f64)>,
     ) -> Result<Standings, StandingsError> {
         games.sort_by_key(|g| g.round.unwrap_or(usize::MAX));
+        let players = Standings::players_of(&games);
+        Standings::new(players, games, anchor)
+    }
+
+    /// The players of `games` in the order [`Standings::from_games`] gives them.
+    pub fn players_of(games: &[GameSummary]) -> Vec<String> {
+        let mut by_round: Vec<&GameSummary> = games.iter().collect();
+        by_round.sort_by_key(|g| g.round.unwrap_or(usize::MAX));
         let mut players: Vec<String> = Vec::new();
-        for g in &games {
+        let mut known = std::collections::HashSet::new();
+        for g in by_round {
             for name in [&g.white, &g.black] {
-                if !players.contains(name) {
+                if known.insert(name.as_str()) {
                     players.push(name.clone());
                 }
             }
         }
-        Standings::new(players, games, anchor)
+        players
     }
 
     /// Pairings with games: (i, j, i's result against j, the Elo difference).
@@ -243,31 +293,72 @@ impl Standings {
     /// against the column player's, `3:1`), ratings, pairings, endings and forfeits.
     pub fn to_text(&self) -> String {
         let mut out = String::new();
-        let n = self.players.len();
-        let width = self
-            .players
+        self.write_crosstable(&mut out);
+        let _ = writeln!(out);
+        let _ = writeln!(
+            out,
+            "A cell is the row player's points against the column player's. Ratings: \
+             Bradley-Terry fit, 95 % margins, {}.",
+            self.anchor_text()
+        );
+        let _ = writeln!(out);
+        self.write_pairings(&mut out);
+        let _ = writeln!(out);
+        self.write_endings(&mut out);
+        out
+    }
+
+    /// The width of the name column: the longest name, at least 6.
+    fn name_width(&self) -> usize {
+        self.players
             .iter()
             .map(|p| p.len())
             .max()
             .unwrap_or(0)
-            .max(6);
-        let cell = |i: usize, j: usize| -> String {
-            if i == j {
-                "-".into()
-            } else if self.count[i][j] == 0 {
-                ".".into()
-            } else {
-                let p = self.points[i][j];
-                format!(
-                    "{}:{}",
-                    fmt_points(p),
-                    fmt_points(self.count[i][j] as f64 - p)
-                )
+            .max(6)
+    }
+
+    /// A crosstable cell: `i`'s points against `j`'s (`3:1`), `-` on the diagonal, `.` where
+    /// they did not meet.
+    fn cell(&self, i: usize, j: usize) -> String {
+        if i == j {
+            "-".into()
+        } else if self.count[i][j] == 0 {
+            ".".into()
+        } else {
+            let p = self.points[i][j];
+            format!(
+                "{}:{}",
+                fmt_points(p),
+                fmt_points(self.count[i][j] as f64 - p)
+            )
+        }
+    }
+
+    /// A player's rating as the crosstable prints it: `1500 ± 80`, `1500 (anchor)`, or why
+    /// there is none.
+    fn rating_text(&self, i: usize) -> String {
+        let t = self.totals[i];
+        match (self.ratings[i].elo, self.ratings[i].margin) {
+            (Some(e), Some(_)) if Some(i) == self.anchor.map(|a| a.0) => {
+                format!("{e:.0} (anchor)")
             }
-        };
+            (Some(e), Some(m)) => format!("{e:.0} ± {m:.0}"),
+            _ if t.games() == 0 => "no games".into(),
+            _ if t.wins == t.games() => "unbounded (won all)".into(),
+            _ if t.losses == t.games() => "unbounded (lost all)".into(),
+            _ => "unbounded".into(),
+        }
+    }
+
+    /// The ranked crosstable: a header, then a row per player with its cells, points, games,
+    /// score and rating.
+    fn write_crosstable(&self, out: &mut String) {
+        let n = self.players.len();
+        let width = self.name_width();
         let cw = (0..n)
             .flat_map(|i| (0..n).map(move |j| (i, j)))
-            .map(|(i, j)| cell(i, j).len())
+            .map(|(i, j)| self.cell(i, j).len())
             .max()
             .unwrap_or(1)
             .max(3);
@@ -283,36 +374,23 @@ impl Standings {
         for (rank, &i) in self.order.iter().enumerate() {
             let _ = write!(out, "{:>3}  {:<width$}", rank + 1, self.players[i]);
             for &j in &self.order {
-                let _ = write!(out, "  {:>cw$}", cell(i, j));
+                let _ = write!(out, "  {:>cw$}", self.cell(i, j));
             }
             let t = self.totals[i];
-            let rating = match (self.ratings[i].elo, self.ratings[i].margin) {
-                (Some(e), Some(_)) if Some(i) == self.anchor.map(|a| a.0) => {
-                    format!("{e:.0} (anchor)")
-                }
-                (Some(e), Some(m)) => format!("{e:.0} ± {m:.0}"),
-                _ if t.games() == 0 => "no games".into(),
-                _ if t.wins == t.games() => "unbounded (won all)".into(),
-                _ if t.losses == t.games() => "unbounded (lost all)".into(),
-                _ => "unbounded".into(),
-            };
             let _ = writeln!(
                 out,
                 "  {:>7}  {:>5}  {:>5.1}%  {:>13}",
                 fmt_points(t.points()),
                 t.games(),
                 100.0 * t.score().unwrap_or(0.0),
-                rating
+                self.rating_text(i)
             );
         }
-        let _ = writeln!(out);
-        let _ = writeln!(
-            out,
-            "A cell is the row player's points against the column player's. Ratings: \
-             Bradley-Terry fit, 95 % margins, {}.",
-            self.anchor_text()
-        );
-        let _ = writeln!(out);
+    }
+
+    /// Every pairing from its first player's view: wins, draws, losses, score, Elo.
+    fn write_pairings(&self, out: &mut String) {
+        let width = self.name_width();
         let _ = writeln!(out, "Pairings (first player's view):");
         for (i, j, w, e) in self.pairings() {
             let _ = writeln!(
@@ -327,7 +405,10 @@ impl Standings {
                 describe_elo(w)
             );
         }
-        let _ = writeln!(out);
+    }
+
+    /// The count of each kind of ending, then every forfeit with its reason.
+    fn write_endings(&self, out: &mut String) {
         let endings: Vec<String> = self
             .endings()
             .iter()
@@ -347,7 +428,6 @@ impl Standings {
                     .map_or(String::new(), |t| t.to_string())
             );
         }
-        out
     }
 
     /// The standings as JSON: `players` (ranked: name, games, wins, draws, losses, points,
@@ -467,5 +547,35 @@ mod tests {
         assert_eq!(s.ratings[1].elo, Some(1500.0));
         let e = Standings::from_games(Vec::new(), Some(("z", 0.0))).unwrap_err();
         assert!(e.to_string().contains("'z'"), "{e}");
+    }
+
+    #[test]
+    fn names_as_long_as_pgn_allows_print_and_longer_ones_are_refused() {
+        let long = "n".repeat(MAX_STRING_CHARS);
+        let games = games(&["1 a-b 1-0", "2 b-a 1/2-1/2"]);
+        let renamed: Vec<GameSummary> = games
+            .iter()
+            .cloned()
+            .map(|mut g| {
+                for name in [&mut g.white, &mut g.black] {
+                    if name == "a" {
+                        *name = long.clone();
+                    }
+                }
+                g
+            })
+            .collect();
+        let s = Standings::from_games(renamed.clone(), None).unwrap();
+        assert!(s.to_text().contains(&long));
+        let longer = format!("{long}n");
+        let e = Standings::new(vec![longer, "b".into()], Vec::new(), None).unwrap_err();
+        assert!(e.to_string().contains("256 characters"), "{e}");
+        // 65,536 characters: refused, never a panic of the crosstable's formatting.
+        let huge = "h".repeat(65_536);
+        assert!(Standings::new(vec![huge, "b".into()], Vec::new(), None).is_err());
+        let mut own = games[0].clone();
+        own.black = "a".into();
+        let e = Standings::from_games(vec![own], None).unwrap_err();
+        assert!(e.to_string().contains("on both sides"), "{e}");
     }
 }
