@@ -5,7 +5,7 @@
 
 use super::pgn::{PgnError, PgnGame, games};
 use super::setup::parse_anchor;
-use super::table::{GameSummary, Standings, StandingsError};
+use super::table::{GameList, GameSummary, Standings, StandingsError};
 use std::collections::HashMap;
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -14,7 +14,7 @@ use std::hash::BuildHasher;
 #[derive(Debug, Default)]
 pub struct PgnCollection {
     /// The finished games.
-    games: Vec<GameSummary>,
+    games: GameList,
     /// Games without a result (`*`).
     unfinished: usize,
     /// The texts read, by name.
@@ -103,7 +103,7 @@ impl PgnCollection {
 
     /// The standings of the finished games, with the players in the order they first play
     /// ([`Standings::from_games`]); `anchor` is `LABEL=ELO`.
-    pub fn standings(self, anchor: Option<&str>) -> Result<Standings, CollectionError> {
+    pub fn standings(mut self, anchor: Option<&str>) -> Result<Standings, CollectionError> {
         if self.games.is_empty() {
             return Err(CollectionError::NoGames {
                 sources: self.sources.join(", "),
@@ -112,7 +112,8 @@ impl PgnCollection {
         }
         let anchor = match anchor {
             Some(text) => {
-                let names = Standings::players_of(&self.games);
+                self.games.sort_by_round();
+                let names = self.games.players();
                 let names: Vec<&str> = names.iter().map(String::as_str).collect();
                 Some(parse_anchor(text, &names)?)
             }

@@ -237,7 +237,7 @@ impl Outcome {
 }
 
 /// Why the game ended.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Termination {
     /// The side to move was checkmated.

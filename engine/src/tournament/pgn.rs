@@ -150,7 +150,16 @@ impl PgnReader<'_> {
     }
 
     fn place(&self) -> String {
-        format!("{}:{}:{}", self.source, self.line, self.col)
+        self.place_at(self.at())
+    }
+
+    /// The line and column of the next character (formatted only for an error or a tag).
+    fn at(&self) -> (usize, usize) {
+        (self.line, self.col)
+    }
+
+    fn place_at(&self, (line, col): (usize, usize)) -> String {
+        format!("{}:{line}:{col}", self.source)
     }
 
     fn error(&self, reason: impl Into<String>) -> PgnError {
@@ -241,7 +250,7 @@ impl PgnReader<'_> {
     }
 
     /// A brace comment after its `{` (which is at `start`).
-    fn comment(&mut self, start: String) -> Result<String, PgnError> {
+    fn comment(&mut self, start: (usize, usize)) -> Result<String, PgnError> {
         let mut text = String::new();
         loop {
             match self.advance() {
@@ -249,7 +258,7 @@ impl PgnReader<'_> {
                 Some(c) => text.push(c),
                 None => {
                     return Err(PgnError {
-                        place: start,
+                        place: self.place_at(start),
                         reason: "a comment that does not end ('}' missing)".into(),
                     });
                 }
@@ -258,14 +267,14 @@ impl PgnReader<'_> {
     }
 
     /// A comment skipped after its `{` (which is at `start`).
-    fn skip_comment(&mut self, start: String) -> Result<(), PgnError> {
+    fn skip_comment(&mut self, start: (usize, usize)) -> Result<(), PgnError> {
         loop {
             match self.advance() {
                 Some('}') => return Ok(()),
                 Some(_) => {}
                 None => {
                     return Err(PgnError {
-                        place: start,
+                        place: self.place_at(start),
                         reason: "a comment that does not end ('}' missing)".into(),
                     });
                 }
@@ -275,10 +284,10 @@ impl PgnReader<'_> {
 
     /// A variation after its `(` (which is at `start`), skipped with the variations and
     /// comments inside it.
-    fn variation(&mut self, start: String) -> Result<(), PgnError> {
+    fn variation(&mut self, start: (usize, usize)) -> Result<(), PgnError> {
         let mut depth = 1usize;
         while depth > 0 {
-            let here = self.place();
+            let here = self.at();
             match self.advance() {
                 Some('(') => depth += 1,
                 Some(')') => depth -= 1,
@@ -287,7 +296,7 @@ impl PgnReader<'_> {
                 Some(_) => {}
                 None => {
                     return Err(PgnError {
-                        place: start,
+                        place: self.place_at(start),
                         reason: "a variation that does not end (')' missing)".into(),
                     });
                 }
@@ -380,10 +389,10 @@ impl PgnReader<'_> {
     }
 
     /// Adds a move or a comment to the game, within [`MAX_PLIES`] and [`MAX_COMMENTS`].
-    fn add_move(&self, game: &mut PgnGame, san: &str, place: &str) -> Result<(), PgnError> {
+    fn add_move(&self, game: &mut PgnGame, san: &str, at: (usize, usize)) -> Result<(), PgnError> {
         if game.moves.len() == MAX_PLIES {
             return Err(PgnError {
-                place: place.to_string(),
+                place: self.place_at(at),
                 reason: format!(
                     "the game from line {} has more than {MAX_PLIES} plies, more than any \
                      game of chess",
@@ -439,10 +448,11 @@ impl PgnReader<'_> {
             self.advance();
             return Ok(None);
         }
-        let start = format!("{}:{}", self.source, self.line);
+        let line = self.line;
+        let source = self.source;
         let p = pending.get_or_insert_with(|| Pending {
             game: PgnGame {
-                place: start,
+                place: format!("{source}:{line}"),
                 tags: Vec::new(),
                 moves: Vec::new(),
                 comments: Vec::new(),
@@ -450,25 +460,25 @@ impl PgnReader<'_> {
             },
             in_movetext: false,
         });
-        let here = self.place();
+        let here = self.at();
         self.advance();
         match c {
             '[' => {
                 if p.in_movetext {
                     return Err(PgnError {
-                        place: here,
+                        place: self.place_at(here),
                         reason: "a tag pair inside the moves: the game before it has no result"
                             .into(),
                     });
                 }
-                let tag = self.tag(here)?;
+                let tag = self.tag(self.place_at(here))?;
                 self.add_tag(&mut p.game, tag)?;
             }
             '{' => {
                 p.in_movetext = true;
                 if p.game.comments.len() == MAX_COMMENTS {
                     return Err(PgnError {
-                        place: here,
+                        place: self.place_at(here),
                         reason: format!("more than {MAX_COMMENTS} comments in one game"),
                     });
                 }
@@ -482,7 +492,7 @@ impl PgnReader<'_> {
             }
             ')' | '}' => {
                 return Err(PgnError {
-                    place: here,
+                    place: self.place_at(here),
                     reason: format!("'{c}' without its opening bracket"),
                 });
             }
@@ -494,12 +504,12 @@ impl PgnReader<'_> {
                 let sym = self.symbol(c)?;
                 if ["1-0", "0-1", "1/2-1/2", "*"].contains(&sym.as_str()) {
                     let game = pending.take().expect("a game").game;
-                    return self.finish(game, sym, here).map(Some);
+                    return self.finish(game, sym, self.place_at(here)).map(Some);
                 }
                 // Move numbers: digits and dots, maybe glued to the move (`12.e4`, `3...Nf6`).
                 let san = sym.trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
                 if !san.is_empty() {
-                    self.add_move(&mut p.game, san, &here)?;
+                    self.add_move(&mut p.game, san, here)?;
                 }
             }
         }

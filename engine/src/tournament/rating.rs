@@ -273,16 +273,26 @@ fn bounded_players(points: &[Vec<f64>], games: &[Vec<u32>]) -> Vec<bool> {
 }
 
 /// The maximum-likelihood strengths (`ln gamma`, geometric mean 1) of the players `idx`, by
-/// Hunter's MM iteration on gamma = exp(theta).
+/// Hunter's MM iteration on gamma = exp(theta). Each step looks at the pairs that played
+/// only (a player's others add nothing), so a large, sparse event costs its games, not the
+/// square of its players.
 fn maximum_likelihood(points: &[Vec<f64>], games: &[Vec<u32>], idx: &[usize]) -> Vec<f64> {
     let k = idx.len();
+    // Each player's opponents among `idx`, in order.
+    let met: Vec<Vec<usize>> = (0..k)
+        .map(|a| {
+            (0..k)
+                .filter(|&b| b != a && games[idx[a]][idx[b]] > 0)
+                .collect()
+        })
+        .collect();
     let mut gamma = vec![1.0f64; k];
     for _ in 0..100_000 {
         let mut next = vec![0.0; k];
         let mut delta: f64 = 0.0;
         for a in 0..k {
             let (i, mut w, mut d) = (idx[a], 0.0, 0.0);
-            for b in (0..k).filter(|&b| b != a) {
+            for &b in &met[a] {
                 let j = idx[b];
                 w += points[i][j];
                 d += games[i][j] as f64 / (gamma[a] + gamma[b]);

@@ -283,12 +283,15 @@ mod tests {
         assert_eq!(merged, whole);
         let a = Standings::new(
             t.players.iter().map(|p| p.label.clone()).collect(),
-            whole.iter().map(|g| g.summary.clone()).collect(),
+            whole.iter().map(|g| g.summary.clone()).collect::<Vec<_>>(),
             None,
         )
         .unwrap();
-        let b =
-            Standings::from_games(merged.into_iter().map(|g| g.summary).collect(), None).unwrap();
+        let b = Standings::from_games(
+            merged.into_iter().map(|g| g.summary).collect::<Vec<_>>(),
+            None,
+        )
+        .unwrap();
         assert_eq!(a.to_json(), b.to_json());
         assert_eq!(a.to_text(), b.to_text());
     }

@@ -334,26 +334,30 @@ impl Planned {
                 .iter()
                 .map(|p| p.label.clone())
                 .collect(),
-            played.iter().map(|g| g.summary.clone()).collect(),
+            played
+                .iter()
+                .map(|g| g.summary.clone())
+                .collect::<super::table::GameList>(),
             self.anchor
                 .as_ref()
                 .map(|(name, elo)| (name.as_str(), *elo)),
         )
     }
 
-    /// The report's JSON: the standings and how the tournament was played.
-    pub fn report_json(&self, standings: &Standings, slice: &Slice) -> Value {
+    /// The fields the report's JSON adds to the standings' ([`Standings::write_json`]): how
+    /// the tournament was played.
+    pub fn report_fields(&self, slice: &Slice) -> Value {
         let t = &self.tournament;
-        let mut v = standings.to_json();
-        v["format"] = json!(t.format.to_string());
-        v["limit"] = json!(t.settings.limit.to_string());
-        v["clock"] = json!(t.settings.clock);
-        v["games_per_pairing"] = json!(t.games_per_pairing);
-        v["openings"] = json!(t.openings.len());
-        v["max_plies"] = json!(t.settings.max_plies);
-        v["shard"] = json!(self.shard.map(|s| s.to_string()));
-        v["scheduled_games"] = json!(slice.schedule.len());
-        v
+        json!({
+            "format": t.format.to_string(),
+            "limit": t.settings.limit.to_string(),
+            "clock": t.settings.clock,
+            "games_per_pairing": t.games_per_pairing,
+            "openings": t.openings.len(),
+            "max_plies": t.settings.max_plies,
+            "shard": self.shard.map(|s| s.to_string()),
+            "scheduled_games": slice.schedule.len(),
+        })
     }
 
     /// The report as text: how the tournament was played, the players' own limits, then the

@@ -125,7 +125,9 @@ pub struct RatingsArgs {
 fn read_text(path: &Path, what: &str) -> anyhow::Result<String> {
     let file = std::fs::File::open(path)
         .with_context(|| format!("reading {what} '{}'", path.display()))?;
-    let mut bytes = Vec::new();
+    // Room for the whole file at once (a growing buffer would double past it).
+    let size = file.metadata().map_or(0, |m| m.len()).min(MAX_INPUT_BYTES) + 1;
+    let mut bytes = Vec::with_capacity(size as usize);
     file.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {what} '{}'", path.display()))?;
@@ -230,8 +232,7 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     crate::exit_quietly_on_closed_pipe();
     let standings = planned.standings(&played)?;
     if args.json {
-        let v = planned.report_json(&standings, &slice);
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        standings.write_json(planned.report_fields(&slice), &mut std::io::stdout().lock())?;
         return Ok(());
     }
     print!("{}", planned.report_text(&standings, &slice));
@@ -300,10 +301,8 @@ pub fn ratings(args: &RatingsArgs) -> anyhow::Result<()> {
     let unfinished = games.unfinished();
     let standings = games.standings(args.anchor.as_deref())?;
     if args.json {
-        let mut v = standings.to_json();
-        v["files"] = json!(args.files);
-        v["unfinished"] = json!(unfinished);
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        let fields = json!({ "files": args.files, "unfinished": unfinished });
+        standings.write_json(fields, &mut std::io::stdout().lock())?;
         return Ok(());
     }
     println!(
