@@ -861,3 +861,191 @@ fn an_adaptor_poke_past_the_last_address_is_refused() {
         &["adaptor.toml:8:9: [[poke]] of 2 bytes at $FFFF runs past $FFFF"],
     );
 }
+
+/// `build -o` writes through the writer `asm` uses: a symlink's file is replaced, not the
+/// link; a FIFO is written into, not replaced; `-o X --symbols X` is refused with nothing
+/// written; an error names the output, not a temporary file.
+#[cfg(unix)]
+#[test]
+fn build_writes_through_the_shared_writer() {
+    let dir = scratch("build-writer");
+    let real = dir.file("real.com", "old");
+    let link = dir.join("link.com");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    succeeds(&["build", "--target", "cpm", "-o", s(&link)]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link was replaced"
+    );
+    assert!(std::fs::read(&real).unwrap().len() > 1000);
+    let same = dir.join("same.com");
+    fails_with(
+        &[
+            "build",
+            "--target",
+            "cpm",
+            "-o",
+            s(&same),
+            "--symbols",
+            s(&same),
+        ],
+        &["--symbols", "names the same file", "nothing written"],
+    );
+    assert!(!same.exists());
+    let missing = dir.join("no/such/dir/game.com");
+    let stderr = fails_with(&["build", "--target", "cpm", "-o", s(&missing)], &[]);
+    assert!(
+        stderr.contains(s(&missing)) && !stderr.contains(".tmp"),
+        "{stderr}"
+    );
+    no_leftovers(&dir);
+    // A FIFO: a reader gets the program, the FIFO stays a FIFO.
+    let fifo = dir.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let copy = dir.join("copy.com");
+    let mut cat = Command::new("sh")
+        .args(["-c", "cat \"$1\" > \"$2\"", "sh", s(&fifo), s(&copy)])
+        .spawn()
+        .unwrap();
+    let (ok, _, stderr) = common::kempelen(&["build", "--target", "cpm", "-o", s(&fifo)]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while cat.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = cat.kill();
+    let _ = cat.wait();
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        ok && std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo(),
+        "the FIFO was replaced: {stderr}"
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&real).unwrap());
+}
+
+/// `--timing` is checked wherever it is taken: a model no machine of the bench has, and any
+/// model for the native engine (which runs on no machine), are refused; a control character
+/// is shown escaped; a machine without models says so.
+#[test]
+fn timing_values_are_refused_where_they_mean_nothing() {
+    fails_with(
+        &[
+            "bench", "--cpu", "z80", "--depth", "1", "--timing", "nosuch",
+        ],
+        &[
+            "--timing nosuch: no machine has a timing model `nosuch` (models: ",
+            "48k",
+        ],
+    );
+    for command in [&["search", "--depth", "1"][..], &["uci"][..]] {
+        let args = [command, &["--timing", "nosuch"]].concat();
+        let out = common::with_input(&args, "quit\n");
+        let (ok, _, stderr) = common::outcome(&out);
+        assert!(
+            !ok && stderr.contains("--timing nosuch: the native engine runs on no machine"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let (ok, stdout, stderr) = common::kempelen(&[
+        "search",
+        "--depth",
+        "1",
+        "--cpu",
+        "z80",
+        "--timing",
+        "a\u{1b}[2Jb",
+    ]);
+    assert!(
+        !ok && !stdout.contains('\u{1b}') && !stderr.contains('\u{1b}'),
+        "{stderr:?}"
+    );
+    let stderr = fails_with(
+        &[
+            "search",
+            "--depth",
+            "1",
+            "--cpu",
+            "z80",
+            "--machine",
+            "trs-80",
+            "--timing",
+            "fast",
+        ],
+        &["has no timing models"],
+    );
+    assert!(!stderr.contains("(it has: ;"), "{stderr}");
+}
+
+/// A FEN whose counters contradict the position: an en-passant square (a double push just
+/// happened) beside a halfmove clock above 0, or a fullmove number of 0.
+#[test]
+fn a_fen_with_impossible_counters_is_refused() {
+    for (fen, why) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 99 1",
+            "halfmove clock (field 5): 99 with an en-passant square",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+            "fullmove number (field 6): 0: the first move is number 1",
+        ),
+    ] {
+        fails_with(&["search", "--depth", "1", "--fen", fen], &[why]);
+    }
+    succeeds(&[
+        "search",
+        "--depth",
+        "1",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    ]);
+}
+
+/// `bench --program` where no position is searched (a turn budget no search fits in) names
+/// each position's reason, as it does when some positions work (it said only "no position
+/// searched").
+#[test]
+fn a_program_bench_without_a_searched_position_says_why_for_each() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("program-bench-none");
+    let shipped = std::fs::read_to_string(root.join("adaptors/kempelen-console-z80.toml")).unwrap();
+    let text = shipped
+        .replace(
+            "clock = \"zx-spectrum\"",
+            "clock = \"zx-spectrum\"\nturn_budget = 1000",
+        )
+        .replace(
+            "file = \"console.bin\"",
+            &format!(
+                "file = \"{}\"\nassemble = {{ cpu = \"z80\" }}",
+                root.join("roms-src/z80/console.asm").display()
+            ),
+        )
+        + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"count_node\"]\n\
+           what = \"nodes (entries to count_node)\"\n";
+    let file = dir.file("starved.toml", text);
+    let stderr = fails_with(
+        &[
+            "bench",
+            "--program",
+            s(&file),
+            "--positions",
+            "2",
+            "--level",
+            "1",
+        ],
+        &["level 1: no position searched (", "not searched: "],
+    );
+    assert!(stderr.matches("not searched: ").count() >= 2, "{stderr}");
+}

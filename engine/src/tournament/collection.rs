@@ -58,9 +58,11 @@ impl PgnCollection {
         for g in games(text, source) {
             let g = g?;
             self.check_once(&g, index)?;
-            check_two_players(&g)?;
             match GameSummary::of_pgn(&g) {
-                Some(s) => self.games.push(s),
+                Some(s) => {
+                    check_two_players(&g)?;
+                    self.games.push(s);
+                }
                 None => self.unfinished += 1,
             }
         }
@@ -124,8 +126,8 @@ impl PgnCollection {
     }
 }
 
-/// Refuses a game whose White and Black are the same player: a game against oneself has no
-/// result to rate (it would count twice at 50 %).
+/// Refuses a finished game whose White and Black are the same player: a game against oneself
+/// has no result to rate (it would count twice at 50 %).
 fn check_two_players(g: &PgnGame) -> Result<(), PgnError> {
     let name = |t: &str| g.tag(t).unwrap_or("?");
     if name("White") != name("Black") {

@@ -339,8 +339,9 @@ impl PgnReader<'_> {
         if let Some(first) = game.tag_pair(&tag.name) {
             return Err(PgnError {
                 reason: format!(
-                    "tag {} a second time (first at {}): a tag is given once",
-                    tag.name, first.place
+                    "tag {} a second time (first on line {}): a tag is given once",
+                    tag.name,
+                    line_of(&first.place)
                 ),
                 place: tag.place,
             });
@@ -378,8 +379,9 @@ impl PgnReader<'_> {
                 return Err(PgnError {
                     place,
                     reason: format!(
-                        "the game ends {marker}, its Result tag ({}) says {}: which is it?",
-                        tag.place, tag.value
+                        "the game ends {marker}, its Result tag (line {}) says {}: which is it?",
+                        line_of(&tag.place),
+                        tag.value
                     ),
                 });
             }
@@ -517,6 +519,11 @@ impl PgnReader<'_> {
     }
 }
 
+/// The line of a place (`source:line:column`).
+fn line_of(place: &str) -> &str {
+    place.rsplit(':').nth(1).unwrap_or("?")
+}
+
 impl PgnGame {
     /// The line the game starts on.
     fn start_line(&self) -> &str {
@@ -637,7 +644,7 @@ mod tests {
             (
                 "[Result \"1-0\"]\n1. e4 0-1\n".to_string(),
                 "t:2:7",
-                "the game ends 0-1, its Result tag (t:1:1) says 1-0",
+                "the game ends 0-1, its Result tag (line 1) says 1-0",
             ),
             (
                 "[Result \"2-0\"]\n1. e4 *\n".into(),
@@ -647,7 +654,7 @@ mod tests {
             (
                 "[White \"a\"]\n[White \"b\"]\n1-0\n".into(),
                 "t:2:1",
-                "tag White a second time (first at t:1:1)",
+                "tag White a second time (first on line 1)",
             ),
             (
                 format!("[White \"{long}\"]\n1-0\n"),

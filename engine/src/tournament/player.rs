@@ -251,7 +251,7 @@ impl PlayerSpec {
                     + "...",
                 reason: format!(
                     "a name of {chars} characters, more than a PGN tag holds \
-                     ({MAX_STRING_CHARS}): name it with LABEL=SPEC"
+                     ({MAX_STRING_CHARS}): give it a shorter LABEL="
                 ),
             });
         }
