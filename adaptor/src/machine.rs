@@ -106,78 +106,18 @@ impl Driver<'_> {
             if let Some(d) = limits.deadline {
                 this = this.min(d.saturating_sub(cycles).max(1));
             }
-            match m.run(this) {
-                Ok(stats) => {
-                    cycles += stats.cycles;
-                    match stats.stop {
-                        StopReason::InputWait { .. } => break TurnEnd::Waiting,
-                        stop => {
-                            let out = take_output(m);
-                            return Err(EngineError::Backend(format!(
-                                "{}: the program stopped ({stop}) instead of waiting for input{}",
-                                self.adaptor.name,
-                                printed(&out)
-                            )));
-                        }
-                    }
-                }
-                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => cycles += e.cycles,
-                Err(e) => {
-                    cycles += e.cycles;
-                    let out = take_output(m);
-                    // The trace (last instructions, registers) goes to standard error; the
-                    // error is one line.
-                    eprintln!("{}: {e}", self.adaptor.name);
-                    return Err(EngineError::Backend(format!(
-                        "{}: the program faulted after {cycles} cycles of the turn: {} (its last instructions are on standard error){}",
-                        self.adaptor.name,
-                        e.fault,
-                        printed(&out)
-                    )));
-                }
+            if self.run_slice(m, this, &mut cycles)? {
+                break TurnEnd::Waiting;
             }
-            // What the program holds counts once its search has begun in this turn (a node
-            // counted): before, the bytes are left from its last search.
-            let searching = self.node_count(m).is_none_or(|n| n > 0);
-            if let (Some((root, tx)), true) = (watch, searching) {
-                let now = Held::read(self.adaptor, m, root);
-                if now.is_some() && now != held {
-                    held = now;
-                    let _ = tx.send(Msg::Progress(Progress {
-                        held: held.clone(),
-                        cycles,
-                        nodes: self.node_count(m),
-                    }));
-                }
+            if let Some((root, tx)) = watch {
+                self.send_held(m, root, tx, &mut held, cycles);
             }
-            if limits.stop.load(Ordering::Relaxed) {
-                break TurnEnd::Stopped(Cause::Stop);
-            }
-            if limits.deadline.is_some_and(|d| cycles >= d) {
-                break TurnEnd::Stopped(Cause::Time);
-            }
-            if let (Some(n), Some(c)) = (limits.nodes, self.node_count(m)) {
-                if c >= n {
-                    break TurnEnd::Stopped(Cause::Nodes);
-                }
-            }
-            if cycles >= self.adaptor.turn_budget {
-                let out = take_output(m);
-                return Err(EngineError::Backend(format!(
-                    "{}: no wait for input within the turn's budget of {} cycles ({:.1} s at {} MHz){}",
-                    self.adaptor.name,
-                    self.adaptor.turn_budget,
-                    self.adaptor
-                        .clock
-                        .duration(self.adaptor.turn_budget)
-                        .as_secs_f64(),
-                    self.adaptor.clock.mhz,
-                    printed(&out)
-                )));
+            if let Some(end) = self.limit_reached(m, limits, cycles)? {
+                break end;
             }
         };
         m.set_realtime(false);
-        if let (Some((root, _)), true) = (watch, self.node_count(m).is_none_or(|n| n > 0)) {
+        if let (Some((root, _)), true) = (watch, self.searching(m)) {
             held = Held::read(self.adaptor, m, root);
         }
         Ok(Turn {
@@ -187,6 +127,112 @@ impl Driver<'_> {
             end,
             held,
         })
+    }
+
+    /// Runs one slice of at most `this` cycles and adds the cycles it ran to `cycles`: whether
+    /// the program now waits for input. A stop for another reason, or a fault, ends the turn
+    /// with an error (a fault's trace goes to standard error).
+    fn run_slice(&self, m: &mut Machine, this: u64, cycles: &mut u64) -> Result<bool, EngineError> {
+        match m.run(this) {
+            Ok(stats) => {
+                *cycles += stats.cycles;
+                match stats.stop {
+                    StopReason::InputWait { .. } => Ok(true),
+                    stop => {
+                        let out = take_output(m);
+                        Err(EngineError::Backend(format!(
+                            "{}: the program stopped ({stop}) instead of waiting for input{}",
+                            self.adaptor.name,
+                            printed(&out)
+                        )))
+                    }
+                }
+            }
+            Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => {
+                *cycles += e.cycles;
+                Ok(false)
+            }
+            Err(e) => {
+                *cycles += e.cycles;
+                let out = take_output(m);
+                // The trace (last instructions, registers) goes to standard error; the
+                // error is one line.
+                eprintln!("{}: {e}", self.adaptor.name);
+                Err(EngineError::Backend(format!(
+                    "{}: the program faulted after {} cycles of the turn: {} (its last instructions are on standard error){}",
+                    self.adaptor.name,
+                    *cycles,
+                    e.fault,
+                    printed(&out)
+                )))
+            }
+        }
+    }
+
+    /// Whether what the program holds counts: once its search has begun in this turn (a node
+    /// counted; before, the bytes are left from its last search), or always when the adaptor
+    /// counts no nodes.
+    fn searching(&self, m: &Machine) -> bool {
+        self.node_count(m).is_none_or(|n| n > 0)
+    }
+
+    /// Reads the move the program holds as best and sends it when it changed.
+    fn send_held(
+        &self,
+        m: &Machine,
+        root: &RootBoard,
+        tx: &mpsc::Sender<Msg>,
+        held: &mut Option<Held>,
+        cycles: u64,
+    ) {
+        if !self.searching(m) {
+            return;
+        }
+        let now = Held::read(self.adaptor, m, root);
+        if now.is_some() && now != *held {
+            *held = now;
+            let _ = tx.send(Msg::Progress(Progress {
+                held: held.clone(),
+                cycles,
+                nodes: self.node_count(m),
+            }));
+        }
+    }
+
+    /// After a slice: the limit that ends the turn (stop, time, nodes), if one does; the
+    /// turn's budget spent without a wait for input is an error.
+    fn limit_reached(
+        &self,
+        m: &mut Machine,
+        limits: &TurnLimits,
+        cycles: u64,
+    ) -> Result<Option<TurnEnd>, EngineError> {
+        if limits.stop.load(Ordering::Relaxed) {
+            return Ok(Some(TurnEnd::Stopped(Cause::Stop)));
+        }
+        if limits.deadline.is_some_and(|d| cycles >= d) {
+            return Ok(Some(TurnEnd::Stopped(Cause::Time)));
+        }
+        if let (Some(n), Some(c)) = (limits.nodes, self.node_count(m)) {
+            if c >= n {
+                return Ok(Some(TurnEnd::Stopped(Cause::Nodes)));
+            }
+        }
+        if cycles >= self.adaptor.turn_budget {
+            let out = take_output(m);
+            return Err(EngineError::Backend(format!(
+                "{}: no wait for input within the turn's budget of {} cycles ({:.1} s at {} MHz){}",
+                self.adaptor.name,
+                self.adaptor.turn_budget,
+                self.adaptor
+                    .clock
+                    .duration(self.adaptor.turn_budget)
+                    .as_secs_f64(),
+                self.adaptor.clock.mhz,
+                printed(&out)
+            )));
+        }
+        Ok(None)
     }
 
     /// The nodes counted since the turn began (the node routines' entries).

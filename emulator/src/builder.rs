@@ -271,6 +271,7 @@ impl MachineBuilder {
             traps: self.traps.clone(),
             trap_state: Default::default(),
             run_wall: Default::default(),
+            run_begun: false,
         };
         let class = m.st.class;
         m.core.bus_mut().set_classes(class);
