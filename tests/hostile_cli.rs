@@ -1049,3 +1049,110 @@ fn a_program_bench_without_a_searched_position_says_why_for_each() {
     );
     assert!(stderr.matches("not searched: ").count() >= 2, "{stderr}");
 }
+
+/// An adapted program that computes for ever without waiting for input and names no best-move
+/// memory (`INC A; JR -3`): `isready` is answered while it runs, `stop` answers `bestmove
+/// 0000` with the reason, and `quit` ends the engine at once (it ran on until its turn budget,
+/// here hours, because the program's start ignored the stop).
+#[test]
+fn quit_and_stop_end_an_adapted_program_that_never_waits() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let dir = scratch("spinner");
+    dir.file("spin.bin", [0x3C, 0x18, 0xFD]);
+    let adaptor = dir.file(
+        "spin.toml",
+        "name = \"a program that never waits\"\ncpu = \"z80\"\nclock = \"zx-spectrum\"\n\
+         entry = \"8000\"\nturn_budget = 1000000000000\n\
+         [[image]]\nfile = \"spin.bin\"\nat = \"8000\"\n\
+         [keys]\nmove = \"{move}\\n\"\ngo = \"go\\n\"\n\
+         [reply]\npattern = 'plays (?P<move>[a-h][1-8][a-h][1-8])'\n",
+    );
+    let mut child = common::spawn(&["uci", "--program", s(&adaptor)]);
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_for = |prefix: &str| -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return line,
+                Ok(_) => {}
+                Err(_) => panic!("no '{prefix}' within 60 s"),
+            }
+        }
+    };
+    stdin
+        .write_all(b"uci\nposition startpos\ngo infinite\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    stdin.write_all(b"isready\n").unwrap();
+    wait_for("readyok");
+    stdin.write_all(b"stop\n").unwrap();
+    assert_eq!(wait_for("bestmove"), "bestmove 0000");
+    stdin.write_all(b"go depth 3\n").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    stdin.write_all(b"quit\n").unwrap();
+    let asked = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if asked.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("still running 60 s after quit");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `[depth]` that the program cannot take is refused when the adaptor file is read, at the
+/// number's place: a default above the maximum, a maximum of 0, beyond any program's search,
+/// or of two digits where the depth is typed as one key (the program then faulted at the
+/// depth it was typed).
+#[test]
+fn an_adaptor_depth_the_program_cannot_take_is_refused_at_its_place() {
+    let dir = scratch("adaptor-depth");
+    dir.file("a.bin", [0u8; 16]);
+    let head = "name = \"x\"\ncpu = \"z80\"\n\n[[image]]\nfile = \"a.bin\"\nat = \"0000\"\n\n";
+    let keys = |depth: &str| {
+        format!(
+            "[keys]\nmove = \"{{move}}\"\n{depth}\n[reply]\n\
+             pattern = '(?P<move>[a-h][1-8][a-h][1-8])'\n"
+        )
+    };
+    let line = keys("depth = \"d {depth}\\n\"");
+    let one_key = keys("start = \"Y{depth}\"");
+    for (text, want) in [
+        (
+            format!("{head}[depth]\ndefault = 7\nmax = 6\n\n{line}"),
+            "depth.toml:9:11: [depth] default = 7 is above the deepest level, max = 6",
+        ),
+        (
+            format!("{head}[depth]\ndefault = 12\n\n{line}"),
+            "depth.toml:9:11: [depth] default = 12 is above the deepest level, max = 9",
+        ),
+        (
+            format!("{head}[depth]\nmax = 100\n\n{line}"),
+            "depth.toml:9:7: [depth] max = 100: at most 32: no program Kempelen runs takes more",
+        ),
+        (
+            format!("{head}[depth]\nmax = 0\n\n{line}"),
+            "depth.toml:9:7: [depth] max = 0: depths start at 1",
+        ),
+        (
+            format!("{head}[depth]\ndefault = 2\nmax = 12\n\n{one_key}"),
+            "depth.toml:10:7: [depth] max = 12: at most 9: the depth is typed as one key",
+        ),
+    ] {
+        let file = dir.file("depth.toml", &text);
+        let out = common::with_input(&["uci", "--program", s(&file)], "quit\n");
+        let (ok, _, stderr) = common::outcome(&out);
+        assert!(!ok && stderr.contains(want), "{text}\n{stderr}");
+    }
+}
