@@ -1156,3 +1156,25 @@ fn an_adaptor_depth_the_program_cannot_take_is_refused_at_its_place() {
         assert!(!ok && stderr.contains(want), "{text}\n{stderr}");
     }
 }
+
+/// A program file `build` wrote runs with the command `build` printed, whatever its name: a
+/// file without an extension is known by its contents (a tape, a `.prg`, an Atari file, a
+/// `/CMD`, a cartridge), not loaded as raw bytes.
+#[test]
+fn a_built_program_without_an_extension_runs_with_the_printed_command() {
+    let dir = scratch("build-no-extension");
+    for t in kempelen_roms::target::Target::all() {
+        if t.port.require().is_err() {
+            continue;
+        }
+        let game = dir.join(format!("game-{}", t.id));
+        let (out, _) = succeeds(&["build", "--target", t.id, "-o", s(&game)]);
+        let printed = format!("kempelen run {} --machine {}", s(&game), t.machine);
+        assert!(out.contains(&printed), "{}: {out}", t.id);
+        let (ok, out, err) =
+            kempelen(&["run", s(&game), "--machine", &t.machine, "--input", "q\\n"]);
+        assert!(ok, "{}: {err}", t.id);
+        let text = t.unwrap_output(&out).to_lowercase();
+        assert!(text.contains("goodbye"), "{}: {text}", t.id);
+    }
+}
