@@ -1178,3 +1178,34 @@ fn a_built_program_without_an_extension_runs_with_the_printed_command() {
         assert!(text.contains("goodbye"), "{}: {text}", t.id);
     }
 }
+
+/// A personality that names no clock (`cpm`, or a file of one's own) runs at the CPU's usual
+/// speed without a machine's timing model: a CP/M machine has no ZX Spectrum's contended
+/// memory or 50 Hz interrupt. A named model is refused: the machine has none.
+#[test]
+fn a_personality_without_a_clock_takes_no_machines_timing() {
+    let dir = scratch("cpm-timing");
+    let com = dir.join("k.com");
+    succeeds(&["build", "--target", "cpm", "-o", s(&com)]);
+    let (_, stderr) = succeeds(&["run", s(&com), "--machine", "cpm", "--input", "q\\n"]);
+    assert!(
+        stderr.contains("time at 3.5 MHz (cpm)")
+            && !stderr.contains("zx-spectrum")
+            && !stderr.contains("time on the machine"),
+        "{stderr}"
+    );
+    fails_with(
+        &["run", s(&com), "--machine", "cpm", "--timing", "48k"],
+        &["machine `cpm` has no timing models"],
+    );
+    let own = dir.file(
+        "own.toml",
+        "id = \"box\"\nname = \"a box\"\ncpu = \"z80\"\n[[memory]]\nname = \"all\"\nkind = \"ram\"\nrange = \"0000-FFFF\"\n",
+    );
+    let bin = dir.file("halt.bin", "\u{76}");
+    let (_, stderr) = succeeds(&["run", s(&bin), "--machine", s(&own)]);
+    assert!(
+        stderr.contains("(box)") && !stderr.contains("time on the machine"),
+        "{stderr}"
+    );
+}
