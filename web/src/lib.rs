@@ -12,11 +12,15 @@
 //!   checks.
 //! - [`search`]: searches as the worker runs them (8-bit builds in slices, native in one
 //!   piece) and the events the page shows.
+//! - [`compare`]: the compare view's row (reference and both builds on one position).
+//! - [`machine`]: the machine view's session (an 8-bit search under the debugger).
 //! - [`wasm`]: the exports the page's JavaScript calls (`Board` on the page, `Job` and
 //!   `native_search` in the worker).
 
 pub mod choice;
+pub mod compare;
 pub mod link;
+pub mod machine;
 pub mod search;
 pub mod session;
 pub mod wasm;

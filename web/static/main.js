@@ -19,6 +19,8 @@ import { Router } from "./router.js";
 import { VIEWS, findView } from "./views.js";
 // The views: one module each (add yours here).
 import "./views/play.js";
+import "./views/compare.js";
+import "./views/machine.js";
 
 const app = {
   k,
