@@ -119,6 +119,7 @@ impl Sandbox {
 
     fn note(&mut self, stop: DebugStop) {
         self.last = Some(match stop.why {
+            Why::Done if stop.instructions == 1 => format!("1 instruction, {} cycles", stop.cycles),
             Why::Done => format!("{} instructions, {} cycles", stop.instructions, stop.cycles),
             Why::Budget => format!(
                 "paused after {} cycles (the budget of one run): run again to go on",
