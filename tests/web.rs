@@ -93,7 +93,7 @@ fn wasm_tests_in_chromium() {
     eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
     assert!(out.status.success(), "the wasm tests failed in Chromium");
     assert!(
-        text.contains("test result: ok. 5 passed"),
+        text.contains("test result: ok. 7 passed"),
         "the browser ran fewer tests than web/tests/browser.rs has"
     );
 }
@@ -127,6 +127,7 @@ fn expectations() -> serde_json::Value {
         "--json",
     ]);
     serde_json::json!({
+        "compare": compare_expectations(),
         "z80_reply": {
             "machine": "trs-80",
             "depth": 3,
@@ -319,6 +320,45 @@ fn lesson_expectations() -> serde_json::Value {
         .collect()
 }
 
+/// The positions of the compare flow and what `kempelen compare --json` answers on them.
+const COMPARE_FENS: [&str; 3] = [
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+    "8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1",
+    "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+];
+
+fn compare_expectations() -> serde_json::Value {
+    let dir = Path::new(ROOT).join("target/web-test-compare");
+    std::fs::create_dir_all(&dir).expect("creates the suite's folder");
+    let suite = dir.join("three.epd");
+    let text: String = COMPARE_FENS
+        .iter()
+        .enumerate()
+        .map(|(i, f)| format!("{f}; id \"p{i}\";\n"))
+        .collect();
+    std::fs::write(&suite, text).expect("writes the suite");
+    let out = kempelen_json(&[
+        "compare",
+        "--suite",
+        suite.to_str().expect("a UTF-8 path"),
+        "--depth",
+        "3",
+        "--json",
+    ]);
+    let rows: Vec<serde_json::Value> = out["results"]
+        .as_array()
+        .expect("compare --json has results")
+        .iter()
+        .map(|r| {
+            serde_json::json!({
+                "fen": r["fen"], "native": r["native"], "z80": r["z80"], "6502": r["6502"],
+            })
+        })
+        .collect();
+    assert_eq!(rows.len(), 3);
+    serde_json::json!({ "depth": 3, "rows": rows })
+}
+
 fn build_page(out: &Path) {
     let status = Command::new(Path::new(ROOT).join("tools/web.sh"))
         .arg("build")
@@ -359,4 +399,100 @@ fn page_flows_in_chromium() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(out.status.success(), "a flow failed in Chromium (above)");
+}
+
+/// The page's figures for docs/WEB.md (ignored: it measures the host's speed, so it asserts
+/// nothing about it): the wasm's size raw and gzipped, the time to the first move, and the
+/// emulator's speed in Chromium against the native binary on the same search, run one after
+/// the other on this machine. `cargo test --test web page_figures -- --ignored --nocapture`
+/// prints them (and writes target/web-figures.json).
+#[test]
+#[ignore]
+fn page_figures() {
+    if skip_without_tools(true) {
+        return;
+    }
+    let root = PathBuf::from(ROOT);
+    let page = root.join("target/web-test");
+    build_page(&page);
+    let wasm = std::fs::read(page.join("pkg/kempelen_web_bg.wasm")).expect("the page's wasm");
+    let gzip = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(page.join("pkg/kempelen_web_bg.wasm"))
+        .output()
+        .expect("gzip runs");
+    // Each search natively first (its cycles and the host time the emulation took), then
+    // the same searches in the page.
+    let searches = [
+        ("z80", "trs-80", 5),
+        ("z80", "zx-spectrum", 5),
+        ("6502", "c64", 5),
+    ];
+    let native: Vec<(u64, f64)> = searches
+        .iter()
+        .map(|(engine, machine, depth)| {
+            let out = kempelen_json(&[
+                "search",
+                "--cpu",
+                engine,
+                "--machine",
+                machine,
+                "--depth",
+                &depth.to_string(),
+                "--json",
+            ]);
+            (
+                out["cycles"].as_u64().expect("cycles"),
+                out["host_ms"].as_f64().expect("host_ms"),
+            )
+        })
+        .collect();
+    let expect = serde_json::json!({
+        "native_speed": searches.iter().zip(&native).map(|((engine, machine, depth), (cycles, _))| {
+            serde_json::json!({"engine": engine, "machine": machine, "depth": depth, "cycles": cycles})
+        }).collect::<Vec<_>>(),
+    });
+    let expect_file = root.join("target/web-figures-expect.json");
+    std::fs::write(&expect_file, expect.to_string()).expect("writes the expectations");
+    let out_file = root.join("target/web-figures-page.json");
+    let status = Command::new("python3")
+        .arg(root.join("tests/web_flows.py"))
+        .arg("--page")
+        .arg(&page)
+        .arg("--expect")
+        .arg(&expect_file)
+        .arg("--figures")
+        .arg(&out_file)
+        .status()
+        .expect("python3 runs");
+    assert!(status.success(), "the page's figures could not be measured");
+    let browser: Vec<serde_json::Value> =
+        serde_json::from_slice(&std::fs::read(&out_file).expect("the figures")).expect("JSON");
+    let round = |x: f64, places: i32| (x * 10f64.powi(places)).round() / 10f64.powi(places);
+    let rows: Vec<serde_json::Value> = searches
+        .iter()
+        .zip(&native)
+        .zip(&browser)
+        .map(|(((engine, machine, depth), (cycles, host_ms)), page)| {
+            let native_mhz = *cycles as f64 / host_ms / 1000.0;
+            let page_mhz = page["emulated_mhz"].as_f64().expect("emulated_mhz");
+            serde_json::json!({
+                "search": format!("kempelen search --cpu {engine} --machine {machine} --depth {depth}"),
+                "cycles": cycles,
+                "native_emulated_mhz": round(native_mhz, 1),
+                "chromium_emulated_mhz": round(page_mhz, 1),
+                "ratio": round(page_mhz / native_mhz, 2),
+                "page_ready_s": page["ready_s"],
+                "first_move_s": page["first_move_s"],
+            })
+        })
+        .collect();
+    let figures = serde_json::json!({
+        "wasm_bytes": wasm.len(),
+        "wasm_gzip_bytes": gzip.stdout.len(),
+        "searches": rows,
+    });
+    let text = serde_json::to_string_pretty(&figures).expect("JSON");
+    std::fs::write(root.join("target/web-figures.json"), &text).expect("writes the figures");
+    println!("{text}");
 }

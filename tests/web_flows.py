@@ -207,6 +207,102 @@ def z80_reply_equals_the_command_line(p, expect):
 
 
 @flow
+def compare_view_equals_the_command_line(p, expect):
+    """The compare view on three positions (typed FENs, then a link): the native reference's
+    and both builds' move, score, nodes and cycles equal `kempelen compare --json`'s."""
+    want = expect["compare"]
+    p.open("view=compare")
+    p.set_select("cmp-source", "fen")
+    p.set_input("cmp-depth", want["depth"])
+    for i, row in enumerate(want["rows"]):
+        if i == len(want["rows"]) - 1:
+            # The last one by a link: the position and the view come from the fragment.
+            p.open("fen=" + row["fen"].replace(" ", "%20") + f"&depth={want['depth']}&view=compare")
+        else:
+            p.set_input("cmp-fen", row["fen"])
+            p.el("cmp-run").click()
+        p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") != "",
+               300, f"the comparison of {row['fen']}")
+        status = p.js("return document.getElementById('cmp-status').dataset.status")
+        check(status == "ok", f"{row['fen']}: status {status}: {p.text('cmp-status')}")
+        for engine in ("native", "z80", "6502"):
+            tr = p.driver.find_element(By.CSS_SELECTOR, f"#cmp-table tr[data-engine='{engine}']")
+            got = {k: tr.get_attribute(f"data-{k}") for k in ("best", "nodes", "score", "cycles")}
+            w = row[engine]
+            check(got["best"] == w["best"] and got["nodes"] == str(w["nodes"])
+                  and got["score"] == str(w["score"]),
+                  f"{row['fen']} {engine}: page {got}, command line {w}")
+            if engine != "native":
+                check(got["cycles"] == str(w["cycles"]),
+                      f"{row['fen']} {engine}: cycles {got['cycles']} != {w['cycles']}")
+        check(not p.driver.find_elements(By.CSS_SELECTOR, "#cmp-table td.differs"), "a marked difference")
+    p.shot("compare")
+
+
+@flow
+def machine_view_pause_and_step(p, expect):
+    """The machine view: a Z80 search paused at its start; three steps move the PC and count
+    cycles; continue, pause; run to the routine `search` (the board in RAM and the path show);
+    a link with the cycle count restores the same PC."""
+    p.open("engine=z80&machine=trs-80&depth=5&view=machine")
+
+    def paused():
+        return p.js("return document.body.dataset.machine") in ("paused", "done")
+
+    def reading():
+        pc = p.el("mach-pc").get_attribute("data-value")
+        cycles = p.el("mach-cycles").get_attribute("data-value")
+        return (int(pc) if pc else None, int(cycles) if cycles else None)
+
+    p.wait(lambda: paused() and reading()[1] == 0, 60, "the search paused at its start")
+    regs = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-regs th")]
+    check("HL" in regs and "IX" in regs, f"registers {regs}")
+    last = reading()
+    for i in range(3):
+        p.el("mach-step").click()
+        p.wait(lambda: paused() and reading() != last, 20, f"step {i + 1}")
+        now = reading()
+        check(now[0] != last[0] and now[1] > last[1], f"step {i + 1}: {last} -> {now}")
+        last = now
+    check(p.text("mach-instructions") == "3", f"instructions {p.text('mach-instructions')}")
+    check(p.driver.find_elements(By.CSS_SELECTOR, "#mach-disasm tr.current"), "the PC's line")
+    src = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-disasm td.src") if e.text]
+    check(any(".asm:" in t or ".inc:" in t for t in src), f"source lines {src}")
+    p.el("mach-continue").click()
+    time.sleep(0.5)
+    p.el("mach-pause").click()
+    p.wait(paused, 20, "the pause")
+    check(reading()[1] > last[1], f"continue ran no cycles: {reading()}")
+    check(p.js("return document.body.dataset.machine") == "paused", "the search ended before the pause")
+    p.el("mach-target").clear()
+    p.el("mach-target").send_keys("search")
+    p.el("mach-to").click()
+    p.wait(lambda: paused() and p.text("mach-routine") == "search", 60, "the run to `search`")
+    check(len(p.driver.find_elements(By.CSS_SELECTOR, "#mach-path tbody tr")) >= 1, "the search path")
+    check(len(p.driver.find_elements(By.CSS_SELECTOR, "#mach-board g.piece")) >= 2, "the board in RAM")
+    check(p.driver.find_elements(By.CSS_SELECTOR, "#mach-profile tbody tr"), "the cycle profile")
+    p.shot("machine")
+    pc, cycles = reading()
+    check(f"cycles={cycles}" in p.driver.current_url, p.driver.current_url)
+    p.open(p.driver.current_url.split("#", 1)[1])
+    p.wait(lambda: paused() and reading()[1] is not None and reading()[1] >= cycles, 60,
+           "the link's cycle count")
+    check(reading() == (pc, cycles), f"the link restored {reading()}, not {(pc, cycles)}")
+    p.el("mach-end").click()
+    # From Play: the opponent's search of the game's position, opened paused in the machine view.
+    p.open("engine=6502&machine=kim-1&depth=2&moves=e2e4&view=play")
+    p.idle()
+    p.el("debug").click()
+    p.wait(lambda: p.js("return document.body.dataset.view") == "machine" and paused()
+           and reading()[1] == 0, 30, "the machine view from Play")
+    check(p.js("return document.getElementById('mach-engine').value") == "6502", "the 6502 build")
+    p.el("mach-step").click()
+    p.wait(lambda: paused() and (reading()[1] or 0) > 0, 20, "a step of the 6502 build")
+    regs = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-regs th")]
+    check("A" in regs and "X" in regs, f"6502 registers {regs}")
+
+
+@flow
 def a_link_restores_position_and_view(p, expect):
     """A link with a FEN, moves, engine, machine and depth opens that position and search."""
     fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -422,11 +518,49 @@ def a_lessons_position_shows_its_profiles_move(p, expect):
     p.shot("lesson-tree")
 
 
+def figures(p, expect, out):
+    """The page's figures (not a flow: `--figures FILE`): for each search of
+    `expect["native_speed"]`, the time from opening the page to the engine's first move on the
+    board (a link that runs the search), and the emulator's speed in Chromium (emulated MHz:
+    cycles per microsecond of host time spent emulating)."""
+    results = []
+    for want in expect["native_speed"]:
+        link = (f"engine={want['engine']}&machine={want['machine']}&depth={want['depth']}"
+                "&speed=fast")
+        p.collect_logs()
+        p.driver.get("about:blank")
+        t0 = time.time()
+        p.driver.get(p.base + "#" + link)
+        p.wait(lambda: p.js("return document.body.dataset.ready") == "true", 60, "the page")
+        ready_s = time.time() - t0
+        p.wait(lambda: (p.js("return document.getElementById('result').dataset.best || ''")
+                        or "") != "", 600, "the first move")
+        first_move_s = time.time() - t0
+        r = p.el("result")
+        got = {
+            "link": link,
+            "ready_s": round(ready_s, 3),
+            "first_move_s": round(first_move_s, 3),
+            "first_move": r.get_attribute("data-best"),
+            "cycles": int(r.get_attribute("data-cycles")),
+            "emulated_mhz": float(r.get_attribute("data-emulated-mhz")),
+        }
+        check(got["cycles"] == want["cycles"], f"{link}: the page's search ran {got['cycles']} "
+              f"cycles, the native binary's {want['cycles']}")
+        print("figures:", json.dumps(got), flush=True)
+        results.append(got)
+    with open(out, "w") as f:
+        json.dump(results, f, indent=2)
+
+
 def run(args):
     expect = json.load(open(args.expect)) if args.expect else {}
     page = Page(args.page, args.shots, args.chromium, args.chromedriver)
     failed = []
     try:
+        if args.figures:
+            figures(page, expect, args.figures)
+            return 0
         for f in FLOWS:
             if args.only and f.__name__ not in args.only:
                 continue
@@ -466,6 +600,7 @@ def main():
     ap.add_argument("--expect", help="JSON of what the command line answers")
     ap.add_argument("--shots", default="target/web-shots", help="folder for the screenshots")
     ap.add_argument("--only", nargs="*", help="run only these flows")
+    ap.add_argument("--figures", help="measure the page's figures into this JSON file instead")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     sys.exit(run(ap.parse_args()))

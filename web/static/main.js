@@ -22,6 +22,8 @@ import "./views/play.js";
 import "./views/tree.js";
 import "./views/asm.js";
 import "./views/lessons.js";
+import "./views/compare.js";
+import "./views/machine.js";
 
 const app = {
   k,
