@@ -237,6 +237,32 @@ def compare_view_equals_the_command_line(p, expect):
                       f"{row['fen']} {engine}: cycles {got['cycles']} != {w['cycles']}")
         check(not p.driver.find_elements(By.CSS_SELECTOR, "#cmp-table td.differs"), "a marked difference")
     p.shot("compare")
+    # A stop while the native reference still searches (depth 12: minutes) ends it at once;
+    # the view then compares again.
+    p.open("fen=" + want["rows"][0]["fen"].replace(" ", "%20") + "&depth=12&view=compare")
+    time.sleep(0.5)
+    p.el("cmp-stop").click()
+    p.wait(lambda: p.js("return document.body.dataset.comparing") == "false", 10, "the stop")
+    check("Stopped" in p.text("cmp-status"), f"status after the stop: {p.text('cmp-status')!r}")
+    p.set_input("cmp-depth", 1)
+    p.el("cmp-run").click()
+    p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") == "ok",
+           60, "a comparison after the stop")
+    # The whole bundled suite at depth 1 (by a link): each position's nodes and cycles are
+    # `kempelen compare --depth 1 --json`'s.
+    suite = expect["compare_suite"]
+    p.open(f"depth={suite['depth']}&view=compare&suite=all")
+    p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") != "",
+           600, "the comparison of the bundled suite")
+    status = p.js("return document.getElementById('cmp-status').dataset.status")
+    check(status == "ok", f"the suite: {status}: {p.text('cmp-status')}")
+    groups = p.js("""return [...document.querySelectorAll('#cmp-table tbody')].map((b) =>
+        [...b.querySelectorAll('tr[data-engine]')].map((tr) =>
+          [tr.dataset.engine, tr.dataset.best, Number(tr.dataset.nodes), tr.dataset.cycles ? Number(tr.dataset.cycles) : null]))""")
+    check(len(groups) == len(suite["rows"]), f"{len(groups)} positions, the command line's {len(suite['rows'])}")
+    for got, want in zip(groups, suite["rows"]):
+        w = [[e, want[e]["best"], want[e]["nodes"], want[e].get("cycles")] for e in ("native", "z80", "6502")]
+        check(got == w, f"{want['id']}: page {got}, command line {w}")
 
 
 @flow
@@ -281,7 +307,10 @@ def machine_view_pause_and_step(p, expect):
     check(len(p.driver.find_elements(By.CSS_SELECTOR, "#mach-path tbody tr")) >= 1, "the search path")
     check(len(p.driver.find_elements(By.CSS_SELECTOR, "#mach-board g.piece")) >= 2, "the board in RAM")
     check(p.driver.find_elements(By.CSS_SELECTOR, "#mach-profile tbody tr"), "the cycle profile")
+    # The whole view in the screenshot (the board in RAM, the path and the profile below).
+    p.driver.set_window_size(1280, 1500)
     p.shot("machine")
+    p.driver.set_window_size(1280, 900)
     pc, cycles = reading()
     check(f"cycles={cycles}" in p.driver.current_url, p.driver.current_url)
     p.open(p.driver.current_url.split("#", 1)[1])
