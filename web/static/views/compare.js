@@ -6,7 +6,8 @@
 //
 // Link: #fen=...&moves=...&depth=N&view=compare runs the comparison of that position;
 // `machine=<id>` times the build of that machine's CPU (as `kempelen compare --machine`);
-// the view's own keys: `z80=<machine>`, `6502=<machine>`, `suite=<index>`.
+// the view's own keys: `z80=<machine>`, `6502=<machine>`, `suite=<index>` (or `suite=all`:
+// every position of the bundled suite, a row group each, and the totals).
 
 import { registerView } from "../views.js";
 import { fmtInt, fmtScore, fmtSeconds, h } from "../ui.js";
@@ -31,6 +32,7 @@ const compare = {
             <option value="game">the game's position (Play)</option>
             <option value="fen">a FEN</option>
             <option value="suite">a position of the bundled suite</option>
+            <option value="all">every position of the bundled suite</option>
           </select></label>
           <label class="cmp-fen">FEN <input id="cmp-fen" spellcheck="false" placeholder="paste a FEN"></label>
           <label class="cmp-suite">Suite position <select id="cmp-suite"></select></label>
@@ -46,7 +48,6 @@ const compare = {
           <div id="cmp-position" class="mono cmp-position"></div>
           <table id="cmp-table" class="compare-table">
             <thead><tr><th>engine</th><th>move</th><th>score</th><th>nodes</th><th>cycles</th><th>time on the machine</th><th>peak RAM</th><th>principal variation</th><th>agrees</th></tr></thead>
-            <tbody></tbody>
           </table>
           <div id="cmp-progress" class="progress"></div>
           <div id="cmp-status" class="result"></div>
@@ -93,7 +94,7 @@ const compare = {
     r.update({ depth: Math.max(1, Number(this.$("cmp-depth").value) || 1) });
     r.setExtra("z80", this.$("cmp-z80").value);
     r.setExtra("6502", this.$("cmp-6502").value);
-    r.setExtra("suite", source === "suite" ? this.$("cmp-suite").value : null);
+    r.setExtra("suite", source === "suite" ? this.$("cmp-suite").value : source === "all" ? "all" : null);
     r.setExtra("cmpfen", source === "fen" && this.$("cmp-fen").value ? this.$("cmp-fen").value : null);
   },
 
@@ -130,9 +131,10 @@ const compare = {
       }
       this.$("cmp-source").value = "game";
       const suite = r.extra("suite");
-      if (suite !== null) {
+      if (suite === "all") this.$("cmp-source").value = "all";
+      else if (suite !== null) {
         if (this.selectIf("cmp-suite", suite)) this.$("cmp-source").value = "suite";
-        else app.message(`The link's suite=${suite} is not a position of the bundled suite (0 to ${this.suite.length - 1}): comparing the game's position`, "error");
+        else app.message(`The link's suite=${suite} is not a position of the bundled suite (0 to ${this.suite.length - 1}, or all): comparing the game's position`, "error");
       }
       const typed = r.extra("cmpfen");
       if (typed !== null) {
@@ -141,7 +143,7 @@ const compare = {
       }
     }
     this.sourceChanged();
-    if (how === "link" && link.depth !== undefined && !this.run) this.compare();
+    if (how === "link" && link.depth != null && !this.run) this.compare();
   },
 
   hide() {},
@@ -163,31 +165,102 @@ const compare = {
     return spec;
   },
 
+  /** A new row group (tbody) of the table, for one position. */
+  group(index = null) {
+    const body = h("tbody", index === null ? {} : { "data-position": index });
+    this.$("cmp-table").appendChild(body);
+    return body;
+  },
+
   async compare() {
-    const app = this.app;
     if (this.run) return;
-    const spec = this.spec();
-    this.$("cmp-table").querySelector("tbody").innerHTML = "";
-    this.$("cmp-status").textContent = "The native reference searches ...";
+    for (const b of this.$("cmp-table").querySelectorAll("tbody")) b.remove();
     this.$("cmp-progress").textContent = "";
-    delete this.$("cmp-status").dataset.status;
-    const run = app.client.request("compare", { spec }, (a) => this.showRow(a));
-    this.run = run;
+    const status = this.$("cmp-status");
+    delete status.dataset.status;
+    delete status.dataset.positions;
     this.setBusy(true);
+    this.stopped = false;
     try {
-      const a = await run.done;
-      this.showRow(a);
-    } catch (err) {
-      this.$("cmp-status").textContent = "";
-      app.message(`The comparison failed: ${err.message || err}`, "error");
+      if (this.$("cmp-source").value === "all") await this.compareAll();
+      else {
+        status.textContent = "The native reference searches ...";
+        const a = await this.runOne(this.spec(), this.group(), false);
+        if (a) this.summarise([a.row], 1);
+      }
     } finally {
-      if (this.run === run) this.run = null;
       this.setBusy(false);
     }
   },
 
+  /** Every position of the bundled suite in turn, a row group each, then the totals. */
+  async compareAll() {
+    const base = this.spec();
+    const rows = [];
+    for (const p of this.suite) {
+      if (this.stopped) break;
+      this.$("cmp-status").textContent = `Position ${p.index + 1} of ${this.suite.length}: ${p.id}`;
+      const spec = { depth: base.depth, z80_machine: base.z80_machine, m6502_machine: base.m6502_machine, suite: p.index };
+      const a = await this.runOne(spec, this.group(p.index), true);
+      if (!a) break;
+      rows.push(a.row);
+    }
+    this.summarise(rows, this.suite.length);
+  },
+
+  /** One comparison into `body`; its last report, or null when it failed. */
+  async runOne(spec, body, head) {
+    const app = this.app;
+    // The native reference searches in one piece before the first report: a stop then ends
+    // the worker (the only way to interrupt it), as a native search in Play is stopped.
+    this.heard = false;
+    const run = app.client.request("compare", { spec }, (a) => {
+      this.heard = true;
+      this.showRow(a, body, head);
+    });
+    this.run = run;
+    try {
+      const a = await run.done;
+      if (!a.row) {
+        this.$("cmp-status").textContent = "Stopped while the native reference searched: no row.";
+        this.stopped = true;
+        return null;
+      }
+      this.showRow(a, body, head);
+      return a;
+    } catch (err) {
+      app.message(`The comparison failed: ${err.message || err}`, "error");
+      return null;
+    } finally {
+      if (this.run === run) this.run = null;
+    }
+  },
+
+  /** The verdict over the rows compared (of `total` asked for). */
+  summarise(rows, total) {
+    const status = this.$("cmp-status");
+    this.$("cmp-progress").textContent = "";
+    if (!rows.length) {
+      status.textContent = "";
+      return;
+    }
+    const failed = rows.filter((r) => r.ports.some((p) => p.result.error !== undefined)).length;
+    const differ = rows.filter((r) => !r.agree).length - failed;
+    status.dataset.status = failed ? "error" : differ ? "diff" : "ok";
+    status.dataset.positions = rows.length;
+    const of = total > 1 ? ` (${rows.length} of ${total} positions)` : "";
+    status.textContent = failed
+      ? `A build gave no answer on ${failed} position(s)${of}: see the rows.`
+      : differ
+        ? `A build differs from the native reference on ${differ} position(s)${of}: the differing fields are marked.`
+        : `Both builds agree with the native reference: move, score, principal variation and nodes${of}.`;
+  },
+
   stop() {
-    if (this.run) this.run.stop();
+    this.stopped = true;
+    if (!this.run) return;
+    if (this.heard) this.run.stop();
+    else this.app.client.restart(this.run.id);
   },
 
   setBusy(busy) {
@@ -196,12 +269,14 @@ const compare = {
     this.$("cmp-stop").disabled = !busy;
   },
 
-  /** Draws the row so far (compare.rs's CompareAdvance). */
-  showRow(a) {
+  /** Draws the row so far (compare.rs's CompareAdvance) into `body`; `head`: with the
+   * position's name above it. */
+  showRow(a, body, head) {
     const row = a.row;
-    this.$("cmp-position").textContent = row.id === row.fen ? row.fen : `${row.id}: ${row.fen}`;
-    const body = this.$("cmp-table").querySelector("tbody");
+    const where = row.id === row.fen ? row.fen : `${row.id}: ${row.fen}`;
+    if (!head) this.$("cmp-position").textContent = where;
     body.innerHTML = "";
+    if (head) body.appendChild(h("tr", { class: "pos-head" }, h("th", { colspan: 9 }, where)));
     body.appendChild(this.answerRow("native", "native reference", row.native, null));
     for (const p of row.ports) {
       const who = `${p.name} on ${p.machine.id} (${p.machine.mhz} MHz)`;
@@ -213,24 +288,13 @@ const compare = {
         body.appendChild(this.answerRow(p.cpu, who, p.result.ran.answer, p.result.ran));
       }
     }
-    const status = this.$("cmp-status");
+    if (a.done) body.dataset.status = row.ports.some((p) => p.result.error !== undefined) ? "error" : row.agree ? "ok" : "diff";
     if (a.running) {
       const pr = a.progress;
       this.$("cmp-progress").textContent = pr
         ? `${a.running}: iteration ${pr.iteration} · ${fmtInt(pr.nodes)} nodes · ${fmtInt(pr.cycles)} cycles · host ${fmtSeconds(pr.host_ms)}`
         : `${a.running} ...`;
-      status.textContent = `The ${a.running} build searches ...`;
-    } else {
-      this.$("cmp-progress").textContent = "";
-    }
-    if (a.done) {
-      const errors = row.ports.filter((p) => p.result.error !== undefined).length;
-      status.dataset.status = errors ? "error" : row.agree ? "ok" : "diff";
-      status.textContent = errors
-        ? `${errors} build(s) gave no answer (above).`
-        : row.agree
-          ? "Both builds agree with the native reference: move, score, principal variation and nodes."
-          : "A build differs from the native reference: the differing fields are marked.";
+      if (!head) this.$("cmp-status").textContent = `The ${a.running} build searches ...`;
     }
   },
 

@@ -13,6 +13,7 @@ import { ChessBoard } from "../board.js";
 import { registerView } from "../views.js";
 import { fmtInt, fmtScore, fmtSeconds, h } from "../ui.js";
 
+const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const hex = (n, digits = 4) => "$" + n.toString(16).toUpperCase().padStart(digits, "0");
 
 const machine = {
@@ -135,16 +136,16 @@ const machine = {
     if (link.engine && link.engine !== "z80" && link.engine !== "6502") {
       app.message(`The machine view runs the 8-bit builds (z80, 6502), not the native ${link.engine}: choose a build and press "Search the game's position"`, "error");
     }
-    const fen = link.fen || app.game.start_fen();
+    const fen = link.fen || START;
     const moves = (link.moves || []).join(",");
-    if (link.fen !== undefined && (fen !== app.game.start_fen() || moves !== app.game.moves())) {
+    if (fen !== app.game.start_fen() || moves !== app.game.moves()) {
       try {
         app.setGame(app.k.Board.from_moves(fen, moves));
       } catch (err) {
         app.message(String(err.message || err), "error");
       }
     }
-    if (link.depth !== undefined && (link.engine === "z80" || link.engine === "6502")) {
+    if (link.depth != null && (link.engine === "z80" || link.engine === "6502")) {
       const cycles = app.router.extra("cycles");
       let until = null;
       if (cycles !== null) {

@@ -163,7 +163,7 @@ const play = {
    * the engine's turn, else its move is shown with an arrow.
    */
   show(link, app, how) {
-    const searched = how === "link" && link.engine !== undefined && link.depth !== undefined;
+    const searched = how === "link" && link.engine != null && link.depth != null;
     if (link.engine && this.app.engines.some((e) => e.id === link.engine)) {
       this.$("engine").value = link.engine;
       this.fillMachines();
