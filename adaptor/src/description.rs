@@ -270,6 +270,11 @@ struct AssembleSpec {
     ignore_case: bool,
     /// `--overlap`: `error` (default) or `later-wins`.
     overlap: Option<String>,
+    /// `--dialect`: `kempelen` (default) or `tdl` (the book's syntax of Sargon).
+    dialect: Option<String>,
+    /// `--paren-closes-bracket` (TDL).
+    #[serde(default)]
+    paren_closes_bracket: bool,
 }
 
 impl AssembleSpec {
@@ -285,9 +290,15 @@ impl AssembleSpec {
             None => kempelen_asm::Overlap::Error,
             Some(o) => o.parse().map_err(AdaptorError::Overlap)?,
         };
+        let dialect = match self.dialect.as_deref() {
+            None => kempelen_asm::Dialect::Kempelen,
+            Some(d) => d.parse().map_err(AdaptorError::Dialect)?,
+        };
         let options = kempelen_asm::Options {
             ignore_case: self.ignore_case,
             overlap,
+            dialect,
+            paren_closes_bracket: self.paren_closes_bracket,
             ..kempelen_asm::Options::new(cpu)
         };
         let name = file.to_string_lossy();
