@@ -313,6 +313,40 @@ impl Session {
     }
 }
 
+/// The book adaptor's program has the book's names and lines: its symbols (`O.O.O`, where the
+/// Zilog text has `O_O_O`) and, for every byte of FNDMOV, the source line of the book's text
+/// that put it there.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon2.asm"]
+fn sargon_book_adaptor_has_the_books_names_and_lines() {
+    if historical_file("sargon2.asm").is_none() {
+        return;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let adaptor = kempelen_adaptor::Adaptor::from_file(
+        &Path::new(root).join("adaptors/sargon-book-jupiter3.toml"),
+    )
+    .expect("the book adaptor");
+    let program = adaptor.program_source();
+    assert!(program.symbols.get("O.O.O").is_some());
+    let fndmov = program.symbols.get("FNDMOV").expect("FNDMOV");
+    let line = program.lines.at(fndmov).expect("FNDMOV's line");
+    assert!(line.file.ends_with("sargon2.asm"), "{}", line.file);
+    assert!(
+        line.text.starts_with("FNDMOV: LDA     MOVENO"),
+        "{}",
+        line.text
+    );
+    // A line of a macro's expansion: the body line of the book's .DEFINE.
+    let driver = program.symbols.get("DRIVER").expect("DRIVER");
+    let clrscr = program.lines.at(driver + 3).expect("CLRSCR's RST 7");
+    assert!(clrscr.text.contains("RST    7"), "{}", clrscr.text);
+    println!(
+        "FNDMOV ${fndmov:04X}: {}:{} {}",
+        line.file, line.line, line.text
+    );
+}
+
 /// The book's own text in TDL's syntax (`adaptors/sargon-book-jupiter3.toml`, retro-sargon's
 /// `stages/sargon2.asm` assembled with `--dialect tdl`) plays the moves of the Zilog conversion
 /// (`adaptors/sargon-jupiter3.toml`) on retro-sargon's regression positions, in the same
@@ -337,7 +371,11 @@ fn sargon_book_adaptor_plays_the_moves_of_the_zilog_adaptor() {
         .into_iter()
         .filter(|(_, depth, _)| *depth <= max)
         .collect();
-    assert!(cases.len() >= 10, "only {} positions up to look-ahead {max}", cases.len());
+    assert!(
+        cases.len() >= 10,
+        "only {} positions up to look-ahead {max}",
+        cases.len()
+    );
     let (mut book, mut zilog) = (
         Session::start("sargon-book-jupiter3.toml"),
         Session::start("sargon-jupiter3.toml"),
@@ -366,9 +404,16 @@ fn sargon_book_adaptor_plays_the_moves_of_the_zilog_adaptor() {
             strip(&zilog_info)
         );
         assert_eq!(book_move, zilog_move, "{fen} look-ahead {depth}");
-        assert_eq!(strip(&book_info), strip(&zilog_info), "{fen} look-ahead {depth}");
+        assert_eq!(
+            strip(&book_info),
+            strip(&zilog_info),
+            "{fen} look-ahead {depth}"
+        );
     }
-    println!("{} positions: the same moves, emulated times and nodes", cases.len());
+    println!(
+        "{} positions: the same moves, emulated times and nodes",
+        cases.len()
+    );
     book.quit();
     zilog.quit();
 }
