@@ -9,9 +9,10 @@ use kempelen_emulator::{AddrRange, Cpu, Personality};
 use regex::Regex;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::AdaptorError;
+use crate::files::{FileSystem, ProgramFiles};
 
 type Result<T> = std::result::Result<T, AdaptorError>;
 
@@ -283,6 +284,7 @@ impl AssembleSpec {
     pub(crate) fn assemble(
         &self,
         file: &Path,
+        sources: &dyn kempelen_asm::source::SourceProvider,
         symbols: &mut Vec<(String, u16)>,
         program: &mut ProgramSource,
     ) -> Result<Vec<kempelen_emulator::loaders::Chunk>> {
@@ -303,7 +305,7 @@ impl AssembleSpec {
             ..kempelen_asm::Options::new(cpu)
         };
         let name = file.to_string_lossy();
-        let out = kempelen_asm::assemble(&name, &kempelen_asm::source::FsSource, &options);
+        let out = kempelen_asm::assemble(&name, sources, &options);
         if !out.is_ok() {
             return Err(AdaptorError::Assembly {
                 path: file.to_path_buf(),
@@ -625,19 +627,6 @@ pub struct Adaptor {
     pub(crate) program: ProgramSource,
 }
 
-/// Expands `$KEMPELEN_HISTORICAL/` and makes a path relative to the adaptor's folder.
-fn resolve(dir: &Path, file: &str) -> Result<PathBuf> {
-    if let Some(rest) = file.strip_prefix("$KEMPELEN_HISTORICAL/") {
-        let base =
-            std::env::var("KEMPELEN_HISTORICAL").map_err(|source| AdaptorError::Historical {
-                file: file.to_string(),
-                source,
-            })?;
-        return Ok(Path::new(&base).join(rest));
-    }
-    Ok(dir.join(file))
-}
-
 fn hex_bytes(s: &str) -> Result<Vec<u8>> {
     s.split_whitespace()
         .map(|b| {
@@ -747,12 +736,20 @@ impl Adaptor {
     /// function of its own (the first error found is the one reported).
     pub fn from_file(path: &Path) -> Result<Adaptor> {
         let text = read_text(path)?;
+        Adaptor::from_text(path, &text, &FileSystem)
+    }
+
+    /// Reads an adaptor file given as text, with the files it names from `files` (for a page:
+    /// the files its user picked, [`crate::files::PickedFiles`]); `path` names it in errors,
+    /// and the paths it gives are relative to its folder.
+    pub fn from_text(path: &Path, text: &str, files: &dyn ProgramFiles) -> Result<Adaptor> {
         let file = Reader {
             path,
-            text: &text,
+            text,
             dir: path.parent().unwrap_or(Path::new(".")),
+            files,
         };
-        let f: AdaptorFile = toml::from_str(&text)
+        let f: AdaptorFile = toml::from_str(text)
             .map_err(|e| file.at_place(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
         let (personality, cpu, clock) = file.machine(&f)?;
         let default_addr = personality.as_ref().and_then(|p| p.load).unwrap_or(0);
@@ -852,6 +849,8 @@ struct Reader<'a> {
     text: &'a str,
     /// The folder the file's paths are relative to.
     dir: &'a Path,
+    /// Where the files it names come from.
+    files: &'a dyn ProgramFiles,
 }
 
 /// The address range of an image read before, with where the image is named.
@@ -983,14 +982,24 @@ impl Reader<'_> {
         symbols: &mut Symbols,
         program: &mut ProgramSource,
     ) -> Result<Vec<Chunk>> {
-        let file = resolve(self.dir, img.file.get_ref())?;
+        let file = self.files.locate(self.dir, img.file.get_ref())?;
+        let bytes = self.files.read(&file).map_err(|e| AdaptorError::Read {
+            path: file.clone(),
+            hint: source.map_or(String::new(), |s| {
+                format!(
+                    " (get it from {} at commit {}, {})",
+                    s.repository, s.commit, s.path
+                )
+            }),
+            source: e,
+        })?;
         if let Some(want) = &img.sha256 {
-            check_sha256(&file, want, source)?;
+            check_sha256(&file, &bytes, want)?;
         }
         let at = img.at.as_deref().map(addr).transpose()?;
         let parts = match &img.assemble {
-            Some(spec) => spec.assemble(&file, symbols, program)?,
-            None => resolve::image(&file, at, default_addr)?,
+            Some(spec) => spec.assemble(&file, self.files.sources(), symbols, program)?,
+            None => resolve::program_bytes(&file, &bytes, at, default_addr)?.chunks,
         };
         if img.only.is_empty() {
             Ok(parts)
@@ -1338,22 +1347,9 @@ impl Reader<'_> {
     }
 }
 
-/// An image file against the SHA-256 the adaptor expects (where to get it, when it cannot
-/// be read: the file's `[source]`).
-fn check_sha256(file: &Path, want: &str, source: Option<&SourceSpec>) -> Result<()> {
-    let bytes =
-        kempelen_emulator::files::read_bounded(file, kempelen_emulator::files::MAX_TEXT_BYTES)
-            .map_err(|source_err| AdaptorError::Read {
-                path: file.to_path_buf(),
-                hint: source.map_or(String::new(), |s| {
-                    format!(
-                        " (get it from {} at commit {}, {})",
-                        s.repository, s.commit, s.path
-                    )
-                }),
-                source: source_err,
-            })?;
-    let got = format!("{:x}", Sha256::digest(&bytes));
+/// An image file's bytes against the SHA-256 the adaptor expects.
+fn check_sha256(file: &Path, bytes: &[u8], want: &str) -> Result<()> {
+    let got = format!("{:x}", Sha256::digest(bytes));
     if !got.eq_ignore_ascii_case(want) {
         return Err(AdaptorError::Invalid {
             path: file.to_path_buf(),

@@ -27,7 +27,7 @@ use crate::description::Adaptor;
 use crate::error::AdaptorError;
 use crate::held::Held;
 use crate::machine::{
-    Action, Cause, Cmd, Progress, SearchTurn, Turn, TurnEnd, Worker, one_line, run_actions,
+    Action, Cause, Cmd, Host, Progress, SearchTurn, Turn, TurnEnd, one_line, run_actions,
 };
 use crate::setup::{Setup, before_last};
 
@@ -40,7 +40,9 @@ const REALTIME_OPTION: &str = "Realtime";
 pub struct AdaptorEngine {
     adaptor: Arc<Adaptor>,
     /// The running program, if any.
-    worker: Option<Worker>,
+    worker: Option<Host>,
+    /// Whether the program's machine runs on a thread of its own (else on the caller's).
+    threaded: bool,
     /// The game as the program knows it: start FEN and moves.
     known: Option<(String, Vec<Move>)>,
     /// The `Level` option: 0 chooses the level from the time limits.
@@ -70,14 +72,24 @@ pub struct SearchFigures {
 impl AdaptorEngine {
     /// An engine for the adaptor file at `path`.
     pub fn new(path: &Path) -> Result<AdaptorEngine, AdaptorError> {
-        Ok(AdaptorEngine {
-            adaptor: Arc::new(Adaptor::from_file(path)?),
+        Ok(AdaptorEngine::with_thread(Adaptor::from_file(path)?, true))
+    }
+
+    /// An engine for an adaptor read before (from text and picked files:
+    /// [`Adaptor::from_text`]), whose program's machine runs on a thread of its own
+    /// (`threaded`, as on the command line: `stop` reaches a running turn) or on the caller's
+    /// thread, each turn run to its end in the call (a host without threads: a page's Web
+    /// Worker).
+    pub fn with_thread(adaptor: Adaptor, threaded: bool) -> AdaptorEngine {
+        AdaptorEngine {
+            adaptor: Arc::new(adaptor),
             worker: None,
+            threaded,
             known: None,
             level: 0,
             realtime: false,
             last: None,
-        })
+        }
     }
 
     /// The adaptor file as read.
@@ -179,7 +191,11 @@ impl AdaptorEngine {
             }
             _ => {
                 self.worker = None;
-                let w = Worker::spawn(Arc::clone(&a));
+                let w = if self.threaded {
+                    Host::spawn(Arc::clone(&a))
+                } else {
+                    Host::inline(Arc::clone(&a))
+                };
                 w.ask(Cmd::Boot(stop))?;
                 self.worker = Some(w);
                 // Start keys as a turn of their own (the program answers its questions).

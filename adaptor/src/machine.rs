@@ -1,8 +1,10 @@
-//! The emulated machine that runs the program, on a thread of its own: booted with the
-//! images and pokes, driven turn by turn (keys typed, run until the program waits for input),
-//! restarted or poked for a set-up.
+//! The emulated machine that runs the program, on a thread of its own or on its host's
+//! ([`Host`]): booted with the images and pokes, driven turn by turn (keys typed, run until
+//! the program waits for input), restarted or poked for a set-up. A host without threads (a
+//! page's Web Worker) runs the machine itself, turn by turn ([`Host::inline`]); the command
+//! line runs it on a thread, so that a `stop` read on the main thread reaches a running turn.
 //!
-//! Every turn runs in slices of emulated time, and between two slices the machine's thread
+//! Every turn runs in slices of emulated time, and between two slices the machine's driver
 //! looks at the search's stop flag, its time limit (a number of cycles: emulated time at the
 //! machine's clock), its node limit and the turn's cycle budget, so a `stop` ends any turn
 //! within one slice (a few milliseconds of host time). In the turn that computes the
@@ -11,6 +13,7 @@
 
 use kempelen_emulator::{Fault, Machine, MachineBuilder, MemoryMap, StopReason};
 use kempelen_engine::EngineError;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 
@@ -90,7 +93,7 @@ impl Driver<'_> {
         m: &mut Machine,
         keys: &str,
         limits: &TurnLimits,
-        watch: Option<(&RootBoard, &mpsc::Sender<Msg>)>,
+        mut watch: Option<(&RootBoard, &mut dyn FnMut(Progress))>,
     ) -> Result<Turn, EngineError> {
         m.console_mut().push_input(keys.as_bytes());
         if let Some((addrs, _)) = &self.adaptor.nodes {
@@ -114,8 +117,8 @@ impl Driver<'_> {
             if self.run_slice(m, this, &mut cycles)? {
                 break TurnEnd::Waiting;
             }
-            if let Some((root, tx)) = watch {
-                self.send_held(m, root, tx, &mut held, cycles);
+            if let Some((root, progress)) = watch.as_mut() {
+                self.send_held(m, root, &mut **progress, &mut held, cycles);
             }
             if let Some(end) = self.limit_reached(m, limits, cycles)? {
                 break end;
@@ -186,7 +189,7 @@ impl Driver<'_> {
         &self,
         m: &Machine,
         root: &RootBoard,
-        tx: &mpsc::Sender<Msg>,
+        progress: &mut dyn FnMut(Progress),
         held: &mut Option<Held>,
         cycles: u64,
     ) {
@@ -196,11 +199,11 @@ impl Driver<'_> {
         let now = Held::read(self.adaptor, m, root);
         if now.is_some() && now != *held {
             *held = now;
-            let _ = tx.send(Msg::Progress(Progress {
+            progress(Progress {
                 held: held.clone(),
                 cycles,
                 nodes: self.node_count(m),
-            }));
+            });
         }
     }
 
@@ -357,67 +360,111 @@ pub(crate) enum Msg {
     Done(Reply),
 }
 
-/// The machine lives on a thread of its own (a [`Machine`] stays on the thread that built
-/// it); the engine talks to it through channels.
+/// Answers one command on `machine` (the program's machine once booted); progress of a
+/// search goes to `progress`.
+fn answer(
+    driver: &Driver,
+    machine: &mut Option<Machine>,
+    cmd: Cmd,
+    progress: &mut dyn FnMut(Progress),
+) -> Reply {
+    let missing = || EngineError::Backend("the program is not running".into());
+    match (cmd, machine.as_mut()) {
+        (Cmd::Boot(stop), _) => driver.boot(&stop).map(|(m, _)| {
+            *machine = Some(m);
+            Answer::Done
+        }),
+        (Cmd::Turn(keys, stop), Some(m)) => driver.turn(m, &keys, &stop).map(Answer::Turn),
+        (Cmd::Search(s), Some(m)) => {
+            let root = RootBoard::read(driver.adaptor, m, s.program_black);
+            let limits = TurnLimits {
+                stop: &s.stop,
+                deadline: s.deadline,
+                nodes: s.nodes,
+                realtime: s.realtime,
+            };
+            driver
+                .run_turn(m, &s.keys, &limits, Some((&root, progress)))
+                .map(Answer::Turn)
+        }
+        (Cmd::Restart(stop), Some(m)) => driver.restart(m, &stop).map(Answer::Turn),
+        (Cmd::Poke(bytes), Some(m)) => bytes
+            .iter()
+            .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
+            .map(|_| Answer::Done)
+            .map_err(|e| EngineError::Backend(e.to_string())),
+        (Cmd::Read(a, n), Some(m)) => Ok(Answer::Bytes(m.read_bytes(a, n))),
+        (_, None) => Err(missing()),
+    }
+}
+
+/// Where the program's machine runs: on a thread of its own (the engine talks to it through
+/// channels, so a `stop` from the engine's thread reaches a running turn), or on the host's own
+/// thread, each command answered in the call that asks it (a turn runs to its end, or to its
+/// time or node limit, before the call returns: a `stop` cannot reach it).
+pub(crate) enum Host {
+    Thread(Worker),
+    Inline {
+        adaptor: Arc<Adaptor>,
+        machine: RefCell<Option<Box<Machine>>>,
+    },
+}
+
+/// The thread's side of [`Host::Thread`].
 pub(crate) struct Worker {
     tx: mpsc::Sender<Cmd>,
     rx: mpsc::Receiver<Msg>,
 }
 
-impl Worker {
-    pub(crate) fn spawn(adaptor: Arc<Adaptor>) -> Worker {
+impl Host {
+    /// The machine on a thread of its own.
+    pub(crate) fn spawn(adaptor: Arc<Adaptor>) -> Host {
         let (tx, cmds) = mpsc::channel::<Cmd>();
         let (replies, rx) = mpsc::channel::<Msg>();
         std::thread::spawn(move || {
             let mut machine: Option<Machine> = None;
-            let missing = || EngineError::Backend("the program is not running".into());
-            let adaptor = Driver { adaptor: &adaptor };
+            let driver = Driver { adaptor: &adaptor };
             for cmd in cmds {
-                let reply = match (cmd, machine.as_mut()) {
-                    (Cmd::Boot(stop), _) => adaptor.boot(&stop).map(|(m, _)| {
-                        machine = Some(m);
-                        Answer::Done
-                    }),
-                    (Cmd::Turn(keys, stop), Some(m)) => {
-                        adaptor.turn(m, &keys, &stop).map(Answer::Turn)
-                    }
-                    (Cmd::Search(s), Some(m)) => {
-                        let root = RootBoard::read(adaptor.adaptor, m, s.program_black);
-                        let limits = TurnLimits {
-                            stop: &s.stop,
-                            deadline: s.deadline,
-                            nodes: s.nodes,
-                            realtime: s.realtime,
-                        };
-                        adaptor
-                            .run_turn(m, &s.keys, &limits, Some((&root, &replies)))
-                            .map(Answer::Turn)
-                    }
-                    (Cmd::Restart(stop), Some(m)) => adaptor.restart(m, &stop).map(Answer::Turn),
-                    (Cmd::Poke(bytes), Some(m)) => bytes
-                        .iter()
-                        .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
-                        .map(|_| Answer::Done)
-                        .map_err(|e| EngineError::Backend(e.to_string())),
-                    (Cmd::Read(a, n), Some(m)) => Ok(Answer::Bytes(m.read_bytes(a, n))),
-                    (_, None) => Err(missing()),
+                let mut progress = |p: Progress| {
+                    let _ = replies.send(Msg::Progress(p));
                 };
+                let reply = answer(&driver, &mut machine, cmd, &mut progress);
                 if replies.send(Msg::Done(reply)).is_err() {
                     break;
                 }
             }
         });
-        Worker { tx, rx }
+        Host::Thread(Worker { tx, rx })
+    }
+
+    /// The machine on the caller's thread.
+    pub(crate) fn inline(adaptor: Arc<Adaptor>) -> Host {
+        Host::Inline {
+            adaptor,
+            machine: RefCell::new(None),
+        }
     }
 
     /// Sends `cmd` and waits for its answer; progress reports on the way go to `progress`.
     pub(crate) fn ask_with(&self, cmd: Cmd, progress: &mut dyn FnMut(Progress)) -> Reply {
-        let gone = || EngineError::Backend("the machine's thread has ended".into());
-        self.tx.send(cmd).map_err(|_| gone())?;
-        loop {
-            match self.rx.recv().map_err(|_| gone())? {
-                Msg::Progress(p) => progress(p),
-                Msg::Done(reply) => return reply,
+        match self {
+            Host::Thread(w) => {
+                let gone = || EngineError::Backend("the machine's thread has ended".into());
+                w.tx.send(cmd).map_err(|_| gone())?;
+                loop {
+                    match w.rx.recv().map_err(|_| gone())? {
+                        Msg::Progress(p) => progress(p),
+                        Msg::Done(reply) => return reply,
+                    }
+                }
+            }
+            Host::Inline { adaptor, machine } => {
+                let driver = Driver { adaptor };
+                let mut held = machine.borrow_mut();
+                let mut m = held.take().map(|b| *b);
+                let reply = answer(&driver, &mut m, cmd, progress);
+                *held = m.map(Box::new);
+                reply
             }
         }
     }
@@ -499,7 +546,7 @@ fn steps(actions: Vec<Action>) -> Vec<Step> {
 /// Runs the actions; the last turn that types keys is the search's, with its limits, and its
 /// outcome is returned (or the outcome of an earlier turn that a stop ended).
 pub(crate) fn run_actions(
-    w: &Worker,
+    w: &Host,
     actions: Vec<Action>,
     search: SearchTurn,
     progress: &mut dyn FnMut(Progress),

@@ -57,7 +57,7 @@ pub use profiler::{ProfileReport, grouped};
 pub use stats::{Paused, RamProfile, RunStats, StopReason};
 pub use symbols::Routines;
 pub use timing::{MachineTime, Timing, TimingModel};
-pub use trace::{TraceEntry, TraceFilter, Tracer};
+pub use trace::{TraceEntry, TraceFilter, TraceStore, Tracer};
 
 /// Serializes a [`Cpu`] as its command-line name (`z80`, `6502`).
 pub(crate) fn serialize_cpu<S: serde::Serializer>(cpu: &Cpu, s: S) -> Result<S::Ok, S::Error> {

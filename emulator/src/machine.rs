@@ -95,7 +95,7 @@ impl CoreKind {
 pub struct Machine {
     pub(crate) cpu: Cpu,
     pub(crate) kind: CoreKind,
-    pub(crate) core: Box<dyn Runner>,
+    pub(crate) core: Box<dyn Runner + Send>,
     pub(crate) map: MemoryMap,
     pub(crate) program: Vec<AddrRange>,
     pub(crate) st: RunState,
@@ -117,6 +117,13 @@ pub struct Machine {
     /// Whether a run has begun (that [`Machine::run_to_break`] continues).
     pub(crate) run_begun: bool,
 }
+
+/// A machine holds only what it owns (its core, memory, devices; a tracer's sink and a console
+/// host are `Send`), so it may move to another thread.
+const _: () = {
+    const fn send<T: Send>() {}
+    send::<Machine>()
+};
 
 impl std::fmt::Debug for Machine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

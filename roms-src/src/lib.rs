@@ -23,6 +23,8 @@
 //! - [`compare`]: the builds against the native reference, row by row (`kempelen compare`,
 //!   the page's compare view).
 //! - [`player`]: the builds as tournament players (`z80`, `6502`).
+//! - [`snippets`]: the guided examples of the assembler to try (`roms-src/snippets/`), some
+//!   taking routines of the engine's own sources.
 
 pub mod bench;
 pub mod compare;
@@ -35,6 +37,7 @@ pub mod layout;
 pub mod player;
 pub mod port;
 pub mod setup;
+pub mod snippets;
 pub mod suite;
 pub mod tables;
 pub mod target;
