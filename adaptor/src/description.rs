@@ -47,7 +47,7 @@ struct AdaptorFile {
     keys: Keys,
     reply: ReplySpec,
     /// The search depth typed for `{depth}`.
-    depth: Option<DepthSpec>,
+    depth: Option<DepthFile>,
     /// How `{board}` is typed.
     board: Option<BoardSpec>,
     /// How the program is set up in a position: steps run on a freshly booted machine.
@@ -191,8 +191,21 @@ pub(crate) struct LevelSpec {
     moves: u32,
 }
 
+/// `[depth]` as the file gives it, with the places of its numbers.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
+struct DepthFile {
+    default: Option<toml::Spanned<u32>>,
+    max: Option<toml::Spanned<u32>>,
+}
+
+/// The deepest `[depth] max` an adaptor may give: the deepest search of any program Kempelen
+/// runs (its own console front end takes depths 1 to 32; the historical programs' levels end
+/// at a few plies). A program typed a deeper depth than it takes faults or misreads it.
+pub const MAX_LEVEL: u32 = 32;
+
+/// `[depth]`: the levels the program takes.
+#[derive(Debug, Clone)]
 pub(crate) struct DepthSpec {
     /// When the search has no depth limit (default 1).
     pub(crate) default: Option<u32>,
@@ -764,7 +777,8 @@ impl Adaptor {
         let score = file.score(f.score.as_ref(), &symbols)?;
         let ram_board = file.ram_board(f.ram_board.as_ref(), &symbols)?;
         file.check_turn_budget(f.turn_budget.as_ref())?;
-        file.check_levels(f.depth.as_ref(), &f.level)?;
+        let depth = file.depth(f.depth.as_ref(), &f.keys, &f.setup)?;
+        file.check_levels(depth.as_ref(), &f.level)?;
         let entry = f.entry.as_deref().map(addr).transpose()?;
         let plays = file.plays(f.plays.as_deref())?;
         Ok(Adaptor {
@@ -796,8 +810,8 @@ impl Adaptor {
             squares,
             first: f.reply.first.unwrap_or(false),
             plays,
-            has_levels: f.depth.is_some(),
-            depth: f.depth.unwrap_or(DepthSpec {
+            has_levels: depth.is_some(),
+            depth: depth.unwrap_or(DepthSpec {
                 default: None,
                 max: None,
             }),
@@ -1301,6 +1315,77 @@ impl Reader<'_> {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// `[depth]`: a default and a maximum of 1 or more, the default at most the maximum, the
+    /// maximum at most [`MAX_LEVEL`], and at most 9 where the depth is typed as one key (a
+    /// `{depth}` with no line end after it in its keys).
+    fn depth(
+        &self,
+        depth: Option<&DepthFile>,
+        keys: &Keys,
+        setup: &[SetupStep],
+    ) -> Result<Option<DepthSpec>> {
+        let Some(d) = depth else {
+            return Ok(None);
+        };
+        let place = |v: &toml::Spanned<u32>| v.span().start;
+        let one_key = [
+            &keys.start,
+            &keys.start_black,
+            &keys.depth,
+            &keys.new_game,
+            &keys.go,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(setup.iter().filter_map(|s| s.keys.as_ref()))
+        .find(|k| {
+            k.split("{depth}")
+                .skip(1)
+                .any(|after| !after.contains(['\n', '\r']))
+        });
+        let ceiling = if one_key.is_some() { 9 } else { MAX_LEVEL };
+        for (name, v) in [("default", &d.default), ("max", &d.max)] {
+            match v {
+                Some(v) if *v.get_ref() == 0 => {
+                    return Err(
+                        self.at_place(place(v), format!("[depth] {name} = 0: depths start at 1"))
+                    );
+                }
+                Some(v) if *v.get_ref() > ceiling => {
+                    let why = match one_key {
+                        Some(k) => format!(
+                            "the depth is typed as one key ({k:?}: no line end after {{depth}}), \
+                             so it has one digit"
+                        ),
+                        None => format!(
+                            "no program Kempelen runs takes more (its own console, the deepest, \
+                             takes 1 to {MAX_LEVEL})"
+                        ),
+                    };
+                    return Err(self.at_place(
+                        place(v),
+                        format!("[depth] {name} = {}: at most {ceiling}: {why}", v.get_ref()),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let max = d.max.as_ref().map_or(9, |m| *m.get_ref());
+        if let Some(def) = d.default.as_ref().filter(|v| *v.get_ref() > max) {
+            return Err(self.at_place(
+                place(def),
+                format!(
+                    "[depth] default = {} is above the deepest level, max = {max}",
+                    def.get_ref()
+                ),
+            ));
+        }
+        Ok(Some(DepthSpec {
+            default: d.default.as_ref().map(|v| *v.get_ref()),
+            max: d.max.as_ref().map(|v| *v.get_ref()),
+        }))
     }
 
     /// `[[level]]`: each level inside `[depth]`'s range, with a sound time per move.

@@ -60,8 +60,17 @@ impl Driver<'_> {
         if let Some((addrs, _)) = &self.adaptor.nodes {
             m.count_executions(addrs);
         }
-        let out = self.turn(&mut m, "", stop)?.out;
-        Ok((m, out))
+        let first = self.turn(&mut m, "", stop)?;
+        if first.end != TurnEnd::Waiting {
+            return Err(EngineError::Backend(format!(
+                "{}: stopped while the program started, before it first waited for input \
+                 ({} cycles){}",
+                self.adaptor.name,
+                first.cycles,
+                printed(&first.out)
+            )));
+        }
+        Ok((m, first.out))
     }
 
     /// Restarts the program at its entry, RAM kept, and runs it to its next wait for input.
