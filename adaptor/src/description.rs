@@ -284,6 +284,11 @@ struct AssembleSpec {
     ignore_case: bool,
     /// `--overlap`: `error` (default) or `later-wins`.
     overlap: Option<String>,
+    /// `--dialect`: `kempelen` (default) or `tdl` (the book's syntax of Sargon).
+    dialect: Option<String>,
+    /// `--paren-closes-bracket` (TDL).
+    #[serde(default)]
+    paren_closes_bracket: bool,
 }
 
 impl AssembleSpec {
@@ -294,15 +299,22 @@ impl AssembleSpec {
         file: &Path,
         sources: &dyn kempelen_asm::source::SourceProvider,
         symbols: &mut Vec<(String, u16)>,
+        program: &mut ProgramSource,
     ) -> Result<Vec<kempelen_emulator::loaders::Chunk>> {
         let cpu: kempelen_asm::Cpu = self.cpu.parse()?;
         let overlap = match self.overlap.as_deref() {
             None => kempelen_asm::Overlap::Error,
             Some(o) => o.parse().map_err(AdaptorError::Overlap)?,
         };
+        let dialect = match self.dialect.as_deref() {
+            None => kempelen_asm::Dialect::Kempelen,
+            Some(d) => d.parse().map_err(AdaptorError::Dialect)?,
+        };
         let options = kempelen_asm::Options {
             ignore_case: self.ignore_case,
             overlap,
+            dialect,
+            paren_closes_bracket: self.paren_closes_bracket,
             ..kempelen_asm::Options::new(cpu)
         };
         let name = file.to_string_lossy();
@@ -314,10 +326,34 @@ impl AssembleSpec {
             });
         }
         symbols.extend(out.symbols.iter().map(|s| (s.name.clone(), s.value)));
+        program.add(&out);
         Ok(vec![kempelen_emulator::loaders::Chunk {
             addr: out.image.origin,
             bytes: out.image.bytes,
         }])
+    }
+}
+
+/// What the assembled images say about the program: their symbols (the source's names, with
+/// their kinds, for traces and profiles) and the source line that put each byte (for a
+/// debugger beside the disassembly). Empty for an adaptor that only loads binaries.
+#[derive(Clone, Debug, Default)]
+pub struct ProgramSource {
+    /// The symbols of every assembled image.
+    pub symbols: kempelen_asm::SymbolTable,
+    /// The source lines of every assembled image, by address.
+    pub lines: kempelen_asm::isa::SourceMap,
+}
+
+impl ProgramSource {
+    fn add(&mut self, out: &kempelen_asm::Assembly) {
+        for s in out.symbols.iter() {
+            self.symbols.insert(s.name.clone(), s.value, s.kind);
+        }
+        for l in out.listing.source_map().iter() {
+            let (file, text) = (l.file.clone(), l.text.clone());
+            self.lines.insert(l.addr, l.len, l.code, file, l.line, text);
+        }
     }
 }
 
@@ -600,6 +636,8 @@ pub struct Adaptor {
     pub(crate) setup: Vec<SetupStep>,
     /// Symbols of the assembled images (for `at` in pokes).
     pub(crate) symbols: Vec<(String, u16)>,
+    /// The symbols and source lines of the assembled images.
+    pub(crate) program: ProgramSource,
 }
 
 fn hex_bytes(s: &str) -> Result<Vec<u8>> {
@@ -691,6 +729,12 @@ impl Adaptor {
         self.search.as_deref()
     }
 
+    /// The symbols and source lines of the program's assembled images (the book's names and
+    /// lines for a program assembled from its published source).
+    pub fn program_source(&self) -> &ProgramSource {
+        &self.program
+    }
+
     /// The node routines as the file names them and what a node is (`[nodes]`), when the
     /// adaptor counts nodes.
     pub fn node_routines(&self) -> Option<(&[String], &str)> {
@@ -722,7 +766,7 @@ impl Adaptor {
             .map_err(|e| file.at_place(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
         let (personality, cpu, clock) = file.machine(&f)?;
         let default_addr = personality.as_ref().and_then(|p| p.load).unwrap_or(0);
-        let (chunks, symbols) = file.images(&f.image, f.source.as_ref(), default_addr)?;
+        let (chunks, symbols, program) = file.images(&f.image, f.source.as_ref(), default_addr)?;
         let pokes = file.pokes(&f.poke, &symbols)?;
         file.check_setup(&f, &symbols)?;
         file.check_board(f.board.as_ref())?;
@@ -774,6 +818,7 @@ impl Adaptor {
             board: f.board,
             setup: f.setup,
             symbols,
+            program,
         })
     }
 
@@ -909,12 +954,13 @@ impl Reader<'_> {
         images: &[ImageSpec],
         source: Option<&SourceSpec>,
         default_addr: u16,
-    ) -> Result<(Chunks, Symbols)> {
+    ) -> Result<(Chunks, Symbols, ProgramSource)> {
         let mut chunks: Chunks = Vec::new();
         let mut symbols: Symbols = Vec::new();
+        let mut program = ProgramSource::default();
         let mut taken: Vec<Taken> = Vec::new();
         for img in images {
-            let parts = self.image(img, source, default_addr, &mut symbols)?;
+            let parts = self.image(img, source, default_addr, &mut symbols, &mut program)?;
             let ranges = ranges_of(&parts);
             self.check_overlap(img, &ranges, &taken)?;
             let (line, _) = line_col(self.text, img.file.span().start);
@@ -937,7 +983,7 @@ impl Reader<'_> {
         if chunks.is_empty() {
             return Err(self.invalid("no `[[image]]`".into()));
         }
-        Ok((chunks, symbols))
+        Ok((chunks, symbols, program))
     }
 
     /// One `[[image]]`'s bytes: the file checked against its SHA-256, loaded or assembled,
@@ -948,6 +994,7 @@ impl Reader<'_> {
         source: Option<&SourceSpec>,
         default_addr: u16,
         symbols: &mut Symbols,
+        program: &mut ProgramSource,
     ) -> Result<Vec<Chunk>> {
         let file = self.files.locate(self.dir, img.file.get_ref())?;
         let bytes = self.files.read(&file).map_err(|e| AdaptorError::Read {
@@ -965,7 +1012,7 @@ impl Reader<'_> {
         }
         let at = img.at.as_deref().map(addr).transpose()?;
         let parts = match &img.assemble {
-            Some(spec) => spec.assemble(&file, self.files.sources(), symbols)?,
+            Some(spec) => spec.assemble(&file, self.files.sources(), symbols, program)?,
             None => resolve::program_bytes(&file, &bytes, at, default_addr)?.chunks,
         };
         if img.only.is_empty() {

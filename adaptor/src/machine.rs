@@ -44,6 +44,11 @@ impl Driver<'_> {
         if let Some(e) = self.adaptor.entry {
             b = b.entry(e);
         }
+        // The source's names in the trace of a fault.
+        let symbols = &self.adaptor.program.symbols;
+        if !symbols.is_empty() {
+            b = b.symbols(symbols.clone());
+        }
         let mut m = b
             .clock(self.adaptor.clock)
             .build()
