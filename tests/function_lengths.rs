@@ -18,12 +18,10 @@ const MOST_OF_100: usize = 15;
 /// name): not counted while they stay long. An entry leaves when its function is split (the test
 /// prints the ones that can leave); nothing new is added here.
 const BEING_SPLIT: &[(&str, &str)] = &[
-    ("tools/kempelen/learn/tournament.rs", "run"),
     ("tools/kempelen/measure/port_bench.rs", "to_text"),
     ("claims/src/tree.rs", "svg"),
     ("claims/src/chart.rs", "speed_panel"),
     ("engine/src/uci.rs", "run"),
-    ("engine/src/tournament/player.rs", "parse_with"),
 ];
 
 /// One function: where, its name and its lines from `fn` to the closing brace.
