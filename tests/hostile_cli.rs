@@ -932,6 +932,15 @@ fn build_writes_through_the_shared_writer() {
         "the FIFO was replaced: {stderr}"
     );
     assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&real).unwrap());
+    // A device is written, never replaced (as root, /dev/null became a regular file).
+    succeeds(&["build", "--target", "cpm", "-o", "/dev/null"]);
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device(),
+        "/dev/null is no longer a device"
+    );
 }
 
 /// `--timing` is checked wherever it is taken: a model no machine of the bench has, and any
@@ -1206,6 +1215,35 @@ fn a_personality_without_a_clock_takes_no_machines_timing() {
     let (_, stderr) = succeeds(&["run", s(&bin), "--machine", s(&own)]);
     assert!(
         stderr.contains("(box)") && !stderr.contains("time on the machine"),
+        "{stderr}"
+    );
+}
+
+/// A `.prg` whose BASIC line's `SYS` names an address past `$FFFF` is refused with the
+/// address (it started silently at the load address, `$0801`).
+#[test]
+fn a_prg_whose_sys_address_is_out_of_range_is_refused() {
+    let dir = scratch("prg-sys");
+    // $0801: a BASIC line `10 SYS 99999`, the end of the program, then RTS.
+    let mut prg = vec![0x01, 0x08, 0x0D, 0x08, 0x0A, 0x00, 0x9E];
+    prg.extend(b"99999\0\0\0");
+    prg.push(0x60);
+    let file = dir.file("far.prg", &prg);
+    fails_with(
+        &["run", s(&file), "--machine", "c64"],
+        &["far.prg", "SYS 99999 is past the last address (65535)"],
+    );
+    let bare = dir.file("far", &prg);
+    let (ok, _, stderr) = kempelen(&[
+        "run",
+        s(&bare),
+        "--machine",
+        "c64",
+        "--max-cycles",
+        "100000",
+    ]);
+    assert!(
+        !stderr.contains("panicked") && (ok || !stderr.is_empty()),
         "{stderr}"
     );
 }
