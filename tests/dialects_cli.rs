@@ -209,11 +209,52 @@ fn tdl_sources_assemble_with_the_dialect_and_disassemble_in_it() {
             "RST 7",
         ],
     );
+    let lst = scratch("dialects-cli").join("book.lst");
+    assembles(
+        &src,
+        "z80",
+        &bin,
+        &[
+            &tdl[..],
+            &["--listing", arg(&lst), "--listing-spelling", "kempelen"],
+        ]
+        .concat(),
+    );
+    let spelled = std::fs::read_to_string(&lst).unwrap();
+    common::assert_contains(
+        "asm --listing-spelling kempelen",
+        &spelled,
+        &["Zilog", "LD A,(IX+$01)", "MOV     A,1(X)", "JR NZ,START"],
+    );
     let (again, again_bin) = source("book-again.asm", &listing);
     assembles(&again, "z80", &again_bin, &tdl[..2]);
     assert_eq!(std::fs::read(&again_bin).unwrap(), bytes);
     fails_with(
         &["asm", arg(&src), "--cpu", "6502", "--dialect", "tdl"],
         &["the TDL dialect is a Z80 syntax"],
+    );
+    fails_with(
+        &[
+            "asm",
+            arg(&src),
+            "--cpu",
+            "z80",
+            "--listing-spelling",
+            "tdl",
+        ],
+        &["--listing"],
+    );
+    fails_with(
+        &[
+            "asm",
+            arg(&src),
+            "--cpu",
+            "6502",
+            "--listing",
+            arg(&lst),
+            "--listing-spelling",
+            "tdl",
+        ],
+        &["--listing-spelling tdl spells the Z80"],
     );
 }

@@ -141,7 +141,51 @@ fn expectations() -> serde_json::Value {
         "asm_error": asm_error_expectations(),
         "asm_run": asm_run_expectations(),
         "lessons": lesson_expectations(),
+        "historical": historical_expectations(),
     })
+}
+
+/// With KEMPELEN_HISTORICAL set: the real programs' moves on a position, as `kempelen uci
+/// --program` plays them, and the files the page is given; `null` without it.
+fn historical_expectations() -> serde_json::Value {
+    use std::io::{BufRead, BufReader, Write};
+    let Some(dir) = std::env::var_os("KEMPELEN_HISTORICAL").map(PathBuf::from) else {
+        return serde_json::Value::Null;
+    };
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let cases = [
+        ("microchess", "microchess-kim1.toml", "microchess.h65", 1),
+        ("sargon", "sargon-jupiter3.toml", "sargon-z80.asm", 2),
+    ];
+    let programs: Vec<serde_json::Value> = cases
+        .iter()
+        .map(|(id, adaptor, file, depth)| {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+                .args(["uci", "--program"])
+                .arg(Path::new(ROOT).join("adaptors").join(adaptor))
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .expect("kempelen uci --program runs");
+            let mut stdin = child.stdin.take().unwrap();
+            writeln!(stdin, "position fen {fen}\ngo depth {depth}").unwrap();
+            let best = BufReader::new(child.stdout.take().unwrap())
+                .lines()
+                .map_while(Result::ok)
+                .find_map(|l| l.strip_prefix("bestmove ").map(|m| m.to_string()))
+                .expect("bestmove");
+            writeln!(stdin, "quit").unwrap();
+            child.wait().unwrap();
+            serde_json::json!({
+                "id": id,
+                "file": dir.join(file),
+                "fen": fen,
+                "depth": depth,
+                "best": best.split(' ').next().unwrap(),
+            })
+        })
+        .collect();
+    serde_json::json!({ "programs": programs })
 }
 
 /// The tree view's flows: `kempelen tree --json` on a position at depth 2 (the reference

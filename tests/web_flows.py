@@ -18,6 +18,7 @@ import random
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import traceback
 from urllib.parse import urlparse
@@ -457,8 +458,16 @@ def the_8_bit_builds_visit_the_native_nodes(p, expect):
         check(same == nodes and differs == 0, f"{cpu}: {same} at their place, {differs} values differ")
         check(len(p.driver.find_elements(By.CSS_SELECTOR, "#tree-port-tree li.differs")) == 0,
               f"{cpu}: nodes marked as differing")
-        if cpu == "6502":
-            p.shot("tree-6502")
+    # A node of the 8-bit tree by link: selected when the search is over, its position shown.
+    total = int(dataset(p, "tree-native-summary", "nodes"))
+    number = total - want["nodes"] + want["node"]
+    p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree=6502&node={number}")
+    p.wait(lambda: dataset(p, "tree-port-summary", "done") == "true", 300, "the 6502 build's search")
+    p.wait(lambda: dataset(p, "tree-node-info", "fen") == want["node_fen"], 10,
+           f"the 6502 tree's node {number} at {want['node_fen']} "
+           f"(shown: {dataset(p, 'tree-node-info', 'fen')})")
+    check("6502 build" in p.text("tree-node-info"), p.text("tree-node-info"))
+    p.shot("tree-6502")
 
 
 def asm_status(p, key):
@@ -546,6 +555,39 @@ def a_lessons_position_shows_its_profiles_move(p, expect):
     check(nodes == expect["tartan_nodes"], f"the Tartan figure: {nodes} nodes, kempelen tree {expect['tartan_nodes']}")
     p.shot("lesson-tree")
 
+
+@flow
+def the_real_programs_from_the_users_files(p, expect):
+    """Without KEMPELEN_HISTORICAL: the Programs view names the files and refuses a wrong one.
+    With it: Microchess and Sargon, loaded through the file input from that folder, play the
+    move `kempelen uci --program` plays on the same position."""
+    p.open("view=programs&program=microchess")
+    rows = p.driver.find_elements(By.CSS_SELECTOR, "#prog-checks tr[data-file]")
+    check([r.get_attribute("data-file") for r in rows] == ["microchess.h65"],
+          f"files named: {[r.text for r in rows]}")
+    check(p.el("prog-play").get_attribute("disabled") is not None, "play enabled without files")
+    wrong = os.path.join(tempfile.mkdtemp(prefix="kempelen-flow-"), "microchess.h65")
+    with open(wrong, "w") as f:
+        f.write("not the published file\n")
+    p.el("prog-files").send_keys(wrong)
+    p.wait(lambda: "differs" in p.text("prog-checks"), 10, "the SHA-256 check")
+    check(p.el("prog-play").get_attribute("disabled") is not None, "play enabled with a wrong file")
+    if not expect.get("historical"):
+        print("    the real programs: SKIPPED (KEMPELEN_HISTORICAL is not set)")
+        return
+    for want in expect["historical"]["programs"]:
+        p.open(f"view=programs&program={want['id']}&fen={fragment_fen(want['fen'])}&depth={want['depth']}")
+        p.el("prog-files").send_keys(want["file"])
+        p.wait(lambda: dataset(p, "prog-checks", "ready") == "true", 10, f"{want['id']}'s file checked")
+        p.el("prog-play").click()
+        p.wait(lambda: dataset(p, "prog-result", "best") or "error" in p.text("prog-result").lower(),
+               600, f"{want['id']}'s move")
+        best = dataset(p, "prog-result", "best")
+        check(best == want["best"], f"{want['id']}: the page {best} ({p.text('prog-result')}), "
+              f"kempelen uci --program {want['best']}")
+        p.wait(lambda: dataset(p, "prog-result", "profileBest") is not None, 120, "the profile's move")
+        print(f"    {want['id']}: {p.text('prog-result')}")
+        p.shot(f"program-{want['id']}")
 
 def figures(p, expect, out):
     """The page's figures (not a flow: `--figures FILE`): for each search of

@@ -436,6 +436,21 @@ mod tests {
     }
 
     #[test]
+    fn every_lesson_links_to_its_live_page_and_the_page_leaves_the_link_out() {
+        for l in &LESSONS {
+            let link = format!("{LIVE_LINK_MARK} [");
+            let line = l.markdown.lines().find(|x| x.starts_with(&link));
+            let line = line.unwrap_or_else(|| panic!("{}: no line '{LIVE_LINK_MARK}'", l.file));
+            assert!(
+                line.contains(&format!("/{})", l.fragment())),
+                "{}: {line}",
+                l.file
+            );
+            assert!(!render(l).html.contains(LIVE_LINK_MARK), "{}", l.id);
+        }
+    }
+
+    #[test]
     fn every_lesson_renders_with_its_examples_live_and_its_links_in_the_page() {
         for l in &LESSONS {
             let r = render(l);

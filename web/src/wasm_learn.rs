@@ -6,7 +6,7 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 use crate::WebError;
-use crate::learn::{lessons, sandbox, tree};
+use crate::learn::{lessons, programs, sandbox, tree};
 
 fn js(e: WebError) -> JsError {
     JsError::new(&e.to_string())
@@ -125,4 +125,42 @@ pub fn lesson_page(id: &str) -> Result<String, JsError> {
 #[wasm_bindgen]
 pub fn snippet_list() -> String {
     json(&lessons::snippets())
+}
+
+/// Files the user picked for a real program (name and bytes; the page never stores them).
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct Picked {
+    files: Vec<(String, Vec<u8>)>,
+}
+
+#[wasm_bindgen]
+impl Picked {
+    /// No files yet.
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> Picked {
+        Picked::default()
+    }
+
+    /// A picked file.
+    pub fn add(&mut self, name: &str, bytes: Vec<u8>) {
+        self.files.push((name.to_string(), bytes));
+    }
+}
+
+/// The program `id` and its files checked against `picked` ([`programs::info`]), in JSON.
+#[wasm_bindgen]
+pub fn program_info(id: &str, picked: &Picked) -> Result<String, JsError> {
+    programs::info(id, &picked.files)
+        .map(|i| json(&i))
+        .map_err(js)
+}
+
+/// The program's move ([`programs::play`]) for a [`programs::ProgramSpec`] in JSON.
+#[wasm_bindgen]
+pub fn program_move(spec_json: &str, picked: &Picked) -> Result<String, JsError> {
+    let spec: programs::ProgramSpec = parse("program", spec_json)?;
+    programs::play(&spec, &picked.files)
+        .map(|m| json(&m))
+        .map_err(js)
 }

@@ -22,6 +22,7 @@ import "./views/play.js";
 import "./views/tree.js";
 import "./views/asm.js";
 import "./views/lessons.js";
+import "./views/programs.js";
 import "./views/compare.js";
 import "./views/machine.js";
 

@@ -10,7 +10,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::isa::{Cycles, SourceMap, hex_bytes};
+use crate::isa::{Cpu, Cycles, Dialect, SourceMap, SymbolTable, decode_with, hex_bytes, tdl};
 
 /// One line of the listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,48 +71,149 @@ const MAX_ROWS: usize = 4;
 
 impl fmt::Display for Listing {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, " line  addr  bytes        cycles  source")?;
-        let mut current_file: Option<&Arc<str>> = None;
-        for l in &self.lines {
-            if current_file != Some(&l.file) {
-                writeln!(f, "; file {}", l.file)?;
-                current_file = Some(&l.file);
-            }
-            let addr = l.addr.map(|a| format!("{a:04X}")).unwrap_or_default();
-            let mut rows = l.bytes.chunks(BYTES_PER_ROW);
-            let first = rows.next().map(hex_bytes).unwrap_or_default();
-            let cycles = l.cycles.map(|c| c.to_string()).unwrap_or_default();
-            let marker = if l.skipped {
-                "-"
-            } else if l.macro_depth > 0 {
-                "+"
-            } else {
-                " "
-            };
-            writeln!(
-                f,
-                "{:>5}{marker} {addr:4}  {first:12} {cycles:>6}  {}",
-                l.line, l.source
-            )?;
-            let mut offset = BYTES_PER_ROW;
-            for row in rows {
-                let a = l
-                    .addr
-                    .map(|a| format!("{:04X}", a.wrapping_add(offset as u16)))
-                    .unwrap_or_default();
-                if offset == BYTES_PER_ROW * MAX_ROWS {
-                    writeln!(
-                        f,
-                        "{:>5}  {a:4}  ... {} more bytes",
-                        "",
-                        l.bytes.len() - offset
-                    )?;
-                    break;
-                }
-                writeln!(f, "{:>5}  {a:4}  {}", "", hex_bytes(row))?;
-                offset += BYTES_PER_ROW;
-            }
-        }
-        Ok(())
+        write_listing(f, &self.lines, None)
     }
+}
+
+/// A listing with each instruction spelled again in a dialect of its own, as
+/// [`Listing::spelled`] returns it.
+pub struct Spelled<'a> {
+    listing: &'a Listing,
+    cpu: Cpu,
+    dialect: Dialect,
+    symbols: Option<&'a SymbolTable>,
+}
+
+impl Listing {
+    /// The listing with one more column before the source: each instruction line's bytes
+    /// decoded and spelled in `dialect` (a book's TDL line beside its Zilog form, or a Zilog
+    /// line beside TDL's), jump targets and memory operands named from `symbols`. Lines that
+    /// are not one whole instruction (data, directives, skipped lines) leave it empty.
+    ///
+    /// ```
+    /// use kempelen_asm::{Cpu, Dialect, assemble_source};
+    ///
+    /// let out = assemble_source(Cpu::Z80, "t.asm", "        org 100h\nstart:  ld a,(hl)\n        jr nz,start\n");
+    /// let text = out.listing.spelled(Cpu::Z80, Dialect::Tdl, Some(&out.symbols)).to_string();
+    /// assert!(text.contains("MOV A,M"), "{text}");
+    /// assert!(text.contains("JRNZ start"), "{text}");
+    /// ```
+    pub fn spelled<'a>(
+        &'a self,
+        cpu: Cpu,
+        dialect: Dialect,
+        symbols: Option<&'a SymbolTable>,
+    ) -> Spelled<'a> {
+        Spelled {
+            listing: self,
+            cpu,
+            dialect,
+            symbols,
+        }
+    }
+}
+
+impl Spelled<'_> {
+    /// The line's instruction in the listing's dialect, if the line is one whole instruction.
+    fn spell(&self, l: &ListingLine) -> Option<String> {
+        let addr = l.addr?;
+        if l.skipped || l.cycles.is_none() || l.bytes.is_empty() {
+            return None;
+        }
+        let d = decode_with(self.cpu, &l.bytes, addr, self.symbols).ok()?;
+        if usize::from(d.len) != l.bytes.len() {
+            return None;
+        }
+        Some(match (self.cpu, self.dialect) {
+            (Cpu::Z80, Dialect::Tdl) => tdl::text(&d, self.symbols),
+            _ => d.text(),
+        })
+    }
+}
+
+impl fmt::Display for Spelled<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = match (self.cpu, self.dialect) {
+            (Cpu::Z80, Dialect::Tdl) => "TDL",
+            (Cpu::Z80, Dialect::Kempelen) => "Zilog",
+            _ => "MOS",
+        };
+        write_listing(f, &self.listing.lines, Some((name, &|l| self.spell(l))))
+    }
+}
+
+/// Width of the column a spelled listing adds before the source.
+const SPELLED_WIDTH: usize = 22;
+
+/// The spelled column's header and how each line is spelled (`None`: no such column).
+type SpellColumn<'a> = Option<(&'a str, &'a dyn Fn(&ListingLine) -> Option<String>)>;
+
+fn write_listing(
+    f: &mut fmt::Formatter<'_>,
+    lines: &[ListingLine],
+    spell: SpellColumn,
+) -> fmt::Result {
+    match spell {
+        Some((name, _)) => writeln!(
+            f,
+            " line  addr  bytes        cycles  {name:SPELLED_WIDTH$}  source"
+        )?,
+        None => writeln!(f, " line  addr  bytes        cycles  source")?,
+    }
+    let mut current_file: Option<&Arc<str>> = None;
+    for l in lines {
+        if current_file != Some(&l.file) {
+            writeln!(f, "; file {}", l.file)?;
+            current_file = Some(&l.file);
+        }
+        let addr = l.addr.map(|a| format!("{a:04X}")).unwrap_or_default();
+        let mut rows = l.bytes.chunks(BYTES_PER_ROW);
+        let first = rows.next().map(hex_bytes).unwrap_or_default();
+        let cycles = l.cycles.map(|c| c.to_string()).unwrap_or_default();
+        let marker = if l.skipped {
+            "-"
+        } else if l.macro_depth > 0 {
+            "+"
+        } else {
+            " "
+        };
+        write!(
+            f,
+            "{:>5}{marker} {addr:4}  {first:12} {cycles:>6}  ",
+            l.line
+        )?;
+        if let Some((_, spell)) = spell {
+            let text = spell(l).unwrap_or_default();
+            write!(f, "{text:SPELLED_WIDTH$}  ")?;
+        }
+        writeln!(f, "{}", l.source)?;
+        write_more_rows(f, l, rows)?;
+    }
+    Ok(())
+}
+
+/// The rows of a line's bytes after its first (long data is cut after [`MAX_ROWS`]).
+fn write_more_rows<'b>(
+    f: &mut fmt::Formatter<'_>,
+    l: &ListingLine,
+    rows: impl Iterator<Item = &'b [u8]>,
+) -> fmt::Result {
+    let mut offset = BYTES_PER_ROW;
+    for row in rows {
+        let a = l
+            .addr
+            .map(|a| format!("{:04X}", a.wrapping_add(offset as u16)))
+            .unwrap_or_default();
+        if offset == BYTES_PER_ROW * MAX_ROWS {
+            return writeln!(
+                f,
+                "{:>5}  {a:4}  ... {} more bytes",
+                "",
+                l.bytes.len() - offset
+            );
+        }
+        writeln!(f, "{:>5}  {a:4}  {}", "", hex_bytes(row))?;
+        offset += BYTES_PER_ROW;
+    }
+    Ok(())
 }

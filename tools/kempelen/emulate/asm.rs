@@ -51,6 +51,11 @@ pub struct AsmArgs {
     /// Also write a listing (address, bytes, cycles, source line) to this file.
     #[arg(long)]
     pub listing: Option<PathBuf>,
+    /// Give the listing one more column: each instruction spelled again in this dialect,
+    /// `tdl` (a Zilog source's lines beside TDL's spelling) or `kempelen` (a TDL source's,
+    /// such as the Sargon book's, beside the Zilog form). Needs --listing.
+    #[arg(long, value_parser = parse_dialect, requires = "listing")]
+    pub listing_spelling: Option<Dialect>,
     /// Also write the symbol file (`NAME EQU $XXXX` lines) to this file.
     #[arg(long)]
     pub symbols: Option<PathBuf>,
@@ -113,6 +118,12 @@ impl SourceProvider for RecordingSource {
 /// Assembles; prints every diagnostic to stderr; writes the outputs only if there were no
 /// errors, none of them names an input or another output, and every one can be written.
 pub fn run_asm(args: AsmArgs) -> anyhow::Result<()> {
+    if args.listing_spelling == Some(Dialect::Tdl) && args.cpu != Cpu::Z80 {
+        bail!(
+            "--listing-spelling tdl spells the Z80 (TDL's Z80 assembler), not the {}",
+            args.cpu.title()
+        );
+    }
     let main = args.file.to_string_lossy().into_owned();
     let source = RecordingSource::default();
     let options = Options {
@@ -209,7 +220,14 @@ fn write_asm_outputs(
     let mut staged = Outputs::new();
     staged.stage(output, &out.image.bytes)?;
     if let Some(path) = &args.listing {
-        staged.stage(path, out.listing.to_string().as_bytes())?;
+        let listing = match args.listing_spelling {
+            Some(dialect) => out
+                .listing
+                .spelled(args.cpu, dialect, Some(&out.symbols))
+                .to_string(),
+            None => out.listing.to_string(),
+        };
+        staged.stage(path, listing.as_bytes())?;
     }
     if let Some(path) = &args.symbols {
         staged.stage(path, out.symbols.to_string().as_bytes())?;

@@ -4,7 +4,9 @@
 //! - [`tree`]: the search tree, native and as the 8-bit build visits it, node by node.
 //! - [`sandbox`]: the assembler to try: assemble, run, step.
 //! - [`lessons`]: the lessons of `docs/` rendered, and the guided examples.
+//! - [`programs`]: the real programs (Microchess, Sargon) from the user's own files.
 
 pub mod lessons;
+pub mod programs;
 pub mod sandbox;
 pub mod tree;

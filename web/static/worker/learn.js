@@ -26,3 +26,15 @@ async function walk(spec, job) {
     w.free();
   }
 }
+
+// `program`: a real program (Microchess, Sargon) from the files the user picked, its move on
+// a position (one piece: the program's turn runs to its end).
+registerHandler("program", async (req) => {
+  const picked = new k.Picked();
+  try {
+    for (const f of req.files) picked.add(f.name, new Uint8Array(f.bytes));
+    return JSON.parse(k.program_move(JSON.stringify(req.spec), picked));
+  } finally {
+    picked.free();
+  }
+});

@@ -1,0 +1,239 @@
+//! The real programs from the user's own files: the adaptor files of Microchess (KIM-1) and
+//! Sargon (Jupiter III) compiled in, the files each names (the page never holds them: the user
+//! picks them), each checked against the SHA-256 its adaptor gives, the program assembled and
+//! run on its machine by the adaptor, and the move it chose on a position with its cycles and
+//! its machine's time. The page compares it with the move of the program's profile.
+
+use std::path::Path;
+
+use kempelen_adaptor::files::PickedFiles;
+use kempelen_adaptor::{Adaptor, AdaptorEngine};
+use kempelen_engine::{Engine, Game, Limits, SearchControl};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+
+use crate::WebError;
+
+/// A program the page can run from the user's files.
+pub struct ProgramText {
+    /// Its id in links.
+    pub id: &'static str,
+    /// Its adaptor file's name (in `adaptors/`).
+    pub file: &'static str,
+    /// The adaptor file.
+    pub text: &'static str,
+    /// The native profile that re-creates its search.
+    pub profile: &'static str,
+}
+
+/// The programs.
+pub const PROGRAMS: [ProgramText; 2] = [
+    ProgramText {
+        id: "microchess",
+        file: "microchess-kim1.toml",
+        text: include_str!("../../../adaptors/microchess-kim1.toml"),
+        profile: "microchess",
+    },
+    ProgramText {
+        id: "sargon",
+        file: "sargon-jupiter3.toml",
+        text: include_str!("../../../adaptors/sargon-jupiter3.toml"),
+        profile: "sargon",
+    },
+];
+
+fn program(id: &str) -> Result<&'static ProgramText, WebError> {
+    PROGRAMS
+        .iter()
+        .find(|p| p.id == id)
+        .ok_or_else(|| WebError::Request(format!("no program '{id}' (microchess, sargon)")))
+}
+
+/// A file a program needs, and what was picked for it.
+#[derive(Debug, Clone, Serialize)]
+pub struct FileCheck {
+    /// Its name (the picked file must have it).
+    pub name: String,
+    /// The SHA-256 the adaptor file gives.
+    pub sha256: String,
+    /// The picked file's SHA-256 (`None`: not picked).
+    pub picked: Option<String>,
+    /// Picked and equal.
+    pub ok: bool,
+}
+
+/// What the page shows of a program before it runs.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProgramInfo {
+    /// Its id.
+    pub id: &'static str,
+    /// Its name (the adaptor's).
+    pub name: String,
+    /// The adaptor file.
+    pub file: &'static str,
+    /// Its profile.
+    pub profile: &'static str,
+    /// The files it needs, checked against the picked ones.
+    pub files: Vec<FileCheck>,
+}
+
+/// The historical files an adaptor names (`$KEMPELEN_HISTORICAL/NAME`) with their SHA-256.
+fn needed(text: &str) -> Result<Vec<(String, String)>, WebError> {
+    let value: toml::Value = toml::from_str(text).map_err(|e| WebError::Request(e.to_string()))?;
+    let images = value.get("image").and_then(|i| i.as_array());
+    Ok(images
+        .into_iter()
+        .flatten()
+        .filter_map(|img| {
+            let file = img.get("file")?.as_str()?;
+            let name = file.strip_prefix("$KEMPELEN_HISTORICAL/")?;
+            let sha = img.get("sha256").and_then(|s| s.as_str()).unwrap_or("");
+            Some((name.to_string(), sha.to_string()))
+        })
+        .collect())
+}
+
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// The program `id`, its files checked against `picked` (name, bytes).
+pub fn info(id: &str, picked: &[(String, Vec<u8>)]) -> Result<ProgramInfo, WebError> {
+    let p = program(id)?;
+    let files = needed(p.text)?
+        .into_iter()
+        .map(|(name, sha256)| {
+            let got = picked
+                .iter()
+                .find(|(n, _)| n.rsplit(['/', '\\']).next() == Some(name.as_str()))
+                .map(|(_, b)| sha256_hex(b));
+            FileCheck {
+                ok: got.as_deref() == Some(sha256.as_str()),
+                name,
+                sha256,
+                picked: got,
+            }
+        })
+        .collect();
+    let name = toml::from_str::<toml::Value>(p.text)
+        .ok()
+        .and_then(|v| v.get("name")?.as_str().map(String::from))
+        .unwrap_or_else(|| p.id.to_string());
+    Ok(ProgramInfo {
+        id: p.id,
+        name,
+        file: p.file,
+        profile: p.profile,
+        files,
+    })
+}
+
+/// What the page asks a program to play.
+#[derive(Debug, Clone, Deserialize)]
+pub struct ProgramSpec {
+    /// `microchess` or `sargon`.
+    pub id: String,
+    /// The position (default: the start position).
+    #[serde(default)]
+    pub fen: Option<String>,
+    /// Moves played from it (coordinates).
+    #[serde(default)]
+    pub moves: Vec<String>,
+    /// The depth (the adaptor maps it to the program's level).
+    pub depth: u32,
+}
+
+/// The move a program chose.
+#[derive(Debug, Clone, Serialize)]
+pub struct ProgramMove {
+    /// Its move in coordinates (`None`: it answered none).
+    pub best: Option<String>,
+    /// In SAN.
+    pub san: Option<String>,
+    /// The turn's cycles.
+    pub cycles: Option<u64>,
+    /// The adaptor's node count.
+    pub nodes: Option<u64>,
+    /// The level it searched at.
+    pub level: Option<u32>,
+    /// Its machine.
+    pub machine: String,
+    /// The machine's clock in MHz.
+    pub mhz: f64,
+    /// The turn's time on the machine (cycles at its clock), seconds.
+    pub seconds: Option<f64>,
+    /// The position it played in.
+    pub fen: String,
+}
+
+/// The program of `spec` from the picked files: assembled, set up at the position, its move.
+pub fn play(spec: &ProgramSpec, picked: &[(String, Vec<u8>)]) -> Result<ProgramMove, WebError> {
+    let p = program(&spec.id)?;
+    let mut files = PickedFiles::new();
+    for (name, bytes) in picked {
+        files.add(name, bytes.clone());
+    }
+    let adaptor = Adaptor::from_text(Path::new(p.file), p.text, &files)
+        .map_err(|e| WebError::Engine(e.to_string()))?;
+    let machine = adaptor.machine().to_string();
+    let mhz = adaptor.clock().mhz;
+    let mut engine = AdaptorEngine::with_thread(adaptor, false);
+    let fen = spec.fen.as_deref().unwrap_or(kempelen_engine::START_FEN);
+    let mut game = Game::from_fen(fen).map_err(|e| WebError::Fen(e.to_string()))?;
+    for m in &spec.moves {
+        game.push_uci(m)
+            .map_err(|e| WebError::Request(format!("move {m}: {e}")))?;
+    }
+    let limits = Limits {
+        depth: Some(spec.depth),
+        ..Limits::default()
+    };
+    let result = engine
+        .search(&game, &limits, &SearchControl::default())
+        .map_err(|e| WebError::Search(e.to_string()))?;
+    let figures = engine.last_search();
+    let cycles = figures.as_ref().map(|f| f.cycles);
+    Ok(ProgramMove {
+        best: result.best.map(|m| m.to_uci()),
+        san: result.best.map(|m| game.position().san(m)),
+        cycles,
+        nodes: figures.as_ref().and_then(|f| f.nodes),
+        level: figures.as_ref().and_then(|f| f.level),
+        machine,
+        mhz,
+        seconds: cycles.map(|c| c as f64 / (mhz * 1e6)),
+        fen: game.position().to_fen(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_program_names_its_files_and_checks_what_was_picked() {
+        let m = info("microchess", &[]).unwrap();
+        assert_eq!(m.files.len(), 1);
+        assert_eq!(m.files[0].name, "microchess.h65");
+        assert!(!m.files[0].ok && m.files[0].picked.is_none());
+        let wrong = info(
+            "sargon",
+            &[("dir/sargon-z80.asm".into(), b"; not it".to_vec())],
+        )
+        .unwrap();
+        assert_eq!(wrong.files[0].name, "sargon-z80.asm");
+        assert!(wrong.files[0].picked.is_some() && !wrong.files[0].ok);
+        let spec = ProgramSpec {
+            id: "microchess".into(),
+            fen: None,
+            moves: vec![],
+            depth: 1,
+        };
+        let e = play(&spec, &[]).unwrap_err().to_string();
+        assert!(e.contains("microchess.h65"), "{e}");
+        assert!(info("chess4", &[]).is_err());
+    }
+}
