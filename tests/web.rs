@@ -136,7 +136,189 @@ fn expectations() -> serde_json::Value {
             "nodes": z80["nodes"],
             "cycles": z80["cycles"],
         },
+        "tree": tree_expectations(),
+        "tartan_nodes": kempelen_json(&["tree", "--algorithm", "minimax", "--json"])["nodes"],
+        "asm_error": asm_error_expectations(),
+        "asm_run": asm_run_expectations(),
+        "lessons": lesson_expectations(),
     })
+}
+
+/// The tree view's flows: `kempelen tree --json` on a position at depth 2 (the reference
+/// search's last iteration), a node two plies down and its parent with their positions.
+fn tree_expectations() -> serde_json::Value {
+    use kempelen_engine::{Move, Position};
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+    let args = [
+        "tree",
+        "--algorithm",
+        "reference",
+        "--depth",
+        "2",
+        "--width",
+        "0",
+    ];
+    let tree = kempelen_json(&[&args[..], &["--fen", fen, "--json"]].concat());
+    let nodes = tree["tree"]
+        .as_array()
+        .expect("kempelen tree --json has its tree");
+    // The node's position, replayed from the root along the moves into it.
+    let position_of = |number: u64| {
+        let mut path = Vec::new();
+        let mut at = number;
+        while let Some(parent) = nodes[at as usize - 1]["parent"].as_u64() {
+            path.push(nodes[at as usize - 1]["move"].as_str().unwrap().to_string());
+            at = parent;
+        }
+        let mut pos = Position::from_fen(fen).unwrap();
+        for mv in path.iter().rev() {
+            if mv == "null" {
+                pos.make_null();
+            } else {
+                let m: Move = pos.parse_uci(mv).unwrap();
+                pos.play(m);
+            }
+        }
+        pos
+    };
+    let node = nodes
+        .iter()
+        .rev()
+        .find(|n| n["ply"] == 2 && n["kind"] == "search" && n["move"] != "null")
+        .expect("a node two plies down");
+    let number = node["number"].as_u64().unwrap();
+    let parent = node["parent"].as_u64().unwrap();
+    let at = position_of(number);
+    let placement = at.to_fen();
+    let pieces = placement.split(' ').next().unwrap().chars();
+    let alphabeta = kempelen_json(&["tree", "--depth", "3", "--fen", fen, "--json"]);
+    serde_json::json!({
+        "fen": fen,
+        "depth": 2,
+        "nodes": tree["nodes"],
+        "node": number,
+        "node_fen": at.to_fen(),
+        "node_pieces": pieces.filter(|c| c.is_ascii_alphabetic()).count(),
+        "parent": parent,
+        "parent_fen": position_of(parent).to_fen(),
+        "alphabeta_depth": 3,
+        "alphabeta_nodes": alphabeta["nodes"],
+    })
+}
+
+/// A broken 6502 program: where `kempelen asm` puts its error.
+fn asm_error_expectations() -> serde_json::Value {
+    let dir = Path::new(ROOT).join("target/web-test-asm");
+    std::fs::create_dir_all(&dir).expect("creates the folder");
+    let source = "        .org $0200\nstart:  ldx #5\nloop:   dex\n        bne lop\n        brk\n";
+    let file = dir.join("broken.asm");
+    std::fs::write(&file, source).expect("writes the program");
+    let out = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(["asm", "--cpu", "6502", "--json"])
+        .arg(&file)
+        .output()
+        .expect("kempelen runs");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let d = &report["diagnostics"][0];
+    serde_json::json!({
+        "source": source,
+        "fixed": source.replace("lop", "loop"),
+        "line": d["line"],
+        "col": d["col"],
+        "message": d["message"],
+    })
+}
+
+/// The 0x88 example on the 6502 assembled and run by the command line.
+fn asm_run_expectations() -> serde_json::Value {
+    let dir = Path::new(ROOT).join("target/web-test-asm");
+    std::fs::create_dir_all(&dir).expect("creates the folder");
+    let source = Path::new(ROOT).join("roms-src/snippets/offboard-0x88-6502.asm");
+    let bin = dir.join("offboard.bin");
+    let asm = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+        .args(["asm", "--cpu", "6502", "-o"])
+        .arg(&bin)
+        .arg(&source)
+        .output()
+        .expect("kempelen runs");
+    assert!(
+        asm.status.success(),
+        "{}",
+        String::from_utf8_lossy(&asm.stderr)
+    );
+    let bin = bin.to_str().unwrap();
+    let run = kempelen_json(&[
+        "run", "--cpu", "6502", "--load", "0200", "--entry", "0200", bin, "--json",
+    ]);
+    serde_json::json!({
+        "snippet": "offboard-0x88-6502",
+        "cycles": run["cycles"],
+        "instructions": run["instructions"],
+    })
+}
+
+/// Profiles' moves on the lessons' positions, as `kempelen search --profile` plays them.
+fn lesson_expectations() -> serde_json::Value {
+    let cases: [(&str, &[&str]); 3] = [
+        (
+            "microchess",
+            &[
+                "--profile",
+                "microchess",
+                "--depth",
+                "1",
+                "--moves",
+                "e2e4",
+                "c7c5",
+            ],
+        ),
+        (
+            "nimzo",
+            &[
+                "--profile",
+                "nimzo",
+                "--depth",
+                "3",
+                "--fen",
+                "8/4b3/8/4n3/8/7P/3r4/5kNK w - - 0 1",
+            ],
+        ),
+        (
+            "sargon",
+            &[
+                "--profile",
+                "sargon",
+                "--depth",
+                "3",
+                "--moves",
+                "e2e4",
+                "e7e5",
+                "g1f3",
+            ],
+        ),
+    ];
+    cases
+        .iter()
+        .map(|(lesson, args)| {
+            let out = kempelen_json(&[&["search"], *args, &["--json"]].concat());
+            let command = args
+                .iter()
+                .map(|a| {
+                    if a.contains(' ') {
+                        format!("\"{a}\"")
+                    } else {
+                        a.to_string()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join(" ");
+            serde_json::json!({
+                "lesson": lesson,
+                "command": format!("kempelen search {command}"),
+                "best": out["best"],
+            })
+        })
+        .collect()
 }
 
 /// The positions of the compare flow and what `kempelen compare --json` answers on them.

@@ -237,6 +237,17 @@ def compare_view_equals_the_command_line(p, expect):
                       f"{row['fen']} {engine}: cycles {got['cycles']} != {w['cycles']}")
         check(not p.driver.find_elements(By.CSS_SELECTOR, "#cmp-table td.differs"), "a marked difference")
     p.shot("compare")
+    # A stop while the native reference still searches (depth 12: minutes) ends it at once;
+    # the view then compares again.
+    p.open("fen=" + want["rows"][0]["fen"].replace(" ", "%20") + "&depth=12&view=compare")
+    time.sleep(0.5)
+    p.el("cmp-stop").click()
+    p.wait(lambda: p.js("return document.body.dataset.comparing") == "false", 10, "the stop")
+    check("Stopped" in p.text("cmp-status"), f"status after the stop: {p.text('cmp-status')!r}")
+    p.set_input("cmp-depth", 1)
+    p.el("cmp-run").click()
+    p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") == "ok",
+           60, "a comparison after the stop")
     # The whole bundled suite at depth 1 (by a link): each position's nodes and cycles are
     # `kempelen compare --depth 1 --json`'s.
     suite = expect["compare_suite"]
@@ -382,6 +393,158 @@ def a_game_against_the_6502_build_on_the_kim1_to_its_end(p, expect):
     check(v["status"]["result"] in pgn, "the PGN's result")
     p.shot("kim1-game")
     print(f"    the KIM-1 game: {len(v['moves'])} plies, {v['status']['text']}")
+
+
+def fragment_fen(fen):
+    return fen.replace(" ", "%20")
+
+
+def dataset(p, id_, key):
+    return p.js("const e = document.getElementById(arguments[0]); return e ? e.dataset[arguments[1]] : null;",
+                id_, key)
+
+
+@flow
+def the_tree_of_a_position_and_its_nodes(p, expect):
+    """The reference search's tree at depth 2: its last iteration has the nodes of `kempelen
+    tree --json`; a node opened by link and a node clicked show their positions; plain
+    alpha-beta with two moves a node has `kempelen tree`'s node count."""
+    want = expect["tree"]
+    p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree=native")
+    p.wait(lambda: dataset(p, "tree-native-summary", "last"), 120, "the tree")
+    last = int(dataset(p, "tree-native-summary", "last"))
+    total = int(dataset(p, "tree-native-summary", "nodes"))
+    check(last == want["nodes"], f"last iteration {last} nodes, kempelen tree --json {want['nodes']}")
+    # The node by its number in a link (all iterations counted: the earlier ones come first).
+    number = total - last + want["node"]
+    p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree=native&node={number}")
+    p.wait(lambda: dataset(p, "tree-node-info", "fen"), 120, "the node of the link")
+    got = dataset(p, "tree-node-info", "fen")
+    check(got == want["node_fen"], f"node {number}: {got}, want {want['node_fen']}")
+    pieces = len(p.driver.find_elements(By.CSS_SELECTOR, "#tree-board svg.board g.piece"))
+    check(pieces == want["node_pieces"], f"{pieces} pieces on the node's board")
+    # Its parent (opened as the node's ancestor) clicked.
+    parent = total - last + want["parent"]
+    p.driver.find_element(By.CSS_SELECTOR, f"li[data-node='{parent - 1}'] > .node").click()
+    p.wait(lambda: dataset(p, "tree-node-info", "fen") == want["parent_fen"], 10,
+           f"the clicked node's position {want['parent_fen']}")
+    check(f"node={parent}" in p.driver.current_url, p.driver.current_url)
+    p.shot("tree")
+    p.set_select("tree-algorithm", "alphabeta")
+    p.set_input("tree-width", 2)
+    p.js("document.getElementById('tree-depth').value = arguments[0]", str(want["alphabeta_depth"]))
+    p.el("tree-native").click()
+    p.wait(lambda: dataset(p, "tree-native-summary", "nodes") == str(want["alphabeta_nodes"]), 60,
+           f"plain alpha-beta's {want['alphabeta_nodes']} nodes "
+           f"(the page: {dataset(p, 'tree-native-summary', 'nodes')})")
+
+
+@flow
+def the_8_bit_builds_visit_the_native_nodes(p, expect):
+    """The Z80 and the 6502 build's searches, read from the machine node by node, end with
+    the native tree's nodes, each at its place with its value."""
+    want = expect["tree"]
+    for cpu in ("6502", "z80"):
+        p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree={cpu}")
+        p.wait(lambda: dataset(p, "tree-port-summary", "done") == "true", 300,
+               f"the {cpu} build's search")
+        p.wait(lambda: dataset(p, "tree-native-summary", "nodes"), 60, "the native tree")
+        native = int(dataset(p, "tree-native-summary", "nodes"))
+        nodes = int(dataset(p, "tree-port-summary", "nodes"))
+        same = int(dataset(p, "tree-port-summary", "same"))
+        differs = int(dataset(p, "tree-port-summary", "differs"))
+        check(nodes == native, f"{cpu}: {nodes} nodes, native {native}")
+        check(same == nodes and differs == 0, f"{cpu}: {same} at their place, {differs} values differ")
+        check(len(p.driver.find_elements(By.CSS_SELECTOR, "#tree-port-tree li.differs")) == 0,
+              f"{cpu}: nodes marked as differing")
+        if cpu == "6502":
+            p.shot("tree-6502")
+
+
+def asm_status(p, key):
+    return dataset(p, "asm-status", key)
+
+
+@flow
+def a_broken_program_is_marked_where_the_assembler_says(p, expect):
+    """A program with an error shows it at the line and column `kempelen asm` gives; fixed,
+    it assembles."""
+    want = expect["asm_error"]
+    p.open("view=asm")
+    p.set_select("asm-cpu", "6502")
+    p.js("document.getElementById('asm-source').value = arguments[0]", want["source"])
+    p.el("asm-assemble").click()
+    p.wait(lambda: p.driver.find_elements(By.CSS_SELECTOR, "#asm-marks .mark.error"), 10,
+           "the error")
+    mark = p.driver.find_element(By.CSS_SELECTOR, "#asm-marks .mark.error")
+    where = (int(mark.get_attribute("data-line")), int(mark.get_attribute("data-col")))
+    check(where == (want["line"], want["col"]), f"marked at {where}, kempelen asm: {want}")
+    check(want["message"] in mark.text, f"{mark.text!r} lacks {want['message']!r}")
+    gutter = p.text("asm-gutter").split("\n")
+    check("✖" in gutter[want["line"] - 1], f"the gutter's line {want['line']}: {gutter}")
+    mark.click()
+    check(p.js("return document.getElementById('asm-source').selectionStart") > 0, "the editor went to the error")
+    p.shot("asm-error")
+    p.js("document.getElementById('asm-source').value = arguments[0]", want["fixed"])
+    p.el("asm-assemble").click()
+    p.wait(lambda: asm_status(p, "cycles") == "0", 10, "the fixed program loaded")
+
+
+@flow
+def a_stepped_6502_example_ends_with_the_cycles_of_kempelen_run(p, expect):
+    """The 0x88 example, stepped instruction by instruction, ends with the cycles and
+    instructions `kempelen run` counts and Y = 3; a link opens the example."""
+    want = expect["asm_run"]
+    p.open(f"view=asm&snippet={want['snippet']}")
+    p.wait(lambda: asm_status(p, "cycles") == "0", 20, "the example loaded")
+    check(p.js("return document.getElementById('asm-cpu').value") == "6502", "the CPU of the example")
+    steps = 0
+    while "host call" not in (asm_status(p, "last") or "") and steps < 1000:
+        p.el("asm-step").click()
+        steps += 1
+        if steps == 20:
+            p.shot("asm-step")
+    cycles = int(asm_status(p, "cycles"))
+    check(cycles == want["cycles"], f"stepped: {cycles} cycles, kempelen run {want['cycles']}")
+    check(steps == want["instructions"], f"{steps} steps, kempelen run {want['instructions']} instructions")
+    y = p.driver.find_element(By.CSS_SELECTOR, "#asm-regs td[data-reg='Y']").text
+    check(y == "03", f"Y = {y}")
+    # Run from the start to the same end.
+    p.el("asm-reset").click()
+    p.el("asm-run").click()
+    p.wait(lambda: asm_status(p, "cycles") == str(want["cycles"]), 10, "the run's cycles")
+
+
+@flow
+def a_lessons_position_shows_its_profiles_move(p, expect):
+    """The lessons' commands run in the page: each profile's move is the one `kempelen
+    search --profile` plays on the same position."""
+    for want in expect["lessons"]:
+        p.open(f"view=lessons&lesson={want['lesson']}")
+        codes = p.driver.find_elements(By.CSS_SELECTOR, "#lesson code.live")
+        match = [c for c in codes if c.text.strip() == want["command"]]
+        check(match, f"{want['lesson']}: no live command {want['command']!r}")
+        n = match[0].get_attribute("data-live")
+        p.driver.find_element(By.CSS_SELECTOR, f"button[data-run='{n}']").click()
+        p.wait(lambda: p.js("const e = document.querySelector(`[data-out='${arguments[0]}']`);"
+                            "return e && e.dataset.best", n), 120, f"{want['command']}")
+        best = p.js("return document.querySelector(`[data-out='${arguments[0]}']`).dataset.best", n)
+        check(best == want["best"], f"{want['command']}: the page {best}, the command line {want['best']}")
+        check(f"example={n}" in p.driver.current_url, p.driver.current_url)
+    # The link of the last one opens the lesson and runs its example again.
+    p.open(p.driver.current_url.split("#", 1)[1])
+    p.wait(lambda: p.js("const e = document.querySelector(`[data-out='${arguments[0]}']`);"
+                        "return e && e.dataset.best", n), 120, "the linked example")
+    p.js("document.querySelector(`[data-out='${arguments[0]}']`).scrollIntoView({block: 'center'})", n)
+    p.shot("lesson")
+    # A drawn tree of docs/SEARCH.md opens as a tree to expand.
+    p.open("view=lessons&lesson=search")
+    p.driver.find_element(By.CSS_SELECTOR, "#lesson div.live-tree button.run-live").click()
+    p.wait(lambda: p.js("const e = document.querySelector('#lesson .lesson-tree .summary');"
+                        "return e && e.dataset.nodes"), 60, "the lesson's tree")
+    nodes = int(p.js("return document.querySelector('#lesson .lesson-tree .summary').dataset.nodes"))
+    check(nodes == expect["tartan_nodes"], f"the Tartan figure: {nodes} nodes, kempelen tree {expect['tartan_nodes']}")
+    p.shot("lesson-tree")
 
 
 def figures(p, expect, out):

@@ -14,6 +14,7 @@
 import { HANDLERS, ready } from "./worker/core.js";
 // The request kinds: one module each (add yours here).
 import "./worker/search.js";
+import "./worker/learn.js";
 import "./worker/compare.js";
 import "./worker/machine.js";
 

@@ -73,6 +73,7 @@ pub fn run(
                     "--machine and --realtime: only an 8-bit engine (--cpu z80 or --cpu 6502) runs at a machine's clock"
                 );
             }
+            crate::engine_common::native_timing(&args.timing)?;
             native(args.profile.unwrap_or(ProfileArg::Full))
         }
         Some(port) => {

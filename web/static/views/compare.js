@@ -211,10 +211,21 @@ const compare = {
   /** One comparison into `body`; its last report, or null when it failed. */
   async runOne(spec, body, head) {
     const app = this.app;
-    const run = app.client.request("compare", { spec }, (a) => this.showRow(a, body, head));
+    // The native reference searches in one piece before the first report: a stop then ends
+    // the worker (the only way to interrupt it), as a native search in Play is stopped.
+    this.heard = false;
+    const run = app.client.request("compare", { spec }, (a) => {
+      this.heard = true;
+      this.showRow(a, body, head);
+    });
     this.run = run;
     try {
       const a = await run.done;
+      if (!a.row) {
+        this.$("cmp-status").textContent = "Stopped while the native reference searched: no row.";
+        this.stopped = true;
+        return null;
+      }
       this.showRow(a, body, head);
       return a;
     } catch (err) {
@@ -247,7 +258,9 @@ const compare = {
 
   stop() {
     this.stopped = true;
-    if (this.run) this.run.stop();
+    if (!this.run) return;
+    if (this.heard) this.run.stop();
+    else this.app.client.restart(this.run.id);
   },
 
   setBusy(busy) {
