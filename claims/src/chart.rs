@@ -297,81 +297,116 @@ where
         .map_err(err)?;
 
     let mut legend = Vec::new();
-    // Each build: a line through its figures at the CPU clocks alone (machines with the same
-    // clock share a point), and a dot per machine for the machine as it ran, under its timing
-    // model (display DMA, contention, wait states, the ROM's interrupt), labelled.
     for (r, color) in builds.iter().zip(BUILDS.iter().cycle()) {
-        let color = *color;
-        let sp = &r.speed;
-        let mut line: Vec<(f64, f64)> = Vec::new();
-        for c in r.clocks() {
-            if line.last().is_none_or(|p| p.0 != c.mhz) {
-                line.push((c.mhz, sp.nodes_per_second_cpu(c)));
-            }
-        }
-        // The machines that run the real program file (`kempelen build --target`): their
-        // personality's clock is the machine's.
-        let files: Vec<&str> = kempelen_roms::target::Target::of_port(r.port)
-            .iter()
-            .map(|t| t.machine.as_str())
-            .collect();
-        let points: Vec<(f64, f64, String)> = r
-            .clocks()
-            .iter()
-            .map(|c| (c.mhz, sp.nodes_per_second(c), c.id.to_string()))
-            .collect();
-        chart
-            .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(1)))
-            .map_err(err)?;
-        legend.push(LegendEntry {
-            label: format!(
-                "{} nodes/s: line at the CPU clock alone, dots on each {} machine as it ran \
-                 (timing model; {:.0} cycles a node); ringed: runs the program file",
-                r.label(),
-                r.port.name,
-                sp.cycles_per_node()
-            ),
-            glyph: Glyph::Line(color, 2),
-        });
-        chart
-            .draw_series(points.iter().map(|p| {
-                let size = if p.2 == r.machine.id { 6 } else { 4 };
-                Circle::new((p.0, p.1), size, color.filled())
-            }))
-            .map_err(err)?;
-        chart
-            .draw_series(
-                points
-                    .iter()
-                    .filter(|p| files.contains(&p.2.as_str()))
-                    .map(|p| Circle::new((p.0, p.1), 10, color.stroke_width(2))),
-            )
-            .map_err(err)?;
-        chart
-            .draw_series(points.iter().enumerate().map(|(i, p)| {
-                // Alternate above and below the line so neighbouring labels do not overlap.
-                let dy = if i % 2 == 0 { -22 } else { 10 };
-                EmptyElement::at((p.0, p.1))
-                    + Text::new(
-                        format!(
-                            "{} {:.0}{}",
-                            p.2,
-                            p.1,
-                            if files.contains(&p.2.as_str()) {
-                                " (file)"
-                            } else {
-                                ""
-                            }
-                        ),
-                        (-20, dy),
-                        (FONT, 13).into_font().color(&color),
-                    )
-            }))
-            .map_err(err)?;
+        build_speeds(&mut chart, r, *color, &mut legend)?;
     }
 
     programs_measured(&mut chart, &mut legend)?;
 
+    historical_speeds(&mut chart, &mut legend)?;
+    Ok(legend)
+}
+
+/// The speed panel's axes: CPU clock against positions per second, both logarithmic.
+type SpeedChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    Cartesian2d<
+        plotters::coord::combinators::LogCoord<f64>,
+        plotters::coord::combinators::LogCoord<f64>,
+    >,
+>;
+
+/// A build's speeds: a line through its figures at the CPU clocks alone (machines with the same
+/// clock share a point), and a dot per machine for the machine as it ran, under its timing
+/// model (display DMA, contention, wait states, the ROM's interrupt), labelled.
+fn build_speeds<DB: DrawingBackend>(
+    chart: &mut SpeedChart<'_, DB>,
+    r: &PortBench,
+    color: RGBColor,
+    legend: &mut Vec<LegendEntry>,
+) -> Result<(), ChartError>
+where
+    DB::ErrorType: 'static,
+{
+    let sp = &r.speed;
+    let mut line: Vec<(f64, f64)> = Vec::new();
+    for c in r.clocks() {
+        if line.last().is_none_or(|p| p.0 != c.mhz) {
+            line.push((c.mhz, sp.nodes_per_second_cpu(c)));
+        }
+    }
+    // The machines that run the real program file (`kempelen build --target`): their
+    // personality's clock is the machine's.
+    let files: Vec<&str> = kempelen_roms::target::Target::of_port(r.port)
+        .iter()
+        .map(|t| t.machine.as_str())
+        .collect();
+    let points: Vec<(f64, f64, String)> = r
+        .clocks()
+        .iter()
+        .map(|c| (c.mhz, sp.nodes_per_second(c), c.id.to_string()))
+        .collect();
+    chart
+        .draw_series(LineSeries::new(line.iter().copied(), color.stroke_width(1)))
+        .map_err(err)?;
+    legend.push(LegendEntry {
+        label: format!(
+            "{} nodes/s: line at the CPU clock alone, dots on each {} machine as it ran \
+             (timing model; {:.0} cycles a node); ringed: runs the program file",
+            r.label(),
+            r.port.name,
+            sp.cycles_per_node()
+        ),
+        glyph: Glyph::Line(color, 2),
+    });
+    chart
+        .draw_series(points.iter().map(|p| {
+            let size = if p.2 == r.machine.id { 6 } else { 4 };
+            Circle::new((p.0, p.1), size, color.filled())
+        }))
+        .map_err(err)?;
+    chart
+        .draw_series(
+            points
+                .iter()
+                .filter(|p| files.contains(&p.2.as_str()))
+                .map(|p| Circle::new((p.0, p.1), 10, color.stroke_width(2))),
+        )
+        .map_err(err)?;
+    chart
+        .draw_series(points.iter().enumerate().map(|(i, p)| {
+            // Alternate above and below the line so neighbouring labels do not overlap.
+            let dy = if i % 2 == 0 { -22 } else { 10 };
+            EmptyElement::at((p.0, p.1))
+                + Text::new(
+                    format!(
+                        "{} {:.0}{}",
+                        p.2,
+                        p.1,
+                        if files.contains(&p.2.as_str()) {
+                            " (file)"
+                        } else {
+                            ""
+                        }
+                    ),
+                    (-20, dy),
+                    (FONT, 13).into_font().color(&color),
+                )
+        }))
+        .map_err(err)?;
+    Ok(())
+}
+
+/// The documents' speed figures: a vertical bar where a source gives a range (an estimate
+/// here), a triangle where it gives one figure, each labelled and in the legend.
+fn historical_speeds<DB: DrawingBackend>(
+    chart: &mut SpeedChart<'_, DB>,
+    legend: &mut Vec<LegendEntry>,
+) -> Result<(), ChartError>
+where
+    DB::ErrorType: 'static,
+{
     let markers = [
         ShapeStyle::from(&RGBColor(200, 30, 30)).filled(),
         ShapeStyle::from(&RGBColor(40, 150, 40)).filled(),
@@ -439,7 +474,7 @@ where
                 .map_err(err)?;
         }
     }
-    Ok(legend)
+    Ok(())
 }
 
 /// Colours of the measured historical programs, in the data file's order.

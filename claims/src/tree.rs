@@ -328,47 +328,98 @@ pub fn escape(s: &str) -> String {
         .replace('\'', "&apos;")
 }
 
-/// The tree as SVG: one `<g class="node">` per node visited, one `<g class="cut">` per cutoff.
-pub fn svg(d: &Drawn, title: &str) -> String {
-    let t = &d.result.trace;
-    const DX: f64 = 64.0;
-    const DY: f64 = 96.0;
-    const TOP: f64 = 90.0;
-    // Slots: every leaf of the drawing (a node without children, or a skipped move) takes one.
-    let mut x = vec![0.0f64; t.len()];
-    let mut cut_x: Vec<Vec<f64>> = vec![Vec::new(); t.len()];
-    let mut next = 0.0f64;
-    fn place(t: &[TraceNode], i: usize, x: &mut [f64], cut_x: &mut [Vec<f64>], next: &mut f64) {
+/// Where the drawing puts each node: every leaf of the drawing (a node without children, or a
+/// skipped move) takes one slot, a parent sits midway over its first and last child.
+struct Layout {
+    /// Each node's slot.
+    x: Vec<f64>,
+    /// Each node's cut-off branches' slots (one per skipped move, at least one).
+    cut_x: Vec<Vec<f64>>,
+    /// Slots taken.
+    slots: f64,
+}
+
+/// Horizontal distance of two slots.
+const SLOT_DX: f64 = 64.0;
+/// Vertical distance of two plies.
+const PLY_DY: f64 = 96.0;
+/// Height of the title lines above the tree.
+const TREE_TOP: f64 = 90.0;
+
+impl Layout {
+    fn of(t: &[TraceNode]) -> Layout {
+        let mut l = Layout {
+            x: vec![0.0f64; t.len()],
+            cut_x: vec![Vec::new(); t.len()],
+            slots: 0.0,
+        };
+        if !t.is_empty() {
+            l.place(t, 0);
+        }
+        l
+    }
+
+    fn place(&mut self, t: &[TraceNode], i: usize) {
         let n = &t[i];
         let mut xs = Vec::new();
         for &c in &n.children {
-            place(t, c, x, cut_x, next);
-            xs.push(x[c]);
+            self.place(t, c);
+            xs.push(self.x[c]);
         }
         if n.cutoff {
             let k = n.skipped.len().max(1);
             for _ in 0..k {
-                cut_x[i].push(*next);
-                xs.push(*next);
-                *next += 1.0;
+                self.cut_x[i].push(self.slots);
+                xs.push(self.slots);
+                self.slots += 1.0;
             }
         }
         if xs.is_empty() {
-            x[i] = *next;
-            *next += 1.0;
+            self.x[i] = self.slots;
+            self.slots += 1.0;
         } else {
-            x[i] = (xs[0] + xs[xs.len() - 1]) / 2.0;
+            self.x[i] = (xs[0] + xs[xs.len() - 1]) / 2.0;
         }
     }
-    if !t.is_empty() {
-        place(t, 0, &mut x, &mut cut_x, &mut next);
+
+    /// A slot's x coordinate.
+    fn px(v: f64) -> f64 {
+        20.0 + v * SLOT_DX + SLOT_DX / 2.0
     }
-    let max_ply = t.iter().map(|n| n.ply).max().unwrap_or(0) as f64;
-    let width = (next.max(1.0) * DX + 40.0).max(1200.0);
-    let height = TOP + (max_ply + 1.0) * DY + 60.0;
-    let px = |v: f64| 20.0 + v * DX + DX / 2.0;
-    let py = |ply: usize| TOP + ply as f64 * DY + 20.0;
+
+    /// A ply's y coordinate.
+    fn py(ply: usize) -> f64 {
+        TREE_TOP + ply as f64 * PLY_DY + 20.0
+    }
+}
+
+/// The tree as SVG: one `<g class="node">` per node visited, one `<g class="cut">` per cutoff.
+pub fn svg(d: &Drawn, title: &str) -> String {
+    let t = &d.result.trace;
+    let l = Layout::of(t);
     let mut s = String::new();
+    svg_header(&mut s, t, &l, title);
+    // Edges first, nodes on top.
+    for (i, n) in t.iter().enumerate() {
+        for &c in &n.children {
+            svg_edge(&mut s, t, &l, i, c);
+        }
+        if n.cutoff {
+            svg_cut(&mut s, n, i, &l);
+        }
+    }
+    for (i, n) in t.iter().enumerate() {
+        svg_node(&mut s, n, i, &l);
+    }
+    let _ = writeln!(s, "</svg>");
+    s
+}
+
+/// The `<svg>` element, its background and the title lines.
+fn svg_header(s: &mut String, t: &[TraceNode], l: &Layout, title: &str) {
+    let max_ply = t.iter().map(|n| n.ply).max().unwrap_or(0) as f64;
+    let width = (l.slots.max(1.0) * SLOT_DX + 40.0).max(1200.0);
+    let height = TREE_TOP + (max_ply + 1.0) * PLY_DY + 60.0;
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="12">"#
@@ -396,131 +447,138 @@ pub fn svg(d: &Drawn, title: &str) -> String {
             "Boxes: White to move (max), ellipses: Black to move (min); values from White's view; dashed: quiescence."
         )
     );
-    // Edges first, nodes on top.
-    for (i, n) in t.iter().enumerate() {
-        for &c in &n.children {
-            let ch = &t[c];
-            let (x1, y1, x2, y2) = (px(x[i]), py(n.ply) + 16.0, px(x[c]), py(ch.ply) - 16.0);
-            let (stroke, w) = if n.pv && ch.pv {
-                ("#c0392b", 3.5)
-            } else {
-                ("#555", 1.2)
-            };
-            let dash = if ch.kind == NodeKind::Null {
-                r#" stroke-dasharray="5,3""#
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                s,
-                r#"<line class="edge" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{stroke}" stroke-width="{w}"{dash}/>"#
-            );
-            let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
-            let _ = writeln!(
-                s,
-                r##"<text x="{:.1}" y="{my:.1}" font-size="11" fill="#1a5276" text-anchor="{}">{}</text>"##,
-                mx + if x2 >= x1 { 4.0 } else { -4.0 },
-                if x2 >= x1 { "start" } else { "end" },
-                escape(&move_text(ch.mv))
-            );
-        }
-        if n.cutoff {
-            let (x1, y1) = (px(x[i]), py(n.ply) + 16.0);
-            let _ = writeln!(s, r#"<g class="cut" data-node="{}">"#, i + 1);
-            let moves: Vec<String> = if n.skipped.is_empty() {
-                vec![String::new()]
-            } else {
-                n.skipped.iter().map(|m| m.to_string()).collect()
-            };
-            for (k, &cx) in cut_x[i].iter().enumerate() {
-                let (x2, y2) = (px(cx), py(n.ply + 1) - 30.0);
-                let _ = writeln!(
-                    s,
-                    r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#999" stroke-width="1.2" stroke-dasharray="2,3"/>"##
-                );
-                let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
-                // The double slash of the article's figure, across the branch.
-                for off in [-3.0, 3.0] {
-                    let _ = writeln!(
-                        s,
-                        r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#c0392b" stroke-width="2"/>"##,
-                        mx - 7.0 + off,
-                        my + 5.0,
-                        mx + 7.0 + off,
-                        my - 5.0
-                    );
-                }
-                let _ = writeln!(
-                    s,
-                    r##"<text x="{x2:.1}" y="{:.1}" font-size="11" fill="#999" text-anchor="middle">{}</text>"##,
-                    y2 + 12.0,
-                    escape(moves.get(k).map(String::as_str).unwrap_or(""))
-                );
-            }
-            let _ = writeln!(s, "</g>");
-        }
-    }
-    for (i, n) in t.iter().enumerate() {
-        let (cx, cy) = (px(x[i]), py(n.ply));
-        let fill = match n.kind {
-            NodeKind::Quiescence => "#eef5e9",
-            NodeKind::Null => "#f4ecf7",
-            NodeKind::Search => "#fdfefe",
-        };
-        let stroke_w = if n.pv { 3.0 } else { 1.3 };
-        let stroke = if n.pv { "#c0392b" } else { "#222" };
-        let dash = if n.kind == NodeKind::Quiescence {
-            r#" stroke-dasharray="4,2""#
-        } else {
-            ""
-        };
+}
+
+/// The edge from node `i` to its child `c`, labelled with the child's move.
+fn svg_edge(s: &mut String, t: &[TraceNode], l: &Layout, i: usize, c: usize) {
+    let (n, ch) = (&t[i], &t[c]);
+    let (x1, y1, x2, y2) = (
+        Layout::px(l.x[i]),
+        Layout::py(n.ply) + 16.0,
+        Layout::px(l.x[c]),
+        Layout::py(ch.ply) - 16.0,
+    );
+    let (stroke, w) = if n.pv && ch.pv {
+        ("#c0392b", 3.5)
+    } else {
+        ("#555", 1.2)
+    };
+    let dash = if ch.kind == NodeKind::Null {
+        r#" stroke-dasharray="5,3""#
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        s,
+        r#"<line class="edge" x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{stroke}" stroke-width="{w}"{dash}/>"#
+    );
+    let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+    let _ = writeln!(
+        s,
+        r##"<text x="{:.1}" y="{my:.1}" font-size="11" fill="#1a5276" text-anchor="{}">{}</text>"##,
+        mx + if x2 >= x1 { 4.0 } else { -4.0 },
+        if x2 >= x1 { "start" } else { "end" },
+        escape(&move_text(ch.mv))
+    );
+}
+
+/// Node `i`'s cut-off branches: a dotted line per skipped move, struck through with the
+/// article's double slash, the move below it.
+fn svg_cut(s: &mut String, n: &TraceNode, i: usize, l: &Layout) {
+    let (x1, y1) = (Layout::px(l.x[i]), Layout::py(n.ply) + 16.0);
+    let _ = writeln!(s, r#"<g class="cut" data-node="{}">"#, i + 1);
+    let moves: Vec<String> = if n.skipped.is_empty() {
+        vec![String::new()]
+    } else {
+        n.skipped.iter().map(|m| m.to_string()).collect()
+    };
+    for (k, &cx) in l.cut_x[i].iter().enumerate() {
+        let (x2, y2) = (Layout::px(cx), Layout::py(n.ply + 1) - 30.0);
         let _ = writeln!(
             s,
-            r#"<g class="node" data-number="{}" data-max="{}" data-value="{}">"#,
+            r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#999" stroke-width="1.2" stroke-dasharray="2,3"/>"##
+        );
+        let (mx, my) = ((x1 + x2) / 2.0, (y1 + y2) / 2.0);
+        // The double slash of the article's figure, across the branch.
+        for off in [-3.0, 3.0] {
+            let _ = writeln!(
+                s,
+                r##"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="#c0392b" stroke-width="2"/>"##,
+                mx - 7.0 + off,
+                my + 5.0,
+                mx + 7.0 + off,
+                my - 5.0
+            );
+        }
+        let _ = writeln!(
+            s,
+            r##"<text x="{x2:.1}" y="{:.1}" font-size="11" fill="#999" text-anchor="middle">{}</text>"##,
+            y2 + 12.0,
+            escape(moves.get(k).map(String::as_str).unwrap_or(""))
+        );
+    }
+    let _ = writeln!(s, "</g>");
+}
+
+/// Node `i`: a box (White to move) or an ellipse (Black to move), its number and value.
+fn svg_node(s: &mut String, n: &TraceNode, i: usize, l: &Layout) {
+    let (cx, cy) = (Layout::px(l.x[i]), Layout::py(n.ply));
+    let fill = match n.kind {
+        NodeKind::Quiescence => "#eef5e9",
+        NodeKind::Null => "#f4ecf7",
+        NodeKind::Search => "#fdfefe",
+    };
+    let stroke_w = if n.pv { 3.0 } else { 1.3 };
+    let stroke = if n.pv { "#c0392b" } else { "#222" };
+    let dash = if n.kind == NodeKind::Quiescence {
+        r#" stroke-dasharray="4,2""#
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        s,
+        r#"<g class="node" data-number="{}" data-max="{}" data-value="{}">"#,
+        i + 1,
+        n.white_to_move,
+        n.value
+    );
+    let _ = writeln!(
+        s,
+        "<title>{}</title>",
+        escape(&format!(
+            "node {} ({}), value {}{}",
             i + 1,
-            n.white_to_move,
-            n.value
-        );
+            kind_text(n),
+            value_text(n),
+            if n.evaluated { ", evaluated" } else { "" }
+        ))
+    );
+    if n.white_to_move {
         let _ = writeln!(
             s,
-            "<title>{}</title>",
-            escape(&format!(
-                "node {} ({}), value {}{}",
-                i + 1,
-                kind_text(n),
-                value_text(n),
-                if n.evaluated { ", evaluated" } else { "" }
-            ))
+            r#"<rect x="{:.1}" y="{:.1}" width="40" height="32" rx="2" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"#,
+            cx - 20.0,
+            cy - 16.0
         );
-        if n.white_to_move {
-            let _ = writeln!(
-                s,
-                r#"<rect x="{:.1}" y="{:.1}" width="40" height="32" rx="2" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"#,
-                cx - 20.0,
-                cy - 16.0
-            );
-        } else {
-            let _ = writeln!(
-                s,
-                r#"<ellipse cx="{cx:.1}" cy="{cy:.1}" rx="22" ry="16" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"#
-            );
-        }
+    } else {
         let _ = writeln!(
             s,
-            r##"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-size="10" fill="#666">{}</text>"##,
-            cy - 3.0,
-            i + 1
+            r#"<ellipse cx="{cx:.1}" cy="{cy:.1}" rx="22" ry="16" fill="{fill}" stroke="{stroke}" stroke-width="{stroke_w}"{dash}/>"#
         );
-        let _ = writeln!(
-            s,
-            r#"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-weight="bold">{}</text>"#,
-            cy + 11.0,
-            escape(&value_text(n))
-        );
-        let _ = writeln!(s, "</g>");
     }
-    let _ = writeln!(s, "</svg>");
-    s
+    let _ = writeln!(
+        s,
+        r##"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-size="10" fill="#666">{}</text>"##,
+        cy - 3.0,
+        i + 1
+    );
+    let _ = writeln!(
+        s,
+        r#"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-weight="bold">{}</text>"#,
+        cy + 11.0,
+        escape(&value_text(n))
+    );
+    let _ = writeln!(s, "</g>");
 }
 
 /// The tree as JSON.

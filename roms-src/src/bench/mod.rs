@@ -12,12 +12,16 @@
 //!
 //! - [`report`]: a whole bench of one build ([`measure`] into a [`PortBench`]), its suites
 //!   ([`load_suite`]) and the build's [`targets`].
+//! - [`text`] and [`json`]: a bench as `kempelen bench --cpu` prints it, tables a section at a
+//!   time or JSON, for one build or the CPUs side by side.
 //!
 //! Searches of different positions are independent, so both measurements spread the positions
 //! over `jobs` threads; the results do not depend on it.
 
 mod figures;
+pub mod json;
 pub mod report;
+pub mod text;
 
 pub use figures::{
     BenchError, BenchPosition, Category, MachineSpeed, ProfileSummary, RamReport, RamRow,

@@ -62,11 +62,10 @@ impl Counter<'_> {
     }
 }
 
-/// Runs the command; `native` is the backend for `--cpu native`.
-pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
-    let fen = args.fen.as_deref().unwrap_or(kempelen_engine::START_FEN);
-    let pos = Position::from_fen(fen).with_context(|| format!("--fen '{fen}'"))?;
-    let mut counter = match present_port(args.cpu)? {
+/// What counts: the native engine, or the 8-bit build `--cpu` names at `--machine`'s clock
+/// (refused where the build cannot count to `--depth`).
+fn counter<'a>(args: &PerftArgs, native: &'a mut dyn Engine) -> anyhow::Result<Counter<'a>> {
+    Ok(match present_port(args.cpu)? {
         None => {
             if args.machine.is_some() {
                 bail!(
@@ -95,7 +94,25 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
                 clock,
             )
         }
-    };
+    })
+}
+
+/// A count done: each root move's leaves (under `--divide`), the total, an 8-bit engine's
+/// cycles and machine, the time (at the machine's clock for an 8-bit engine) and the host's.
+struct Count {
+    split: Vec<(kempelen_engine::Move, u64)>,
+    total: u64,
+    cycles: u64,
+    time: Duration,
+    host: Duration,
+    clock: Option<&'static ClockProfile>,
+}
+
+/// Runs the command; `native` is the backend for `--cpu native`.
+pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
+    let fen = args.fen.as_deref().unwrap_or(kempelen_engine::START_FEN);
+    let pos = Position::from_fen(fen).with_context(|| format!("--fen '{fen}'"))?;
+    let mut counter = counter(args, native)?;
     let start = Instant::now();
     let mut split = Vec::new();
     let (total, cycles) = if args.divide && args.depth > 0 {
@@ -120,28 +137,18 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
     // An 8-bit engine's time is the time at the machine's clock; the host's time is reported beside.
     let time = clock.map_or(host, |c| c.duration(cycles));
     if args.json {
-        let divide: Vec<_> = split
-            .iter()
-            .map(|(m, n)| json!({"move": m.to_uci(), "nodes": n}))
-            .collect();
-        let mut v = json!({
-            "engine": args.cpu.id(),
-            "fen": pos.to_fen(),
-            "depth": args.depth,
-            "nodes": total,
-            "time_ms": ms(time),
-            "nodes_per_second": nps(total, time),
-        });
-        if args.divide {
-            v["divide"] = json!(divide);
-        }
-        if let Some(c) = clock {
-            v["cycles"] = json!(cycles);
-            v["machine"] = json!(c.id);
-            v["mhz"] = json!(c.mhz);
-            v["host_ms"] = json!(ms(host));
-        }
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        print_json(
+            args,
+            &pos,
+            &Count {
+                split,
+                total,
+                cycles,
+                time,
+                host,
+                clock,
+            },
+        )?;
     } else {
         for (m, n) in &split {
             println!("{m}: {n}");
@@ -171,6 +178,36 @@ pub fn run(args: &PerftArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             ),
         }
     }
+    Ok(())
+}
+
+/// The count as JSON (with the moves' counts under `--divide`, and an 8-bit engine's cycles
+/// and machine).
+fn print_json(args: &PerftArgs, pos: &Position, count: &Count) -> anyhow::Result<()> {
+    let (split, total, cycles) = (&count.split, count.total, count.cycles);
+    let (time, host, clock) = (count.time, count.host, count.clock);
+    let divide: Vec<_> = split
+        .iter()
+        .map(|(m, n)| json!({"move": m.to_uci(), "nodes": n}))
+        .collect();
+    let mut v = json!({
+        "engine": args.cpu.id(),
+        "fen": pos.to_fen(),
+        "depth": args.depth,
+        "nodes": total,
+        "time_ms": ms(time),
+        "nodes_per_second": nps(total, time),
+    });
+    if args.divide {
+        v["divide"] = json!(divide);
+    }
+    if let Some(c) = clock {
+        v["cycles"] = json!(cycles);
+        v["machine"] = json!(c.id);
+        v["mhz"] = json!(c.mhz);
+        v["host_ms"] = json!(ms(host));
+    }
+    println!("{}", serde_json::to_string_pretty(&v)?);
     Ok(())
 }
 

@@ -105,77 +105,103 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
             (r, Some(cost))
         }
     };
-    let pv: Vec<String> = r.pv.iter().map(|m| m.to_uci()).collect();
-    let best = r.best.map_or("0000".to_string(), |m| m.to_uci());
     // A search counts at least the root: a move chosen with no node searched came from the
     // profile's opening book (Sargon's one move, Microchess's one line).
     let book = r.best.is_some() && r.nodes == 0;
     if args.json {
-        let mut v = json!({
-            "fen": game.position().to_fen(),
-            "profile": format!("{:?}", args.profile).to_lowercase(),
-            "best": best,
-            "score": r.score,
-            "mate": mate_in(r.score),
-            "depth": r.depth,
-            "nodes": r.nodes,
-            "time_ms": crate::output::millis(r.time),
-            "nodes_per_second": nps(r.nodes, r.time),
-            "pv": pv,
-            "engine": args.cpu.id(),
-            "book": book,
-        });
-        if let Some(z) = &ported {
-            v["cycles"] = json!(z.cycles);
-            v["machine"] = json!(z.clock.id);
-            v["mhz"] = json!(z.clock.mhz);
-            v["timing"] = json!(z.timing.map_or("cpu".to_string(), |m| m.full_id()));
-            v["time_ms_cpu"] = json!(crate::output::millis(z.clock.duration(z.cycles)));
-            v["host_ms"] = json!(crate::output::millis(z.host));
-        }
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        print_json(args, &game, &r, ported.as_ref(), book)?;
     } else {
-        let san = r
-            .best
-            .map(|m| game.position().san(m))
-            .unwrap_or_else(|| "(none)".into());
-        println!(
-            "bestmove {best} ({san})  score {}  depth {}  nodes {}  time {:.3} s  nps {}",
-            format_score(r.score),
-            r.depth,
-            r.nodes,
-            r.time.as_secs_f64(),
-            nps(r.nodes, r.time)
-        );
-        println!("pv {}", pv.join(" "));
-        if book {
-            println!(
-                "{san} is the {} profile's book move: played without a search (so depth {} and no nodes)",
-                format!("{:?}", args.profile).to_lowercase(),
-                r.depth
-            );
-        }
-        if let Some(z) = &ported {
-            let machine = match z.timing {
-                Some(m) => format!(
-                    "; {:.3} s on the machine (timing {})",
-                    r.time.as_secs_f64(),
-                    m.full_id()
-                ),
-                None => String::new(),
-            };
-            println!(
-                "{} {} cycles: {:.3} s at {} MHz ({}){machine}; host {:.3} s",
-                z.port.id,
-                grouped(z.cycles),
-                z.clock.duration(z.cycles).as_secs_f64(),
-                z.clock.mhz,
-                z.clock.id,
-                z.host.as_secs_f64()
-            );
-        }
+        print_text(args, &game, &r, ported.as_ref(), book);
     }
     Ok(())
+}
+
+/// The search's result as JSON (with the 8-bit engine's cycles and machine, if it ran).
+fn print_json(
+    args: &SearchArgs,
+    game: &Game,
+    r: &SearchResult,
+    ported: Option<&PortCost>,
+    book: bool,
+) -> anyhow::Result<()> {
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_uci()).collect();
+    let best = r.best.map_or("0000".to_string(), |m| m.to_uci());
+    let mut v = json!({
+        "fen": game.position().to_fen(),
+        "profile": format!("{:?}", args.profile).to_lowercase(),
+        "best": best,
+        "score": r.score,
+        "mate": mate_in(r.score),
+        "depth": r.depth,
+        "nodes": r.nodes,
+        "time_ms": crate::output::millis(r.time),
+        "nodes_per_second": nps(r.nodes, r.time),
+        "pv": pv,
+        "engine": args.cpu.id(),
+        "book": book,
+    });
+    if let Some(z) = ported {
+        v["cycles"] = json!(z.cycles);
+        v["machine"] = json!(z.clock.id);
+        v["mhz"] = json!(z.clock.mhz);
+        v["timing"] = json!(z.timing.map_or("cpu".to_string(), |m| m.full_id()));
+        v["time_ms_cpu"] = json!(crate::output::millis(z.clock.duration(z.cycles)));
+        v["host_ms"] = json!(crate::output::millis(z.host));
+    }
+    println!("{}", serde_json::to_string_pretty(&v)?);
+    Ok(())
+}
+
+/// The search's result as text: the best move, the PV, the book move's note, the 8-bit
+/// engine's cycles and time.
+fn print_text(
+    args: &SearchArgs,
+    game: &Game,
+    r: &SearchResult,
+    ported: Option<&PortCost>,
+    book: bool,
+) {
+    let pv: Vec<String> = r.pv.iter().map(|m| m.to_uci()).collect();
+    let best = r.best.map_or("0000".to_string(), |m| m.to_uci());
+    let san = r
+        .best
+        .map(|m| game.position().san(m))
+        .unwrap_or_else(|| "(none)".into());
+    println!(
+        "bestmove {best} ({san})  score {}  depth {}  nodes {}  time {:.3} s  nps {}",
+        format_score(r.score),
+        r.depth,
+        r.nodes,
+        r.time.as_secs_f64(),
+        nps(r.nodes, r.time)
+    );
+    println!("pv {}", pv.join(" "));
+    if book {
+        println!(
+            "{san} is the {} profile's book move: played without a search (so depth {} and no nodes)",
+            format!("{:?}", args.profile).to_lowercase(),
+            r.depth
+        );
+    }
+    if let Some(z) = ported {
+        let machine = match z.timing {
+            Some(m) => format!(
+                "; {:.3} s on the machine (timing {})",
+                r.time.as_secs_f64(),
+                m.full_id()
+            ),
+            None => String::new(),
+        };
+        println!(
+            "{} {} cycles: {:.3} s at {} MHz ({}){machine}; host {:.3} s",
+            z.port.id,
+            grouped(z.cycles),
+            z.clock.duration(z.cycles).as_secs_f64(),
+            z.clock.mhz,
+            z.clock.id,
+            z.host.as_secs_f64()
+        );
+    }
 }
 
 /// The search by an 8-bit build: the same limits (time in emulated time at the machine's

@@ -84,37 +84,7 @@ pub struct BenchArgs {
 /// Runs the command.
 pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
     if !args.program.is_empty() {
-        for (given, name) in [
-            (!args.cpu.is_empty(), "--cpu"),
-            (args.profile.is_some(), "--profile"),
-            (
-                args.depth.is_some(),
-                "--depth (a program's depth is its --level)",
-            ),
-            (
-                args.machine.is_some(),
-                "--machine (a program runs on its adaptor file's machine)",
-            ),
-            (args.ram_suite.is_some(), "--ram-suite"),
-            (
-                args.svg.is_some(),
-                "--svg (the chart draws the programs' figures from docs/history/program-speed.json)",
-            ),
-            (args.jobs.is_some(), "--jobs"),
-            (args.timing.is_some(), "--timing"),
-        ] {
-            if given {
-                anyhow::bail!("{name} does not go with --program: bench the programs on their own");
-            }
-        }
-        return super::program_bench::run(&super::program_bench::ProgramBenchOptions {
-            programs: args.program.clone(),
-            levels: args.level.clone(),
-            suite: args.suite.clone(),
-            positions: args.positions,
-            json: args.json,
-            save: args.save.clone(),
-        });
+        return run_programs(args);
     }
     for (given, name) in [
         (!args.level.is_empty(), "--level"),
@@ -142,18 +112,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
                 "--profile: the 8-bit builds run the reference profile only (the full profile is the native engine's)"
             );
         }
-        return super::port_bench::run(&super::port_bench::PortBenchOptions {
-            ports,
-            depth: args.depth,
-            machine: args.machine.clone(),
-            suite: args.suite.clone(),
-            ram_depth: args.ram_depth,
-            ram_suite: args.ram_suite.clone(),
-            svg: args.svg.clone(),
-            jobs: args.jobs,
-            json: args.json,
-            timing: args.timing.clone().unwrap_or_default(),
-        });
+        return run_ports(args, ports);
     }
     for (given, name) in [
         (args.machine.is_some(), "--machine"),
@@ -167,6 +126,63 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
             anyhow::bail!("{name} belongs to the 8-bit bench: add --cpu z80 or --cpu 6502");
         }
     }
+    run_native(args)
+}
+
+/// `--program`: the historical programs' bench, with the flags that belong to the others
+/// refused.
+fn run_programs(args: &BenchArgs) -> anyhow::Result<()> {
+    for (given, name) in [
+        (!args.cpu.is_empty(), "--cpu"),
+        (args.profile.is_some(), "--profile"),
+        (
+            args.depth.is_some(),
+            "--depth (a program's depth is its --level)",
+        ),
+        (
+            args.machine.is_some(),
+            "--machine (a program runs on its adaptor file's machine)",
+        ),
+        (args.ram_suite.is_some(), "--ram-suite"),
+        (
+            args.svg.is_some(),
+            "--svg (the chart draws the programs' figures from docs/history/program-speed.json)",
+        ),
+        (args.jobs.is_some(), "--jobs"),
+        (args.timing.is_some(), "--timing"),
+    ] {
+        if given {
+            anyhow::bail!("{name} does not go with --program: bench the programs on their own");
+        }
+    }
+    super::program_bench::run(&super::program_bench::ProgramBenchOptions {
+        programs: args.program.clone(),
+        levels: args.level.clone(),
+        suite: args.suite.clone(),
+        positions: args.positions,
+        json: args.json,
+        save: args.save.clone(),
+    })
+}
+
+/// `--cpu z80|6502`: the 8-bit builds' bench.
+fn run_ports(args: &BenchArgs, ports: Vec<&'static kempelen_roms::Port>) -> anyhow::Result<()> {
+    super::port_bench::run(&super::port_bench::PortBenchOptions {
+        ports,
+        depth: args.depth,
+        machine: args.machine.clone(),
+        suite: args.suite.clone(),
+        ram_depth: args.ram_depth,
+        ram_suite: args.ram_suite.clone(),
+        svg: args.svg.clone(),
+        jobs: args.jobs,
+        json: args.json,
+        timing: args.timing.clone().unwrap_or_default(),
+    })
+}
+
+/// The native engine's bench: each profile's positions at its depth, nodes and speed.
+fn run_native(args: &BenchArgs) -> anyhow::Result<()> {
     let profiles: &[Profile] = match args.profile.unwrap_or(BenchProfile::Both) {
         BenchProfile::Reference => &[Profile::Reference],
         BenchProfile::Full => &[Profile::Full],

@@ -61,7 +61,62 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
         crate::output::check_outputs(&inputs, &[("--save", save.as_path())])?;
         crate::output::check_writable("--save", save)?;
     }
-    // Every file read and its levels checked before the first search.
+    let plans = plan(o)?;
+    if !o.levels.is_empty() && plans.iter().all(|(_, l)| l == &[None]) {
+        bail!(
+            "--level: no program given has levels (their adaptor files have no [depth]); leave --level out"
+        );
+    }
+    let bar = crate::progress::bar(
+        plans
+            .iter()
+            .map(|(_, l)| (l.len() * positions.len()) as u64)
+            .sum(),
+        "searches",
+        o.json,
+    );
+    let ticker = crate::progress::Ticker::start("bench", &bar, o.json);
+    let mut programs = Vec::new();
+    for (file, levels) in &plans {
+        programs.push(measure(
+            file,
+            levels,
+            &positions,
+            &bar,
+            !o.levels.is_empty(),
+        )?);
+    }
+    drop(ticker);
+    bar.finish_and_clear();
+    let speeds = ProgramSpeeds {
+        command: command_line(),
+        positions_file,
+        programs,
+    };
+    kempelen_claims::programs::check(&speeds)
+        .map_err(|e| anyhow::anyhow!("bench --program: {e}"))?;
+    let json = serde_json::to_string_pretty(&speeds)? + "\n";
+    if o.json {
+        print!("{json}");
+    } else {
+        print!("{}", to_text(&speeds));
+    }
+    if let Some(save) = &o.save {
+        crate::output::write_output("--save", save, json.as_bytes(), &inputs)?;
+        if !o.json {
+            println!("figures written to {}", save.display());
+        }
+    }
+    Ok(())
+}
+
+/// An adaptor file and the levels it is searched at (`None`: a program without levels).
+type Plan<'a> = (&'a PathBuf, Vec<Option<u32>>);
+
+/// Each adaptor file read and its levels checked before the first search: the levels asked
+/// (`--level`), else those of its time model, else its default level; none for a program
+/// without levels.
+fn plan(o: &ProgramBenchOptions) -> anyhow::Result<Vec<Plan<'_>>> {
     let mut plans = Vec::new();
     for file in &o.programs {
         let engine =
@@ -92,75 +147,48 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
         };
         plans.push((file, levels));
     }
-    if !o.levels.is_empty() && plans.iter().all(|(_, l)| l == &[None]) {
-        bail!(
-            "--level: no program given has levels (their adaptor files have no [depth]); leave --level out"
-        );
-    }
-    let bar = crate::progress::bar(
-        plans
-            .iter()
-            .map(|(_, l)| (l.len() * positions.len()) as u64)
-            .sum(),
-        "searches",
-        o.json,
-    );
-    let ticker = crate::progress::Ticker::start("bench", &bar, o.json);
-    let mut programs = Vec::new();
-    for (file, levels) in &plans {
-        let probe = AdaptorEngine::new(file)?;
-        let a = probe.adaptor();
-        let (routines, what) = a.node_routines().expect("checked above");
-        let clock = a.clock();
-        let mut measured = Vec::new();
-        for &level in levels {
-            let mut rows = Vec::new();
-            for p in &positions {
-                bar.set_message(format!(
-                    "{}, {}: {}",
-                    a.name(),
-                    ProgramSpeed::level_label(level),
-                    p.entry.id
-                ));
-                rows.push(search(file, level, &p.entry.id, &p.game)?);
-                bar.inc(1);
-            }
-            measured.push(LevelSpeed::from_rows(level, rows, clock.mhz));
+    Ok(plans)
+}
+
+/// One program's figures: every position at every level, each searched by a freshly started
+/// program; `given`: the levels were asked for (`--level`).
+fn measure(
+    file: &Path,
+    levels: &[Option<u32>],
+    positions: &[kempelen_roms::bench::BenchPosition],
+    bar: &indicatif::ProgressBar,
+    given: bool,
+) -> anyhow::Result<ProgramSpeed> {
+    let probe = AdaptorEngine::new(file)?;
+    let a = probe.adaptor();
+    let (routines, what) = a.node_routines().expect("checked above");
+    let clock = a.clock();
+    let mut measured = Vec::new();
+    for &level in levels {
+        let mut rows = Vec::new();
+        for p in positions {
+            bar.set_message(format!(
+                "{}, {}: {}",
+                a.name(),
+                ProgramSpeed::level_label(level),
+                p.entry.id
+            ));
+            rows.push(search(file, level, &p.entry.id, &p.game)?);
+            bar.inc(1);
         }
-        programs.push(ProgramSpeed {
-            program: a.name().to_string(),
-            adaptor: file.display().to_string(),
-            machine: a.machine().to_string(),
-            clock: clock.id.to_string(),
-            mhz: clock.mhz,
-            node: what.to_string(),
-            node_routines: routines.to_vec(),
-            levels_note: levels_note(a, levels, !o.levels.is_empty()),
-            levels: measured,
-        });
+        measured.push(LevelSpeed::from_rows(level, rows, clock.mhz));
     }
-    drop(ticker);
-    bar.finish_and_clear();
-    let speeds = ProgramSpeeds {
-        command: command_line(),
-        positions_file,
-        programs,
-    };
-    kempelen_claims::programs::check(&speeds)
-        .map_err(|e| anyhow::anyhow!("bench --program: {e}"))?;
-    let json = serde_json::to_string_pretty(&speeds)? + "\n";
-    if o.json {
-        print!("{json}");
-    } else {
-        print!("{}", to_text(&speeds));
-    }
-    if let Some(save) = &o.save {
-        crate::output::write_output("--save", save, json.as_bytes(), &inputs)?;
-        if !o.json {
-            println!("figures written to {}", save.display());
-        }
-    }
-    Ok(())
+    Ok(ProgramSpeed {
+        program: a.name().to_string(),
+        adaptor: file.display().to_string(),
+        machine: a.machine().to_string(),
+        clock: clock.id.to_string(),
+        mhz: clock.mhz,
+        node: what.to_string(),
+        node_routines: routines.to_vec(),
+        levels_note: levels_note(a, levels, given),
+        levels: measured,
+    })
 }
 
 /// One position at one level, searched by a freshly started program.

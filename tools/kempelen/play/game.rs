@@ -62,31 +62,40 @@ fn thinking_on_the_terminal() -> impl FnMut(Option<Thinking>) + 'static {
     }
 }
 
+/// `--write-rom FILE`: the console program's image and its symbols (FILE.sym), both written
+/// whole or neither.
+fn write_rom(rom: &ConsoleRom, path: &std::path::Path) -> Result<()> {
+    let mut sym = path.to_path_buf().into_os_string();
+    sym.push(".sym");
+    let sym = PathBuf::from(sym);
+    // Both files or neither, each written whole.
+    crate::output::check_outputs(
+        &[],
+        &[("--write-rom", path), ("its symbols", sym.as_path())],
+    )?;
+    let mut outputs = crate::output::Outputs::new();
+    outputs.stage(path, &rom.image)?;
+    outputs.stage(&sym, rom.symbols.to_string().as_bytes())?;
+    outputs.commit()?;
+    let sym = sym.into_os_string();
+    eprintln!(
+        "{}: {} bytes (engine {} + front end {}), symbols in {}",
+        path.display(),
+        rom.image.len(),
+        rom.engine_bytes(),
+        rom.front_end_bytes(),
+        sym.to_string_lossy()
+    );
+    Ok(())
+}
+
 pub fn run(args: &PlayArgs) -> Result<()> {
     let Some(port) = present_port(args.cpu.into())? else {
         bail!("`play` runs an 8-bit build's console front end (--cpu z80 or --cpu 6502)");
     };
     let rom = ConsoleRom::assemble(port)?;
     if let Some(path) = &args.write_rom {
-        let mut sym = path.clone().into_os_string();
-        sym.push(".sym");
-        let sym = PathBuf::from(sym);
-        // Both files or neither, each written whole.
-        crate::output::check_outputs(&[], &[("--write-rom", path), ("its symbols", &sym)])?;
-        let mut outputs = crate::output::Outputs::new();
-        outputs.stage(path, &rom.image)?;
-        outputs.stage(&sym, rom.symbols.to_string().as_bytes())?;
-        outputs.commit()?;
-        let sym = sym.into_os_string();
-        eprintln!(
-            "{}: {} bytes (engine {} + front end {}), symbols in {}",
-            path.display(),
-            rom.image.len(),
-            rom.engine_bytes(),
-            rom.front_end_bytes(),
-            sym.to_string_lossy()
-        );
-        return Ok(());
+        return write_rom(&rom, path);
     }
     let profile = port_machine(port, args.machine.as_deref())?;
     let timing = timing_model(profile, &args.timing)?;
