@@ -60,9 +60,17 @@ fn folders_holding(dir: &Path, marker: &str) -> Vec<String> {
     folders
 }
 
-/// One arm of a generated `match`: `"folder" => &[(name, include_str!(path)), ...]` with the
-/// files of `dir/folder` whose names `keep` takes, sorted by name.
-fn bundled_arm(code: &mut String, dir: &Path, folder: &str, keep: impl Fn(&str) -> bool) {
+/// One arm of a generated `match`: `"folder" => ...` giving `&[(name, text), ...]` with the
+/// files of `dir/folder` whose names `keep` takes, sorted by name. The texts are stored deflated
+/// (`OUT_DIR/<bundle>-<folder>.deflate`, one after the other) and inflated once on first use
+/// (`crate::packed::unpack`).
+fn bundled_arm(
+    code: &mut String,
+    dir: &Path,
+    bundle: &str,
+    folder: &str,
+    keep: impl Fn(&str) -> bool,
+) {
     let mut files: Vec<String> = std::fs::read_dir(dir.join(folder))
         .unwrap()
         .filter_map(|e| e.ok())
@@ -70,17 +78,31 @@ fn bundled_arm(code: &mut String, dir: &Path, folder: &str, keep: impl Fn(&str) 
         .filter(|n| keep(n))
         .collect();
     files.sort();
-    writeln!(code, "        {folder:?} => &[").unwrap();
-    for f in files {
-        let path = dir.join(folder).join(&f);
-        writeln!(
-            code,
-            "            ({f:?}, include_str!({:?})),",
-            path.display().to_string()
-        )
-        .unwrap();
+    let mut text = String::new();
+    let mut sizes = Vec::new();
+    for f in &files {
+        let path = dir.join(folder).join(f);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let file =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        sizes.push((f.clone(), file.len()));
+        text.push_str(&file);
     }
-    writeln!(code, "        ],").unwrap();
+    let packed =
+        Path::new(&std::env::var("OUT_DIR").unwrap()).join(format!("{bundle}-{folder}.deflate"));
+    std::fs::write(
+        &packed,
+        miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9),
+    )
+    .unwrap();
+    writeln!(
+        code,
+        "        {folder:?} => {{\n            \
+         static FILES: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();\n            \
+         FILES.get_or_init(|| crate::packed::unpack(include_bytes!({:?}), &{sizes:?}))\n        }}",
+        packed.display().to_string()
+    )
+    .unwrap();
 }
 
 /// A module of tests per `(module, function, attribute)`, in each a test per target id (named
@@ -119,7 +141,7 @@ fn port_sources(dir: &Path) {
          pub fn bundled(folder: &str) -> &'static [(&'static str, &'static str)] {\n    match folder {\n",
     );
     for folder in &folders {
-        bundled_arm(&mut code, dir, folder, |n| {
+        bundled_arm(&mut code, dir, "port", folder, |n| {
             n.ends_with(".asm") || n.ends_with(".inc")
         });
     }
@@ -142,7 +164,7 @@ fn target_files(dir: &Path) {
     );
     for id in &ids {
         println!("cargo:rerun-if-changed={}", dir.join(id).display());
-        bundled_arm(&mut code, dir, id, |n| {
+        bundled_arm(&mut code, dir, "target", id, |n| {
             n == "target.toml" || n.ends_with(".inc")
         });
     }

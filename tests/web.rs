@@ -1,8 +1,9 @@
 //! The page in a real browser (Debian's headless Chromium, no network): the web crate's own
 //! tests through wasm-bindgen-test, and the end-to-end flows of tests/web_flows.py through
 //! WebDriver, compared with what the command line answers on the same input. Both build the
-//! page for wasm32 in release (a few minutes cold, shared with `tools/web.sh build`); a test
-//! whose tool is missing prints `SKIPPED: <reason>` and passes (tools/test.sh installs them).
+//! page for wasm32 in Cargo.toml's `web` profile (a few minutes cold, shared with `tools/web.sh
+//! build`); a test whose tool is missing prints `SKIPPED: <reason>` and passes (tools/test.sh
+//! installs them).
 //!
 //! The flows save a screenshot each in `target/web-shots/` (`KEMPELEN_WEB_SHOTS=docs/web`
 //! writes the ones the README and docs/WEB.md show).
@@ -79,7 +80,8 @@ fn wasm_tests_in_chromium() {
             "kempelen-web",
             "--target",
             "wasm32-unknown-unknown",
-            "--release",
+            "--profile",
+            "web",
         ])
         .current_dir(Path::new(ROOT).join("web"))
         .env("CHROMEDRIVER", CHROMEDRIVER)
@@ -424,6 +426,16 @@ fn compare_suite_expectations() -> serde_json::Value {
     serde_json::json!({ "depth": 1, "rows": rows })
 }
 
+/// The most the page's wasm (`pkg/kempelen_web_bg.wasm`, before compression) may weigh now.
+/// The page is meant to stay under 3 MB ([`WASM_GOAL`]) and is not there yet (3,328,341 bytes
+/// when this was set; docs/WEB.md's figures): this keeps it from growing while it is brought
+/// down, and is to be lowered to the goal then.
+const WASM_LIMIT: u64 = 3_400_000;
+
+/// The size the page is meant to stay under: 3 MB.
+const WASM_GOAL: u64 = 3_000_000;
+
+/// Builds the page into `out` (`tools/web.sh build`) and checks its wasm's size.
 fn build_page(out: &Path) {
     let status = Command::new(Path::new(ROOT).join("tools/web.sh"))
         .arg("build")
@@ -431,6 +443,17 @@ fn build_page(out: &Path) {
         .status()
         .expect("tools/web.sh runs");
     assert!(status.success(), "tools/web.sh build failed");
+    let wasm = out.join("pkg/kempelen_web_bg.wasm");
+    let bytes = std::fs::metadata(&wasm).expect("the page's wasm").len();
+    assert!(
+        bytes <= WASM_LIMIT,
+        "the page's wasm ({}) is {bytes} bytes, over the {WASM_LIMIT} bytes it may have \
+         (the goal: under {WASM_GOAL})",
+        wasm.display()
+    );
+    if bytes > WASM_GOAL {
+        eprintln!("the page's wasm is {bytes} bytes, over the {WASM_GOAL} bytes of the goal");
+    }
 }
 
 /// The end-to-end flows (tests/web_flows.py): load, play against the Z80 build, links, bad

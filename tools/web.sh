@@ -40,14 +40,14 @@ install_tools() {
 
 build() {
   install_tools
-  cargo build --release --target "$target" -p kempelen-web
+  cargo build --profile web --target "$target" -p kempelen-web
   local tmp="$out.partial"
   rm -rf "$tmp"
   mkdir -p "$tmp"
   # The name section (function names for the browser's stack traces, 150 KB) is left out: a
   # Rust panic still reaches the console with its message and place (wasm.rs's hook).
   wasm-bindgen --target web --no-typescript --remove-name-section --out-dir "$tmp/pkg" \
-    "target/$target/release/kempelen_web.wasm"
+    "target/$target/web/kempelen_web.wasm"
   cp -R web/static/. "$tmp/"
   # Whole or not at all: the old folder is replaced only by a complete new one.
   rm -rf "$out"

@@ -42,7 +42,7 @@ macro_rules! lesson {
 }
 
 /// Every lesson, in the order a reader takes them: the search, the timeline, the programs.
-pub const LESSONS: [LessonText; 10] = [
+pub static LESSONS: [LessonText; 10] = [
     lesson!("search", "docs/SEARCH.md"),
     lesson!("history", "docs/history/README.md"),
     lesson!("turing", "docs/history/turing.md"),

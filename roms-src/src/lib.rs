@@ -35,6 +35,7 @@ pub mod engine;
 pub mod formats;
 pub mod inspect;
 pub mod layout;
+mod packed;
 pub mod player;
 pub mod port;
 pub mod setup;

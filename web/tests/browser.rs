@@ -6,7 +6,7 @@
 //!
 //! Run by `cargo test --test web wasm_tests_in_chromium` (tests/web.rs), or directly:
 //! `CHROMEDRIVER=/usr/bin/chromedriver CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
-//! cargo test -p kempelen-web --target wasm32-unknown-unknown --release` (from `web/`, whose
+//! cargo test -p kempelen-web --target wasm32-unknown-unknown --profile web` (from `web/`, whose
 //! webdriver.json gives Chromium its flags).
 #![cfg(target_arch = "wasm32")]
 
