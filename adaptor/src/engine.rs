@@ -23,6 +23,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::board::{BoardError, ProgramBoard};
 use crate::description::Adaptor;
 use crate::error::AdaptorError;
 use crate::held::Held;
@@ -51,6 +52,20 @@ pub struct AdaptorEngine {
     realtime: bool,
     /// The exact figures of the last search's turn.
     last: Option<SearchFigures>,
+    /// The program's board around the last search's turn.
+    boards: Option<TurnBoards>,
+}
+
+/// The program's board read from its RAM (where its adaptor file says it keeps it) in the
+/// turn in which it computed its move: as the turn began (what the set-up left there) and as
+/// it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnBoards {
+    /// As the turn began.
+    pub before: Result<ProgramBoard, BoardError>,
+    /// As the program answered; `None` when the turn was stopped in the middle of its search
+    /// (its board then holds a move of the search, not its answer) or never read.
+    pub after: Option<Result<ProgramBoard, BoardError>>,
 }
 
 /// The exact figures of the turn in which the program computed (or was stopped computing) its
@@ -89,6 +104,7 @@ impl AdaptorEngine {
             level: 0,
             realtime: false,
             last: None,
+            boards: None,
         }
     }
 
@@ -100,6 +116,12 @@ impl AdaptorEngine {
     /// The exact figures of the last search, when it reached the program's search turn.
     pub fn last_search(&self) -> Option<SearchFigures> {
         self.last
+    }
+
+    /// The program's board in the last search's turn (`None` before any, or when the search
+    /// ended before that turn).
+    pub fn last_boards(&self) -> Option<&TurnBoards> {
+        self.boards.as_ref()
     }
 
     /// Holds the emulation to the machine's clock while the program computes its move.
@@ -254,6 +276,23 @@ impl AdaptorEngine {
         })
     }
 
+    /// The program's boards of a turn that computed its move (see [`TurnBoards`]).
+    fn turn_boards(&self, turn: &Turn, program_black: bool) -> Option<TurnBoards> {
+        let a = &self.adaptor;
+        let Some((before, after)) = &turn.boards else {
+            return a.board_memory().is_none().then(|| TurnBoards {
+                before: Err(BoardError::NotDescribed {
+                    program: a.name.clone(),
+                }),
+                after: None,
+            });
+        };
+        Some(TurnBoards {
+            before: a.board_from_bytes(before, program_black),
+            after: (turn.end == TurnEnd::Waiting).then(|| a.board_from_bytes(after, program_black)),
+        })
+    }
+
     /// Forgets the running program (after a failure, or a stop in the middle of its search).
     fn drop_program(&mut self) {
         self.worker = None;
@@ -354,9 +393,11 @@ impl Engine for AdaptorEngine {
         let (game, limits, control) = (request.game, request.limits, request.control);
         self.check_request(game, limits)?;
         self.last = None;
+        self.boards = None;
         let side = game.position().side();
         let level = self.level_for(limits, side);
         let turn = self.search_turn(game, limits, control, level)?;
+        self.boards = self.turn_boards(&turn, side != kempelen_engine::piece::WHITE);
         let time = self.adaptor.clock.duration(turn.cycles);
         self.last = Some(SearchFigures {
             cycles: turn.cycles,

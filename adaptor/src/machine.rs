@@ -143,6 +143,7 @@ impl Driver<'_> {
             nodes: self.node_count(m),
             end,
             held,
+            boards: None,
         })
     }
 
@@ -316,6 +317,9 @@ pub(crate) struct Turn {
     pub(crate) end: TurnEnd,
     /// In the turn that computes the move: what the program held in RAM at its end.
     pub(crate) held: Option<Held>,
+    /// In the turn that computes the move: the bytes of the program's board (where its
+    /// adaptor says it keeps it) as the turn began and as it ended.
+    pub(crate) boards: Option<(Vec<u8>, Vec<u8>)>,
 }
 
 /// A change of the move the program holds as best, while it searches.
@@ -392,9 +396,11 @@ fn answer(
                 nodes: s.nodes,
                 realtime: s.realtime,
             };
-            driver
-                .run_turn(m, &s.keys, &limits, Some((&root, progress)))
-                .map(Answer::Turn)
+            let board = driver.adaptor.board_memory();
+            let before = board.map(|(at, len)| m.read_bytes(at, len));
+            let mut turn = driver.run_turn(m, &s.keys, &limits, Some((&root, progress)))?;
+            turn.boards = before.zip(board.map(|(at, len)| m.read_bytes(at, len)));
+            Ok(Answer::Turn(turn))
         }
         (Cmd::Restart(stop), Some(m)) => driver.restart(m, &stop).map(Answer::Turn),
         (Cmd::Poke(bytes), Some(m)) => bytes

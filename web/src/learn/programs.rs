@@ -7,8 +7,9 @@
 use std::path::Path;
 
 use kempelen_adaptor::files::PickedFiles;
+use kempelen_adaptor::board::{BoardError, ProgramBoard, SquareDifference};
 use kempelen_adaptor::{Adaptor, AdaptorEngine};
-use kempelen_engine::{Engine, Game, Limits, SearchControl};
+use kempelen_engine::{Engine, Game, Limits, Position, SearchControl};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -167,6 +168,52 @@ pub struct ProgramMove {
     pub seconds: Option<f64>,
     /// The position it played in.
     pub fen: String,
+    /// Its board read from its RAM as its turn began (what the set-up left there).
+    pub board_before: Option<BoardRead>,
+    /// Its board read from its RAM as it answered.
+    pub board_after: Option<BoardRead>,
+}
+
+/// The program's board read from its RAM, set against the game's position; or why it could
+/// not be read.
+#[derive(Debug, Clone, Serialize)]
+pub struct BoardRead {
+    /// The board as the program holds it.
+    pub board: Option<ProgramBoard>,
+    /// Its pieces as a FEN's first field.
+    pub placement: Option<String>,
+    /// The castling its "moved" marks allow (`None`: it keeps no such marks).
+    pub castling: Option<String>,
+    /// The game's position it is set against (FEN).
+    pub game: String,
+    /// The squares where the program's board and the game's differ.
+    pub differences: Vec<SquareDifference>,
+    /// Why the board could not be read.
+    pub error: Option<String>,
+}
+
+impl BoardRead {
+    /// `read` set against `game`.
+    pub fn of(read: &Result<ProgramBoard, BoardError>, game: &Position) -> BoardRead {
+        match read {
+            Ok(b) => BoardRead {
+                placement: Some(b.placement()),
+                castling: b.castling(),
+                differences: b.differences(game),
+                game: game.to_fen(),
+                board: Some(b.clone()),
+                error: None,
+            },
+            Err(e) => BoardRead {
+                board: None,
+                placement: None,
+                castling: None,
+                game: game.to_fen(),
+                differences: Vec::new(),
+                error: Some(e.to_string()),
+            },
+        }
+    }
 }
 
 /// The program of `spec` from the picked files: assembled, set up at the position, its move.
@@ -196,7 +243,17 @@ pub fn play(spec: &ProgramSpec, picked: &[(String, Vec<u8>)]) -> Result<ProgramM
         .map_err(|e| WebError::Search(e.to_string()))?;
     let figures = engine.last_search();
     let cycles = figures.as_ref().map(|f| f.cycles);
+    let boards = engine.last_boards();
+    let after = result.best.and_then(|m| {
+        let mut g = game.clone();
+        g.push(m).ok().map(|_| g.position().clone())
+    });
     Ok(ProgramMove {
+        board_before: boards.map(|b| BoardRead::of(&b.before, game.position())),
+        board_after: boards
+            .and_then(|b| b.after.as_ref())
+            .zip(after)
+            .map(|(read, pos)| BoardRead::of(read, &pos)),
         best: result.best.map(|m| m.to_uci()),
         san: result.best.map(|m| game.position().san(m)),
         cycles,
@@ -235,5 +292,41 @@ mod tests {
         let e = play(&spec, &[]).unwrap_err().to_string();
         assert!(e.contains("microchess.h65"), "{e}");
         assert!(info("chess4", &[]).is_err());
+    }
+
+    /// With the historical files (KEMPELEN_HISTORICAL): each program's board read from its
+    /// RAM holds the position set up before its turn and the position after its move when
+    /// it answered (on a position without castling or en passant to come, where neither
+    /// program's board lacks anything the game has). Skipped without the files.
+    #[test]
+    fn each_programs_board_is_read_from_its_ram_around_its_turn() {
+        let Ok(dir) = std::env::var("KEMPELEN_HISTORICAL") else {
+            eprintln!("SKIPPED: KEMPELEN_HISTORICAL is not set (the programs' boards)");
+            return;
+        };
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+        for (id, file, depth, castling) in [
+            ("microchess", "microchess.h65", 1, None),
+            ("sargon", "sargon-z80.asm", 1, Some("KQkq")),
+        ] {
+            let bytes = std::fs::read(Path::new(&dir).join(file)).unwrap();
+            let spec = ProgramSpec {
+                id: id.into(),
+                fen: Some(fen.into()),
+                moves: vec![],
+                depth,
+            };
+            let m = play(&spec, &[(file.to_string(), bytes)]).unwrap();
+            let before = m.board_before.expect("read before");
+            assert_eq!(before.error, None, "{id}");
+            assert_eq!(before.placement.as_deref(), fen.split(' ').next(), "{id}");
+            assert_eq!(before.castling.as_deref(), castling, "{id}");
+            let after = m.board_after.expect("read after");
+            let mut game = Game::from_fen(fen).unwrap();
+            game.push_uci(m.best.as_deref().unwrap()).unwrap();
+            let placement = game.position().to_fen();
+            assert_eq!(after.placement.as_deref(), placement.split(' ').next(), "{id}");
+            assert!(after.differences.is_empty(), "{id}: {:?}", after.differences);
+        }
     }
 }
