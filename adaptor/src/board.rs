@@ -177,12 +177,7 @@ impl ProgramBoard {
         let moved = self.moved.as_ref()?;
         let unmoved = |sq: usize, piece: char| self.squares[sq] == Some(piece) && !moved[sq];
         let mut out = String::new();
-        for (king, rook, letter) in [
-            (4, 7, 'K'),
-            (4, 0, 'Q'),
-            (60, 63, 'k'),
-            (60, 56, 'q'),
-        ] {
+        for (king, rook, letter) in [(4, 7, 'K'), (4, 0, 'Q'), (60, 63, 'k'), (60, 56, 'q')] {
             let (k, r) = if letter.is_ascii_uppercase() {
                 ('K', 'R')
             } else {
@@ -242,7 +237,10 @@ enum Where<'a> {
 impl Adaptor {
     fn board_source(&self) -> Option<Where<'_>> {
         let whole = self.ram.board.as_ref().filter(|b| {
-            b.black.is_some() && "pnbrqk".chars().all(|p| b.pieces.iter().any(|(_, q)| *q == p))
+            b.black.is_some()
+                && "pnbrqk"
+                    .chars()
+                    .all(|p| b.pieces.iter().any(|(_, q)| *q == p))
         });
         match (whole, &self.ram.pieces) {
             (Some(b), _) => Some(Where::Board(b)),
@@ -300,9 +298,11 @@ impl Adaptor {
         m: &Machine,
         program_black: bool,
     ) -> Result<ProgramBoard, BoardError> {
-        let (at, len) = self.board_memory().ok_or_else(|| BoardError::NotDescribed {
-            program: self.name.clone(),
-        })?;
+        let (at, len) = self
+            .board_memory()
+            .ok_or_else(|| BoardError::NotDescribed {
+                program: self.name.clone(),
+            })?;
         self.board_from_bytes(&m.read_bytes(at, len), program_black)
     }
 

@@ -1308,9 +1308,7 @@ impl Reader<'_> {
                 .iter()
                 .map(|(k, v)| match k.as_str() {
                     "p" | "n" | "b" | "r" | "q" | "k" => Ok((*v, k.chars().next().unwrap_or('q'))),
-                    _ => Err(self.invalid(format!(
-                        "[ram_board] pieces: `{k}` (p, n, b, r, q, k)"
-                    ))),
+                    _ => Err(self.invalid(format!("[ram_board] pieces: `{k}` (p, n, b, r, q, k)"))),
                 })
                 .collect::<Result<_>>()?,
             black: r.black,

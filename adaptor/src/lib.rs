@@ -32,5 +32,5 @@ mod setup;
 
 pub use board::{BoardError, ProgramBoard};
 pub use description::{Adaptor, ProgramSource};
-pub use engine::{AdaptorEngine, SearchFigures, TurnBoards};
+pub use engine::{AdaptorEngine, OpenSearch, SearchFigures, SearchSlice, TurnBoards};
 pub use error::AdaptorError;

@@ -10,7 +10,9 @@ use kempelen_engine::{Engine, Game, Limits, Position, SearchControl};
 use std::path::{Path, PathBuf};
 
 fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/adaptor").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/data/adaptor")
+        .join(name)
 }
 
 fn diff(square: &str, game: Option<char>, program: Option<char>) -> SquareDifference {
@@ -55,7 +57,11 @@ fn a_piece_list_is_read_back_from_the_programs_side() {
         assert_eq!(before.layout, BoardLayout::PieceList);
         assert_eq!(before.placement(), placement, "{fen}");
         assert!(before.differences(game.position()).is_empty());
-        assert_eq!(before.castling(), None, "a piece list keeps no castling rights");
+        assert_eq!(
+            before.castling(),
+            None,
+            "a piece list keeps no castling rights"
+        );
         let pieces = placement.chars().filter(char::is_ascii_alphabetic).count();
         assert_eq!(before.captured.len(), 32 - pieces);
         let after = boards.after.expect("it answered").unwrap();
@@ -115,13 +121,15 @@ fn a_whole_board_is_read_with_its_colours_and_moved_marks() {
     let adaptor = whole_board_adaptor("black = 128\nmoved = 8");
     let (at, len) = adaptor.board_memory().unwrap();
     assert_eq!((at, len), (0x4200, 99));
-    let pos = Position::from_fen("r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R w KQkq - 0 9")
-        .unwrap();
+    let pos = Position::from_fen("r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R w KQkq - 0 9").unwrap();
     let board = adaptor
         .board_from_bytes(&board_10x12(&pos, &["d2", "c3", "d7", "c6"]), false)
         .unwrap();
     assert_eq!(board.layout, BoardLayout::Squares);
-    assert_eq!(board.placement(), "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R");
+    assert_eq!(
+        board.placement(),
+        "r3k2r/pppq1ppp/2n5/8/8/2N5/PPPQ1PPP/R3K2R"
+    );
     assert!(board.differences(&pos).is_empty());
     assert_eq!(board.castling().as_deref(), Some("KQkq"));
     // White's king and Black's a-rook marked moved: only Black's short castling is left.
@@ -143,7 +151,11 @@ fn a_whole_board_is_read_with_its_colours_and_moved_marks() {
     );
     assert!(matches!(
         adaptor.board_from_bytes(&bytes[..50], false),
-        Err(BoardError::Short { want: 99, got: 50, .. })
+        Err(BoardError::Short {
+            want: 99,
+            got: 50,
+            ..
+        })
     ));
 }
 
@@ -154,7 +166,11 @@ fn a_board_without_colours_is_not_read_and_says_why() {
     assert_eq!(adaptor.board_memory(), None);
     let e = adaptor.board_from_bytes(&[0; 120], false).unwrap_err();
     assert!(matches!(e, BoardError::NotDescribed { .. }));
-    assert!(e.to_string().contains("does not say where it keeps its board"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("does not say where it keeps its board"),
+        "{e}"
+    );
     // All six pieces without the colour bit: not enough either.
     assert_eq!(whole_board_adaptor("").board_memory(), None);
 }
