@@ -567,7 +567,6 @@ def a_lessons_position_shows_its_profiles_move(p, expect):
     p.shot("lesson-tree")
 
 
-@flow
 def drawn_placement(p, board_id):
     """The pieces the board's SVG draws, as a FEN's first field."""
     return p.js(f"""
@@ -585,6 +584,7 @@ def drawn_placement(p, board_id):
         return rows.join("/");""")
 
 
+@flow
 def the_real_programs_from_the_users_files(p, expect):
     """Without KEMPELEN_HISTORICAL: the Programs view names the files and refuses a wrong one.
     With it: Microchess and Sargon, loaded through the file input from that folder, play the
@@ -695,6 +695,10 @@ def figures(p, expect, out):
 
 def run(args):
     expect = json.load(open(args.expect)) if args.expect else {}
+    unknown = sorted(set(args.only or []) - {f.__name__ for f in FLOWS})
+    if unknown:
+        print("no such flow:", ", ".join(unknown))
+        return 1
     page = Page(args.page, args.shots, args.chromium, args.chromedriver)
     failed = []
     try:

@@ -62,32 +62,20 @@ struct Place {
     iteration: u32,
 }
 
-impl From<&TraceNode> for Place {
-    fn from(n: &TraceNode) -> Place {
+/// The [`Place`] of a node of either tree (`TraceNode` and `LiveNode` name these fields
+/// alike).
+macro_rules! place_of {
+    ($n:expr) => {
         Place {
-            parent: n.parent,
-            ply: n.ply,
-            kind: n.kind,
-            white: n.white_to_move,
-            alpha: n.alpha,
-            beta: n.beta,
-            iteration: n.iteration,
+            parent: $n.parent,
+            ply: $n.ply,
+            kind: $n.kind,
+            white: $n.white_to_move,
+            alpha: $n.alpha,
+            beta: $n.beta,
+            iteration: $n.iteration,
         }
-    }
-}
-
-impl From<&LiveNode> for Place {
-    fn from(n: &LiveNode) -> Place {
-        Place {
-            parent: n.parent,
-            ply: n.ply,
-            kind: n.kind,
-            white: n.white_to_move,
-            alpha: n.alpha,
-            beta: n.beta,
-            iteration: n.iteration,
-        }
-    }
+    };
 }
 
 impl ViewNode {
@@ -281,7 +269,7 @@ fn native_node(n: &TraceNode, names: (Option<String>, Option<String>), fen: Stri
         }),
         cutoff: n.cutoff,
         pv: n.pv,
-        ..ViewNode::at(n.into(), names, fen)
+        ..ViewNode::at(place_of!(n), names, fen)
     }
 }
 
@@ -428,7 +416,7 @@ impl WalkJob {
         ViewNode {
             score: n.score,
             cycles: Some(n.cycles),
-            ..ViewNode::at(n.into(), move_names(parent.as_ref(), n.mv), fen)
+            ..ViewNode::at(place_of!(n), move_names(parent.as_ref(), n.mv), fen)
         }
     }
 }

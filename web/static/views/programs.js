@@ -278,7 +278,11 @@ const view = {
       out.textContent = line1;
       out.dataset.best = r.best;
       out.dataset.stopped = String(r.stopped);
-      if (r.cycles !== null) document.getElementById("prog-clock").dataset.cycles = String(r.cycles);
+      if (r.cycles !== null) {
+        const clock = document.getElementById("prog-clock");
+        clock.dataset.cycles = String(r.cycles);
+        clock.textContent = `its turn ${r.stopped ? "until stopped" : "to its answer"}: ${fmtInt(r.cycles)} cycles`;
+      }
       if (r.stopped) {
         out.appendChild(h("div", {}, "Stopped before it answered: its board in RAM then holds a move of its search, not its answer, so it is not drawn; its profile's move is not compared."));
         return;
