@@ -636,14 +636,25 @@ def the_real_programs_from_the_users_files(p, expect):
         whole[want["id"]] = int(dataset(p, "prog-clock", "cycles") or 0)
         p.shot(f"program-{want['id']}")
     # Stoppable, at its machine's real speed: Microchess's turn shows its clock as it thinks,
-    # and stopped after 5 million cycles (5 s at the KIM-1's 1 MHz) it plays the move it holds
-    # as best, marked as stopped, after fewer cycles than its whole turn.
+    # stands still while paused, and stopped after 5 million cycles (5 s at the KIM-1's 1 MHz)
+    # it plays the move it holds as best, marked as stopped, after fewer cycles than its whole
+    # turn.
     want = next(w for w in expect["historical"]["programs"] if w["id"] == "microchess")
     p.open(f"view=programs&program=microchess&fen={fragment_fen(want['fen'])}&depth=1&speed=real")
     p.el("prog-files").send_keys(want["file"])
     p.wait(lambda: dataset(p, "prog-checks", "ready") == "true", 10, "microchess's file checked")
     p.el("prog-play").click()
-    p.wait(lambda: int(dataset(p, "prog-clock", "cycles") or 0) >= 5_000_000, 60,
+    clock = lambda: int(dataset(p, "prog-clock", "cycles") or 0)
+    p.wait(lambda: clock() >= 1_000_000, 60, "Microchess's turn under way at real speed")
+    # Paused, its machine's clock stands still; resumed, it goes on.
+    p.el("prog-pause").click()
+    time.sleep(1.0)
+    held = clock()
+    time.sleep(1.5)
+    check(clock() == held, f"paused at {held} cycles, the clock went on to {clock()}")
+    p.el("prog-pause").click()
+    p.wait(lambda: clock() > held, 30, "the turn resumed")
+    p.wait(lambda: clock() >= 5_000_000, 60,
            "5 million cycles of Microchess's turn at real speed")
     check(dataset(p, "prog-board-note", "which") == "before",
           f"while it thinks the board is its RAM's before its turn: {p.text('prog-board-note')}")

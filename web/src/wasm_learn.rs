@@ -177,6 +177,11 @@ impl ProgramRun {
         self.job.advance(max_host_ms).map(|a| json(&a)).map_err(js)
     }
 
+    /// After a pause: real speed counts from now.
+    pub fn resume(&mut self) {
+        self.job.resume();
+    }
+
     /// Ends the turn at the next slice with the move the program holds.
     pub fn stop(&mut self) {
         self.job.stop();

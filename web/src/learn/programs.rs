@@ -400,6 +400,11 @@ impl ProgramJob {
         Ok((allowed - self.cycles).clamp(1, SLICE_CYCLES))
     }
 
+    /// After a pause: at real speed the machine's clock is counted again from now.
+    pub fn resume(&mut self) {
+        self.pace = None;
+    }
+
     /// Ends the turn: the next slice ends it with the move the program holds as best.
     pub fn stop(&mut self) {
         self.control.stop.store(true, Ordering::Relaxed);

@@ -8,8 +8,9 @@
 // move; the squares where it differs from the game's position are marked, and what the
 // program's board does not hold (castling rights, the en-passant square) is said.
 // The turn runs in the worker a slice at a time (learn/programs.rs ProgramJob): its cycles
-// and its machine's clock are shown while it thinks, Stop ends it at any moment with the move
-// it holds as best, and at the machine's real speed the slices are paced to its clock.
+// and its machine's clock are shown while it thinks, Pause holds it, Stop ends it at any moment
+// with the move it holds as best, and at the machine's real speed the slices are paced to its
+// clock.
 // Beside it the move of the program's profile (the native re-creation) on the same position.
 // Link keys: fen, depth, speed (fast | real), and its own `program` (microchess | sargon).
 
@@ -57,6 +58,7 @@ const view = {
               <option value="real">at its machine's real speed</option>
             </select></label>
             <div class="controls"><button type="submit" id="prog-play" disabled>Play its move</button>
+              <button type="button" id="prog-pause" disabled>Pause</button>
               <button type="button" id="prog-stop" disabled>Stop</button></div>
           </form>
           <div id="prog-clock" class="status"></div>
@@ -72,6 +74,7 @@ const view = {
     root.querySelector("#prog-form").addEventListener("submit", (e) => { e.preventDefault(); this.play(); });
     root.querySelector("#prog-fen").addEventListener("change", () => this.drawPosition());
     root.querySelector("#prog-stop").addEventListener("click", () => { if (this.run) this.run.stop(); });
+    root.querySelector("#prog-pause").addEventListener("click", () => this.pause());
     for (const r of root.querySelectorAll("input[name=prog-which]")) {
       r.addEventListener("change", () => this.drawWhich(r.value));
     }
@@ -222,8 +225,12 @@ const view = {
     const spec = { id, fen, depth, realtime: speed === "real" };
     const play = document.getElementById("prog-play");
     const stop = document.getElementById("prog-stop");
+    const pause = document.getElementById("prog-pause");
     play.disabled = true;
     stop.disabled = false;
+    pause.disabled = false;
+    pause.textContent = "Pause";
+    this.paused = false;
     this.run = this.app.client.request("program", { spec, files }, (ev) => this.thinking(ev));
     try {
       const r = await this.run.done;
@@ -233,8 +240,21 @@ const view = {
     } finally {
       this.run = null;
       stop.disabled = true;
+      pause.disabled = true;
+      pause.textContent = "Pause";
       play.disabled = !this.info.files.every((f) => f.ok);
     }
+  },
+
+  /** Holds the program's turn (its machine stops between two slices) or lets it go on. */
+  pause() {
+    if (!this.run) return;
+    this.paused = !this.paused;
+    if (this.paused) this.run.pause();
+    else this.run.resume();
+    const button = document.getElementById("prog-pause");
+    button.textContent = this.paused ? "Resume" : "Pause";
+    document.getElementById("prog-clock").dataset.paused = String(this.paused);
   },
 
   /** A slice's report: the program's machine's clock while it thinks, its board before. */

@@ -32,7 +32,8 @@ async function walk(spec, job) {
 // position: set up, then its turn run a slice at a time (learn/programs.rs ProgramJob); each
 // slice's cycles and its machine's time are posted as an event (the first one after its turn
 // began carries its board read from its RAM); `stop` ends the turn at once with the move the
-// program holds as best; at real speed the slices wait for the machine's clock.
+// program holds as best, `pause` holds it; at real speed the slices wait for the machine's
+// clock (counted again from a resume).
 registerHandler("program", async (req, job) => {
   const picked = new k.Picked();
   let run;
@@ -45,7 +46,7 @@ registerHandler("program", async (req, job) => {
   try {
     let stopped = false;
     for (;;) {
-      await whilePaused(job);
+      if (await whilePaused(job)) run.resume();
       if (job.control === "stop" && !stopped) {
         stopped = true;
         run.stop();
