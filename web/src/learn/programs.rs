@@ -521,6 +521,28 @@ mod tests {
                 after.differences
             );
         }
+        // Castling rights as Sargon's "moved" marks: the set-up (its ANALYS mode) marks the
+        // king or rook whose castling the position has lost.
+        let bytes = std::fs::read(Path::new(&dir).join("sargon-z80.asm")).unwrap();
+        let placement = "r3k2r/pppq1ppp/2n5/4p3/4P3/2N5/PPPQ1PPP/R3K2R";
+        for (rest, castling) in [
+            ("w Kq - 0 9", "Kq"),
+            ("b Qk - 0 9", "Qk"),
+            ("w - - 0 9", "-"),
+        ] {
+            let fen = format!("{placement} {rest}");
+            let spec = ProgramSpec {
+                id: "sargon".into(),
+                fen: Some(fen.clone()),
+                moves: vec![],
+                depth: 1,
+                realtime: false,
+            };
+            let m = play(&spec, &[("sargon-z80.asm".to_string(), bytes.clone())]).unwrap();
+            let before = m.board_before.expect("read before");
+            assert_eq!(before.castling.as_deref(), Some(castling), "{fen}");
+            assert!(before.differences.is_empty(), "{fen}");
+        }
     }
 
     /// With the historical files: Microchess's turn run in slices shows its cycles growing as
