@@ -118,6 +118,7 @@ struct Protocol {
     hist_max: u16,
     v_limit_on: u16,
     v_budget: u16,
+    v_iter: u16,
     cmd_perft: u8,
     cmd_search: u8,
 }
@@ -147,6 +148,7 @@ impl Protocol {
             hist_max: g("HIST_MAX_GAME")?,
             v_limit_on: g("V_LIMIT_ON")?,
             v_budget: g("V_BUDGET")?,
+            v_iter: g("V_ITER")?,
             cmd_perft: g("CMD_PERFT")? as u8,
             cmd_search: g("CMD_SEARCH")? as u8,
         })
@@ -181,6 +183,11 @@ pub struct PortEngine {
 
 /// How often the run loop looks at the stop flag and the clock.
 const POLL_CYCLES: u64 = 1 << 20;
+
+/// Inside an iteration, how much time passes between two progress reports (the iteration
+/// searched and the nodes so far) when nothing else was reported: one second of the machine's
+/// time (of emulated time with a clock, of the host's without).
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 impl PortEngine {
     /// Builds the engine of `port` from an image assembled at `origin` and its symbols, in the
@@ -435,6 +442,34 @@ impl PortEngine {
         budget: time::TimeBudget,
         report: &dyn Fn(&SearchInfo, u64),
     ) -> Result<SearchOutcome, PortEngineError> {
+        let limits = SearchBounds {
+            depth,
+            nodes,
+            budget,
+        };
+        self.search_sliced(pos, history, limits, control, report, None)
+    }
+
+    /// [`PortEngine::search_with`], and with `progress` also a report to the control inside
+    /// a long iteration: when `progress` of the machine's time has passed since the last
+    /// report, the iteration being searched (`V_ITER`) and the nodes so far (`R_NODES`, the
+    /// live counter), read from RAM between two slices, with the time, and no score or line
+    /// (the iteration has none yet). Reading RAM changes nothing of the search: its nodes and
+    /// cycles are those of a run without progress reports.
+    fn search_sliced(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        limits: SearchBounds,
+        control: &SearchControl,
+        report: &dyn Fn(&SearchInfo, u64),
+        progress: Option<Duration>,
+    ) -> Result<SearchOutcome, PortEngineError> {
+        let SearchBounds {
+            depth,
+            nodes,
+            budget,
+        } = limits;
         let l = &self.protocol;
         let mut m = self.search_machine(pos, history, depth, nodes)?;
         m.set_stop_on_iteration(true);
@@ -443,6 +478,8 @@ impl PortEngine {
         let mut reported = 0u8;
         let mut stopping = false;
         let mut cycles = 0u64;
+        // When the next progress report is due (moved on by every report).
+        let mut next_progress = progress;
         loop {
             // With a clock, a slice ends at the hard time limit, so the stop is not late by
             // up to a whole slice of emulated (with --realtime: real) time.
@@ -472,6 +509,7 @@ impl PortEngine {
                                 reported = info.depth.unwrap_or(0) as u8;
                                 report(&info, cycles);
                             }
+                            next_progress = progress.map(|every| t + every);
                             if budget.soft.is_some_and(|s| t >= s) {
                                 stopping = true;
                             }
@@ -486,6 +524,12 @@ impl PortEngine {
                     let t = elapsed(&m);
                     if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
                         stopping = true;
+                    }
+                    if let (Some(every), Some(due)) = (progress, next_progress) {
+                        if t >= due && !stopping {
+                            control.report(&progress_info(&m, l, t));
+                            next_progress = Some(t + every);
+                        }
                     }
                 }
                 Err(e) => return Err(PortEngineError::Run(Box::new(e))),
@@ -665,6 +709,29 @@ fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
     }
 }
 
+/// A search's progress inside an iteration: the iteration being searched (V_ITER) and the
+/// nodes so far (R_NODES counts live), without a score or a line.
+fn progress_info(m: &Machine, l: &Protocol, time: Duration) -> SearchInfo {
+    SearchInfo {
+        depth: Some(u32::from(m.read_byte(l.v_iter))),
+        seldepth: 0,
+        score: None,
+        nodes: Some(read_u32(m, l.r_nodes) as u64),
+        time,
+        pv: Vec::new(),
+        hashfull: None,
+        string: None,
+    }
+}
+
+/// What bounds one search of the 8-bit engine: the deepest iteration, the node limit
+/// (ALGORITHM.md section 9) and the time limits.
+struct SearchBounds {
+    depth: u32,
+    nodes: Option<u32>,
+    budget: time::TimeBudget,
+}
+
 /// The last completed iteration (R_DEPTH, R_SCORE, R_NODES, R_PV) as the native engine's
 /// search reports it; `None` if its principal variation cannot be read.
 fn iteration_info(m: &Machine, l: &Protocol, pos: &Position, time: Duration) -> Option<SearchInfo> {
@@ -785,18 +852,28 @@ impl Engine for PortEngine {
             };
         let pos = game.position();
         let budget = time::budget(limits, pos.side());
+        // A GUI hears from the engine at least once a second of the machine's time, also
+        // inside an iteration that takes minutes.
+        let bounds = SearchBounds {
+            depth,
+            nodes,
+            budget,
+        };
         let out = self
-            .search_with(
+            .search_sliced(
                 pos,
                 &game.reference_history(),
-                depth,
-                nodes,
+                bounds,
                 control,
-                budget,
                 &|info, _| control.report(info),
+                Some(PROGRESS_EVERY),
             )
             .map_err(backend)?;
-        Ok(out.result)
+        limits.unrestricted(
+            out.result,
+            &format!("the {} engine", self.port.name),
+            "its assembly has no list of root moves to restrict",
+        )
     }
 
     /// Emulated time at the machine's clock when the engine has one, else the host's.
