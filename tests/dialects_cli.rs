@@ -1,5 +1,6 @@
 //! End-to-end tests of the assembler dialect options as a user runs them:
-//! `kempelen asm --ignore-case`, `--overlap later-wins`, `--cpu 65c02`, the symbol file's
+//! `kempelen asm --ignore-case`, `--overlap later-wins`, `--cpu 65c02`, `--dialect tdl` (with
+//! `--paren-closes-bracket`, and `disasm --dialect tdl` assembling back), the symbol file's
 //! negative constants, and a 65C02 program assembled, disassembled and run on the emulator's
 //! 65C02 core.
 
@@ -126,4 +127,93 @@ fn a_65c02_program_assembles_disassembles_and_runs() {
     assert_eq!(console, "65C02\n");
     // The NMOS core refuses the first CMOS opcode ($B2, LDA (zp)) it meets.
     common::fails(&["run", b, "--cpu", "6502", "--input", ""]);
+}
+
+/// A program in TDL's syntax (the 1978 Sargon book's): a `.DEFINE` macro whose parameter list
+/// ends in a `)` (the book's typo), `.LOC`, `.BLKB`, `.ASCII` with a `[expr]` byte, TDL's
+/// mnemonics and indexed operands.
+const TDL_PROGRAM: &str = "\
+        .DEFINE PRT[NAME,LEN)=
+        [RST    7
+        .WORD   NAME,LEN]
+        .LOC    1000H
+START:  LXI     X,TABLE
+        MOV     A,1(X)
+        INR     M
+        JRNZ    START
+        PRT     MSG,3
+        RET
+TABLE:  .BYTE   1,2
+BUF:    .BLKB   2
+MSG:    .ASCII  \"HI\",[^H83]
+";
+
+#[test]
+fn tdl_sources_assemble_with_the_dialect_and_disassemble_in_it() {
+    let (src, bin) = source("book.asm", TDL_PROGRAM);
+    refused(
+        &src,
+        "z80",
+        &bin,
+        &[],
+        &["'MOV' is an Intel 8080 (or TDL) mnemonic", "--dialect tdl"],
+    );
+    refused(
+        &src,
+        "z80",
+        &bin,
+        &["--dialect", "tdl"],
+        &[
+            "book.asm:1:21: error: the parameter list of macro 'PRT' opened with '[' (column 12) ends with ')'",
+            "--paren-closes-bracket",
+        ],
+    );
+    let sym = scratch("dialects-cli").join("book.sym");
+    let tdl = ["--dialect", "tdl", "--paren-closes-bracket"];
+    assembles(
+        &src,
+        "z80",
+        &bin,
+        &[&tdl[..], &["--symbols", arg(&sym)]].concat(),
+    );
+    let bytes = std::fs::read(&bin).unwrap();
+    assert_eq!(
+        bytes,
+        [
+            0xDD, 0x21, 0x10, 0x10, 0xDD, 0x7E, 0x01, 0x34, 0x20, 0xF6, 0xFF, 0x14, 0x10, 0x03,
+            0x00, 0xC9, 1, 2, 0, 0, b'H', b'I', 0x83
+        ]
+    );
+    let (listing, _) = succeeds(&[
+        "disasm",
+        arg(&bin),
+        "--cpu",
+        "z80",
+        "--org",
+        "1000",
+        "--symbols",
+        arg(&sym),
+        "--dialect",
+        "tdl",
+    ]);
+    common::assert_contains(
+        "disasm --dialect tdl",
+        &listing,
+        &[
+            ".LOC 1000H",
+            "START:",
+            "LXI X,1010H",
+            "MOV A,01H(X)",
+            "INR M",
+            "JRNZ START",
+            "RST 7",
+        ],
+    );
+    let (again, again_bin) = source("book-again.asm", &listing);
+    assembles(&again, "z80", &again_bin, &tdl[..2]);
+    assert_eq!(std::fs::read(&again_bin).unwrap(), bytes);
+    fails_with(
+        &["asm", arg(&src), "--cpu", "6502", "--dialect", "tdl"],
+        &["the TDL dialect is a Z80 syntax"],
+    );
 }

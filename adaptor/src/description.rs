@@ -3,14 +3,16 @@
 //! SHA-256, or assembled with Kempelen's assembler), the keys, the reply pattern.
 
 use kempelen_emulator::clock::{self, ClockProfile};
+use kempelen_emulator::loaders::Chunk;
 use kempelen_emulator::resolve::{self, MachineChoice};
-use kempelen_emulator::{Cpu, Personality};
+use kempelen_emulator::{AddrRange, Cpu, Personality};
 use regex::Regex;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use crate::error::AdaptorError;
+use crate::files::{FileSystem, ProgramFiles};
 
 type Result<T> = std::result::Result<T, AdaptorError>;
 
@@ -277,6 +279,7 @@ impl AssembleSpec {
     pub(crate) fn assemble(
         &self,
         file: &Path,
+        sources: &dyn kempelen_asm::source::SourceProvider,
         symbols: &mut Vec<(String, u16)>,
     ) -> Result<Vec<kempelen_emulator::loaders::Chunk>> {
         let cpu: kempelen_asm::Cpu = self.cpu.parse()?;
@@ -290,7 +293,7 @@ impl AssembleSpec {
             ..kempelen_asm::Options::new(cpu)
         };
         let name = file.to_string_lossy();
-        let out = kempelen_asm::assemble(&name, &kempelen_asm::source::FsSource, &options);
+        let out = kempelen_asm::assemble(&name, sources, &options);
         if !out.is_ok() {
             return Err(AdaptorError::Assembly {
                 path: file.to_path_buf(),
@@ -586,19 +589,6 @@ pub struct Adaptor {
     pub(crate) symbols: Vec<(String, u16)>,
 }
 
-/// Expands `$KEMPELEN_HISTORICAL/` and makes a path relative to the adaptor's folder.
-fn resolve(dir: &Path, file: &str) -> Result<PathBuf> {
-    if let Some(rest) = file.strip_prefix("$KEMPELEN_HISTORICAL/") {
-        let base =
-            std::env::var("KEMPELEN_HISTORICAL").map_err(|source| AdaptorError::Historical {
-                file: file.to_string(),
-                source,
-            })?;
-        return Ok(Path::new(&base).join(rest));
-    }
-    Ok(dir.join(file))
-}
-
 fn hex_bytes(s: &str) -> Result<Vec<u8>> {
     s.split_whitespace()
         .map(|b| {
@@ -698,434 +688,41 @@ impl Adaptor {
 }
 
 impl Adaptor {
-    /// Reads an adaptor file.
+    /// Reads an adaptor file: its sections in the order below, each read and checked by a
+    /// function of its own (the first error found is the one reported).
     pub fn from_file(path: &Path) -> Result<Adaptor> {
-        // Bounded (an endless file ends in an error) and UTF-8.
-        let text = kempelen_emulator::files::read_bounded(
+        let text = read_text(path)?;
+        Adaptor::from_text(path, &text, &FileSystem)
+    }
+
+    /// Reads an adaptor file given as text, with the files it names from `files` (for a page:
+    /// the files its user picked, [`crate::files::PickedFiles`]); `path` names it in errors,
+    /// and the paths it gives are relative to its folder.
+    pub fn from_text(path: &Path, text: &str, files: &dyn ProgramFiles) -> Result<Adaptor> {
+        let file = Reader {
             path,
-            kempelen_emulator::personality::MAX_FILE_BYTES,
-        )
-        .and_then(|b| {
-            String::from_utf8(b)
-                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
-        })
-        .map_err(|source| AdaptorError::Read {
-            path: path.to_path_buf(),
-            hint: String::new(),
-            source,
-        })?;
-        let at_place = |offset: usize, message: String| {
-            let (line, col) = line_col(&text, offset);
-            AdaptorError::Syntax {
-                path: path.to_path_buf(),
-                line,
-                col,
-                message,
-            }
+            text,
+            dir: path.parent().unwrap_or(Path::new(".")),
+            files,
         };
-        let f: AdaptorFile = toml::from_str(&text)
-            .map_err(|e| at_place(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
-        let invalid = |message: String| AdaptorError::Invalid {
-            path: path.to_path_buf(),
-            message,
-        };
-        let dir = path.parent().unwrap_or(Path::new("."));
-        let personality = match &f.machine {
-            None => None,
-            Some(m) => {
-                let m = if m.ends_with(".toml") {
-                    dir.join(m).display().to_string()
-                } else {
-                    m.clone()
-                };
-                match resolve::machine(&m)? {
-                    MachineChoice::Personality(p) => Some(*p),
-                    MachineChoice::Clock(_) => {
-                        return Err(invalid(format!(
-                            "machine `{m}` is a clock profile, not a personality (use `clock`)"
-                        )));
-                    }
-                }
-            }
-        };
-        let cpu = match (&personality, &f.cpu) {
-            (Some(p), _) => p.cpu,
-            (None, Some(c)) => c.parse::<Cpu>().map_err(|e| invalid(e.to_string()))?,
-            (None, None) => return Err(invalid("give `machine` (a personality) or `cpu`".into())),
-        };
-        let clock = match &f.clock {
-            Some(id) => clock::machine(id)
-                .ok_or_else(|| invalid(format!("unknown clock profile `{id}`")))?,
-            None => personality
-                .as_ref()
-                .map_or_else(|| clock::default_machine(cpu), |p| p.clock),
-        };
+        let f: AdaptorFile = toml::from_str(text)
+            .map_err(|e| file.at_place(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
+        let (personality, cpu, clock) = file.machine(&f)?;
         let default_addr = personality.as_ref().and_then(|p| p.load).unwrap_or(0);
-        let mut chunks: Vec<(u16, Vec<u8>)> = Vec::new();
-        let mut symbols: Vec<(String, u16)> = Vec::new();
-        // The address ranges of each image so far, with where the image is named: images
-        // may not overlap (as bytes inside one image may not, unless its assembler is told).
-        let mut taken: Vec<(usize, String, u32, u32)> = Vec::new();
-        for img in &f.image {
-            let file = resolve(dir, img.file.get_ref())?;
-            if let Some(want) = &img.sha256 {
-                let bytes = kempelen_emulator::files::read_bounded(
-                    &file,
-                    kempelen_emulator::files::MAX_TEXT_BYTES,
-                )
-                .map_err(|source| AdaptorError::Read {
-                    path: file.clone(),
-                    hint: f.source.as_ref().map_or(String::new(), |s| {
-                        format!(
-                            " (get it from {} at commit {}, {})",
-                            s.repository, s.commit, s.path
-                        )
-                    }),
-                    source,
-                })?;
-                let got = format!("{:x}", Sha256::digest(&bytes));
-                if !got.eq_ignore_ascii_case(want) {
-                    return Err(AdaptorError::Invalid {
-                        path: file,
-                        message: format!("SHA-256 {got}, the adaptor expects {want}"),
-                    });
-                }
-            }
-            let at = img.at.as_deref().map(addr).transpose()?;
-            let mut parts = match &img.assemble {
-                Some(spec) => spec.assemble(&file, &mut symbols)?,
-                None => resolve::image(&file, at, default_addr)?,
-            };
-            if !img.only.is_empty() {
-                let ranges: Vec<kempelen_emulator::AddrRange> = img
-                    .only
-                    .iter()
-                    .map(|r| {
-                        r.parse()
-                            .map_err(|e: kempelen_emulator::ConfigError| AdaptorError::Only {
-                                range: r.clone(),
-                                message: e.to_string(),
-                            })
-                    })
-                    .collect::<Result<_>>()?;
-                parts = parts
-                    .into_iter()
-                    .flat_map(|c| {
-                        let ranges = ranges.clone();
-                        c.bytes
-                            .iter()
-                            .enumerate()
-                            .filter(move |(i, _)| {
-                                let a = c.addr.wrapping_add(*i as u16);
-                                ranges.iter().any(|r| r.contains(a))
-                            })
-                            .map(move |(i, b)| kempelen_emulator::loaders::Chunk {
-                                addr: c.addr.wrapping_add(i as u16),
-                                bytes: vec![*b],
-                            })
-                            .collect::<Vec<_>>()
-                    })
-                    .collect();
-            }
-            let mut ranges: Vec<(u32, u32)> = Vec::new();
-            for c in &parts {
-                let (start, end) = (u32::from(c.addr), u32::from(c.addr) + c.bytes.len() as u32);
-                match ranges.last_mut() {
-                    Some((_, e)) if *e == start => *e = end,
-                    _ => ranges.push((start, end)),
-                }
-            }
-            for &(start, end) in &ranges {
-                if let Some((_, other, os, oe)) =
-                    taken.iter().find(|(_, _, os, oe)| start < *oe && *os < end)
-                {
-                    let (lo, hi) = (start.max(*os), end.min(*oe) - 1);
-                    return Err(at_place(
-                        img.file.span().start,
-                        format!(
-                            "this [[image]] ({}, ${start:04X}-${:04X}) overlaps the [[image]] {other} (${os:04X}-${:04X}) at ${lo:04X}-${hi:04X}: images may not overlap",
-                            img.file.get_ref(),
-                            end - 1,
-                            oe - 1
-                        ),
-                    ));
-                }
-            }
-            let (line, _) = line_col(&text, img.file.span().start);
-            for &(start, end) in &ranges {
-                taken.push((
-                    line,
-                    format!("{} (line {line})", img.file.get_ref()),
-                    start,
-                    end,
-                ));
-            }
-            for c in parts {
-                match chunks.last_mut() {
-                    Some((a, b)) if usize::from(*a) + b.len() == usize::from(c.addr) => {
-                        b.extend(&c.bytes)
-                    }
-                    _ => chunks.push((c.addr, c.bytes)),
-                }
-            }
-        }
-        if chunks.is_empty() {
-            return Err(invalid("no `[[image]]`".into()));
-        }
-        let mut pokes = Vec::new();
-        for p in &f.poke {
-            let at = symbol_or_addr(&symbols, &p.at)?;
-            let bytes = hex_bytes(p.bytes.get_ref())?;
-            if usize::from(at) + bytes.len() > 0x10000 {
-                return Err(at_place(
-                    p.bytes.span().start,
-                    format!(
-                        "[[poke]] of {} bytes at ${at:04X} runs past $FFFF",
-                        bytes.len()
-                    ),
-                ));
-            }
-            pokes.push((at, bytes));
-        }
-        for step in &f.setup {
-            if step.pieces && f.pieces.is_none() {
-                return Err(invalid(
-                    "a [[setup]] step writes the pieces: describe them in [pieces]".into(),
-                ));
-            }
-            for p in &step.poke {
-                symbol_or_addr(&symbols, &p.at).map_err(|e| AdaptorError::SetupPoke {
-                    path: path.to_path_buf(),
-                    source: Box::new(e),
-                })?;
-            }
-            if step.restart && f.entry.is_none() {
-                return Err(invalid(
-                    "a [[setup]] step restarts the program: give its `entry`".into(),
-                ));
-            }
-            let uses_board = step.keys.as_deref().is_some_and(|k| k.contains("{board}"));
-            if uses_board && f.board.is_none() {
-                return Err(invalid(
-                    "a [[setup]] step types {board}: describe it in [board]".into(),
-                ));
-            }
-        }
-        if let Some(b) = &f.board {
-            if b.first != "a1" && b.first != "a8" {
-                return Err(invalid(format!("[board] first = `{}` (a1, a8)", b.first)));
-            }
-            if b.pieces.as_ref().is_some_and(|p| p.chars().count() != 6) {
-                return Err(invalid(
-                    "[board] pieces: six letters (pawn, knight, bishop, rook, queen, king)".into(),
-                ));
-            }
-        }
-        let reply = Regex::new(&f.reply.pattern).map_err(|source| AdaptorError::Pattern {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        let has = |n: &str| reply.capture_names().any(|c| c == Some(n));
-        if !(has("move") || has("castle") || has("en_passant") || (has("from") && has("to"))) {
-            return Err(invalid(
-                "the reply pattern needs a group `move`, or groups `from` and `to`".into(),
-            ));
-        }
-        let squares = match f.reply.squares.as_deref() {
-            None | Some("algebraic") => Squares::Algebraic,
-            Some("microchess") => Squares::Microchess,
-            Some(s) => {
-                return Err(invalid(format!(
-                    "unknown squares `{s}` (algebraic, microchess)"
-                )));
-            }
-        };
-        let addr_of = |what: &str, s: &str| {
-            symbol_or_addr(&symbols, s).map_err(|e| invalid(format!("{what}: {e}")))
-        };
-        let squares_of = |what: &str, s: &str| {
-            ByteSquares::parse(s)
-                .ok_or_else(|| invalid(format!("{what} squares = `{s}` (microchess, 10x12)")))
-        };
-        let pieces = match &f.pieces {
-            None => None,
-            Some(p) => {
-                let order: Vec<char> = p.order.to_ascii_lowercase().chars().collect();
-                if order.is_empty()
-                    || order.len() > 64
-                    || order.iter().any(|c| !"kqrbnp".contains(*c))
-                {
-                    return Err(invalid(format!(
-                        "[pieces] order = `{}`: piece letters (KQRBNP), one per slot",
-                        p.order
-                    )));
-                }
-                Some(Pieces {
-                    at: addr_of("[pieces] at", &p.at)?,
-                    order,
-                    captured: u8::from_str_radix(p.captured.trim(), 16).map_err(|_| {
-                        invalid(format!("[pieces] captured = `{}`: a hex byte", p.captured))
-                    })?,
-                    squares: squares_of("[pieces]", &p.squares)?,
-                })
-            }
-        };
-        let nodes = match &f.nodes {
-            None => None,
-            Some(n) if n.routines.is_empty() => {
-                return Err(invalid("[nodes] routines: name at least one".into()));
-            }
-            Some(n) => Some((
-                n.routines
-                    .iter()
-                    .map(|r| addr_of("[nodes] routines", r))
-                    .collect::<Result<Vec<_>>>()?,
-                n.what.clone(),
-            )),
-        };
-        let best = match &f.best {
-            None => None,
-            Some(b) => {
-                let pointer = b
-                    .pointer
-                    .as_deref()
-                    .map(|p| addr_of("[best] pointer", p))
-                    .transpose()?;
-                let loc = |what: &str, l: &Loc| match (l, pointer) {
-                    (Loc::Offset(o), Some(_)) => Ok(*o),
-                    (Loc::At(a), None) => addr_of(what, a),
-                    (Loc::Offset(_), None) => Err(invalid(format!(
-                        "{what}: an offset needs `pointer`; give an address"
-                    ))),
-                    (Loc::At(_), Some(_)) => Err(invalid(format!(
-                        "{what}: with `pointer`, give an offset from where it points"
-                    ))),
-                };
-                if b.from.is_some() == b.piece.is_some() {
-                    return Err(invalid("[best]: give `from` or `piece`".into()));
-                }
-                if b.piece.is_some() && pieces.is_none() {
-                    return Err(invalid(
-                        "[best] piece: describe the slots in [pieces]".into(),
-                    ));
-                }
-                let promotion = match &b.promotion {
-                    None => None,
-                    Some(p) => {
-                        let piece = p.piece.to_ascii_lowercase();
-                        if !["q", "r", "b", "n"].contains(&piece.as_str()) {
-                            return Err(invalid(format!(
-                                "[best] promotion piece = `{}` (q, r, b, n)",
-                                p.piece
-                            )));
-                        }
-                        Some((
-                            loc("[best] promotion at", &p.at)?,
-                            p.mask,
-                            piece.chars().next().unwrap_or('q'),
-                        ))
-                    }
-                };
-                Some(Best {
-                    pointer,
-                    from: b.from.as_ref().map(|l| loc("[best] from", l)).transpose()?,
-                    piece: b
-                        .piece
-                        .as_deref()
-                        .map(|p| addr_of("[best] piece", p))
-                        .transpose()?,
-                    to: loc("[best] to", &b.to)?,
-                    squares: squares_of("[best]", &b.squares)?,
-                    promotion,
-                    held_from: b
-                        .held_from
-                        .as_ref()
-                        .map(|t| {
-                            Ok::<_, AdaptorError>((addr_of("[best] held_from", &t.at)?, t.min))
-                        })
-                        .transpose()?,
-                })
-            }
-        };
-        let score = match &f.score {
-            None => None,
-            Some(sc) => Some(Score {
-                at: addr_of("[score] at", &sc.at)?,
-                neutral: sc.neutral.unwrap_or(0),
-                centipawns: match sc.centipawns {
-                    Some(_) if sc.neutral.is_none() => {
-                        return Err(invalid("[score] centipawns: give `neutral` too".into()));
-                    }
-                    Some(c) if !(c.is_finite() && c > 0.0 && c <= 1000.0) => {
-                        return Err(invalid(format!(
-                            "[score] centipawns = {c}: more than 0, at most 1000"
-                        )));
-                    }
-                    c => c,
-                },
-                scale: sc.scale.clone(),
-                after_move: sc.after_move.unwrap_or(true),
-                special: sc
-                    .special
-                    .iter()
-                    .map(|(k, v)| {
-                        k.parse::<u8>().map(|k| (k, v.clone())).map_err(|_| {
-                            invalid(format!("[score] special: `{k}` is not a byte value"))
-                        })
-                    })
-                    .collect::<Result<_>>()?,
-            }),
-        };
-        let ram_board = match &f.ram_board {
-            None => None,
-            Some(r) => Some(RamBoard {
-                at: addr_of("[ram_board] at", &r.at)?,
-                squares: squares_of("[ram_board]", &r.squares)?,
-                mask: r.mask,
-                pieces: r
-                    .pieces
-                    .iter()
-                    .map(|(k, v)| match k.as_str() {
-                        "q" | "r" | "b" | "n" => Ok((*v, k.chars().next().unwrap_or('q'))),
-                        _ => Err(invalid(format!("[ram_board] pieces: `{k}` (q, r, b, n)"))),
-                    })
-                    .collect::<Result<_>>()?,
-            }),
-        };
-        if let Some(b) = &f.turn_budget
-            && *b.get_ref() == 0
-        {
-            return Err(at_place(
-                b.span().start,
-                "turn_budget = 0: a turn needs at least one cycle (leave it out for the default)"
-                    .into(),
-            ));
-        }
-        let max_depth = f.depth.as_ref().and_then(|d| d.max).unwrap_or(9);
-        for spanned in &f.level {
-            let l = spanned.get_ref();
-            let at = spanned.span().start;
-            if f.depth.is_none() {
-                return Err(at_place(
-                    at,
-                    "[[level]]: give the levels' range in [depth]".into(),
-                ));
-            }
-            let sound = (1..=max_depth).contains(&l.depth)
-                && l.mean.is_finite()
-                && l.mean > 0.0
-                && l.longest.is_finite()
-                && l.longest >= l.mean;
-            if !sound {
-                return Err(at_place(
-                    at,
-                    format!(
-                        "[[level]] depth {}: a depth of 1 to {max_depth}, mean > 0, longest >= mean",
-                        l.depth
-                    ),
-                ));
-            }
-        }
+        let (chunks, symbols) = file.images(&f.image, f.source.as_ref(), default_addr)?;
+        let pokes = file.pokes(&f.poke, &symbols)?;
+        file.check_setup(&f, &symbols)?;
+        file.check_board(f.board.as_ref())?;
+        let (reply, squares) = file.reply(&f.reply)?;
+        let pieces = file.pieces(f.pieces.as_ref(), &symbols)?;
+        let nodes = file.nodes(f.nodes.as_ref(), &symbols)?;
+        let best = file.best(f.best.as_ref(), pieces.is_some(), &symbols)?;
+        let score = file.score(f.score.as_ref(), &symbols)?;
+        let ram_board = file.ram_board(f.ram_board.as_ref(), &symbols)?;
+        file.check_turn_budget(f.turn_budget.as_ref())?;
+        file.check_levels(f.depth.as_ref(), &f.level)?;
+        let entry = f.entry.as_deref().map(addr).transpose()?;
+        let plays = file.plays(f.plays.as_deref())?;
         Ok(Adaptor {
             name: f.name,
             author: f.author,
@@ -1135,7 +732,7 @@ impl Adaptor {
                 .as_ref()
                 .map(|n| n.routines.clone())
                 .unwrap_or_default(),
-            search: f.search.clone(),
+            search: f.search,
             ram: ProgramRam {
                 pieces,
                 best,
@@ -1146,7 +743,7 @@ impl Adaptor {
             personality,
             cpu,
             clock,
-            entry: f.entry.as_deref().map(addr).transpose()?,
+            entry,
             turn_budget: f.turn_budget.map_or(TURN_BUDGET, toml::Spanned::into_inner),
             chunks,
             pokes,
@@ -1154,12 +751,7 @@ impl Adaptor {
             reply,
             squares,
             first: f.reply.first.unwrap_or(false),
-            plays: match f.plays.as_deref() {
-                None => None,
-                Some("white") => Some('w'),
-                Some("black") => Some('b'),
-                Some(p) => return Err(invalid(format!("plays = `{p}` (white, black)"))),
-            },
+            plays,
             has_levels: f.depth.is_some(),
             depth: f.depth.unwrap_or(DepthSpec {
                 default: None,
@@ -1184,6 +776,585 @@ impl Adaptor {
             self.keys.black.as_deref().unwrap_or("B")
         }
     }
+}
+
+/// The adaptor file's text, bounded (an endless file ends in an error) and UTF-8.
+fn read_text(path: &Path) -> Result<String> {
+    kempelen_emulator::files::read_bounded(path, kempelen_emulator::personality::MAX_FILE_BYTES)
+        .and_then(|b| {
+            String::from_utf8(b)
+                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        })
+        .map_err(|source| AdaptorError::Read {
+            path: path.to_path_buf(),
+            hint: String::new(),
+            source,
+        })
+}
+
+/// The memory image so far: runs of bytes, each starting at its address.
+type Chunks = Vec<(u16, Vec<u8>)>;
+
+/// The symbols of the assembled images, with their values.
+type Symbols = Vec<(String, u16)>;
+
+/// The adaptor file being read: where it is and its text, for errors that point into it.
+struct Reader<'a> {
+    path: &'a Path,
+    text: &'a str,
+    /// The folder the file's paths are relative to.
+    dir: &'a Path,
+    /// Where the files it names come from.
+    files: &'a dyn ProgramFiles,
+}
+
+/// The address range of an image read before, with where the image is named.
+struct Taken {
+    /// The image's file and the line of the adaptor file that names it.
+    image: String,
+    start: u32,
+    end: u32,
+}
+
+impl Reader<'_> {
+    /// An error at a byte offset of the file (`file:line:col: message`).
+    fn at_place(&self, offset: usize, message: String) -> AdaptorError {
+        let (line, col) = line_col(self.text, offset);
+        AdaptorError::Syntax {
+            path: self.path.to_path_buf(),
+            line,
+            col,
+            message,
+        }
+    }
+
+    /// A value of the file that does not make sense (`file: message`).
+    fn invalid(&self, message: String) -> AdaptorError {
+        AdaptorError::Invalid {
+            path: self.path.to_path_buf(),
+            message,
+        }
+    }
+
+    /// An address the file gives (a symbol or an address) for `what`.
+    fn addr_of(&self, symbols: &[(String, u16)], what: &str, s: &str) -> Result<u16> {
+        symbol_or_addr(symbols, s).map_err(|e| self.invalid(format!("{what}: {e}")))
+    }
+
+    /// How `what` writes a square as a byte.
+    fn squares_of(&self, what: &str, s: &str) -> Result<ByteSquares> {
+        ByteSquares::parse(s)
+            .ok_or_else(|| self.invalid(format!("{what} squares = `{s}` (microchess, 10x12)")))
+    }
+
+    /// `machine`, `cpu` and `clock`: the personality (if any), its CPU and the clock profile.
+    fn machine(
+        &self,
+        f: &AdaptorFile,
+    ) -> Result<(Option<Personality>, Cpu, &'static ClockProfile)> {
+        let personality = match &f.machine {
+            None => None,
+            Some(m) => {
+                let m = if m.ends_with(".toml") {
+                    self.dir.join(m).display().to_string()
+                } else {
+                    m.clone()
+                };
+                match resolve::machine(&m)? {
+                    MachineChoice::Personality(p) => Some(*p),
+                    MachineChoice::Clock(_) => {
+                        return Err(self.invalid(format!(
+                            "machine `{m}` is a clock profile, not a personality (use `clock`)"
+                        )));
+                    }
+                }
+            }
+        };
+        let cpu = match (&personality, &f.cpu) {
+            (Some(p), _) => p.cpu,
+            (None, Some(c)) => c.parse::<Cpu>().map_err(|e| self.invalid(e.to_string()))?,
+            (None, None) => {
+                return Err(self.invalid("give `machine` (a personality) or `cpu`".into()));
+            }
+        };
+        let clock = match &f.clock {
+            Some(id) => clock::machine(id)
+                .ok_or_else(|| self.invalid(format!("unknown clock profile `{id}`")))?,
+            None => personality
+                .as_ref()
+                .map_or_else(|| clock::default_machine(cpu), |p| p.clock),
+        };
+        Ok((personality, cpu, clock))
+    }
+
+    /// `[[image]]`: every image's bytes, in the order the file names them, and the symbols
+    /// of the assembled ones. Images may not overlap (as bytes inside one image may not,
+    /// unless its assembler is told).
+    fn images(
+        &self,
+        images: &[ImageSpec],
+        source: Option<&SourceSpec>,
+        default_addr: u16,
+    ) -> Result<(Chunks, Symbols)> {
+        let mut chunks: Chunks = Vec::new();
+        let mut symbols: Symbols = Vec::new();
+        let mut taken: Vec<Taken> = Vec::new();
+        for img in images {
+            let parts = self.image(img, source, default_addr, &mut symbols)?;
+            let ranges = ranges_of(&parts);
+            self.check_overlap(img, &ranges, &taken)?;
+            let (line, _) = line_col(self.text, img.file.span().start);
+            for &(start, end) in &ranges {
+                taken.push(Taken {
+                    image: format!("{} (line {line})", img.file.get_ref()),
+                    start,
+                    end,
+                });
+            }
+            for c in parts {
+                match chunks.last_mut() {
+                    Some((a, b)) if usize::from(*a) + b.len() == usize::from(c.addr) => {
+                        b.extend(&c.bytes)
+                    }
+                    _ => chunks.push((c.addr, c.bytes)),
+                }
+            }
+        }
+        if chunks.is_empty() {
+            return Err(self.invalid("no `[[image]]`".into()));
+        }
+        Ok((chunks, symbols))
+    }
+
+    /// One `[[image]]`'s bytes: the file checked against its SHA-256, loaded or assembled,
+    /// and cut to its `only` ranges.
+    fn image(
+        &self,
+        img: &ImageSpec,
+        source: Option<&SourceSpec>,
+        default_addr: u16,
+        symbols: &mut Symbols,
+    ) -> Result<Vec<Chunk>> {
+        let file = self.files.locate(self.dir, img.file.get_ref())?;
+        let bytes = self.files.read(&file).map_err(|e| AdaptorError::Read {
+            path: file.clone(),
+            hint: source.map_or(String::new(), |s| {
+                format!(
+                    " (get it from {} at commit {}, {})",
+                    s.repository, s.commit, s.path
+                )
+            }),
+            source: e,
+        })?;
+        if let Some(want) = &img.sha256 {
+            check_sha256(&file, &bytes, want)?;
+        }
+        let at = img.at.as_deref().map(addr).transpose()?;
+        let parts = match &img.assemble {
+            Some(spec) => spec.assemble(&file, self.files.sources(), symbols)?,
+            None => resolve::program_bytes(&file, &bytes, at, default_addr)?.chunks,
+        };
+        if img.only.is_empty() {
+            Ok(parts)
+        } else {
+            keep_only(parts, &img.only)
+        }
+    }
+
+    /// An image's address ranges against those of the images before it.
+    fn check_overlap(&self, img: &ImageSpec, ranges: &[(u32, u32)], taken: &[Taken]) -> Result<()> {
+        for &(start, end) in ranges {
+            if let Some(other) = taken.iter().find(|t| start < t.end && t.start < end) {
+                let (os, oe) = (other.start, other.end);
+                let (lo, hi) = (start.max(os), end.min(oe) - 1);
+                return Err(self.at_place(
+                    img.file.span().start,
+                    format!(
+                        "this [[image]] ({}, ${start:04X}-${:04X}) overlaps the [[image]] {} (${os:04X}-${:04X}) at ${lo:04X}-${hi:04X}: images may not overlap",
+                        img.file.get_ref(),
+                        end - 1,
+                        other.image,
+                        oe - 1
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `[[poke]]`: bytes written after loading, each run inside the 64K.
+    fn pokes(&self, pokes: &[PokeSpec], symbols: &[(String, u16)]) -> Result<Chunks> {
+        let mut out = Vec::new();
+        for p in pokes {
+            let at = symbol_or_addr(symbols, &p.at)?;
+            let bytes = hex_bytes(p.bytes.get_ref())?;
+            if usize::from(at) + bytes.len() > 0x10000 {
+                return Err(self.at_place(
+                    p.bytes.span().start,
+                    format!(
+                        "[[poke]] of {} bytes at ${at:04X} runs past $FFFF",
+                        bytes.len()
+                    ),
+                ));
+            }
+            out.push((at, bytes));
+        }
+        Ok(out)
+    }
+
+    /// `[[setup]]`: each step's pokes have addresses, and what a step uses (the pieces, a
+    /// restart, `{board}`) is described elsewhere in the file.
+    fn check_setup(&self, f: &AdaptorFile, symbols: &[(String, u16)]) -> Result<()> {
+        for step in &f.setup {
+            if step.pieces && f.pieces.is_none() {
+                return Err(self.invalid(
+                    "a [[setup]] step writes the pieces: describe them in [pieces]".into(),
+                ));
+            }
+            for p in &step.poke {
+                symbol_or_addr(symbols, &p.at).map_err(|e| AdaptorError::SetupPoke {
+                    path: self.path.to_path_buf(),
+                    source: Box::new(e),
+                })?;
+            }
+            if step.restart && f.entry.is_none() {
+                return Err(
+                    self.invalid("a [[setup]] step restarts the program: give its `entry`".into())
+                );
+            }
+            let uses_board = step.keys.as_deref().is_some_and(|k| k.contains("{board}"));
+            if uses_board && f.board.is_none() {
+                return Err(
+                    self.invalid("a [[setup]] step types {board}: describe it in [board]".into())
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// `[board]`: the first square and the six piece letters.
+    fn check_board(&self, board: Option<&BoardSpec>) -> Result<()> {
+        let Some(b) = board else { return Ok(()) };
+        if b.first != "a1" && b.first != "a8" {
+            return Err(self.invalid(format!("[board] first = `{}` (a1, a8)", b.first)));
+        }
+        if b.pieces.as_ref().is_some_and(|p| p.chars().count() != 6) {
+            return Err(self.invalid(
+                "[board] pieces: six letters (pawn, knight, bishop, rook, queen, king)".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `[reply]`: the pattern (with a group that names the move) and how it writes squares.
+    fn reply(&self, spec: &ReplySpec) -> Result<(Regex, Squares)> {
+        let reply = Regex::new(&spec.pattern).map_err(|source| AdaptorError::Pattern {
+            path: self.path.to_path_buf(),
+            source,
+        })?;
+        let has = |n: &str| reply.capture_names().any(|c| c == Some(n));
+        if !(has("move") || has("castle") || has("en_passant") || (has("from") && has("to"))) {
+            return Err(self.invalid(
+                "the reply pattern needs a group `move`, or groups `from` and `to`".into(),
+            ));
+        }
+        let squares = match spec.squares.as_deref() {
+            None | Some("algebraic") => Squares::Algebraic,
+            Some("microchess") => Squares::Microchess,
+            Some(s) => {
+                return Err(self.invalid(format!("unknown squares `{s}` (algebraic, microchess)")));
+            }
+        };
+        Ok((reply, squares))
+    }
+
+    /// `[pieces]`: the piece list's first slot, its order, the captured byte, its squares.
+    fn pieces(
+        &self,
+        spec: Option<&PiecesSpec>,
+        symbols: &[(String, u16)],
+    ) -> Result<Option<Pieces>> {
+        let Some(p) = spec else { return Ok(None) };
+        let order: Vec<char> = p.order.to_ascii_lowercase().chars().collect();
+        if order.is_empty() || order.len() > 64 || order.iter().any(|c| !"kqrbnp".contains(*c)) {
+            return Err(self.invalid(format!(
+                "[pieces] order = `{}`: piece letters (KQRBNP), one per slot",
+                p.order
+            )));
+        }
+        Ok(Some(Pieces {
+            at: self.addr_of(symbols, "[pieces] at", &p.at)?,
+            order,
+            captured: u8::from_str_radix(p.captured.trim(), 16).map_err(|_| {
+                self.invalid(format!("[pieces] captured = `{}`: a hex byte", p.captured))
+            })?,
+            squares: self.squares_of("[pieces]", &p.squares)?,
+        }))
+    }
+
+    /// `[nodes]`: the node routines' addresses and what a node is.
+    fn nodes(
+        &self,
+        spec: Option<&NodesSpec>,
+        symbols: &[(String, u16)],
+    ) -> Result<Option<(Vec<u16>, String)>> {
+        let Some(n) = spec else { return Ok(None) };
+        if n.routines.is_empty() {
+            return Err(self.invalid("[nodes] routines: name at least one".into()));
+        }
+        let routines = n
+            .routines
+            .iter()
+            .map(|r| self.addr_of(symbols, "[nodes] routines", r))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(Some((routines, n.what.clone())))
+    }
+
+    /// `[best]`: where the best move so far is, as addresses or offsets from its pointer.
+    fn best(
+        &self,
+        spec: Option<&BestSpec>,
+        has_pieces: bool,
+        symbols: &[(String, u16)],
+    ) -> Result<Option<Best>> {
+        let Some(b) = spec else { return Ok(None) };
+        let pointer = b
+            .pointer
+            .as_deref()
+            .map(|p| self.addr_of(symbols, "[best] pointer", p))
+            .transpose()?;
+        let loc = |what: &str, l: &Loc| self.best_loc(symbols, pointer, what, l);
+        if b.from.is_some() == b.piece.is_some() {
+            return Err(self.invalid("[best]: give `from` or `piece`".into()));
+        }
+        if b.piece.is_some() && !has_pieces {
+            return Err(self.invalid("[best] piece: describe the slots in [pieces]".into()));
+        }
+        let promotion = match &b.promotion {
+            None => None,
+            Some(p) => {
+                let piece = p.piece.to_ascii_lowercase();
+                if !["q", "r", "b", "n"].contains(&piece.as_str()) {
+                    return Err(self.invalid(format!(
+                        "[best] promotion piece = `{}` (q, r, b, n)",
+                        p.piece
+                    )));
+                }
+                Some((
+                    loc("[best] promotion at", &p.at)?,
+                    p.mask,
+                    piece.chars().next().unwrap_or('q'),
+                ))
+            }
+        };
+        Ok(Some(Best {
+            pointer,
+            from: b.from.as_ref().map(|l| loc("[best] from", l)).transpose()?,
+            piece: b
+                .piece
+                .as_deref()
+                .map(|p| self.addr_of(symbols, "[best] piece", p))
+                .transpose()?,
+            to: loc("[best] to", &b.to)?,
+            squares: self.squares_of("[best]", &b.squares)?,
+            promotion,
+            held_from: b
+                .held_from
+                .as_ref()
+                .map(|t| {
+                    Ok::<_, AdaptorError>((
+                        self.addr_of(symbols, "[best] held_from", &t.at)?,
+                        t.min,
+                    ))
+                })
+                .transpose()?,
+        }))
+    }
+
+    /// A place of `[best]`: an address, or with `pointer` an offset from where it points.
+    fn best_loc(
+        &self,
+        symbols: &[(String, u16)],
+        pointer: Option<u16>,
+        what: &str,
+        l: &Loc,
+    ) -> Result<u16> {
+        match (l, pointer) {
+            (Loc::Offset(o), Some(_)) => Ok(*o),
+            (Loc::At(a), None) => self.addr_of(symbols, what, a),
+            (Loc::Offset(_), None) => Err(self.invalid(format!(
+                "{what}: an offset needs `pointer`; give an address"
+            ))),
+            (Loc::At(_), Some(_)) => Err(self.invalid(format!(
+                "{what}: with `pointer`, give an offset from where it points"
+            ))),
+        }
+    }
+
+    /// `[score]`: the score byte, its scale and its special values.
+    fn score(&self, spec: Option<&ScoreSpec>, symbols: &[(String, u16)]) -> Result<Option<Score>> {
+        let Some(sc) = spec else { return Ok(None) };
+        Ok(Some(Score {
+            at: self.addr_of(symbols, "[score] at", &sc.at)?,
+            neutral: sc.neutral.unwrap_or(0),
+            centipawns: match sc.centipawns {
+                Some(_) if sc.neutral.is_none() => {
+                    return Err(self.invalid("[score] centipawns: give `neutral` too".into()));
+                }
+                Some(c) if !(c.is_finite() && c > 0.0 && c <= 1000.0) => {
+                    return Err(self.invalid(format!(
+                        "[score] centipawns = {c}: more than 0, at most 1000"
+                    )));
+                }
+                c => c,
+            },
+            scale: sc.scale.clone(),
+            after_move: sc.after_move.unwrap_or(true),
+            special: sc
+                .special
+                .iter()
+                .map(|(k, v)| {
+                    k.parse::<u8>().map(|k| (k, v.clone())).map_err(|_| {
+                        self.invalid(format!("[score] special: `{k}` is not a byte value"))
+                    })
+                })
+                .collect::<Result<_>>()?,
+        }))
+    }
+
+    /// `[ram_board]`: the program's board and the pieces a pawn may become.
+    fn ram_board(
+        &self,
+        spec: Option<&RamBoardSpec>,
+        symbols: &[(String, u16)],
+    ) -> Result<Option<RamBoard>> {
+        let Some(r) = spec else { return Ok(None) };
+        Ok(Some(RamBoard {
+            at: self.addr_of(symbols, "[ram_board] at", &r.at)?,
+            squares: self.squares_of("[ram_board]", &r.squares)?,
+            mask: r.mask,
+            pieces: r
+                .pieces
+                .iter()
+                .map(|(k, v)| match k.as_str() {
+                    "q" | "r" | "b" | "n" => Ok((*v, k.chars().next().unwrap_or('q'))),
+                    _ => Err(self.invalid(format!("[ram_board] pieces: `{k}` (q, r, b, n)"))),
+                })
+                .collect::<Result<_>>()?,
+        }))
+    }
+
+    /// `turn_budget`: at least one cycle.
+    fn check_turn_budget(&self, budget: Option<&toml::Spanned<u64>>) -> Result<()> {
+        match budget {
+            Some(b) if *b.get_ref() == 0 => Err(self.at_place(
+                b.span().start,
+                "turn_budget = 0: a turn needs at least one cycle (leave it out for the default)"
+                    .into(),
+            )),
+            _ => Ok(()),
+        }
+    }
+
+    /// `[[level]]`: each level inside `[depth]`'s range, with a sound time per move.
+    fn check_levels(
+        &self,
+        depth: Option<&DepthSpec>,
+        levels: &[toml::Spanned<LevelSpec>],
+    ) -> Result<()> {
+        let max_depth = depth.and_then(|d| d.max).unwrap_or(9);
+        for spanned in levels {
+            let l = spanned.get_ref();
+            let at = spanned.span().start;
+            if depth.is_none() {
+                return Err(
+                    self.at_place(at, "[[level]]: give the levels' range in [depth]".into())
+                );
+            }
+            let sound = (1..=max_depth).contains(&l.depth)
+                && l.mean.is_finite()
+                && l.mean > 0.0
+                && l.longest.is_finite()
+                && l.longest >= l.mean;
+            if !sound {
+                return Err(self.at_place(
+                    at,
+                    format!(
+                        "[[level]] depth {}: a depth of 1 to {max_depth}, mean > 0, longest >= mean",
+                        l.depth
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// `plays`: the colour the program can play (`w`, `b`), or either.
+    fn plays(&self, plays: Option<&str>) -> Result<Option<char>> {
+        match plays {
+            None => Ok(None),
+            Some("white") => Ok(Some('w')),
+            Some("black") => Ok(Some('b')),
+            Some(p) => Err(self.invalid(format!("plays = `{p}` (white, black)"))),
+        }
+    }
+}
+
+/// An image file's bytes against the SHA-256 the adaptor expects.
+fn check_sha256(file: &Path, bytes: &[u8], want: &str) -> Result<()> {
+    let got = format!("{:x}", Sha256::digest(bytes));
+    if !got.eq_ignore_ascii_case(want) {
+        return Err(AdaptorError::Invalid {
+            path: file.to_path_buf(),
+            message: format!("SHA-256 {got}, the adaptor expects {want}"),
+        });
+    }
+    Ok(())
+}
+
+/// An image's bytes inside its `only` ranges (START-END), one chunk per byte kept.
+fn keep_only(parts: Vec<Chunk>, only: &[String]) -> Result<Vec<Chunk>> {
+    let ranges: Vec<AddrRange> = only
+        .iter()
+        .map(|r| {
+            r.parse()
+                .map_err(|e: kempelen_emulator::ConfigError| AdaptorError::Only {
+                    range: r.clone(),
+                    message: e.to_string(),
+                })
+        })
+        .collect::<Result<_>>()?;
+    Ok(parts
+        .into_iter()
+        .flat_map(|c| {
+            let ranges = ranges.clone();
+            c.bytes
+                .iter()
+                .enumerate()
+                .filter(move |(i, _)| {
+                    let a = c.addr.wrapping_add(*i as u16);
+                    ranges.iter().any(|r| r.contains(a))
+                })
+                .map(move |(i, b)| Chunk {
+                    addr: c.addr.wrapping_add(i as u16),
+                    bytes: vec![*b],
+                })
+                .collect::<Vec<_>>()
+        })
+        .collect())
+}
+
+/// The address ranges (start, end exclusive) an image's chunks cover, adjacent ones joined.
+fn ranges_of(parts: &[Chunk]) -> Vec<(u32, u32)> {
+    let mut ranges: Vec<(u32, u32)> = Vec::new();
+    for c in parts {
+        let (start, end) = (u32::from(c.addr), u32::from(c.addr) + c.bytes.len() as u32);
+        match ranges.last_mut() {
+            Some((_, e)) if *e == start => *e = end,
+            _ => ranges.push((start, end)),
+        }
+    }
+    ranges
 }
 
 /// Line and column (from 1) of a byte offset in `text`.

@@ -16,8 +16,8 @@
 //! chose a level to fit a tournament's rate; the time limit's hard end stops the emulated CPU.
 
 use kempelen_engine::{
-    Engine, EngineClock, EngineError, EngineOption, Game, Limits, Move, OptionKind, SearchInfo,
-    SearchRequest, SearchResult, time,
+    Engine, EngineClock, EngineError, EngineOption, Game, Limits, Move, OptionKind, SearchControl,
+    SearchInfo, SearchRequest, SearchResult, time,
 };
 use std::path::Path;
 use std::sync::Arc;
@@ -27,7 +27,7 @@ use crate::description::Adaptor;
 use crate::error::AdaptorError;
 use crate::held::Held;
 use crate::machine::{
-    Action, Cause, Cmd, Progress, SearchTurn, TurnEnd, Worker, one_line, run_actions,
+    Action, Cause, Cmd, Host, Progress, SearchTurn, Turn, TurnEnd, one_line, run_actions,
 };
 use crate::setup::{Setup, before_last};
 
@@ -40,7 +40,9 @@ const REALTIME_OPTION: &str = "Realtime";
 pub struct AdaptorEngine {
     adaptor: Arc<Adaptor>,
     /// The running program, if any.
-    worker: Option<Worker>,
+    worker: Option<Host>,
+    /// Whether the program's machine runs on a thread of its own (else on the caller's).
+    threaded: bool,
     /// The game as the program knows it: start FEN and moves.
     known: Option<(String, Vec<Move>)>,
     /// The `Level` option: 0 chooses the level from the time limits.
@@ -70,14 +72,24 @@ pub struct SearchFigures {
 impl AdaptorEngine {
     /// An engine for the adaptor file at `path`.
     pub fn new(path: &Path) -> Result<AdaptorEngine, AdaptorError> {
-        Ok(AdaptorEngine {
-            adaptor: Arc::new(Adaptor::from_file(path)?),
+        Ok(AdaptorEngine::with_thread(Adaptor::from_file(path)?, true))
+    }
+
+    /// An engine for an adaptor read before (from text and picked files:
+    /// [`Adaptor::from_text`]), whose program's machine runs on a thread of its own
+    /// (`threaded`, as on the command line: `stop` reaches a running turn) or on the caller's
+    /// thread, each turn run to its end in the call (a host without threads: a page's Web
+    /// Worker).
+    pub fn with_thread(adaptor: Adaptor, threaded: bool) -> AdaptorEngine {
+        AdaptorEngine {
+            adaptor: Arc::new(adaptor),
             worker: None,
+            threaded,
             known: None,
             level: 0,
             realtime: false,
             last: None,
-        })
+        }
     }
 
     /// The adaptor file as read.
@@ -179,7 +191,11 @@ impl AdaptorEngine {
             }
             _ => {
                 self.worker = None;
-                let w = Worker::spawn(Arc::clone(&a));
+                let w = if self.threaded {
+                    Host::spawn(Arc::clone(&a))
+                } else {
+                    Host::inline(Arc::clone(&a))
+                };
                 w.ask(Cmd::Boot(stop))?;
                 self.worker = Some(w);
                 // Start keys as a turn of their own (the program answers its questions).
@@ -330,113 +346,21 @@ impl Engine for AdaptorEngine {
 
     fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
         let (game, limits, control) = (request.game, request.limits, request.control);
-        let a = Arc::clone(&self.adaptor);
-        let pos = game.position();
-        if pos.legal_moves().is_empty() {
-            return Err(EngineError::Unsupported(format!(
-                "{}: the side to move has no legal move",
-                a.name
-            )));
-        }
-        let white = pos.side() == kempelen_engine::piece::WHITE;
-        if let Some(side) = a.plays {
-            if (side == 'w') != white {
-                return Err(EngineError::Unsupported(format!(
-                    "{} plays {} only",
-                    a.name,
-                    if side == 'w' { "White" } else { "Black" }
-                )));
-            }
-        }
-        if limits.nodes.is_some() && a.nodes.is_none() {
-            return Err(EngineError::Unsupported(format!(
-                "go nodes: {} counts no nodes (its adaptor names no node routine)",
-                a.name
-            )));
-        }
+        self.check_request(game, limits)?;
         self.last = None;
-        let level = self.level_for(limits, pos.side());
-        let deadline = time::budget(limits, pos.side())
-            .hard
-            .map(|h| (h.as_secs_f64() * a.clock.hz()).ceil().max(1.0) as u64);
-        let actions = match self.actions(game, level) {
-            Ok(x) => x,
-            Err(e) => {
-                self.drop_program();
-                return Err(e);
-            }
-        };
-        let search = SearchTurn {
-            keys: String::new(),
-            stop: Arc::clone(&control.stop),
-            deadline,
-            nodes: limits.nodes,
-            realtime: self.realtime,
-            program_black: !white,
-        };
-        let w = self.worker.as_ref().expect("a running program");
-        let mut progress = |p: Progress| {
-            if let Some(info) = self.progress_info(game, level, &p) {
-                control.report(&info);
-            }
-        };
-        let turn = match run_actions(w, actions, search, &mut progress) {
-            Ok(t) => t,
-            Err(e) => {
-                self.drop_program();
-                return Err(e);
-            }
-        };
-        let time = a.clock.duration(turn.cycles);
+        let side = game.position().side();
+        let level = self.level_for(limits, side);
+        let turn = self.search_turn(game, limits, control, level)?;
+        let time = self.adaptor.clock.duration(turn.cycles);
         self.last = Some(SearchFigures {
             cycles: turn.cycles,
             nodes: turn.nodes,
-            level: if a.has_levels { level } else { None },
+            level: if self.adaptor.has_levels { level } else { None },
             stopped: turn.end != TurnEnd::Waiting,
         });
         let (best, printed, score_raw) = match turn.end {
-            TurnEnd::Waiting => match self.read_reply(game, &turn.out) {
-                Ok((best, printed)) => {
-                    let score = match &a.ram.score {
-                        Some(s) if s.after_move => {
-                            let w = self.worker.as_ref().expect("a running program");
-                            w.read(s.at, 1).ok().and_then(|b| b.first().copied())
-                        }
-                        _ => None,
-                    };
-                    let mut known = game.moves().to_vec();
-                    known.push(best);
-                    self.known = Some((game.start().to_fen(), known));
-                    (best, printed, score)
-                }
-                Err(e) => {
-                    self.drop_program();
-                    return Err(e);
-                }
-            },
-            TurnEnd::Stopped(cause) => {
-                // The program is in the middle of its search: it is set up afresh next time.
-                self.drop_program();
-                let why = match cause {
-                    Cause::Stop => "stopped".to_string(),
-                    Cause::Time => "its time was up".to_string(),
-                    Cause::Nodes => format!("it reached {} nodes", limits.nodes.unwrap_or(0)),
-                };
-                let Some(Held { uci, score }) = turn.held else {
-                    return Err(EngineError::Backend(format!(
-                        "{}: {why} after {:.3} s of emulated time, and it holds no best move yet",
-                        a.name,
-                        time.as_secs_f64()
-                    )));
-                };
-                let Some(best) = legal(game, &uci) else {
-                    return Err(EngineError::Backend(format!(
-                        "{}: {why}; the move it holds as best, `{uci}`, is not legal here",
-                        a.name
-                    )));
-                };
-                (best, Printed::default(), score)
-            }
+            TurnEnd::Waiting => self.replied_move(game, &turn.out)?,
+            TurnEnd::Stopped(cause) => self.held_move(game, limits, cause, &turn, time)?,
         };
         let (mut score, mut string) = self.score_of(score_raw);
         if let Some(s) = printed.score {
@@ -482,6 +406,139 @@ struct Printed {
 }
 
 impl AdaptorEngine {
+    /// The searches the program cannot make: without a legal move, for a colour it does not
+    /// play, with a node limit it cannot count.
+    fn check_request(&self, game: &Game, limits: &Limits) -> Result<(), EngineError> {
+        let a = &self.adaptor;
+        let pos = game.position();
+        if pos.legal_moves().is_empty() {
+            return Err(EngineError::Unsupported(format!(
+                "{}: the side to move has no legal move",
+                a.name
+            )));
+        }
+        let white = pos.side() == kempelen_engine::piece::WHITE;
+        if let Some(side) = a.plays {
+            if (side == 'w') != white {
+                return Err(EngineError::Unsupported(format!(
+                    "{} plays {} only",
+                    a.name,
+                    if side == 'w' { "White" } else { "Black" }
+                )));
+            }
+        }
+        if limits.nodes.is_some() && a.nodes.is_none() {
+            return Err(EngineError::Unsupported(format!(
+                "go nodes: {} counts no nodes (its adaptor names no node routine)",
+                a.name
+            )));
+        }
+        Ok(())
+    }
+
+    /// The program set up for `game` (or carried on from the game it knows) and the turn in
+    /// which it computes its move, within the time and node limits; its progress is reported
+    /// as it searches. If either fails, the program is dropped (set up afresh next time).
+    fn search_turn(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl<'_>,
+        level: Option<u32>,
+    ) -> Result<Turn, EngineError> {
+        let side = game.position().side();
+        let deadline = time::budget(limits, side)
+            .hard
+            .map(|h| (h.as_secs_f64() * self.adaptor.clock.hz()).ceil().max(1.0) as u64);
+        let actions = match self.actions(game, level) {
+            Ok(x) => x,
+            Err(e) => {
+                self.drop_program();
+                return Err(e);
+            }
+        };
+        let search = SearchTurn {
+            keys: String::new(),
+            stop: Arc::clone(&control.stop),
+            deadline,
+            nodes: limits.nodes,
+            realtime: self.realtime,
+            program_black: side != kempelen_engine::piece::WHITE,
+        };
+        let w = self.worker.as_ref().expect("a running program");
+        let mut progress = |p: Progress| {
+            if let Some(info) = self.progress_info(game, level, &p) {
+                control.report(&info);
+            }
+        };
+        match run_actions(w, actions, search, &mut progress) {
+            Ok(t) => Ok(t),
+            Err(e) => {
+                self.drop_program();
+                Err(e)
+            }
+        }
+    }
+
+    /// The move the program printed at the end of its turn, what it printed beside it, and
+    /// its score byte when it keeps it after moving; the game it now knows grows by the move.
+    fn replied_move(
+        &mut self,
+        game: &Game,
+        out: &str,
+    ) -> Result<(Move, Printed, Option<u8>), EngineError> {
+        match self.read_reply(game, out) {
+            Ok((best, printed)) => {
+                let score = match &self.adaptor.ram.score {
+                    Some(s) if s.after_move => {
+                        let w = self.worker.as_ref().expect("a running program");
+                        w.read(s.at, 1).ok().and_then(|b| b.first().copied())
+                    }
+                    _ => None,
+                };
+                let mut known = game.moves().to_vec();
+                known.push(best);
+                self.known = Some((game.start().to_fen(), known));
+                Ok((best, printed, score))
+            }
+            Err(e) => {
+                self.drop_program();
+                Err(e)
+            }
+        }
+    }
+
+    /// A turn ended before the program answered: the move it held as best in RAM, if it held
+    /// a legal one. The program, in the middle of its search, is set up afresh next time.
+    fn held_move(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        cause: Cause,
+        turn: &Turn,
+        time: Duration,
+    ) -> Result<(Move, Printed, Option<u8>), EngineError> {
+        self.drop_program();
+        let name = &self.adaptor.name;
+        let why = match cause {
+            Cause::Stop => "stopped".to_string(),
+            Cause::Time => "its time was up".to_string(),
+            Cause::Nodes => format!("it reached {} nodes", limits.nodes.unwrap_or(0)),
+        };
+        let Some(Held { uci, score }) = &turn.held else {
+            return Err(EngineError::Backend(format!(
+                "{name}: {why} after {:.3} s of emulated time, and it holds no best move yet",
+                time.as_secs_f64()
+            )));
+        };
+        let Some(best) = legal(game, uci) else {
+            return Err(EngineError::Backend(format!(
+                "{name}: {why}; the move it holds as best, `{uci}`, is not legal here"
+            )));
+        };
+        Ok((best, Printed::default(), *score))
+    }
+
     /// The program's move in what it printed in its turn: a legal move of `game`, with the
     /// piece a pawn became read from its board when the reply names none.
     fn read_reply(&self, game: &Game, out: &str) -> Result<(Move, Printed), EngineError> {

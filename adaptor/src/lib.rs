@@ -22,6 +22,7 @@
 pub mod description;
 pub mod engine;
 pub mod error;
+pub mod files;
 mod held;
 mod machine;
 pub mod player;

@@ -1,8 +1,10 @@
-//! The emulated machine that runs the program, on a thread of its own: booted with the
-//! images and pokes, driven turn by turn (keys typed, run until the program waits for input),
-//! restarted or poked for a set-up.
+//! The emulated machine that runs the program, on a thread of its own or on its host's
+//! ([`Host`]): booted with the images and pokes, driven turn by turn (keys typed, run until
+//! the program waits for input), restarted or poked for a set-up. A host without threads (a
+//! page's Web Worker) runs the machine itself, turn by turn ([`Host::inline`]); the command
+//! line runs it on a thread, so that a `stop` read on the main thread reaches a running turn.
 //!
-//! Every turn runs in slices of emulated time, and between two slices the machine's thread
+//! Every turn runs in slices of emulated time, and between two slices the machine's driver
 //! looks at the search's stop flag, its time limit (a number of cycles: emulated time at the
 //! machine's clock), its node limit and the turn's cycle budget, so a `stop` ends any turn
 //! within one slice (a few milliseconds of host time). In the turn that computes the
@@ -11,6 +13,7 @@
 
 use kempelen_emulator::{Fault, Machine, MachineBuilder, MemoryMap, StopReason};
 use kempelen_engine::EngineError;
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, mpsc};
 
@@ -85,7 +88,7 @@ impl Driver<'_> {
         m: &mut Machine,
         keys: &str,
         limits: &TurnLimits,
-        watch: Option<(&RootBoard, &mpsc::Sender<Msg>)>,
+        mut watch: Option<(&RootBoard, &mut dyn FnMut(Progress))>,
     ) -> Result<Turn, EngineError> {
         m.console_mut().push_input(keys.as_bytes());
         if let Some((addrs, _)) = &self.adaptor.nodes {
@@ -106,78 +109,18 @@ impl Driver<'_> {
             if let Some(d) = limits.deadline {
                 this = this.min(d.saturating_sub(cycles).max(1));
             }
-            match m.run(this) {
-                Ok(stats) => {
-                    cycles += stats.cycles;
-                    match stats.stop {
-                        StopReason::InputWait { .. } => break TurnEnd::Waiting,
-                        stop => {
-                            let out = take_output(m);
-                            return Err(EngineError::Backend(format!(
-                                "{}: the program stopped ({stop}) instead of waiting for input{}",
-                                self.adaptor.name,
-                                printed(&out)
-                            )));
-                        }
-                    }
-                }
-                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => cycles += e.cycles,
-                Err(e) => {
-                    cycles += e.cycles;
-                    let out = take_output(m);
-                    // The trace (last instructions, registers) goes to standard error; the
-                    // error is one line.
-                    eprintln!("{}: {e}", self.adaptor.name);
-                    return Err(EngineError::Backend(format!(
-                        "{}: the program faulted after {cycles} cycles of the turn: {} (its last instructions are on standard error){}",
-                        self.adaptor.name,
-                        e.fault,
-                        printed(&out)
-                    )));
-                }
+            if self.run_slice(m, this, &mut cycles)? {
+                break TurnEnd::Waiting;
             }
-            // What the program holds counts once its search has begun in this turn (a node
-            // counted): before, the bytes are left from its last search.
-            let searching = self.node_count(m).is_none_or(|n| n > 0);
-            if let (Some((root, tx)), true) = (watch, searching) {
-                let now = Held::read(self.adaptor, m, root);
-                if now.is_some() && now != held {
-                    held = now;
-                    let _ = tx.send(Msg::Progress(Progress {
-                        held: held.clone(),
-                        cycles,
-                        nodes: self.node_count(m),
-                    }));
-                }
+            if let Some((root, progress)) = watch.as_mut() {
+                self.send_held(m, root, &mut **progress, &mut held, cycles);
             }
-            if limits.stop.load(Ordering::Relaxed) {
-                break TurnEnd::Stopped(Cause::Stop);
-            }
-            if limits.deadline.is_some_and(|d| cycles >= d) {
-                break TurnEnd::Stopped(Cause::Time);
-            }
-            if let (Some(n), Some(c)) = (limits.nodes, self.node_count(m)) {
-                if c >= n {
-                    break TurnEnd::Stopped(Cause::Nodes);
-                }
-            }
-            if cycles >= self.adaptor.turn_budget {
-                let out = take_output(m);
-                return Err(EngineError::Backend(format!(
-                    "{}: no wait for input within the turn's budget of {} cycles ({:.1} s at {} MHz){}",
-                    self.adaptor.name,
-                    self.adaptor.turn_budget,
-                    self.adaptor
-                        .clock
-                        .duration(self.adaptor.turn_budget)
-                        .as_secs_f64(),
-                    self.adaptor.clock.mhz,
-                    printed(&out)
-                )));
+            if let Some(end) = self.limit_reached(m, limits, cycles)? {
+                break end;
             }
         };
         m.set_realtime(false);
-        if let (Some((root, _)), true) = (watch, self.node_count(m).is_none_or(|n| n > 0)) {
+        if let (Some((root, _)), true) = (watch, self.searching(m)) {
             held = Held::read(self.adaptor, m, root);
         }
         Ok(Turn {
@@ -187,6 +130,112 @@ impl Driver<'_> {
             end,
             held,
         })
+    }
+
+    /// Runs one slice of at most `this` cycles and adds the cycles it ran to `cycles`: whether
+    /// the program now waits for input. A stop for another reason, or a fault, ends the turn
+    /// with an error (a fault's trace goes to standard error).
+    fn run_slice(&self, m: &mut Machine, this: u64, cycles: &mut u64) -> Result<bool, EngineError> {
+        match m.run(this) {
+            Ok(stats) => {
+                *cycles += stats.cycles;
+                match stats.stop {
+                    StopReason::InputWait { .. } => Ok(true),
+                    stop => {
+                        let out = take_output(m);
+                        Err(EngineError::Backend(format!(
+                            "{}: the program stopped ({stop}) instead of waiting for input{}",
+                            self.adaptor.name,
+                            printed(&out)
+                        )))
+                    }
+                }
+            }
+            Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => {
+                *cycles += e.cycles;
+                Ok(false)
+            }
+            Err(e) => {
+                *cycles += e.cycles;
+                let out = take_output(m);
+                // The trace (last instructions, registers) goes to standard error; the
+                // error is one line.
+                eprintln!("{}: {e}", self.adaptor.name);
+                Err(EngineError::Backend(format!(
+                    "{}: the program faulted after {} cycles of the turn: {} (its last instructions are on standard error){}",
+                    self.adaptor.name,
+                    *cycles,
+                    e.fault,
+                    printed(&out)
+                )))
+            }
+        }
+    }
+
+    /// Whether what the program holds counts: once its search has begun in this turn (a node
+    /// counted; before, the bytes are left from its last search), or always when the adaptor
+    /// counts no nodes.
+    fn searching(&self, m: &Machine) -> bool {
+        self.node_count(m).is_none_or(|n| n > 0)
+    }
+
+    /// Reads the move the program holds as best and sends it when it changed.
+    fn send_held(
+        &self,
+        m: &Machine,
+        root: &RootBoard,
+        progress: &mut dyn FnMut(Progress),
+        held: &mut Option<Held>,
+        cycles: u64,
+    ) {
+        if !self.searching(m) {
+            return;
+        }
+        let now = Held::read(self.adaptor, m, root);
+        if now.is_some() && now != *held {
+            *held = now;
+            progress(Progress {
+                held: held.clone(),
+                cycles,
+                nodes: self.node_count(m),
+            });
+        }
+    }
+
+    /// After a slice: the limit that ends the turn (stop, time, nodes), if one does; the
+    /// turn's budget spent without a wait for input is an error.
+    fn limit_reached(
+        &self,
+        m: &mut Machine,
+        limits: &TurnLimits,
+        cycles: u64,
+    ) -> Result<Option<TurnEnd>, EngineError> {
+        if limits.stop.load(Ordering::Relaxed) {
+            return Ok(Some(TurnEnd::Stopped(Cause::Stop)));
+        }
+        if limits.deadline.is_some_and(|d| cycles >= d) {
+            return Ok(Some(TurnEnd::Stopped(Cause::Time)));
+        }
+        if let (Some(n), Some(c)) = (limits.nodes, self.node_count(m)) {
+            if c >= n {
+                return Ok(Some(TurnEnd::Stopped(Cause::Nodes)));
+            }
+        }
+        if cycles >= self.adaptor.turn_budget {
+            let out = take_output(m);
+            return Err(EngineError::Backend(format!(
+                "{}: no wait for input within the turn's budget of {} cycles ({:.1} s at {} MHz){}",
+                self.adaptor.name,
+                self.adaptor.turn_budget,
+                self.adaptor
+                    .clock
+                    .duration(self.adaptor.turn_budget)
+                    .as_secs_f64(),
+                self.adaptor.clock.mhz,
+                printed(&out)
+            )));
+        }
+        Ok(None)
     }
 
     /// The nodes counted since the turn began (the node routines' entries).
@@ -306,67 +355,111 @@ pub(crate) enum Msg {
     Done(Reply),
 }
 
-/// The machine lives on a thread of its own (a [`Machine`] stays on the thread that built
-/// it); the engine talks to it through channels.
+/// Answers one command on `machine` (the program's machine once booted); progress of a
+/// search goes to `progress`.
+fn answer(
+    driver: &Driver,
+    machine: &mut Option<Machine>,
+    cmd: Cmd,
+    progress: &mut dyn FnMut(Progress),
+) -> Reply {
+    let missing = || EngineError::Backend("the program is not running".into());
+    match (cmd, machine.as_mut()) {
+        (Cmd::Boot(stop), _) => driver.boot(&stop).map(|(m, _)| {
+            *machine = Some(m);
+            Answer::Done
+        }),
+        (Cmd::Turn(keys, stop), Some(m)) => driver.turn(m, &keys, &stop).map(Answer::Turn),
+        (Cmd::Search(s), Some(m)) => {
+            let root = RootBoard::read(driver.adaptor, m, s.program_black);
+            let limits = TurnLimits {
+                stop: &s.stop,
+                deadline: s.deadline,
+                nodes: s.nodes,
+                realtime: s.realtime,
+            };
+            driver
+                .run_turn(m, &s.keys, &limits, Some((&root, progress)))
+                .map(Answer::Turn)
+        }
+        (Cmd::Restart(stop), Some(m)) => driver.restart(m, &stop).map(Answer::Turn),
+        (Cmd::Poke(bytes), Some(m)) => bytes
+            .iter()
+            .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
+            .map(|_| Answer::Done)
+            .map_err(|e| EngineError::Backend(e.to_string())),
+        (Cmd::Read(a, n), Some(m)) => Ok(Answer::Bytes(m.read_bytes(a, n))),
+        (_, None) => Err(missing()),
+    }
+}
+
+/// Where the program's machine runs: on a thread of its own (the engine talks to it through
+/// channels, so a `stop` from the engine's thread reaches a running turn), or on the host's own
+/// thread, each command answered in the call that asks it (a turn runs to its end, or to its
+/// time or node limit, before the call returns: a `stop` cannot reach it).
+pub(crate) enum Host {
+    Thread(Worker),
+    Inline {
+        adaptor: Arc<Adaptor>,
+        machine: RefCell<Option<Box<Machine>>>,
+    },
+}
+
+/// The thread's side of [`Host::Thread`].
 pub(crate) struct Worker {
     tx: mpsc::Sender<Cmd>,
     rx: mpsc::Receiver<Msg>,
 }
 
-impl Worker {
-    pub(crate) fn spawn(adaptor: Arc<Adaptor>) -> Worker {
+impl Host {
+    /// The machine on a thread of its own.
+    pub(crate) fn spawn(adaptor: Arc<Adaptor>) -> Host {
         let (tx, cmds) = mpsc::channel::<Cmd>();
         let (replies, rx) = mpsc::channel::<Msg>();
         std::thread::spawn(move || {
             let mut machine: Option<Machine> = None;
-            let missing = || EngineError::Backend("the program is not running".into());
-            let adaptor = Driver { adaptor: &adaptor };
+            let driver = Driver { adaptor: &adaptor };
             for cmd in cmds {
-                let reply = match (cmd, machine.as_mut()) {
-                    (Cmd::Boot(stop), _) => adaptor.boot(&stop).map(|(m, _)| {
-                        machine = Some(m);
-                        Answer::Done
-                    }),
-                    (Cmd::Turn(keys, stop), Some(m)) => {
-                        adaptor.turn(m, &keys, &stop).map(Answer::Turn)
-                    }
-                    (Cmd::Search(s), Some(m)) => {
-                        let root = RootBoard::read(adaptor.adaptor, m, s.program_black);
-                        let limits = TurnLimits {
-                            stop: &s.stop,
-                            deadline: s.deadline,
-                            nodes: s.nodes,
-                            realtime: s.realtime,
-                        };
-                        adaptor
-                            .run_turn(m, &s.keys, &limits, Some((&root, &replies)))
-                            .map(Answer::Turn)
-                    }
-                    (Cmd::Restart(stop), Some(m)) => adaptor.restart(m, &stop).map(Answer::Turn),
-                    (Cmd::Poke(bytes), Some(m)) => bytes
-                        .iter()
-                        .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
-                        .map(|_| Answer::Done)
-                        .map_err(|e| EngineError::Backend(e.to_string())),
-                    (Cmd::Read(a, n), Some(m)) => Ok(Answer::Bytes(m.read_bytes(a, n))),
-                    (_, None) => Err(missing()),
+                let mut progress = |p: Progress| {
+                    let _ = replies.send(Msg::Progress(p));
                 };
+                let reply = answer(&driver, &mut machine, cmd, &mut progress);
                 if replies.send(Msg::Done(reply)).is_err() {
                     break;
                 }
             }
         });
-        Worker { tx, rx }
+        Host::Thread(Worker { tx, rx })
+    }
+
+    /// The machine on the caller's thread.
+    pub(crate) fn inline(adaptor: Arc<Adaptor>) -> Host {
+        Host::Inline {
+            adaptor,
+            machine: RefCell::new(None),
+        }
     }
 
     /// Sends `cmd` and waits for its answer; progress reports on the way go to `progress`.
     pub(crate) fn ask_with(&self, cmd: Cmd, progress: &mut dyn FnMut(Progress)) -> Reply {
-        let gone = || EngineError::Backend("the machine's thread has ended".into());
-        self.tx.send(cmd).map_err(|_| gone())?;
-        loop {
-            match self.rx.recv().map_err(|_| gone())? {
-                Msg::Progress(p) => progress(p),
-                Msg::Done(reply) => return reply,
+        match self {
+            Host::Thread(w) => {
+                let gone = || EngineError::Backend("the machine's thread has ended".into());
+                w.tx.send(cmd).map_err(|_| gone())?;
+                loop {
+                    match w.rx.recv().map_err(|_| gone())? {
+                        Msg::Progress(p) => progress(p),
+                        Msg::Done(reply) => return reply,
+                    }
+                }
+            }
+            Host::Inline { adaptor, machine } => {
+                let driver = Driver { adaptor };
+                let mut held = machine.borrow_mut();
+                let mut m = held.take().map(|b| *b);
+                let reply = answer(&driver, &mut m, cmd, progress);
+                *held = m.map(Box::new);
+                reply
             }
         }
     }
@@ -448,7 +541,7 @@ fn steps(actions: Vec<Action>) -> Vec<Step> {
 /// Runs the actions; the last turn that types keys is the search's, with its limits, and its
 /// outcome is returned (or the outcome of an earlier turn that a stop ended).
 pub(crate) fn run_actions(
-    w: &Worker,
+    w: &Host,
     actions: Vec<Action>,
     search: SearchTurn,
     progress: &mut dyn FnMut(Progress),

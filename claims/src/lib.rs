@@ -12,9 +12,12 @@
 //!   --program`), and its data file `docs/history/program-speed.json` (compiled in) for the chart.
 //! - [`tree`]: the tree a search visits, drawn as text, SVG or JSON; by default the lost
 //!   figure of C. Zwerschke's "Tartan" article (TOS 1/1991).
+//! - [`lessons`]: `docs/SEARCH.md` and the lessons of `docs/history/` rendered for the page,
+//!   their commands made live.
 
 pub mod chart;
 pub mod figures;
 pub mod ledger;
+pub mod lessons;
 pub mod programs;
 pub mod tree;

@@ -144,6 +144,69 @@ pub fn search(
     })
 }
 
+/// The reference search's tree as a page shows it live: every iteration (each iteration's
+/// root a tree of its own, in visit order), every move, at most `max_nodes` nodes in all, with
+/// alpha and beta on entry, the value backed up, cutoffs and the principal variation of the
+/// last iteration. The nodes are those the reference search (and the 8-bit builds) visit, in
+/// the same order.
+///
+/// ```
+/// use kempelen_claims::tree::search_live;
+/// use kempelen_engine::Position;
+///
+/// let d = search_live(Position::startpos(), 2, 10_000).unwrap();
+/// assert_eq!(d.result.trace.len() as u64, d.result.nodes);
+/// let last = d.result.trace.iter().filter(|n| n.iteration == 2).count();
+/// assert_eq!(last, kempelen_claims::tree::search(
+///     Position::startpos(), kempelen_engine::tree::Algorithm::Reference, 2, None, vec![],
+/// ).unwrap().result.trace.len());
+/// ```
+pub fn search_live(position: Position, depth: u32, max_nodes: u64) -> Result<Drawn, TreeError> {
+    let mut cfg = LessonConfig::of(Algorithm::Reference);
+    cfg.trace = true;
+    cfg.trace_every_iteration = true;
+    cfg.node_cap = Some(max_nodes);
+    let result = Lesson::new(&position, &[], cfg).run(depth);
+    if result.capped {
+        return Err(TreeError::TooManySearched);
+    }
+    Ok(Drawn {
+        position,
+        algorithm: Algorithm::Reference,
+        depth,
+        width: None,
+        result,
+    })
+}
+
+/// The moves from the root to node `index` of a drawn tree (`Move::NULL` for a null move).
+pub fn path_to(d: &Drawn, index: usize) -> Vec<Move> {
+    let t = &d.result.trace;
+    let mut path = Vec::new();
+    let mut at = Some(index).filter(|&i| i < t.len());
+    while let Some(i) = at {
+        path.extend(t[i].mv);
+        at = t[i].parent;
+    }
+    path.reverse();
+    path
+}
+
+/// The position at node `index` of a drawn tree (`None` past the tree's end).
+pub fn position_at(d: &Drawn, index: usize) -> Option<Position> {
+    (index < d.result.trace.len()).then(|| {
+        let mut p = d.position.clone();
+        for m in path_to(d, index) {
+            if m == Move::NULL {
+                let _ = p.make_null();
+            } else {
+                p.play(m);
+            }
+        }
+        p
+    })
+}
+
 fn move_text(m: Option<Move>) -> String {
     match m {
         None => String::new(),
@@ -475,6 +538,10 @@ pub fn json(d: &Drawn) -> serde_json::Value {
                 "max": n.white_to_move,
                 "kind": match n.kind { NodeKind::Search => "search", NodeKind::Quiescence => "quiescence", NodeKind::Null => "null" },
                 "value": n.value,
+                "score": n.score,
+                "alpha": n.alpha,
+                "beta": n.beta,
+                "iteration": n.iteration,
                 "bound": match n.bound { Bound::Exact => "exact", Bound::Lower => "lower", Bound::Upper => "upper" },
                 "evaluated": n.evaluated,
                 "cutoff": n.cutoff,
@@ -517,4 +584,31 @@ pub fn title(d: &Drawn, tartan: bool) -> String {
             .map(|w| format!(", first {w} moves per node"))
             .unwrap_or_default()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_node_of_a_live_tree_has_its_position_and_window() {
+        let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/3PP3/5N2/PPP2PPP/RNBQKB1R b KQkq - 0 3";
+        let d = search_live(Position::from_fen(fen).unwrap(), 3, 100_000).unwrap();
+        let t = &d.result.trace;
+        assert!(t.iter().any(|n| n.kind == NodeKind::Null));
+        for (i, n) in t.iter().enumerate() {
+            let p = position_at(&d, i).unwrap();
+            assert_eq!(
+                p.side() == kempelen_engine::piece::WHITE,
+                n.white_to_move,
+                "node {i}"
+            );
+            assert_eq!(path_to(&d, i).len(), n.ply, "node {i}");
+        }
+        assert!(position_at(&d, t.len()).is_none());
+        let j = json(&d);
+        let first = &j["tree"][1];
+        assert_eq!(first["alpha"], serde_json::json!(-t[0].beta));
+        assert_eq!(first["iteration"], serde_json::json!(1));
+    }
 }

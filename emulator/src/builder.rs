@@ -232,7 +232,7 @@ impl MachineBuilder {
             });
         }
         let class = class_table(self.cpu, self.opcodes, |p| bus.plain_page(p));
-        let core: Box<dyn Runner> = match kind {
+        let core: Box<dyn Runner + Send> = match kind {
             // A map of nothing but RAM and ROM has no read to check or count.
             CoreKind::Z80 if bus.all_memory() => Box::new(Z80Core::new(AllMemory(bus))),
             CoreKind::Z80 => Box::new(Z80Core::new(Z80Memory(bus))),
@@ -271,6 +271,7 @@ impl MachineBuilder {
             traps: self.traps.clone(),
             trap_state: Default::default(),
             run_wall: Default::default(),
+            run_begun: false,
         };
         let class = m.st.class;
         m.core.bus_mut().set_classes(class);

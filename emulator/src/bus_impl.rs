@@ -175,6 +175,12 @@ pub struct MachineBus {
     /// (see [`crate::Machine::count_executions`]).
     counted: Vec<u16>,
     counts: Vec<Cell<u64>>,
+    /// Breakpoints (sorted), set only while the machine runs towards them
+    /// ([`crate::Machine::run_to_break`]): the step loop stops before an instruction there.
+    breaks: Vec<u16>,
+    /// The breakpoint the run resumes from, as (address, instruction count): the instruction
+    /// there runs once before its breakpoint counts again.
+    break_resume: Option<(u16, u64)>,
 }
 
 /// The most recent writes into program code: enough for every write of the last [`RECENT`]
@@ -285,6 +291,8 @@ impl MachineBus {
             traps: Vec::new(),
             counted: Vec::new(),
             counts: Vec::new(),
+            breaks: Vec::new(),
+            break_resume: None,
             console_status: 0,
             console_next: 0,
             console_polled: Cell::new(false),
@@ -386,7 +394,8 @@ impl MachineBus {
         let check = (at & attr::OUTSIDE == 0
             && crate::cpu_rules::needs_check(self.cpu, &self.class, &self.mem, a))
             || self.is_trap(a)
-            || self.is_counted(a);
+            || self.is_counted(a)
+            || self.is_break(a);
         self.attr[i] = if check { at | attr::CHECK } else { at };
     }
 
@@ -410,6 +419,31 @@ impl MachineBus {
         for a in old.into_iter().chain(addrs) {
             self.mark(a);
         }
+    }
+
+    /// Whether a breakpoint is set at `a`.
+    fn is_break(&self, a: u16) -> bool {
+        !self.breaks.is_empty() && self.breaks.binary_search(&a).is_ok()
+    }
+
+    /// Sets the breakpoints (none: `addrs` empty) and marks them for the step loop's slow
+    /// path; `resume`: the breakpoint the run starts on (see [`MachineBus::breaks_before`]).
+    pub(crate) fn set_breaks(&mut self, mut addrs: Vec<u16>, resume: Option<(u16, u64)>) {
+        addrs.sort_unstable();
+        addrs.dedup();
+        let old = std::mem::replace(&mut self.breaks, addrs.clone());
+        for a in old.into_iter().chain(addrs) {
+            self.mark(a);
+        }
+        self.break_resume = resume;
+    }
+
+    /// Whether the step loop stops before the instruction at `pc`, the `n`th of the run: a
+    /// breakpoint is there, and it is not the one the run resumed from, at its first
+    /// instruction.
+    #[inline]
+    pub(crate) fn breaks_before(&self, pc: u16, n: u64) -> bool {
+        self.is_break(pc) && self.break_resume != Some((pc, n))
     }
 
     /// Counts one execution of the instruction at `a`, if it is counted.

@@ -37,8 +37,9 @@ pub const HOST_CALL_ITERATION: u8 = 0x01;
 pub const MOS6502_IO_PAGE: u16 = 0xBF00;
 
 /// Where a console's characters come from and go to when it is attached to something outside
-/// the emulator (the terminal, in `kempelen run`).
-pub trait ConsoleHost {
+/// the emulator (the terminal, in `kempelen run`). `Send`, so that a machine may move to
+/// another thread with all it holds.
+pub trait ConsoleHost: Send {
     /// The next typed character, if one is waiting. Must not block.
     fn poll(&mut self) -> Option<u8>;
     /// Prints one character.
@@ -290,7 +291,7 @@ mod tests {
 
     struct Fake {
         typed: Vec<u8>,
-        printed: std::rc::Rc<std::cell::RefCell<Vec<u8>>>,
+        printed: std::sync::Arc<std::sync::Mutex<Vec<u8>>>,
     }
     impl ConsoleHost for Fake {
         fn poll(&mut self) -> Option<u8> {
@@ -301,13 +302,13 @@ mod tests {
             }
         }
         fn put(&mut self, byte: u8) {
-            self.printed.borrow_mut().push(byte);
+            self.printed.lock().unwrap().push(byte);
         }
     }
 
     #[test]
     fn attached_host_supplies_input_after_the_queue_and_receives_output() {
-        let printed = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let printed = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
         let mut c = Console::default();
         c.push_input(b"q");
         c.attach(Box::new(Fake {
@@ -319,7 +320,7 @@ mod tests {
         assert_eq!(c.read(), b'h');
         assert_eq!(c.status(), 0);
         c.write(b'!');
-        assert_eq!(*printed.borrow(), b"!");
+        assert_eq!(*printed.lock().unwrap(), b"!");
         assert!(c.output().is_empty());
         assert!(c.detach().is_some());
     }

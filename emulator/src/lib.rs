@@ -8,7 +8,8 @@
 //! program, the stack leaving its region). Runs report exact cycles and instructions
 //! ([`RunStats`]), the time at a historical machine's clock ([`clock`]), RAM use
 //! ([`RamProfile`]) and, when asked, cycles per routine ([`profiler`]) and an instruction trace
-//! ([`trace`]).
+//! ([`trace`]). A [`debug::Debugger`] steps, steps over and out, runs to breakpoints and
+//! disassembles around the PC with symbols and source lines.
 //!
 //! The layout follows the hardware: [`core`] (CPUs), [`bus`] (what a CPU sees), [`memory`]
 //! (the map), [`devices`], [`machine`] (the run loop), then the measuring parts. The library
@@ -23,6 +24,7 @@ pub mod clock;
 pub mod core;
 pub mod cpm;
 pub mod cpu_rules;
+pub mod debug;
 pub mod devices;
 pub mod error;
 pub mod files;
@@ -44,7 +46,7 @@ pub use builder::MachineBuilder;
 pub use bus::{Bus, FlatBus};
 pub use bus_impl::{BusEvent, MachineBus};
 pub use clock::{ClockProfile, MACHINES};
-pub use core::{Core, Registers};
+pub use core::{Core, Flag, RegisterValue, Registers};
 pub use devices::{Console, ConsoleHost, ConsoleRead};
 pub use error::{Fault, RunError};
 pub use kempelen_isa::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
@@ -52,10 +54,10 @@ pub use machine::{CoreKind, Machine};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 pub use personality::{Personality, PersonalityError};
 pub use profiler::{ProfileReport, grouped};
-pub use stats::{RamProfile, RunStats, StopReason};
+pub use stats::{Paused, RamProfile, RunStats, StopReason};
 pub use symbols::Routines;
 pub use timing::{MachineTime, Timing, TimingModel};
-pub use trace::{TraceEntry, TraceFilter, Tracer};
+pub use trace::{TraceEntry, TraceFilter, TraceStore, Tracer};
 
 /// Serializes a [`Cpu`] as its command-line name (`z80`, `6502`).
 pub(crate) fn serialize_cpu<S: serde::Serializer>(cpu: &Cpu, s: S) -> Result<S::Ok, S::Error> {

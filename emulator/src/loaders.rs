@@ -484,37 +484,78 @@ pub fn parse(
     format: ImageFormat,
     raw_addr: u16,
 ) -> Result<Vec<Chunk>, LoadError> {
-    let err = errors_in(file);
-    let mut chunks: Vec<(usize, Chunk)> = Vec::new();
     if format.is_binary() {
         return parse_program(file, bytes, format, raw_addr).map(|l| l.chunks);
     }
     if format == ImageFormat::Raw {
-        if bytes.is_empty() {
-            return Err(err(1, 1, "the raw image holds no bytes to load".into()));
-        }
-        if usize::from(raw_addr) + bytes.len() > 0x10000 {
-            return Err(err(
-                0,
-                0,
-                format!("{} bytes at ${raw_addr:04X} run past $FFFF", bytes.len()),
-            ));
-        }
-        return Ok(vec![Chunk {
-            addr: raw_addr,
-            bytes: bytes.to_vec(),
-        }]);
+        return raw(file, bytes, raw_addr);
     }
     let text = crate::files::utf8(bytes).map_err(|(line, col)| {
-        err(
+        errors_in(file)(
             line,
             col,
             format!("not UTF-8 text (the {format} format is text)"),
         )
     })?;
-    let hex_pairs = |s: &str, line: usize, col: usize| -> Result<Vec<u8>, LoadError> {
+    let image = TextImage { file };
+    let chunks = match format {
+        ImageFormat::IntelHex => image.intel_hex(text)?,
+        ImageFormat::KimTape => image.kim_tape(text)?,
+        ImageFormat::HexDump => image.hex_dump(text)?,
+        ImageFormat::Raw
+        | ImageFormat::Tap
+        | ImageFormat::Prg
+        | ImageFormat::Xex
+        | ImageFormat::MsxRom
+        | ImageFormat::TrsCmd => unreachable!(),
+    };
+    merge_chunks(file, format, chunks)
+}
+
+/// A raw image: its bytes, at `raw_addr`.
+fn raw(file: &str, bytes: &[u8], raw_addr: u16) -> Result<Vec<Chunk>, LoadError> {
+    let err = errors_in(file);
+    if bytes.is_empty() {
+        return Err(err(1, 1, "the raw image holds no bytes to load".into()));
+    }
+    if usize::from(raw_addr) + bytes.len() > 0x10000 {
+        return Err(err(
+            0,
+            0,
+            format!("{} bytes at ${raw_addr:04X} run past $FFFF", bytes.len()),
+        ));
+    }
+    Ok(vec![Chunk {
+        addr: raw_addr,
+        bytes: bytes.to_vec(),
+    }])
+}
+
+/// The lines of a text image that are not blank: each with its number (from 1), its indent
+/// and its text without the surrounding blanks.
+fn text_lines(text: &str) -> impl Iterator<Item = (usize, usize, &str)> {
+    text.lines().enumerate().filter_map(|(i, raw)| {
+        let indent = raw.len() - raw.trim_start().len();
+        let l = raw.trim();
+        (!l.is_empty()).then_some((i + 1, indent, l))
+    })
+}
+
+/// A text image being read (Intel HEX, a KIM-1 tape, a hex dump): its chunks, each with the
+/// line it came from, or an error at the line and column that is wrong.
+struct TextImage<'a> {
+    file: &'a str,
+}
+
+impl TextImage<'_> {
+    fn err(&self, line: usize, col: usize, message: String) -> LoadError {
+        errors_in(self.file)(line, col, message)
+    }
+
+    /// The bytes of `s`, written as pairs of hex digits (at `col` of `line`).
+    fn hex_pairs(&self, s: &str, line: usize, col: usize) -> Result<Vec<u8>, LoadError> {
         if s.len() % 2 != 0 || !s.is_ascii() {
-            return Err(err(
+            return Err(self.err(
                 line,
                 col,
                 format!("`{s}` is not an even number of hex digits"),
@@ -529,7 +570,7 @@ pub fn parse(
                     .then(|| u8::from_str_radix(pair, 16).ok())
                     .flatten()
                     .ok_or_else(|| {
-                        err(
+                        self.err(
                             line,
                             col + i,
                             format!("`{}` is not a hex byte", &s[i..i + 2]),
@@ -537,146 +578,165 @@ pub fn parse(
                     })
             })
             .collect()
-    };
-    // A record of a tape format: `start`, then hex pairs (`what`: the format, for the error).
-    let record = |l: &str, line: usize, indent: usize, start: char, what: &str| {
+    }
+
+    /// A record of a tape format: `start`, then hex pairs (`what`: the format, for the error).
+    fn record(
+        &self,
+        l: &str,
+        line: usize,
+        indent: usize,
+        start: char,
+        what: &str,
+    ) -> Result<Vec<u8>, LoadError> {
         let Some(body) = l.strip_prefix(start) else {
             let message = format!("{what} record starts with `{start}`");
-            return Err(err(line, indent + 1, message));
+            return Err(self.err(line, indent + 1, message));
         };
-        hex_pairs(body, line, indent + 2)
-    };
-    // The count byte (the record's first) is the record's length less its address, its type
-    // or end, and its checksum: 4 bytes.
-    let counted = |rec: &[u8], line: usize, indent: usize| {
+        self.hex_pairs(body, line, indent + 2)
+    }
+
+    /// The count byte (the record's first) is the record's length less its address, its type
+    /// or end, and its checksum: 4 bytes.
+    fn counted(&self, rec: &[u8], line: usize, indent: usize) -> Result<(), LoadError> {
         if rec.len() < 5 || rec.len() != usize::from(rec[0]) + 5 {
             let message = "record length does not match its count byte".to_string();
-            return Err(err(line, indent + 1, message));
+            return Err(self.err(line, indent + 1, message));
         }
         Ok(())
-    };
-    'lines: for (i, raw) in text.lines().enumerate() {
-        let line = i + 1;
-        let indent = raw.len() - raw.trim_start().len();
-        let l = raw.trim();
-        if l.is_empty() {
-            continue;
-        }
-        match format {
-            ImageFormat::Raw
-            | ImageFormat::Tap
-            | ImageFormat::Prg
-            | ImageFormat::Xex
-            | ImageFormat::MsxRom
-            | ImageFormat::TrsCmd => unreachable!(),
-            ImageFormat::IntelHex => {
-                let rec = record(l, line, indent, ':', "an Intel HEX")?;
-                counted(&rec, line, indent)?;
-                let sum = rec.iter().fold(0u8, |a, &b| a.wrapping_add(b));
-                if sum != 0 {
-                    return Err(err(
-                        line,
-                        indent + 1,
-                        format!("checksum error (the bytes sum to ${sum:02X}, not $00)"),
-                    ));
-                }
-                let addr = u16::from_be_bytes([rec[1], rec[2]]);
-                match rec[3] {
-                    0x00 if rec.len() > 5 => chunks.push((
-                        line,
-                        Chunk {
-                            addr,
-                            bytes: rec[4..rec.len() - 1].to_vec(),
-                        },
-                    )),
-                    0x00 => {}
-                    0x01 => break 'lines,
-                    0x03 | 0x05 => {}
-                    0x02 | 0x04 if rec[4..rec.len() - 1].iter().all(|&b| b == 0) => {}
-                    t @ (0x02 | 0x04) => {
-                        return Err(err(
-                            line,
-                            indent + 8,
-                            format!("record type {t:02X} addresses memory beyond 64 KB"),
-                        ));
-                    }
-                    t => {
-                        return Err(err(
-                            line,
-                            indent + 8,
-                            format!("unknown record type {t:02X} (Intel HEX has types 00 to 05)"),
-                        ));
-                    }
-                }
-            }
-            ImageFormat::KimTape => {
-                let rec = record(l, line, indent, ';', "a KIM-1 tape")?;
-                if rec.first() == Some(&0) {
-                    break 'lines;
-                }
-                counted(&rec, line, indent)?;
-                let n = rec.len();
-                let sum: u16 = rec[..n - 2]
-                    .iter()
-                    .map(|&b| u16::from(b))
-                    .fold(0, u16::wrapping_add);
-                let want = u16::from_be_bytes([rec[n - 2], rec[n - 1]]);
-                if sum != want {
-                    return Err(err(
-                        line,
-                        indent + 1,
-                        format!("checksum error (${sum:04X}, the record says ${want:04X})"),
-                    ));
-                }
-                if n > 5 {
-                    chunks.push((
-                        line,
-                        Chunk {
-                            addr: u16::from_be_bytes([rec[1], rec[2]]),
-                            bytes: rec[3..n - 2].to_vec(),
-                        },
-                    ));
-                }
-            }
-            ImageFormat::HexDump => {
-                if l.starts_with([';', '#']) {
-                    continue;
-                }
-                let mut tokens = l.split_whitespace();
-                let first = tokens.next().unwrap_or("");
-                let (addr_text, rest_first) = match first.split_once(':') {
-                    Some((a, r)) => (a, (!r.is_empty()).then_some(r)),
-                    None => (first, None),
-                };
-                let addr = u16::from_str_radix(addr_text, 16)
-                    .ok()
-                    .filter(|_| {
-                        addr_text.len() == 4 && addr_text.bytes().all(|b| b.is_ascii_hexdigit())
-                    })
-                    .ok_or_else(|| {
-                        err(
-                            line,
-                            indent + 1,
-                            format!("`{addr_text}` is not a four-digit hex address"),
-                        )
-                    })?;
-                let mut data = Vec::new();
-                for t in rest_first.into_iter().chain(tokens) {
-                    if t.starts_with([';', '#']) || t.len() != 2 {
-                        break;
-                    }
-                    match u8::from_str_radix(t, 16) {
-                        Ok(b) if t.bytes().all(|b| b.is_ascii_hexdigit()) => data.push(b),
-                        _ => break,
-                    }
-                }
-                if !data.is_empty() {
-                    chunks.push((line, Chunk { addr, bytes: data }));
-                }
-            }
-        }
     }
-    merge_chunks(file, format, chunks)
+
+    /// Intel HEX: records up to the end record (type 01), each checked by its checksum.
+    fn intel_hex(&self, text: &str) -> Result<Vec<(usize, Chunk)>, LoadError> {
+        let mut chunks = Vec::new();
+        for (line, indent, l) in text_lines(text) {
+            let rec = self.record(l, line, indent, ':', "an Intel HEX")?;
+            self.counted(&rec, line, indent)?;
+            let sum = rec.iter().fold(0u8, |a, &b| a.wrapping_add(b));
+            if sum != 0 {
+                return Err(self.err(
+                    line,
+                    indent + 1,
+                    format!("checksum error (the bytes sum to ${sum:02X}, not $00)"),
+                ));
+            }
+            let addr = u16::from_be_bytes([rec[1], rec[2]]);
+            match rec[3] {
+                0x00 if rec.len() > 5 => chunks.push((
+                    line,
+                    Chunk {
+                        addr,
+                        bytes: rec[4..rec.len() - 1].to_vec(),
+                    },
+                )),
+                0x00 => {}
+                0x01 => break,
+                0x03 | 0x05 => {}
+                0x02 | 0x04 if rec[4..rec.len() - 1].iter().all(|&b| b == 0) => {}
+                t @ (0x02 | 0x04) => {
+                    return Err(self.err(
+                        line,
+                        indent + 8,
+                        format!("record type {t:02X} addresses memory beyond 64 KB"),
+                    ));
+                }
+                t => {
+                    return Err(self.err(
+                        line,
+                        indent + 8,
+                        format!("unknown record type {t:02X} (Intel HEX has types 00 to 05)"),
+                    ));
+                }
+            }
+        }
+        Ok(chunks)
+    }
+
+    /// A KIM-1 tape: records up to `;00`, each checked by its 16-bit sum.
+    fn kim_tape(&self, text: &str) -> Result<Vec<(usize, Chunk)>, LoadError> {
+        let mut chunks = Vec::new();
+        for (line, indent, l) in text_lines(text) {
+            let rec = self.record(l, line, indent, ';', "a KIM-1 tape")?;
+            if rec.first() == Some(&0) {
+                break;
+            }
+            self.counted(&rec, line, indent)?;
+            let n = rec.len();
+            let sum: u16 = rec[..n - 2]
+                .iter()
+                .map(|&b| u16::from(b))
+                .fold(0, u16::wrapping_add);
+            let want = u16::from_be_bytes([rec[n - 2], rec[n - 1]]);
+            if sum != want {
+                return Err(self.err(
+                    line,
+                    indent + 1,
+                    format!("checksum error (${sum:04X}, the record says ${want:04X})"),
+                ));
+            }
+            if n > 5 {
+                chunks.push((
+                    line,
+                    Chunk {
+                        addr: u16::from_be_bytes([rec[1], rec[2]]),
+                        bytes: rec[3..n - 2].to_vec(),
+                    },
+                ));
+            }
+        }
+        Ok(chunks)
+    }
+
+    /// A hex dump: per line an address and the bytes after it (comment lines skipped).
+    fn hex_dump(&self, text: &str) -> Result<Vec<(usize, Chunk)>, LoadError> {
+        let mut chunks = Vec::new();
+        for (line, indent, l) in text_lines(text) {
+            if l.starts_with([';', '#']) {
+                continue;
+            }
+            if let Some(chunk) = self.hex_dump_line(l, line, indent)? {
+                chunks.push((line, chunk));
+            }
+        }
+        Ok(chunks)
+    }
+
+    /// A hex dump line: `ADDR b b b ...` (or `ADDR:b b ...`); the bytes end at the first
+    /// token that is not a hex byte (an ASCII column, a comment).
+    fn hex_dump_line(
+        &self,
+        l: &str,
+        line: usize,
+        indent: usize,
+    ) -> Result<Option<Chunk>, LoadError> {
+        let mut tokens = l.split_whitespace();
+        let first = tokens.next().unwrap_or("");
+        let (addr_text, rest_first) = match first.split_once(':') {
+            Some((a, r)) => (a, (!r.is_empty()).then_some(r)),
+            None => (first, None),
+        };
+        let addr = u16::from_str_radix(addr_text, 16)
+            .ok()
+            .filter(|_| addr_text.len() == 4 && addr_text.bytes().all(|b| b.is_ascii_hexdigit()))
+            .ok_or_else(|| {
+                self.err(
+                    line,
+                    indent + 1,
+                    format!("`{addr_text}` is not a four-digit hex address"),
+                )
+            })?;
+        let mut data = Vec::new();
+        for t in rest_first.into_iter().chain(tokens) {
+            if t.starts_with([';', '#']) || t.len() != 2 {
+                break;
+            }
+            match u8::from_str_radix(t, 16) {
+                Ok(b) if t.bytes().all(|b| b.is_ascii_hexdigit()) => data.push(b),
+                _ => break,
+            }
+        }
+        Ok((!data.is_empty()).then_some(Chunk { addr, bytes: data }))
+    }
 }
 
 /// Sorts the chunks (each with the line or record it came from) by address and joins adjacent

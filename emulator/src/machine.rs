@@ -32,7 +32,7 @@ use crate::error::{Fault, RunError};
 use crate::memory::{AddrRange, ConfigError, MemoryMap};
 use crate::profiler::{ProfileReport, Profiler};
 use crate::stack::{StackCheck, stack_window};
-use crate::stats::{RamProfile, RegionUse, RunStats, StackUse, StopReason};
+use crate::stats::{Paused, RamProfile, RegionUse, RunStats, StackUse, StopReason};
 use crate::step::{Exit, RunState, Runner, Watching};
 use crate::symbols::Routines;
 use crate::timing::{MachineTime, TimerStats, TimingModel};
@@ -95,7 +95,7 @@ impl CoreKind {
 pub struct Machine {
     pub(crate) cpu: Cpu,
     pub(crate) kind: CoreKind,
-    pub(crate) core: Box<dyn Runner>,
+    pub(crate) core: Box<dyn Runner + Send>,
     pub(crate) map: MemoryMap,
     pub(crate) program: Vec<AddrRange>,
     pub(crate) st: RunState,
@@ -114,7 +114,16 @@ pub struct Machine {
     pub(crate) trap_state: TrapState,
     /// Host time of the current run, over all its parts ([`Machine::run_more`]).
     pub(crate) run_wall: Duration,
+    /// Whether a run has begun (that [`Machine::run_to_break`] continues).
+    pub(crate) run_begun: bool,
 }
+
+/// A machine holds only what it owns (its core, memory, devices; a tracer's sink and a console
+/// host are `Send`), so it may move to another thread.
+const _: () = {
+    const fn send<T: Send>() {}
+    send::<Machine>()
+};
 
 impl std::fmt::Debug for Machine {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -474,6 +483,74 @@ impl Machine {
             self.run_wall = Duration::ZERO;
         }
         self.run_wall += started.elapsed();
+        let machine_time = self.end_part(cycles0, instructions0);
+        result.map(|stop| RunStats {
+            stop,
+            machine_time,
+            cycles: self.st.cycles,
+            instructions: self.st.instructions,
+            unmapped_reads: self.core.bus().machine().unmapped_reads.get(),
+            max_stack_depth: self.st.stack.map(|s| s.max_depth as u32),
+            wall_time: self.run_wall,
+        })
+    }
+
+    /// Runs on from the current PC as part of the machine's current run (as
+    /// [`Machine::run_more`] does; a machine that has not run yet begins its first run) for
+    /// at most `budget` more cycles, and stops before an instruction at any of `breaks`, the
+    /// debugger's breakpoints. With `leave` a breakpoint at the PC lets its instruction run
+    /// first (a run that resumes from the breakpoint it stopped at); without it the run stops
+    /// there at once (a run that goes on after its budget ended just there). A budget of 1
+    /// runs exactly one instruction. Nothing here reads
+    /// the host's clock and nothing waits: each call does the same on every host, and a host
+    /// without threads (a page's Web Worker) drives a long run as a series of calls.
+    ///
+    /// ```
+    /// use kempelen_emulator::{Cpu, MachineBuilder, Paused, StopReason};
+    ///
+    /// // LD B,3 / loop: DJNZ loop / XOR A / OUT ($FF),A   (host call "done")
+    /// let program = [0x06, 0x03, 0x10, 0xFE, 0xAF, 0xD3, 0xFF];
+    /// let mut m = MachineBuilder::new(Cpu::Z80).load(0x0000, &program).build().unwrap();
+    /// assert_eq!(m.run_to_break(1, &[], false).unwrap(), Paused::Budget);
+    /// assert_eq!((m.pc(), m.total_cycles()), (0x0002, 7));
+    /// let at = m.run_to_break(1_000, &[0x0004], false).unwrap();
+    /// assert_eq!((at, m.total_cycles()), (Paused::Break { pc: 0x0004 }, 7 + 13 + 13 + 8));
+    /// let done = m.run_to_break(1_000, &[0x0004], true).unwrap();
+    /// assert_eq!(done, Paused::Stop(StopReason::HostDone));
+    /// ```
+    pub fn run_to_break(
+        &mut self,
+        budget: u64,
+        breaks: &[u16],
+        leave: bool,
+    ) -> Result<Paused, RunError> {
+        let more = self.run_begun;
+        let (cycles0, instructions0) = if more {
+            (self.st.cycles, self.st.instructions)
+        } else {
+            (0, 0)
+        };
+        self.begin_run(more)?;
+        let pc = self.core.pc();
+        let resume = (leave && breaks.contains(&pc)).then_some((pc, self.st.instructions));
+        self.core.bus_mut().set_breaks(breaks.to_vec(), resume);
+        let limit = self.st.cycles.saturating_add(budget);
+        let exit = self.run_until(limit);
+        self.core.bus_mut().set_breaks(Vec::new(), None);
+        let paused = match exit {
+            Exit::Limit => Ok(Paused::Budget),
+            Exit::Break { pc } => Ok(Paused::Break { pc }),
+            exit => self.finish(exit, limit).map(Paused::Stop),
+        };
+        self.end_part(cycles0, instructions0);
+        paused
+    }
+
+    /// The end of a run or of a part of it, which began at `cycles0` cycles and
+    /// `instructions0` instructions of the run: the timing model settled, the console's reads
+    /// stamped, the profiler told, the totals counted. Returns the run's time under the
+    /// timing model, if the machine has one.
+    fn end_part(&mut self, cycles0: u64, instructions0: u64) -> Option<MachineTime> {
         let cycles = self.st.cycles;
         let last = self.last_pc().map_or(0, |pc| self.read_byte(pc));
         let machine_time = match (self.timing, self.core.bus_mut().timer.as_deref_mut()) {
@@ -498,15 +575,7 @@ impl Machine {
         }
         self.total_cycles += self.st.cycles - cycles0;
         self.total_instructions += self.st.instructions - instructions0;
-        result.map(|stop| RunStats {
-            stop,
-            machine_time,
-            cycles: self.st.cycles,
-            instructions: self.st.instructions,
-            unmapped_reads: self.core.bus().machine().unmapped_reads.get(),
-            max_stack_depth: self.st.stack.map(|s| s.max_depth as u32),
-            wall_time: self.run_wall,
-        })
+        machine_time
     }
 
     fn begin_run(&mut self, more: bool) -> Result<(), RunError> {
@@ -527,6 +596,8 @@ impl Machine {
         if more {
             return Ok(());
         }
+        self.run_begun = true;
+        let bus = self.core.bus_mut();
         bus.written.fill(0);
         bus.unmapped_reads.set(0);
         bus.code_log.clear();
@@ -695,6 +766,7 @@ impl Machine {
             }
             Exit::FaultAfter(fault) => Err(self.error(fault, false)),
             Exit::Trap { .. } => unreachable!("traps are served in run_until"),
+            Exit::Break { .. } => unreachable!("breakpoints are set in run_to_break only"),
             Exit::Event { pc } => {
                 let event = self.core.bus_mut().event.take().expect("event recorded");
                 let fault = match event {

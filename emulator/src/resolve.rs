@@ -117,11 +117,22 @@ pub fn program(
                 source,
             }
         })?;
+    program_bytes(path, &bytes, raw_addr, default_addr)
+}
+
+/// [`program`] for a file already read: `bytes` are the contents of the file `path` names (a
+/// file a page's user picked, say).
+pub fn program_bytes(
+    path: &Path,
+    bytes: &[u8],
+    raw_addr: Option<u16>,
+    default_addr: u16,
+) -> Result<Loaded, ResolveError> {
     if bytes.is_empty() {
         return Err(ResolveError::Empty(path.to_path_buf()));
     }
     let name = path.display().to_string();
-    let format = ImageFormat::detect_file(&name, &bytes);
+    let format = ImageFormat::detect_file(&name, bytes);
     if format != ImageFormat::Raw && raw_addr.is_some() {
         return Err(ResolveError::AddressGiven {
             path: path.to_path_buf(),
@@ -130,7 +141,7 @@ pub fn program(
     }
     Ok(loaders::parse_program(
         &name,
-        &bytes,
+        bytes,
         format,
         raw_addr.unwrap_or(default_addr),
     )?)

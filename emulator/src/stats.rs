@@ -80,6 +80,21 @@ impl fmt::Display for StopReason {
     }
 }
 
+/// Where a run towards breakpoints ([`Machine::run_to_break`](crate::Machine::run_to_break))
+/// paused without a fault.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub enum Paused {
+    /// Its budget of cycles is spent; running again goes on.
+    Budget,
+    /// The PC reached a breakpoint (the instruction there is not executed yet).
+    Break {
+        /// The breakpoint's address.
+        pc: u16,
+    },
+    /// The program stopped (see [`StopReason`] for which stops can be resumed).
+    Stop(StopReason),
+}
+
 /// The result of a run that ended without a fault.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct RunStats {

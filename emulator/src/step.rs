@@ -32,6 +32,8 @@ pub(crate) enum Exit {
     Event { pc: u16 },
     /// The PC reached a host trap (not executed).
     Trap { pc: u16 },
+    /// The PC reached a breakpoint (not executed).
+    Break { pc: u16 },
 }
 
 /// The per-run state of the step loop.
@@ -155,6 +157,12 @@ fn slow_path<C: Core<Bus: Machined>>(
     cycles: u64,
 ) -> Pre {
     let bus = core.bus().machine();
+    if bus.breaks_before(pc, n) {
+        if let Some(w) = cold.watch.as_deref_mut() {
+            w.after(core, cycles);
+        }
+        return Pre::Exit(Exit::Break { pc });
+    }
     if bus.is_trap(pc) {
         if let Some(w) = cold.watch.as_deref_mut() {
             w.after(core, cycles);

@@ -119,11 +119,25 @@ pub struct TraceFilter {
     pub range: Option<AddrRange>,
 }
 
+/// The entries a [`Tracer::collecting`] records, shared with the tracer.
+#[derive(Debug, Clone, Default)]
+pub struct TraceStore(std::sync::Arc<std::sync::Mutex<Vec<TraceEntry>>>);
+
+impl TraceStore {
+    /// The entries recorded so far.
+    pub fn borrow(&self) -> std::sync::MutexGuard<'_, Vec<TraceEntry>> {
+        // A sink that panicked leaves the entries it had: they are still the record.
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
 /// Records instructions as they execute and hands each one to a sink.
 pub struct Tracer {
     filter: TraceFilter,
     recorded: u64,
-    sink: Box<dyn FnMut(&TraceEntry)>,
+    sink: Box<dyn FnMut(&TraceEntry) + Send>,
 }
 
 impl fmt::Debug for Tracer {
@@ -137,7 +151,7 @@ impl fmt::Debug for Tracer {
 
 impl Tracer {
     /// A tracer that passes every entry matching `filter` to `sink`.
-    pub fn new(filter: TraceFilter, sink: impl FnMut(&TraceEntry) + 'static) -> Self {
+    pub fn new(filter: TraceFilter, sink: impl FnMut(&TraceEntry) + Send + 'static) -> Self {
         Tracer {
             filter,
             recorded: 0,
@@ -146,13 +160,11 @@ impl Tracer {
     }
 
     /// A tracer that collects entries into a shared vector the caller keeps a handle to.
-    pub fn collecting(
-        filter: TraceFilter,
-    ) -> (Self, std::rc::Rc<std::cell::RefCell<Vec<TraceEntry>>>) {
-        let store = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    pub fn collecting(filter: TraceFilter) -> (Self, TraceStore) {
+        let store = TraceStore::default();
         let sink_store = store.clone();
         (
-            Tracer::new(filter, move |e| sink_store.borrow_mut().push(e.clone())),
+            Tracer::new(filter, move |e| sink_store.borrow().push(e.clone())),
             store,
         )
     }

@@ -11,7 +11,7 @@ use crate::cpu::Cpu;
 use crate::mos6502::{self, Mode};
 use crate::row::{Cycles, Form, Instr};
 use crate::symbols::SymbolTable;
-use crate::z80::{self, Group, Operand};
+use crate::z80::{self, Group, Value};
 
 /// One decoded instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -226,61 +226,12 @@ fn decode_z80(
         ));
     };
     truncated(addr, instr.len, bytes)?;
-    let Form::Z80(operands) = &instr.form else {
-        unreachable!("Z80 rows have Z80 forms")
-    };
-    let is_jump = matches!(instr.mnemonic, "JP" | "CALL");
-    // DD CB d op: the displacement comes before the opcode.
-    let mut pos = if instr.prefix.len() == 2 {
-        2
-    } else {
-        instr.prefix.len() + 1
-    };
-    let mut texts = Vec::with_capacity(operands.len());
-    let mut target = None;
-    for op in operands {
-        let text = match *op {
-            Operand::Word(kw) => kw.name().to_string(),
-            Operand::Ind(kw) => format!("({kw})"),
-            Operand::Fixed(v) if instr.mnemonic == "RST" => format!("${v:02X}"),
-            Operand::Fixed(v) => v.to_string(),
-            Operand::Indexed(kw) => {
-                let d = bytes[pos] as i8;
-                pos += 1;
-                let sign = if d < 0 { '-' } else { '+' };
-                format!("({kw}{sign}${:02X})", d.unsigned_abs())
-            }
-            Operand::Imm8 => {
-                pos += 1;
-                format!("${:02X}", bytes[pos - 1])
-            }
-            Operand::Port => {
-                pos += 1;
-                format!("(${:02X})", bytes[pos - 1])
-            }
-            Operand::Imm16 | Operand::Mem => {
-                let v = u16::from_le_bytes([bytes[pos], bytes[pos + 1]]);
-                pos += 2;
-                if *op == Operand::Mem {
-                    target = Some(v);
-                    format!("({})", name_or_hex(v, symbols, 4))
-                } else if is_jump {
-                    target = Some(v);
-                    name_or_hex(v, symbols, 4)
-                } else {
-                    format!("${v:04X}")
-                }
-            }
-            Operand::Rel => {
-                let e = bytes[pos] as i8;
-                pos += 1;
-                let dest = addr.wrapping_add(instr.len as u16).wrapping_add(e as u16);
-                target = Some(dest);
-                name_or_hex(dest, symbols, 4)
-            }
-        };
-        texts.push(text);
-    }
+    let values = z80::values(instr, bytes, addr);
+    let target = z80_target(instr, &values);
+    let texts: Vec<String> = values
+        .iter()
+        .map(|v| zilog_operand(instr, *v, symbols))
+        .collect();
     Ok(Decoded {
         addr,
         len: instr.len,
@@ -291,6 +242,37 @@ fn decode_z80(
         instr: Some(instr),
         target,
     })
+}
+
+/// The address a Z80 instruction's operand names, if it names one: a jump, call or relative
+/// jump destination, or a memory operand `(nn)`.
+pub(crate) fn z80_target(instr: &Instr, values: &[Value]) -> Option<u16> {
+    let is_jump = matches!(instr.mnemonic, "JP" | "CALL");
+    values.iter().find_map(|v| match *v {
+        Value::Mem(a) | Value::Rel(a) => Some(a),
+        Value::Imm16(a) if is_jump => Some(a),
+        _ => None,
+    })
+}
+
+/// One operand in Zilog syntax with `$` hex numbers; addresses named from `symbols`.
+fn zilog_operand(instr: &Instr, value: Value, symbols: Option<&SymbolTable>) -> String {
+    match value {
+        Value::Word(kw) => kw.name().to_string(),
+        Value::Ind(kw) => format!("({kw})"),
+        Value::Fixed(v) if instr.mnemonic == "RST" => format!("${v:02X}"),
+        Value::Fixed(v) => v.to_string(),
+        Value::Indexed(kw, d) => {
+            let sign = if d < 0 { '-' } else { '+' };
+            format!("({kw}{sign}${:02X})", d.unsigned_abs())
+        }
+        Value::Imm8(b) => format!("${b:02X}"),
+        Value::Port(b) => format!("(${b:02X})"),
+        Value::Mem(a) => format!("({})", name_or_hex(a, symbols, 4)),
+        Value::Imm16(a) if matches!(instr.mnemonic, "JP" | "CALL") => name_or_hex(a, symbols, 4),
+        Value::Imm16(a) => format!("${a:04X}"),
+        Value::Rel(a) => name_or_hex(a, symbols, 4),
+    }
 }
 
 /// Whether `mnemonic` has a zero-page mode its absolute `mode` would shrink to: then a small

@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use kempelen_emulator::timing::TimingError;
 use kempelen_emulator::{
-    ClockProfile, Fault, Machine, MachineBuilder, ProfileReport, RamProfile, StopReason,
+    ClockProfile, CoreKind, Fault, Machine, MachineBuilder, ProfileReport, RamProfile, StopReason,
     SymbolTable, Timing, TimingModel,
 };
 use kempelen_engine::engine::{
@@ -179,6 +179,9 @@ pub struct PortEngine {
     pub timing: Option<&'static TimingModel>,
     /// How `timing` follows the machine when the UCI option `Machine` changes it.
     pub timing_choice: Timing,
+    /// The CPU core the machine runs on (the CPU's default; a debugger that shows every
+    /// register takes `CoreKind::RustzxZ80` for the Z80, with the same cycles).
+    pub core: CoreKind,
 }
 
 /// How often the run loop looks at the stop flag and the clock.
@@ -254,6 +257,7 @@ impl PortEngine {
             realtime: false,
             timing: None,
             timing_choice: Timing::Machine,
+            core: CoreKind::default_for(port.cpu),
         })
     }
 
@@ -597,6 +601,7 @@ impl PortEngine {
     /// [`PortEngine::perft_machine`]); the arguments are those of [`PortEngine::search`].
     fn machine(&self) -> Result<Machine, PortEngineError> {
         let mut b = MachineBuilder::new(self.port.cpu)
+            .core(self.core)
             .memory_map(self.layout.memory_map(self.origin, self.rom.len()))
             .load(self.origin, &self.rom)
             .entry(self.entry)
@@ -764,19 +769,7 @@ fn read_pv(m: &Machine, l: &Protocol, root: &Position) -> Result<Vec<Move>, Port
     for i in 0..len.min(32) {
         let a = l.r_pv + 2 * i as u16;
         let (from, to) = (m.read_byte(a), m.read_byte(a + 1));
-        let promo = match to & 0x88 {
-            0x00 => 5,
-            0x08 => 4,
-            0x80 => 3,
-            _ => 2,
-        };
-        let legal = pos.legal_moves();
-        let found = legal.iter().copied().find(|mv| {
-            mv.from() == from
-                && mv.to() == to & 0x77
-                && (mv.promotion() == 0 || mv.promotion() == promo)
-        });
-        let Some(mv) = found else {
+        let Some(mv) = protocol_move(&pos, from, to) else {
             return Err(PortEngineError::IllegalMove {
                 from,
                 to,
@@ -787,6 +780,23 @@ fn read_pv(m: &Machine, l: &Protocol, root: &Position) -> Result<Vec<Move>, Port
         pv.push(mv);
     }
     Ok(pv)
+}
+
+/// The legal move of `pos` that a build writes as `from`, `to` (docs/PROTOCOL.md: the
+/// promotion piece in the bits of `to` a square never uses, meaningful only for a pawn
+/// reaching the last rank), if there is one.
+pub fn protocol_move(pos: &Position, from: u8, to: u8) -> Option<Move> {
+    let promo = match to & 0x88 {
+        0x00 => 5,
+        0x08 => 4,
+        0x80 => 3,
+        _ => 2,
+    };
+    pos.legal_moves().iter().copied().find(|mv| {
+        mv.from() == from
+            && mv.to() == to & 0x77
+            && (mv.promotion() == 0 || mv.promotion() == promo)
+    })
 }
 
 fn backend(e: PortEngineError) -> EngineError {

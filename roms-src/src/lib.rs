@@ -11,6 +11,8 @@
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`engine`]: a port's engine: assemble, load, run a command, read the result.
+//! - [`inspect`]: a port engine's state read from the machine (board, ply frames, routine),
+//!   and its search followed node by node.
 //! - [`differential`]: a port's engine against the native reference on generated cases.
 //! - [`console`]: a port's console front end (`console.asm`): assemble it, run it, drive it.
 //! - [`target`]: the target machines (CP/M, ZX Spectrum, MSX, TRS-80, C64, Apple II, Atari
@@ -18,17 +20,24 @@
 //!   ([`formats`]), `kempelen build --target T`.
 //! - [`bench`](mod@bench): the measurements of `kempelen bench --cpu z80|6502` (speed, RAM by
 //!   depth, profile).
+//! - [`compare`]: the builds against the native reference, row by row (`kempelen compare`,
+//!   the page's compare view).
 //! - [`player`]: the builds as tournament players (`z80`, `6502`).
+//! - [`snippets`]: the guided examples of the assembler to try (`roms-src/snippets/`), some
+//!   taking routines of the engine's own sources.
 
 pub mod bench;
+pub mod compare;
 pub mod console;
 pub mod differential;
 pub mod engine;
 pub mod formats;
+pub mod inspect;
 pub mod layout;
 pub mod player;
 pub mod port;
 pub mod setup;
+pub mod snippets;
 pub mod suite;
 pub mod tables;
 pub mod target;

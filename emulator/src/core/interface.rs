@@ -156,6 +156,127 @@ pub struct Mos6502Registers {
     pub p: u8,
 }
 
+/// One register's value, for a debugger's register view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct RegisterValue {
+    /// Its name as the datasheet writes it (`HL`, `IX`, `A`, `S`).
+    pub name: &'static str,
+    /// The value.
+    pub value: u16,
+    /// Its width in bits (8 or 16).
+    pub bits: u8,
+}
+
+/// One bit of the flags register.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Flag {
+    /// Its name (`Z`, `P/V`, `C`; the Z80's undocumented bits 5 and 3 are `5` and `3`).
+    pub name: &'static str,
+    /// The bit's number in the flags register.
+    pub bit: u8,
+    /// Whether it is set.
+    pub set: bool,
+}
+
+/// The Z80's F, bit 7 first.
+const Z80_FLAGS: [&str; 8] = ["S", "Z", "5", "H", "3", "P/V", "N", "C"];
+/// The 6502's P, bit 7 first (bit 5 is not a flag; B exists only in a pushed copy of P, but
+/// the cores keep it).
+const MOS6502_FLAGS: [&str; 8] = ["N", "V", "-", "B", "D", "I", "Z", "C"];
+
+fn flags_of(value: u8, names: &[&'static str; 8]) -> Vec<Flag> {
+    names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n != "-")
+        .map(|(i, &name)| {
+            let bit = 7 - i as u8;
+            Flag {
+                name,
+                bit,
+                set: value & (1 << bit) != 0,
+            }
+        })
+        .collect()
+}
+
+impl Registers {
+    /// Every register the core shows, in the datasheet's order (a Z80 core that keeps AF, BC,
+    /// DE and HL private shows PC, SP, IX, IY, I and R only).
+    ///
+    /// ```
+    /// use kempelen_emulator::{Cpu, CoreKind, MachineBuilder};
+    ///
+    /// let m = MachineBuilder::new(Cpu::Mos6502).load(0x0200, &[0xEA]).entry(0x0200).build().unwrap();
+    /// let names: Vec<&str> = m.registers().values().iter().map(|r| r.name).collect();
+    /// assert_eq!(names, ["PC", "A", "X", "Y", "S", "P"]);
+    /// let z80 = MachineBuilder::new(Cpu::Z80).core(CoreKind::RustzxZ80).load(0, &[0]).build().unwrap();
+    /// assert_eq!(z80.registers().values().len(), 15);
+    /// assert_eq!(z80.registers().flags().unwrap().len(), 8);
+    /// ```
+    pub fn values(&self) -> Vec<RegisterValue> {
+        let r16 = |name, value| RegisterValue {
+            name,
+            value,
+            bits: 16,
+        };
+        let r8 = |name, value: u8| RegisterValue {
+            name,
+            value: value.into(),
+            bits: 8,
+        };
+        match self {
+            Registers::Z80(r) => {
+                let mut v = vec![r16("PC", r.pc), r16("SP", r.sp)];
+                if let Some(m) = &r.main {
+                    v.extend([
+                        r16("AF", m.af),
+                        r16("BC", m.bc),
+                        r16("DE", m.de),
+                        r16("HL", m.hl),
+                    ]);
+                }
+                v.extend([r16("IX", r.ix), r16("IY", r.iy)]);
+                if let Some(m) = &r.main {
+                    v.extend([
+                        r16("AF'", m.af_alt),
+                        r16("BC'", m.bc_alt),
+                        r16("DE'", m.de_alt),
+                        r16("HL'", m.hl_alt),
+                    ]);
+                }
+                v.extend([r8("I", r.i), r8("R", r.r), r8("IM", r.im)]);
+                v
+            }
+            Registers::Mos6502(r) => vec![
+                r16("PC", r.pc),
+                r8("A", r.a),
+                r8("X", r.x),
+                r8("Y", r.y),
+                r8("S", r.s),
+                r8("P", r.p),
+            ],
+        }
+    }
+
+    /// The flags, bit 7 first: the Z80's F (`None` on a core that keeps F private), the
+    /// 6502's and 65C02's P.
+    pub fn flags(&self) -> Option<Vec<Flag>> {
+        match self {
+            Registers::Z80(r) => r.main.map(|m| flags_of(m.af as u8, &Z80_FLAGS)),
+            Registers::Mos6502(r) => Some(flags_of(r.p, &MOS6502_FLAGS)),
+        }
+    }
+
+    /// The stack pointer as an address (the 6502's `$0100 | S`).
+    pub fn sp(&self) -> u16 {
+        match self {
+            Registers::Z80(r) => r.sp,
+            Registers::Mos6502(r) => 0x0100 | u16::from(r.s),
+        }
+    }
+}
+
 /// Flags as letters, upper case when set (`SZ-H-PNC` for the Z80, `NV-BDIZC` for the 6502).
 fn flag_letters(value: u8, letters: &[u8; 8]) -> String {
     letters

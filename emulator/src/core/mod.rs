@@ -19,7 +19,9 @@ mod mos6502;
 mod rustzx;
 mod z80;
 
-pub use self::interface::{Core, Mos6502Registers, Registers, Z80MainRegisters, Z80Registers};
+pub use self::interface::{
+    Core, Flag, Mos6502Registers, RegisterValue, Registers, Z80MainRegisters, Z80Registers,
+};
 pub use self::mos6502::{Cmos65c02Core, Family, Mos6502Core};
 pub use self::rustzx::RustzxCore;
 pub use self::z80::Z80Core;

@@ -81,6 +81,9 @@ pub struct LessonConfig {
     pub forced: Vec<(Vec<Move>, Vec<Move>)>,
     /// Record the tree of the last iteration.
     pub trace: bool,
+    /// With `trace`: record the tree of every iteration, one after another, as the search
+    /// visits them (an iteration a limit ended included), rather than the last completed one.
+    pub trace_every_iteration: bool,
     /// Measure the null move's savings and costs (runs extra searches; the node counts of
     /// the search itself are not changed by it).
     pub null_stats: bool,
@@ -104,6 +107,7 @@ impl LessonConfig {
             width: None,
             forced: Vec::new(),
             trace: false,
+            trace_every_iteration: false,
             null_stats: false,
             nodes: None,
             node_cap: None,
@@ -137,6 +141,15 @@ pub struct TraceNode {
     pub kind: NodeKind,
     /// The value returned, from White's point of view.
     pub value: i32,
+    /// The value returned as the search sees it: from the side to move's point of view
+    /// (negamax), fail-hard within `alpha`..`beta`.
+    pub score: i32,
+    /// Alpha on entry, side to move's view.
+    pub alpha: i32,
+    /// Beta on entry, side to move's view.
+    pub beta: i32,
+    /// The iteration (its depth) the node belongs to.
+    pub iteration: u32,
     /// Whether `value` is exact or a bound (for the side to move).
     pub bound: Bound,
     /// Whether the static evaluation decided the node (a leaf, or a quiescence stand-pat).
@@ -217,7 +230,8 @@ pub struct LessonResult {
     pub evaluations: u64,
     /// Cutoffs, all iterations.
     pub cutoffs: u64,
-    /// The tree of the last iteration, if recorded.
+    /// The tree of the last iteration, if recorded (of every iteration, with
+    /// [`LessonConfig::trace_every_iteration`]).
     pub trace: Vec<TraceNode>,
     /// Null-move figures, if measured.
     pub null: NullStats,
@@ -268,7 +282,7 @@ impl Lesson {
         let first = if cfg.iterative { 1 } else { depth };
         let search = ReferenceSearch::new(&self.pos, &self.history, limits)
             .with_features(features)
-            .with_observer(Recorder::new(cfg))
+            .with_observer(Recorder::new(cfg, first))
             .from_depth(first);
         let (result, rec) = if cfg.null_move {
             let done = search.finish();
@@ -277,8 +291,18 @@ impl Lesson {
             let done = search.with_null(NoNull).finish();
             (done.result, done.observer)
         };
-        let mut trace = rec.done;
-        mark_pv(&mut trace, &result.pv);
+        let mut trace = if cfg.trace_every_iteration {
+            rec.trace
+        } else {
+            rec.done
+        };
+        // The principal variation from the root of the last completed iteration.
+        let root = trace
+            .iter()
+            .rposition(|n| n.parent.is_none() && n.iteration == result.depth);
+        if let Some(root) = root {
+            mark_pv(&mut trace, root, &result.pv);
+        }
         LessonResult {
             score: result.score,
             pv: result.pv,
@@ -298,6 +322,10 @@ impl Lesson {
 /// cutoffs, measures the null move, and shapes the drawing (forced moves, width, node cap).
 struct Recorder {
     trace_on: bool,
+    every_iteration: bool,
+    /// The depth of the first iteration, and of the running one.
+    first: u32,
+    iteration: u32,
     null_stats: bool,
     alpha_beta: bool,
     width: Option<usize>,
@@ -321,9 +349,12 @@ struct Recorder {
 }
 
 impl Recorder {
-    fn new(cfg: &LessonConfig) -> Recorder {
+    fn new(cfg: &LessonConfig, first: u32) -> Recorder {
         Recorder {
             trace_on: cfg.trace,
+            every_iteration: cfg.trace_every_iteration,
+            first,
+            iteration: first,
             null_stats: cfg.null_stats,
             alpha_beta: cfg.alpha_beta,
             width: cfg.width,
@@ -360,13 +391,18 @@ impl Observer for Recorder {
     const SHAPES: bool = true;
 
     fn start_iteration(&mut self) {
-        self.trace.clear();
+        if !self.every_iteration {
+            self.trace.clear();
+        }
         self.stack.clear();
+        self.iteration = self.first + self.nodes_by_depth.len() as u32;
     }
 
     fn end_iteration(&mut self, nodes: u64) {
         self.nodes_by_depth.push(nodes);
-        self.done = std::mem::take(&mut self.trace);
+        if !self.every_iteration {
+            self.done = std::mem::take(&mut self.trace);
+        }
     }
 
     fn moved(&mut self, m: Move) {
@@ -390,6 +426,10 @@ impl Observer for Recorder {
             white_to_move: pos.side() == WHITE,
             kind,
             value: 0,
+            score: 0,
+            alpha: 0,
+            beta: 0,
+            iteration: self.iteration,
             bound: Bound::Exact,
             evaluated: false,
             cutoff: false,
@@ -410,6 +450,7 @@ impl Observer for Recorder {
         if let Some(i) = self.stack.pop() {
             let n = &mut self.trace[i];
             n.value = if n.white_to_move { score } else { -score };
+            (n.score, n.alpha, n.beta) = (score, alpha, beta);
             let leaf = n.evaluated && n.children.is_empty() && !n.cutoff;
             n.bound = if !self.alpha_beta || leaf {
                 Bound::Exact
@@ -481,13 +522,10 @@ impl Observer for Recorder {
     }
 }
 
-/// Marks the nodes along `pv` from the root.
-fn mark_pv(trace: &mut [TraceNode], pv: &[Move]) {
-    if trace.is_empty() {
-        return;
-    }
-    let mut at = 0;
-    trace[0].pv = true;
+/// Marks the nodes along `pv` from the root at `root`.
+fn mark_pv(trace: &mut [TraceNode], root: usize, pv: &[Move]) {
+    let mut at = root;
+    trace[at].pv = true;
     for &m in pv {
         let Some(&c) = trace[at].children.iter().find(|&&c| trace[c].mv == Some(m)) else {
             break;
@@ -500,6 +538,7 @@ fn mark_pv(trace: &mut [TraceNode], pv: &[Move]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::INF;
     use crate::reference::{ReferenceLimits, ReferenceSearch};
 
     const FENS: [&str; 4] = [
@@ -544,6 +583,43 @@ mod tests {
                     assert_eq!(mm.evaluations, pos.legal_moves().len() as u64);
                 }
             }
+        }
+    }
+
+    #[test]
+    fn every_iteration_traced_holds_every_node_in_visit_order() {
+        for fen in FENS {
+            let pos = Position::from_fen(fen).unwrap();
+            let mut cfg = LessonConfig::of(Algorithm::Reference);
+            cfg.trace = true;
+            cfg.trace_every_iteration = true;
+            let r = Lesson::new(&pos, &[], cfg).run(3);
+            assert_eq!(r.trace.len() as u64, r.nodes, "{fen}");
+            let roots: Vec<u32> = r
+                .trace
+                .iter()
+                .filter(|n| n.parent.is_none())
+                .map(|n| n.iteration)
+                .collect();
+            assert_eq!(roots, [1, 2, 3]);
+            // The root of every iteration is searched with the full window; a child's window
+            // is its parent's, negated and swapped, narrowed by the alpha the parent had when
+            // it entered the child.
+            for (i, n) in r.trace.iter().enumerate() {
+                assert!(n.alpha < n.beta, "{fen}: node {i}");
+                assert!(n.score >= n.alpha && n.score <= n.beta, "{fen}: node {i}");
+                match n.parent {
+                    None => assert_eq!((n.alpha, n.beta), (-INF, INF)),
+                    Some(p) if n.kind != NodeKind::Null => {
+                        let p = &r.trace[p];
+                        assert_eq!(n.alpha, -p.beta, "{fen}: node {i}");
+                        assert!(-n.beta >= p.alpha, "{fen}: node {i}");
+                    }
+                    Some(_) => assert_eq!(n.beta, n.alpha + 1),
+                }
+            }
+            let pv = r.trace.iter().filter(|n| n.pv).count();
+            assert_eq!(pv, r.pv.len() + 1, "{fen}");
         }
     }
 

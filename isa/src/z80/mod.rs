@@ -13,8 +13,10 @@
 use std::sync::OnceLock;
 
 pub(crate) mod operand;
+mod value;
 
 pub use operand::{Kw, Operand};
+pub use value::{Value, values};
 
 use crate::cpu::Cpu;
 use crate::row::{Form, Instr, Table, parse_cycles};

@@ -30,8 +30,9 @@ mod expr;
 pub mod listing;
 mod parse;
 pub mod source;
+mod tdl;
 
-pub use assemble::{Assembly, Image, Options, Overlap, assemble, assemble_source};
+pub use assemble::{Assembly, Dialect, Image, Options, Overlap, assemble, assemble_source};
 pub use kempelen_isa as isa;
 pub use kempelen_isa::{
     Cpu, CycleExtra, Cycles, DecodeError, Decoded, Instr, SymbolKind, SymbolTable, UnknownCpu,

@@ -10,7 +10,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::isa::{Cycles, hex_bytes};
+use crate::isa::{Cycles, SourceMap, hex_bytes};
 
 /// One line of the listing.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +38,31 @@ pub struct ListingLine {
 pub struct Listing {
     /// The lines.
     pub lines: Vec<ListingLine>,
+}
+
+impl Listing {
+    /// The source line of every address the program filled (skipped `IF` branches left out),
+    /// for a debugger that shows `file:line` beside each instruction.
+    ///
+    /// ```
+    /// use kempelen_asm::{Cpu, assemble_source};
+    ///
+    /// let out = assemble_source(Cpu::Mos6502, "t.asm", "  .org $0600\n  ldx #3\n@l: dex\n  bne @l\n");
+    /// let map = out.listing.source_map();
+    /// let dex = map.at(0x0602).unwrap();
+    /// assert_eq!((dex.place().as_str(), dex.text.as_ref()), ("t.asm:3", "@l: dex"));
+    /// ```
+    pub fn source_map(&self) -> SourceMap {
+        let mut map = SourceMap::new();
+        for l in &self.lines {
+            if let (Some(addr), false) = (l.addr, l.skipped || l.bytes.is_empty()) {
+                let len = l.bytes.len().min(0xFFFF) as u16;
+                let code = l.cycles.is_some();
+                map.insert(addr, len, code, l.file.clone(), l.line, l.source.clone());
+            }
+        }
+        map
+    }
 }
 
 const BYTES_PER_ROW: usize = 4;

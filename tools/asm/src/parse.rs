@@ -20,6 +20,8 @@ use crate::isa::z80::Kw;
 pub(crate) struct SyntaxError {
     pub span: Span,
     pub message: String,
+    /// What to do about it, shown under the message.
+    pub notes: Vec<String>,
 }
 
 impl SyntaxError {
@@ -27,7 +29,14 @@ impl SyntaxError {
         SyntaxError {
             span,
             message: message.into(),
+            notes: Vec::new(),
         }
+    }
+
+    /// The error with one more note.
+    pub fn with_note(mut self, note: impl Into<String>) -> SyntaxError {
+        self.notes.push(note.into());
+        self
     }
 }
 
@@ -253,6 +262,45 @@ const LEVELS: &[&[(&str, BinOp)]] = &[
     &[("*", BinOp::Mul), ("/", BinOp::Div), ("%", BinOp::Mod)],
 ];
 
+/// TDL's binary operators, lowest precedence first: `@` is the remainder, `!` the inclusive
+/// or, `<` and `>` shift left and right (the TDL Z80 assembler's manual, 1977, as TPZASM reads
+/// it).
+const TDL_LEVELS: &[&[(&str, BinOp)]] = &[
+    &[("+", BinOp::Add), ("-", BinOp::Sub)],
+    &[("@", BinOp::Mod)],
+    &[("*", BinOp::Mul), ("/", BinOp::Div)],
+    &[("&", BinOp::And), ("!", BinOp::Or), ("^", BinOp::Xor)],
+    &[("<", BinOp::Shl), (">", BinOp::Shr)],
+];
+
+/// How expressions are read: Kempelen's grammar (C's operators, `$` and `*` for the current
+/// address), or TDL's (its operators, `.` for the current address, numbers in the radix
+/// `.RADIX` sets, `^H` `^D` `^O` `^B` prefixes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct ExprSyntax {
+    /// TDL's grammar.
+    pub tdl: bool,
+    /// The radix of a number without a suffix (TDL only: Kempelen's is always 10).
+    pub radix: u32,
+}
+
+impl ExprSyntax {
+    /// Kempelen's grammar.
+    pub const KEMPELEN: ExprSyntax = ExprSyntax {
+        tdl: false,
+        radix: 10,
+    };
+}
+
+std::thread_local! {
+    /// The grammar of the expression being parsed (set by [`parse_expr_in`]).
+    static SYNTAX: std::cell::Cell<ExprSyntax> = const { std::cell::Cell::new(ExprSyntax::KEMPELEN) };
+}
+
+fn levels() -> &'static [&'static [(&'static str, BinOp)]] {
+    if SYNTAX.get().tdl { TDL_LEVELS } else { LEVELS }
+}
+
 /// The operator of this level at the start of `i`, unless it is the start of a longer one.
 fn level_operator<'a>(
     i: &'a str,
@@ -261,14 +309,15 @@ fn level_operator<'a>(
     for &(token, op) in ops {
         if let Some(rest) = i.strip_prefix(token) {
             let next = rest.chars().next();
-            let longer = match token {
-                "|" => next == Some('|'),
-                "&" => next == Some('&'),
-                "<" => matches!(next, Some('<' | '=' | '>')),
-                ">" => matches!(next, Some('>' | '=')),
-                "=" => next == Some('='),
-                _ => false,
-            };
+            let longer = !SYNTAX.get().tdl
+                && match token {
+                    "|" => next == Some('|'),
+                    "&" => next == Some('&'),
+                    "<" => matches!(next, Some('<' | '=' | '>')),
+                    ">" => matches!(next, Some('>' | '=')),
+                    "=" => next == Some('='),
+                    _ => false,
+                };
             if !longer {
                 return Some((rest, op, token.len()));
             }
@@ -334,13 +383,14 @@ fn count_operator(i: &str) -> Result<(), nom::Err<PErr<'_>>> {
 }
 
 fn binary(i: &str, level: usize) -> Res<'_, Expr> {
-    if level == LEVELS.len() {
+    let levels = levels();
+    if level == levels.len() {
         return unary(i);
     }
     let (mut i, mut lhs) = binary(i, level + 1)?;
     loop {
         let (j, _) = space0(i)?;
-        let Some((k, op, len)) = level_operator(j, LEVELS[level]) else {
+        let Some((k, op, len)) = level_operator(j, levels[level]) else {
             return Ok((i, lhs));
         };
         let span = Span {
@@ -361,7 +411,11 @@ fn binary(i: &str, level: usize) -> Res<'_, Expr> {
 
 fn unary(i: &str) -> Res<'_, Expr> {
     let (i, _) = space0(i)?;
+    let tdl = SYNTAX.get().tdl;
     let op = match i.chars().next() {
+        Some('-') if tdl => UnOp::Neg,
+        Some('+') if tdl => UnOp::Plus,
+        _ if tdl => return primary(i),
         Some('-') => UnOp::Neg,
         Some('+') => UnOp::Plus,
         Some('~') => UnOp::Not,
@@ -439,7 +493,117 @@ fn name_or_function(i: &str) -> Res<'_, Expr> {
     Ok((rest, Expr::Sym(name.to_string(), span)))
 }
 
+/// The TDL primaries that Kempelen's grammar reads otherwise: `.` (the current address),
+/// `^H1C` (a radix prefix), a number in the current radix, a character constant of up to two
+/// characters. `None` for everything else.
+fn tdl_primary(i: &str) -> Option<Res<'_, Expr>> {
+    let mut chars = i.chars();
+    let first = chars.next()?;
+    let second = chars.next();
+    match first {
+        '.' if !second.is_some_and(is_ident_char) => Some(Ok((&i[1..], Expr::Pc))),
+        '^' => {
+            let radix = match second.map(|c| c.to_ascii_uppercase()) {
+                Some('H') => 16,
+                Some('D') => 10,
+                Some('O' | 'Q') => 8,
+                Some('B') => 2,
+                _ => return Some(failure(i, "expected H, D, O, Q or B after '^' (a radix)")),
+            };
+            let (rest, digits) =
+                match take_while1::<_, &str, PErr>(|c: char| c.is_ascii_alphanumeric())
+                    .parse(&i[2..])
+                {
+                    Ok(ok) => ok,
+                    Err(_) => return Some(failure(i, "expected digits after the radix")),
+                };
+            Some(radix_value(i, digits, radix).map(|v| (rest, Expr::Num(v))))
+        }
+        '\'' | '"' => Some(tdl_char(i, first)),
+        c if c.is_ascii_digit() => Some(tdl_number(i)),
+        _ => None,
+    }
+}
+
+/// `digits` read in `radix`, or a failure at `at`.
+fn radix_value<'a>(at: &'a str, digits: &str, radix: u32) -> Result<i64, nom::Err<PErr<'a>>> {
+    match u64::from_str_radix(digits, radix) {
+        Ok(v) => i64::try_from(v)
+            .map_err(|_| over_budget(at, format!("number '{digits}' does not fit in 64 bits"))),
+        Err(_) => {
+            let what = match radix {
+                16 => "hexadecimal",
+                10 => "decimal",
+                8 => "octal",
+                _ => "binary",
+            };
+            Err(over_budget(at, format!("invalid {what} number '{digits}'")))
+        }
+    }
+}
+
+/// A TDL number: digits and letters in the current radix, or with a suffix: `H` (hex), `O` or
+/// `Q` (octal), `B` (binary, in a radix up to 11, where `B` is no digit), `D` (decimal, in a
+/// radix up to 13), or a trailing `.` (decimal). A suffix whose digits do not fit it is a digit
+/// of the current radix (`0BD` in radix 16 is BDh).
+fn tdl_number(i: &str) -> Res<'_, Expr> {
+    let radix = SYNTAX.get().radix;
+    let (rest, word) = take_while1(|c: char| c.is_ascii_alphanumeric()).parse(i)?;
+    if let Some(after) = rest.strip_prefix('.')
+        && word.bytes().all(|b| b.is_ascii_digit())
+    {
+        return radix_value(i, word, 10).map(|v| (after, Expr::Num(v)));
+    }
+    let upper = word.to_ascii_uppercase();
+    let suffix = match upper.as_bytes()[upper.len() - 1] {
+        b'H' => Some(16),
+        b'O' | b'Q' => Some(8),
+        b'B' if radix <= 11 => Some(2),
+        b'D' if radix <= 13 => Some(10),
+        _ => None,
+    };
+    if let Some(r) = suffix {
+        let digits = &word[..word.len() - 1];
+        if !digits.is_empty() && digits.chars().all(|c| c.is_digit(r)) {
+            return radix_value(i, digits, r).map(|v| (rest, Expr::Num(v)));
+        }
+    }
+    radix_value(i, word, radix).map(|v| (rest, Expr::Num(v)))
+}
+
+/// A TDL character constant: one character, or two (the first in the high byte).
+fn tdl_char(i: &str, quote: char) -> Res<'_, Expr> {
+    let body = &i[1..];
+    let Some(end) = body.find(quote) else {
+        return failure(i, "unterminated character constant");
+    };
+    let inner = &body[..end];
+    if let Some(c) = inner.chars().find(|c| !c.is_ascii()) {
+        return failure(i, not_ascii(c));
+    }
+    let value = match inner.as_bytes() {
+        [] => return failure(i, "empty character constant"),
+        [c] => i64::from(*c),
+        [h, l] => i64::from(*h) << 8 | i64::from(*l),
+        _ => {
+            return failure(
+                i,
+                format!(
+                    "a character constant has at most two characters, this one {} (strings go in .ASCII)",
+                    inner.len()
+                ),
+            );
+        }
+    };
+    Ok((&body[end + 1..], Expr::Num(value)))
+}
+
 fn primary(i: &str) -> Res<'_, Expr> {
+    if SYNTAX.get().tdl
+        && let Some(result) = tdl_primary(i)
+    {
+        return result;
+    }
     match i.chars().next() {
         Some('(') => parenthesized(i),
         Some('$') => dollar(i),
@@ -458,7 +622,20 @@ fn primary(i: &str) -> Res<'_, Expr> {
     }
 }
 
-/// Parses all of `text` (which starts at byte `base` of its line) as one expression.
+/// [`parse_expr`] in the grammar `syntax`.
+pub(crate) fn parse_expr_in(
+    syntax: ExprSyntax,
+    text: &str,
+    base: usize,
+) -> Result<Expr, SyntaxError> {
+    let saved = SYNTAX.replace(syntax);
+    let result = parse_expr(text, base);
+    SYNTAX.set(saved);
+    result
+}
+
+/// Parses all of `text` (which starts at byte `base` of its line) as one expression (in the
+/// grammar [`parse_expr_in`] set, Kempelen's by default).
 pub(crate) fn parse_expr(text: &str, base: usize) -> Result<Expr, SyntaxError> {
     let at = |rest: &str| base + text.len() - rest.len();
     let trimmed = text.trim_end();
@@ -623,6 +800,15 @@ fn word_at(text: &str, i: usize, end: usize) -> Option<usize> {
     }
 }
 
+/// An error at the character at `i`: `what` with the character.
+fn unexpected_char(text: &str, i: usize, what: &str) -> SyntaxError {
+    let c = text[i..].chars().next().expect("not at end");
+    SyntaxError::new(
+        Span::new(i, i + c.len_utf8()),
+        format!("{what}, found '{c}'"),
+    )
+}
+
 /// Cuts a line into label, operation and operands. `is_operation` tells mnemonics and
 /// directives from labels for a word in column 1 without a colon.
 pub(crate) fn split_line<'a>(text: &'a str, is_operation: &dyn Fn(&str) -> bool) -> RawLine<'a> {
@@ -634,33 +820,74 @@ pub(crate) fn split_line<'a>(text: &'a str, is_operation: &dyn Fn(&str) -> bool)
             return line;
         }
     };
-    let mut i = skip_spaces(text, 0, end);
-    if i == end {
+    let i = skip_spaces(text, 0, end);
+    if i == end || pc_assignment(text, i, end, &mut line) {
         return line;
     }
-    let column_one = i == 0;
-    // `*= expr` sets the address, as in many 6502 assemblers.
-    if text[i..end].starts_with('*') {
-        let j = skip_spaces(text, i + 1, end);
-        if text[j..end].starts_with('=') {
-            line.op = Some(("*=", Span::new(i, j + 1)));
-            let k = skip_spaces(text, j + 1, end);
-            line.operands_span = Span::new(k, end);
-            match split_operands(text, k, end) {
-                Ok(args) if k < end => line.args = args,
-                Ok(_) => {}
-                Err(e) => line.error = Some(e),
-            }
-            return line;
-        }
+    let Some(i) = label_and_operation(text, i, end, is_operation, &mut line) else {
+        return line;
+    };
+    if line.op.is_none() {
+        return line;
     }
-    let Some(w1_end) = word_at(text, i, end) else {
-        let c = text[i..].chars().next().expect("not at end");
-        line.error = Some(SyntaxError::new(
-            Span::new(i, i + c.len_utf8()),
-            format!("expected a label, mnemonic or directive, found '{c}'"),
+    let bytes = text.as_bytes();
+    if i < end && !matches!(bytes[i], b' ' | b'\t') && line.op.is_some_and(|(o, _)| o != "=") {
+        line.error = Some(unexpected_char(
+            text,
+            i,
+            "expected a space before the operands",
         ));
         return line;
+    }
+    let k = skip_spaces(text, i, end);
+    let operands_end = text[..end].trim_end().len().max(k);
+    line.operands_span = Span::new(k, operands_end);
+    if k < operands_end {
+        match split_operands(text, k, operands_end) {
+            Ok(args) => line.args = args,
+            Err(e) => line.error = Some(e),
+        }
+    }
+    line
+}
+
+/// `*= expr` at `i` (the address, as in many 6502 assemblers): fills `line` and returns true.
+fn pc_assignment<'a>(text: &'a str, i: usize, end: usize, line: &mut RawLine<'a>) -> bool {
+    if !text[i..end].starts_with('*') {
+        return false;
+    }
+    let j = skip_spaces(text, i + 1, end);
+    if !text[j..end].starts_with('=') {
+        return false;
+    }
+    line.op = Some(("*=", Span::new(i, j + 1)));
+    let k = skip_spaces(text, j + 1, end);
+    line.operands_span = Span::new(k, end);
+    match split_operands(text, k, end) {
+        Ok(args) if k < end => line.args = args,
+        Ok(_) => {}
+        Err(e) => line.error = Some(e),
+    }
+    true
+}
+
+/// The label and the operation of the line from its first word at `i`: fills `line.label` and
+/// `line.op` and returns where the operation ends (`None` after an error, which is in `line`).
+fn label_and_operation<'a>(
+    text: &'a str,
+    mut i: usize,
+    end: usize,
+    is_operation: &dyn Fn(&str) -> bool,
+    line: &mut RawLine<'a>,
+) -> Option<usize> {
+    let column_one = i == 0;
+    let Some(w1_end) = word_at(text, i, end) else {
+        line.error = Some(unexpected_char(
+            text,
+            i,
+            "expected a label, mnemonic or directive",
+        ));
+        return None;
     };
     let w1 = (&text[i..w1_end], Span::new(i, w1_end));
     let mut op = None;
@@ -689,44 +916,15 @@ pub(crate) fn split_line<'a>(text: &'a str, is_operation: &dyn Fn(&str) -> bool)
         }
     }
     if op.is_none() && i < end {
-        match word_at(text, i, end) {
-            Some(e) => {
-                op = Some((&text[i..e], Span::new(i, e)));
-                i = e;
-            }
-            None => {
-                let c = text[i..].chars().next().expect("not at end");
-                line.error = Some(SyntaxError::new(
-                    Span::new(i, i + c.len_utf8()),
-                    format!("expected a mnemonic or directive, found '{c}'"),
-                ));
-                return line;
-            }
-        }
+        let Some(e) = word_at(text, i, end) else {
+            line.error = Some(unexpected_char(text, i, "expected a mnemonic or directive"));
+            return None;
+        };
+        op = Some((&text[i..e], Span::new(i, e)));
+        i = e;
     }
     line.op = op;
-    if line.op.is_none() {
-        return line;
-    }
-    let bytes = text.as_bytes();
-    if i < end && !matches!(bytes[i], b' ' | b'\t') && line.op.is_some_and(|(o, _)| o != "=") {
-        let c = text[i..].chars().next().expect("not at end");
-        line.error = Some(SyntaxError::new(
-            Span::new(i, i + c.len_utf8()),
-            format!("expected a space before the operands, found '{c}'"),
-        ));
-        return line;
-    }
-    let k = skip_spaces(text, i, end);
-    let operands_end = text[..end].trim_end().len().max(k);
-    line.operands_span = Span::new(k, operands_end);
-    if k < operands_end {
-        match split_operands(text, k, operands_end) {
-            Ok(args) => line.args = args,
-            Err(e) => line.error = Some(e),
-        }
-    }
-    line
+    Some(i)
 }
 
 // ---------------------------------------------------------------------------------------------

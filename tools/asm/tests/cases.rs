@@ -14,6 +14,8 @@
 //! ; warning 3:9: later bytes win   a warning, matched like an error (all must be listed)
 //! ; option: ignore-case            assemble with case-insensitive symbols
 //! ; option: overlap later-wins     assemble with overlapping ORG areas allowed
+//! ; option: dialect tdl            assemble in TDL's syntax
+//! ; option: paren-closes-bracket   TDL: a ')' that closes nothing closes a .DEFINE's '['
 //! ```
 //!
 //! The errors listed must be exactly the errors reported (no more, no fewer). A case without
@@ -21,7 +23,7 @@
 
 use kempelen_asm::diag::Severity;
 use kempelen_asm::source::FsSource;
-use kempelen_asm::{Cpu, Options, Overlap, assemble};
+use kempelen_asm::{Cpu, Dialect, Options, Overlap, assemble};
 
 #[derive(Debug)]
 struct ExpectedError {
@@ -113,6 +115,8 @@ fn run_case(path: &str) {
         match option.as_str() {
             "ignore-case" => options.ignore_case = true,
             "overlap later-wins" => options.overlap = Overlap::LaterWins,
+            "dialect tdl" => options.dialect = Dialect::Tdl,
+            "paren-closes-bracket" => options.paren_closes_bracket = true,
             other => panic!("unknown option {other:?}"),
         }
     }

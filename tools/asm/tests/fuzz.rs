@@ -3,7 +3,8 @@
 //! assemble back to themselves. The case counts are bounded so the normal test run stays fast;
 //! `KEMPELEN_FUZZ_CASES=N` runs N cases per property.
 
-use kempelen_asm::{Cpu, assemble_source, disassemble};
+use kempelen_asm::source::MemorySource;
+use kempelen_asm::{Cpu, Dialect, Options, assemble, assemble_source, disassemble};
 use proptest::prelude::*;
 
 /// Words that make random text look like assembly, so the fuzzer reaches deep into the parser
@@ -88,6 +89,32 @@ const WORDS: &[&str] = &[
     "z:",
     "\t",
     " ",
+    // TDL's syntax (--dialect tdl).
+    ".define",
+    "m1=",
+    "m1[p1,p2]=",
+    "[",
+    "]",
+    ".radix",
+    "16",
+    ".ascii",
+    "[^h83]",
+    "/x/",
+    ".loc",
+    ".blkb",
+    ".blkw",
+    "mov",
+    "mvi",
+    "5(x)",
+    "(y)",
+    "jmpr",
+    ".",
+    ".+3",
+    "psw",
+    "0bdh",
+    "19.",
+    "@",
+    "!",
 ];
 
 fn assembly_like() -> impl Strategy<Value = String> {
@@ -96,8 +123,15 @@ fn assembly_like() -> impl Strategy<Value = String> {
 }
 
 fn check_assembles_without_panic(text: &str) {
-    for cpu in Cpu::ALL {
-        let out = assemble_source(cpu, "fuzz.asm", text);
+    let files = MemorySource::new().with("fuzz.asm", text);
+    let tdl = [false, true].map(|paren| Options {
+        dialect: Dialect::Tdl,
+        paren_closes_bracket: paren,
+        ..Options::new(Cpu::Z80)
+    });
+    let options = Cpu::ALL.into_iter().map(Options::new).chain(tdl);
+    for options in options {
+        let out = assemble("fuzz.asm", &files, &options);
         let _ = out.report();
         let _ = out.listing.to_string();
         let _ = out.symbols.to_string();
@@ -162,6 +196,22 @@ proptest! {
             prop_assert_eq!(&out.image.bytes, &bytes);
         }
     }
+}
+
+#[test]
+fn runaway_tdl_macros_stop_with_an_error() {
+    // A .DEFINE that calls itself twice: stopped by the expansion limit, as a MACRO is.
+    let files = MemorySource::new().with("bomb.asm", ".DEFINE TWICE=[TWICE\nTWICE]\n TWICE\n");
+    let options = Options {
+        dialect: Dialect::Tdl,
+        ..Options::new(Cpu::Z80)
+    };
+    let out = assemble("bomb.asm", &files, &options);
+    assert!(
+        out.errors().any(|d| d.message.contains("macro")),
+        "{}",
+        out.report()
+    );
 }
 
 #[test]

@@ -14,13 +14,18 @@
 //! - `sargon-z80.asm` (the Spracklens' 1978 listing in Zilog syntax, from
 //!   billforsternz/retro-sargon `stages/sargon-z80.asm`): unmodified, with `--overlap
 //!   later-wins`, byte-identical to the bytes of zmac's listing `sargon-z80.lst` beside it.
+//! - `sargon1.asm` and `sargon2.asm` (the book's own text in TDL's syntax as typed, and with
+//!   its typos fixed, from retro-sargon's `stages/`): with `--dialect tdl`, stage 1 assembles up
+//!   to the `.END` it has in the middle (a warning says so), stage 2 needs
+//!   `--paren-closes-bracket` for its two `)` typos and gives the bytes of zmac's listing but
+//!   for the one difference the Zilog conversion made, which is accounted byte by byte.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use kempelen_asm::diag::Diagnostic;
 use kempelen_asm::source::FsSource;
-use kempelen_asm::{Assembly, Cpu, Options, Overlap, assemble};
+use kempelen_asm::{Assembly, Cpu, Dialect, Options, Overlap, SymbolTable, assemble};
 
 fn historical(file: &str) -> Option<PathBuf> {
     let Some(dir) = std::env::var_os("KEMPELEN_HISTORICAL") else {
@@ -261,4 +266,250 @@ fn sargon_listing_assembles_unmodified_with_later_wins() {
         "only {compared} of {ours_written} bytes compared"
     );
     eprintln!("{compared} of {ours_written} bytes written equal zmac's listing");
+}
+
+/// The book's text in TDL's syntax, with the options it needs: the dialect, the later bytes
+/// winning (as in the Zilog text), and (stage 2) `--paren-closes-bracket`.
+fn tdl_options(paren: bool) -> impl FnOnce(&mut Options) {
+    move |o: &mut Options| {
+        o.dialect = Dialect::Tdl;
+        o.overlap = Overlap::LaterWins;
+        o.paren_closes_bracket = paren;
+    }
+}
+
+/// zmac's listing of the Zilog conversion: its bytes and which addresses it gives.
+fn zmac_bytes(dir_file: &Path) -> (Vec<u8>, Vec<bool>) {
+    let listing =
+        String::from_utf8_lossy(&std::fs::read(dir_file.with_file_name("sargon-z80.lst")).unwrap())
+            .into_owned();
+    let (memory, given, damaged) = zmac_listing(&listing);
+    assert!(damaged <= 1, "{damaged} damaged listing lines");
+    (memory, given)
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL=DIR with sargon1.asm and sargon-z80.lst"]
+fn sargon_book_stage1_assembles_up_to_its_end() {
+    let Some(path) = historical("sargon1.asm") else {
+        return;
+    };
+    let ours = assemble_with(Cpu::Z80, &path, tdl_options(false));
+    assert!(ours.is_ok(), "{}", ours.report());
+    let warnings: Vec<_> = ours
+        .diagnostics
+        .iter()
+        .filter(|d| d.message.contains("stops the program here"))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", ours.report());
+    assert_eq!(warnings[0].line, 1470, "the book's .END in the middle");
+    eprintln!("{}", warnings[0].message);
+    let (theirs, given) = zmac_bytes(&path);
+    // The lines after the .END write some bytes over tables of the lines before it (the
+    // graphics data over the last table, which the Zilog text does too): those are not
+    // stage 1's to compare. Stage 2 (the .END at the end) tells which they are.
+    let full = assemble_with(
+        Cpu::Z80,
+        &path.with_file_name("sargon2.asm"),
+        tdl_options(true),
+    );
+    assert!(full.is_ok(), "{}", full.report());
+    let end_line = warnings[0].line;
+    let mut overwritten = vec![false; 0x10000];
+    for l in full.listing.lines.iter().filter(|l| l.line >= end_line) {
+        if let Some(a) = l.addr {
+            for i in 0..l.bytes.len() {
+                overwritten[usize::from(a) + i] = true;
+            }
+        }
+    }
+    let mut compared = 0;
+    let mut skipped = 0;
+    for (i, b) in ours.image.bytes.iter().enumerate() {
+        let addr = usize::from(ours.image.origin) + i;
+        if !given[addr] || !ours.listing.lines.iter().any(|l| writes(l, addr)) {
+            continue;
+        }
+        if overwritten[addr] {
+            skipped += 1;
+            continue;
+        }
+        compared += 1;
+        assert_eq!(
+            *b, theirs[addr],
+            "stage 1 and zmac's listing differ at ${addr:04X}"
+        );
+    }
+    eprintln!(
+        "stage 1: {compared} bytes before its .END equal zmac's listing ({skipped} that lines after it overwrite not compared)"
+    );
+}
+
+/// Whether listing line `l` wrote the byte at `addr`.
+fn writes(l: &kempelen_asm::listing::ListingLine, addr: usize) -> bool {
+    l.addr
+        .is_some_and(|a| (usize::from(a)..usize::from(a) + l.bytes.len()).contains(&addr))
+}
+
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL=DIR with sargon2.asm, sargon-z80.asm and sargon-z80.lst"]
+fn sargon_book_stage2_gives_the_bytes_of_the_zmac_listing() {
+    // Without --paren-closes-bracket, the two ')' where a ']' belongs are errors at their
+    // places (the book's text has them in stage 1 too, after its .END).
+    let Some(path) = historical("sargon2.asm") else {
+        return;
+    };
+    let strict = assemble_with(Cpu::Z80, &path, tdl_options(false));
+    let typos: Vec<(u32, u32)> = strict
+        .errors()
+        .filter(|d| d.message.contains("a ']' was meant?"))
+        .map(|d| (d.line, d.col))
+        .collect();
+    assert_eq!(strict.errors().count(), 2, "{}", strict.report());
+    assert_eq!(typos, [(2086, 34), (2098, 21)]);
+    let ours = assemble_with(Cpu::Z80, &path, tdl_options(true));
+    assert!(ours.is_ok(), "{}", ours.report());
+    let zilog = assemble_with(Cpu::Z80, &path.with_file_name("sargon-z80.asm"), |o| {
+        o.overlap = Overlap::LaterWins;
+    });
+    assert!(zilog.is_ok(), "{}", zilog.report());
+    let (theirs, given) = zmac_bytes(&path);
+    let accounted = ConversionDifference::new(&ours.symbols, &zilog.symbols);
+
+    let mut compared = 0;
+    let mut equal = 0;
+    let mut operand_bytes = 0;
+    for (i, b) in ours.image.bytes.iter().enumerate() {
+        let addr = usize::from(ours.image.origin) + i;
+        if !given[addr] || !ours.listing.lines.iter().any(|l| writes(l, addr)) {
+            continue;
+        }
+        compared += 1;
+        if *b == theirs[addr] {
+            equal += 1;
+        } else if accounted.in_messages(addr) {
+            // Compared below, as a whole.
+        } else {
+            let line = ours
+                .listing
+                .lines
+                .iter()
+                .find(|l| writes(l, addr))
+                .expect("written");
+            assert!(
+                accounted.moved_operand(line, addr, &theirs),
+                "${addr:04X} differs ({b:02X}, zmac {:02X}) and names no label the conversion moved: {}",
+                theirs[addr],
+                line.source
+            );
+            operand_bytes += 1;
+        }
+    }
+    let collapsed = accounted.messages_equal(&ours.image, &theirs);
+    let message_bytes = compared - equal - operand_bytes;
+    eprintln!(
+        "stage 2: {equal} of {compared} bytes equal zmac's listing; the other {} are the \
+         conversion's difference: {message_bytes} in the messages from TITLE3 on (equal once \
+         the {collapsed} one-byte `.ASCII [^Hxx]` items the Zilog text writes as three bytes \
+         `'[',$xx,']'` are read as one) and {operand_bytes} operand bytes naming labels after \
+         them, which moved",
+        compared - equal
+    );
+    assert_eq!(collapsed, 13);
+}
+
+/// The one difference retro-sargon's conversion made to the bytes: the book's `.ASCII
+/// [^H83]` (one byte, 83h: TDL reads `[expr]` in `.ASCII` as a byte) became `DB '[',$83,']'`
+/// (three bytes) in the Zilog text, twelve times in TITLE3 and once in BLANKR, so the messages
+/// after TITLE3 and the variables after them lie 24 and 26 bytes further up there.
+struct ConversionDifference<'a> {
+    ours: &'a SymbolTable,
+    zilog: &'a SymbolTable,
+    /// The book's TITLE3 and the end of its last message (INVAL2, "TRY AGAIN").
+    start: usize,
+    end: usize,
+}
+
+impl<'a> ConversionDifference<'a> {
+    fn new(ours: &'a SymbolTable, zilog: &'a SymbolTable) -> Self {
+        let at = |t: &SymbolTable, n: &str| usize::from(t.get(n).unwrap_or_else(|| panic!("{n}")));
+        // Every label before TITLE3's underlines is where the Zilog text has it; every label
+        // that moved is a message or variable after them.
+        let start = at(ours, "TITLE3");
+        for s in ours.iter() {
+            let Some(z) = zilog.get(&s.name.replace('.', "_")) else {
+                continue;
+            };
+            let moved = usize::from(z) != usize::from(s.value);
+            let after = usize::from(s.value) > start && usize::from(s.value) < 0x1A00;
+            assert_eq!(
+                moved, after,
+                "{} at ${:04X}, ${z:04X} in the Zilog text",
+                s.name, s.value
+            );
+        }
+        ConversionDifference {
+            ours,
+            zilog,
+            start,
+            end: at(ours, "INVAL2") + "TRY AGAIN".len(),
+        }
+    }
+
+    fn in_messages(&self, addr: usize) -> bool {
+        (self.start..0x1A00).contains(&addr)
+    }
+
+    /// The book's messages from TITLE3 to INVAL2 equal the Zilog text's with each `'['`, `x`,
+    /// `']'` read as `x`; how many there are.
+    fn messages_equal(&self, image: &kempelen_asm::Image, theirs: &[u8]) -> usize {
+        let origin = usize::from(image.origin);
+        let ours = &image.bytes[self.start - origin..self.end - origin];
+        let zilog_start = usize::from(self.zilog.get("TITLE3").expect("TITLE3"));
+        let zilog_end = usize::from(self.zilog.get("INVAL2").expect("INVAL2")) + "TRY AGAIN".len();
+        let zilog = &theirs[zilog_start..zilog_end];
+        let mut read = Vec::new();
+        let mut collapsed = 0;
+        let mut i = 0;
+        while i < zilog.len() {
+            if zilog[i] == b'[' && zilog.get(i + 2) == Some(&b']') {
+                read.push(zilog[i + 1]);
+                collapsed += 1;
+                i += 3;
+            } else {
+                read.push(zilog[i]);
+                i += 1;
+            }
+        }
+        assert_eq!(
+            ours,
+            read.as_slice(),
+            "the messages differ beyond the bracketed bytes"
+        );
+        collapsed
+    }
+
+    /// Whether the byte at `addr` of listing line `line` belongs to a 16-bit operand that is a
+    /// label (plus an offset) of ours in one place and the same of the Zilog text in the other.
+    fn moved_operand(
+        &self,
+        line: &kempelen_asm::listing::ListingLine,
+        addr: usize,
+        theirs: &[u8],
+    ) -> bool {
+        let start = usize::from(line.addr.expect("written"));
+        let word = |bytes: &[u8], at: usize| u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        (start..start + line.bytes.len() - 1)
+            .filter(|&w| w == addr || w + 1 == addr)
+            .any(|w| {
+                let ours = word(&line.bytes, w - start);
+                let zilog = word(theirs, w);
+                // `label` or `label+offset` (`TITLE4+2`) in both texts.
+                self.ours.containing(ours).is_some_and(|(name, offset)| {
+                    self.zilog
+                        .get(&name.replace('.', "_"))
+                        .is_some_and(|z| z.wrapping_add(offset) == zilog)
+                })
+            })
+    }
 }

@@ -13,9 +13,10 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use kempelen_asm::source::FsSource;
 use kempelen_emulator::ClockProfile;
-use kempelen_engine::reference::{ReferenceLimits, ReferenceSearch};
-use kempelen_engine::{Engine, Limits, Move, NativeEngine, Profile, SearchControl, mate_in};
-use kempelen_roms::suite::Expected;
+use kempelen_engine::{Move, mate_in};
+use kempelen_roms::compare::{
+    Answer, CompareSuite, Comparison, Contender, PortResult, Row, Status, Summary,
+};
 use kempelen_roms::{Port, PortEngine, suite};
 use serde_json::json;
 use std::io::Write;
@@ -67,21 +68,58 @@ pub fn score_text(score: i32) -> String {
     }
 }
 
-/// One 8-bit build in the comparison.
-struct Build {
-    engine: PortEngine,
-    clock: &'static ClockProfile,
-    nodes: u64,
-    cycles: u64,
-    solved: usize,
-    errors: usize,
-}
-
 /// Runs the command; `Ok(false)` when some position disagrees.
 pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
     if !(1..=32).contains(&args.depth) {
         bail!("--depth {}: the depth must be 1 to 32", args.depth);
     }
+    let ports = ports(args)?;
+    let machine = machine(args, &ports)?;
+    let suite = match &args.suite {
+        Some(p) => CompareSuite::parse(&suite::read_file(p)?, &p.display().to_string())?,
+        None => CompareSuite::bundled()?,
+    };
+    let mut contenders = Vec::new();
+    for &port in &ports {
+        contenders.push(contender(args, port, machine)?);
+    }
+    let mut comparison = Comparison::new(&suite.name, args.depth, contenders, args.full)?;
+    let bar = ProgressBar::new(suite.positions.len() as u64);
+    if args.json {
+        bar.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    bar.set_style(
+        ProgressStyle::with_template("compare [{bar:30}] {pos}/{len} positions, {elapsed}")
+            .expect("a valid template")
+            .progress_chars("=> "),
+    );
+    let mut out = std::io::stdout().lock();
+    if !args.json {
+        write!(out, "{}", header_text(&comparison))?;
+    }
+    let mut rows = Vec::new();
+    let summary = comparison.run(&suite, |row| -> anyhow::Result<()> {
+        bar.inc(1);
+        if args.json {
+            rows.push(row_json(row));
+        } else {
+            bar.suspend(|| write!(out, "{}", row_text(row)))?;
+        }
+        Ok(())
+    })?;
+    bar.finish_and_clear();
+    if args.json {
+        let v = summary_json(&summary, rows);
+        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
+    } else {
+        write!(out, "{}", summary_text(&summary))?;
+    }
+    Ok(summary.agree == summary.positions)
+}
+
+/// The builds `--cpu` names (default: every one whose sources are present; the Z80 with
+/// `--source`).
+fn ports(args: &CompareArgs) -> anyhow::Result<Vec<&'static Port>> {
     let mut ports: Vec<&'static Port> = Vec::new();
     for &cpu in &args.cpu {
         if let Some(p) = present_port(cpu)? {
@@ -102,264 +140,206 @@ pub fn run(args: &CompareArgs) -> anyhow::Result<bool> {
     if args.source.is_some() && ports.len() != 1 {
         bail!("--source replaces one build's sources: choose it with --cpu z80 or --cpu 6502");
     }
-    // The machine belongs to one CPU; the other builds keep their default machine.
-    let machine = match &args.machine {
-        None => None,
-        Some(id) => {
-            let m = kempelen_emulator::clock::machine(id);
-            match m.and_then(|m| ports.iter().find(|p| p.cpu == m.cpu)) {
-                Some(p) => Some((p.id, port_machine(p, Some(id))?)),
-                None => {
-                    port_machine(ports[0], Some(id))?;
-                    unreachable!("port_machine refuses a machine of another CPU");
+    Ok(ports)
+}
+
+/// `--machine`: the build of its CPU and the machine (the other builds keep their default
+/// machine).
+fn machine(
+    args: &CompareArgs,
+    ports: &[&'static Port],
+) -> anyhow::Result<Option<(&'static str, &'static ClockProfile)>> {
+    let Some(id) = &args.machine else {
+        return Ok(None);
+    };
+    let m = kempelen_emulator::clock::machine(id);
+    match m.and_then(|m| ports.iter().find(|p| p.cpu == m.cpu)) {
+        Some(p) => Ok(Some((p.id, port_machine(p, Some(id))?))),
+        None => {
+            port_machine(ports[0], Some(id))?;
+            unreachable!("port_machine refuses a machine of another CPU");
+        }
+    }
+}
+
+/// A build's engine (from `--source` or the bundled sources) at its machine.
+fn contender(
+    args: &CompareArgs,
+    port: &'static Port,
+    machine: Option<(&'static str, &'static ClockProfile)>,
+) -> anyhow::Result<Contender> {
+    let mut engine = match &args.source {
+        Some(p) => {
+            let e = PortEngine::assemble_from(port, &FsSource, &p.to_string_lossy());
+            e.with_context(|| format!("--source {}", p.display()))?
+        }
+        None => PortEngine::assemble(port)?,
+    };
+    let clock = match machine {
+        Some((id, m)) if id == port.id => m,
+        _ => port.default_machine(),
+    };
+    set_max_cycles(&mut engine, args.max_cycles)?;
+    Ok(Contender::new(engine, clock))
+}
+
+/// The table's two header lines.
+fn header_text(c: &Comparison) -> String {
+    let mut h1 = format!("{:<5} {:<25}", "", "native reference");
+    let mut h2 = format!("{:<5} {:<7} {:>8} {:>8}", "", "best", "score", "nodes");
+    for b in c.builds() {
+        let title = format!(
+            "{} at {} MHz ({})",
+            b.engine.port().name,
+            b.machine.mhz,
+            b.machine.id
+        );
+        h1.push_str(&format!(" | {title:<48}"));
+        h2.push_str(&format!(
+            " | {:<7} {:>8} {:>8} {:>13} {:>8}",
+            "best", "score", "nodes", "cycles", "seconds"
+        ));
+    }
+    if c.has_full() {
+        h1.push_str(&format!(" | {:<25}", "native full"));
+        h2.push_str(&format!(" | {:<7} {:>8} {:>8}", "best", "score", "nodes"));
+    }
+    format!("{h1} |\n{h2} | position\n")
+}
+
+/// The best move with `+` (solves the position's `bm`/`am`), `-` (does not) or nothing.
+fn marked(a: &Answer) -> String {
+    let mark = match a.solved {
+        None => "",
+        Some(true) => "+",
+        Some(false) => "-",
+    };
+    format!("{}{mark}", mv(a.best))
+}
+
+/// A row of the table, then its errors and, where a build differs, both PVs.
+fn row_text(row: &Row) -> String {
+    let n = &row.native;
+    let mut text = format!("{:<7} {:>8} {:>8}", marked(n), score_text(n.score), n.nodes);
+    let mut notes = String::new();
+    for a in &row.ports {
+        match &a.result {
+            PortResult::Error(_) => text.push_str(&format!(" | {:<48}", "error")),
+            PortResult::Ran(r) => {
+                text.push_str(&format!(
+                    " | {:<7} {:>8} {:>8} {:>13} {:>8.2}",
+                    marked(&r.answer),
+                    score_text(r.answer.score),
+                    r.answer.nodes,
+                    r.cycles,
+                    r.seconds
+                ));
+                if !r.agree {
+                    notes.push_str(&format!("      native pv {}\n", line_of(&n.pv)));
+                    let pv = line_of(&r.answer.pv);
+                    notes.push_str(&format!("      {:<6} pv {pv}\n", a.cpu));
                 }
             }
         }
-    };
-    let (name, text) = match &args.suite {
-        Some(p) => (p.display().to_string(), suite::read_file(p)?),
-        None => (suite::BUNDLED_NAME.to_string(), suite::BUNDLED.to_string()),
-    };
-    let entries = suite::parse(&text, &name)?;
-    if entries.is_empty() {
-        bail!("{name}: the suite has no positions");
     }
-    let games = entries
-        .iter()
-        .map(|e| e.game(&name))
-        .collect::<Result<Vec<_>, _>>()?;
-    let expected = entries
-        .iter()
-        .zip(&games)
-        .map(|(e, g)| Expected::of(e, g.position(), &name))
-        .collect::<Result<Vec<_>, _>>()?;
-    let mut builds = Vec::new();
-    for &port in &ports {
-        let mut engine = match &args.source {
-            Some(p) => {
-                let e = PortEngine::assemble_from(port, &FsSource, &p.to_string_lossy());
-                e.with_context(|| format!("--source {}", p.display()))?
+    if let Some(f) = &row.full {
+        text.push_str(&format!(
+            " | {:<7} {:>8} {:>8}",
+            marked(f),
+            score_text(f.score),
+            f.nodes
+        ));
+    }
+    let status = match row.status() {
+        Status::Error => "ERROR",
+        Status::Ok => "ok",
+        Status::Diff => "DIFF",
+    };
+    let mut s = format!("{status:<5} {text} | {}\n", row.id);
+    for e in row.errors() {
+        s.push_str(&format!("ERROR {e}\n"));
+    }
+    s + &notes
+}
+
+/// A row as JSON: each engine's answer under its name.
+fn row_json(row: &Row) -> serde_json::Value {
+    let mut v = json!({
+        "line": row.line, "id": row.id, "fen": row.fen,
+        "native": answer_json(&row.native),
+    });
+    for a in &row.ports {
+        v[a.cpu] = match &a.result {
+            PortResult::Error(message) => json!({ "error": message }),
+            PortResult::Ran(r) => {
+                let mut p = answer_json(&r.answer);
+                p["agree"] = json!(r.agree);
+                p["cycles"] = json!(r.cycles);
+                p["seconds"] = json!(round3(r.seconds));
+                p["peak_ram"] = json!(r.peak_ram);
+                p
             }
-            None => PortEngine::assemble(port)?,
         };
-        let clock = match machine {
-            Some((id, m)) if id == port.id => m,
-            _ => port.default_machine(),
-        };
-        engine.clock = Some(clock);
-        set_max_cycles(&mut engine, args.max_cycles)?;
-        builds.push(Build {
-            engine,
-            clock,
-            nodes: 0,
-            cycles: 0,
-            solved: 0,
-            errors: 0,
-        });
     }
-    let mut full = args.full.then(|| NativeEngine::new(Profile::Full));
-    let bar = ProgressBar::new(entries.len() as u64);
-    if args.json {
-        bar.set_draw_target(ProgressDrawTarget::hidden());
+    if let Some(f) = &row.full {
+        v["full"] = answer_json(f);
     }
-    bar.set_style(
-        ProgressStyle::with_template("compare [{bar:30}] {pos}/{len} positions, {elapsed}")
-            .expect("a valid template")
-            .progress_chars("=> "),
+    v["agree"] = json!(row.agree);
+    v
+}
+
+/// The totals as text: agreement and each build's speed, then the `bm`/`am` score.
+fn summary_text(s: &Summary) -> String {
+    let mut out = format!(
+        "{}/{} positions agree at depth {} ({})",
+        s.agree, s.positions, s.depth, s.suite
     );
-    let mut out = std::io::stdout().lock();
-    let mut rows = Vec::new();
-    let (mut agree, mut native_solved, mut full_solved) = (0usize, 0usize, 0usize);
-    let scored = expected.iter().filter(|e| e.given()).count();
-    if !args.json {
-        let mut h1 = format!("{:<5} {:<25}", "", "native reference");
-        let mut h2 = format!("{:<5} {:<7} {:>8} {:>8}", "", "best", "score", "nodes");
-        for b in &builds {
-            let title = format!(
-                "{} at {} MHz ({})",
-                b.engine.port().name,
-                b.clock.mhz,
-                b.clock.id
-            );
-            h1.push_str(&format!(" | {title:<48}"));
-            h2.push_str(&format!(
-                " | {:<7} {:>8} {:>8} {:>13} {:>8}",
-                "best", "score", "nodes", "cycles", "seconds"
-            ));
-        }
-        if full.is_some() {
-            h1.push_str(&format!(" | {:<25}", "native full"));
-            h2.push_str(&format!(" | {:<7} {:>8} {:>8}", "best", "score", "nodes"));
-        }
-        writeln!(out, "{h1} |")?;
-        writeln!(out, "{h2} | position")?;
+    for b in &s.builds {
+        out.push_str(&format!(
+            "; {}: {} nodes in {} cycles, {:.0} nodes/s at {} MHz ({})",
+            b.name, b.nodes, b.cycles, b.nodes_per_second, b.machine.mhz, b.machine.id
+        ));
     }
-    for ((entry, game), exp) in entries.iter().zip(&games).zip(&expected) {
-        bar.inc(1);
-        let pos = game.position();
-        let history = game.reference_history();
-        let limits = ReferenceLimits::depth(args.depth);
-        let native = ReferenceSearch::new(pos, &history, limits).run();
-        let mark = |best: Option<Move>| -> &'static str {
-            match (exp.given(), exp.solved(best)) {
-                (false, _) => "",
-                (true, true) => "+",
-                (true, false) => "-",
-            }
-        };
-        native_solved += usize::from(exp.given() && exp.solved(native.best));
-        let mut same_all = true;
-        let mut row_text = format!(
-            "{:<7} {:>8} {:>8}",
-            format!("{}{}", mv(native.best), mark(native.best)),
-            score_text(native.score),
-            native.nodes
-        );
-        let mut row_json = json!({
-            "line": entry.line, "id": entry.id, "fen": pos.to_fen(),
-            "native": result_json(native.best, native.score, native.nodes, &native.pv, exp),
-        });
-        let mut notes = Vec::new();
-        let mut errors = Vec::new();
-        for b in builds.iter_mut() {
-            let port = b.engine.port();
-            // A failed run is a disagreement: reported in its row, and the suite goes on.
-            match b.engine.search(pos, &history, args.depth, None) {
-                Err(e) => {
-                    same_all = false;
-                    b.errors += 1;
-                    let message =
-                        format!("{name}:{}: {}: {}: {e}", entry.line, entry.id, port.name);
-                    row_text.push_str(&format!(" | {:<48}", "error"));
-                    row_json[port.id] = json!({ "error": message });
-                    errors.push(message);
-                }
-                Ok(z) => {
-                    let r = &z.result;
-                    let same = r.best == native.best
-                        && r.score == native.score
-                        && r.pv == native.pv
-                        && r.nodes == native.nodes;
-                    same_all &= same;
-                    b.nodes += r.nodes;
-                    b.cycles += z.cycles;
-                    b.solved += usize::from(exp.given() && exp.solved(r.best));
-                    let seconds = b.clock.duration(z.cycles).as_secs_f64();
-                    row_text.push_str(&format!(
-                        " | {:<7} {:>8} {:>8} {:>13} {:>8.2}",
-                        format!("{}{}", mv(r.best), mark(r.best)),
-                        score_text(r.score),
-                        r.nodes,
-                        z.cycles,
-                        seconds
-                    ));
-                    let mut v = result_json(r.best, r.score, r.nodes, &r.pv, exp);
-                    v["agree"] = json!(same);
-                    v["cycles"] = json!(z.cycles);
-                    v["seconds"] = json!(round3(seconds));
-                    v["peak_ram"] = json!(z.ram.peak_bytes);
-                    row_json[port.id] = v;
-                    if !same {
-                        notes.push(format!("      native pv {}", line_of(&native.pv)));
-                        notes.push(format!("      {:<6} pv {}", port.id, line_of(&r.pv)));
-                    }
-                }
-            }
+    out.push('\n');
+    if s.scored > 0 {
+        out.push_str(&format!(
+            "bm/am solved (+ in the table) of {} positions: native reference {}",
+            s.scored, s.native_solved
+        ));
+        for b in &s.builds {
+            out.push_str(&format!(", {} {}", b.name, b.solved));
         }
-        if let Some(engine) = full.as_mut() {
-            let limits = Limits {
-                depth: Some(args.depth),
-                ..Limits::default()
-            };
-            let r = engine.search(game, &limits, &SearchControl::default())?;
-            full_solved += usize::from(exp.given() && exp.solved(r.best));
-            row_text.push_str(&format!(
-                " | {:<7} {:>8} {:>8}",
-                format!("{}{}", mv(r.best), mark(r.best)),
-                score_text(r.score),
-                r.nodes
-            ));
-            row_json["full"] = result_json(r.best, r.score, r.nodes, &r.pv, exp);
+        if let Some(n) = s.full_solved {
+            out.push_str(&format!(", native full {n}"));
         }
-        agree += usize::from(same_all);
-        row_json["agree"] = json!(same_all);
-        if args.json {
-            rows.push(row_json);
-        } else {
-            let status = if !errors.is_empty() {
-                "ERROR"
-            } else if same_all {
-                "ok"
-            } else {
-                "DIFF"
-            };
-            bar.suspend(|| -> std::io::Result<()> {
-                writeln!(out, "{status:<5} {row_text} | {}", entry.id)?;
-                for e in &errors {
-                    writeln!(out, "ERROR {e}")?;
-                }
-                for n in &notes {
-                    writeln!(out, "{n}")?;
-                }
-                Ok(())
-            })?;
-        }
+        out.push('\n');
     }
-    bar.finish_and_clear();
-    let total = entries.len();
-    if args.json {
-        let mut v = json!({
-            "suite": name, "depth": args.depth, "positions": total, "agree": agree,
-            "scored": scored, "native_solved": native_solved, "results": rows,
-            "builds": builds.iter().map(|b| json!({
-                "cpu": b.engine.port().id, "machine": b.clock.id, "mhz": b.clock.mhz,
-                "nodes": b.nodes, "cycles": b.cycles,
-                "nodes_per_second": b.clock.per_second(b.nodes, b.cycles).round(),
-                "solved": b.solved, "errors": b.errors,
-            })).collect::<Vec<_>>(),
-        });
-        if let [b] = builds.as_slice() {
-            v["machine"] = json!(b.clock.id);
-            v["mhz"] = json!(b.clock.mhz);
-            v["nodes"] = json!(b.nodes);
-            v["cycles"] = json!(b.cycles);
-            v["nodes_per_second"] = json!(b.clock.per_second(b.nodes, b.cycles).round());
-        }
-        if full.is_some() {
-            v["full_solved"] = json!(full_solved);
-        }
-        writeln!(out, "{}", serde_json::to_string_pretty(&v)?)?;
-    } else {
-        let mut summary = format!(
-            "{agree}/{total} positions agree at depth {} ({name})",
-            args.depth
-        );
-        for b in &builds {
-            summary.push_str(&format!(
-                "; {}: {} nodes in {} cycles, {:.0} nodes/s at {} MHz ({})",
-                b.engine.port().name,
-                b.nodes,
-                b.cycles,
-                b.clock.per_second(b.nodes, b.cycles),
-                b.clock.mhz,
-                b.clock.id
-            ));
-        }
-        writeln!(out, "{summary}")?;
-        if scored > 0 {
-            let mut s = format!(
-                "bm/am solved (+ in the table) of {scored} positions: native reference {native_solved}"
-            );
-            for b in &builds {
-                s.push_str(&format!(", {} {}", b.engine.port().name, b.solved));
-            }
-            if full.is_some() {
-                s.push_str(&format!(", native full {full_solved}"));
-            }
-            writeln!(out, "{s}")?;
-        }
+    out
+}
+
+/// The totals and the rows as JSON.
+fn summary_json(s: &Summary, rows: Vec<serde_json::Value>) -> serde_json::Value {
+    let mut v = json!({
+        "suite": s.suite, "depth": s.depth, "positions": s.positions, "agree": s.agree,
+        "scored": s.scored, "native_solved": s.native_solved, "results": rows,
+        "builds": s.builds.iter().map(|b| json!({
+            "cpu": b.cpu, "machine": b.machine.id, "mhz": b.machine.mhz,
+            "nodes": b.nodes, "cycles": b.cycles,
+            "nodes_per_second": b.nodes_per_second.round(),
+            "solved": b.solved, "errors": b.errors,
+        })).collect::<Vec<_>>(),
+    });
+    if let [b] = s.builds.as_slice() {
+        v["machine"] = json!(b.machine.id);
+        v["mhz"] = json!(b.machine.mhz);
+        v["nodes"] = json!(b.nodes);
+        v["cycles"] = json!(b.cycles);
+        v["nodes_per_second"] = json!(b.nodes_per_second.round());
     }
-    Ok(agree == total)
+    if let Some(n) = s.full_solved {
+        v["full_solved"] = json!(n);
+    }
+    v
 }
 
 fn mv(m: Option<Move>) -> String {
@@ -375,19 +355,13 @@ fn round3(x: f64) -> f64 {
 }
 
 /// One engine's answer as JSON, with `solved` where the suite gives `bm`/`am`.
-fn result_json(
-    best: Option<Move>,
-    score: i32,
-    nodes: u64,
-    pv: &[Move],
-    exp: &Expected,
-) -> serde_json::Value {
+fn answer_json(a: &Answer) -> serde_json::Value {
     let mut v = json!({
-        "best": mv(best), "score": score, "mate": mate_in(score), "nodes": nodes,
-        "pv": pv.iter().map(|m| m.to_uci()).collect::<Vec<_>>(),
+        "best": mv(a.best), "score": a.score, "mate": a.mate, "nodes": a.nodes,
+        "pv": a.pv.iter().map(|m| m.to_uci()).collect::<Vec<_>>(),
     });
-    if exp.given() {
-        v["solved"] = json!(exp.solved(best));
+    if let Some(solved) = a.solved {
+        v["solved"] = json!(solved);
     }
     v
 }

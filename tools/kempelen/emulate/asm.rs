@@ -9,10 +9,14 @@ use crate::output::{Outputs, check_outputs};
 use anyhow::{Context, bail};
 use kempelen_asm::assemble::Overlap;
 use kempelen_asm::source::{FsSource, SourceError, SourceProvider};
-use kempelen_asm::{Cpu, Options, SymbolTable, assemble, disassemble};
+use kempelen_asm::{Cpu, Dialect, Options, SymbolTable, assemble, disassemble};
 use std::cell::RefCell;
 
 pub(crate) fn parse_overlap(text: &str) -> Result<Overlap, String> {
+    text.parse()
+}
+
+pub(crate) fn parse_dialect(text: &str) -> Result<Dialect, String> {
     text.parse()
 }
 
@@ -32,6 +36,15 @@ pub struct AsmArgs {
     /// bytes win, with a warning naming both lines, as zmac does).
     #[arg(long, default_value = "error", value_parser = parse_overlap)]
     pub overlap: Overlap,
+    /// Whose syntax the source is in: `kempelen` (default: Zilog's for the Z80, MOS's for
+    /// the 6502) or `tdl` (Technical Design Labs' Z80 assembler of 1977: 8080-style mnemonics,
+    /// `.LOC`, `.BLKB`, `.DEFINE` macros; the syntax of the 1978 Sargon book).
+    #[arg(long, default_value = "kempelen", value_parser = parse_dialect)]
+    pub dialect: Dialect,
+    /// TDL: a `)` that closes nothing in a `.DEFINE` closes its `[` (the typo the text of the
+    /// Sargon book, as typed, has twice).
+    #[arg(long)]
+    pub paren_closes_bracket: bool,
     /// Where to write the binary (default: the source name with `.bin`).
     #[arg(short = 'o', long = "output")]
     pub output: Option<PathBuf>,
@@ -64,6 +77,10 @@ pub struct DisasmArgs {
     /// Print the instructions as JSON (address, bytes, text, cycles, label) instead of source.
     #[arg(long)]
     pub json: bool,
+    /// Spell the instructions as `kempelen` (default: Zilog's Z80 syntax, MOS's 6502 syntax)
+    /// or `tdl` (TDL's Z80 syntax, which `kempelen asm --dialect tdl` assembles back).
+    #[arg(long, default_value = "kempelen", value_parser = parse_dialect)]
+    pub dialect: Dialect,
 }
 
 /// An address flag (`--org` here, `--load`, `--entry`, `--sp`, `--io-page` and the ranges of
@@ -101,6 +118,8 @@ pub fn run_asm(args: AsmArgs) -> anyhow::Result<()> {
     let options = Options {
         ignore_case: args.ignore_case,
         overlap: args.overlap,
+        dialect: args.dialect,
+        paren_closes_bracket: args.paren_closes_bracket,
         ..Options::new(args.cpu)
     };
     let out = assemble(&main, &source, &options);
@@ -216,12 +235,22 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
             0x10000 - bytes.len()
         );
     }
+    if args.dialect == Dialect::Tdl && args.cpu != Cpu::Z80 {
+        bail!(
+            "--dialect tdl spells the Z80 (TDL's Z80 assembler), not the {}",
+            args.cpu.title()
+        );
+    }
     let symbols = match &args.symbols {
         Some(path) => {
             let text = read_symbols(path)?;
             Some(SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))?)
         }
         None => None,
+    };
+    let spell = |d: &kempelen_asm::Decoded| match args.dialect {
+        Dialect::Tdl => kempelen_asm::isa::tdl::text(d, symbols.as_ref()),
+        Dialect::Kempelen => d.text(),
     };
     if args.json {
         let decoded = disassemble(args.cpu, &bytes, args.org, symbols.as_ref());
@@ -231,7 +260,7 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
                 serde_json::json!({
                     "addr": d.addr,
                     "bytes": d.bytes(),
-                    "text": d.text(),
+                    "text": spell(d),
                     "cycles": d.cycles.to_string(),
                     "documented": d.is_documented(),
                     "label": symbols.as_ref().and_then(|t| t.name_at(d.addr)),
@@ -252,6 +281,7 @@ pub fn run_disasm(args: DisasmArgs) -> anyhow::Result<()> {
         "{}",
         disassembly(
             args.cpu,
+            args.dialect,
             &bytes,
             args.org,
             symbols.as_ref(),
@@ -294,9 +324,10 @@ pub(crate) fn read_symbols(path: &Path) -> anyhow::Result<String> {
     })
 }
 
-/// The text `kempelen disasm` prints.
+/// The text `kempelen disasm` prints, in the spelling of `dialect`.
 pub fn disassembly(
     cpu: Cpu,
+    dialect: Dialect,
     bytes: &[u8],
     org: u16,
     symbols: Option<&SymbolTable>,
@@ -322,10 +353,24 @@ pub fn disassembly(
             }
         }
         for (value, name) in outside {
-            let _ = writeln!(out, "{name} EQU ${value:04X}");
+            match dialect {
+                Dialect::Tdl => {
+                    let _ = writeln!(out, "{name} = {}", kempelen_asm::isa::tdl::hex(value, 4));
+                }
+                Dialect::Kempelen => {
+                    let _ = writeln!(out, "{name} EQU ${value:04X}");
+                }
+            }
         }
     }
-    let _ = writeln!(out, "        ORG ${org:04X}");
+    match dialect {
+        Dialect::Tdl => {
+            let _ = writeln!(out, "        .LOC {}", kempelen_asm::isa::tdl::hex(org, 4));
+        }
+        Dialect::Kempelen => {
+            let _ = writeln!(out, "        ORG ${org:04X}");
+        }
+    }
     for d in &decoded {
         if let Some(name) = symbols.and_then(|t| t.name_at(d.addr)) {
             let _ = writeln!(out, "{name}:");
@@ -335,10 +380,14 @@ pub fn disassembly(
         } else {
             String::new()
         };
+        let text = match dialect {
+            Dialect::Tdl => kempelen_asm::isa::tdl::text(d, symbols),
+            Dialect::Kempelen => d.text(),
+        };
         let _ = writeln!(
             out,
             "        {:<24}; {:04X}  {:<12} {cycles}",
-            d.text(),
+            text,
             d.addr,
             kempelen_asm::isa::hex_bytes(d.bytes())
         );

@@ -9,7 +9,7 @@ use crate::Cpu;
 use crate::expr::{Env, EvalError, Expr, Span};
 use crate::isa::mos6502::Mode;
 use crate::isa::z80::{Kw, Operand};
-use crate::isa::{self, Form, Instr};
+use crate::isa::{self, Dialect, Form, Instr};
 use crate::parse::{Force, Index, MosArg, Z80Arg};
 
 /// Something wrong with one instruction.
@@ -130,6 +130,7 @@ impl Values<'_> {
 /// which forms would).
 pub(crate) fn encode(
     cpu: Cpu,
+    dialect: Dialect,
     mnemonic: &str,
     operands: &super::stmt::Operands,
     operands_span: Span,
@@ -142,7 +143,7 @@ pub(crate) fn encode(
     };
     let encoded = match operands {
         super::stmt::Operands::Z80(args) => {
-            encode_z80(mnemonic, args, operands_span, &mut values, pc)
+            encode_z80(dialect, mnemonic, args, operands_span, &mut values, pc)
         }
         super::stmt::Operands::Mos6502(arg) => {
             encode_6502(cpu, mnemonic, arg, operands_span, &mut values, pc)
@@ -216,7 +217,20 @@ fn related_forms(rows: &[&'static Instr], args: &[(Z80Arg, Span)]) -> Vec<&'stat
     }
 }
 
+/// Whether the Zilog `mnemonic` has a row that takes operands of the shapes of `args`.
+pub(crate) fn z80_has_form(mnemonic: &str, args: &[(Z80Arg, Span)]) -> bool {
+    isa::rows(Cpu::Z80, mnemonic).any(|r| {
+        let ops = z80_ops(r);
+        ops.len() == args.len()
+            && ops
+                .iter()
+                .zip(args)
+                .all(|(p, (a, _))| z80_shape_matches(p, a))
+    })
+}
+
 fn encode_z80(
+    dialect: Dialect,
     mnemonic: &str,
     args: &[(Z80Arg, Span)],
     operands_span: Span,
@@ -227,7 +241,7 @@ fn encode_z80(
     let all_rows = || isa::rows(Cpu::Z80, mnemonic).collect::<Vec<&'static Instr>>();
     let register = args.iter().find_map(|(a, span)| match a {
         Z80Arg::Expr(e) | Z80Arg::Mem(e) | Z80Arg::Indexed(_, e) => e
-            .find_symbol(&|n| reserved_name(Cpu::Z80, n))
+            .find_symbol(&|n| reserved_name(Cpu::Z80, dialect, n))
             .map(|n| (n, *span)),
         _ => None,
     });
@@ -271,50 +285,75 @@ fn encode_z80(
             .push(invalid_operands(&shown, mnemonic, span, &why));
         return None;
     };
-    let mut instr = first;
-    // BIT/SET/RES/IM/RST: the number is part of the opcode.
-    let position = z80_ops(instr)
+    let instr = fixed_number_row(mnemonic, args, first, &candidates, values);
+    Some(Encoded {
+        instr,
+        bytes: z80_bytes(instr, mnemonic, args, values, pc),
+    })
+}
+
+/// `BIT`/`SET`/`RES`/`IM`/`RST`: the number is part of the opcode, so it picks the row among
+/// the `candidates` whose operands have the shape of `args` (`first` is the first of them).
+/// An impossible number is a problem, and `first` stays the row.
+fn fixed_number_row<I: Iterator<Item = &'static Instr>>(
+    mnemonic: &str,
+    args: &[(Z80Arg, Span)],
+    first: &'static Instr,
+    candidates: &dyn Fn() -> I,
+    values: &mut Values,
+) -> &'static Instr {
+    let position = z80_ops(first)
         .iter()
         .position(|o| matches!(o, Operand::Fixed(_)));
-    {
-        if let Some(p) = position
-            && let (Z80Arg::Expr(e), span) = &args[p]
-        {
-            let choices: Vec<u8> = candidates()
-                .filter_map(|c| match z80_ops(c)[p] {
-                    Operand::Fixed(v) => Some(v),
-                    _ => None,
+    let Some(p) = position else {
+        return first;
+    };
+    let (Z80Arg::Expr(e), span) = &args[p] else {
+        return first;
+    };
+    let choices: Vec<u8> = candidates()
+        .filter_map(|c| match z80_ops(c)[p] {
+            Operand::Fixed(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    let Some(v) = values.eval(e) else {
+        return first;
+    };
+    match candidates().find(|c| z80_ops(c)[p] == Operand::Fixed(v.clamp(0, 255) as u8)) {
+        Some(c) if (0..=255).contains(&v) => c,
+        _ => {
+            let list: Vec<String> = choices
+                .iter()
+                .map(|c| {
+                    if mnemonic == "RST" {
+                        format!("${c:02X}")
+                    } else {
+                        c.to_string()
+                    }
                 })
                 .collect();
-            if let Some(v) = values.eval(e) {
-                match candidates().find(|c| z80_ops(c)[p] == Operand::Fixed(v.clamp(0, 255) as u8))
-                {
-                    Some(c) if (0..=255).contains(&v) => instr = c,
-                    _ => {
-                        let list: Vec<String> = choices
-                            .iter()
-                            .map(|c| {
-                                if mnemonic == "RST" {
-                                    format!("${c:02X}")
-                                } else {
-                                    c.to_string()
-                                }
-                            })
-                            .collect();
-                        let message = match mnemonic {
-                            "BIT" | "SET" | "RES" => format!("bit number {v} out of range (0..7)"),
-                            "IM" => format!("interrupt mode {v} does not exist (0, 1 or 2)"),
-                            "RST" => {
-                                format!("RST {v} is not a restart address ({})", list.join(", "))
-                            }
-                            _ => format!("{mnemonic} takes {} here, not {v}", list.join(", ")),
-                        };
-                        values.problems.push(at(*span, message));
-                    }
-                }
-            }
+            let message = match mnemonic {
+                "BIT" | "SET" | "RES" => format!("bit number {v} out of range (0..7)"),
+                "IM" => format!("interrupt mode {v} does not exist (0, 1 or 2)"),
+                "RST" => format!("RST {v} is not a restart address ({})", list.join(", ")),
+                _ => format!("{mnemonic} takes {} here, not {v}", list.join(", ")),
+            };
+            values.problems.push(at(*span, message));
+            first
         }
     }
+}
+
+/// The bytes of `instr` with the values of `args`: prefix, opcode, displacement and
+/// immediate (a `DD CB`/`FD CB` instruction has its displacement before the opcode).
+fn z80_bytes(
+    instr: &'static Instr,
+    mnemonic: &str,
+    args: &[(Z80Arg, Span)],
+    values: &mut Values,
+    pc: u32,
+) -> Vec<u8> {
     let mut bytes = instr.prefix.to_vec();
     let next = pc + instr.len as u32;
     if instr.prefix.len() != 2 {
@@ -355,11 +394,18 @@ fn encode_z80(
         bytes.push(instr.opcode);
     }
     debug_assert_eq!(bytes.len(), instr.len as usize, "{}", instr.syntax());
-    Some(Encoded { instr, bytes })
+    bytes
 }
 
 // ---------------------------------------------------------------------------------------------
 // 6502
+
+/// A 6502 instruction: the opcode of `instr` and its operand bytes.
+fn with_operand(instr: &'static Instr, operand: &[u8]) -> Option<Encoded> {
+    let mut bytes = vec![instr.opcode];
+    bytes.extend_from_slice(operand);
+    Some(Encoded { instr, bytes })
+}
 
 fn encode_6502(
     cpu: Cpu,
@@ -372,11 +418,6 @@ fn encode_6502(
     let rows = || isa::rows(cpu, mnemonic);
     let has = |mode| rows().find(|r| r.form == Form::Mos6502(mode));
     let invalid = |why: &str| invalid_operands(&rows().collect::<Vec<_>>(), mnemonic, span, why);
-    let with = |instr: &'static Instr, operand: &[u8]| {
-        let mut bytes = vec![instr.opcode];
-        bytes.extend_from_slice(operand);
-        Some(Encoded { instr, bytes })
-    };
     if !matches!(arg, MosArg::None) && rows().all(|r| r.form == Form::Mos6502(Mode::Implied)) {
         values.problems.push(invalid("it takes no operands"));
         return None;
@@ -388,15 +429,20 @@ fn encode_6502(
         | MosArg::IndY(e)
         | MosArg::Addr { expr: e, .. } => Some(e),
         MosArg::None | MosArg::Acc => None,
-        MosArg::BitBranch { zp, target, .. } => {
-            Some(if zp.find_symbol(&|n| reserved_name(cpu, n)).is_some() {
+        MosArg::BitBranch { zp, target, .. } => Some(
+            if zp
+                .find_symbol(&|n| reserved_name(cpu, Dialect::Kempelen, n))
+                .is_some()
+            {
                 zp
             } else {
                 target
-            })
-        }
+            },
+        ),
     };
-    if let Some(name) = expr.and_then(|e| e.find_symbol(&|n| reserved_name(cpu, n))) {
+    if let Some(name) =
+        expr.and_then(|e| e.find_symbol(&|n| reserved_name(cpu, Dialect::Kempelen, n)))
+    {
         values.problems.push(invalid(&format!(
             "'{name}' is a register and cannot be part of an expression"
         )));
@@ -405,13 +451,13 @@ fn encode_6502(
     match arg {
         MosArg::None => {
             if let Some(i) = has(Mode::Implied).or_else(|| has(Mode::Accumulator)) {
-                return with(i, &[]);
+                return with_operand(i, &[]);
             }
             values.problems.push(invalid("it needs an operand"));
             None
         }
         MosArg::Acc => match has(Mode::Accumulator) {
-            Some(i) => with(i, &[]),
+            Some(i) => with_operand(i, &[]),
             None => {
                 values
                     .problems
@@ -422,7 +468,7 @@ fn encode_6502(
         MosArg::Imm(e) => match has(Mode::Immediate) {
             Some(i) => {
                 let b = values.byte(e, span);
-                with(i, &[b])
+                with_operand(i, &[b])
             }
             None => {
                 values.problems.push(invalid("no immediate mode"));
@@ -432,11 +478,11 @@ fn encode_6502(
         MosArg::Ind(e) => match (has(Mode::Indirect), has(Mode::ZeroPageIndirect)) {
             (Some(i), _) => {
                 let w = values.address(e, span);
-                with(i, &w)
+                with_operand(i, &w)
             }
             (None, Some(i)) => {
                 let b = values.zero_page(e, span);
-                with(i, &[b])
+                with_operand(i, &[b])
             }
             (None, None) => {
                 let why = if has(Mode::IndirectY).is_some() {
@@ -451,7 +497,7 @@ fn encode_6502(
         MosArg::IndX(e) if has(Mode::AbsoluteIndexedIndirect).is_some() => {
             let i = has(Mode::AbsoluteIndexedIndirect).expect("checked");
             let w = values.address(e, span);
-            with(i, &w)
+            with_operand(i, &w)
         }
         MosArg::IndX(e) | MosArg::IndY(e) => {
             let mode = if matches!(arg, MosArg::IndX(_)) {
@@ -462,7 +508,7 @@ fn encode_6502(
             match has(mode) {
                 Some(i) => {
                     let b = values.zero_page(e, span);
-                    with(i, &[b])
+                    with_operand(i, &[b])
                 }
                 None => {
                     values
@@ -481,7 +527,7 @@ fn encode_6502(
             let i = has(Mode::ZeroPageRelative).expect("parsed as a bit branch");
             let b = values.zero_page(zp, *zp_span);
             let offset = values.relative(target, *target_span, pc + 3, "branch");
-            with(i, &[b, offset])
+            with_operand(i, &[b, offset])
         }
         MosArg::Addr { .. } if has(Mode::ZeroPageRelative).is_some() => {
             values
@@ -490,75 +536,94 @@ fn encode_6502(
             None
         }
         MosArg::Addr { expr, index, force } => {
-            if index.is_none()
-                && let Some(i) = has(Mode::Relative)
-            {
-                let b = values.relative(expr, span, pc + 2, "branch");
-                return with(i, &[b]);
-            }
-            let (abs_mode, zp_mode) = match index {
-                None => (Mode::Absolute, Mode::ZeroPage),
-                Some(Index::X) => (Mode::AbsoluteX, Mode::ZeroPageX),
-                Some(Index::Y) => (Mode::AbsoluteY, Mode::ZeroPageY),
-            };
-            let (abs, zp) = (has(abs_mode), has(zp_mode));
-            if abs.is_none() && zp.is_none() {
-                let why = format!("no {} or {} mode", zp_mode.notation(), abs_mode.notation());
-                values.problems.push(invalid(&why));
-                return None;
-            }
-            let v = values.eval(expr);
-            let fits_zp = v.is_some_and(|v| (0..=255).contains(&v));
-            let use_zp = match force {
-                Some(Force::Absolute) => abs.is_none(),
-                Some(Force::ZeroPage) => true,
-                None => zp.is_some() && (fits_zp || (abs.is_none())),
-            };
-            if use_zp {
-                let Some(i) = zp else {
-                    values
-                        .problems
-                        .push(invalid(&format!("no {} mode", zp_mode.notation())));
-                    return None;
-                };
-                if v.is_some() && !fits_zp {
-                    let why = match abs {
-                        None => format!(
-                            "{mnemonic} has {} but no {}, and {} is not a zero-page address",
-                            zp_mode.notation(),
-                            abs_mode.notation(),
-                            v.unwrap_or(0)
-                        ),
-                        Some(_) => {
-                            format!("{} is not a zero-page address (0..255)", v.unwrap_or(0))
-                        }
-                    };
-                    values.problems.push(at(span, why));
-                }
-                let b = if fits_zp { v.unwrap_or(0) as u8 } else { 0 };
-                with(i, &[b])
-            } else {
-                let Some(i) = abs else {
-                    values
-                        .problems
-                        .push(invalid(&format!("no {} mode", abs_mode.notation())));
-                    return None;
-                };
-                let w = values.check(v, 0..=0xFFFF, span, |v| {
-                    format!("address {v} out of range (0..$FFFF)")
-                }) as u16;
-                with(i, &w.to_le_bytes())
-            }
+            encode_6502_address(cpu, mnemonic, (expr, *index, *force), span, values, pc)
         }
     }
 }
 
+/// An address operand (`expr`, `expr,X`, `expr,Y`): a branch's target, or the zero-page or
+/// the absolute form. The zero-page form is taken whenever the instruction has one and the
+/// value fits in a byte (or a ca65 `z:` forces it, or there is no absolute form); `a:` forces
+/// the absolute form.
+fn encode_6502_address(
+    cpu: Cpu,
+    mnemonic: &str,
+    (expr, index, force): (&Expr, Option<Index>, Option<Force>),
+    span: Span,
+    values: &mut Values,
+    pc: u32,
+) -> Option<Encoded> {
+    let rows = || isa::rows(cpu, mnemonic);
+    let has = |mode| rows().find(|r| r.form == Form::Mos6502(mode));
+    let invalid = |why: &str| invalid_operands(&rows().collect::<Vec<_>>(), mnemonic, span, why);
+    if index.is_none()
+        && let Some(i) = has(Mode::Relative)
+    {
+        let b = values.relative(expr, span, pc + 2, "branch");
+        return with_operand(i, &[b]);
+    }
+    let (abs_mode, zp_mode) = match index {
+        None => (Mode::Absolute, Mode::ZeroPage),
+        Some(Index::X) => (Mode::AbsoluteX, Mode::ZeroPageX),
+        Some(Index::Y) => (Mode::AbsoluteY, Mode::ZeroPageY),
+    };
+    let (abs, zp) = (has(abs_mode), has(zp_mode));
+    if abs.is_none() && zp.is_none() {
+        let why = format!("no {} or {} mode", zp_mode.notation(), abs_mode.notation());
+        values.problems.push(invalid(&why));
+        return None;
+    }
+    let v = values.eval(expr);
+    let fits_zp = v.is_some_and(|v| (0..=255).contains(&v));
+    let use_zp = match force {
+        Some(Force::Absolute) => abs.is_none(),
+        Some(Force::ZeroPage) => true,
+        None => zp.is_some() && (fits_zp || (abs.is_none())),
+    };
+    if use_zp {
+        let Some(i) = zp else {
+            values
+                .problems
+                .push(invalid(&format!("no {} mode", zp_mode.notation())));
+            return None;
+        };
+        if v.is_some() && !fits_zp {
+            let why = match abs {
+                None => format!(
+                    "{mnemonic} has {} but no {}, and {} is not a zero-page address",
+                    zp_mode.notation(),
+                    abs_mode.notation(),
+                    v.unwrap_or(0)
+                ),
+                Some(_) => {
+                    format!("{} is not a zero-page address (0..255)", v.unwrap_or(0))
+                }
+            };
+            values.problems.push(at(span, why));
+        }
+        let b = if fits_zp { v.unwrap_or(0) as u8 } else { 0 };
+        with_operand(i, &[b])
+    } else {
+        let Some(i) = abs else {
+            values
+                .problems
+                .push(invalid(&format!("no {} mode", abs_mode.notation())));
+            return None;
+        };
+        let w = values.check(v, 0..=0xFFFF, span, |v| {
+            format!("address {v} out of range (0..$FFFF)")
+        }) as u16;
+        with_operand(i, &w.to_le_bytes())
+    }
+}
+
 /// Z80 keywords and 6502 register names cannot be symbols: the operand grammar reads them as
-/// registers.
-pub(crate) fn reserved_name(cpu: Cpu, name: &str) -> bool {
-    match cpu {
-        Cpu::Z80 => Kw::parse(name).is_some(),
-        Cpu::Mos6502 | Cpu::Cmos65c02 => {
+/// registers. In TDL, its own register names (`A`...`L`, `M`, `SP`, `PSW`, `X`, `Y`).
+pub(crate) fn reserved_name(cpu: Cpu, dialect: Dialect, name: &str) -> bool {
+    match (cpu, dialect) {
+        (Cpu::Z80, Dialect::Tdl) => isa::tdl::is_register(name),
+        (Cpu::Z80, Dialect::Kempelen) => Kw::parse(name).is_some(),
+        (Cpu::Mos6502 | Cpu::Cmos65c02, _) => {
             ["A", "X", "Y"].iter().any(|r| r.eq_ignore_ascii_case(name))
         }
     }

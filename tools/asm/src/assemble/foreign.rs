@@ -123,12 +123,28 @@ pub(crate) fn intel_8080(name: &str) -> Option<&'static str> {
 
 /// Directives of other assemblers that Kempelen refuses, with what to write instead.
 const OTHER_DIRECTIVES: &[(&str, &str)] = &[
-    (".LOC", "TDL's location counter: write ORG"),
-    (".BLKB", "TDL's block of bytes: write DS"),
-    (".BLKW", "TDL's block of words: write DS 2*n"),
+    (
+        ".LOC",
+        "TDL's location counter: write ORG (or assemble the TDL source with --dialect tdl)",
+    ),
+    (
+        ".BLKB",
+        "TDL's block of bytes: write DS (or assemble the TDL source with --dialect tdl)",
+    ),
+    (
+        ".BLKW",
+        "TDL's block of words: write DS 2*n (or assemble the TDL source with --dialect tdl)",
+    ),
+    (
+        ".DEFINE",
+        "TDL's macro definition: write NAME MACRO params ... ENDM (or assemble the TDL source with --dialect tdl)",
+    ),
+    (
+        ".ASCII",
+        "write DB \"text\" (or assemble a TDL source with --dialect tdl)",
+    ),
     (".BYTE", "write DB or .BYTE"),
     (".WORD", "write DW or .WORD"),
-    (".ASCII", "write DB \"text\""),
     (
         ".CODE",
         "a ca65 segment: Kempelen has no linker segments; use ORG",
@@ -165,6 +181,25 @@ const OTHER_DIRECTIVES: &[(&str, &str)] = &[
     (".TITLE", "a listing title: Kempelen's listing has none"),
 ];
 
+/// The pseudo-operations of TDL's Z80 assembler (version 2.21's keyword table, as TPZASM lists
+/// it; names beyond six characters in full), for the note of one the TDL dialect does not take.
+const TDL_PSEUDO_OPS: &[&str] = &[
+    ".BLNK.", ".DATA.", ".DATE", ".ENTRY", ".ERROR", ".EXIT", ".EXTERN", ".I8080", ".IDENT",
+    ".IF1", ".IF2", ".IFB", ".IFDEF", ".IFDIF", ".IFE", ".IFG", ".IFGE", ".IFIDN", ".IFL", ".IFLE",
+    ".IFN", ".IFNB", ".IFNDEF", ".INTERN", ".LADDR", ".LALL", ".LCTL", ".LIMAGE", ".LINK", ".LIST",
+    ".LSYM", ".MASYN", ".OPSYN", ".PABS", ".PBIN", ".PHEX", ".PREL", ".PRGEN", ".PRNTX", ".PROG.",
+    ".PSYM", ".RAD40", ".RELOC", ".REMARK", ".RLIST", ".SALL", ".SLIST", ".SYN", ".SYSYN", ".TIME",
+    ".XADDR", ".XALL", ".XCTL", ".XIMAGE", ".XLINK", ".XLIST", ".XPSYM", ".XSYM", ".Z80",
+];
+
+/// The pseudo-operations the TDL dialect takes, for that note.
+pub(crate) const TDL_TAKEN: &str = ".LOC, .BLKB, .BLKW, .BYTE, .WORD, .ASCII, .ASCIZ, .ASCIS, .RADIX, .DEFINE, .INSERT, .END, .PAGE, .TITLE, .SBTTL";
+
+/// Whether `name` (any case) is one of TDL's pseudo-operations.
+pub(crate) fn is_tdl_pseudo_op(name: &str) -> bool {
+    TDL_PSEUDO_OPS.iter().any(|p| p.eq_ignore_ascii_case(name))
+}
+
 /// What to write instead of another assembler's directive, if it is a known one.
 pub(crate) fn other_directive(name: &str) -> Option<&'static str> {
     let dotted = if name.starts_with('.') {
@@ -191,13 +226,8 @@ mod tests {
             assert!(!isa::is_mnemonic(Cpu::Z80, m), "{m} is a Zilog mnemonic");
         }
         assert_eq!(intel_8080("lxi"), Some("LD rr,nn"));
-        assert_eq!(
-            other_directive(".loc"),
-            Some("TDL's location counter: write ORG")
-        );
-        assert_eq!(
-            other_directive("blkb"),
-            Some("TDL's block of bytes: write DS")
-        );
+        assert!(other_directive(".loc").is_some_and(|h| h.starts_with("TDL's location counter")));
+        assert!(other_directive("blkb").is_some_and(|h| h.contains("--dialect tdl")));
+        assert!(is_tdl_pseudo_op(".ife") && !is_tdl_pseudo_op(".loc"));
     }
 }

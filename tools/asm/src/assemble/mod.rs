@@ -12,10 +12,13 @@
 //! the pass here handles labels, directives, macros and includes and collects
 //! [`Diagnostic`]s.
 
+mod directives;
 mod encode;
 mod foreign;
 mod forms;
-mod stmt;
+pub(crate) mod stmt;
+
+pub(crate) use encode::z80_has_form;
 
 use kempelen_isa::hash::FastMap as HashMap;
 use std::borrow::Cow;
@@ -30,8 +33,9 @@ use crate::listing::{Listing, ListingLine};
 use crate::parse::is_identifier;
 use crate::source::{MemorySource, SourceError, SourceProvider};
 use crate::symbols::{SymbolKind, SymbolTable};
+use directives::DirLine;
 use encode::Problem;
-use stmt::{Body, Dir, DirArg, DirValue, Stmt};
+use stmt::{Body, Dir, DirArg, Stmt, Syntax};
 
 /// How to assemble.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -45,9 +49,14 @@ pub struct Options {
     pub ignore_case: bool,
     /// What happens when a line writes an address an earlier line already filled.
     pub overlap: Overlap,
+    /// Whose syntax the source is in (`--dialect`): Kempelen's, or TDL's (Z80 only).
+    pub dialect: Dialect,
+    /// `--paren-closes-bracket` (TDL): a `)` that closes nothing in a `.DEFINE` closes its
+    /// `[`, as the text of the Sargon book as typed needs twice.
+    pub paren_closes_bracket: bool,
 }
 
-pub use kempelen_isa::Overlap;
+pub use kempelen_isa::{Dialect, Overlap};
 
 impl Options {
     /// Default options for `cpu` (at most 32 passes, case-sensitive symbols, overlapping ORG
@@ -58,6 +67,18 @@ impl Options {
             max_passes: 32,
             ignore_case: false,
             overlap: Overlap::Error,
+            dialect: Dialect::Kempelen,
+            paren_closes_bracket: false,
+        }
+    }
+
+    /// How this run reads its sources.
+    fn syntax(&self) -> Syntax {
+        Syntax {
+            cpu: self.cpu,
+            dialect: self.dialect,
+            radix: 10,
+            paren_closes_bracket: self.paren_closes_bracket,
         }
     }
 }
@@ -127,23 +148,29 @@ impl Assembly {
 /// assert_eq!(out.symbols.get("start"), Some(0x8000));
 /// ```
 pub fn assemble(main: &str, provider: &dyn SourceProvider, options: &Options) -> Assembly {
+    let failed = |message: String| Assembly {
+        cpu: options.cpu,
+        image: Image::default(),
+        listing: Listing::default(),
+        symbols: SymbolTable::new(),
+        diagnostics: vec![Diagnostic::global(Severity::Error, message)],
+        passes: 0,
+    };
+    if options.dialect == Dialect::Tdl && options.cpu != Cpu::Z80 {
+        return failed(format!(
+            "the TDL dialect is a Z80 syntax (TDL's Z80 assembler); this source is assembled for the {}",
+            options.cpu.title()
+        ));
+    }
     let key = provider.resolve(None, main);
     let mut cache = Cache::default();
-    let main_unit = match cache.unit(options.cpu, provider, &key) {
+    let main_unit = match cache.unit(options.syntax(), provider, &key) {
         Ok(unit) => unit,
         Err(e) => {
-            let message = match e {
+            return failed(match e {
                 SourceError::NotFound(_) => format!("source file '{main}' not found"),
                 other => other.to_string(),
-            };
-            return Assembly {
-                cpu: options.cpu,
-                image: Image::default(),
-                listing: Listing::default(),
-                symbols: SymbolTable::new(),
-                diagnostics: vec![Diagnostic::global(Severity::Error, message)],
-                passes: 0,
-            };
+            });
         }
     };
     let mut previous: HashMap<Rc<str>, i64> = HashMap::default();
@@ -227,6 +254,9 @@ struct UnitLine {
     number: u32,
     text: Arc<str>,
     stmt: Stmt,
+    /// The radix of numbers on this line (TDL's `.RADIX`; 10 otherwise): a macro called here
+    /// reads its expansion in it.
+    radix: u32,
 }
 
 /// A sequence of lines: a file, or the body of one macro call.
@@ -258,6 +288,7 @@ fn not_utf8(number: u32, raw: &[u8], e: &std::str::Utf8Error) -> UnitLine {
             )),
         },
         text: Arc::from(text.as_ref()),
+        radix: 10,
     }
 }
 
@@ -271,7 +302,7 @@ struct Cache {
 impl Cache {
     fn unit(
         &mut self,
-        cpu: Cpu,
+        syntax: Syntax,
         provider: &dyn SourceProvider,
         key: &str,
     ) -> Result<Rc<Unit>, SourceError> {
@@ -280,26 +311,37 @@ impl Cache {
             .or_insert_with(|| {
                 let bytes = provider.read(key)?;
                 let file: Arc<str> = Arc::from(key);
-                let lines = bytes
+                let mut raw: Vec<&[u8]> = bytes
                     .split(|&b| b == b'\n')
+                    .map(|raw| raw.strip_suffix(b"\r").unwrap_or(raw))
+                    .collect();
+                // `str::lines` semantics: a final newline does not start another line.
+                if bytes.ends_with(b"\n") || bytes.is_empty() {
+                    raw.pop();
+                }
+                let texts: Vec<(u32, Option<Arc<str>>)> = raw
+                    .iter()
                     .enumerate()
-                    .map(|(i, raw)| {
-                        let raw = raw.strip_suffix(b"\r").unwrap_or(raw);
-                        match std::str::from_utf8(raw) {
-                            Ok(line) => UnitLine {
-                                number: i as u32 + 1,
-                                text: Arc::from(line),
-                                stmt: stmt::parse_line(cpu, line),
-                            },
-                            Err(e) => not_utf8(i as u32 + 1, raw, &e),
+                    .map(|(i, r)| (i as u32 + 1, std::str::from_utf8(r).ok().map(Arc::from)))
+                    .collect();
+                let parsed = stmt::parse_lines(syntax, &texts);
+                let lines = texts
+                    .into_iter()
+                    .zip(parsed)
+                    .zip(&raw)
+                    .map(|(((number, text), parsed), raw)| match text {
+                        Some(text) => UnitLine {
+                            number,
+                            text,
+                            stmt: parsed.stmt,
+                            radix: parsed.radix,
+                        },
+                        None => {
+                            let e = std::str::from_utf8(raw).expect_err("not UTF-8");
+                            not_utf8(number, raw, &e)
                         }
                     })
-                    .collect::<Vec<_>>();
-                // `str::lines` semantics: a final newline does not start another line.
-                let mut lines = lines;
-                if bytes.ends_with(b"\n") || bytes.is_empty() {
-                    lines.pop();
-                }
+                    .collect();
                 Ok(Rc::new(Unit {
                     key: key.to_string(),
                     file,
@@ -463,6 +505,8 @@ struct Pass<'a> {
     cpu: Cpu,
     ignore_case: bool,
     overlap: Overlap,
+    /// How the sources are read (macro expansions are read in it too).
+    syntax: Syntax,
     /// For every address written in this pass, the line that wrote it (index into
     /// `writers`), so an overlap names the earlier line.
     writer: Vec<u32>,
@@ -497,6 +541,9 @@ struct Pass<'a> {
     overlap_reported: bool,
     /// Names given to `.IMPORT`, checked at the end of the pass.
     imports: Vec<(LineCtx, Span, String)>,
+    /// The `END` that stopped the program, when lines of its file follow it: (the line, the
+    /// directive, the file's key).
+    end_at: Option<(LineCtx, Span, String)>,
 }
 
 impl Env for Pass<'_> {
@@ -530,17 +577,6 @@ fn columns(text: &str, span: Span) -> (u32, u32) {
     let col = text[..start].chars().count() as u32 + 1;
     let width = text[start..end.max(start)].chars().count().max(1) as u32;
     (col, width)
-}
-
-/// The file name of an `INCLUDE`/`INCBIN` operand: quoted or bare.
-fn file_name(arg: &DirArg) -> &str {
-    let raw = arg.raw.as_str();
-    for q in ['"', '\''] {
-        if raw.len() >= 2 && raw.starts_with(q) && raw.ends_with(q) {
-            return &raw[1..raw.len() - 1];
-        }
-    }
-    raw
 }
 
 /// Replaces whole-word occurrences of the parameters outside strings and comments.
@@ -603,6 +639,7 @@ impl<'a> Pass<'a> {
             cpu: options.cpu,
             ignore_case: options.ignore_case,
             overlap: options.overlap,
+            syntax: options.syntax(),
             writer: vec![0; 0x10000],
             writers: Vec::new(),
             provider,
@@ -631,10 +668,12 @@ impl<'a> Pass<'a> {
             overflow_reported: false,
             overlap_reported: false,
             imports: Vec::new(),
+            end_at: None,
         }
     }
 
     fn finish(mut self) -> PassResult {
+        self.report_early_end();
         for (ctx, span, name) in std::mem::take(&mut self.imports) {
             if !self.is_defined(&name) {
                 self.report(
@@ -724,6 +763,12 @@ impl<'a> Pass<'a> {
         self.report(ctx, span, Severity::Error, message.into(), Vec::new());
     }
 
+    /// A syntax error of a line, with its notes.
+    fn syntax_error(&mut self, ctx: &LineCtx, e: &crate::parse::SyntaxError) {
+        let (span, message, notes) = (e.span, e.message.clone(), e.notes.clone());
+        self.report(ctx, span, Severity::Error, message, notes);
+    }
+
     fn problem(&mut self, ctx: &LineCtx, problem: Problem) {
         match problem {
             Problem::At {
@@ -741,7 +786,7 @@ impl<'a> Pass<'a> {
             ),
             Problem::Eval(EvalError::Undefined { name, span }) => {
                 let notes = Vec::new();
-                if encode::reserved_name(self.cpu, &name) {
+                if encode::reserved_name(self.cpu, self.syntax.dialect, &name) {
                     let message = format!(
                         "'{name}' is a register or condition and cannot be used in an expression"
                     );
@@ -858,7 +903,7 @@ impl<'a> Pass<'a> {
             self.error(ctx, span, why);
             return;
         }
-        if encode::reserved_name(self.cpu, name) {
+        if encode::reserved_name(self.cpu, self.syntax.dialect, name) {
             self.error(
                 ctx,
                 span,
@@ -922,6 +967,7 @@ impl<'a> Pass<'a> {
                 text: line.text.clone(),
                 notes: notes.clone(),
             };
+            self.syntax.radix = line.radix;
             let stmt = &line.stmt;
             let dir = stmt.directive();
             if let Some(rec) = recording.as_mut() {
@@ -1130,7 +1176,7 @@ impl<'a> Pass<'a> {
                 format!("'{name}' is not a valid macro name"),
             );
             ok = false;
-        } else if stmt::is_operation(self.cpu, &name) {
+        } else if stmt::is_operation(&self.syntax, &name) {
             self.error(
                 ctx,
                 name_span,
@@ -1175,6 +1221,46 @@ impl<'a> Pass<'a> {
         }
     }
 
+    /// TDL's `.DEFINE`: the macro its lines define (errors of its definition line reported
+    /// here, where the pass meets it).
+    fn define_macro(&mut self, ctx: &LineCtx, def: &crate::tdl::Define, unit: &Unit) {
+        for e in &def.errors {
+            self.syntax_error(ctx, e);
+        }
+        if self.macro_depth > 0 {
+            self.error(
+                ctx,
+                def.name_span,
+                ".DEFINE inside a macro body: nested definitions are not supported",
+            );
+            return;
+        }
+        let name = &def.name;
+        let why = if !is_identifier(name) || name.starts_with('@') {
+            format!("'{name}' is not a valid macro name")
+        } else if stmt::is_operation(&self.syntax, name) {
+            format!("'{name}' is a mnemonic or directive and cannot name a macro")
+        } else if self.macros.contains_key(&name.to_ascii_uppercase()) {
+            format!("macro '{name}' is already defined")
+        } else {
+            String::new()
+        };
+        if !why.is_empty() {
+            self.error(ctx, def.name_span, why);
+            return;
+        }
+        for (p, span) in &def.params {
+            if !is_identifier(p) {
+                self.error(ctx, *span, format!("'{p}' is not a valid parameter name"));
+            }
+        }
+        let mut made = self.empty_macro(unit);
+        made.name = name.clone();
+        made.params = def.params.iter().map(|(p, _)| p.clone()).collect();
+        made.body = def.body.clone();
+        self.macros.insert(name.to_ascii_uppercase(), Rc::new(made));
+    }
+
     fn statement(&mut self, ctx: &LineCtx, stmt: &Stmt, unit: &Unit) {
         self.stmt_pc = self.pc;
         self.line_len = 0;
@@ -1193,7 +1279,8 @@ impl<'a> Pass<'a> {
         }
         match &stmt.body {
             Body::Empty => {}
-            Body::Error(e) => self.error(ctx, e.span, e.message.clone()),
+            Body::Error(e) => self.syntax_error(ctx, e),
+            Body::Define(def) => self.define_macro(ctx, def, unit),
             Body::Instr {
                 mnemonic,
                 span,
@@ -1202,10 +1289,11 @@ impl<'a> Pass<'a> {
             } => {
                 show_addr = true;
                 match operands {
-                    Err(e) => self.error(ctx, e.span, e.message.clone()),
+                    Err(e) => self.syntax_error(ctx, e),
                     Ok(ops) => {
                         let (encoded, problems) = encode::encode(
                             self.cpu,
+                            self.syntax.dialect,
                             mnemonic,
                             ops,
                             *operands_span,
@@ -1228,7 +1316,22 @@ impl<'a> Pass<'a> {
                 args,
                 operands_span,
             } => {
-                show_addr |= self.directive(ctx, stmt, *dir, *span, args, *operands_span, unit);
+                let name = ctx
+                    .text
+                    .get(span.start as usize..span.end as usize)
+                    .unwrap_or("directive")
+                    .to_ascii_uppercase();
+                let line = DirLine {
+                    ctx,
+                    stmt,
+                    dir: *dir,
+                    name,
+                    span: *span,
+                    args,
+                    operands_span: *operands_span,
+                    unit,
+                };
+                show_addr |= self.directive(&line);
                 if *dir == Dir::Org {
                     start = self.pc;
                 }
@@ -1243,29 +1346,87 @@ impl<'a> Pass<'a> {
     }
 
     fn unknown_operation(&mut self, ctx: &LineCtx, name: &str, span: Span) {
-        let upper = name.to_ascii_uppercase();
-        let mut notes = Vec::new();
         if name.starts_with('.') {
-            let mut notes = Vec::new();
-            if let Some(hint) = foreign::other_directive(name) {
-                notes.push(format!("{upper} is another assembler's directive: {hint}"));
-            }
-            notes.push("Kempelen's directives are listed in docs/ASSEMBLER.md".to_string());
-            self.report(
-                ctx,
-                span,
-                Severity::Error,
-                format!("unknown directive '{name}'"),
-                notes,
-            );
+            let notes = self.unknown_directive_notes(name);
+            let message = format!("unknown directive '{name}'");
+            self.report(ctx, span, Severity::Error, message, notes);
             return;
         }
+        let mut notes = self.foreign_mnemonic_notes(name);
+        let mnemonics = if self.syntax.tdl() {
+            isa::tdl::mnemonics()
+        } else {
+            isa::mnemonics(self.cpu)
+        };
+        let macro_names: Vec<String> = self.macros.values().map(|m| m.name.clone()).collect();
+        let tdl_directives = stmt::TDL_DIRECTIVES
+            .iter()
+            .map(|(n, _)| *n)
+            .filter(|_| self.syntax.tdl());
+        let candidates = mnemonics
+            .iter()
+            .copied()
+            .chain(
+                stmt::DIRECTIVES
+                    .iter()
+                    .map(|(n, _)| *n)
+                    .filter(|n| *n != "*=" && *n != "="),
+            )
+            .chain(tdl_directives)
+            .chain(macro_names.iter().map(String::as_str));
+        if let Some(close) = forms::closest(name, candidates) {
+            notes.push(format!("did you mean '{close}'?"));
+        }
+        self.report(
+            ctx,
+            span,
+            Severity::Error,
+            format!("unknown mnemonic '{name}'"),
+            notes,
+        );
+    }
+
+    /// The notes of an unknown directive: whose it is and what to write.
+    fn unknown_directive_notes(&self, name: &str) -> Vec<String> {
+        let upper = name.to_ascii_uppercase();
+        let mut notes = Vec::new();
+        if self.syntax.tdl() {
+            if foreign::is_tdl_pseudo_op(name) {
+                notes.push(format!(
+                    "{upper} is a TDL pseudo-operation that Kempelen's TDL dialect does not take; it takes {}",
+                    foreign::TDL_TAKEN
+                ));
+            }
+        } else if let Some(hint) = foreign::other_directive(name) {
+            notes.push(format!("{upper} is another assembler's directive: {hint}"));
+        }
+        notes.push("Kempelen's directives are listed in docs/ASSEMBLER.md".to_string());
+        notes
+    }
+
+    /// The notes of an unknown mnemonic that is another syntax's or CPU's: what to write.
+    fn foreign_mnemonic_notes(&self, name: &str) -> Vec<String> {
+        let upper = name.to_ascii_uppercase();
+        let mut notes = Vec::new();
         match self.cpu {
+            Cpu::Z80 if self.syntax.tdl() => {
+                let tdl = isa::tdl::spellings_of(&upper);
+                if !tdl.is_empty() {
+                    notes.push(format!(
+                        "'{upper}' is a Zilog mnemonic; TDL's syntax (--dialect tdl) writes {}",
+                        tdl.join(", ")
+                    ));
+                }
+            }
             Cpu::Z80 => {
                 if let Some(zilog) = foreign::intel_8080(name) {
                     notes.push(format!(
                         "'{upper}' is an Intel 8080 (or TDL) mnemonic; Kempelen takes Zilog mnemonics: write {zilog}"
                     ));
+                    notes.push(
+                        "a source in TDL's syntax (the 1978 Sargon book's) assembles with --dialect tdl"
+                            .to_string(),
+                    );
                 } else if isa::is_mnemonic(Cpu::Mos6502, name) {
                     notes.push(format!(
                         "'{upper}' is a 6502 mnemonic, but this source is assembled for the Z80 (--cpu)"
@@ -1286,28 +1447,7 @@ impl<'a> Pass<'a> {
                 }
             }
         }
-        let mnemonics = isa::mnemonics(self.cpu);
-        let macro_names: Vec<String> = self.macros.values().map(|m| m.name.clone()).collect();
-        let candidates = mnemonics
-            .iter()
-            .copied()
-            .chain(
-                stmt::DIRECTIVES
-                    .iter()
-                    .map(|(n, _)| *n)
-                    .filter(|n| *n != "*=" && *n != "="),
-            )
-            .chain(macro_names.iter().map(String::as_str));
-        if let Some(close) = forms::closest(name, candidates) {
-            notes.push(format!("did you mean '{close}'?"));
-        }
-        self.report(
-            ctx,
-            span,
-            Severity::Error,
-            format!("unknown mnemonic '{name}'"),
-            notes,
-        );
+        notes
     }
 
     fn call(&mut self, ctx: &LineCtx, name: &str, span: Span, args: &[(String, Span)]) {
@@ -1355,7 +1495,7 @@ impl<'a> Pass<'a> {
             return;
         }
         self.expansions += 1;
-        let mut lines = Vec::with_capacity(def.body.len());
+        let mut texts = Vec::with_capacity(def.body.len());
         for (number, text) in &def.body {
             let room = MAX_EXPANDED_BYTES.saturating_sub(self.expanded_bytes);
             let Some(expanded) = substitute(text, &def.params, args, room) else {
@@ -1371,13 +1511,19 @@ impl<'a> Pass<'a> {
                 return;
             };
             self.expanded_bytes += expanded.len() + 1;
-            let stmt = stmt::parse_line(self.cpu, &expanded);
-            lines.push(UnitLine {
-                number: *number,
-                text: Arc::from(expanded),
-                stmt,
-            });
+            texts.push((*number, Some(Arc::<str>::from(expanded))));
         }
+        let parsed = stmt::parse_lines(self.syntax, &texts);
+        let lines = texts
+            .into_iter()
+            .zip(parsed)
+            .map(|((number, text), parsed)| UnitLine {
+                number,
+                text: text.expect("expansions are UTF-8"),
+                stmt: parsed.stmt,
+                radix: parsed.radix,
+            })
+            .collect();
         let unit = Unit {
             key: def.key.clone(),
             file: def.file.clone(),
@@ -1396,364 +1542,11 @@ impl<'a> Pass<'a> {
         self.macro_depth -= 1;
         self.scope = saved_scope;
     }
-
-    /// Handles a directive; returns whether the listing should show the address.
-    #[allow(clippy::too_many_arguments)]
-    fn directive(
-        &mut self,
-        ctx: &LineCtx,
-        stmt: &Stmt,
-        dir: Dir,
-        span: Span,
-        args: &[DirArg],
-        operands_span: Span,
-        unit: &Unit,
-    ) -> bool {
-        let name = ctx
-            .text
-            .get(span.start as usize..span.end as usize)
-            .unwrap_or("directive")
-            .to_ascii_uppercase();
-        let count_error = |pass: &mut Self, what: &str| {
-            let at = if args.is_empty() { span } else { operands_span };
-            pass.error(ctx, at, format!("{name} takes {what}"));
-        };
-        match dir {
-            Dir::Org => {
-                let [arg] = args else {
-                    count_error(self, "one operand, the address");
-                    return false;
-                };
-                if let Some(v) = self.number(ctx, arg) {
-                    if (0..=0xFFFF).contains(&v) {
-                        self.pc = v as u32;
-                    } else {
-                        self.error(
-                            ctx,
-                            arg.span,
-                            format!("address {v} out of range (0..$FFFF)"),
-                        );
-                    }
-                }
-                true
-            }
-            Dir::Equ => {
-                let Some((label, label_span)) = &stmt.label else {
-                    self.error(
-                        ctx,
-                        span,
-                        format!("{name} needs a label: 'NAME {name} value'"),
-                    );
-                    return false;
-                };
-                let [arg] = args else {
-                    count_error(self, "one operand, the value");
-                    return false;
-                };
-                if let Some(v) = self.number(ctx, arg) {
-                    self.define(ctx, label, *label_span, v, SymbolKind::Constant);
-                }
-                false
-            }
-            Dir::Byte | Dir::Word => {
-                if args.is_empty() {
-                    count_error(self, "at least one value");
-                }
-                for arg in args {
-                    match &arg.value {
-                        Ok(DirValue::Str(bytes)) if dir == Dir::Byte => {
-                            let text = String::from_utf8_lossy(bytes);
-                            match text.char_indices().find(|(_, c)| !c.is_ascii()) {
-                                Some((at, c)) => {
-                                    // The string's first byte follows its quote.
-                                    let start = arg.span.start as usize + 1 + at;
-                                    let span = Span::new(start, start + c.len_utf8());
-                                    self.error(ctx, span, crate::parse::not_ascii(c));
-                                    self.emit(ctx, arg.span, &vec![0; bytes.len()]);
-                                }
-                                None => self.emit(ctx, arg.span, bytes),
-                            }
-                        }
-                        Ok(DirValue::Str(_)) => {
-                            self.error(
-                                ctx,
-                                arg.span,
-                                format!("{name} takes numbers; strings go in DB"),
-                            );
-                        }
-                        Ok(DirValue::Expr(e)) => {
-                            let v = self.eval(ctx, e);
-                            let (range, what) = if dir == Dir::Byte {
-                                (-128..=255, "a byte (-128..255)")
-                            } else {
-                                (-32768..=65535, "a word (-32768..65535)")
-                            };
-                            let v = match v {
-                                Some(v) if range.contains(&v) => v,
-                                Some(v) => {
-                                    self.error(
-                                        ctx,
-                                        arg.span,
-                                        format!("value {v} does not fit in {what}"),
-                                    );
-                                    0
-                                }
-                                None => 0,
-                            };
-                            if dir == Dir::Byte {
-                                self.emit(ctx, arg.span, &[v as u8]);
-                            } else {
-                                self.emit(ctx, arg.span, &(v as u16).to_le_bytes());
-                            }
-                        }
-                        Err(e) => {
-                            self.error(ctx, e.span, e.message.clone());
-                            let size = if dir == Dir::Byte { 1 } else { 2 };
-                            self.emit(ctx, arg.span, &vec![0; size]);
-                        }
-                    }
-                }
-                true
-            }
-            Dir::Space | Dir::Align => {
-                let (count_arg, fill_arg) = match args {
-                    [c] => (c, None),
-                    [c, f] => (c, Some(f)),
-                    _ => {
-                        count_error(
-                            self,
-                            if dir == Dir::Space {
-                                "a count and an optional fill byte"
-                            } else {
-                                "a boundary and an optional fill byte"
-                            },
-                        );
-                        return false;
-                    }
-                };
-                let fill = match fill_arg {
-                    None => 0,
-                    Some(f) => match self.number(ctx, f) {
-                        Some(v) if (-128..=255).contains(&v) => v as u8,
-                        Some(v) => {
-                            self.error(
-                                ctx,
-                                f.span,
-                                format!("fill value {v} does not fit in a byte (-128..255)"),
-                            );
-                            0
-                        }
-                        None => 0,
-                    },
-                };
-                let Some(n) = self.number(ctx, count_arg) else {
-                    return true;
-                };
-                // A count of bytes (0 to 64 KB), or the boundary to align to (1 to 64 KB).
-                let (what, least) = if dir == Dir::Space {
-                    ("count", 0)
-                } else {
-                    ("boundary", 1)
-                };
-                if !(least..=0x10000).contains(&n) {
-                    let message = format!("{what} {n} out of range ({least}..65536)");
-                    self.error(ctx, count_arg.span, message);
-                    return true;
-                }
-                let count = if dir == Dir::Space {
-                    n as u32
-                } else {
-                    (n as u32 - self.pc % n as u32) % n as u32
-                };
-                self.emit(ctx, count_arg.span, &vec![fill; count as usize]);
-                true
-            }
-            Dir::Include => {
-                let [arg] = args else {
-                    count_error(self, "one operand, the file name");
-                    return false;
-                };
-                self.include(ctx, arg, unit);
-                false
-            }
-            Dir::Incbin => {
-                let [arg] = args else {
-                    count_error(self, "one operand, the file name");
-                    return false;
-                };
-                let key = self.provider.resolve(Some(&unit.key), file_name(arg));
-                match self.cache.binary(self.provider, &key) {
-                    Ok(bytes) => self.emit(ctx, arg.span, &bytes),
-                    Err(e) => self.file_error(ctx, arg, &key, e),
-                }
-                true
-            }
-            Dir::End => {
-                self.ended = true;
-                false
-            }
-            Dir::Error => {
-                let text: Vec<String> = args
-                    .iter()
-                    .map(|a| match &a.value {
-                        Ok(DirValue::Str(s)) => String::from_utf8_lossy(s).into_owned(),
-                        _ => a.raw.clone(),
-                    })
-                    .collect();
-                let message = if text.is_empty() {
-                    "ERROR directive".to_string()
-                } else {
-                    text.join(", ")
-                };
-                self.error(ctx, span, message);
-                false
-            }
-            Dir::Page => true,
-            Dir::CpuCheck => {
-                let [arg] = args else {
-                    count_error(self, "one operand, the CPU name");
-                    return false;
-                };
-                let wanted = arg.raw.trim().trim_matches('"');
-                match wanted.parse::<Cpu>() {
-                    Ok(cpu) if cpu == self.cpu => {}
-                    Ok(cpu) => self.report(
-                        ctx,
-                        arg.span,
-                        Severity::Error,
-                        format!(
-                            "this source is written for the {} ({name} {wanted}), but it is assembled for the {}",
-                            cpu.title(),
-                            self.cpu.title()
-                        ),
-                        vec![format!("assemble it with --cpu {}", cpu.name())],
-                    ),
-                    Err(_) => self.error(
-                        ctx,
-                        arg.span,
-                        format!("unknown CPU '{wanted}' (Kempelen assembles z80, 6502 and 65c02)"),
-                    ),
-                }
-                true
-            }
-            Dir::Export => false,
-            Dir::Import => {
-                for arg in args {
-                    let name = arg.raw.trim();
-                    let name = name.split(':').next().unwrap_or(name).trim();
-                    self.imports.push((ctx.clone(), arg.span, name.to_string()));
-                }
-                false
-            }
-            Dir::Feature => {
-                for arg in args {
-                    let feature = arg.raw.split_whitespace().next().unwrap_or("");
-                    let on = !arg.raw.trim_end().ends_with('-');
-                    let built_in = matches!(
-                        feature.to_ascii_lowercase().as_str(),
-                        "labels_without_colons" | "pc_assignment" | "dollar_is_pc"
-                    );
-                    if !(built_in && on) {
-                        self.report(
-                            ctx,
-                            arg.span,
-                            Severity::Error,
-                            format!("ca65 feature '{}' is not supported", arg.raw.trim()),
-                            vec![
-                                "Kempelen always accepts labels without colons (in column 1), '*=' and '$' as the current address; it has no other ca65 features".to_string(),
-                            ],
-                        );
-                    }
-                }
-                false
-            }
-            Dir::Segment => {
-                self.report(
-                    ctx,
-                    span,
-                    Severity::Error,
-                    format!("{name} is a ca65 linker segment, which Kempelen does not have"),
-                    vec![
-                        "ld65 places segments from its linker configuration; Kempelen assembles one program to absolute addresses: replace the segments by ORG, or assemble with ca65 and ld65".to_string(),
-                    ],
-                );
-                false
-            }
-            // Handled by run_unit.
-            Dir::If
-            | Dir::IfDef
-            | Dir::IfNDef
-            | Dir::Else
-            | Dir::EndIf
-            | Dir::Macro
-            | Dir::EndMacro => false,
-        }
-    }
-
-    /// The value of a directive operand that must be a number.
-    fn number(&mut self, ctx: &LineCtx, arg: &DirArg) -> Option<i64> {
-        self.number_or(ctx, arg, "expected a number, found a string")
-    }
-
-    /// [`Self::number`] with `for_string` as the error for a string.
-    fn number_or(&mut self, ctx: &LineCtx, arg: &DirArg, for_string: &str) -> Option<i64> {
-        match &arg.value {
-            Ok(DirValue::Expr(e)) => self.eval(ctx, e),
-            Ok(DirValue::Str(_)) => {
-                self.error(ctx, arg.span, for_string);
-                None
-            }
-            Err(e) => {
-                self.error(ctx, e.span, e.message.clone());
-                None
-            }
-        }
-    }
-
-    fn file_error(&mut self, ctx: &LineCtx, arg: &DirArg, key: &str, e: SourceError) {
-        let message = match e {
-            SourceError::NotFound(_) => {
-                format!("file '{}' not found (looked for '{key}')", file_name(arg))
-            }
-            other => other.to_string(),
-        };
-        self.error(ctx, arg.span, message);
-    }
-
-    fn include(&mut self, ctx: &LineCtx, arg: &DirArg, unit: &Unit) {
-        let key = self.provider.resolve(Some(&unit.key), file_name(arg));
-        if let Some(pos) = self.include_stack.iter().position(|k| *k == key) {
-            let mut chain: Vec<&str> = self.include_stack[pos..]
-                .iter()
-                .map(String::as_str)
-                .collect();
-            chain.push(&key);
-            let message = format!("include cycle: {}", chain.join(" -> "));
-            self.error(ctx, arg.span, message);
-            return;
-        }
-        if self.include_stack.len() >= MAX_INCLUDE_DEPTH {
-            self.error(
-                ctx,
-                arg.span,
-                format!("includes nested more than {MAX_INCLUDE_DEPTH} deep"),
-            );
-            return;
-        }
-        match self.cache.unit(self.cpu, self.provider, &key) {
-            Ok(included) => {
-                self.include_stack.push(key);
-                let notes: Vec<String> = ctx.notes.to_vec();
-                self.run_unit(&included, &notes);
-                self.include_stack.pop();
-            }
-            Err(e) => self.file_error(ctx, arg, &key, e),
-        }
-    }
 }
 
 fn stmt_span(stmt: &Stmt) -> Span {
     match &stmt.body {
+        Body::Define(def) => def.name_span,
         Body::Dir { span, .. } | Body::Instr { span, .. } | Body::Call { span, .. } => *span,
         Body::Error(e) => e.span,
         Body::Empty => Span::default(),

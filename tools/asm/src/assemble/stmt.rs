@@ -1,9 +1,46 @@
 //! Statements: a parsed line, classified once per file and reused by every pass.
 
-use crate::Cpu;
+use std::rc::Rc;
+use std::sync::Arc;
+
 use crate::expr::{Expr, Span};
-use crate::isa::{self, Form, mos6502::Mode};
-use crate::parse::{self, MosArg, SyntaxError, Z80Arg};
+use crate::isa::{self, Dialect, Form, mos6502::Mode};
+use crate::parse::{self, ExprSyntax, MosArg, SyntaxError, Z80Arg};
+use crate::{Cpu, tdl};
+
+/// How a line is read: the instruction set, the dialect and, in TDL, the radix of numbers
+/// (which `.RADIX` changes for the lines after it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Syntax {
+    pub cpu: Cpu,
+    pub dialect: Dialect,
+    pub radix: u32,
+    /// `--paren-closes-bracket`: a `)` that closes nothing in a `.DEFINE` closes its `[`.
+    pub paren_closes_bracket: bool,
+}
+
+impl Syntax {
+    pub fn tdl(&self) -> bool {
+        self.dialect == Dialect::Tdl
+    }
+
+    /// The expression grammar of this syntax.
+    pub fn expr(&self) -> ExprSyntax {
+        ExprSyntax {
+            tdl: self.tdl(),
+            radix: self.radix,
+        }
+    }
+
+    /// Whether `name` is a mnemonic of this syntax.
+    pub fn is_mnemonic(&self, name: &str) -> bool {
+        if self.tdl() {
+            isa::tdl::is_mnemonic(name)
+        } else {
+            isa::is_mnemonic(self.cpu, name)
+        }
+    }
+}
 
 /// The directives. Every name is accepted with or without a leading dot, in any case.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,6 +78,21 @@ pub(crate) enum Dir {
     /// `.SEGMENT "name"`: a ca65 linker segment (refused: placement needs ld65's linker
     /// configuration).
     Segment,
+    /// TDL's `.BLKB n`: `n` bytes reserved, nothing written.
+    ReserveBytes,
+    /// TDL's `.BLKW n`: `n` words reserved, nothing written.
+    ReserveWords,
+    /// TDL's `.ASCII`: strings (`'..'`, `".."`, `/../`), `[expr]` bytes and byte values.
+    Ascii,
+    /// TDL's `.ASCIZ`: `.ASCII` and a zero byte.
+    AsciiZ,
+    /// TDL's `.ASCIS`: `.ASCII` with bit 7 set in the last byte.
+    AsciiS,
+    /// TDL's `.RADIX n`: the radix of the numbers on the lines after it (read when the file is
+    /// parsed; nothing to do in a pass).
+    Radix,
+    /// TDL's `.DEFINE`; its line becomes a [`Body::Define`].
+    Define,
 }
 
 /// Directive spellings, for lookup and for "did you mean" suggestions.
@@ -86,16 +138,39 @@ pub(crate) const DIRECTIVES: &[(&str, Dir)] = &[
     ("SEGMENT", Dir::Segment),
 ];
 
+/// TDL's pseudo-operations that Kempelen's own directives do not spell (`.BYTE`, `.WORD`,
+/// `.END` and `.PAGE` are in [`DIRECTIVES`]), taken with `--dialect tdl`, always with their dot.
+pub(crate) const TDL_DIRECTIVES: &[(&str, Dir)] = &[
+    (".LOC", Dir::Org),
+    (".BLKB", Dir::ReserveBytes),
+    (".BLKW", Dir::ReserveWords),
+    (".ASCII", Dir::Ascii),
+    (".ASCIZ", Dir::AsciiZ),
+    (".ASCIS", Dir::AsciiS),
+    (".RADIX", Dir::Radix),
+    (".DEFINE", Dir::Define),
+    (".INSERT", Dir::Include),
+    (".TITLE", Dir::Page),
+    (".SBTTL", Dir::Page),
+];
+
 /// The directive `name` spells, if any. A mnemonic wins over an undotted directive of the same
 /// name (`RES` is a Z80 instruction; the ca65 directive is written `.RES`).
-pub(crate) fn directive_for(cpu: Cpu, name: &str) -> Option<Dir> {
-    if !name.starts_with('.') && isa::is_mnemonic(cpu, name) {
+pub(crate) fn directive_for(syntax: &Syntax, name: &str) -> Option<Dir> {
+    if !name.starts_with('.') && syntax.is_mnemonic(name) {
         return None;
     }
-    directive(name)
+    directive(syntax, name)
 }
 
-fn directive(name: &str) -> Option<Dir> {
+fn directive(syntax: &Syntax, name: &str) -> Option<Dir> {
+    if syntax.tdl()
+        && let Some(&(_, d)) = TDL_DIRECTIVES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+    {
+        return Some(d);
+    }
     let bare = name.strip_prefix('.').unwrap_or(name);
     DIRECTIVES
         .iter()
@@ -106,8 +181,8 @@ fn directive(name: &str) -> Option<Dir> {
 /// Whether a word in column 1 is an operation rather than a label. A word with a leading dot
 /// cannot be a symbol, so it is always an operation (a directive, or an unknown one that gets
 /// its own error).
-pub(crate) fn is_operation(cpu: Cpu, word: &str) -> bool {
-    word.starts_with('.') || directive(word).is_some() || isa::is_mnemonic(cpu, word)
+pub(crate) fn is_operation(syntax: &Syntax, word: &str) -> bool {
+    word.starts_with('.') || directive(syntax, word).is_some() || syntax.is_mnemonic(word)
 }
 
 /// A directive operand: parsed as a string or an expression up front, with its raw text for
@@ -146,6 +221,9 @@ pub(crate) enum Body {
         args: Vec<DirArg>,
         operands_span: Span,
     },
+    /// TDL's `.DEFINE NAME[params]=[body]`: a macro, its body read from the lines that
+    /// follow up to its closing `]`.
+    Define(Rc<tdl::Define>),
     /// A word that is neither mnemonic nor directive: a macro call, or an unknown mnemonic.
     Call {
         name: String,
@@ -170,16 +248,16 @@ impl Stmt {
     }
 }
 
-fn dir_value(text: &str, span: Span) -> Result<DirValue, SyntaxError> {
+fn dir_value(syntax: &Syntax, text: &str, span: Span) -> Result<DirValue, SyntaxError> {
     if let Some(body) = parse::string_literal(text) {
         return Ok(DirValue::Str(body.as_bytes().to_vec()));
     }
-    parse::parse_expr(text, span.start as usize).map(DirValue::Expr)
+    parse::parse_expr_in(syntax.expr(), text, span.start as usize).map(DirValue::Expr)
 }
 
 /// Parses and classifies one line.
-pub(crate) fn parse_line(cpu: Cpu, text: &str) -> Stmt {
-    let raw = parse::split_line(text, &|w| is_operation(cpu, w));
+pub(crate) fn parse_line(syntax: &Syntax, text: &str) -> Stmt {
+    let raw = parse::split_line(text, &|w| is_operation(syntax, w));
     let label = raw.label.map(|(name, span)| (name.to_string(), span));
     if let Some(e) = raw.error {
         return Stmt {
@@ -193,24 +271,12 @@ pub(crate) fn parse_line(cpu: Cpu, text: &str) -> Stmt {
             body: Body::Empty,
         };
     };
-    let body = if let Some(dir) = directive_for(cpu, op) {
-        let args = raw
-            .args
-            .iter()
-            .map(|&(text, span)| DirArg {
-                raw: text.to_string(),
-                span,
-                value: dir_value(text, span),
-            })
-            .collect();
-        Body::Dir {
-            dir,
-            span: op_span,
-            args,
-            operands_span: raw.operands_span,
-        }
-    } else if isa::is_mnemonic(cpu, op) {
-        let operands = match cpu {
+    let body = if let Some(dir) = directive_for(syntax, op) {
+        directive_body(syntax, text, dir, op_span, &raw)
+    } else if syntax.tdl() && isa::tdl::is_mnemonic(op) {
+        tdl::instruction(syntax, op, op_span, &raw.args, raw.operands_span)
+    } else if !syntax.tdl() && isa::is_mnemonic(syntax.cpu, op) {
+        let operands = match syntax.cpu {
             Cpu::Z80 => raw
                 .args
                 .iter()
@@ -221,7 +287,8 @@ pub(crate) fn parse_line(cpu: Cpu, text: &str) -> Stmt {
                 .map(Operands::Z80),
             Cpu::Mos6502 | Cpu::Cmos65c02 => {
                 let bit_branch = isa::with_upper(op, |upper| {
-                    isa::rows(cpu, upper).any(|i| i.form == Form::Mos6502(Mode::ZeroPageRelative))
+                    isa::rows(syntax.cpu, upper)
+                        .any(|i| i.form == Form::Mos6502(Mode::ZeroPageRelative))
                 });
                 parse::parse_6502_args(&raw.args, bit_branch).map(Operands::Mos6502)
             }
@@ -240,4 +307,77 @@ pub(crate) fn parse_line(cpu: Cpu, text: &str) -> Stmt {
         }
     };
     Stmt { label, body }
+}
+
+/// The body of a directive line: its operands parsed as strings or expressions (TDL's
+/// `.ASCII` items and `.DEFINE` headers by their own rules).
+fn directive_body(
+    syntax: &Syntax,
+    text: &str,
+    dir: Dir,
+    op_span: Span,
+    raw: &parse::RawLine,
+) -> Body {
+    let rest = Span::new(raw.operands_span.start as usize, text.len());
+    let args = match dir {
+        // Read by the TDL reader, which follows its body over the lines after it.
+        Dir::Define => Vec::new(),
+        Dir::Ascii | Dir::AsciiZ | Dir::AsciiS => match tdl::ascii_items(syntax, text, rest) {
+            Ok(args) => args,
+            Err(e) => return Body::Error(e),
+        },
+        Dir::Radix => match tdl::radix(op_span, &raw.args) {
+            Ok(radix) => vec![DirArg {
+                raw: radix.to_string(),
+                span: raw.operands_span,
+                value: Ok(DirValue::Expr(Expr::Num(radix.into()))),
+            }],
+            Err(e) => return Body::Error(e),
+        },
+        _ => raw
+            .args
+            .iter()
+            .map(|&(text, span)| DirArg {
+                raw: text.to_string(),
+                span,
+                value: dir_value(syntax, text, span),
+            })
+            .collect(),
+    };
+    Body::Dir {
+        dir,
+        span: op_span,
+        args,
+        operands_span: raw.operands_span,
+    }
+}
+
+/// One parsed line of a file or a macro expansion, and the radix it was read in.
+pub(crate) struct Parsed {
+    pub stmt: Stmt,
+    pub radix: u32,
+}
+
+/// Parses the lines of a file (or of a macro's expansion) in order: in TDL, `.RADIX` changes
+/// how the lines after it are read, and a `.DEFINE` takes the lines up to its closing `]` as
+/// its body. `None` stands for a line that is not UTF-8 (its statement is made by the caller).
+pub(crate) fn parse_lines(syntax: Syntax, lines: &[(u32, Option<Arc<str>>)]) -> Vec<Parsed> {
+    if !syntax.tdl() {
+        return lines
+            .iter()
+            .map(|(_, text)| Parsed {
+                stmt: text.as_deref().map_or(empty(), |t| parse_line(&syntax, t)),
+                radix: syntax.radix,
+            })
+            .collect();
+    }
+    tdl::Reader::new(syntax).read(lines)
+}
+
+/// A statement that does nothing (a line of a `.DEFINE` body, a placeholder).
+pub(crate) fn empty() -> Stmt {
+    Stmt {
+        label: None,
+        body: Body::Empty,
+    }
 }
