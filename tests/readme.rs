@@ -961,8 +961,10 @@ fn round_robin_pairings_as_in_the_readme() {
     let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
     let documented = tournament_md_round_robin();
     readme_round_robin_matches(&readme, &documented).unwrap();
-    // In the order of the README's players, so that each pairing's first player is the same.
-    let players = ["reference", "tartan", "microchess", "sargon"];
+    // In the order of the README's players, so that each pairing's first player is the same;
+    // profiles that play 5,000 nodes in milliseconds (Sargon's replays of the game's earlier
+    // searches take about a minute a pairing: the ignored test plays them).
+    let players = ["reference", "turing", "tartan", "microchess"];
     let mut args: Vec<String> = vec!["tournament".into()];
     args.extend(players.iter().map(|p| p.to_string()));
     for a in ["--nodes", "5000", "--games", "20", "--concurrency", "2"] {
