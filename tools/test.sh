@@ -20,9 +20,11 @@ fi
 # python-chess and py65; openMSX with the free C-BIOS (the MSX timing test,
 # emulator/tests/openmsx.rs, and the MSX cartridge, roms-src/tests/external.rs); for the other
 # target machines' program files (roms-src/tests/external.rs) Fuse with the free OpenSE BASIC
-# ROM and tzxlist, driven under Xvfb with xdotool and ImageMagick.
+# ROM and tzxlist, driven under Xvfb with xdotool and ImageMagick; Chromium and its WebDriver
+# for the page's tests in a real browser (tests/web.rs).
 packages=(pasmo z80asm xa65 cc65 64tass acme stockfish fairymax python3 python3-pip
-  openmsx cbios fuse-emulator-sdl fuse-emulator-utils opense-basic xvfb xdotool imagemagick)
+  openmsx cbios fuse-emulator-sdl fuse-emulator-utils opense-basic xvfb xdotool imagemagick
+  chromium chromium-driver)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -48,6 +50,13 @@ if ! python3 -c 'import py65' 2>/dev/null; then
     || python3 -m pip install --quiet --user py65 \
     || python3 -m pip install --quiet --break-system-packages py65
 fi
+# selenium drives Chromium through chromedriver in the page's end-to-end flows (tests/web.rs).
+if ! python3 -c 'import selenium' 2>/dev/null; then
+  echo "tools/test.sh: installing selenium"
+  python3 -m pip install --quiet selenium \
+    || python3 -m pip install --quiet --user selenium \
+    || python3 -m pip install --quiet --break-system-packages selenium
+fi
 export PATH="$PATH:/usr/games" # stockfish and fairymax live there on Debian
 
 command -v cargo >/dev/null || { echo "tools/test.sh: cargo not found: install Rust first (https://rustup.rs)" >&2; exit 1; }
@@ -56,6 +65,10 @@ command -v cargo >/dev/null || { echo "tools/test.sh: cargo not found: install R
 for tool in pasmo z80asm ca65 ld65; do
   command -v "$tool" >/dev/null || { echo "tools/test.sh: $tool not found after installing" >&2; exit 1; }
 done
+
+# The page's build tools (the wasm32 target, wasm-bindgen-cli at Cargo.lock's version); without
+# them the browser tests say SKIPPED.
+tools/web.sh tools || echo "tools/test.sh: the page's build tools did not install: the browser tests will be skipped" >&2
 
 args=()
 if [ "${1:-}" = "--" ]; then shift; args=("$@"); fi

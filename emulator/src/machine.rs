@@ -39,7 +39,8 @@ use crate::timing::{MachineTime, TimerStats, TimingModel};
 use crate::trace::{RECENT, RecentTrace, TraceEntry, Tracer};
 use crate::traps::{Served, Trap, TrapState};
 use crate::{Cpu, SymbolTable};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 pub use crate::cpu_rules::{is_defined_z80_ed, is_documented_6502};
 

@@ -5,7 +5,8 @@
 use crate::engine::{Engine, EngineError, Limits, SearchControl};
 use crate::game::Game;
 use crate::native::Profile;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// The bench positions as EPD text (`FEN; id "name";`).
 pub const BENCH_EPD: &str = include_str!("../data/bench.epd");

@@ -8,7 +8,8 @@ use crate::moves::Move;
 use crate::position::Position;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Mate score (ALGORITHM.md §7): a side checkmated at ply `p` scores `-(MATE - p)`.
 pub const MATE: i32 = 32000;

@@ -7,7 +7,7 @@
 //! serves perft and move parsing.
 //!
 //! Layout, one vocabulary item per file: [`square`], [`piece`], [`moves`], [`position`],
-//! [`fen`], [`movegen`], [`san`], [`game`], [`perft`](mod@perft), [`tables`], [`eval`], [`reference`](mod@reference),
+//! [`fen`], [`movegen`], [`san`], [`game`], [`game_pgn`], [`perft`](mod@perft), [`tables`], [`eval`], [`reference`](mod@reference),
 //! [`full`], [`history`] (the historical profiles), [`engine`] (the backend trait), [`uci`]
 //! (the protocol loop), [`bench`](mod@bench), [`tournament`] (games between engines, external
 //! engine processes, ratings).
@@ -55,6 +55,7 @@ pub mod engine;
 pub mod eval;
 pub mod full;
 pub mod game;
+pub mod game_pgn;
 pub mod history;
 pub mod native;
 pub mod reference;
@@ -69,5 +70,6 @@ pub use engine::{
     SearchInfo, SearchRequest, SearchResult, check_option, mate_in,
 };
 pub use game::{Game, GameStatus};
+pub use game_pgn::GamePgnError;
 pub use native::{NativeEngine, Profile};
 pub use reference::{ReferenceLimits, ReferenceSearch};

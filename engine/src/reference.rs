@@ -31,7 +31,8 @@ use crate::tables::{
     KEY_CAPTURE, KEY_KILLER1, KEY_KILLER2, KEY_OTHER, KEY_PV, KEY_QUEEN_PROMOTION, VALUE,
 };
 use crate::time;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Deepest iteration (ALGORITHM.md §10).
 pub const MAX_DEPTH: u32 = 32;

@@ -15,7 +15,8 @@ use std::io::{self, BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::{self, ScopedJoinHandle};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Formats a score as UCI `score cp N` or `score mate N`.
 pub fn format_score(score: i32) -> String {

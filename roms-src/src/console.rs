@@ -11,7 +11,8 @@
 //! `kempelen play` attaches the same machine to the terminal instead.
 
 use std::ops::Range;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use kempelen_asm::source::MemorySource;
 use kempelen_asm::{Options, SymbolTable, assemble};

@@ -16,8 +16,8 @@ use std::time::Duration;
 
 use kempelen_emulator::timing::TimingError;
 use kempelen_emulator::{
-    ClockProfile, CoreKind, Fault, Machine, MachineBuilder, ProfileReport, RamProfile, StopReason,
-    SymbolTable, Timing, TimingModel,
+    ClockProfile, CoreKind, Machine, MachineBuilder, ProfileReport, RamProfile, SymbolTable,
+    Timing, TimingModel,
 };
 use kempelen_engine::engine::{
     Engine, EngineClock, EngineError, EngineOption, OptionKind, SearchControl, SearchInfo,
@@ -29,6 +29,7 @@ use thiserror::Error;
 use crate::layout::Layout;
 use crate::port::{Port, PortError};
 use crate::setup::Setup;
+use crate::sliced::Slice;
 
 /// What went wrong running a port engine.
 #[derive(Debug, Error)]
@@ -118,7 +119,6 @@ struct Protocol {
     hist_max: u16,
     v_limit_on: u16,
     v_budget: u16,
-    v_iter: u16,
     cmd_perft: u8,
     cmd_search: u8,
 }
@@ -148,7 +148,6 @@ impl Protocol {
             hist_max: g("HIST_MAX_GAME")?,
             v_limit_on: g("V_LIMIT_ON")?,
             v_budget: g("V_BUDGET")?,
-            v_iter: g("V_ITER")?,
             cmd_perft: g("CMD_PERFT")? as u8,
             cmd_search: g("CMD_SEARCH")? as u8,
         })
@@ -430,11 +429,12 @@ impl PortEngine {
     /// completes (the engine's host call "iteration complete", docs/PROTOCOL.md), with the
     /// same depth, score, nodes and principal variation as the native reference search
     /// reports. Between the iterations the machine runs in slices of at most 2^20 cycles
-    /// between which the host looks at the stop flag and the clock. The machine keeps a RAM
-    /// profile per run, so the outcome's `ram` covers the last slice only: RAM figures come
-    /// from [`PortEngine::search`], which runs in one piece. The iterations go to `report`
-    /// (the control's own callback: `|info, _| control.report(info)`), each with the cycles
-    /// from the start of the search to the end of the iteration.
+    /// between which the host looks at the stop flag and the clock ([`crate::SlicedSearch`], which a
+    /// host that cannot block drives itself). The machine keeps a RAM profile per run, so the
+    /// outcome's `ram` covers the last slice only: RAM figures come from
+    /// [`PortEngine::search`], which runs in one piece. The iterations go to `report` (the
+    /// control's own callback: `|info, _| control.report(info)`), each with the cycles from
+    /// the start of the search to the end of the iteration.
     #[allow(clippy::too_many_arguments)]
     pub fn search_with(
         &self,
@@ -451,7 +451,7 @@ impl PortEngine {
             nodes,
             budget,
         };
-        self.search_sliced(pos, history, limits, control, report, None)
+        self.search_reporting(pos, history, limits, control, report, None)
     }
 
     /// [`PortEngine::search_with`], and with `progress` also a report to the control inside
@@ -460,7 +460,7 @@ impl PortEngine {
     /// live counter), read from RAM between two slices, with the time, and no score or line
     /// (the iteration has none yet). Reading RAM changes nothing of the search: its nodes and
     /// cycles are those of a run without progress reports.
-    fn search_sliced(
+    fn search_reporting(
         &self,
         pos: &Position,
         history: &[u32],
@@ -474,89 +474,78 @@ impl PortEngine {
             nodes,
             budget,
         } = limits;
-        let l = &self.protocol;
-        let mut m = self.search_machine(pos, history, depth, nodes)?;
-        m.set_stop_on_iteration(true);
-        let start = control.start;
-        let elapsed = |m: &Machine| self.emulated(m).unwrap_or_else(|| start.elapsed());
-        let mut reported = 0u8;
-        let mut stopping = false;
-        let mut cycles = 0u64;
+        let mut search = self.start_search(pos, history, depth, nodes, budget, control.start)?;
         // When the next progress report is due (moved on by every report).
         let mut next_progress = progress;
         loop {
-            // With a clock, a slice ends at the hard time limit, so the stop is not late by
-            // up to a whole slice of emulated (with --realtime: real) time.
-            let slice = match (self.clock, budget.hard) {
-                (Some(c), Some(h)) if !stopping => {
-                    // Cycles per second of emulated time so far (under a timing model the
-                    // machine runs fewer of them than its clock).
-                    let t = elapsed(&m).as_secs_f64();
-                    let rate = if cycles > 0 && t > 0.0 {
-                        cycles as f64 / t
-                    } else {
-                        c.hz()
-                    };
-                    let left = (h.as_secs_f64() - t).max(0.0);
-                    POLL_CYCLES.min(((left * rate).ceil() as u64).max(1))
-                }
-                _ => POLL_CYCLES,
-            };
-            match m.run(slice) {
-                Ok(stats) => {
-                    cycles += stats.cycles;
-                    match stats.stop {
-                        StopReason::HostDone => break,
-                        StopReason::HostIteration { .. } => {
-                            let t = elapsed(&m);
-                            if let Some(info) = iteration_info(&m, l, pos, t) {
-                                reported = info.depth.unwrap_or(0) as u8;
-                                report(&info, cycles);
-                            }
-                            next_progress = progress.map(|every| t + every);
-                            if budget.soft.is_some_and(|s| t >= s) {
-                                stopping = true;
-                            }
-                        }
-                        stop => return Err(PortEngineError::NotDone(stop)),
+            match search.step(POLL_CYCLES)? {
+                Slice::Running => {
+                    if control.stopped() {
+                        search.stop()?;
                     }
-                }
-                Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => {
-                    cycles += e.cycles;
-                    // The stop flag and the hard limit are looked at between slices (a
-                    // slice ends at the hard limit, see above).
-                    let t = elapsed(&m);
-                    if control.stopped() || budget.hard.is_some_and(|h| t >= h) {
-                        stopping = true;
-                    }
+                    let t = search.elapsed();
                     if let (Some(every), Some(due)) = (progress, next_progress) {
-                        if t >= due && !stopping {
-                            control.report(&progress_info(&m, l, t));
+                        if t >= due && !search.is_stopping() {
+                            control.report(&progress_info(&search, t));
                             next_progress = Some(t + every);
                         }
                     }
                 }
-                Err(e) => return Err(PortEngineError::Run(Box::new(e))),
-            }
-            if cycles > self.max_cycles {
-                return Err(PortEngineError::CycleBudget(self.max_cycles));
-            }
-            // A stop works like the node limit (ALGORITHM.md section 9): once iteration 1 is
-            // complete, the engine ends at its next node with the last completed iteration.
-            if stopping && reported > 0 {
-                m.write_bytes(l.v_budget, &[0; 4])?;
-                m.write_bytes(l.v_limit_on, &[1])?;
-            }
-        }
-        // An engine without the host call (a changed copy of the sources, say) still reports
-        // its last iteration.
-        if m.read_byte(l.r_depth) > reported && m.read_byte(l.r_status) == 0 {
-            if let Some(info) = iteration_info(&m, l, pos, elapsed(&m)) {
-                report(&info, cycles);
+                Slice::Iteration { info, cycles } => {
+                    report(&info, cycles);
+                    next_progress = progress.map(|every| search.elapsed() + every);
+                }
+                Slice::Done(out) => {
+                    if let Some(info) = search.unreported_iteration() {
+                        report(&info, out.cycles);
+                    }
+                    return Ok(*out);
+                }
             }
         }
-        let t = elapsed(&m);
-        self.search_outcome(&m, pos, cycles, Some(t))
+    }
+
+    /// The last completed iteration (R_DEPTH, R_SCORE, R_NODES, R_PV) in `m` as the native
+    /// engine's search reports it, at time `time`; `None` if its principal variation cannot
+    /// be read.
+    pub(crate) fn iteration_info(
+        &self,
+        m: &Machine,
+        pos: &Position,
+        time: Duration,
+    ) -> Option<SearchInfo> {
+        iteration_info(m, &self.protocol, pos, time)
+    }
+
+    /// The live node counter and the iteration being searched (see
+    /// [`crate::SlicedSearch::live_counters`]).
+    pub(crate) fn live_counters(&self, m: &Machine) -> (u64, u32) {
+        let nodes = u64::from(read_u32(m, self.protocol.r_nodes));
+        let iteration = self
+            .symbols
+            .get("V_ITER")
+            .map_or(0, |a| u32::from(m.read_byte(a)));
+        (nodes, iteration)
+    }
+
+    /// Sets the engine's node limit to "reached" (ALGORITHM.md section 9): it ends at its
+    /// next node with the last completed iteration.
+    pub(crate) fn limit_nodes_now(&self, m: &mut Machine) -> Result<(), PortEngineError> {
+        let l = &self.protocol;
+        m.write_bytes(l.v_budget, &[0; 4])?;
+        m.write_bytes(l.v_limit_on, &[1])?;
+        Ok(())
+    }
+
+    /// The outcome of the search that ended in `m` after `cycles`, at time `time`.
+    pub(crate) fn search_outcome_at(
+        &self,
+        m: &Machine,
+        pos: &Position,
+        cycles: u64,
+        time: Duration,
+    ) -> Result<SearchOutcome, PortEngineError> {
+        self.search_outcome(m, pos, cycles, Some(time))
     }
 
     /// Runs a search with the profiler on and returns its report (cycles per routine).
@@ -716,12 +705,13 @@ fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
 
 /// A search's progress inside an iteration: the iteration being searched (V_ITER) and the
 /// nodes so far (R_NODES counts live), without a score or a line.
-fn progress_info(m: &Machine, l: &Protocol, time: Duration) -> SearchInfo {
+fn progress_info(search: &crate::SlicedSearch, time: Duration) -> SearchInfo {
+    let (nodes, iteration) = search.live_counters();
     SearchInfo {
-        depth: Some(u32::from(m.read_byte(l.v_iter))),
+        depth: Some(iteration),
         seldepth: 0,
         score: None,
-        nodes: Some(read_u32(m, l.r_nodes) as u64),
+        nodes: Some(nodes),
         time,
         pv: Vec::new(),
         hashfull: None,
@@ -870,7 +860,7 @@ impl Engine for PortEngine {
             budget,
         };
         let out = self
-            .search_sliced(
+            .search_reporting(
                 pos,
                 &game.reference_history(),
                 bounds,

@@ -16,8 +16,9 @@ use crate::piece::{self, PAWN};
 use crate::position::Position;
 use crate::pv::{PvTable, is_repetition};
 use crate::square::sq64;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use tt::{Bound, TranspositionTable};
+use web_time::Instant;
 
 /// Deepest ply from the root.
 pub const MAX_PLY: usize = 128;

@@ -27,7 +27,8 @@ use crate::position::Position;
 use crate::square::{Square, on_board, sq88};
 use crate::tables::{self, ATTACK_MASK, STEP};
 use crate::time;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// Settings of the historical profiles that change their behaviour (UCI options).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -13,7 +13,8 @@ use crate::position::{Position, START_FEN};
 use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 /// What limits every move of a game (or one player's moves).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,8 @@
 //! [`PortBench::host`], which says so.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use web_time::Instant;
 
 use kempelen_emulator::{ClockProfile, Timing};
 use thiserror::Error;
