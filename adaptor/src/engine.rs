@@ -393,7 +393,11 @@ impl Engine for AdaptorEngine {
             nodes: nodes.unwrap_or(0),
             time: time.max(Duration::from_nanos(1)),
         };
-        limits.unrestricted(result, &a.name, "the program chooses among all its moves")
+        limits.unrestricted(
+            result,
+            &self.adaptor.name,
+            "the program chooses among all its moves",
+        )
     }
 }
 

@@ -310,7 +310,10 @@ impl Adaptor {
     /// The bytes `[pieces]` writes (address, byte) to set the program up in `pos`, playing the
     /// side to move; empty without `[pieces]`, an error for a position with more pieces of a
     /// kind than the program has places for.
-    pub fn pieces_for(&self, pos: &kempelen_engine::Position) -> Result<Vec<(u16, u8)>, EngineError> {
+    pub fn pieces_for(
+        &self,
+        pos: &kempelen_engine::Position,
+    ) -> Result<Vec<(u16, u8)>, EngineError> {
         let parts = FenParts::of(pos);
         let program_white = parts.side == 'w';
         Setup { adaptor: self }.pieces_bytes(&parts, program_white)

@@ -364,7 +364,9 @@ impl<'scope, W: Write + Send> Session<'scope, W> {
     /// The engine between commands (a command that needs it first settles the search).
     fn engine(&mut self) -> &mut (dyn Engine + 'scope) {
         self.settle();
-        self.idle.as_deref_mut().expect("the engine is idle once settled")
+        self.idle
+            .as_deref_mut()
+            .expect("the engine is idle once settled")
     }
 
     /// `uci`: the engine's name, author and options, then `uciok`.
@@ -413,8 +415,8 @@ impl<'scope, W: Write + Send> Session<'scope, W> {
 
     /// `setoption`.
     fn set_option(&mut self, args: &[&str]) {
-        let result = parse_setoption(args)
-            .and_then(|(name, value)| self.engine().set_option(&name, &value));
+        let result =
+            parse_setoption(args).and_then(|(name, value)| self.engine().set_option(&name, &value));
         if let Err(e) = result {
             self.shared
                 .line(&format!("info string error: setoption: {e}"));

@@ -399,7 +399,11 @@ impl Engine for UciEngine {
         result.pv = vec![best];
         result.time = start.elapsed();
         // It was sent the `searchmoves`; a move outside them is not played in its name.
-        limits.unrestricted(result, &self.process.label, "it answered outside `searchmoves`")
+        limits.unrestricted(
+            result,
+            &self.process.label,
+            "it answered outside `searchmoves`",
+        )
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {

@@ -42,7 +42,7 @@ pub use clock::{ClockMode, Period, SideClock, TimeControl, TimeControlError};
 pub use error::TournamentError;
 pub use game::{
     GameRecord, GameSettings, MAX_DEPTH, MoveLimit, MoveStamp, Opening, Outcome, PgnTags, Seat,
-    Termination, pgn_tag_value, play_game, to_pgn,
+    Termination, parse_movetime, pgn_tag_value, play_game, to_pgn,
 };
 pub use openings::parse_openings;
 pub use pgn::{PgnError, PgnGame, read_pgn};

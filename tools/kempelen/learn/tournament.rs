@@ -58,9 +58,10 @@ pub struct TournamentArgs {
     /// Fixed depth per move (1 to 64).
     #[arg(long, conflicts_with_all = ["tc", "movetime"])]
     pub depth: Option<u32>,
-    /// Fixed time per move, in seconds (on each player's clock, see --clock).
-    #[arg(long, value_name = "SECONDS", conflicts_with = "tc")]
-    pub movetime: Option<f64>,
+    /// Fixed time per move, in milliseconds as in `search` and `uci` (`30000`; also `30s`,
+    /// `500ms`), on each player's clock (see --clock).
+    #[arg(long, value_name = "MS", conflicts_with = "tc")]
+    pub movetime: Option<String>,
     /// A clock per side, as PGN's TimeControl writes it: BASE+INC in seconds (`10+0.1`),
     /// MOVES/BASE (`40/7200`: 40 moves in two hours, repeated), periods joined by `:`
     /// (`40/7200:3600`).
@@ -71,7 +72,7 @@ pub struct TournamentArgs {
     /// 8-bit builds and adapted programs, host time for native profiles and external engines).
     #[arg(long, value_name = "host|emulated", default_value = "host")]
     pub clock: ClockMode,
-    /// A player's own limit: LABEL=depth:N, LABEL=nodes:N or LABEL=movetime:SECONDS
+    /// A player's own limit: LABEL=depth:N, LABEL=nodes:N or LABEL=movetime:MS
     /// (with a clock, on top of it; else instead of the game's limit). Repeat for several.
     #[arg(long = "limit", value_name = "LABEL=LIMIT")]
     pub limits: Vec<String>,
@@ -207,15 +208,13 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
             args.event
         );
     }
-    let limit = match (args.nodes, args.depth, args.movetime, &args.tc) {
+    let limit = match (args.nodes, args.depth, args.movetime.as_deref(), &args.tc) {
         (Some(n), ..) => MoveLimit::Nodes(n),
         (_, Some(d), ..) => MoveLimit::Depth(d),
-        (_, _, Some(t), _) => {
-            if !(t > 0.0 && t <= kempelen_engine::tournament::clock::MAX_PERIOD_SECONDS) {
-                bail!("--movetime {t}: expected seconds above 0, at most 864000");
-            }
-            MoveLimit::MoveTime(Duration::from_secs_f64(t))
-        }
+        (_, _, Some(t), _) => MoveLimit::MoveTime(
+            kempelen_engine::tournament::parse_movetime(t)
+                .map_err(|e| anyhow::anyhow!("--movetime {e}"))?,
+        ),
         (_, _, _, Some(tc)) => MoveLimit::Clock(
             tc.parse::<TimeControl>()
                 .map_err(|e| anyhow::anyhow!("--tc '{}': {}", e.text, e.reason))?,
@@ -513,10 +512,12 @@ pub fn ratings(args: &RatingsArgs) -> anyhow::Result<()> {
         .map(|a| parse_anchor(a, &name_refs))
         .transpose()?;
     let standings = Standings::from_games(summaries, anchor)?;
+    let groups = standings.groups();
     if args.json {
         let mut v = standings.to_json();
         v["files"] = json!(args.files);
         v["unfinished"] = json!(unfinished);
+        v["groups"] = json!(groups);
         println!("{}", serde_json::to_string_pretty(&v)?);
         return Ok(());
     }
@@ -532,6 +533,14 @@ pub fn ratings(args: &RatingsArgs) -> anyhow::Result<()> {
             String::new()
         }
     );
+    if groups.len() > 1 {
+        let listed: Vec<String> = groups.iter().map(|g| g.join(", ")).collect();
+        println!(
+            "The players fall into {} groups that never met: {}. Elo is on one scale within a group only; between groups the figures compare nothing.",
+            groups.len(),
+            listed.join(" | ")
+        );
+    }
     println!();
     print!("{}", standings.to_text());
     Ok(())

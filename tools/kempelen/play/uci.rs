@@ -104,13 +104,21 @@ fn native_with_machine_flags(args: &UciArgs) -> String {
         .map(|m| format!("--machine {m}"))
         .chain(args.realtime.then(|| "--realtime".to_string()))
         .collect();
-    let hint = match args.machine.as_deref().and_then(kempelen_emulator::clock::machine) {
+    let hint = match args
+        .machine
+        .as_deref()
+        .and_then(kempelen_emulator::clock::machine)
+    {
         // A 65C02 machine's engine is the 6502 build.
         Some(m) => format!(
             "; {} has a {} CPU: add --cpu {}",
             m.id,
             m.cpu.title(),
-            if m.cpu.is_6502_family() { "6502" } else { "z80" }
+            if m.cpu.is_6502_family() {
+                "6502"
+            } else {
+                "z80"
+            }
         ),
         None => " (add --cpu z80 or --cpu 6502)".to_string(),
     };
