@@ -190,6 +190,38 @@ fn bad_setup_descriptions_are_refused_with_the_reason() {
     }
 }
 
+/// An image's `assemble` takes the assembler's dialect options (`dialect`,
+/// `paren_closes_bracket`, as adaptors/sargon-book-jupiter3.toml does): an unknown dialect is
+/// refused by name, and a Zilog source read as TDL fails with the assembler's report.
+#[test]
+fn an_images_assemble_takes_the_dialect() {
+    let dir = scratch("dialect");
+    let good = std::fs::read_to_string(toy_copy("setup-toy", &dir, |toml| toml)).unwrap();
+    let cases = [
+        (
+            good.replace(
+                "assemble = { cpu = \"z80\" }",
+                "assemble = { cpu = \"z80\", dialect = \"zilog\" }",
+            ),
+            "unknown dialect 'zilog' (expected 'kempelen' or 'tdl')",
+        ),
+        (
+            good.replace(
+                "assemble = { cpu = \"z80\" }",
+                "assemble = { cpu = \"z80\", dialect = \"tdl\", paren_closes_bracket = true }",
+            ),
+            "is a Zilog mnemonic; TDL's syntax (--dialect tdl) writes",
+        ),
+    ];
+    for (i, (toml, want)) in cases.iter().enumerate() {
+        assert_ne!(toml, &good, "case {i} changed nothing");
+        let adaptor = dir.join(format!("dialect{i}.toml"));
+        std::fs::write(&adaptor, toml).unwrap();
+        let err = refused_adaptor(&adaptor, i);
+        assert!(err.contains(want), "case {i}: {err}");
+    }
+}
+
 /// A copy of tests/data/adaptor/behave-toy.toml (and its source) whose `go` key is `go`: the
 /// toy's behaviour.
 fn toy(go: &str) -> PathBuf {
@@ -262,6 +294,12 @@ fn faults_and_unreadable_replies_give_no_move_and_say_why() {
             assert!(errors[0].contains("write of $46 to ROM"), "{errors:?}");
             assert!(err.contains("registers:"), "the trace on stderr: {err}");
             assert!(err.contains("last 14 instructions:"), "{err}");
+            // The assembled source's names: the routine the fault is in.
+            assert!(
+                err.contains("fault"),
+                "the source's symbols in the trace: {err}"
+            );
+            assert!(err.contains("command+"), "{err}");
         }
     }
 }

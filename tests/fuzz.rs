@@ -665,6 +665,15 @@ fn check_personality(text: &str, words: &[(u8, u8, u16)], input: &[u8]) {
 
 // --- engine adaptor files -----------------------------------------------------------------
 
+/// An adaptor with a time model: the level chosen from the time limits.
+const LEVEL_SEED: &str = "name = \"lv\"\nmachine = \"kim-1\"\nentry = \"0200\"\nturn_budget = 200000\n\
+     [[image]]\nfile = \"p.bin\"\nat = \"0200\"\n\
+     [keys]\nmove = \"{from}{to}F\"\ngo = \"P{depth}\"\n\
+     [depth]\ndefault = 2\nmax = 6\n\
+     [[level]]\ndepth = 1\nmean = 0.5\nlongest = 1.0\nmoves = 10\n\
+     [[level]]\ndepth = 3\nmean = 20.0\nlongest = 90.0\nmoves = 10\n\
+     [reply]\npattern = '(?P<move>[a-h][1-8][a-h][1-8])'\n";
+
 /// Adaptor files around a small 6502 program on the KIM-1 (it prints `e2e4` and waits for a
 /// key) and around Kempelen's own Z80 machine.
 const ADAPTOR_SEEDS: &[&str] = &[
@@ -685,6 +694,7 @@ const ADAPTOR_SEEDS: &[&str] = &[
      [[image]]\nfile = \"p.bin\"\nat = \"0200\"\nonly = [\"0200-020F\"]\n\
      [keys]\nmove = \"{FROM}-{TO}\"\n\
      [reply]\npattern = '\\[(?P<piece>[0-9A-F]{2}) (?P<from>[0-7]{2}) (?P<to>[0-7]{2})\\]'\nsquares = \"microchess\"\n",
+    LEVEL_SEED,
 ];
 
 const ADAPTOR_LINES: &[&str] = &[
@@ -696,6 +706,10 @@ const ADAPTOR_LINES: &[&str] = &[
     "[depth]",
     "[board]",
     "[source]",
+    "[[level]]",
+    "depth = 2",
+    "mean = 1e308",
+    "longest = inf",
     "machine = \"/dev/zero\"",
     "file = \"/dev/zero\"",
     "file = \"$KEMPELEN_HISTORICAL/x.bin\"",
@@ -810,6 +824,10 @@ const ADAPTOR_VALUES: &[(&str, &[&str])] = &[
             "\"-1\"",
         ],
     ),
+    ("depth", NUMBERS),
+    ("mean", NUMBERS),
+    ("longest", NUMBERS),
+    ("moves", NUMBERS),
     ("*", &["\"{depth}\""]),
 ];
 
@@ -842,6 +860,11 @@ fn adaptor_dir() -> &'static std::path::Path {
 /// names the file (and the line and column of a syntax error). An accepted adaptor with a
 /// small turn budget plays a move or says why not.
 fn check_adaptor(text: &str) {
+    check_adaptor_with(text, &kempelen_engine::Limits::depth(2));
+}
+
+/// [`check_adaptor`] with the search's `limits` (a time limit, for a time model).
+fn check_adaptor_with(text: &str, limits: &kempelen_engine::Limits) {
     use kempelen_engine::Engine;
     static CASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let case = CASE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -874,7 +897,7 @@ fn check_adaptor(text: &str) {
     }
     let game = kempelen_engine::Game::new(kempelen_engine::Position::startpos());
     let control = kempelen_engine::SearchControl::default();
-    if let Ok(r) = engine.search(&game, &kempelen_engine::Limits::depth(2), &control) {
+    if let Ok(r) = engine.search(&game, limits, &control) {
         // A move the program played is legal where it was played.
         if let Some(best) = r.best {
             assert!(game.position().legal_moves().contains(best), "{best:?}");
@@ -1218,4 +1241,436 @@ proptest! {
     ) {
         check_tournament_inputs(&pgn, &openings, &tc);
     }
+}
+
+// --- program files of the target machines ---------------------------------------------------
+
+/// Every target's program file as `kempelen build` writes it (built once): the target and
+/// the file's bytes.
+fn target_files() -> &'static [(&'static kempelen_roms::target::Target, Vec<u8>)] {
+    static FILES: std::sync::OnceLock<Vec<(&kempelen_roms::target::Target, Vec<u8>)>> =
+        std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        kempelen_roms::target::Target::all()
+            .iter()
+            .filter(|t| t.port.require().is_ok())
+            .map(|t| (t, t.build().expect("a target builds").file))
+            .collect()
+    })
+}
+
+/// A change to a program file: bytes overwritten, the file cut, bytes appended.
+#[derive(Debug, Clone)]
+enum FileDamage {
+    None,
+    Bytes(Vec<(prop::sample::Index, u8)>),
+    Truncate(prop::sample::Index),
+    Append(Vec<u8>),
+}
+
+fn file_damage() -> impl Strategy<Value = FileDamage> {
+    prop_oneof![
+        1 => Just(FileDamage::None),
+        4 => prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..6)
+            .prop_map(FileDamage::Bytes),
+        2 => any::<prop::sample::Index>().prop_map(FileDamage::Truncate),
+        1 => prop::collection::vec(any::<u8>(), 1..40).prop_map(FileDamage::Append),
+    ]
+}
+
+/// The names a file is renamed to: its own, none, another target's, a text format's.
+const PROGRAM_NAMES: &[&str] = &[
+    "", "game", "game.tap", "game.prg", "game.xex", "GAME/CMD", "game.cmd", "game.rom", "game.com",
+    "game.bin", "game.hex", "game.TAP", ".prg",
+];
+
+/// A program file of any target, damaged or not, under any name, reads (as `kempelen run FILE`
+/// reads it) into chunks inside the 64 KB with an entry, or an error that names the file;
+/// a whole file `build` wrote reads back to its program under its own name and under a name
+/// without an extension; what reads is loaded into the target's machine or refused.
+fn check_program_file(target: prop::sample::Index, damage: &FileDamage, name: &str) {
+    use kempelen_emulator::{Personality, resolve};
+    let files = target_files();
+    let (t, file) = &files[target.index(files.len())];
+    let mut bytes = file.clone();
+    match damage {
+        FileDamage::None => {}
+        FileDamage::Bytes(changes) => {
+            for (at, b) in changes {
+                let i = at.index(bytes.len());
+                bytes[i] = *b;
+            }
+        }
+        FileDamage::Truncate(at) => bytes.truncate(at.index(bytes.len())),
+        FileDamage::Append(more) => bytes.extend(more),
+    }
+    let name = if name.is_empty() {
+        t.file.as_str()
+    } else {
+        name
+    };
+    let path = std::path::Path::new(name);
+    let p = Personality::built_in(&t.machine).expect("a target's machine");
+    let load = p.load.unwrap_or(0);
+    match resolve::program_bytes(path, &bytes, None, load) {
+        Ok(loaded) => {
+            let mut end = 0usize;
+            for c in &loaded.chunks {
+                assert!(!c.bytes.is_empty() && usize::from(c.addr) >= end, "{name}");
+                end = usize::from(c.addr) + c.bytes.len();
+                assert!(end <= 0x10000, "{name}");
+            }
+            let mut b = p.builder();
+            for c in &loaded.chunks {
+                b = b.load(c.addr, &c.bytes);
+            }
+            if let Some(e) = loaded.entry {
+                b = b.entry(e);
+            }
+            let _ = b.build();
+        }
+        Err(e) => {
+            let text = e.to_string();
+            assert!(text.contains(name), "{name}: {text}");
+            let whole = matches!(damage, FileDamage::None);
+            assert!(
+                !(whole && (name == t.file || name == "game")),
+                "{}: the file build wrote, named {name}: {text}",
+                t.id
+            );
+        }
+    }
+}
+
+// --- timing values --------------------------------------------------------------------------
+
+const TIMING_WORDS: &[&str] = &[
+    "machine",
+    "cpu",
+    "48k",
+    "128k",
+    "fast",
+    "slow",
+    "dma-off",
+    "iie",
+    "pal",
+    "ntsc",
+    "",
+    " ",
+    "-",
+    "\u{1b}[2J",
+    "\u{0}",
+    "é",
+    "MACHINE",
+    "x",
+];
+
+/// `--timing` on any machine: a model of that machine, the CPU clock, or an error that names
+/// the model or the machine; a machine built under the model runs random code for a few
+/// thousand cycles with a machine time at least its CPU time, finite.
+fn check_timing(choice: &str, machine: prop::sample::Index, code: &[u8]) {
+    use kempelen_emulator::timing::{Timing, machine_timing};
+    use kempelen_emulator::{Personality, clock};
+    let mut ids: Vec<&str> = clock::MACHINES.iter().map(|m| m.id).collect();
+    ids.push("cpm");
+    let id = ids[machine.index(ids.len())];
+    let timing = Timing::parse(choice);
+    let _ = timing.check_known(&ids);
+    let model = match timing.model_for(id) {
+        Ok(model) => model,
+        Err(e) => {
+            let text = e.to_string();
+            assert!(text.contains(id) || text.contains(choice), "{text}");
+            return;
+        }
+    };
+    match (&timing, model) {
+        (Timing::Cpu, m) => assert!(m.is_none()),
+        (Timing::Named(n), m) => assert!(m.is_some_and(|m| &m.id == n), "{n}"),
+        (Timing::Machine, Some(m)) => {
+            assert!(machine_timing(id).is_some_and(|t| t.model(&m.id).is_some()))
+        }
+        (Timing::Machine, None) => {}
+    }
+    let Some(p) = Personality::built_in(id) else {
+        return;
+    };
+    let at = p.load.unwrap_or(0x0200);
+    let code = &code[..code.len().min(0x10000 - usize::from(at))];
+    let Ok(mut m) = p.builder().load(at, code).entry(at).timing(model).build() else {
+        return;
+    };
+    m.console_mut().set_stop_on_empty_input(true);
+    let Ok(stats) = m.run(5_000) else {
+        return;
+    };
+    if let Some(t) = stats.machine_time {
+        let cpu = stats.time_at(p.clock).as_secs_f64();
+        assert!(t.seconds().is_finite(), "{t:?}");
+        assert!(
+            t.seconds() >= cpu - 1.0 / t.model.hz - 1e-12,
+            "{} < {cpu}",
+            t.seconds()
+        );
+    }
+}
+
+// --- tournaments at scale: schedules, slices, long names, PGN to ratings ----------------------
+
+const SHARD_WORDS: &[&str] = &[
+    "1",
+    "2",
+    "3",
+    "0",
+    "/",
+    "4294967295",
+    "18446744073709551615",
+    "18446744073709551616",
+    " ",
+    "-1",
+    "x",
+    "100000000",
+];
+
+/// A schedule of any size and a slice of it (`--games` up to 2^32-1, `--shard K/N` as typed):
+/// the slice's games are computed one at a time, each in the slice, of two different players,
+/// with an opening of the set; small schedules are covered by their slices exactly once.
+fn check_schedule(players: usize, gauntlet: bool, games: u32, openings: usize, shard: &str) {
+    use kempelen_engine::tournament::{Format, Schedule, Shard};
+    let format = if gauntlet {
+        Format::Gauntlet
+    } else {
+        Format::RoundRobin
+    };
+    let Ok(schedule) = Schedule::new(players, format, games, openings) else {
+        return;
+    };
+    let shard: Option<Shard> = match shard.parse::<Shard>() {
+        Ok(s) => {
+            assert_eq!(s.to_string().parse::<Shard>(), Ok(s));
+            Some(s)
+        }
+        Err(e) => {
+            assert!(e.starts_with("shard '"), "{e}");
+            None
+        }
+    };
+    let slice = schedule.slice(shard);
+    let n = slice.len();
+    assert!(n <= schedule.len());
+    for k in [0, 1, n / 2, n.saturating_sub(1), n] {
+        match slice.get(k) {
+            Some(g) => {
+                assert!(k < n);
+                assert!(shard.is_none_or(|s| s.contains(g.round)), "{g:?}");
+                assert!(g.white != g.black && g.white < players && g.black < players);
+                assert!(g.opening < openings.max(1));
+            }
+            None => assert!(k >= n),
+        }
+    }
+    if let Some(s) = shard.filter(|s| schedule.len() <= 500 && s.count <= 50) {
+        let total: usize = (1..=s.count)
+            .map(|index| {
+                schedule
+                    .slice(Some(Shard {
+                        index,
+                        count: s.count,
+                    }))
+                    .len()
+            })
+            .sum();
+        assert_eq!(total, schedule.len());
+    }
+}
+
+/// PGN words for ratings: names of every length up to past a tag's limit, results that agree
+/// or disagree, tags given twice.
+const RATING_WORDS: &[&str] = &[
+    "[White \"a\"]\n",
+    "[White \"b\"]\n",
+    "[Black \"a\"]\n",
+    "[Black \"c\"]\n",
+    "[Black \"b\"]\n",
+    "[Result \"1-0\"]\n",
+    "[Result \"0-1\"]\n",
+    "[Result \"1/2-1/2\"]\n",
+    "[Result \"*\"]\n",
+    "[Round \"1\"]\n",
+    "\n",
+    "1. e4 e5 ",
+    "1-0\n\n",
+    "0-1\n\n",
+    "1/2-1/2\n\n",
+    "*\n\n",
+    "{\u{1b}[2J}",
+    "\u{0}",
+];
+
+/// A collection of PGN games rated as `kempelen ratings` rates them: standings whose text and
+/// JSON are written (names up to a tag's 255 characters, anchors up to 10,000 Elo), or an
+/// error at `source:line:column`; a name past 255 characters never reaches the table.
+fn check_ratings(pgn: &str, anchor: &str) {
+    use kempelen_engine::tournament::PgnCollection;
+    let mut c = PgnCollection::new();
+    if let Err(e) = c.add(pgn, "r.pgn") {
+        assert!(e.place.starts_with("r.pgn:"), "{}", e.place);
+        return;
+    }
+    let anchor = (!anchor.is_empty()).then_some(anchor);
+    let Ok(s) = c.standings(anchor) else {
+        return;
+    };
+    let text = s.to_text();
+    assert!(
+        text.lines().all(|l| l.chars().count() < 2_000),
+        "a line too long"
+    );
+    assert!(!text.contains('\u{1b}'), "a raw ESC");
+    let mut json = Vec::new();
+    s.write_json(serde_json::json!({}), &mut json).unwrap();
+    serde_json::from_slice::<serde_json::Value>(&json).expect("the JSON reads");
+}
+
+/// A name of `n` characters.
+fn long_name() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => "[a-c]{1,3}",
+        1 => (250usize..=260).prop_map(|n| "n".repeat(n)),
+        1 => (0usize..70_000).prop_map(|n| "l".repeat(n)),
+    ]
+}
+
+/// A PGN of words, with names of any length among them.
+fn ratings_pgn() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            6 => prop::sample::select(RATING_WORDS).prop_map(str::to_string),
+            1 => long_name().prop_map(|n| format!("[White \"{n}\"]\n")),
+            1 => long_name().prop_map(|n| format!("[Black \"{n}\"]\n")),
+        ],
+        0..40,
+    )
+    .prop_map(|w| w.concat())
+}
+
+const ANCHORS: &[&str] = &[
+    "", "a=0", "a=1500", "b=-10000", "a=10000", "a=10001", "a=1e308", "a=inf", "a=nan", "nosuch=1",
+    "a", "=1", "a=-0",
+];
+
+/// Time limits of every kind, down to 0 and up to ~584 million years.
+fn time_limits() -> impl Strategy<Value = kempelen_engine::Limits> {
+    use std::time::Duration;
+    let ms = || {
+        prop::option::of(
+            prop_oneof![Just(0u64), Just(1), 0u64..200_000, Just(u64::MAX / 1000)]
+                .prop_map(Duration::from_millis),
+        )
+    };
+    (ms(), ms(), ms(), prop::option::of(0u32..100)).prop_map(|(movetime, time, inc, movestogo)| {
+        kempelen_engine::Limits {
+            movetime,
+            wtime: time,
+            btime: time,
+            winc: inc,
+            binc: inc,
+            movestogo,
+            ..kempelen_engine::Limits::default()
+        }
+    })
+}
+
+const LEVEL_SEEDS: &[&str] = &[LEVEL_SEED];
+
+fn shard_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        2 => (1usize..20, 1usize..20).prop_map(|(k, n)| format!("{k}/{n}")),
+        1 => (any::<usize>(), any::<usize>()).prop_map(|(k, n)| format!("{k}/{n}")),
+        1 => words(SHARD_WORDS, 5),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config(256))]
+
+    #[test]
+    fn program_files(
+        target in any::<prop::sample::Index>(),
+        damage in file_damage(),
+        name in prop::sample::select(PROGRAM_NAMES),
+    ) {
+        check_program_file(target, &damage, name);
+    }
+
+    #[test]
+    fn timing_values(
+        choice in prop_oneof![3 => words(TIMING_WORDS, 3), 1 => "\\PC{0,12}"],
+        machine in any::<prop::sample::Index>(),
+        code in prop::collection::vec(any::<u8>(), 0..64),
+    ) {
+        check_timing(&choice, machine, &code);
+    }
+
+    #[test]
+    fn tournament_schedules(
+        players in prop_oneof![4 => 0usize..12, 1 => Just(1000usize)],
+        gauntlet in any::<bool>(),
+        games in prop_oneof![3 => 1u32..10, 1 => any::<u32>()],
+        openings in 0usize..100,
+        shard in shard_text(),
+    ) {
+        check_schedule(players, gauntlet, games, openings, &shard);
+    }
+
+    #[test]
+    fn ratings_input(pgn in ratings_pgn(), anchor in prop::sample::select(ANCHORS)) {
+        check_ratings(&pgn, anchor);
+    }
+
+    #[test]
+    fn adaptor_time_models(
+        text in mutated(LEVEL_SEEDS, ADAPTOR_LINES, ADAPTOR_VALUES),
+        limits in time_limits(),
+    ) {
+        check_adaptor_with(&text, &limits);
+    }
+}
+
+/// The long campaign: each property of this file at 100,000 cases, one after the other, each
+/// in its own run of this test binary, with its time (`cargo test --release --test fuzz --
+/// --ignored`; the figures are in docs/TESTING.md).
+#[test]
+#[ignore]
+fn campaign_of_100000_cases_each() {
+    use std::process::Command;
+    let exe = std::env::current_exe().unwrap();
+    let list = Command::new(&exe).args(["--list"]).output().unwrap();
+    let names: Vec<String> = String::from_utf8_lossy(&list.stdout)
+        .lines()
+        .filter_map(|l| l.strip_suffix(": test"))
+        .filter(|n| !n.starts_with("campaign"))
+        .map(str::to_string)
+        .collect();
+    assert!(names.len() >= 17, "{names:?}");
+    let mut failed = Vec::new();
+    for name in &names {
+        let start = std::time::Instant::now();
+        let out = Command::new(&exe)
+            .env("KEMPELEN_FUZZ_CASES", "100000")
+            .args(["--exact", name, "--test-threads", "1"])
+            .output()
+            .unwrap();
+        let ok = out.status.success();
+        eprintln!(
+            "{name}: 100,000 cases, {:.0} s, {}",
+            start.elapsed().as_secs_f64(),
+            if ok { "no finding" } else { "FINDING" }
+        );
+        if !ok {
+            eprintln!("{}", String::from_utf8_lossy(&out.stdout));
+            failed.push(name.clone());
+        }
+    }
+    assert!(failed.is_empty(), "findings in {failed:?}");
 }

@@ -3,9 +3,10 @@
 //! against the native engine (depth 1) through `kempelen uci --program`, driven by
 //! python-chess. The programs are not part of Kempelen: these tests are ignored, and run only
 //! when `KEMPELEN_HISTORICAL` names a folder holding `microchess.h65` (gbraad/Microchess),
-//! `microchess_drictor.asm` (Rictor's serial version, netzerohero/MicrochessRP6502) and
-//! `sargon-z80.asm` (retro-sargon's `stages/sargon-z80.asm`); the adaptors assemble the two
-//! sources, unmodified, with Kempelen's assembler and its dialect options:
+//! `microchess_drictor.asm` (Rictor's serial version, netzerohero/MicrochessRP6502),
+//! `sargon-z80.asm` and `sargon2.asm` (retro-sargon's `stages/sargon-z80.asm`, the Zilog
+//! conversion, and `stages/sargon2.asm`, the book's own text in TDL's syntax); the adaptors
+//! assemble the sources, unmodified, with Kempelen's assembler and its dialect options:
 //!
 //! ```text
 //! KEMPELEN_HISTORICAL=DIR cargo test -p kempelen --test historical -- --ignored --nocapture
@@ -260,6 +261,161 @@ fn sargon_program_plays_retro_sargons_regression_positions() {
         finished >= 30,
         "only {finished} positions finished: {unfinished:#?}"
     );
+}
+
+/// One `kempelen uci --program ADAPTOR` session, asked for moves.
+struct Session {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    lines: std::io::Lines<std::io::BufReader<std::process::ChildStdout>>,
+}
+
+impl Session {
+    fn start(adaptor: &str) -> Session {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let mut child = Command::new(env!("CARGO_BIN_EXE_kempelen"))
+            .args(["uci", "--program", &format!("{root}/adaptors/{adaptor}")])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("run kempelen uci --program");
+        let stdin = child.stdin.take().unwrap();
+        let lines = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+        Session {
+            child,
+            stdin,
+            lines,
+        }
+    }
+
+    /// The move in `fen` at look-ahead `depth` and the last `info` line before it (its
+    /// emulated time and nodes).
+    fn best(&mut self, fen: &str, depth: u32) -> (String, String) {
+        use std::io::Write;
+        writeln!(self.stdin, "position fen {fen}\ngo depth {depth}").unwrap();
+        let mut info = String::new();
+        loop {
+            let line = self.lines.next().expect("a reply").unwrap();
+            assert!(!line.starts_with("info string error"), "{fen}: {line}");
+            if line.starts_with("info ") && line.contains(" time ") {
+                info = line.clone();
+            }
+            if let Some(m) = line.strip_prefix("bestmove ") {
+                return (m.split(' ').next().unwrap_or("").to_string(), info);
+            }
+        }
+    }
+
+    fn quit(mut self) {
+        use std::io::Write;
+        writeln!(self.stdin, "quit").unwrap();
+        self.child.wait().unwrap();
+    }
+}
+
+/// The book adaptor's program has the book's names and lines: its symbols (`O.O.O`, where the
+/// Zilog text has `O_O_O`) and, for every byte of FNDMOV, the source line of the book's text
+/// that put it there.
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon2.asm"]
+fn sargon_book_adaptor_has_the_books_names_and_lines() {
+    if historical_file("sargon2.asm").is_none() {
+        return;
+    }
+    let root = env!("CARGO_MANIFEST_DIR");
+    let adaptor = kempelen_adaptor::Adaptor::from_file(
+        &Path::new(root).join("adaptors/sargon-book-jupiter3.toml"),
+    )
+    .expect("the book adaptor");
+    let program = adaptor.program_source();
+    assert!(program.symbols.get("O.O.O").is_some());
+    let fndmov = program.symbols.get("FNDMOV").expect("FNDMOV");
+    let line = program.lines.at(fndmov).expect("FNDMOV's line");
+    assert!(line.file.ends_with("sargon2.asm"), "{}", line.file);
+    assert!(
+        line.text.starts_with("FNDMOV: LDA     MOVENO"),
+        "{}",
+        line.text
+    );
+    // A line of a macro's expansion: the body line of the book's .DEFINE.
+    let driver = program.symbols.get("DRIVER").expect("DRIVER");
+    let clrscr = program.lines.at(driver + 3).expect("CLRSCR's RST 7");
+    assert!(clrscr.text.contains("RST    7"), "{}", clrscr.text);
+    println!(
+        "FNDMOV ${fndmov:04X}: {}:{} {}",
+        line.file, line.line, line.text
+    );
+}
+
+/// The book's own text in TDL's syntax (`adaptors/sargon-book-jupiter3.toml`, retro-sargon's
+/// `stages/sargon2.asm` assembled with `--dialect tdl`) plays the moves of the Zilog conversion
+/// (`adaptors/sargon-jupiter3.toml`) on retro-sargon's regression positions, in the same
+/// emulated time and with the same nodes (the two programs differ only in where the messages
+/// lie). The positions up to look-ahead `KEMPELEN_SARGON_DEPTH` (default 3; 5 takes all but the
+/// one that does not finish, hours).
+#[test]
+#[ignore = "needs KEMPELEN_HISTORICAL with sargon2.asm, sargon-z80.asm and sargon-tests.cpp; a few minutes"]
+fn sargon_book_adaptor_plays_the_moves_of_the_zilog_adaptor() {
+    let Some(tests) = historical_file("sargon-tests.cpp") else {
+        return;
+    };
+    if historical_file("sargon2.asm").is_none() || historical_file("sargon-z80.asm").is_none() {
+        return;
+    }
+    let text = std::fs::read_to_string(tests).expect("sargon-tests.cpp");
+    let max: u32 = std::env::var("KEMPELEN_SARGON_DEPTH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let cases: Vec<_> = kempelen_engine::history::sargon::regression_positions(&text)
+        .into_iter()
+        .filter(|(_, depth, _)| *depth <= max)
+        .collect();
+    assert!(
+        cases.len() >= 10,
+        "only {} positions up to look-ahead {max}",
+        cases.len()
+    );
+    let (mut book, mut zilog) = (
+        Session::start("sargon-book-jupiter3.toml"),
+        Session::start("sargon-jupiter3.toml"),
+    );
+    let strip = |info: &str| {
+        // The emulated time and the nodes, not the host's.
+        let words: Vec<&str> = info.split_whitespace().collect();
+        ["time", "nodes"]
+            .iter()
+            .map(|k| {
+                words
+                    .iter()
+                    .position(|w| w == k)
+                    .and_then(|i| words.get(i + 1))
+                    .map_or(String::new(), |v| format!("{k} {v}"))
+            })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for (fen, depth, _) in &cases {
+        let (book_move, book_info) = book.best(fen, *depth);
+        let (zilog_move, zilog_info) = zilog.best(fen, *depth);
+        println!(
+            "{fen} look-ahead {depth}: book {book_move} ({}), Zilog text {zilog_move} ({})",
+            strip(&book_info),
+            strip(&zilog_info)
+        );
+        assert_eq!(book_move, zilog_move, "{fen} look-ahead {depth}");
+        assert_eq!(
+            strip(&book_info),
+            strip(&zilog_info),
+            "{fen} look-ahead {depth}"
+        );
+    }
+    println!(
+        "{} positions: the same moves, emulated times and nodes",
+        cases.len()
+    );
+    book.quit();
+    zilog.quit();
 }
 
 /// Kempelen's Z80 build against the real Sargon, both on the Jupiter III at 2 MHz, on

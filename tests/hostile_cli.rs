@@ -861,3 +861,389 @@ fn an_adaptor_poke_past_the_last_address_is_refused() {
         &["adaptor.toml:8:9: [[poke]] of 2 bytes at $FFFF runs past $FFFF"],
     );
 }
+
+/// `build -o` writes through the writer `asm` uses: a symlink's file is replaced, not the
+/// link; a FIFO is written into, not replaced; `-o X --symbols X` is refused with nothing
+/// written; an error names the output, not a temporary file.
+#[cfg(unix)]
+#[test]
+fn build_writes_through_the_shared_writer() {
+    let dir = scratch("build-writer");
+    let real = dir.file("real.com", "old");
+    let link = dir.join("link.com");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    succeeds(&["build", "--target", "cpm", "-o", s(&link)]);
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink(),
+        "the link was replaced"
+    );
+    assert!(std::fs::read(&real).unwrap().len() > 1000);
+    let same = dir.join("same.com");
+    fails_with(
+        &[
+            "build",
+            "--target",
+            "cpm",
+            "-o",
+            s(&same),
+            "--symbols",
+            s(&same),
+        ],
+        &["--symbols", "names the same file", "nothing written"],
+    );
+    assert!(!same.exists());
+    let missing = dir.join("no/such/dir/game.com");
+    let stderr = fails_with(&["build", "--target", "cpm", "-o", s(&missing)], &[]);
+    assert!(
+        stderr.contains(s(&missing)) && !stderr.contains(".tmp"),
+        "{stderr}"
+    );
+    no_leftovers(&dir);
+    // A FIFO: a reader gets the program, the FIFO stays a FIFO.
+    let fifo = dir.join("fifo");
+    assert!(
+        Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap()
+            .success()
+    );
+    let copy = dir.join("copy.com");
+    let mut cat = Command::new("sh")
+        .args(["-c", "cat \"$1\" > \"$2\"", "sh", s(&fifo), s(&copy)])
+        .spawn()
+        .unwrap();
+    let (ok, _, stderr) = common::kempelen(&["build", "--target", "cpm", "-o", s(&fifo)]);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while cat.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = cat.kill();
+    let _ = cat.wait();
+    use std::os::unix::fs::FileTypeExt;
+    assert!(
+        ok && std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo(),
+        "the FIFO was replaced: {stderr}"
+    );
+    assert_eq!(std::fs::read(&copy).unwrap(), std::fs::read(&real).unwrap());
+    // A device is written, never replaced (as root, /dev/null became a regular file).
+    succeeds(&["build", "--target", "cpm", "-o", "/dev/null"]);
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device(),
+        "/dev/null is no longer a device"
+    );
+}
+
+/// `--timing` is checked wherever it is taken: a model no machine of the bench has, and any
+/// model for the native engine (which runs on no machine), are refused; a control character
+/// is shown escaped; a machine without models says so.
+#[test]
+fn timing_values_are_refused_where_they_mean_nothing() {
+    fails_with(
+        &[
+            "bench", "--cpu", "z80", "--depth", "1", "--timing", "nosuch",
+        ],
+        &[
+            "--timing nosuch: no machine has a timing model `nosuch` (models: ",
+            "48k",
+        ],
+    );
+    for command in [&["search", "--depth", "1"][..], &["uci"][..]] {
+        let args = [command, &["--timing", "nosuch"]].concat();
+        let out = common::with_input(&args, "quit\n");
+        let (ok, _, stderr) = common::outcome(&out);
+        assert!(
+            !ok && stderr.contains("--timing nosuch: the native engine runs on no machine"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let (ok, stdout, stderr) = common::kempelen(&[
+        "search",
+        "--depth",
+        "1",
+        "--cpu",
+        "z80",
+        "--timing",
+        "a\u{1b}[2Jb",
+    ]);
+    assert!(
+        !ok && !stdout.contains('\u{1b}') && !stderr.contains('\u{1b}'),
+        "{stderr:?}"
+    );
+    let stderr = fails_with(
+        &[
+            "search",
+            "--depth",
+            "1",
+            "--cpu",
+            "z80",
+            "--machine",
+            "trs-80",
+            "--timing",
+            "fast",
+        ],
+        &["has no timing models"],
+    );
+    assert!(!stderr.contains("(it has: ;"), "{stderr}");
+}
+
+/// A FEN whose counters contradict the position: an en-passant square (a double push just
+/// happened) beside a halfmove clock above 0, or a fullmove number of 0.
+#[test]
+fn a_fen_with_impossible_counters_is_refused() {
+    for (fen, why) in [
+        (
+            "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 99 1",
+            "halfmove clock (field 5): 99 with an en-passant square",
+        ),
+        (
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 0",
+            "fullmove number (field 6): 0: the first move is number 1",
+        ),
+    ] {
+        fails_with(&["search", "--depth", "1", "--fen", fen], &[why]);
+    }
+    succeeds(&[
+        "search",
+        "--depth",
+        "1",
+        "--fen",
+        "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    ]);
+}
+
+/// `bench --program` where no position is searched (a turn budget no search fits in) names
+/// each position's reason, as it does when some positions work (it said only "no position
+/// searched").
+#[test]
+fn a_program_bench_without_a_searched_position_says_why_for_each() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dir = scratch("program-bench-none");
+    let shipped = std::fs::read_to_string(root.join("adaptors/kempelen-console-z80.toml")).unwrap();
+    let text = shipped
+        .replace(
+            "clock = \"zx-spectrum\"",
+            "clock = \"zx-spectrum\"\nturn_budget = 1000",
+        )
+        .replace(
+            "file = \"console.bin\"",
+            &format!(
+                "file = \"{}\"\nassemble = {{ cpu = \"z80\" }}",
+                root.join("roms-src/z80/console.asm").display()
+            ),
+        )
+        + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"count_node\"]\n\
+           what = \"nodes (entries to count_node)\"\n";
+    let file = dir.file("starved.toml", text);
+    let stderr = fails_with(
+        &[
+            "bench",
+            "--program",
+            s(&file),
+            "--positions",
+            "2",
+            "--level",
+            "1",
+        ],
+        &["level 1: no position searched (", "not searched: "],
+    );
+    assert!(stderr.matches("not searched: ").count() >= 2, "{stderr}");
+}
+
+/// An adapted program that computes for ever without waiting for input and names no best-move
+/// memory (`INC A; JR -3`): `isready` is answered while it runs, `stop` answers `bestmove
+/// 0000` with the reason, and `quit` ends the engine at once (it ran on until its turn budget,
+/// here hours, because the program's start ignored the stop).
+#[test]
+fn quit_and_stop_end_an_adapted_program_that_never_waits() {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+    let dir = scratch("spinner");
+    dir.file("spin.bin", [0x3C, 0x18, 0xFD]);
+    let adaptor = dir.file(
+        "spin.toml",
+        "name = \"a program that never waits\"\ncpu = \"z80\"\nclock = \"zx-spectrum\"\n\
+         entry = \"8000\"\nturn_budget = 1000000000000\n\
+         [[image]]\nfile = \"spin.bin\"\nat = \"8000\"\n\
+         [keys]\nmove = \"{move}\\n\"\ngo = \"go\\n\"\n\
+         [reply]\npattern = 'plays (?P<move>[a-h][1-8][a-h][1-8])'\n",
+    );
+    let mut child = common::spawn(&["uci", "--program", s(&adaptor)]);
+    let mut stdin = child.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<String>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            if tx.send(line.unwrap_or_default()).is_err() {
+                break;
+            }
+        }
+    });
+    let wait_for = |prefix: &str| -> String {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match rx.recv_timeout(left) {
+                Ok(line) if line.starts_with(prefix) => return line,
+                Ok(_) => {}
+                Err(_) => panic!("no '{prefix}' within 60 s"),
+            }
+        }
+    };
+    stdin
+        .write_all(b"uci\nposition startpos\ngo infinite\n")
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    stdin.write_all(b"isready\n").unwrap();
+    wait_for("readyok");
+    stdin.write_all(b"stop\n").unwrap();
+    assert_eq!(wait_for("bestmove"), "bestmove 0000");
+    stdin.write_all(b"go depth 3\n").unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    stdin.write_all(b"quit\n").unwrap();
+    let asked = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if asked.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("still running 60 s after quit");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// `[depth]` that the program cannot take is refused when the adaptor file is read, at the
+/// number's place: a default above the maximum, a maximum of 0, beyond any program's search,
+/// or of two digits where the depth is typed as one key (the program then faulted at the
+/// depth it was typed).
+#[test]
+fn an_adaptor_depth_the_program_cannot_take_is_refused_at_its_place() {
+    let dir = scratch("adaptor-depth");
+    dir.file("a.bin", [0u8; 16]);
+    let head = "name = \"x\"\ncpu = \"z80\"\n\n[[image]]\nfile = \"a.bin\"\nat = \"0000\"\n\n";
+    let keys = |depth: &str| {
+        format!(
+            "[keys]\nmove = \"{{move}}\"\n{depth}\n[reply]\n\
+             pattern = '(?P<move>[a-h][1-8][a-h][1-8])'\n"
+        )
+    };
+    let line = keys("depth = \"d {depth}\\n\"");
+    let one_key = keys("start = \"Y{depth}\"");
+    for (text, want) in [
+        (
+            format!("{head}[depth]\ndefault = 7\nmax = 6\n\n{line}"),
+            "depth.toml:9:11: [depth] default = 7 is above the deepest level, max = 6",
+        ),
+        (
+            format!("{head}[depth]\ndefault = 12\n\n{line}"),
+            "depth.toml:9:11: [depth] default = 12 is above the deepest level, max = 9",
+        ),
+        (
+            format!("{head}[depth]\nmax = 100\n\n{line}"),
+            "depth.toml:9:7: [depth] max = 100: at most 32: no program Kempelen runs takes more",
+        ),
+        (
+            format!("{head}[depth]\nmax = 0\n\n{line}"),
+            "depth.toml:9:7: [depth] max = 0: depths start at 1",
+        ),
+        (
+            format!("{head}[depth]\ndefault = 2\nmax = 12\n\n{one_key}"),
+            "depth.toml:10:7: [depth] max = 12: at most 9: the depth is typed as one key",
+        ),
+    ] {
+        let file = dir.file("depth.toml", &text);
+        let out = common::with_input(&["uci", "--program", s(&file)], "quit\n");
+        let (ok, _, stderr) = common::outcome(&out);
+        assert!(!ok && stderr.contains(want), "{text}\n{stderr}");
+    }
+}
+
+/// A program file `build` wrote runs with the command `build` printed, whatever its name: a
+/// file without an extension is known by its contents (a tape, a `.prg`, an Atari file, a
+/// `/CMD`, a cartridge), not loaded as raw bytes.
+#[test]
+fn a_built_program_without_an_extension_runs_with_the_printed_command() {
+    let dir = scratch("build-no-extension");
+    for t in kempelen_roms::target::Target::all() {
+        if t.port.require().is_err() {
+            continue;
+        }
+        let game = dir.join(format!("game-{}", t.id));
+        let (out, _) = succeeds(&["build", "--target", t.id, "-o", s(&game)]);
+        let printed = format!("kempelen run {} --machine {}", s(&game), t.machine);
+        assert!(out.contains(&printed), "{}: {out}", t.id);
+        let (ok, out, err) =
+            kempelen(&["run", s(&game), "--machine", &t.machine, "--input", "q\\n"]);
+        assert!(ok, "{}: {err}", t.id);
+        let text = t.unwrap_output(&out).to_lowercase();
+        assert!(text.contains("goodbye"), "{}: {text}", t.id);
+    }
+}
+
+/// A personality that names no clock (`cpm`, or a file of one's own) runs at the CPU's usual
+/// speed without a machine's timing model: a CP/M machine has no ZX Spectrum's contended
+/// memory or 50 Hz interrupt. A named model is refused: the machine has none.
+#[test]
+fn a_personality_without_a_clock_takes_no_machines_timing() {
+    let dir = scratch("cpm-timing");
+    let com = dir.join("k.com");
+    succeeds(&["build", "--target", "cpm", "-o", s(&com)]);
+    let (_, stderr) = succeeds(&["run", s(&com), "--machine", "cpm", "--input", "q\\n"]);
+    assert!(
+        stderr.contains("time at 3.5 MHz (cpm)")
+            && !stderr.contains("zx-spectrum")
+            && !stderr.contains("time on the machine"),
+        "{stderr}"
+    );
+    fails_with(
+        &["run", s(&com), "--machine", "cpm", "--timing", "48k"],
+        &["machine `cpm` has no timing models"],
+    );
+    let own = dir.file(
+        "own.toml",
+        "id = \"box\"\nname = \"a box\"\ncpu = \"z80\"\n[[memory]]\nname = \"all\"\nkind = \"ram\"\nrange = \"0000-FFFF\"\n",
+    );
+    let bin = dir.file("halt.bin", "\u{76}");
+    let (_, stderr) = succeeds(&["run", s(&bin), "--machine", s(&own)]);
+    assert!(
+        stderr.contains("(box)") && !stderr.contains("time on the machine"),
+        "{stderr}"
+    );
+}
+
+/// A `.prg` whose BASIC line's `SYS` names an address past `$FFFF` is refused with the
+/// address (it started silently at the load address, `$0801`).
+#[test]
+fn a_prg_whose_sys_address_is_out_of_range_is_refused() {
+    let dir = scratch("prg-sys");
+    // $0801: a BASIC line `10 SYS 99999`, the end of the program, then RTS.
+    let mut prg = vec![0x01, 0x08, 0x0D, 0x08, 0x0A, 0x00, 0x9E];
+    prg.extend(b"99999\0\0\0");
+    prg.push(0x60);
+    let file = dir.file("far.prg", &prg);
+    fails_with(
+        &["run", s(&file), "--machine", "c64"],
+        &["far.prg", "SYS 99999 is past the last address (65535)"],
+    );
+    let bare = dir.file("far", &prg);
+    let (ok, _, stderr) = kempelen(&[
+        "run",
+        s(&bare),
+        "--machine",
+        "c64",
+        "--max-cycles",
+        "100000",
+    ]);
+    assert!(
+        !stderr.contains("panicked") && (ok || !stderr.is_empty()),
+        "{stderr}"
+    );
+}

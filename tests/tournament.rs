@@ -1099,3 +1099,219 @@ fn ratings_of_players_who_never_met_says_so() {
         "{stdout}"
     );
 }
+
+/// A name longer than a PGN tag holds (255 characters): a label is refused before the first
+/// game, a PGN tag at its place; neither reaches the crosstable (whose formatting panicked on
+/// a name of 65,536 characters after every game was played).
+#[test]
+fn names_longer_than_a_pgn_tag_are_refused_before_play_and_at_their_place() {
+    let long = "x".repeat(65_536);
+    let label = format!("{long}=reference");
+    let (ok, _, stderr) = kempelen(&[
+        "tournament",
+        &label,
+        "micromax",
+        "--nodes",
+        "1",
+        "--games",
+        "1",
+    ]);
+    assert!(
+        !ok && stderr.contains("more than a PGN tag holds (255)") && !stderr.contains("panicked"),
+        "{}",
+        &stderr[..stderr.len().min(500)]
+    );
+    let pgn = temp("long-name.pgn");
+    std::fs::write(
+        &pgn,
+        format!("[White \"{long}\"]\n[Black \"b\"]\n1. e4 1-0\n"),
+    )
+    .unwrap();
+    fails_with(
+        &["ratings", arg(&pgn)],
+        &["long-name.pgn:1:265: tag White: a value longer than 255 characters"],
+    );
+    let event = "e".repeat(256);
+    fails_with(
+        &["tournament", "reference", "micromax", "--event", &event],
+        &["--event: 256 characters, more than a PGN tag holds"],
+    );
+}
+
+/// The schedule is computed game by game: the last of 4,294,967,295 slices of a match of
+/// 4,294,967,295 games plays its one game under a 1 GB address-space limit (the whole
+/// schedule, built first, took 137 GB: "memory allocation ... failed").
+#[test]
+fn a_slice_of_a_huge_tournament_costs_only_its_games() {
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 1000000; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .args(words(
+            "tournament reference micromax --nodes 50 --max-plies 4 --games 4294967295 \
+             --shard 4294967295/4294967295",
+        ))
+        .output()
+        .unwrap();
+    let (ok, stdout, stderr) = common::outcome(&out);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains("1 games (slice 4294967295/4294967295: 1 of 4294967295 games)"),
+        "{stdout}"
+    );
+}
+
+/// `ratings` refuses what it cannot score as given, at its place: a Result tag that
+/// contradicts the game's end, a tag given twice, a player on both sides; an anchor beyond
+/// any rating is refused by `ratings` and `tournament`.
+#[test]
+fn ratings_refuses_games_it_cannot_score_as_given() {
+    let write = |name: &str, text: &str| {
+        let path = temp(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let games = "[White \"a\"]\n[Black \"b\"]\n[Result \"1/2-1/2\"]\n1. e4 1/2-1/2\n";
+    let cases = [
+        (
+            "mismatch.pgn",
+            "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n1. e4 0-1\n",
+            "mismatch.pgn:4:7: the game ends 0-1, its Result tag (line 3) says 1-0",
+        ),
+        (
+            "twice.pgn",
+            "[White \"a\"]\n[White \"c\"]\n[Black \"b\"]\n1. e4 1-0\n",
+            "twice.pgn:2:1: tag White a second time (first on line 1)",
+        ),
+        (
+            "self.pgn",
+            "[White \"a\"]\n[Black \"a\"]\n1. e4 1-0\n",
+            "self.pgn:2:1: White and Black are both 'a': a game against oneself cannot be rated",
+        ),
+        (
+            "nonames.pgn",
+            "1. e4 1-0\n",
+            "nonames.pgn:1:1: White and Black are both '?'",
+        ),
+    ];
+    for (name, text, why) in cases {
+        fails_with(&["ratings", arg(&write(name, text))], &[why]);
+    }
+    let good = write("good.pgn", games);
+    for anchor in ["a=1e308", "a=10001", "a=-1e5"] {
+        fails_with(
+            &["ratings", arg(&good), "--anchor", anchor],
+            &["is beyond any rating (at most 10000 either way)"],
+        );
+    }
+    let (stdout, _) = succeeds(&["ratings", arg(&good), "--anchor", "b=-10000"]);
+    assert!(stdout.contains("-10000 (anchor)"), "{stdout}");
+    fails_with(
+        &[
+            "tournament",
+            "reference",
+            "micromax",
+            "--anchor",
+            "micromax=1e308",
+        ],
+        &["is beyond any rating"],
+    );
+}
+
+/// An engine's bytes that a terminal would act on (NUL, ESC and its sequences) reach neither
+/// the PGN nor the terminal raw: the reason shows them as `\x1B`.
+#[test]
+fn an_engines_control_bytes_are_shown_escaped() {
+    let pgn = temp("control.pgn");
+    let rude = scripted_uci(
+        "rude",
+        "",
+        "printf 'info string \\033[2J\\000gone\\n'; printf 'bestmove \\033[31mxyz\\n'",
+    );
+    let players = ["tournament", "reference", &rude];
+    let options = words("--nodes 100 --games 2 --max-plies 30");
+    let (stdout, _) = succeeds(&[&players[..], &options, &["--pgn", arg(&pgn)]].concat());
+    let text = std::fs::read_to_string(&pgn).unwrap();
+    for out in [&stdout, &text] {
+        assert!(
+            !out.contains('\u{1b}') && !out.contains('\0'),
+            "a raw control byte: {out:?}"
+        );
+    }
+    assert!(
+        text.contains("bestmove '\\x1B[31mxyz' is not a move")
+            && text.contains("it said '\\x1B[2J\\x00gone'"),
+        "{text}"
+    );
+    assert!(stdout.contains("\\x1B[31mxyz"), "{stdout}");
+}
+
+/// An xboard engine that never moves forfeits with a reason that reads: "no 'move' within
+/// the time limit" (it read "no a move").
+#[test]
+fn a_silent_xboard_engine_forfeits_with_a_reason_that_reads() {
+    let path = temp("mute-xboard");
+    std::fs::write(
+        &path,
+        "while read line; do case \"$line\" in\n\
+         protover*) echo 'feature setboard=1 done=1';;\n\
+         quit) exit 0;;\n\
+         esac; done\n",
+    )
+    .unwrap();
+    let engine = format!("mute=xboard:sh {}", path.display());
+    let v = json(&[
+        "tournament",
+        "reference",
+        &engine,
+        "--depth",
+        "1",
+        "--games",
+        "1",
+        "--move-timeout",
+        "1",
+        "--json",
+    ]);
+    let reasons = reasons_of(&v, "mute");
+    assert!(
+        reasons
+            .iter()
+            .all(|r| r.contains("mute: no 'move' within the time limit")),
+        "{reasons:?}"
+    );
+}
+
+/// A PGN file of 20 MiB is read a game at a time: it is rated under a 400 MB address-space
+/// limit (the whole file held as games took about 20 bytes of memory per byte of moves).
+#[test]
+fn a_large_pgn_is_read_in_bounded_memory() {
+    let pgn = temp("large.pgn");
+    let mut text = String::with_capacity(21 << 20);
+    let moves = "e4 ".repeat(400);
+    let mut round = 0;
+    while text.len() < 20 << 20 {
+        round += 1;
+        let (w, b) = if round % 2 == 0 {
+            ("a", "b")
+        } else {
+            ("b", "a")
+        };
+        text +=
+            &format!("[Round \"{round}\"]\n[White \"{w}\"]\n[Black \"{b}\"]\n\n{moves}1/2-1/2\n\n");
+    }
+    std::fs::write(&pgn, &text).unwrap();
+    let out = std::process::Command::new("sh")
+        .arg("-c")
+        .arg("ulimit -v 400000; exec \"$0\" \"$@\"")
+        .arg(env!("CARGO_BIN_EXE_kempelen"))
+        .args(["ratings", arg(&pgn)])
+        .output()
+        .unwrap();
+    let (ok, stdout, stderr) = common::outcome(&out);
+    assert!(ok, "{stderr}");
+    assert!(
+        stdout.contains(&format!("{round} games from 1 PGN file")),
+        "{stdout}"
+    );
+    let _ = std::fs::remove_file(&pgn);
+}

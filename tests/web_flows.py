@@ -207,6 +207,131 @@ def z80_reply_equals_the_command_line(p, expect):
 
 
 @flow
+def compare_view_equals_the_command_line(p, expect):
+    """The compare view on three positions (typed FENs, then a link): the native reference's
+    and both builds' move, score, nodes and cycles equal `kempelen compare --json`'s."""
+    want = expect["compare"]
+    p.open("view=compare")
+    p.set_select("cmp-source", "fen")
+    p.set_input("cmp-depth", want["depth"])
+    for i, row in enumerate(want["rows"]):
+        if i == len(want["rows"]) - 1:
+            # The last one by a link: the position and the view come from the fragment.
+            p.open("fen=" + row["fen"].replace(" ", "%20") + f"&depth={want['depth']}&view=compare")
+        else:
+            p.set_input("cmp-fen", row["fen"])
+            p.el("cmp-run").click()
+        p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") != "",
+               300, f"the comparison of {row['fen']}")
+        status = p.js("return document.getElementById('cmp-status').dataset.status")
+        check(status == "ok", f"{row['fen']}: status {status}: {p.text('cmp-status')}")
+        for engine in ("native", "z80", "6502"):
+            tr = p.driver.find_element(By.CSS_SELECTOR, f"#cmp-table tr[data-engine='{engine}']")
+            got = {k: tr.get_attribute(f"data-{k}") for k in ("best", "nodes", "score", "cycles")}
+            w = row[engine]
+            check(got["best"] == w["best"] and got["nodes"] == str(w["nodes"])
+                  and got["score"] == str(w["score"]),
+                  f"{row['fen']} {engine}: page {got}, command line {w}")
+            if engine != "native":
+                check(got["cycles"] == str(w["cycles"]),
+                      f"{row['fen']} {engine}: cycles {got['cycles']} != {w['cycles']}")
+        check(not p.driver.find_elements(By.CSS_SELECTOR, "#cmp-table td.differs"), "a marked difference")
+    p.shot("compare")
+    # A stop while the native reference still searches (depth 12: minutes) ends it at once;
+    # the view then compares again.
+    p.open("fen=" + want["rows"][0]["fen"].replace(" ", "%20") + "&depth=12&view=compare")
+    time.sleep(0.5)
+    p.el("cmp-stop").click()
+    p.wait(lambda: p.js("return document.body.dataset.comparing") == "false", 10, "the stop")
+    check("Stopped" in p.text("cmp-status"), f"status after the stop: {p.text('cmp-status')!r}")
+    p.set_input("cmp-depth", 1)
+    p.el("cmp-run").click()
+    p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") == "ok",
+           60, "a comparison after the stop")
+    # The whole bundled suite at depth 1 (by a link): each position's nodes and cycles are
+    # `kempelen compare --depth 1 --json`'s.
+    suite = expect["compare_suite"]
+    p.open(f"depth={suite['depth']}&view=compare&suite=all")
+    p.wait(lambda: p.js("return document.getElementById('cmp-status').dataset.status || ''") != "",
+           600, "the comparison of the bundled suite")
+    status = p.js("return document.getElementById('cmp-status').dataset.status")
+    check(status == "ok", f"the suite: {status}: {p.text('cmp-status')}")
+    groups = p.js("""return [...document.querySelectorAll('#cmp-table tbody')].map((b) =>
+        [...b.querySelectorAll('tr[data-engine]')].map((tr) =>
+          [tr.dataset.engine, tr.dataset.best, Number(tr.dataset.nodes), tr.dataset.cycles ? Number(tr.dataset.cycles) : null]))""")
+    check(len(groups) == len(suite["rows"]), f"{len(groups)} positions, the command line's {len(suite['rows'])}")
+    for got, want in zip(groups, suite["rows"]):
+        w = [[e, want[e]["best"], want[e]["nodes"], want[e].get("cycles")] for e in ("native", "z80", "6502")]
+        check(got == w, f"{want['id']}: page {got}, command line {w}")
+
+
+@flow
+def machine_view_pause_and_step(p, expect):
+    """The machine view: a Z80 search paused at its start; three steps move the PC and count
+    cycles; continue, pause; run to the routine `search` (the board in RAM and the path show);
+    a link with the cycle count restores the same PC."""
+    p.open("engine=z80&machine=trs-80&depth=5&view=machine")
+
+    def paused():
+        return p.js("return document.body.dataset.machine") in ("paused", "done")
+
+    def reading():
+        pc = p.el("mach-pc").get_attribute("data-value")
+        cycles = p.el("mach-cycles").get_attribute("data-value")
+        return (int(pc) if pc else None, int(cycles) if cycles else None)
+
+    p.wait(lambda: paused() and reading()[1] == 0, 60, "the search paused at its start")
+    regs = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-regs th")]
+    check("HL" in regs and "IX" in regs, f"registers {regs}")
+    last = reading()
+    for i in range(3):
+        p.el("mach-step").click()
+        p.wait(lambda: paused() and reading() != last, 20, f"step {i + 1}")
+        now = reading()
+        check(now[0] != last[0] and now[1] > last[1], f"step {i + 1}: {last} -> {now}")
+        last = now
+    check(p.text("mach-instructions") == "3", f"instructions {p.text('mach-instructions')}")
+    check(p.driver.find_elements(By.CSS_SELECTOR, "#mach-disasm tr.current"), "the PC's line")
+    src = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-disasm td.src") if e.text]
+    check(any(".asm:" in t or ".inc:" in t for t in src), f"source lines {src}")
+    p.el("mach-continue").click()
+    time.sleep(0.5)
+    p.el("mach-pause").click()
+    p.wait(paused, 20, "the pause")
+    check(reading()[1] > last[1], f"continue ran no cycles: {reading()}")
+    check(p.js("return document.body.dataset.machine") == "paused", "the search ended before the pause")
+    p.el("mach-target").clear()
+    p.el("mach-target").send_keys("search")
+    p.el("mach-to").click()
+    p.wait(lambda: paused() and p.text("mach-routine") == "search", 60, "the run to `search`")
+    check(len(p.driver.find_elements(By.CSS_SELECTOR, "#mach-path tbody tr")) >= 1, "the search path")
+    check(len(p.driver.find_elements(By.CSS_SELECTOR, "#mach-board g.piece")) >= 2, "the board in RAM")
+    check(p.driver.find_elements(By.CSS_SELECTOR, "#mach-profile tbody tr"), "the cycle profile")
+    # The whole view in the screenshot (the board in RAM, the path and the profile below).
+    p.driver.set_window_size(1280, 1500)
+    p.shot("machine")
+    p.driver.set_window_size(1280, 900)
+    pc, cycles = reading()
+    check(f"cycles={cycles}" in p.driver.current_url, p.driver.current_url)
+    p.open(p.driver.current_url.split("#", 1)[1])
+    p.wait(lambda: paused() and reading()[1] is not None and reading()[1] >= cycles, 60,
+           "the link's cycle count")
+    check(reading() == (pc, cycles), f"the link restored {reading()}, not {(pc, cycles)}")
+    p.el("mach-end").click()
+    # From Play: the opponent's search of the game's position, opened paused in the machine view.
+    p.open("engine=6502&machine=kim-1&depth=2&moves=e2e4&view=play")
+    p.idle()
+    p.el("debug").click()
+    p.wait(lambda: p.js("return document.body.dataset.view") == "machine" and paused()
+           and reading()[1] == 0, 30, "the machine view from Play")
+    check(p.js("return document.getElementById('mach-engine').value") == "6502", "the 6502 build")
+    p.el("mach-step").click()
+    p.wait(lambda: paused() and (reading()[1] or 0) > 0, 20, "a step of the 6502 build")
+    regs = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-regs th")]
+    check("A" in regs and "X" in regs, f"6502 registers {regs}")
+
+
+@flow
 def a_link_restores_position_and_view(p, expect):
     """A link with a FEN, moves, engine, machine and depth opens that position and search."""
     fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
@@ -270,11 +395,201 @@ def a_game_against_the_6502_build_on_the_kim1_to_its_end(p, expect):
     print(f"    the KIM-1 game: {len(v['moves'])} plies, {v['status']['text']}")
 
 
+def fragment_fen(fen):
+    return fen.replace(" ", "%20")
+
+
+def dataset(p, id_, key):
+    return p.js("const e = document.getElementById(arguments[0]); return e ? e.dataset[arguments[1]] : null;",
+                id_, key)
+
+
+@flow
+def the_tree_of_a_position_and_its_nodes(p, expect):
+    """The reference search's tree at depth 2: its last iteration has the nodes of `kempelen
+    tree --json`; a node opened by link and a node clicked show their positions; plain
+    alpha-beta with two moves a node has `kempelen tree`'s node count."""
+    want = expect["tree"]
+    p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree=native")
+    p.wait(lambda: dataset(p, "tree-native-summary", "last"), 120, "the tree")
+    last = int(dataset(p, "tree-native-summary", "last"))
+    total = int(dataset(p, "tree-native-summary", "nodes"))
+    check(last == want["nodes"], f"last iteration {last} nodes, kempelen tree --json {want['nodes']}")
+    # The node by its number in a link (all iterations counted: the earlier ones come first).
+    number = total - last + want["node"]
+    p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree=native&node={number}")
+    p.wait(lambda: dataset(p, "tree-node-info", "fen"), 120, "the node of the link")
+    got = dataset(p, "tree-node-info", "fen")
+    check(got == want["node_fen"], f"node {number}: {got}, want {want['node_fen']}")
+    pieces = len(p.driver.find_elements(By.CSS_SELECTOR, "#tree-board svg.board g.piece"))
+    check(pieces == want["node_pieces"], f"{pieces} pieces on the node's board")
+    # Its parent (opened as the node's ancestor) clicked.
+    parent = total - last + want["parent"]
+    p.driver.find_element(By.CSS_SELECTOR, f"li[data-node='{parent - 1}'] > .node").click()
+    p.wait(lambda: dataset(p, "tree-node-info", "fen") == want["parent_fen"], 10,
+           f"the clicked node's position {want['parent_fen']}")
+    check(f"node={parent}" in p.driver.current_url, p.driver.current_url)
+    p.shot("tree")
+    p.set_select("tree-algorithm", "alphabeta")
+    p.set_input("tree-width", 2)
+    p.js("document.getElementById('tree-depth').value = arguments[0]", str(want["alphabeta_depth"]))
+    p.el("tree-native").click()
+    p.wait(lambda: dataset(p, "tree-native-summary", "nodes") == str(want["alphabeta_nodes"]), 60,
+           f"plain alpha-beta's {want['alphabeta_nodes']} nodes "
+           f"(the page: {dataset(p, 'tree-native-summary', 'nodes')})")
+
+
+@flow
+def the_8_bit_builds_visit_the_native_nodes(p, expect):
+    """The Z80 and the 6502 build's searches, read from the machine node by node, end with
+    the native tree's nodes, each at its place with its value."""
+    want = expect["tree"]
+    for cpu in ("6502", "z80"):
+        p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree={cpu}")
+        p.wait(lambda: dataset(p, "tree-port-summary", "done") == "true", 300,
+               f"the {cpu} build's search")
+        p.wait(lambda: dataset(p, "tree-native-summary", "nodes"), 60, "the native tree")
+        native = int(dataset(p, "tree-native-summary", "nodes"))
+        nodes = int(dataset(p, "tree-port-summary", "nodes"))
+        same = int(dataset(p, "tree-port-summary", "same"))
+        differs = int(dataset(p, "tree-port-summary", "differs"))
+        check(nodes == native, f"{cpu}: {nodes} nodes, native {native}")
+        check(same == nodes and differs == 0, f"{cpu}: {same} at their place, {differs} values differ")
+        check(len(p.driver.find_elements(By.CSS_SELECTOR, "#tree-port-tree li.differs")) == 0,
+              f"{cpu}: nodes marked as differing")
+        if cpu == "6502":
+            p.shot("tree-6502")
+
+
+def asm_status(p, key):
+    return dataset(p, "asm-status", key)
+
+
+@flow
+def a_broken_program_is_marked_where_the_assembler_says(p, expect):
+    """A program with an error shows it at the line and column `kempelen asm` gives; fixed,
+    it assembles."""
+    want = expect["asm_error"]
+    p.open("view=asm")
+    p.set_select("asm-cpu", "6502")
+    p.js("document.getElementById('asm-source').value = arguments[0]", want["source"])
+    p.el("asm-assemble").click()
+    p.wait(lambda: p.driver.find_elements(By.CSS_SELECTOR, "#asm-marks .mark.error"), 10,
+           "the error")
+    mark = p.driver.find_element(By.CSS_SELECTOR, "#asm-marks .mark.error")
+    where = (int(mark.get_attribute("data-line")), int(mark.get_attribute("data-col")))
+    check(where == (want["line"], want["col"]), f"marked at {where}, kempelen asm: {want}")
+    check(want["message"] in mark.text, f"{mark.text!r} lacks {want['message']!r}")
+    gutter = p.text("asm-gutter").split("\n")
+    check("✖" in gutter[want["line"] - 1], f"the gutter's line {want['line']}: {gutter}")
+    mark.click()
+    check(p.js("return document.getElementById('asm-source').selectionStart") > 0, "the editor went to the error")
+    p.shot("asm-error")
+    p.js("document.getElementById('asm-source').value = arguments[0]", want["fixed"])
+    p.el("asm-assemble").click()
+    p.wait(lambda: asm_status(p, "cycles") == "0", 10, "the fixed program loaded")
+
+
+@flow
+def a_stepped_6502_example_ends_with_the_cycles_of_kempelen_run(p, expect):
+    """The 0x88 example, stepped instruction by instruction, ends with the cycles and
+    instructions `kempelen run` counts and Y = 3; a link opens the example."""
+    want = expect["asm_run"]
+    p.open(f"view=asm&snippet={want['snippet']}")
+    p.wait(lambda: asm_status(p, "cycles") == "0", 20, "the example loaded")
+    check(p.js("return document.getElementById('asm-cpu').value") == "6502", "the CPU of the example")
+    steps = 0
+    while "host call" not in (asm_status(p, "last") or "") and steps < 1000:
+        p.el("asm-step").click()
+        steps += 1
+        if steps == 20:
+            p.shot("asm-step")
+    cycles = int(asm_status(p, "cycles"))
+    check(cycles == want["cycles"], f"stepped: {cycles} cycles, kempelen run {want['cycles']}")
+    check(steps == want["instructions"], f"{steps} steps, kempelen run {want['instructions']} instructions")
+    y = p.driver.find_element(By.CSS_SELECTOR, "#asm-regs td[data-reg='Y']").text
+    check(y == "03", f"Y = {y}")
+    # Run from the start to the same end.
+    p.el("asm-reset").click()
+    p.el("asm-run").click()
+    p.wait(lambda: asm_status(p, "cycles") == str(want["cycles"]), 10, "the run's cycles")
+
+
+@flow
+def a_lessons_position_shows_its_profiles_move(p, expect):
+    """The lessons' commands run in the page: each profile's move is the one `kempelen
+    search --profile` plays on the same position."""
+    for want in expect["lessons"]:
+        p.open(f"view=lessons&lesson={want['lesson']}")
+        codes = p.driver.find_elements(By.CSS_SELECTOR, "#lesson code.live")
+        match = [c for c in codes if c.text.strip() == want["command"]]
+        check(match, f"{want['lesson']}: no live command {want['command']!r}")
+        n = match[0].get_attribute("data-live")
+        p.driver.find_element(By.CSS_SELECTOR, f"button[data-run='{n}']").click()
+        p.wait(lambda: p.js("const e = document.querySelector(`[data-out='${arguments[0]}']`);"
+                            "return e && e.dataset.best", n), 120, f"{want['command']}")
+        best = p.js("return document.querySelector(`[data-out='${arguments[0]}']`).dataset.best", n)
+        check(best == want["best"], f"{want['command']}: the page {best}, the command line {want['best']}")
+        check(f"example={n}" in p.driver.current_url, p.driver.current_url)
+    # The link of the last one opens the lesson and runs its example again.
+    p.open(p.driver.current_url.split("#", 1)[1])
+    p.wait(lambda: p.js("const e = document.querySelector(`[data-out='${arguments[0]}']`);"
+                        "return e && e.dataset.best", n), 120, "the linked example")
+    p.js("document.querySelector(`[data-out='${arguments[0]}']`).scrollIntoView({block: 'center'})", n)
+    p.shot("lesson")
+    # A drawn tree of docs/SEARCH.md opens as a tree to expand.
+    p.open("view=lessons&lesson=search")
+    p.driver.find_element(By.CSS_SELECTOR, "#lesson div.live-tree button.run-live").click()
+    p.wait(lambda: p.js("const e = document.querySelector('#lesson .lesson-tree .summary');"
+                        "return e && e.dataset.nodes"), 60, "the lesson's tree")
+    nodes = int(p.js("return document.querySelector('#lesson .lesson-tree .summary').dataset.nodes"))
+    check(nodes == expect["tartan_nodes"], f"the Tartan figure: {nodes} nodes, kempelen tree {expect['tartan_nodes']}")
+    p.shot("lesson-tree")
+
+
+def figures(p, expect, out):
+    """The page's figures (not a flow: `--figures FILE`): for each search of
+    `expect["native_speed"]`, the time from opening the page to the engine's first move on the
+    board (a link that runs the search), and the emulator's speed in Chromium (emulated MHz:
+    cycles per microsecond of host time spent emulating)."""
+    results = []
+    for want in expect["native_speed"]:
+        link = (f"engine={want['engine']}&machine={want['machine']}&depth={want['depth']}"
+                "&speed=fast")
+        p.collect_logs()
+        p.driver.get("about:blank")
+        t0 = time.time()
+        p.driver.get(p.base + "#" + link)
+        p.wait(lambda: p.js("return document.body.dataset.ready") == "true", 60, "the page")
+        ready_s = time.time() - t0
+        p.wait(lambda: (p.js("return document.getElementById('result').dataset.best || ''")
+                        or "") != "", 600, "the first move")
+        first_move_s = time.time() - t0
+        r = p.el("result")
+        got = {
+            "link": link,
+            "ready_s": round(ready_s, 3),
+            "first_move_s": round(first_move_s, 3),
+            "first_move": r.get_attribute("data-best"),
+            "cycles": int(r.get_attribute("data-cycles")),
+            "emulated_mhz": float(r.get_attribute("data-emulated-mhz")),
+        }
+        check(got["cycles"] == want["cycles"], f"{link}: the page's search ran {got['cycles']} "
+              f"cycles, the native binary's {want['cycles']}")
+        print("figures:", json.dumps(got), flush=True)
+        results.append(got)
+    with open(out, "w") as f:
+        json.dump(results, f, indent=2)
+
+
 def run(args):
     expect = json.load(open(args.expect)) if args.expect else {}
     page = Page(args.page, args.shots, args.chromium, args.chromedriver)
     failed = []
     try:
+        if args.figures:
+            figures(page, expect, args.figures)
+            return 0
         for f in FLOWS:
             if args.only and f.__name__ not in args.only:
                 continue
@@ -314,6 +629,7 @@ def main():
     ap.add_argument("--expect", help="JSON of what the command line answers")
     ap.add_argument("--shots", default="target/web-shots", help="folder for the screenshots")
     ap.add_argument("--only", nargs="*", help="run only these flows")
+    ap.add_argument("--figures", help="measure the page's figures into this JSON file instead")
     ap.add_argument("--chromium", default="/usr/bin/chromium")
     ap.add_argument("--chromedriver", default="/usr/bin/chromedriver")
     sys.exit(run(ap.parse_args()))

@@ -44,7 +44,9 @@ build() {
   local tmp="$out.partial"
   rm -rf "$tmp"
   mkdir -p "$tmp"
-  wasm-bindgen --target web --no-typescript --out-dir "$tmp/pkg" \
+  # The name section (function names for the browser's stack traces, 150 KB) is left out: a
+  # Rust panic still reaches the console with its message and place (wasm.rs's hook).
+  wasm-bindgen --target web --no-typescript --remove-name-section --out-dir "$tmp/pkg" \
     "target/$target/release/kempelen_web.wasm"
   cp -R web/static/. "$tmp/"
   # Whole or not at all: the old folder is replaced only by a complete new one.

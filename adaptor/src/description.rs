@@ -47,7 +47,7 @@ struct AdaptorFile {
     keys: Keys,
     reply: ReplySpec,
     /// The search depth typed for `{depth}`.
-    depth: Option<DepthSpec>,
+    depth: Option<DepthFile>,
     /// How `{board}` is typed.
     board: Option<BoardSpec>,
     /// How the program is set up in a position: steps run on a freshly booted machine.
@@ -191,8 +191,21 @@ pub(crate) struct LevelSpec {
     moves: u32,
 }
 
+/// `[depth]` as the file gives it, with the places of its numbers.
 #[derive(Deserialize, Debug, Clone)]
 #[serde(deny_unknown_fields)]
+struct DepthFile {
+    default: Option<toml::Spanned<u32>>,
+    max: Option<toml::Spanned<u32>>,
+}
+
+/// The deepest `[depth] max` an adaptor may give: the deepest search of any program Kempelen
+/// runs (its own console front end takes depths 1 to 32; the historical programs' levels end
+/// at a few plies). A program typed a deeper depth than it takes faults or misreads it.
+pub const MAX_LEVEL: u32 = 32;
+
+/// `[depth]`: the levels the program takes.
+#[derive(Debug, Clone)]
 pub(crate) struct DepthSpec {
     /// When the search has no depth limit (default 1).
     pub(crate) default: Option<u32>,
@@ -271,6 +284,11 @@ struct AssembleSpec {
     ignore_case: bool,
     /// `--overlap`: `error` (default) or `later-wins`.
     overlap: Option<String>,
+    /// `--dialect`: `kempelen` (default) or `tdl` (the book's syntax of Sargon).
+    dialect: Option<String>,
+    /// `--paren-closes-bracket` (TDL).
+    #[serde(default)]
+    paren_closes_bracket: bool,
 }
 
 impl AssembleSpec {
@@ -281,15 +299,22 @@ impl AssembleSpec {
         file: &Path,
         sources: &dyn kempelen_asm::source::SourceProvider,
         symbols: &mut Vec<(String, u16)>,
+        program: &mut ProgramSource,
     ) -> Result<Vec<kempelen_emulator::loaders::Chunk>> {
         let cpu: kempelen_asm::Cpu = self.cpu.parse()?;
         let overlap = match self.overlap.as_deref() {
             None => kempelen_asm::Overlap::Error,
             Some(o) => o.parse().map_err(AdaptorError::Overlap)?,
         };
+        let dialect = match self.dialect.as_deref() {
+            None => kempelen_asm::Dialect::Kempelen,
+            Some(d) => d.parse().map_err(AdaptorError::Dialect)?,
+        };
         let options = kempelen_asm::Options {
             ignore_case: self.ignore_case,
             overlap,
+            dialect,
+            paren_closes_bracket: self.paren_closes_bracket,
             ..kempelen_asm::Options::new(cpu)
         };
         let name = file.to_string_lossy();
@@ -301,10 +326,34 @@ impl AssembleSpec {
             });
         }
         symbols.extend(out.symbols.iter().map(|s| (s.name.clone(), s.value)));
+        program.add(&out);
         Ok(vec![kempelen_emulator::loaders::Chunk {
             addr: out.image.origin,
             bytes: out.image.bytes,
         }])
+    }
+}
+
+/// What the assembled images say about the program: their symbols (the source's names, with
+/// their kinds, for traces and profiles) and the source line that put each byte (for a
+/// debugger beside the disassembly). Empty for an adaptor that only loads binaries.
+#[derive(Clone, Debug, Default)]
+pub struct ProgramSource {
+    /// The symbols of every assembled image.
+    pub symbols: kempelen_asm::SymbolTable,
+    /// The source lines of every assembled image, by address.
+    pub lines: kempelen_asm::isa::SourceMap,
+}
+
+impl ProgramSource {
+    fn add(&mut self, out: &kempelen_asm::Assembly) {
+        for s in out.symbols.iter() {
+            self.symbols.insert(s.name.clone(), s.value, s.kind);
+        }
+        for l in out.listing.source_map().iter() {
+            let (file, text) = (l.file.clone(), l.text.clone());
+            self.lines.insert(l.addr, l.len, l.code, file, l.line, text);
+        }
     }
 }
 
@@ -587,6 +636,8 @@ pub struct Adaptor {
     pub(crate) setup: Vec<SetupStep>,
     /// Symbols of the assembled images (for `at` in pokes).
     pub(crate) symbols: Vec<(String, u16)>,
+    /// The symbols and source lines of the assembled images.
+    pub(crate) program: ProgramSource,
 }
 
 fn hex_bytes(s: &str) -> Result<Vec<u8>> {
@@ -678,6 +729,12 @@ impl Adaptor {
         self.search.as_deref()
     }
 
+    /// The symbols and source lines of the program's assembled images (the book's names and
+    /// lines for a program assembled from its published source).
+    pub fn program_source(&self) -> &ProgramSource {
+        &self.program
+    }
+
     /// The node routines as the file names them and what a node is (`[nodes]`), when the
     /// adaptor counts nodes.
     pub fn node_routines(&self) -> Option<(&[String], &str)> {
@@ -709,7 +766,7 @@ impl Adaptor {
             .map_err(|e| file.at_place(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
         let (personality, cpu, clock) = file.machine(&f)?;
         let default_addr = personality.as_ref().and_then(|p| p.load).unwrap_or(0);
-        let (chunks, symbols) = file.images(&f.image, f.source.as_ref(), default_addr)?;
+        let (chunks, symbols, program) = file.images(&f.image, f.source.as_ref(), default_addr)?;
         let pokes = file.pokes(&f.poke, &symbols)?;
         file.check_setup(&f, &symbols)?;
         file.check_board(f.board.as_ref())?;
@@ -720,7 +777,8 @@ impl Adaptor {
         let score = file.score(f.score.as_ref(), &symbols)?;
         let ram_board = file.ram_board(f.ram_board.as_ref(), &symbols)?;
         file.check_turn_budget(f.turn_budget.as_ref())?;
-        file.check_levels(f.depth.as_ref(), &f.level)?;
+        let depth = file.depth(f.depth.as_ref(), &f.keys, &f.setup)?;
+        file.check_levels(depth.as_ref(), &f.level)?;
         let entry = f.entry.as_deref().map(addr).transpose()?;
         let plays = file.plays(f.plays.as_deref())?;
         Ok(Adaptor {
@@ -752,14 +810,15 @@ impl Adaptor {
             squares,
             first: f.reply.first.unwrap_or(false),
             plays,
-            has_levels: f.depth.is_some(),
-            depth: f.depth.unwrap_or(DepthSpec {
+            has_levels: depth.is_some(),
+            depth: depth.unwrap_or(DepthSpec {
                 default: None,
                 max: None,
             }),
             board: f.board,
             setup: f.setup,
             symbols,
+            program,
         })
     }
 
@@ -895,12 +954,13 @@ impl Reader<'_> {
         images: &[ImageSpec],
         source: Option<&SourceSpec>,
         default_addr: u16,
-    ) -> Result<(Chunks, Symbols)> {
+    ) -> Result<(Chunks, Symbols, ProgramSource)> {
         let mut chunks: Chunks = Vec::new();
         let mut symbols: Symbols = Vec::new();
+        let mut program = ProgramSource::default();
         let mut taken: Vec<Taken> = Vec::new();
         for img in images {
-            let parts = self.image(img, source, default_addr, &mut symbols)?;
+            let parts = self.image(img, source, default_addr, &mut symbols, &mut program)?;
             let ranges = ranges_of(&parts);
             self.check_overlap(img, &ranges, &taken)?;
             let (line, _) = line_col(self.text, img.file.span().start);
@@ -923,7 +983,7 @@ impl Reader<'_> {
         if chunks.is_empty() {
             return Err(self.invalid("no `[[image]]`".into()));
         }
-        Ok((chunks, symbols))
+        Ok((chunks, symbols, program))
     }
 
     /// One `[[image]]`'s bytes: the file checked against its SHA-256, loaded or assembled,
@@ -934,6 +994,7 @@ impl Reader<'_> {
         source: Option<&SourceSpec>,
         default_addr: u16,
         symbols: &mut Symbols,
+        program: &mut ProgramSource,
     ) -> Result<Vec<Chunk>> {
         let file = self.files.locate(self.dir, img.file.get_ref())?;
         let bytes = self.files.read(&file).map_err(|e| AdaptorError::Read {
@@ -951,7 +1012,7 @@ impl Reader<'_> {
         }
         let at = img.at.as_deref().map(addr).transpose()?;
         let parts = match &img.assemble {
-            Some(spec) => spec.assemble(&file, self.files.sources(), symbols)?,
+            Some(spec) => spec.assemble(&file, self.files.sources(), symbols, program)?,
             None => resolve::program_bytes(&file, &bytes, at, default_addr)?.chunks,
         };
         if img.only.is_empty() {
@@ -1254,6 +1315,77 @@ impl Reader<'_> {
             )),
             _ => Ok(()),
         }
+    }
+
+    /// `[depth]`: a default and a maximum of 1 or more, the default at most the maximum, the
+    /// maximum at most [`MAX_LEVEL`], and at most 9 where the depth is typed as one key (a
+    /// `{depth}` with no line end after it in its keys).
+    fn depth(
+        &self,
+        depth: Option<&DepthFile>,
+        keys: &Keys,
+        setup: &[SetupStep],
+    ) -> Result<Option<DepthSpec>> {
+        let Some(d) = depth else {
+            return Ok(None);
+        };
+        let place = |v: &toml::Spanned<u32>| v.span().start;
+        let one_key = [
+            &keys.start,
+            &keys.start_black,
+            &keys.depth,
+            &keys.new_game,
+            &keys.go,
+        ]
+        .into_iter()
+        .flatten()
+        .chain(setup.iter().filter_map(|s| s.keys.as_ref()))
+        .find(|k| {
+            k.split("{depth}")
+                .skip(1)
+                .any(|after| !after.contains(['\n', '\r']))
+        });
+        let ceiling = if one_key.is_some() { 9 } else { MAX_LEVEL };
+        for (name, v) in [("default", &d.default), ("max", &d.max)] {
+            match v {
+                Some(v) if *v.get_ref() == 0 => {
+                    return Err(
+                        self.at_place(place(v), format!("[depth] {name} = 0: depths start at 1"))
+                    );
+                }
+                Some(v) if *v.get_ref() > ceiling => {
+                    let why = match one_key {
+                        Some(k) => format!(
+                            "the depth is typed as one key ({k:?}: no line end after {{depth}}), \
+                             so it has one digit"
+                        ),
+                        None => format!(
+                            "no program Kempelen runs takes more (its own console, the deepest, \
+                             takes 1 to {MAX_LEVEL})"
+                        ),
+                    };
+                    return Err(self.at_place(
+                        place(v),
+                        format!("[depth] {name} = {}: at most {ceiling}: {why}", v.get_ref()),
+                    ));
+                }
+                _ => {}
+            }
+        }
+        let max = d.max.as_ref().map_or(9, |m| *m.get_ref());
+        if let Some(def) = d.default.as_ref().filter(|v| *v.get_ref() > max) {
+            return Err(self.at_place(
+                place(def),
+                format!(
+                    "[depth] default = {} is above the deepest level, max = {max}",
+                    def.get_ref()
+                ),
+            ));
+        }
+        Ok(Some(DepthSpec {
+            default: d.default.as_ref().map(|v| *v.get_ref()),
+            max: d.max.as_ref().map(|v| *v.get_ref()),
+        }))
     }
 
     /// `[[level]]`: each level inside `[depth]`'s range, with a sound time per move.

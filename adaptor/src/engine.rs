@@ -143,7 +143,14 @@ impl AdaptorEngine {
 
     /// The actions that bring the program to `game` and make it move, on the running program
     /// when it knows the game up to the opponent's last move.
-    fn actions(&mut self, game: &Game, level: Option<u32>) -> Result<Vec<Action>, EngineError> {
+    /// A program that has to start first starts under the search's `stop`, so a program that
+    /// never waits for input is ended by `stop` (and `quit`) too.
+    fn actions(
+        &mut self,
+        game: &Game,
+        level: Option<u32>,
+        stop: &Arc<std::sync::atomic::AtomicBool>,
+    ) -> Result<Vec<Action>, EngineError> {
         let a = Arc::clone(&self.adaptor);
         let setup = Setup { adaptor: &a };
         let start = game.start().to_fen();
@@ -182,7 +189,6 @@ impl AdaptorEngine {
         // A fresh program: the new-game keys if it has them and the plan starts from its own
         // start, else a new machine.
         let mut actions = Vec::new();
-        let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
         match (&self.worker, &a.keys.new_game, plan.fresh_keys) {
             (Some(w), Some(n), true) => {
                 actions.push(Action::Keys(n.clone()));
@@ -196,7 +202,7 @@ impl AdaptorEngine {
                 } else {
                     Host::inline(Arc::clone(&a))
                 };
-                w.ask(Cmd::Boot(stop))?;
+                w.ask(Cmd::Boot(Arc::clone(stop)))?;
                 self.worker = Some(w);
                 // Start keys as a turn of their own (the program answers its questions).
                 actions.push(Action::Keys(plan.start));
@@ -454,7 +460,7 @@ impl AdaptorEngine {
         let deadline = time::budget(limits, side)
             .hard
             .map(|h| (h.as_secs_f64() * self.adaptor.clock.hz()).ceil().max(1.0) as u64);
-        let actions = match self.actions(game, level) {
+        let actions = match self.actions(game, level, &control.stop) {
             Ok(x) => x,
             Err(e) => {
                 self.drop_program();

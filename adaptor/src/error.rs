@@ -87,6 +87,9 @@ pub enum AdaptorError {
     /// An `[image.assemble]` overlap rule that does not exist.
     #[error("overlap: {0}")]
     Overlap(String),
+    /// An `[image.assemble]` dialect that does not exist.
+    #[error("dialect: {0}")]
+    Dialect(String),
     /// A source that does not assemble: the assembler's report.
     #[error("assembling {}:\n{report}", path.display())]
     Assembly {

@@ -28,6 +28,6 @@ mod machine;
 pub mod player;
 mod setup;
 
-pub use description::Adaptor;
+pub use description::{Adaptor, ProgramSource};
 pub use engine::{AdaptorEngine, SearchFigures};
 pub use error::AdaptorError;

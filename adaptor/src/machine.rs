@@ -44,6 +44,11 @@ impl Driver<'_> {
         if let Some(e) = self.adaptor.entry {
             b = b.entry(e);
         }
+        // The source's names in the trace of a fault.
+        let symbols = &self.adaptor.program.symbols;
+        if !symbols.is_empty() {
+            b = b.symbols(symbols.clone());
+        }
         let mut m = b
             .clock(self.adaptor.clock)
             .build()
@@ -55,8 +60,17 @@ impl Driver<'_> {
         if let Some((addrs, _)) = &self.adaptor.nodes {
             m.count_executions(addrs);
         }
-        let out = self.turn(&mut m, "", stop)?.out;
-        Ok((m, out))
+        let first = self.turn(&mut m, "", stop)?;
+        if first.end != TurnEnd::Waiting {
+            return Err(EngineError::Backend(format!(
+                "{}: stopped while the program started, before it first waited for input \
+                 ({} cycles){}",
+                self.adaptor.name,
+                first.cycles,
+                printed(&first.out)
+            )));
+        }
+        Ok((m, first.out))
     }
 
     /// Restarts the program at its entry, RAM kept, and runs it to its next wait for input.

@@ -100,6 +100,19 @@ impl PositionSpeed {
     pub fn searched(&self) -> bool {
         self.note.is_none() && self.best.is_some() && self.nodes.is_some_and(|n| n > 0)
     }
+
+    /// Why the position does not count, if it does not: its note, or what is missing.
+    pub fn not_counted(&self) -> Option<String> {
+        if self.searched() {
+            return None;
+        }
+        Some(match (&self.note, &self.best, self.nodes) {
+            (Some(note), ..) => note.clone(),
+            (None, None, _) => "no move".into(),
+            (None, Some(_), None) => "no node count".into(),
+            (None, Some(_), Some(_)) => "answered without a node counted".into(),
+        })
+    }
 }
 
 impl LevelSpeed {
@@ -197,7 +210,19 @@ pub fn check(speeds: &ProgramSpeeds) -> Result<(), String> {
                 ));
             }
             if l.positions_searched == 0 {
-                return Err(format!("{what}: no position searched"));
+                let why: Vec<String> = l
+                    .rows
+                    .iter()
+                    .filter_map(|r| Some(format!("{}: {}", r.name, r.not_counted()?)))
+                    .collect();
+                return Err(format!(
+                    "{what}: no position searched ({})",
+                    if why.is_empty() {
+                        "no position given".to_string()
+                    } else {
+                        why.join("; ")
+                    }
+                ));
             }
             if !close(again.emulated_seconds, l.emulated_seconds)
                 || !close(again.positions_per_second, l.positions_per_second)
@@ -243,6 +268,20 @@ mod tests {
         s.programs[0].levels[0].nodes += 1;
         let e = check(&s).unwrap_err();
         assert!(e.contains("are not the rows'"), "{e}");
+        let mut s = measured().unwrap();
+        let mhz = s.programs[0].mhz;
+        let level = &mut s.programs[0].levels[0];
+        for (i, row) in level.rows.iter_mut().enumerate() {
+            row.note = Some(format!("reason {i}"));
+        }
+        *level = LevelSpeed::from_rows(level.level, level.rows.clone(), mhz);
+        let e = check(&s).unwrap_err();
+        assert!(
+            e.contains("no position searched (")
+                && e.contains(": reason 0; ")
+                && e.contains(": reason 1"),
+            "{e}"
+        );
         let e = parse("x.json", "{\"command\": 1}").unwrap_err();
         assert!(e.to_string().starts_with("x.json: 1:"), "{e}");
     }

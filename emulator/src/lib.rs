@@ -34,6 +34,7 @@ pub mod memory;
 pub mod personality;
 pub mod profiler;
 pub mod resolve;
+pub mod runner;
 mod stack;
 pub mod stats;
 mod step;

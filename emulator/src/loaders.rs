@@ -85,10 +85,52 @@ impl ImageFormat {
     }
 
     /// The format of the file `name` holding `bytes`: its extension names the binary formats
-    /// of the target machines (`.tap`, `.prg`, `.xex`, `.cmd` or TRSDOS's `/CMD`, `.rom` with
-    /// an MSX header);
-    /// otherwise [`ImageFormat::detect`].
+    /// of the target machines ([`ImageFormat::by_extension`]); a file whose extension names
+    /// none is known by its contents where they are one of those formats whole
+    /// ([`ImageFormat::sniff`]: a file `kempelen build` wrote runs under any name); otherwise
+    /// [`ImageFormat::detect`].
     pub fn detect_file(name: &str, bytes: &[u8]) -> ImageFormat {
+        ImageFormat::by_extension(name, bytes)
+            .or_else(|| ImageFormat::sniff(bytes))
+            .unwrap_or_else(|| ImageFormat::detect(bytes))
+    }
+
+    /// The binary format the file's contents are, read whole and checked: a ZX Spectrum
+    /// tape (every block's checksum, a header before each code block), a Commodore program
+    /// at `$0801` that starts with a `SYS` line, an Atari binary file (`$FFFF` and segments
+    /// to its last byte), a TRS-80 load module (records to its transfer address, the file's
+    /// last four bytes), an MSX cartridge (`AB`, 8, 16 or 32 KB, INIT in the cartridge).
+    /// `None` when the bytes are none of them whole (a raw binary, a text format).
+    pub fn sniff(bytes: &[u8]) -> Option<ImageFormat> {
+        let basic_sys = bytes.len() > 8 && bytes[..2] == [0x01, 0x08] && bytes[6] == 0x9E;
+        if basic_sys && prg(bytes).is_ok() {
+            return Some(ImageFormat::Prg);
+        }
+        if bytes.get(..3) == Some(&[0x13, 0x00, 0x00])
+            && tap(bytes).is_ok_and(|(chunks, _)| !chunks.is_empty())
+        {
+            return Some(ImageFormat::Tap);
+        }
+        if bytes.starts_with(&[0xFF, 0xFF]) && xex(bytes).is_ok_and(|(c, _)| !c.is_empty()) {
+            return Some(ImageFormat::Xex);
+        }
+        let transfer_last = bytes.len() >= 4 && bytes[bytes.len() - 4..bytes.len() - 2] == [2, 2];
+        if matches!(bytes.first(), Some(0x01 | 0x05))
+            && transfer_last
+            && trs_cmd(bytes).is_ok_and(|(c, _)| !c.is_empty())
+        {
+            return Some(ImageFormat::TrsCmd);
+        }
+        if msx_rom(bytes).is_ok_and(|(_, init)| init.is_some_and(|a| (0x4000..0xC000).contains(&a)))
+        {
+            return Some(ImageFormat::MsxRom);
+        }
+        None
+    }
+
+    /// The binary format the file's extension names: `.tap`, `.prg`, `.xex`, `.cmd` or
+    /// TRSDOS's `/CMD`, `.rom` with an MSX header.
+    pub fn by_extension(name: &str, bytes: &[u8]) -> Option<ImageFormat> {
         // TRSDOS writes the extension after a slash: KEMPELEN/CMD.
         let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
         let ext = if name.to_ascii_lowercase().ends_with("/cmd") {
@@ -99,12 +141,12 @@ impl ImageFormat {
                 .unwrap_or_default()
         };
         match ext.as_str() {
-            "tap" => ImageFormat::Tap,
-            "prg" => ImageFormat::Prg,
-            "xex" => ImageFormat::Xex,
-            "cmd" => ImageFormat::TrsCmd,
-            "rom" if bytes.starts_with(b"AB") => ImageFormat::MsxRom,
-            _ => ImageFormat::detect(bytes),
+            "tap" => Some(ImageFormat::Tap),
+            "prg" => Some(ImageFormat::Prg),
+            "xex" => Some(ImageFormat::Xex),
+            "cmd" => Some(ImageFormat::TrsCmd),
+            "rom" if bytes.starts_with(b"AB") => Some(ImageFormat::MsxRom),
+            _ => None,
         }
     }
 
@@ -328,13 +370,21 @@ fn prg(b: &[u8]) -> Result<Records, String> {
     if addr == 0x0801 && data.len() > 5 && data[4] == 0x9E {
         let digits: String = data[5..]
             .iter()
-            .skip_while(|&&c| c == b' ')
+            .skip_while(|&&c| c == b' ' || c == b'(')
             .take_while(|c| c.is_ascii_digit())
             .map(|&c| char::from(c))
             .collect();
-        if let Ok(n) = digits.parse::<u16>() {
-            entry = n;
-        }
+        entry = match digits.parse::<u16>() {
+            Ok(n) => n,
+            Err(_) if digits.is_empty() => {
+                return Err("the BASIC line's SYS is not followed by an address".into());
+            }
+            Err(_) => {
+                return Err(format!(
+                    "the BASIC line's SYS {digits} is past the last address (65535)"
+                ));
+            }
+        };
     }
     Ok((
         vec![(
@@ -949,6 +999,32 @@ mod tests {
         bad[last] ^= 1;
         let e = parse_program("k.tap", &bad, ImageFormat::Tap, 0).unwrap_err();
         assert!(e.message.contains("bad checksum"), "{e}");
+        // Without an extension each is known by its contents, read whole; a file that is one
+        // of them only in part (a corrupted tape) is not.
+        for (bytes, format) in [
+            (&prg[..], ImageFormat::Prg),
+            (&xex[..], ImageFormat::Xex),
+            (&cmd[..], ImageFormat::TrsCmd),
+            (&rom[..], ImageFormat::MsxRom),
+            (&tap[..], ImageFormat::Tap),
+            (&bad[..], ImageFormat::Raw),
+            (&xex[..xex.len() - 1], ImageFormat::Raw),
+            (&cmd[..cmd.len() - 1], ImageFormat::Raw),
+            (&[0xFF, 0xFF, 0x3E, 0x01][..], ImageFormat::Raw),
+            (&[0x3E, 0x01, 0xD3][..], ImageFormat::Raw),
+        ] {
+            assert_eq!(ImageFormat::detect_file("game", bytes), format, "{bytes:?}");
+        }
+        // A SYS address past $FFFF is refused (it used to start at the load address).
+        let mut far = prg;
+        far[7..11].copy_from_slice(b"9999");
+        let mut far = far.to_vec();
+        far.insert(7, b'9');
+        let e = parse_program("k.prg", &far, ImageFormat::Prg, 0).unwrap_err();
+        assert!(
+            e.message.contains("SYS 99999 is past the last address"),
+            "{e}"
+        );
     }
 
     #[test]

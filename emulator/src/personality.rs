@@ -312,19 +312,20 @@ impl Personality {
                         format!("mhz must be between {MIN_MHZ} and {MAX_MHZ} (found {v:?})"),
                     ));
                 }
-                // A clock of the user's own: lives as long as the program.
-                Box::leak(Box::new(ClockProfile {
-                    id: Box::leak(f.id.clone().into_boxed_str()),
-                    machine: Box::leak(f.name.clone().into_boxed_str()),
-                    cpu,
-                    chip: cpu.name(),
-                    mhz: v,
-                    ram: "",
-                    note: "",
-                    source: "personality file",
-                }))
+                own_clock(&f, cpu, v, "", "personality file")
             }
-            (None, None) => clock::default_machine(cpu),
+            // No clock named: the CPU's usual speed, but no machine's timing model (a CP/M
+            // machine has no ZX Spectrum's contended memory or 50 Hz interrupt).
+            (None, None) => {
+                let usual = clock::default_machine(cpu);
+                own_clock(
+                    &f,
+                    cpu,
+                    usual.mhz,
+                    "no clock given: the CPU's usual speed, no timing model",
+                    usual.source,
+                )
+            }
         };
         let mut map = MemoryMap::empty();
         for m in &f.memory {
@@ -675,4 +676,25 @@ fn pair(src: &Source, cpu: Cpu, e: &Entry, r: Reg) -> Result<Reg, PersonalityErr
             format!("this service needs an address in a register pair (BC, DE, HL); the {cpu} has none named so"),
         ))
     }
+}
+
+/// A clock of a personality's own (`mhz`, or none named), with the personality's id: no
+/// machine's timing model is found for it. Lives as long as the program.
+fn own_clock(
+    f: &File,
+    cpu: Cpu,
+    mhz: f64,
+    note: &'static str,
+    source: &'static str,
+) -> &'static ClockProfile {
+    Box::leak(Box::new(ClockProfile {
+        id: Box::leak(f.id.clone().into_boxed_str()),
+        machine: Box::leak(f.name.clone().into_boxed_str()),
+        cpu,
+        chip: cpu.name(),
+        mhz,
+        ram: "",
+        note,
+        source,
+    }))
 }

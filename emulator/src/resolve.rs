@@ -104,7 +104,8 @@ pub fn image(
 /// [`image`] with the entry point the file names, if its format has one (a tape's `USR`, a
 /// `.prg`'s `SYS`, an MSX cartridge's INIT, a `/CMD` transfer address, an Atari file's
 /// `RUNAD`); the format is told by the file's extension and contents
-/// ([`ImageFormat::detect_file`]).
+/// ([`ImageFormat::detect_file`]; with `raw_addr`, a file whose extension names no format is
+/// read as raw or text, never sniffed).
 pub fn program(
     path: &Path,
     raw_addr: Option<u16>,
@@ -132,7 +133,13 @@ pub fn program_bytes(
         return Err(ResolveError::Empty(path.to_path_buf()));
     }
     let name = path.display().to_string();
-    let format = ImageFormat::detect_file(&name, bytes);
+    // An address for a raw image says the file is raw: its contents are not sniffed for a
+    // binary format (its extension still is one).
+    let format = match (ImageFormat::by_extension(&name, bytes), raw_addr) {
+        (Some(f), _) => f,
+        (None, Some(_)) => ImageFormat::detect(bytes),
+        (None, None) => ImageFormat::detect_file(&name, bytes),
+    };
     if format != ImageFormat::Raw && raw_addr.is_some() {
         return Err(ResolveError::AddressGiven {
             path: path.to_path_buf(),

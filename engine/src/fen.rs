@@ -82,6 +82,11 @@ pub enum FenReason {
     EpNoDoublePush(String),
     /// Not a non-negative number (16 bits).
     BadNumber(String),
+    /// A fullmove number of 0: the first move is number 1.
+    FullmoveZero,
+    /// A halfmove clock above 0 beside an en-passant square: the double push that made the
+    /// square reset the clock.
+    ClockAfterDoublePush(u16),
 }
 
 impl fmt::Display for FenReason {
@@ -126,6 +131,12 @@ impl fmt::Display for FenReason {
                 )
             }
             FenReason::BadNumber(s) => write!(f, "'{s}' is not a number from 0 to 65535"),
+            FenReason::FullmoveZero => write!(f, "0: the first move is number 1"),
+            FenReason::ClockAfterDoublePush(n) => write!(
+                f,
+                "{n} with an en-passant square: the double pawn push that made it resets the \
+                 clock to 0"
+            ),
         }
     }
 }
@@ -168,7 +179,16 @@ impl Position {
                 .ok_or_else(|| err(FenField::EnPassant, FenReason::BadSquare(s.to_string())))?,
         };
         pos.halfmove = parse_number(fields.get(4).copied(), 0, FenField::HalfmoveClock)?;
-        pos.fullmove = parse_number(fields.get(5).copied(), 1, FenField::FullmoveNumber)?.max(1);
+        pos.fullmove = parse_number(fields.get(5).copied(), 1, FenField::FullmoveNumber)?;
+        if pos.fullmove == 0 {
+            return Err(err(FenField::FullmoveNumber, FenReason::FullmoveZero));
+        }
+        if pos.ep != NO_SQUARE && pos.halfmove != 0 {
+            return Err(err(
+                FenField::HalfmoveClock,
+                FenReason::ClockAfterDoublePush(pos.halfmove),
+            ));
+        }
         validate(&pos)?;
         pos.init_keys();
         Ok(pos)

@@ -430,11 +430,10 @@ impl PortEngine {
     /// same depth, score, nodes and principal variation as the native reference search
     /// reports. Between the iterations the machine runs in slices of at most 2^20 cycles
     /// between which the host looks at the stop flag and the clock ([`crate::SlicedSearch`], which a
-    /// host that cannot block drives itself). The machine keeps a RAM profile per run, so the
-    /// outcome's `ram` covers the last slice only: RAM figures come from
-    /// [`PortEngine::search`], which runs in one piece. The iterations go to `report` (the
-    /// control's own callback: `|info, _| control.report(info)`), each with the cycles from
-    /// the start of the search to the end of the iteration.
+    /// host that cannot block drives itself); the slices are one run of the machine, so the
+    /// outcome's cycles and `ram` are those of [`PortEngine::search`] in one piece. The
+    /// iterations go to `report` (the control's own callback: `|info, _| control.report(info)`),
+    /// each with the cycles from the start of the search to the end of the iteration.
     #[allow(clippy::too_many_arguments)]
     pub fn search_with(
         &self,

@@ -449,6 +449,16 @@ impl NodeWalker {
         self.open.iter().map(|(i, _)| &self.nodes[*i]).collect()
     }
 
+    /// The indices of the open nodes, root first.
+    pub fn path_indices(&self) -> Vec<usize> {
+        self.open.iter().map(|(i, _)| *i).collect()
+    }
+
+    /// Cycles `m` ran since the search began.
+    pub fn cycles(&self, m: &Machine) -> u64 {
+        m.total_cycles() - self.start
+    }
+
     /// The position at the node `index` (replayed from the root along the engine's moves).
     pub fn position_at(&self, index: usize) -> Option<Position> {
         let mut path = Vec::new();

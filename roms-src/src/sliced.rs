@@ -5,8 +5,10 @@
 //! [`SlicedSearch`] and calls [`SlicedSearch::step`] itself.
 //!
 //! The machine is the search's own: between slices the host may read it (registers, RAM, the
-//! engine's board) or single-step it, and the search goes on from where it stands. Cycles and
-//! time are the machine's totals, so instructions stepped by hand count like any other.
+//! engine's board) or single-step it, and the search goes on from where it stands. The slices
+//! are one run of the machine (each continues it, as [`Machine::run_more`] does), so cycles,
+//! time and the RAM profile cover the whole search, and instructions stepped by hand count
+//! like any other.
 
 use std::time::Duration;
 
@@ -86,8 +88,16 @@ impl SlicedSearch {
             return Err(PortEngineError::NotDone(StopReason::HostDone));
         }
         let slice = self.slice_cycles(cycles.max(1));
-        let before = self.machine.total_cycles();
-        let ran = self.machine.run(slice);
+        // The machine was fresh, so its run's cycles so far are its total (a debugger's steps
+        // continue the same run), and the run has begun once any cycle ran; a run's budget
+        // counts the whole run.
+        let so_far = self.machine.total_cycles();
+        let budget = so_far + slice;
+        let ran = if so_far > 0 {
+            self.machine.run_more(budget)
+        } else {
+            self.machine.run(budget)
+        };
         let slice_result = match ran {
             Ok(stats) => match stats.stop {
                 StopReason::HostDone => return self.finish(),
@@ -95,9 +105,6 @@ impl SlicedSearch {
                 stop => return Err(PortEngineError::NotDone(stop)),
             },
             Err(e) if matches!(e.fault, Fault::BudgetExceeded { .. }) => {
-                // A run that ends at its budget adds its cycles to the machine's total like
-                // one that ends at a host call.
-                debug_assert!(self.machine.total_cycles() >= before);
                 let t = self.elapsed();
                 if self.budget.hard.is_some_and(|h| t >= h) {
                     self.stopping = true;
@@ -111,6 +118,23 @@ impl SlicedSearch {
         }
         self.end_if_stopping()?;
         Ok(slice_result)
+    }
+
+    /// Tells the search of a stop the host met while it ran the machine itself (a debugger's
+    /// step that ran the engine's host call "iteration complete" or "done"): the iteration is
+    /// reported, or the search ends, as if a slice had met it. Other stops are the engine's
+    /// errors, as in [`SlicedSearch::step`].
+    pub fn observe(&mut self, stop: StopReason) -> Result<Slice, PortEngineError> {
+        if self.finished {
+            return Err(PortEngineError::NotDone(StopReason::HostDone));
+        }
+        let slice = match stop {
+            StopReason::HostDone => return self.finish(),
+            StopReason::HostIteration { .. } => self.iteration(),
+            stop => return Err(PortEngineError::NotDone(stop)),
+        };
+        self.end_if_stopping()?;
+        Ok(slice)
     }
 
     /// Asks the engine to stop: once its first iteration has completed, it ends at its next

@@ -260,4 +260,51 @@ fn every_iteration_is_reported_as_it_completes() {
     assert!(cycles.windows(2).all(|w| w[0] < w[1]), "{cycles:?}");
     assert!(*cycles.last().unwrap() < out.cycles);
     assert_eq!(out.cycles, KIWI_D4_CYCLES);
+    // The slices are one run: the RAM profile is the search's in one piece.
+    let whole = engine().search(&kiwi, &[], 4, None).unwrap();
+    assert_eq!(out.ram, whole.ram);
+}
+
+/// A debugger's steps between the slices (and before the first) continue the same run: the
+/// search ends with the result, cycles and RAM of the search run in one piece.
+#[test]
+fn instructions_stepped_between_slices_count_in_the_same_run() {
+    use kempelen_engine::time::TimeBudget;
+    use kempelen_roms::Slice;
+    let kiwi = Position::from_fen(KIWIPETE).unwrap();
+    let whole = engine().search(&kiwi, &[], 3, None).unwrap();
+    let mut s = engine()
+        .start_search(
+            &kiwi,
+            &[],
+            3,
+            None,
+            TimeBudget::default(),
+            web_time::Instant::now(),
+        )
+        .unwrap();
+    assert_eq!(s.cycles(), 0);
+    let mut stepped = 0;
+    let out = loop {
+        let mut slice = Slice::Running;
+        for _ in 0..3 {
+            let paused = s.machine_mut().run_to_break(1, &[], false).unwrap();
+            stepped += 1;
+            if let kempelen_emulator::Paused::Stop(stop) = paused {
+                slice = s.observe(stop).unwrap();
+                break;
+            }
+        }
+        if matches!(slice, Slice::Running) {
+            slice = s.step(50_000).unwrap();
+        }
+        if let Slice::Done(out) = slice {
+            break out;
+        }
+    };
+    assert!(stepped > 30, "{stepped} steps");
+    assert_eq!(out.result.best, whole.result.best);
+    assert_eq!(out.result.nodes, whole.result.nodes);
+    assert_eq!(out.cycles, whole.cycles);
+    assert_eq!(out.ram, whole.ram);
 }

@@ -112,11 +112,27 @@ its timing model (display DMA, contention, wait states, the ROM's interrupt; see
 dma-off; c64: pal, screen-off; vcs-2600: picture, blank; msx: pal, ntsc)";
 
 /// Reads `--timing`: `machine`, `cpu` or a model's id (checked against the machine later).
+/// A control character is refused (and shown escaped, never sent to the terminal).
 pub fn parse_timing(s: &str) -> Result<Timing, String> {
-    if s.is_empty() || s.contains(char::is_whitespace) {
-        return Err(format!("`{s}`: machine, cpu or a model of the machine"));
+    if s.is_empty() || s.contains(char::is_whitespace) || s.contains(char::is_control) {
+        return Err(format!(
+            "`{}`: machine, cpu or a model of the machine",
+            s.escape_debug()
+        ));
     }
     Ok(Timing::parse(s))
+}
+
+/// Refuses a timing model for the native engine, which runs on no machine (`machine` and
+/// `cpu`, the default and the clock alone, mean nothing there and pass).
+pub fn native_timing(timing: &Timing) -> anyhow::Result<()> {
+    if let Timing::Named(id) = timing {
+        bail!(
+            "--timing {id}: the native engine runs on no machine; a timing model is for an \
+             8-bit engine (--cpu z80 or --cpu 6502)"
+        );
+    }
+    Ok(())
 }
 
 /// The timing model `choice` gives on `clock`'s machine, with the flag in the error.

@@ -12,14 +12,22 @@
 //!   checks.
 //! - [`search`]: searches as the worker runs them (8-bit builds in slices, native in one
 //!   piece) and the events the page shows.
+//! - [`learn`]: the learning views' data (the search tree live, the assembler to try, the
+//!   lessons), exported by `wasm_learn`.
+//! - [`compare`]: the compare view's row (reference and both builds on one position).
+//! - [`machine`]: the machine view's session (an 8-bit search under the debugger).
 //! - [`wasm`]: the exports the page's JavaScript calls (`Board` on the page, `Job` and
 //!   `native_search` in the worker).
 
 pub mod choice;
+pub mod compare;
+pub mod learn;
 pub mod link;
+pub mod machine;
 pub mod search;
 pub mod session;
 pub mod wasm;
+pub mod wasm_learn;
 
 /// What the page is told when a request cannot be served: a sentence that says what and
 /// where, shown as it is.

@@ -12,13 +12,13 @@
 
 use std::time::Duration;
 
-use kempelen_emulator::{ClockProfile, Timing};
+use kempelen_emulator::{ClockProfile, CoreKind, StopReason, Timing};
 use kempelen_engine::time::budget;
 use kempelen_engine::{
     Engine, Game, Limits, Move, NativeEngine, Position, Profile, SearchControl, SearchInfo,
     SearchResult, mate_in,
 };
-use kempelen_roms::{Port, PortEngine, Slice, SlicedSearch};
+use kempelen_roms::{Port, PortEngine, SearchOutcome, Slice, SlicedSearch};
 use serde::{Deserialize, Serialize};
 use web_time::Instant;
 
@@ -62,6 +62,10 @@ pub struct SearchSpec {
     /// An 8-bit build's speed (default: as fast as the browser runs it).
     #[serde(default)]
     pub speed: Option<Speed>,
+    /// For the machine view: every register visible (the Z80 on the `rustzx` core, same
+    /// cycles) and the cycle profiler on (both slower).
+    #[serde(default)]
+    pub debug: bool,
 }
 
 /// A request that passed its checks.
@@ -77,6 +81,8 @@ pub struct Prepared {
     pub limits: Limits,
     /// Paced to the machine's clock.
     pub realtime: bool,
+    /// For the machine view ([`SearchSpec::debug`]).
+    pub debug: bool,
 }
 
 impl SearchSpec {
@@ -121,6 +127,7 @@ impl SearchSpec {
                 ..Limits::default()
             },
             realtime,
+            debug: self.debug,
         })
     }
 }
@@ -249,7 +256,8 @@ fn per_second(count: u64, time: Duration) -> f64 {
     if s > 0.0 { count as f64 / s } else { 0.0 }
 }
 
-fn millis(d: Duration) -> f64 {
+/// A duration in milliseconds, as the page shows times.
+pub fn millis(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
@@ -337,6 +345,8 @@ pub struct PortJob {
     /// Stopped before iteration 1 completed: the search is abandoned without a move.
     abandoned: bool,
     done: bool,
+    /// The engine's outcome once it made its "done" host call.
+    outcome: Option<Box<SearchOutcome>>,
 }
 
 /// What one call of [`PortJob::advance`] did.
@@ -367,11 +377,14 @@ impl PortJob {
         engine
             .set_machine(clock, &Timing::Machine)
             .map_err(|e| WebError::Machine(e.to_string()))?;
+        if prepared.debug && port.cpu == kempelen_emulator::Cpu::Z80 {
+            engine.core = CoreKind::RustzxZ80;
+        }
         let game = &prepared.game;
         let pos = game.position();
         let nodes = prepared.limits.nodes.map(|n| n as u32);
         let depth = prepared.limits.depth.unwrap_or(32);
-        let search = engine
+        let mut search = engine
             .start_search(
                 pos,
                 &game.reference_history(),
@@ -381,6 +394,9 @@ impl PortJob {
                 Instant::now(),
             )
             .map_err(|e| WebError::Search(e.to_string()))?;
+        if prepared.debug {
+            search.machine_mut().enable_profiler();
+        }
         Ok(PortJob {
             search,
             port,
@@ -393,6 +409,7 @@ impl PortJob {
             busy: Duration::ZERO,
             abandoned: false,
             done: false,
+            outcome: None,
         })
     }
 
@@ -427,22 +444,10 @@ impl PortJob {
             let t = Instant::now();
             let slice = self.search.step(want);
             self.busy += t.elapsed();
-            match slice.map_err(|e| WebError::Search(e.to_string()))? {
-                Slice::Running => {}
-                Slice::Iteration { info, cycles } => {
-                    let pos = self.search.position();
-                    events.push(Event::Info(info_view(pos, &info, Some(cycles))));
-                    break;
-                }
-                Slice::Done(out) => {
-                    if let Some(info) = self.search.unreported_iteration() {
-                        let pos = self.search.position();
-                        events.push(Event::Info(info_view(pos, &info, Some(out.cycles))));
-                    }
-                    events.push(Event::Done(self.result(&out.result)));
-                    self.done = true;
-                    break;
-                }
+            let slice = slice.map_err(|e| WebError::Search(e.to_string()))?;
+            if !matches!(slice, Slice::Running) {
+                self.take(slice, &mut events);
+                break;
             }
             if started.elapsed() >= limit {
                 break;
@@ -456,6 +461,47 @@ impl PortJob {
             done: self.done,
             wait_ms,
         })
+    }
+
+    /// What a slice that was not [`Slice::Running`] means for the page: an iteration's event,
+    /// or the result (the search is then over).
+    fn take(&mut self, slice: Slice, events: &mut Vec<Event>) {
+        match slice {
+            Slice::Running => {}
+            Slice::Iteration { info, cycles } => {
+                let pos = self.search.position();
+                events.push(Event::Info(info_view(pos, &info, Some(cycles))));
+            }
+            Slice::Done(out) => {
+                if let Some(info) = self.search.unreported_iteration() {
+                    let pos = self.search.position();
+                    events.push(Event::Info(info_view(pos, &info, Some(out.cycles))));
+                }
+                events.push(Event::Done(self.result(&out.result)));
+                self.outcome = Some(out);
+                self.done = true;
+            }
+        }
+    }
+
+    /// A stop the machine met while the debugger ran it (the engine's host call "iteration
+    /// complete" or "done"): its events, as a slice that met it would give them.
+    pub fn observe(&mut self, stop: StopReason) -> Result<Vec<Event>, WebError> {
+        let mut events = Vec::new();
+        if self.done {
+            return Ok(events);
+        }
+        let slice = self
+            .search
+            .observe(stop)
+            .map_err(|e| WebError::Search(e.to_string()))?;
+        self.take(slice, &mut events);
+        Ok(events)
+    }
+
+    /// Host time spent in the machine outside [`PortJob::advance`] (a debugger's run).
+    pub fn add_busy(&mut self, time: Duration) {
+        self.busy += time;
     }
 
     /// The cycles the next slice may run: [`SLICE_CYCLES`], or at the machine's speed as many
@@ -508,6 +554,17 @@ impl PortJob {
     /// The search, to step its machine (a debugger's step).
     pub fn search_mut(&mut self) -> &mut SlicedSearch {
         &mut self.search
+    }
+
+    /// The engine's outcome (cycles and RAM besides the result), once it ended with its
+    /// "done" host call; `None` before, and for a search abandoned without a move.
+    pub fn outcome(&self) -> Option<&SearchOutcome> {
+        self.outcome.as_deref()
+    }
+
+    /// The machine's id.
+    pub fn machine_id(&self) -> &'static str {
+        self.clock.id
     }
 
     /// Whether the search is over.

@@ -8,6 +8,8 @@ use std::cell::RefCell;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+use crate::compare::{CompareJob, CompareSpec};
+use crate::machine::{Action, MachineSession};
 use crate::search::{Event, PortJob, SearchSpec, run_native};
 use crate::session::Session;
 use crate::{WebError, choice, link};
@@ -220,4 +222,94 @@ pub fn native_search(spec_json: &str, on_event: js_sys::Function) -> Result<Stri
     let result = run_native(&prepared, &post);
     EVENT_SINK.with(|sink| *sink.borrow_mut() = None);
     result.map(|r| json(&r)).map_err(js)
+}
+
+/// The bundled suite's positions for the compare view, as JSON.
+#[wasm_bindgen]
+pub fn compare_suite() -> Result<String, JsError> {
+    crate::compare::suite_positions()
+        .map(|p| json(&p))
+        .map_err(js)
+}
+
+/// A comparison in the worker ([`CompareJob`]), advanced a slice at a time.
+#[wasm_bindgen]
+pub struct Compare {
+    job: CompareJob,
+}
+
+#[wasm_bindgen]
+impl Compare {
+    /// Starts the comparison a request ([`CompareSpec`] as JSON) names (the native reference
+    /// searches here, in one piece).
+    pub fn start(spec_json: &str) -> Result<Compare, JsError> {
+        let spec: CompareSpec = serde_json::from_str(spec_json)
+            .map_err(|e| js(WebError::Request(format!("compare: {e}"))))?;
+        CompareJob::start(&spec)
+            .map(|job| Compare { job })
+            .map_err(js)
+    }
+
+    /// Runs slices for at most `max_ms` of host time; the row so far as JSON.
+    pub fn advance(&mut self, max_ms: f64) -> Result<String, JsError> {
+        self.job.advance(max_ms).map(|a| json(&a)).map_err(js)
+    }
+
+    /// Stops it; the row as it stands, as JSON.
+    pub fn stop(&mut self) -> String {
+        self.job.stop();
+        json(&self.job.report())
+    }
+}
+
+/// The machine view's session in the worker ([`MachineSession`]).
+#[wasm_bindgen]
+pub struct Debug {
+    session: MachineSession,
+}
+
+#[wasm_bindgen]
+impl Debug {
+    /// Starts a search ([`SearchSpec`] as JSON, an 8-bit build) paused before its first
+    /// instruction.
+    pub fn start(spec_json: &str) -> Result<Debug, JsError> {
+        let spec = spec(spec_json)?;
+        MachineSession::start(&spec)
+            .map(|session| Debug { session })
+            .map_err(js)
+    }
+
+    /// Does an action ([`Action`] as JSON) for at most `budget` cycles; the report as JSON.
+    pub fn act(&mut self, action_json: &str, budget: f64) -> Result<String, JsError> {
+        let action: Action = serde_json::from_str(action_json)
+            .map_err(|e| js(WebError::Request(format!("machine action: {e}"))))?;
+        self.session
+            .act(&action, budget as u64)
+            .map(|r| json(&r))
+            .map_err(js)
+    }
+
+    /// Goes on with the goal for at most `budget` cycles; the report as JSON.
+    pub fn resume(&mut self, budget: f64) -> Result<String, JsError> {
+        self.session
+            .resume(budget as u64)
+            .map(|r| json(&r))
+            .map_err(js)
+    }
+
+    /// Drops the goal (pause).
+    pub fn cancel(&mut self) {
+        self.session.cancel();
+    }
+
+    /// The machine's state as JSON, memory from `mem` (negative: the frames).
+    pub fn state(&self, mem: i32) -> String {
+        let mem = u16::try_from(mem).ok();
+        json(&self.session.state(mem))
+    }
+
+    /// How far the search has come, as JSON.
+    pub fn progress(&self) -> String {
+        json(&self.session.job().progress())
+    }
 }

@@ -66,6 +66,10 @@ export class EngineClient {
       },
       pause: () => control("pause"),
       resume: () => control("resume"),
+      /** A command for a handler that reads its inbox (the machine view's session). */
+      send: (c) => {
+        if (this.pending.has(id)) control(c);
+      },
     };
   }
 

@@ -19,6 +19,11 @@ import { Router } from "./router.js";
 import { VIEWS, findView } from "./views.js";
 // The views: one module each (add yours here).
 import "./views/play.js";
+import "./views/tree.js";
+import "./views/asm.js";
+import "./views/lessons.js";
+import "./views/compare.js";
+import "./views/machine.js";
 
 const app = {
   k,

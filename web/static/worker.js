@@ -2,7 +2,7 @@
 // page answers clicks while an engine thinks. It speaks one protocol (docs/WEB.md):
 //
 //   page -> worker  {id, kind, ...}            a request; `kind` picks its handler below
-//   page -> worker  {id, control: "stop" | "pause" | "resume"}   steers request `id`
+//   page -> worker  {id, control: "stop" | "pause" | "resume" | {...}}   steers request `id`
 //   worker -> page  {id, type: "event", event}  something to show while it runs
 //   worker -> page  {id, type: "done", result}  its answer (the request is over)
 //   worker -> page  {id, type: "error", message}
@@ -14,6 +14,9 @@
 import { HANDLERS, ready } from "./worker/core.js";
 // The request kinds: one module each (add yours here).
 import "./worker/search.js";
+import "./worker/learn.js";
+import "./worker/compare.js";
+import "./worker/machine.js";
 
 const jobs = new Map();
 
@@ -22,11 +25,14 @@ self.onmessage = async (e) => {
   if (msg.control) {
     const job = jobs.get(msg.id);
     if (job) job.control = msg.control;
+    // A handler that takes commands (the machine view's) reads them in order from its inbox.
+    if (job) job.inbox.push(msg.control);
     return;
   }
   const job = {
     id: msg.id,
     control: null,
+    inbox: [],
     post: (event) => self.postMessage({ id: msg.id, type: "event", event }),
   };
   jobs.set(msg.id, job);

@@ -120,3 +120,40 @@ fn the_board_and_the_link_in_the_browser() {
     assert_eq!(p.problems.len(), 2);
     assert_eq!(p.link.view.as_deref(), Some("compare"));
 }
+
+#[wasm_bindgen_test]
+fn the_comparison_runs_in_the_browser_to_the_reference_answer() {
+    use kempelen_web::compare::{CompareJob, CompareSpec};
+    let mut job = CompareJob::start(&CompareSpec {
+        moves: vec!["e2e4".into()],
+        depth: 2,
+        ..CompareSpec::default()
+    })
+    .unwrap();
+    let row = loop {
+        let a = job.advance(5.0).unwrap();
+        if a.done {
+            break a.row;
+        }
+    };
+    assert!(row.agree, "{row:?}");
+    assert_eq!(row.ports.len(), 2);
+}
+
+#[wasm_bindgen_test]
+fn the_debugger_steps_an_8bit_search_in_the_browser() {
+    use kempelen_web::machine::{Action, MachineSession};
+    let mut s = MachineSession::start(&spec("z80", 2)).unwrap();
+    let pc = s.state(None).pc;
+    for _ in 0..3 {
+        s.act(&Action::Step, 1).unwrap();
+    }
+    let st = s.state(None);
+    assert_eq!(st.instructions, 3);
+    assert!(st.cycles > 0 && st.pc != pc);
+    let mut r = s.act(&Action::Continue, 1 << 16).unwrap();
+    while r.pending {
+        r = s.resume(1 << 16).unwrap();
+    }
+    assert!(s.is_done());
+}

@@ -80,6 +80,7 @@ impl Timing {
             Timing::Machine => Ok(machine_timing(machine).and_then(MachineTiming::default_model)),
             Timing::Named(id) => {
                 let t = machine_timing(machine)
+                    .filter(|t| !t.models.is_empty())
                     .ok_or_else(|| TimingError::NoModels(machine.to_string()))?;
                 t.model(id)
                     .map(Some)
@@ -90,6 +91,31 @@ impl Timing {
                     })
             }
         }
+    }
+}
+
+impl Timing {
+    /// Refuses a named model that none of `machines` has (where each machine takes a model
+    /// it has and its own otherwise, a name no machine knows is a typing error).
+    pub fn check_known(&self, machines: &[&str]) -> Result<(), TimingError> {
+        let Timing::Named(id) = self else {
+            return Ok(());
+        };
+        let mut known: Vec<String> = Vec::new();
+        for m in machines.iter().filter_map(|m| machine_timing(m)) {
+            if m.model(id).is_some() {
+                return Ok(());
+            }
+            for model in &m.models {
+                if !known.contains(&model.id) {
+                    known.push(model.id.clone());
+                }
+            }
+        }
+        Err(TimingError::UnknownAnywhere {
+            model: id.clone(),
+            known,
+        })
     }
 }
 
@@ -109,6 +135,17 @@ pub enum TimingError {
     /// A named model on a machine that has none.
     #[error("machine `{0}` has no timing models (use --timing machine or cpu)")]
     NoModels(String),
+    /// A named model no machine of a run has.
+    #[error(
+        "no machine has a timing model `{model}` (models: {}; or machine, cpu)",
+        known.join(", ")
+    )]
+    UnknownAnywhere {
+        /// The name asked for.
+        model: String,
+        /// The models the machines have.
+        known: Vec<String>,
+    },
     /// A named model the machine does not have.
     #[error(
         "machine `{machine}` has no timing model `{model}` (it has: {}; or machine, cpu)",

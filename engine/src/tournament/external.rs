@@ -5,6 +5,7 @@
 //! The returned best move is only checked for syntax here; whether it is legal is the game's
 //! business (an illegal move forfeits the game, see [`super::game`]).
 
+use super::game::printable;
 use crate::engine::{Engine, EngineError, Limits, MATE, SearchRequest, SearchResult};
 use crate::game::Game;
 use crate::moves::Move;
@@ -244,7 +245,7 @@ impl UciEngine {
         let handshake = move_timeout.min(HANDSHAKE_TIMEOUT);
         process.wait_for(handshake, "'uciok'", |l| {
             if let Some(n) = l.strip_prefix("id name ") {
-                name = n.trim().to_string();
+                name = printable(n.trim());
             }
             l == "uciok"
         })?;
@@ -378,21 +379,24 @@ impl Engine for UciEngine {
             }
         };
         let text = line.split_whitespace().nth(1).unwrap_or("");
-        let because = said.map(|s| format!("; it said '{s}'")).unwrap_or_default();
+        let because = said
+            .map(|s| format!("; it said '{}'", printable(&s)))
+            .unwrap_or_default();
         if text == "0000" || text == "(none)" || text.is_empty() {
             // The null move: the engine has no move to play (the game only asks in a
             // position with legal moves), so it gives up the game.
             return Err(EngineError::Backend(format!(
                 "{}: no move ('{}') in a position with legal moves{because}",
                 self.process.label,
-                line.trim()
+                printable(line.trim())
             )));
         }
         let best = Move::parse_uci_parts(text).ok_or_else(|| {
             EngineError::Backend(format!(
-                "{}: bestmove '{text}' is not a move ('{}'){because}",
+                "{}: bestmove '{}' is not a move ('{}'){because}",
                 self.process.label,
-                line.trim()
+                printable(text),
+                printable(line.trim())
             ))
         })?;
         result.best = Some(best);
@@ -454,7 +458,7 @@ impl XboardEngine {
                 match k.as_str() {
                     "setboard" => setboard = v == "1",
                     "usermove" => usermove = v == "1",
-                    "myname" => name = v.clone(),
+                    "myname" => name = printable(&v),
                     "done" => done = v == "1",
                     _ => {}
                 }
@@ -510,19 +514,11 @@ fn parse_features(line: &str) -> Vec<(String, String)> {
     out
 }
 
-impl Engine for XboardEngine {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
-        let (game, limits) = (request.game, request.limits);
+impl XboardEngine {
+    /// Tells the engine the game: the moves since what it was told last, or (another game,
+    /// another start) `new`, the start position and every move.
+    fn send_game(&mut self, game: &Game) -> Result<(), EngineError> {
         let label = self.process.label.clone();
-        if limits.nodes.is_some() {
-            return Err(EngineError::Unsupported(format!(
-                "{label}: xboard engines cannot search a fixed number of nodes (use depth or time)"
-            )));
-        }
         let start_fen = game.start().to_fen();
         let continues = self.sent_start.as_deref() == Some(start_fen.as_str())
             && game.moves().starts_with(&self.sent_moves);
@@ -547,14 +543,18 @@ impl Engine for XboardEngine {
             self.send_move(m)?;
             self.sent_moves.push(m);
         }
-        let white = game.position().side() == 0;
-        let level = if let Some(d) = limits.depth {
+        Ok(())
+    }
+
+    /// The limit command of a search: `sd` for a depth, `st` for a time per move, `level`
+    /// for a clock (set once a game, from the clock of its first search, which is still the
+    /// base time; `time` and `otim` track it).
+    fn level_command(&self, limits: &Limits, white: bool) -> String {
+        if let Some(d) = limits.depth {
             format!("sd {d}")
         } else if let Some(t) = limits.movetime {
             format!("st {}", t.as_secs().max(1))
         } else if self.sent_level.starts_with("level") {
-            // The clock's control is set once a game (from the clock of the first search,
-            // which is still the base time); `time` and `otim` below track it.
             self.sent_level.clone()
         } else {
             let own = if white { limits.wtime } else { limits.btime };
@@ -568,7 +568,12 @@ impl Engine for XboardEngine {
                 base.as_secs() % 60,
                 inc.unwrap_or_default().as_secs_f64()
             )
-        };
+        }
+    }
+
+    /// Sends the limit (when it changed) and both clocks (in a game with a clock).
+    fn send_limits(&mut self, limits: &Limits, white: bool) -> Result<(), EngineError> {
+        let level = self.level_command(limits, white);
         if level != self.sent_level {
             self.process.send(&level)?;
             self.sent_level = level;
@@ -584,12 +589,18 @@ impl Engine for XboardEngine {
             self.process
                 .send(&format!("otim {}", other.as_millis() / 10))?;
         }
-        let start = Instant::now();
-        self.process.send("go")?;
-        let timeout = search_deadline(limits, white, self.move_timeout);
-        let mut result = SearchResult::no_move(false, Duration::ZERO);
+        Ok(())
+    }
+
+    /// Waits for the engine's move (reading its thinking output into `result`), or its
+    /// refusal of the game's moves. Returns the line and the refusal, if any.
+    fn await_move(
+        &mut self,
+        timeout: Duration,
+        result: &mut SearchResult,
+    ) -> Result<(String, Option<String>), EngineError> {
         let mut refusal = None;
-        let line = self.process.wait_for(timeout, "a move", |l| {
+        let line = self.process.wait_for(timeout, "'move'", |l| {
             if l.starts_with("Illegal move") || l.starts_with("Error") {
                 refusal = Some(l.to_string());
                 return true;
@@ -603,18 +614,25 @@ impl Engine for XboardEngine {
             }
             l.starts_with("move ") || l.starts_with("resign") || l.contains("My move is")
         });
-        let line = match line {
-            Ok(line) => line,
+        match line {
+            Ok(line) => Ok((line, refusal)),
             Err(e) => {
                 self.process.send("?").ok();
                 self.sent_start = None;
-                return Err(e);
+                Err(e)
             }
-        };
+        }
+    }
+
+    /// The move of the engine's answer `line`, which it has played on its board; a refusal
+    /// or a resignation is an error (and the engine is told the whole game next time).
+    fn answer_move(&mut self, line: &str, refusal: Option<String>) -> Result<Move, EngineError> {
+        let label = &self.process.label;
         if let Some(r) = refusal {
             self.sent_start = None;
             return Err(EngineError::Backend(format!(
-                "{label}: refused the game's moves: '{r}'"
+                "{label}: refused the game's moves: '{}'",
+                printable(&r)
             )));
         }
         if line.starts_with("resign") {
@@ -624,12 +642,38 @@ impl Engine for XboardEngine {
         let text = line.split_whitespace().last().unwrap_or("");
         let best = Move::parse_uci_parts(text).ok_or_else(|| {
             EngineError::Backend(format!(
-                "{label}: move '{text}' is not a move in coordinate notation ('{}')",
-                line.trim()
+                "{label}: move '{}' is not a move in coordinate notation ('{}')",
+                printable(text),
+                printable(line.trim())
             ))
         })?;
-        // The engine has played it on its board.
         self.sent_moves.push(best);
+        Ok(best)
+    }
+}
+
+impl Engine for XboardEngine {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+        let (game, limits) = (request.game, request.limits);
+        if limits.nodes.is_some() {
+            return Err(EngineError::Unsupported(format!(
+                "{}: xboard engines cannot search a fixed number of nodes (use depth or time)",
+                self.process.label
+            )));
+        }
+        self.send_game(game)?;
+        let white = game.position().side() == 0;
+        self.send_limits(limits, white)?;
+        let start = Instant::now();
+        self.process.send("go")?;
+        let timeout = search_deadline(limits, white, self.move_timeout);
+        let mut result = SearchResult::no_move(false, Duration::ZERO);
+        let (line, refusal) = self.await_move(timeout, &mut result)?;
+        let best = self.answer_move(&line, refusal)?;
         result.best = Some(best);
         result.pv = vec![best];
         result.time = start.elapsed();

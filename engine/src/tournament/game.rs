@@ -5,6 +5,7 @@
 //! time, illegal move, engine failure). Also the game as PGN, with each move's time.
 
 use super::clock::{ClockMode, SideClock, TimeControl, pgn_time};
+use super::pgn::MAX_STRING_CHARS;
 use crate::engine::{Engine, EngineClock, Limits, SearchControl};
 use crate::game::{Game, GameStatus};
 use crate::moves::Move;
@@ -268,7 +269,7 @@ impl Outcome {
 }
 
 /// Why the game ended.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Termination {
     /// The side to move was checkmated.
@@ -347,14 +348,14 @@ impl Termination {
         }
         if let Some(reason) = text.strip_prefix("engine failure: ") {
             return Some(Termination::EngineFailure {
-                reason: reason.to_string(),
+                reason: printable(reason),
             });
         }
         let quoted = text
             .strip_prefix("illegal move '")?
             .strip_suffix("' (forfeit)")?;
         Some(Termination::IllegalMove {
-            text: quoted.to_string(),
+            text: printable(quoted),
         })
     }
 }
@@ -468,12 +469,7 @@ pub fn play_game<'a>(
     for (i, s) in seats.iter_mut().enumerate() {
         if let Err(err) = s.engine.new_game() {
             let side = if i == 0 { 0 } else { BLACK };
-            let reason = err.to_string();
-            return finish(
-                record,
-                Outcome::win_for(side ^ BLACK),
-                Termination::EngineFailure { reason },
-            );
+            return finish(record, Outcome::win_for(side ^ BLACK), failure(&err));
         }
     }
     let mut clocks = match &settings.limit {
@@ -481,89 +477,138 @@ pub fn play_game<'a>(
         _ => None,
     };
     loop {
-        let termination = match game.status() {
-            GameStatus::Ongoing => None,
-            GameStatus::Checkmate { winner } => {
-                return finish(record, Outcome::win_for(winner), Termination::Checkmate);
-            }
-            GameStatus::Stalemate => Some(Termination::Stalemate),
-            GameStatus::ThreefoldRepetition => Some(Termination::ThreefoldRepetition),
-            GameStatus::FiftyMoves => Some(Termination::FiftyMoves),
-            GameStatus::InsufficientMaterial => Some(Termination::InsufficientMaterial),
-        };
-        if let Some(t) = termination {
-            return finish(record, Outcome::Draw, t);
-        }
-        if game.moves().len() >= settings.max_plies {
-            return finish(record, Outcome::Draw, Termination::MoveCap);
+        if let Some((outcome, t)) = ended(&game, settings.max_plies) {
+            return finish(record, outcome, t);
         }
         let side = game.position().side();
         let who = usize::from(side == BLACK);
-        let forfeit = Outcome::win_for(side ^ BLACK);
-        let mut limits = Limits::default();
-        match (&settings.limit, &seats[who].limit) {
-            (MoveLimit::Clock(_), own) => {
-                let c = clocks.as_ref().expect("a clock game has clocks");
-                limits.wtime = Some(c[0].remaining());
-                limits.btime = Some(c[1].remaining());
-                limits.winc = Some(c[0].increment());
-                limits.binc = Some(c[1].increment());
-                limits.movestogo = c[who].moves_to_go();
-                if let Some(own) = own {
-                    own.apply(&mut limits);
-                }
-            }
-            (_, Some(own)) => own.apply(&mut limits),
-            (game_limit, None) => game_limit.apply(&mut limits),
-        }
-        // Whose time this move is charged: the engine's own report when the game keeps
-        // emulated time and the engine runs on an emulated clock, else the host's.
-        let emulated = settings.clock == ClockMode::Emulated
-            && matches!(record.clocks[who], EngineClock::Emulated { .. });
-        let engine = &mut *seats[who].engine;
-        let (result, host_time, timed_out) = search_bounded(engine, &game, &limits, who, settings);
-        let result = match result {
-            Ok(r) => r,
-            Err(err) => {
-                let reason = err.to_string();
-                return finish(record, forfeit, Termination::EngineFailure { reason });
-            }
+        let limits = move_limits(settings, seats[who].limit.as_ref(), clocks.as_ref(), who);
+        let turn = Turn {
+            game: &game,
+            limits: &limits,
+            who,
+            settings,
         };
-        if let Some(t) = timed_out {
-            let reason = format!(
-                "no move within the move timeout ({} s of host time beyond its limit); stopped",
-                t.as_secs_f64()
-            );
-            return finish(record, forfeit, Termination::EngineFailure { reason });
-        }
-        record.nodes[who] += result.nodes;
-        let spent = if emulated { result.time } else { host_time };
-        let mut stamp = MoveStamp {
-            time: spent,
-            emulated,
-            clock: None,
-        };
-        if let Some(c) = clocks.as_mut() {
-            if !c[who].charge(spent) {
-                return finish(record, forfeit, Termination::TimeForfeit);
+        match play_move(&turn, &mut *seats[who].engine, &mut record, clocks.as_mut()) {
+            Ok(best) => {
+                game.push(best)
+                    .expect("play_move checks that the move is legal");
             }
-            stamp.clock = Some(c[who].remaining());
+            Err(t) => return finish(record, Outcome::win_for(side ^ BLACK), t),
         }
-        let Some(best) = result.best else {
-            let t = Termination::EngineFailure {
-                reason: "returned no move in a position with legal moves".into(),
-            };
-            return finish(record, forfeit, t);
-        };
-        if game.push(best).is_err() {
-            let t = Termination::IllegalMove {
-                text: best.to_uci(),
-            };
-            return finish(record, forfeit, t);
-        }
-        record.moves.push(best);
-        record.stamps.push(Some(stamp));
     }
+}
+
+/// An engine's failure as a game's termination, its reason printable.
+fn failure(err: &impl fmt::Display) -> Termination {
+    Termination::EngineFailure {
+        reason: printable(&err.to_string()),
+    }
+}
+
+/// How the game ends before the next move, if it does: by the rules, or by the move cap.
+fn ended(game: &Game, max_plies: usize) -> Option<(Outcome, Termination)> {
+    let termination = match game.status() {
+        GameStatus::Ongoing => None,
+        GameStatus::Checkmate { winner } => {
+            return Some((Outcome::win_for(winner), Termination::Checkmate));
+        }
+        GameStatus::Stalemate => Some(Termination::Stalemate),
+        GameStatus::ThreefoldRepetition => Some(Termination::ThreefoldRepetition),
+        GameStatus::FiftyMoves => Some(Termination::FiftyMoves),
+        GameStatus::InsufficientMaterial => Some(Termination::InsufficientMaterial),
+    };
+    if let Some(t) = termination {
+        return Some((Outcome::Draw, t));
+    }
+    (game.moves().len() >= max_plies).then_some((Outcome::Draw, Termination::MoveCap))
+}
+
+/// The search limits of the next move of side `who`: the clocks and the side's own limit in
+/// a game with a clock, else the side's own limit or the game's.
+fn move_limits(
+    settings: &GameSettings,
+    own: Option<&MoveLimit>,
+    clocks: Option<&[SideClock; 2]>,
+    who: usize,
+) -> Limits {
+    let mut limits = Limits::default();
+    match (&settings.limit, own) {
+        (MoveLimit::Clock(_), own) => {
+            let c = clocks.expect("a clock game has clocks");
+            limits.wtime = Some(c[0].remaining());
+            limits.btime = Some(c[1].remaining());
+            limits.winc = Some(c[0].increment());
+            limits.binc = Some(c[1].increment());
+            limits.movestogo = c[who].moves_to_go();
+            if let Some(own) = own {
+                own.apply(&mut limits);
+            }
+        }
+        (_, Some(own)) => own.apply(&mut limits),
+        (game_limit, None) => game_limit.apply(&mut limits),
+    }
+    limits
+}
+
+/// One move to be searched: the game so far, the side's limits, the side, the settings.
+struct Turn<'a> {
+    game: &'a Game,
+    limits: &'a Limits,
+    who: usize,
+    settings: &'a GameSettings,
+}
+
+/// Searches one move and records it with its time, charging the side's clock; the move, or
+/// the forfeit that ends the game (an engine failure, the move timeout, the flag, no move, an
+/// illegal move).
+fn play_move(
+    turn: &Turn<'_>,
+    engine: &mut dyn Engine,
+    record: &mut GameRecord,
+    clocks: Option<&mut [SideClock; 2]>,
+) -> Result<Move, Termination> {
+    let who = turn.who;
+    // Whose time this move is charged: the engine's own report when the game keeps
+    // emulated time and the engine runs on an emulated clock, else the host's.
+    let emulated = turn.settings.clock == ClockMode::Emulated
+        && matches!(record.clocks[who], EngineClock::Emulated { .. });
+    let (result, host_time, timed_out) =
+        search_bounded(engine, turn.game, turn.limits, who, turn.settings);
+    let result = result.map_err(|err| failure(&err))?;
+    if let Some(t) = timed_out {
+        let reason = format!(
+            "no move within the move timeout ({} s of host time beyond its limit); stopped",
+            t.as_secs_f64()
+        );
+        return Err(Termination::EngineFailure { reason });
+    }
+    record.nodes[who] += result.nodes;
+    let spent = if emulated { result.time } else { host_time };
+    let mut stamp = MoveStamp {
+        time: spent,
+        emulated,
+        clock: None,
+    };
+    if let Some(c) = clocks {
+        if !c[who].charge(spent) {
+            return Err(Termination::TimeForfeit);
+        }
+        stamp.clock = Some(c[who].remaining());
+    }
+    let Some(best) = result.best else {
+        return Err(Termination::EngineFailure {
+            reason: "returned no move in a position with legal moves".into(),
+        });
+    };
+    if !turn.game.position().legal_moves().contains(best) {
+        return Err(Termination::IllegalMove {
+            text: best.to_uci(),
+        });
+    }
+    record.moves.push(best);
+    record.stamps.push(Some(stamp));
+    Ok(best)
 }
 
 /// Runs one search, stopped after the host time the settings allow it. Returns the result,
@@ -640,13 +685,30 @@ pub struct PgnTags {
 }
 
 /// A tag value as PGN can hold it: no control characters (a newline would end the tag; each
-/// becomes a space), backslash and quote escaped.
+/// becomes a space), at most [`MAX_STRING_CHARS`] characters (PGN's limit), backslash and
+/// quote escaped.
 pub fn pgn_tag_value(v: &str) -> String {
     v.chars()
+        .take(MAX_STRING_CHARS)
         .map(|c| if c.is_control() { ' ' } else { c })
         .collect::<String>()
         .replace('\\', "\\\\")
         .replace('"', "\\\"")
+}
+
+/// Text as a terminal or a PGN comment can show it: each control character (a NUL, the ESC
+/// that starts a terminal's escape sequence, a line end) as `\xNN`, or `\u{NNNN}` past
+/// `\x7F`.
+pub fn printable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c as u32 {
+            n @ (0..=0x1F | 0x7F) => out.push_str(&format!("\\x{n:02X}")),
+            n if c.is_control() => out.push_str(&format!("\\u{{{n:04X}}}")),
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The game as PGN (export format: tag pairs, SAN movetext wrapped at 79 columns, a comment
@@ -661,6 +723,35 @@ pub fn pgn_tag_value(v: &str) -> String {
 /// clock; `[%clk H:MM:SS]` for the clock after the move in a game with a clock.
 pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
     let mut out = String::new();
+    write_tags(&mut out, record, tags);
+    out.push('\n');
+    let mut line = String::new();
+    for t in movetext_tokens(record) {
+        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
+            out += &line;
+            out.push('\n');
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line += &t;
+    }
+    out += &line;
+    out += "\n\n";
+    out
+}
+
+/// Whether side `i`'s moves carry their time: in a game with a clock, or when the game
+/// charges emulated time and the side runs on an emulated clock.
+fn timed(record: &GameRecord, i: usize) -> bool {
+    matches!(record.limit, MoveLimit::Clock(_))
+        || (record.clock_mode == ClockMode::Emulated
+            && matches!(record.clocks[i], EngineClock::Emulated { .. }))
+}
+
+/// The tag pairs of the game's PGN (see [`to_pgn`]).
+fn write_tags(out: &mut String, record: &GameRecord, tags: &PgnTags) {
     let mut tag = |k: &str, v: &str| {
         let v = if v.is_empty() { "?" } else { v };
         out.push_str(&format!("[{k} \"{}\"]\n", pgn_tag_value(v)));
@@ -699,13 +790,8 @@ pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
             tag(&format!("{colour}MHz"), &mhz.to_string());
         }
     }
-    let timed = |i: usize| {
-        matches!(record.limit, MoveLimit::Clock(_))
-            || (record.clock_mode == ClockMode::Emulated
-                && matches!(record.clocks[i], EngineClock::Emulated { .. }))
-    };
     for (colour, i) in [("White", 0), ("Black", 1)] {
-        if timed(i) {
+        if timed(record, i) {
             let clock = match (record.clock_mode, &record.clocks[i]) {
                 (ClockMode::Emulated, EngineClock::Emulated { .. }) => "emulated",
                 _ => "host",
@@ -721,15 +807,18 @@ pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
         _ => "normal",
     };
     tag("Termination", termination);
-    out.push('\n');
+}
+
+/// The movetext as tokens, each a move with its number and its comment (so a line never
+/// starts with a comment or ends with a move number), then the termination's comment and the
+/// result.
+fn movetext_tokens(record: &GameRecord) -> Vec<String> {
     let mut pos = record.opening.start.clone();
     let mut tokens = Vec::new();
     // Black's move gets its number at the start and after a comment.
     let mut numbered = false;
     for (i, &m) in record.moves.iter().enumerate() {
         let who = usize::from(pos.side() == BLACK);
-        // A move, its number and its comment are one token: a line never starts with a
-        // comment or ends with a move number.
         let mut san = if pos.side() == 0 {
             format!("{}. ", pos.fullmove_number())
         } else if !numbered {
@@ -739,7 +828,7 @@ pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
         };
         san += &pos.san(m);
         numbered = pos.side() == 0;
-        if let (Some(Some(stamp)), true) = (record.stamps.get(i), timed(who)) {
+        if let (Some(Some(stamp)), true) = (record.stamps.get(i), timed(record, who)) {
             san += &format!(" {{[%emt {}]", pgn_time(stamp.time));
             if let Some(clock) = stamp.clock {
                 san += &format!(" [%clk {}]", pgn_time(clock));
@@ -751,28 +840,14 @@ pub fn to_pgn(record: &GameRecord, tags: &PgnTags) -> String {
         pos.play(m);
     }
     if record.termination != Termination::Checkmate {
-        // A comment holds no closing brace.
+        // A comment holds no closing brace and no control character.
         tokens.push(format!(
             "{{{}}}",
-            record.termination.to_string().replace('}', ")")
+            printable(&record.termination.to_string()).replace('}', ")")
         ));
     }
     tokens.push(record.outcome.pgn().to_string());
-    let mut line = String::new();
-    for t in tokens {
-        if !line.is_empty() && line.len() + 1 + t.len() > 79 {
-            out += &line;
-            out.push('\n');
-            line.clear();
-        }
-        if !line.is_empty() {
-            line.push(' ');
-        }
-        line += &t;
-    }
-    out += &line;
-    out += "\n\n";
-    out
+    tokens
 }
 
 #[cfg(test)]

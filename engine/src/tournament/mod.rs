@@ -11,8 +11,11 @@
 //!   [`PlayerKinds`] (the 8-bit builds, the adapted historical programs).
 //! - [`openings`]: opening sets as EPD text.
 //! - [`schedule`](mod@schedule): who meets whom in which round, and the slices of a schedule ([`Shard`]).
+//! - [`setup`]: a tournament as a front end asks for it ([`Setup`]), checked into a
+//!   [`Tournament`], and its report.
 //! - [`run`]: a whole [`Tournament`], checked, then played N games at a time.
-//! - [`pgn`]: PGN files read back; [`table`]: the standings of any set of games.
+//! - [`pgn`]: PGN files read back, a game at a time; [`collection`]: the games of several
+//!   PGN files for their standings; [`table`]: the standings of any set of games.
 //! - [`rating`]: score to Elo with a 95 % margin, Bradley-Terry ratings of a round robin.
 //!
 //! One game of the reference against itself at two plies a move:
@@ -27,6 +30,7 @@
 //! ```
 
 pub mod clock;
+pub mod collection;
 mod error;
 pub mod external;
 pub mod game;
@@ -36,16 +40,18 @@ pub mod player;
 pub mod rating;
 pub mod run;
 pub mod schedule;
+pub mod setup;
 pub mod table;
 
 pub use clock::{ClockMode, Period, SideClock, TimeControl, TimeControlError};
+pub use collection::{CollectionError, PgnCollection};
 pub use error::TournamentError;
 pub use game::{
     GameRecord, GameSettings, MAX_DEPTH, MoveLimit, MoveStamp, Opening, Outcome, PgnTags, Seat,
     Termination, parse_movetime, pgn_tag_value, play_game, to_pgn,
 };
 pub use openings::parse_openings;
-pub use pgn::{PgnError, PgnGame, read_pgn};
+pub use pgn::{PgnError, PgnGame, PgnReader, PgnTag, games, read_pgn};
 pub use player::{
     KindInfo, PlayerFactory, PlayerKind, PlayerKinds, PlayerSpec, ReferenceVariant, Supplied,
     VARIANTS, Variant, variant_features,
@@ -53,6 +59,7 @@ pub use player::{
 pub use rating::{
     EloEstimate, Rating, RatingError, Wdl, describe_elo, elo_difference, fit_ratings,
 };
-pub use run::Tournament;
-pub use schedule::{Format, Pairing, Shard, schedule};
+pub use run::{PlayedGame, Tournament};
+pub use schedule::{Format, Pairing, Schedule, ScheduleTooLong, Shard, Slice, schedule};
+pub use setup::{Planned, Setup};
 pub use table::{GameSummary, Standings, StandingsError};

@@ -14,6 +14,7 @@
 
 use super::error::TournamentError;
 use super::external::{UciEngine, XboardEngine};
+use super::pgn::MAX_STRING_CHARS;
 use crate::engine::{Engine, EngineError, EngineOption, SearchRequest, SearchResult};
 use crate::native::kempelen_name;
 use crate::native::{NativeEngine, Profile};
@@ -224,156 +225,37 @@ impl PlayerSpec {
                     .into(),
             ));
         }
-        let text_trim = text.trim();
-        let (label, rest) = match (text_trim.find('='), text_trim.find(':')) {
-            (Some(eq), colon) if colon.is_none_or(|c| eq < c) => {
-                (Some(text_trim[..eq].trim()), text_trim[eq + 1..].trim())
-            }
-            _ => (None, text_trim),
-        };
+        let (label, rest) = split_spec_label(text.trim());
         if label == Some("") {
             return Err(bad("empty label before '='".into()));
         }
-        let parse_options = |s: Option<&str>| -> Result<Vec<(String, String)>, TournamentError> {
-            let mut out = Vec::new();
-            for item in s.unwrap_or("").split(',').filter(|x| !x.trim().is_empty()) {
-                let (k, v) = item
-                    .split_once('=')
-                    .ok_or_else(|| bad(format!("option '{item}' is not NAME=VALUE")))?;
-                out.push((k.trim().to_string(), v.trim().to_string()));
-            }
-            Ok(out)
-        };
-        // A label from a name and the options: `stockfish(UCI_Elo=1350)`.
-        let default_label = |base: String, options: &[(String, String)]| {
-            if options.is_empty() {
-                base
-            } else {
-                let o: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
-                format!("{base}({})", o.join(","))
-            }
-        };
-        let file_stem = |path: &str| {
-            std::path::Path::new(path)
-                .file_stem()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_else(|| path.to_string())
-        };
-        let mut parts = rest.splitn(3, ':');
-        let head = parts.next().unwrap_or("").trim();
+        let head = rest.split(':').next().unwrap_or("").trim();
         let lower = head.to_ascii_lowercase();
-        if lower == "uci" || lower == "xboard" || lower == "cecp" {
-            let command: Vec<String> = parts
-                .next()
-                .unwrap_or("")
-                .split_whitespace()
-                .map(String::from)
-                .collect();
-            if command.is_empty() {
-                return Err(bad(format!("no command after '{head}:'")));
-            }
-            let options = parse_options(parts.next())?;
-            let base = std::path::Path::new(&command[0])
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-                .unwrap_or_else(|| command[0].clone());
-            let label = label
-                .map(String::from)
-                .unwrap_or_else(|| default_label(base, &options));
-            if lower == "uci" {
-                return Ok(PlayerSpec {
-                    label,
-                    kind: PlayerKind::Uci(command),
-                    options,
-                });
-            }
-            if !options.is_empty() {
-                return Err(bad("xboard engines take no options here".into()));
-            }
-            return Ok(PlayerSpec {
-                label,
-                kind: PlayerKind::Xboard(command),
-                options,
+        let spec = if lower == "uci" || lower == "xboard" || lower == "cecp" {
+            external_spec(label, rest)
+        } else if let Some((kinds, info)) = supplied_kind(supplied, &lower) {
+            supplied_spec(label, rest, kinds, info)
+        } else {
+            native_spec(label, rest, supplied)
+        }
+        .map_err(bad)?;
+        let chars = spec.label.chars().count();
+        if chars > MAX_STRING_CHARS {
+            return Err(TournamentError::BadPlayer {
+                spec: text
+                    .chars()
+                    .take(40)
+                    .collect::<String>()
+                    .escape_debug()
+                    .to_string()
+                    + "...",
+                reason: format!(
+                    "a name of {chars} characters, more than a PGN tag holds \
+                     ({MAX_STRING_CHARS}): give it a shorter LABEL="
+                ),
             });
         }
-        // A supplied kind: `KIND[:ARGUMENT][:OPTIONS]`.
-        for kinds in supplied {
-            let Some(info) = kinds.kinds().into_iter().find(|k| k.name == lower) else {
-                continue;
-            };
-            let mut parts = rest.splitn(if info.argument.is_some() { 3 } else { 2 }, ':');
-            parts.next();
-            let argument = match info.argument {
-                Some(what) => {
-                    let a = parts.next().unwrap_or("").trim();
-                    if a.is_empty() {
-                        return Err(bad(format!(
-                            "{} takes {what}: {}:{what}",
-                            info.name, info.name
-                        )));
-                    }
-                    Some(a.to_string())
-                }
-                None => None,
-            };
-            let options = parse_options(parts.next())?;
-            let factory = kinds.player(info.name, argument.as_deref()).map_err(&bad)?;
-            let base = argument
-                .as_deref()
-                .map_or_else(|| info.name.to_string(), file_stem);
-            let label = label
-                .map(String::from)
-                .unwrap_or_else(|| default_label(base, &options));
-            return Ok(PlayerSpec {
-                label,
-                kind: PlayerKind::Supplied(Supplied {
-                    kind: info.name.to_string(),
-                    argument,
-                    factory,
-                }),
-                options,
-            });
-        }
-        // A native profile or a reference variant; options after the first ':'.
-        let options = parse_options(rest.split_once(':').map(|x| x.1))?;
-        let kind = match head.parse::<Profile>() {
-            Ok(p) => PlayerKind::Native(p),
-            Err(profile_error) => match variant_features(head) {
-                Some(f) => PlayerKind::Variant(head.to_ascii_lowercase(), f),
-                None => {
-                    let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
-                    let more: Vec<String> = supplied
-                        .iter()
-                        .flat_map(|k| k.kinds())
-                        .map(|k| match k.argument {
-                            Some(a) => format!("{}:{a}", k.name),
-                            None => k.name.to_string(),
-                        })
-                        .collect();
-                    let more = if more.is_empty() {
-                        String::new()
-                    } else {
-                        format!("; also {}", more.join(", "))
-                    };
-                    return Err(bad(format!(
-                        "{profile_error}; reference variants: {}; external engines: \
-                         uci:COMMAND or xboard:COMMAND{more}",
-                        names.join(", ")
-                    )));
-                }
-            },
-        };
-        if matches!(kind, PlayerKind::Variant(..)) && !options.is_empty() {
-            return Err(bad("reference variants take no options".into()));
-        }
-        let label = label
-            .map(String::from)
-            .unwrap_or_else(|| head.to_ascii_lowercase());
-        Ok(PlayerSpec {
-            label,
-            kind,
-            options,
-        })
+        Ok(spec)
     }
 
     /// Starts a fresh engine for one game and sets its options. External engines get
@@ -425,6 +307,180 @@ impl PlayerSpec {
             _ => Vec::new(),
         }
     }
+}
+
+/// `LABEL=REST` (the `=` before any `:`) or `REST` alone.
+fn split_spec_label(text: &str) -> (Option<&str>, &str) {
+    match (text.find('='), text.find(':')) {
+        (Some(eq), colon) if colon.is_none_or(|c| eq < c) => {
+            (Some(text[..eq].trim()), text[eq + 1..].trim())
+        }
+        _ => (None, text),
+    }
+}
+
+/// `NAME=VALUE,...` (none for `None`).
+fn parse_options(s: Option<&str>) -> Result<Vec<(String, String)>, String> {
+    let mut out = Vec::new();
+    for item in s.unwrap_or("").split(',').filter(|x| !x.trim().is_empty()) {
+        let (k, v) = item
+            .split_once('=')
+            .ok_or_else(|| format!("option '{item}' is not NAME=VALUE"))?;
+        out.push((k.trim().to_string(), v.trim().to_string()));
+    }
+    Ok(out)
+}
+
+/// The label `label`, or one from a name and the options: `stockfish(UCI_Elo=1350)`.
+fn label_or_default(label: Option<&str>, base: String, options: &[(String, String)]) -> String {
+    if let Some(label) = label {
+        return label.to_string();
+    }
+    if options.is_empty() {
+        base
+    } else {
+        let o: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        format!("{base}({})", o.join(","))
+    }
+}
+
+/// `uci:COMMAND[:OPTIONS]` or `xboard:COMMAND` (`cecp:` too).
+fn external_spec(label: Option<&str>, rest: &str) -> Result<PlayerSpec, String> {
+    let mut parts = rest.splitn(3, ':');
+    let head = parts.next().unwrap_or("").trim();
+    let command: Vec<String> = parts
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
+    if command.is_empty() {
+        return Err(format!("no command after '{head}:'"));
+    }
+    let options = parse_options(parts.next())?;
+    let base = std::path::Path::new(&command[0])
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_else(|| command[0].clone());
+    let label = label_or_default(label, base, &options);
+    if head.eq_ignore_ascii_case("uci") {
+        return Ok(PlayerSpec {
+            label,
+            kind: PlayerKind::Uci(command),
+            options,
+        });
+    }
+    if !options.is_empty() {
+        return Err("xboard engines take no options here".into());
+    }
+    Ok(PlayerSpec {
+        label,
+        kind: PlayerKind::Xboard(command),
+        options,
+    })
+}
+
+/// The supplied kind named `lower`, with the [`PlayerKinds`] that knows it.
+fn supplied_kind<'a>(
+    supplied: &[&'a dyn PlayerKinds],
+    lower: &str,
+) -> Option<(&'a dyn PlayerKinds, KindInfo)> {
+    supplied.iter().find_map(|kinds| {
+        let info = kinds.kinds().into_iter().find(|k| k.name == lower)?;
+        Some((*kinds, info))
+    })
+}
+
+/// A supplied kind: `KIND[:ARGUMENT][:OPTIONS]`.
+fn supplied_spec(
+    label: Option<&str>,
+    rest: &str,
+    kinds: &dyn PlayerKinds,
+    info: KindInfo,
+) -> Result<PlayerSpec, String> {
+    let mut parts = rest.splitn(if info.argument.is_some() { 3 } else { 2 }, ':');
+    parts.next();
+    let argument = match info.argument {
+        Some(what) => {
+            let a = parts.next().unwrap_or("").trim();
+            if a.is_empty() {
+                return Err(format!("{} takes {what}: {}:{what}", info.name, info.name));
+            }
+            Some(a.to_string())
+        }
+        None => None,
+    };
+    let options = parse_options(parts.next())?;
+    let factory = kinds.player(info.name, argument.as_deref())?;
+    let file_stem = |path: &str| {
+        std::path::Path::new(path)
+            .file_stem()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.to_string())
+    };
+    let base = argument
+        .as_deref()
+        .map_or_else(|| info.name.to_string(), file_stem);
+    Ok(PlayerSpec {
+        label: label_or_default(label, base, &options),
+        kind: PlayerKind::Supplied(Supplied {
+            kind: info.name.to_string(),
+            argument,
+            factory,
+        }),
+        options,
+    })
+}
+
+/// Why a name is no player: the profiles, the variants, the external and supplied kinds.
+fn unknown_player(profile_error: impl std::fmt::Display, supplied: &[&dyn PlayerKinds]) -> String {
+    let names: Vec<&str> = VARIANTS.iter().map(|v| v.name).collect();
+    let more: Vec<String> = supplied
+        .iter()
+        .flat_map(|k| k.kinds())
+        .map(|k| match k.argument {
+            Some(a) => format!("{}:{a}", k.name),
+            None => k.name.to_string(),
+        })
+        .collect();
+    let more = if more.is_empty() {
+        String::new()
+    } else {
+        format!("; also {}", more.join(", "))
+    };
+    format!(
+        "{profile_error}; reference variants: {}; external engines: \
+         uci:COMMAND or xboard:COMMAND{more}",
+        names.join(", ")
+    )
+}
+
+/// A native profile or a reference variant; options after the first ':'.
+fn native_spec(
+    label: Option<&str>,
+    rest: &str,
+    supplied: &[&dyn PlayerKinds],
+) -> Result<PlayerSpec, String> {
+    let head = rest.split(':').next().unwrap_or("").trim();
+    let options = parse_options(rest.split_once(':').map(|x| x.1))?;
+    let kind = match head.parse::<Profile>() {
+        Ok(p) => PlayerKind::Native(p),
+        Err(profile_error) => match variant_features(head) {
+            Some(f) => PlayerKind::Variant(head.to_ascii_lowercase(), f),
+            None => return Err(unknown_player(profile_error, supplied)),
+        },
+    };
+    if matches!(kind, PlayerKind::Variant(..)) && !options.is_empty() {
+        return Err("reference variants take no options".into());
+    }
+    let label = label
+        .map(String::from)
+        .unwrap_or_else(|| head.to_ascii_lowercase());
+    Ok(PlayerSpec {
+        label,
+        kind,
+        options,
+    })
 }
 
 #[cfg(test)]

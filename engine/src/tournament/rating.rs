@@ -211,7 +211,44 @@ pub fn fit_ratings(
             return Err(RatingError::NoSuchAnchor(a));
         }
     }
-    // Drop players who won or lost every game among those still in, until none is left.
+    let active = bounded_players(points, games);
+    let idx: Vec<usize> = (0..m).filter(|&i| active[i]).collect();
+    if let Some((a, _)) = anchor {
+        if !active[a] {
+            return Err(RatingError::UnboundedAnchor);
+        }
+    }
+    let theta = maximum_likelihood(points, games, &idx);
+    let info = fisher_information(games, &idx, &theta);
+    let anchor_pos = anchor.map(|(a, _)| idx.iter().position(|&i| i == a).expect("active"));
+    let variance = variances(&info, anchor_pos);
+    let offset = match (anchor, anchor_pos) {
+        (Some((_, elo)), Some(ap)) => elo - theta[ap] * ELO_PER_NEPER,
+        _ => 0.0,
+    };
+    let mut out = vec![
+        Rating {
+            elo: None,
+            margin: None
+        };
+        m
+    ];
+    for (a, &i) in idx.iter().enumerate() {
+        out[i] = Rating {
+            elo: Some(theta[a] * ELO_PER_NEPER + offset),
+            margin: Some(Z95 * variance[a].max(0.0).sqrt() * ELO_PER_NEPER),
+        };
+    }
+    if let Some((a, elo)) = anchor {
+        out[a].elo = Some(elo);
+    }
+    Ok(out)
+}
+
+/// The players with a finite rating: those who played, dropping each who won or lost every
+/// game among those still in, until none is left to drop.
+fn bounded_players(points: &[Vec<f64>], games: &[Vec<u32>]) -> Vec<bool> {
+    let m = points.len();
     let mut active: Vec<bool> = (0..m).map(|i| (0..m).any(|j| games[i][j] > 0)).collect();
     loop {
         let mut changed = false;
@@ -230,24 +267,32 @@ pub fn fit_ratings(
             }
         }
         if !changed {
-            break;
+            return active;
         }
     }
-    let idx: Vec<usize> = (0..m).filter(|&i| active[i]).collect();
-    if let Some((a, _)) = anchor {
-        if !active[a] {
-            return Err(RatingError::UnboundedAnchor);
-        }
-    }
+}
+
+/// The maximum-likelihood strengths (`ln gamma`, geometric mean 1) of the players `idx`, by
+/// Hunter's MM iteration on gamma = exp(theta). Each step looks at the pairs that played
+/// only (a player's others add nothing), so a large, sparse event costs its games, not the
+/// square of its players.
+fn maximum_likelihood(points: &[Vec<f64>], games: &[Vec<u32>], idx: &[usize]) -> Vec<f64> {
     let k = idx.len();
-    // MM iteration on gamma = exp(theta).
+    // Each player's opponents among `idx`, in order.
+    let met: Vec<Vec<usize>> = (0..k)
+        .map(|a| {
+            (0..k)
+                .filter(|&b| b != a && games[idx[a]][idx[b]] > 0)
+                .collect()
+        })
+        .collect();
     let mut gamma = vec![1.0f64; k];
     for _ in 0..100_000 {
         let mut next = vec![0.0; k];
         let mut delta: f64 = 0.0;
         for a in 0..k {
             let (i, mut w, mut d) = (idx[a], 0.0, 0.0);
-            for b in (0..k).filter(|&b| b != a) {
+            for &b in &met[a] {
                 let j = idx[b];
                 w += points[i][j];
                 d += games[i][j] as f64 / (gamma[a] + gamma[b]);
@@ -265,8 +310,13 @@ pub fn fit_ratings(
             break;
         }
     }
-    let theta: Vec<f64> = gamma.iter().map(|g| g.ln()).collect();
-    // Fisher information (a weighted graph Laplacian).
+    gamma.iter().map(|g| g.ln()).collect()
+}
+
+/// The Fisher information of the strengths `theta` of the players `idx` (a weighted graph
+/// Laplacian).
+fn fisher_information(games: &[Vec<u32>], idx: &[usize], theta: &[f64]) -> Vec<Vec<f64>> {
+    let k = idx.len();
     let mut info = vec![vec![0.0; k]; k];
     for a in 0..k {
         for b in (0..k).filter(|&b| b != a) {
@@ -276,8 +326,14 @@ pub fn fit_ratings(
             info[a][a] += w;
         }
     }
-    let anchor_pos = anchor.map(|(a, _)| idx.iter().position(|&i| i == a).expect("active"));
-    let variance = match anchor_pos {
+    info
+}
+
+/// Each strength's variance: relative to the anchor at `anchor_pos` (its row and column
+/// left out of the inverse), else relative to the mean (the pseudo-inverse).
+fn variances(info: &[Vec<f64>], anchor_pos: Option<usize>) -> Vec<f64> {
+    let k = info.len();
+    match anchor_pos {
         Some(ap) => {
             // Fix the anchor: invert the information without its row and column.
             let keep: Vec<usize> = (0..k).filter(|&a| a != ap).collect();
@@ -302,28 +358,7 @@ pub fn fit_ratings(
                 None => vec![f64::INFINITY; k],
             }
         }
-    };
-    let offset = match (anchor, anchor_pos) {
-        (Some((_, elo)), Some(ap)) => elo - theta[ap] * ELO_PER_NEPER,
-        _ => 0.0,
-    };
-    let mut out = vec![
-        Rating {
-            elo: None,
-            margin: None
-        };
-        m
-    ];
-    for (a, &i) in idx.iter().enumerate() {
-        out[i] = Rating {
-            elo: Some(theta[a] * ELO_PER_NEPER + offset),
-            margin: Some(Z95 * variance[a].max(0.0).sqrt() * ELO_PER_NEPER),
-        };
     }
-    if let Some((a, elo)) = anchor {
-        out[a].elo = Some(elo);
-    }
-    Ok(out)
 }
 
 /// Gauss-Jordan inverse with partial pivoting; `None` when singular.

@@ -5,10 +5,12 @@
 use super::clock::ClockMode;
 use super::error::TournamentError;
 use super::game::{
-    GameRecord, GameSettings, MoveLimit, Opening, Outcome, Seat, Termination, play_game,
+    GameRecord, GameSettings, MoveLimit, Opening, Outcome, PgnTags, Seat, Termination, play_game,
+    to_pgn,
 };
 use super::player::{PlayerKind, PlayerSpec};
-use super::schedule::{Format, Pairing, schedule};
+use super::schedule::{Format, Pairing, Schedule, ScheduleTooLong, Slice};
+use super::table::GameSummary;
 use crate::engine::EngineClock;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -32,6 +34,17 @@ pub struct Tournament {
     /// The time an external engine may exceed its limit, and the longest wait for its
     /// handshake (at most [`super::external::HANDSHAKE_TIMEOUT`]).
     pub move_timeout: Duration,
+    /// The event named in every game's PGN.
+    pub event: String,
+}
+
+/// What a game played leaves for the report: its summary for the standings and its PGN.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayedGame {
+    /// The game as the standings see it.
+    pub summary: GameSummary,
+    /// The game as PGN (export format).
+    pub pgn: String,
 }
 
 impl Tournament {
@@ -50,12 +63,13 @@ impl Tournament {
             format: Format::RoundRobin,
             games_per_pairing: 2,
             move_timeout: Duration::from_secs(60),
+            event: "Kempelen tournament".into(),
         }
     }
 
     /// The whole schedule.
-    pub fn schedule(&self) -> Vec<Pairing> {
-        schedule(
+    pub fn schedule(&self) -> Result<Schedule, ScheduleTooLong> {
+        Schedule::new(
             self.players.len(),
             self.format,
             self.games_per_pairing,
@@ -166,26 +180,43 @@ impl Tournament {
         }
     }
 
-    /// Plays `games` (the schedule or a slice of it), `concurrency` at a time, and returns
-    /// the records in the order of `games`. `on_game` hears of each game as it ends (its
-    /// index in `games`), from the thread that played it.
+    /// The PGN tags of the game of `round`.
+    pub fn tags(&self, round: usize) -> PgnTags {
+        PgnTags {
+            event: self.event.clone(),
+            round: round.to_string(),
+            date: String::new(),
+        }
+    }
+
+    /// Plays the games of `slice` (the schedule or a slice of it), `concurrency` at a time,
+    /// and returns each game's summary and PGN in the order of the slice (never more than the
+    /// games played: a game's record is dropped once it is written). `on_game` hears of each
+    /// game as it ends (its index in the slice, the record, its PGN), from the thread that
+    /// played it.
     pub fn play(
         &self,
-        games: &[Pairing],
+        slice: &Slice,
         concurrency: usize,
-        on_game: &(dyn Fn(usize, &GameRecord) + Sync),
-    ) -> Vec<GameRecord> {
+        on_game: &(dyn Fn(usize, &GameRecord, &str) + Sync),
+    ) -> Vec<PlayedGame> {
         let next = AtomicUsize::new(0);
-        let results: Mutex<Vec<Option<GameRecord>>> = Mutex::new(vec![None; games.len()]);
+        let results: Mutex<Vec<Option<PlayedGame>>> = Mutex::new(Vec::new());
         std::thread::scope(|scope| {
-            for _ in 0..concurrency.clamp(1, games.len().max(1)) {
+            for _ in 0..concurrency.clamp(1, slice.len().max(1)) {
                 scope.spawn(|| {
                     loop {
                         let k = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(p) = games.get(k) else { break };
-                        let record = self.play_one(p);
-                        on_game(k, &record);
-                        results.lock().expect("results")[k] = Some(record);
+                        let Some(p) = slice.get(k) else { break };
+                        let record = self.play_one(&p);
+                        let pgn = to_pgn(&record, &self.tags(p.round));
+                        on_game(k, &record, &pgn);
+                        let summary = GameSummary::of_record(&record, p.round);
+                        let mut results = results.lock().expect("results");
+                        if results.len() <= k {
+                            results.resize(k + 1, None);
+                        }
+                        results[k] = Some(PlayedGame { summary, pgn });
                     }
                 });
             }
@@ -203,7 +234,7 @@ impl Tournament {
 mod tests {
     use super::*;
     use crate::tournament::schedule::Shard;
-    use crate::tournament::table::{GameSummary, Standings};
+    use crate::tournament::table::Standings;
 
     /// Why `t` is refused before play.
     fn refusal(t: &Tournament) -> String {
@@ -225,6 +256,15 @@ mod tests {
         t
     }
 
+    /// The records of the games of `slice`, in its order.
+    fn records(t: &Tournament, slice: &Slice) -> Vec<GameRecord> {
+        let out = Mutex::new(vec![None; slice.len()]);
+        t.play(slice, 1, &|k, r, _| {
+            out.lock().unwrap()[k] = Some(r.clone())
+        });
+        out.into_inner().unwrap().into_iter().flatten().collect()
+    }
+
     #[test]
     fn the_slices_together_are_the_whole_tournament() {
         let t = tournament(
@@ -232,38 +272,23 @@ mod tests {
             MoveLimit::Nodes(150),
         );
         t.check().unwrap();
-        let all = t.schedule();
-        let whole = t.play(&all, 2, &|_, _| {});
+        let all = t.schedule().unwrap();
+        let whole = t.play(&all.slice(None), 2, &|_, _, _| {});
         let mut merged = Vec::new();
         for k in 1..=4 {
             let shard = Shard { index: k, count: 4 };
-            let part = shard.select(&all);
-            let records = t.play(&part, 1, &|_, _| {});
-            merged.extend(part.iter().zip(records).map(|(p, r)| (p.round, r)));
+            merged.extend(t.play(&all.slice(Some(shard)), 1, &|_, _, _| {}));
         }
-        merged.sort_by_key(|(round, _)| *round);
-        assert_eq!(merged.len(), whole.len());
-        for ((round, r), w) in merged.iter().zip(&whole) {
-            assert_eq!(
-                (r.moves.clone(), r.outcome),
-                (w.moves.clone(), w.outcome),
-                "{round}"
-            );
-        }
-        let summaries = |v: Vec<(usize, &GameRecord)>| -> Vec<GameSummary> {
-            v.into_iter()
-                .map(|(round, r)| GameSummary::of_record(r, round))
-                .collect()
-        };
-        let names: Vec<String> = t.players.iter().map(|p| p.label.clone()).collect();
+        merged.sort_by_key(|g| g.summary.round);
+        assert_eq!(merged, whole);
         let a = Standings::new(
-            names.clone(),
-            summaries(all.iter().map(|p| p.round).zip(whole.iter()).collect()),
+            t.players.iter().map(|p| p.label.clone()).collect(),
+            whole.iter().map(|g| g.summary.clone()).collect::<Vec<_>>(),
             None,
         )
         .unwrap();
         let b = Standings::from_games(
-            summaries(merged.iter().map(|(k, r)| (*k, r)).collect()),
+            merged.into_iter().map(|g| g.summary).collect::<Vec<_>>(),
             None,
         )
         .unwrap();
@@ -295,8 +320,7 @@ mod tests {
         let mut t = tournament(&["a=reference", "b=reference"], MoveLimit::Depth(1));
         t.limits[1] = Some(MoveLimit::Depth(3));
         t.check().unwrap();
-        let all = t.schedule();
-        let records = t.play(&all, 1, &|_, _| {});
+        let records = records(&t, &t.schedule().unwrap().slice(None));
         // b searches three plies, a one: b's trees are the larger in both colours.
         assert!(
             records[0].nodes[1] > 3 * records[0].nodes[0],

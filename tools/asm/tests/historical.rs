@@ -303,6 +303,13 @@ fn sargon_book_stage1_assembles_up_to_its_end() {
         .collect();
     assert_eq!(warnings.len(), 1, "{}", ours.report());
     assert_eq!(warnings[0].line, 1470, "the book's .END in the middle");
+    assert!(
+        warnings[0]
+            .message
+            .contains("the 1836 lines after it, which define 'MOVE', 'MV1', 'MV5' and 168 more"),
+        "{}",
+        warnings[0].message
+    );
     eprintln!("{}", warnings[0].message);
     let (theirs, given) = zmac_bytes(&path);
     // The lines after the .END write some bytes over tables of the lines before it (the
@@ -343,6 +350,8 @@ fn sargon_book_stage1_assembles_up_to_its_end() {
     eprintln!(
         "stage 1: {compared} bytes before its .END equal zmac's listing ({skipped} that lines after it overwrite not compared)"
     );
+    // The figures docs/ASSEMBLER.md gives.
+    assert_eq!((compared, skipped), (1851, 7));
 }
 
 /// Whether listing line `l` wrote the byte at `addr`.
@@ -415,7 +424,12 @@ fn sargon_book_stage2_gives_the_bytes_of_the_zmac_listing() {
          them, which moved",
         compared - equal
     );
+    // The figures docs/ASSEMBLER.md gives.
     assert_eq!(collapsed, 13);
+    assert_eq!(
+        (equal, compared, message_bytes, operand_bytes),
+        (4624, 4855, 171, 60)
+    );
 }
 
 /// The one difference retro-sargon's conversion made to the bytes: the book's `.ASCII

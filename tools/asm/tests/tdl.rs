@@ -177,3 +177,39 @@ fn every_instruction_spelled_in_tdl_assembles_back() {
     }
     assert_eq!(out.image.bytes.len(), expected.len());
 }
+
+/// docs/ASSEMBLER.md's table of TDL's mnemonics is the spelling table.
+#[test]
+fn the_documented_table_is_the_spelling_table() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/ASSEMBLER.md");
+    let doc = std::fs::read_to_string(&path).expect("docs/ASSEMBLER.md");
+    let mut documented = Vec::new();
+    for line in doc.lines().filter(|l| l.starts_with("| `")) {
+        let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+        for pair in cells[1..cells.len() - 1].chunks(2) {
+            if let [t, z] = pair
+                && !t.is_empty()
+            {
+                documented.push((
+                    t.trim_matches('`').to_string(),
+                    z.trim_matches('`').to_string(),
+                ));
+            }
+        }
+    }
+    for &(t, z) in tdl::SPELLINGS {
+        assert!(
+            documented.iter().any(|(dt, dz)| dt == t && dz == z),
+            "`{t}` | `{z}` is not in docs/ASSEMBLER.md's table"
+        );
+    }
+    let rows = documented
+        .iter()
+        .filter(|(t, _)| tdl::SPELLINGS.iter().any(|(st, _)| st == t))
+        .count();
+    assert_eq!(
+        rows,
+        tdl::SPELLINGS.len(),
+        "the table has lines the spelling table has not"
+    );
+}

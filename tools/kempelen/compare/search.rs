@@ -97,6 +97,7 @@ pub fn run(args: &SearchArgs, native: &mut dyn Engine) -> anyhow::Result<()> {
                     "--machine: only an 8-bit engine (--cpu z80 or --cpu 6502) runs at a machine's clock"
                 );
             }
+            crate::engine_common::native_timing(&args.timing)?;
             (native.search(&game, &limits, &control)?, None)
         }
         Some(port) => {

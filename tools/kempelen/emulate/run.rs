@@ -5,12 +5,14 @@
 use anyhow::{Context, Result, bail};
 use clap::Args;
 use kempelen_emulator::Timing;
-use kempelen_emulator::clock::{self, ClockProfile};
-use kempelen_emulator::resolve::{self, MachineChoice};
+use kempelen_emulator::clock::ClockProfile;
+use kempelen_emulator::resolve;
+use kempelen_emulator::runner::{
+    self, ImageSpec, Poke, RunOptions, RunReport, RunSetup, Script, hex_dump,
+};
 use kempelen_emulator::trace::TraceFilter;
 use kempelen_emulator::{
-    AddrRange, ConsoleHost, CoreKind, Cpu, Machine, MachineBuilder, MemoryMap, RunStats,
-    StopReason, SymbolTable, TraceEntry, Tracer,
+    AddrRange, ConsoleHost, Cpu, Machine, RunStats, SymbolTable, TraceEntry, Tracer,
 };
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -218,219 +220,57 @@ fn read_symbols(path: &std::path::Path) -> Result<SymbolTable> {
     SymbolTable::parse(&text).with_context(|| format!("in {}", path.display()))
 }
 
-/// Turns `--input` escapes into bytes: `\n`, `\r`, `\t`, `\\`, `\xNN`.
-pub(crate) fn unescape(text: &str) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] != b'\\' {
-            out.push(b[i]);
-            i += 1;
-            continue;
-        }
-        match b.get(i + 1) {
-            Some(b'n') => out.push(b'\n'),
-            Some(b'r') => out.push(b'\r'),
-            Some(b't') => out.push(b'\t'),
-            Some(b'\\') => out.push(b'\\'),
-            Some(b'x') => {
-                let hex = text.get(i + 2..i + 4).unwrap_or("");
-                let v = u8::from_str_radix(hex, 16).ok().filter(|_| hex.len() == 2);
-                match v {
-                    Some(v) => out.push(v),
-                    None => bail!("--input: `\\x` at column {} needs two hex digits", i + 1),
-                }
-                i += 4;
-                continue;
-            }
-            _ => bail!(
-                "--input: unknown escape at column {} (known: \\n \\r \\t \\\\ \\xNN)",
-                i + 1
-            ),
-        }
-        i += 2;
-    }
-    Ok(out)
-}
-
-/// Splits input into lines, each with its end (`\n`, `\r\n` or `\r`).
-pub(crate) fn input_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
-    let mut lines = Vec::new();
-    let mut cur = Vec::new();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        cur.push(c);
-        let ends = c == b'\n' || (c == b'\r' && bytes.get(i + 1) != Some(&b'\n'));
-        if ends {
-            lines.push(std::mem::take(&mut cur));
-        }
-        i += 1;
-    }
-    if !cur.is_empty() {
-        lines.push(cur);
-    }
-    lines
-}
-
-/// Parses `ADDR=BYTES` of `--poke`.
-fn parse_poke(s: &str) -> Result<(u16, Vec<u8>)> {
-    let (a, bytes) = s
-        .split_once('=')
-        .with_context(|| format!("--poke `{s}`: write ADDR=BYTES (hex), e.g. 000C=6A"))?;
-    let addr = parse_address(a.trim()).map_err(|e| anyhow::anyhow!("--poke `{s}`: {e}"))?;
-    let digits: Vec<u8> = bytes
-        .chars()
-        .filter(|c| !c.is_whitespace() && *c != ',')
-        .map(|c| c.to_digit(16).map(|d| d as u8))
-        .collect::<Option<_>>()
-        .with_context(|| format!("--poke `{s}`: `{bytes}` is not hex bytes"))?;
-    if digits.is_empty() || digits.len() % 2 != 0 {
-        bail!("--poke `{s}`: the bytes must be pairs of hex digits");
-    }
-    let v: Vec<u8> = digits.chunks(2).map(|p| p[0] << 4 | p[1]).collect();
-    if usize::from(addr) + v.len() > 0x10000 {
-        bail!(
-            "--poke `{s}`: {} bytes at ${addr:04X} run past $FFFF (nothing wraps to $0000)",
-            v.len()
-        );
-    }
-    Ok((addr, v))
-}
-
-/// The machine builder for the run: the personality's or the CPU's default map with the
-/// command line's changes, and every image.
-fn builder(args: &RunArgs) -> Result<(MachineBuilder, &'static ClockProfile, Cpu)> {
-    let machine = if args.cpm {
-        Some("cpm")
-    } else {
-        args.machine.as_deref()
-    };
-    let choice = machine.map(resolve::machine).transpose()?;
-    let (personality, clock_choice) = match choice {
-        Some(MachineChoice::Personality(p)) => (Some(p), None),
-        Some(MachineChoice::Clock(c)) => (None, Some(c)),
-        None => (None, None),
-    };
-    let cpu = match (&personality, args.cpu) {
-        (Some(p), Some(c)) if p.cpu != c => bail!(
-            "--machine {}: the personality has a {} CPU, not {c}",
-            p.id,
-            p.cpu
-        ),
-        (Some(p), _) => p.cpu,
-        (None, Some(c)) => c,
-        (None, None) => {
-            bail!("--cpu is required (z80 or 6502) unless --machine names a personality")
-        }
-    };
-    let clock = match (&personality, clock_choice) {
-        (Some(p), _) => p.clock,
-        (None, Some(c)) => {
-            if c.cpu != cpu {
-                eprintln!(
-                    "note: {} has a {} CPU; its clock is used for a {} program",
-                    c.id, c.chip, cpu
-                );
-            }
-            c
-        }
-        (None, None) => clock::default_machine(cpu),
-    };
-    let base_map = match &personality {
-        Some(p) => p.map.clone(),
-        None => MemoryMap::default_for(cpu),
-    };
-    let mut map = if args.rom_regions.is_empty() && args.ram_regions.is_empty() {
-        base_map
-    } else {
-        let mut map = MemoryMap::empty();
-        map.io_page = base_map.io_page;
-        for r in &args.rom_regions {
-            map = map.rom("rom", *r);
-        }
-        for r in &args.ram_regions {
-            map = map.ram("ram", *r);
-        }
-        map.stack = None;
-        map
-    };
-    if let Some(io) = args.io_page {
-        map.io_page = Some(io);
-    }
-    if let Some(stack) = args.stack {
-        map.stack = Some(stack);
-    }
-    if args.no_stack_check {
-        map.stack = None;
-    }
-    let default_addr = args
-        .load
-        .or(personality.as_ref().and_then(|p| p.load))
-        .unwrap_or(match cpu {
-            Cpu::Z80 => 0x0000,
-            Cpu::Mos6502 | Cpu::Cmos65c02 => 0xC000,
-        });
-    let mut b = match &personality {
-        Some(p) => p.builder(),
-        None => MachineBuilder::new(cpu),
-    };
-    b = b
-        .memory_map(map)
-        .allow_undocumented(args.allow_undocumented)
-        .stop_on_brk(!args.run_brk);
-    let mut images: Vec<(PathBuf, Option<u16>)> = Vec::new();
+/// `--image FILE[@ADDR]` and the ROM argument (first).
+fn images(args: &RunArgs) -> Result<Vec<ImageSpec>> {
+    let mut images = Vec::new();
     if let Some(p) = &args.image {
-        images.push((p.clone(), None));
+        images.push(ImageSpec {
+            path: p.clone(),
+            addr: None,
+        });
     }
     for spec in &args.images {
-        match spec.rsplit_once('@') {
+        let (path, addr) = match spec.rsplit_once('@') {
             Some((file, addr)) => {
                 let a = parse_address(addr).map_err(|e| anyhow::anyhow!("--image {spec}: {e}"))?;
-                images.push((PathBuf::from(file), Some(a)));
+                (file, Some(a))
             }
-            None => images.push((PathBuf::from(spec), None)),
-        }
+            None => (spec.as_str(), None),
+        };
+        images.push(ImageSpec {
+            path: PathBuf::from(path),
+            addr,
+        });
     }
-    if images.is_empty() {
-        bail!("no program: give a ROM file or --image FILE[@ADDR]");
+    Ok(images)
+}
+
+/// The run's options from the flags (the images come later, [`images`]).
+fn options(args: &RunArgs) -> RunOptions {
+    let machine = if args.cpm {
+        Some("cpm".to_string())
+    } else {
+        args.machine.clone()
+    };
+    RunOptions {
+        images: Vec::new(),
+        overlap: args.overlap,
+        cpu: args.cpu,
+        machine,
+        load: args.load,
+        entry: args.entry,
+        sp: args.sp,
+        rom_regions: args.rom_regions.clone(),
+        ram_regions: args.ram_regions.clone(),
+        stack: args.stack,
+        no_stack_check: args.no_stack_check,
+        io_page: args.io_page,
+        allow_undocumented: args.allow_undocumented,
+        run_brk: args.run_brk,
+        timing: args.timing.clone(),
+        core: args.core.clone(),
+        tracing: args.trace.is_some() || args.trace_range.is_some(),
     }
-    // Chunks of one file never overlap (the loaders refuse it); chunks of different files
-    // may only with --overlap later-wins. The first file that names its entry (a tape's USR,
-    // a .prg's SYS, ...) gives it, unless --entry does.
-    let mut loaded: Vec<(usize, &PathBuf, AddrRange)> = Vec::new();
-    let mut named_entry = None;
-    for (i, (path, addr)) in images.iter().enumerate() {
-        let file = resolve::program(path, *addr, default_addr)?;
-        named_entry = named_entry.or(file.entry);
-        for chunk in file.chunks {
-            let range = AddrRange::new(chunk.addr, chunk.addr + (chunk.bytes.len() - 1) as u16)
-                .expect("a chunk holds bytes and ends below $10000");
-            if args.overlap == kempelen_asm::Overlap::Error {
-                if let Some((_, other, r)) = loaded
-                    .iter()
-                    .find(|(j, _, r)| *j != i && r.overlaps(&range))
-                {
-                    bail!(
-                        "{}: its bytes at {range} overlap those of {} at {r}; give --overlap later-wins to let the later file win",
-                        path.display(),
-                        other.display()
-                    );
-                }
-            }
-            loaded.push((i, path, range));
-            b = b.load(chunk.addr, &chunk.bytes);
-        }
-    }
-    b = b.overlap(args.overlap);
-    if let Some(entry) = args.entry.or(named_entry) {
-        b = b.entry(entry);
-    }
-    if let Some(sp) = args.sp {
-        b = b.stack_pointer(sp);
-    }
-    Ok((b, clock, cpu))
 }
 
 /// The name of the program in messages: the first image.
@@ -442,71 +282,20 @@ fn program_name(args: &RunArgs) -> String {
     }
 }
 
-/// A line of `--input` and when it was queued: at cycle 0 for the first, else the cycle count
-/// when the program found the input empty and waited.
-#[derive(serde::Serialize)]
-struct QueuedLine {
-    cycles: u64,
-    time_ms_at_clock: f64,
-    input: String,
-}
-
-/// A character the program took from the console: the cycle count at the end of the
-/// instruction (or host trap) that took it, that time at the run's clock, the character.
-#[derive(serde::Serialize)]
-struct StampedRead {
-    cycles: u64,
-    time_ms_at_clock: f64,
-    char: String,
-}
-
-/// The console's recorded reads, with their times at `clock`.
-fn stamped_reads(m: &mut Machine, clock: &ClockProfile) -> Vec<StampedRead> {
-    m.console_mut()
-        .reads()
-        .iter()
-        .map(|r| StampedRead {
-            cycles: r.cycles,
-            time_ms_at_clock: crate::output::millis(clock.duration(r.cycles)),
-            char: escape_bytes(&[r.byte]),
-        })
-        .collect()
-}
-
-pub fn run(args: &RunArgs) -> Result<()> {
+/// The machine of the run, its clock, and the pokes written.
+fn machine(args: &RunArgs) -> Result<(Machine, &'static ClockProfile)> {
     let name = program_name(args);
-    let (b, profile_clock, cpu) = builder(args)?;
-    // The machine's timing model, when its machine has the program's CPU (a clock borrowed
-    // for another CPU's program is the clock alone).
-    let same_cpu = profile_clock.cpu.is_6502_family() == cpu.is_6502_family();
-    let model = match &args.timing {
-        Timing::Named(_) if !same_cpu => bail!(
-            "--timing {}: {} has a {} CPU, the program a {cpu}",
-            args.timing,
-            profile_clock.id,
-            profile_clock.chip
-        ),
-        choice if same_cpu => crate::engine_common::timing_model(profile_clock, choice)?,
-        _ => None,
-    };
-    let b = b.timing(model);
-    let tracing = args.trace.is_some() || args.trace_range.is_some();
-    let core = match (cpu, args.core.as_deref()) {
-        (cpu @ (Cpu::Mos6502 | Cpu::Cmos65c02), Some(c)) => {
-            bail!("--core {c} is a Z80 core; the {} has one core", cpu.title())
-        }
-        (Cpu::Mos6502, None) => CoreKind::Mos6502,
-        (Cpu::Cmos65c02, None) => CoreKind::Cmos65c02,
-        (Cpu::Z80, Some("rustzx")) => CoreKind::RustzxZ80,
-        (Cpu::Z80, Some(_)) => CoreKind::Z80,
-        (Cpu::Z80, None) if tracing => CoreKind::RustzxZ80,
-        (Cpu::Z80, None) => CoreKind::Z80,
-    };
+    let mut options = options(args);
+    let setup = RunSetup::new(&options)?;
+    if let Some(note) = &setup.note {
+        eprintln!("note: {note}");
+    }
+    options.images = images(args)?;
+    let mut b = setup.builder(&options)?;
     let symbols = match (&args.profile, &args.symbols) {
         (Some(p), _) | (None, Some(p)) => Some(read_symbols(p)?),
         (None, None) => None,
     };
-    let mut b = b.core(core).clock(profile_clock);
     if let Some(s) = symbols {
         b = b.symbols(s);
     }
@@ -516,39 +305,29 @@ pub fn run(args: &RunArgs) -> Result<()> {
     let pokes = args
         .poke
         .iter()
-        .map(|p| parse_poke(p))
-        .collect::<Result<Vec<_>>>()?;
-    for (p, (addr, bytes)) in args.poke.iter().zip(pokes) {
-        m.write_bytes(addr, &bytes)
+        .map(|p| Poke::parse(p))
+        .collect::<Result<Vec<_>, _>>()?;
+    for (p, poke) in args.poke.iter().zip(pokes) {
+        m.write_bytes(poke.addr, &poke.bytes)
             .with_context(|| format!("--poke {p}"))?;
     }
-    let mut lines = match &args.input {
-        Some(text) => input_lines(&unescape(text)?).into_iter(),
-        None => Vec::new().into_iter(),
-    };
-    let mut queued = Vec::new();
-    if let Some(first) = lines.next() {
-        queued.push(QueuedLine {
-            cycles: 0,
-            time_ms_at_clock: 0.0,
-            input: escape_bytes(&first),
-        });
-        m.console_mut().push_input(&first);
-    }
-    if args.json || args.input.is_some() {
-        // Scripted input that has run out never grows: stop instead of spinning to the budget.
-        m.console_mut().set_stop_on_empty_input(true);
-    }
-    if args.json {
-        m.console_mut().set_record_reads(true);
-    }
+    Ok((m, setup.clock))
+}
+
+pub fn run(args: &RunArgs) -> Result<()> {
+    let name = program_name(args);
+    let (mut m, clock) = machine(args)?;
+    let input = args.input.as_deref().map(runner::unescape).transpose()?;
+    let mut script = Script::new(input.as_deref());
+    // Scripted input that has run out never grows: stop instead of spinning to the budget.
+    script.start(&mut m, args.json || args.input.is_some(), args.json);
     if !args.json && args.input.is_none() {
         m.console_mut().attach(Box::new(Terminal::new()));
     }
     if args.profile.is_some() || args.cycle_profile {
         m.enable_profiler();
     }
-    if tracing {
+    if args.trace.is_some() || args.trace_range.is_some() {
         let filter = TraceFilter {
             max_entries: args.trace,
             range: args.trace_range,
@@ -556,26 +335,17 @@ pub fn run(args: &RunArgs) -> Result<()> {
         m.set_tracer(Tracer::new(filter, |e: &TraceEntry| eprintln!("{e}")));
     }
     m.set_realtime(args.realtime);
-    let mut result = m.run(args.max_cycles);
-    // Feed the next line each time the program waits for input.
-    while let Ok(stats) = &result {
-        let StopReason::InputWait { .. } = stats.stop else {
-            break;
-        };
-        let Some(line) = lines.next() else {
-            break;
-        };
-        queued.push(QueuedLine {
-            cycles: stats.cycles,
-            time_ms_at_clock: crate::output::millis(stats.time_at(profile_clock)),
-            input: escape_bytes(&line),
-        });
-        m.console_mut().push_input(&line);
-        result = m.run_more(args.max_cycles);
-    }
+    let result = script.run(&mut m, args.max_cycles, clock);
     let _ = std::io::stdout().flush();
     if args.json {
-        return print_json(&mut m, &result, profile_clock, &queued, &args.dump);
+        let report = RunReport::new(&mut m, &result, clock, &script.queued, &args.dump);
+        // Through a JSON value, so the keys come out sorted, as in every --json output.
+        let value = serde_json::to_value(&report)?;
+        println!("{}", serde_json::to_string_pretty(&value)?);
+        if let Err(e) = result {
+            bail!("{}", e.fault);
+        }
+        return Ok(());
     }
     if !m.console_mut().output().is_empty() {
         let out = m.console_mut().take_output();
@@ -588,7 +358,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
         print!("{}", hex_dump(&m, *range));
     }
     match &result {
-        Ok(stats) => report(&m, stats, profile_clock, args),
+        Ok(stats) => report(&m, stats, clock, args),
         Err(e) => {
             if let Some(p) = m.profile() {
                 eprintln!("{p}");
@@ -599,36 +369,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     Ok(())
 }
 
-/// Memory as a hex dump, 16 bytes a line (`ADDR b b b ...`, the format `--image` reads).
-fn hex_dump(m: &Machine, range: AddrRange) -> String {
-    let mut out = String::new();
-    let mut a = u32::from(range.start);
-    while a <= u32::from(range.end) {
-        let n = (u32::from(range.end) - a + 1).min(16);
-        let bytes = m.read_bytes(a as u16, n as usize);
-        let hex = kempelen_asm::isa::hex_bytes(&bytes);
-        out.push_str(&format!("{a:04X} {hex}\n"));
-        a += n;
-    }
-    out
-}
-
-/// Console bytes as text: bytes above $7F (and control bytes other than new line, carriage
-/// return and tab) as `\xNN`, a backslash as `\\`, so every byte survives in JSON.
-pub(crate) fn escape_bytes(bytes: &[u8]) -> String {
-    let mut s = String::new();
-    for &b in bytes {
-        match b {
-            b'\\' => s.push_str("\\\\"),
-            b'\n' | b'\r' | b'\t' | 0x20..=0x7E => s.push(b as char),
-            _ => s.push_str(&format!("\\x{b:02X}")),
-        }
-    }
-    s
-}
-
 pub(crate) use kempelen_emulator::grouped;
-
 fn report(m: &Machine, stats: &RunStats, clock: &ClockProfile, args: &RunArgs) {
     eprintln!("stopped: {}", stats.stop);
     eprintln!(
@@ -667,62 +408,4 @@ fn report(m: &Machine, stats: &RunStats, clock: &ClockProfile, args: &RunArgs) {
     if let Some(p) = m.profile() {
         eprintln!("{p}");
     }
-}
-
-fn print_json(
-    m: &mut Machine,
-    result: &Result<RunStats, kempelen_emulator::RunError>,
-    clock: &ClockProfile,
-    lines: &[QueuedLine],
-    dumps: &[AddrRange],
-) -> Result<()> {
-    let console = escape_bytes(&m.console_mut().take_output());
-    let reads = stamped_reads(m, clock);
-    let dumps: Vec<serde_json::Value> = dumps
-        .iter()
-        .map(|r| {
-            serde_json::json!({
-                "range": r.to_string(),
-                "bytes": m.read_bytes(r.start, r.len() as usize),
-            })
-        })
-        .collect();
-    let value = match result {
-        Ok(stats) => serde_json::json!({
-            "ok": true,
-            "stop": stats.stop,
-            "cycles": stats.cycles,
-            "instructions": stats.instructions,
-            "unmapped_reads": stats.unmapped_reads,
-            "machine": clock.id,
-            "mhz": clock.mhz,
-            "time_ms_at_clock": crate::output::millis(stats.time_at(clock)),
-            "timing": stats.machine_time.map_or("cpu".to_string(), |t| t.model.full_id()),
-            "time_ms": crate::output::millis(stats.time(clock)),
-            "machine_time": stats.machine_time,
-            "ram": m.ram_profile(),
-            "profile": m.profile(),
-            "console": console,
-            "reads": reads,
-            "lines": lines,
-            "dumps": dumps,
-        }),
-        Err(e) => serde_json::json!({
-            "ok": false,
-            "error": e.fault.to_string(),
-            "fault": e.fault,
-            "cycles": e.cycles,
-            "instructions": e.instructions,
-            "trace": e.trace,
-            "console": console,
-            "reads": reads,
-            "lines": lines,
-            "dumps": dumps,
-        }),
-    };
-    println!("{}", serde_json::to_string_pretty(&value)?);
-    if let Err(e) = result {
-        bail!("{}", e.fault);
-    }
-    Ok(())
 }

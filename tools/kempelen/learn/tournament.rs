@@ -12,15 +12,12 @@
 use crate::output::{Outputs, check_outputs};
 use anyhow::{Context, bail};
 use kempelen_engine::tournament::{
-    ClockMode, Format, GameRecord, GameSettings, GameSummary, MoveLimit, Opening, Outcome, PgnTags,
-    PlayerKinds, PlayerSpec, Shard, Standings, TimeControl, Tournament, parse_openings, read_pgn,
-    to_pgn,
+    ClockMode, GameRecord, Outcome, PgnCollection, PlayerKinds, Setup, Shard,
 };
 use serde_json::json;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
-use std::time::Duration;
 
 /// The bundled opening set: well-known openings ten plies deep, each played with both colours.
 pub const BUNDLED_OPENINGS: &str = include_str!("../../match/openings.epd");
@@ -129,7 +126,9 @@ pub struct RatingsArgs {
 fn read_text(path: &Path, what: &str) -> anyhow::Result<String> {
     let file = std::fs::File::open(path)
         .with_context(|| format!("reading {what} '{}'", path.display()))?;
-    let mut bytes = Vec::new();
+    // Room for the whole file at once (a growing buffer would double past it).
+    let size = file.metadata().map_or(0, |m| m.len()).min(MAX_INPUT_BYTES) + 1;
+    let mut bytes = Vec::with_capacity(size as usize);
     file.take(MAX_INPUT_BYTES + 1)
         .read_to_end(&mut bytes)
         .with_context(|| format!("reading {what} '{}'", path.display()))?;
@@ -149,204 +148,79 @@ fn read_text(path: &Path, what: &str) -> anyhow::Result<String> {
     })
 }
 
-/// `LABEL=VALUE` with the label among `names`.
-fn split_label<'a>(
-    flag: &str,
-    text: &'a str,
-    names: &[&str],
-) -> anyhow::Result<(&'a str, &'a str)> {
-    let (label, value) = text
-        .split_once('=')
-        .with_context(|| format!("{flag} '{text}': expected LABEL=..."))?;
-    let label = label.trim();
-    if !names.contains(&label) {
-        bail!(
-            "{flag} '{text}': no player '{label}' (players: {})",
-            names.join(", ")
-        );
+impl TournamentArgs {
+    /// The settings the flags give.
+    fn setup(&self) -> Setup {
+        Setup {
+            players: self.players.iter().chain(&self.engines).cloned().collect(),
+            gauntlet: self.gauntlet,
+            nodes: self.nodes,
+            depth: self.depth,
+            movetime: self.movetime.clone(),
+            tc: self.tc.clone(),
+            clock: self.clock,
+            limits: self.limits.clone(),
+            games: self.games,
+            opening_files: self.openings.clone(),
+            concurrency: self.concurrency,
+            max_plies: self.max_plies,
+            move_timeout: self.move_timeout,
+            shard: self.shard,
+            anchor: self.anchor.clone(),
+            event: self.event.clone(),
+        }
     }
-    Ok((label, value.trim()))
-}
-
-fn parse_anchor<'a>(text: &'a str, names: &[&str]) -> anyhow::Result<(&'a str, f64)> {
-    let (label, elo) = split_label("--anchor", text, names)?;
-    let elo: f64 = elo
-        .parse()
-        .ok()
-        .filter(|e: &f64| e.is_finite())
-        .with_context(|| format!("--anchor '{text}': '{elo}' is not a rating"))?;
-    Ok((label, elo))
 }
 
 /// Runs `kempelen tournament`.
 pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
-    let specs_text: Vec<&String> = args.players.iter().chain(&args.engines).collect();
-    if specs_text.len() < 2 {
-        bail!(
-            "give at least two players (profile names, reference variants, z80, 6502, \
-             program:FILE.toml, uci:... or xboard:...)"
-        );
-    }
-    let kinds = supplied_kinds();
-    let mut players = Vec::new();
-    for s in &specs_text {
-        players.push(PlayerSpec::parse_with(s, &kinds)?);
-    }
-    for (i, p) in players.iter().enumerate() {
-        if players[..i].iter().any(|q| q.label == p.label) {
-            bail!(
-                "two players are called '{}': name them with LABEL=SPEC (e.g. a={} b={})",
-                p.label,
-                specs_text[i],
-                specs_text[i]
-            );
-        }
-    }
-    if args.event.chars().any(char::is_control) {
-        bail!(
-            "--event {:?}: a control character (a line end, a tab) cannot go into a PGN tag",
-            args.event
-        );
-    }
-    let limit = match (args.nodes, args.depth, args.movetime.as_deref(), &args.tc) {
-        (Some(n), ..) => MoveLimit::Nodes(n),
-        (_, Some(d), ..) => MoveLimit::Depth(d),
-        (_, _, Some(t), _) => MoveLimit::MoveTime(
-            kempelen_engine::tournament::parse_movetime(t)
-                .map_err(|e| anyhow::anyhow!("--movetime {e}"))?,
-        ),
-        (_, _, _, Some(tc)) => MoveLimit::Clock(
-            tc.parse::<TimeControl>()
-                .map_err(|e| anyhow::anyhow!("--tc '{}': {}", e.text, e.reason))?,
-        ),
-        _ => MoveLimit::Nodes(10_000),
-    };
-    if let Err(e) = limit.check() {
-        match &limit {
-            MoveLimit::Depth(d) => bail!("--depth {d}: {e}"),
-            MoveLimit::Nodes(n) => bail!("--nodes {n}: {e}"),
-            _ => bail!("{e}"),
-        }
-    }
-    if args.concurrency == 0 {
-        bail!("--concurrency must be at least 1");
-    }
-    if !(args.move_timeout > 0.0 && args.move_timeout <= 86_400.0) {
-        bail!("--move-timeout must be between 0 and 86400 seconds");
-    }
-    if args.games == 0 {
-        bail!("--games must be at least 1");
-    }
-    let names: Vec<&str> = players.iter().map(|p| p.label.as_str()).collect();
-    let mut own: Vec<Option<MoveLimit>> = vec![None; players.len()];
-    for text in &args.limits {
-        let (label, value) = split_label("--limit", text, &names)?;
-        let l = MoveLimit::parse_fixed(value).map_err(|e| anyhow::anyhow!("--limit {e}"))?;
-        let i = names.iter().position(|n| *n == label).expect("a player");
-        if own[i].is_some() {
-            bail!("--limit '{text}': '{label}' has a limit already");
-        }
-        own[i] = Some(l);
-    }
-    let anchor = args
-        .anchor
-        .as_deref()
-        .map(|a| parse_anchor(a, &names))
-        .transpose()?;
-    let mut inputs: Vec<PathBuf> = Vec::new();
-    let mut openings: Vec<Opening> = Vec::new();
-    for path in &args.openings {
-        let text = read_text(Path::new(path), "opening file")?;
-        openings.extend(parse_openings(&text, path)?);
-        inputs.push(PathBuf::from(path));
-    }
-    if openings.is_empty() {
-        openings = parse_openings(BUNDLED_OPENINGS, "bundled openings")?;
-    }
-    for p in &players {
-        inputs.extend(p.inputs());
-    }
+    let planned = args
+        .setup()
+        .prepare(&supplied_kinds(), BUNDLED_OPENINGS, |path| {
+            read_text(Path::new(path), "opening file")
+        })?;
     if let Some(pgn) = &args.pgn {
-        check_outputs(&inputs, &[("--pgn", pgn.as_path())])?;
+        check_outputs(&planned.inputs, &[("--pgn", pgn.as_path())])?;
     }
-    if args.games as usize > 2 * openings.len() && !args.json {
-        eprintln!(
-            "note: {} games per pairing repeat the {} openings; deterministic players \
-             (native profiles and 8-bit builds at fixed nodes or depth, or on emulated clocks) \
-             replay identical games",
-            args.games,
-            openings.len()
-        );
+    if let (Some(note), false) = (planned.note(), args.json) {
+        eprintln!("note: {note}");
     }
-    let opening_count = openings.len();
-    let settings = GameSettings {
-        limit: limit.clone(),
-        max_plies: args.max_plies,
-        clock: args.clock,
-        move_timeout: None,
-    };
-    let mut t = Tournament::new(players, settings, openings);
-    t.limits = own;
-    t.format = if args.gauntlet {
-        Format::Gauntlet
-    } else {
-        Format::RoundRobin
-    };
-    t.games_per_pairing = args.games;
-    t.move_timeout = Duration::from_secs_f64(args.move_timeout);
     // Every player is started once, with its options: one that cannot play stops here.
-    t.check()?;
-    let all = t.schedule();
-    let games = match args.shard {
-        Some(shard) => shard.select(&all),
-        None => all.clone(),
-    };
-    if games.is_empty() {
-        bail!(
-            "--shard {}: the schedule has only {} games, none in this slice",
-            args.shard.expect("a shard"),
-            all.len()
-        );
-    }
+    let slice = planned.check()?;
     let partial = match &args.pgn {
         Some(pgn) => Partial::create(pgn)?,
         None => None,
     };
-    let bar = crate::progress::bar(games.len() as u64, "games", args.json);
-    let tags = |round: usize| PgnTags {
-        event: args.event.clone(),
-        round: round.to_string(),
-        date: String::new(),
-    };
+    let bar = crate::progress::bar(slice.len() as u64, "games", args.json);
     let tally = Mutex::new([0u32; 3]);
     let partial = Mutex::new(partial);
-    let records = t.play(&games, args.concurrency, &|k, record: &GameRecord| {
-        let mut t = tally.lock().expect("tally");
-        t[match record.outcome {
-            Outcome::WhiteWins => 0,
-            Outcome::Draw => 1,
-            Outcome::BlackWins => 2,
-        }] += 1;
-        bar.set_message(format!(
-            "white +{} ={} -{}, last {} {}",
-            t[0],
-            t[1],
-            t[2],
-            record.outcome.pgn(),
-            record.termination
-        ));
-        if let Some(p) = partial.lock().expect("partial").as_mut() {
-            p.append(&to_pgn(record, &tags(games[k].round)));
-        }
-        bar.inc(1);
-    });
+    let played = planned.tournament.play(
+        &slice,
+        planned.concurrency,
+        &|_, record: &GameRecord, pgn: &str| {
+            let mut t = tally.lock().expect("tally");
+            t[match record.outcome {
+                Outcome::WhiteWins => 0,
+                Outcome::Draw => 1,
+                Outcome::BlackWins => 2,
+            }] += 1;
+            bar.set_message(format!(
+                "white +{} ={} -{}, last {} {}",
+                t[0],
+                t[1],
+                t[2],
+                record.outcome.pgn(),
+                record.termination
+            ));
+            if let Some(p) = partial.lock().expect("partial").as_mut() {
+                p.append(pgn);
+            }
+            bar.inc(1);
+        },
+    );
     bar.finish_and_clear();
     if let Some(path) = &args.pgn {
-        let text: String = games
-            .iter()
-            .zip(&records)
-            .map(|(p, r)| to_pgn(r, &tags(p.round)))
-            .collect();
+        let text: String = played.iter().map(|g| g.pgn.as_str()).collect();
         let mut out = Outputs::new();
         out.stage(path, text.as_bytes())?;
         out.commit()?;
@@ -357,57 +231,12 @@ pub fn run(args: &TournamentArgs) -> anyhow::Result<()> {
     // Every engine has ended with its game: from here a closed standard output (`tournament |
     // head`) ends Kempelen quietly, as it does every other command.
     crate::exit_quietly_on_closed_pipe();
-    let summaries: Vec<GameSummary> = games
-        .iter()
-        .zip(&records)
-        .map(|(p, r)| GameSummary::of_record(r, p.round))
-        .collect();
-    let standings = Standings::new(
-        t.players.iter().map(|p| p.label.clone()).collect(),
-        summaries,
-        anchor,
-    )?;
+    let standings = planned.standings(&played)?;
     if args.json {
-        let mut v = standings.to_json();
-        v["format"] = json!(t.format.to_string());
-        v["limit"] = json!(limit.to_string());
-        v["clock"] = json!(args.clock);
-        v["games_per_pairing"] = json!(args.games);
-        v["openings"] = json!(opening_count);
-        v["max_plies"] = json!(args.max_plies);
-        v["shard"] = json!(args.shard.map(|s| s.to_string()));
-        v["scheduled_games"] = json!(all.len());
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        standings.write_json(planned.report_fields(&slice), &mut std::io::stdout().lock())?;
         return Ok(());
     }
-    let format = match t.format {
-        Format::RoundRobin => "Round robin",
-        Format::Gauntlet => "Gauntlet",
-    };
-    let clocks = match (&limit, args.clock) {
-        (MoveLimit::Clock(_) | MoveLimit::MoveTime(_), ClockMode::Emulated) => " (emulated clocks)",
-        (MoveLimit::Clock(_) | MoveLimit::MoveTime(_), ClockMode::Host) => " (host clocks)",
-        _ => "",
-    };
-    let slice = match args.shard {
-        Some(s) => format!(" (slice {s}: {} of {} games)", games.len(), all.len()),
-        None => String::new(),
-    };
-    println!(
-        "{format} of {} players, {} games per pairing, {limit}{clocks}, {opening_count} openings, \
-         draw at {} plies: {} games{slice}",
-        t.players.len(),
-        args.games,
-        args.max_plies,
-        records.len()
-    );
-    for (p, l) in t.players.iter().zip(&t.limits) {
-        if let Some(l) = l {
-            println!("  {} plays at {l}", p.label);
-        }
-    }
-    println!();
-    print!("{}", standings.to_text());
+    print!("{}", planned.report_text(&standings, &slice));
     if let Some(path) = &args.pgn {
         println!("PGN: {}", path.display());
     }
@@ -465,60 +294,17 @@ impl Partial {
 
 /// Runs `kempelen ratings`.
 pub fn ratings(args: &RatingsArgs) -> anyhow::Result<()> {
-    let mut summaries = Vec::new();
-    let mut unfinished = 0usize;
-    let mut seen: std::collections::HashMap<(String, String, String, String, String), String> =
-        std::collections::HashMap::new();
+    let mut games = PgnCollection::new();
     for path in &args.files {
         let text = read_text(path, "PGN file")?;
-        let source = path.display().to_string();
-        for g in read_pgn(&text, &source)? {
-            // The same game twice (a slice given twice) would count twice: refused.
-            let round = g.tag("Round").unwrap_or("").trim().to_string();
-            if !round.is_empty() && round != "?" && round != "-" {
-                let tag = |t: &str| g.tag(t).unwrap_or("").to_string();
-                let key = (tag("Event"), tag("Site"), round, tag("White"), tag("Black"));
-                if let Some(first) = seen.insert(key, g.place.clone()) {
-                    bail!(
-                        "{}: the same game (event, round, players) as {first}; is a file given twice?",
-                        g.place
-                    );
-                }
-            }
-            match GameSummary::of_pgn(&g) {
-                Some(s) => summaries.push(s),
-                None => unfinished += 1,
-            }
-        }
+        games.add(&text, &path.display().to_string())?;
     }
-    if summaries.is_empty() {
-        bail!(
-            "no finished games in {} ({unfinished} unfinished)",
-            args.files
-                .iter()
-                .map(|f| f.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-    }
-    let names: Vec<String> = {
-        let s = Standings::from_games(summaries.clone(), None)?;
-        s.players
-    };
-    let name_refs: Vec<&str> = names.iter().map(String::as_str).collect();
-    let anchor = args
-        .anchor
-        .as_deref()
-        .map(|a| parse_anchor(a, &name_refs))
-        .transpose()?;
-    let standings = Standings::from_games(summaries, anchor)?;
+    let unfinished = games.unfinished();
+    let standings = games.standings(args.anchor.as_deref())?;
     let groups = standings.groups();
     if args.json {
-        let mut v = standings.to_json();
-        v["files"] = json!(args.files);
-        v["unfinished"] = json!(unfinished);
-        v["groups"] = json!(groups);
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        let fields = json!({ "files": args.files, "unfinished": unfinished, "groups": groups });
+        standings.write_json(fields, &mut std::io::stdout().lock())?;
         return Ok(());
     }
     println!(

@@ -93,6 +93,15 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
     for &port in &o.ports {
         machines.push(port_machine(port, o.machine.as_deref())?);
     }
+    let benched: Vec<&str> = o
+        .ports
+        .iter()
+        .flat_map(|p| p.clocks())
+        .map(|c| c.id)
+        .collect();
+    o.timing
+        .check_known(&benched)
+        .map_err(|e| anyhow::anyhow!("--timing {}: {e}", o.timing))?;
     let plan = BenchPlan {
         suite: &suite,
         depth,

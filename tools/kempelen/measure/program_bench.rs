@@ -147,7 +147,7 @@ pub fn run(o: &ProgramBenchOptions) -> anyhow::Result<()> {
         programs,
     };
     kempelen_claims::programs::check(&speeds)
-        .map_err(|e| anyhow::anyhow!("the measured figures do not check out: {e}"))?;
+        .map_err(|e| anyhow::anyhow!("bench --program: {e}"))?;
     let json = serde_json::to_string_pretty(&speeds)? + "\n";
     if o.json {
         print!("{json}");

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use crate::output::{Outputs, check_outputs};
+use anyhow::Result;
 use clap::Args;
 use kempelen_roms::target::Target;
 
@@ -23,11 +24,20 @@ pub struct BuildArgs {
 
 pub fn run(args: &BuildArgs) -> Result<()> {
     let t = Target::by_id(&args.target)?;
-    let program = t.build()?;
-    write_whole(&args.output, &program.file)?;
+    let mut outputs = vec![("-o", args.output.as_path())];
     if let Some(path) = &args.symbols {
-        write_whole(path, program.symbols.to_string().as_bytes())?;
+        outputs.push(("--symbols", path.as_path()));
     }
+    // Written through the writer `asm` uses: a symlink's file, not the link, is replaced; a
+    // device or a FIFO is written, never replaced; both files or neither.
+    check_outputs(&[], &outputs)?;
+    let program = t.build()?;
+    let mut out = Outputs::new();
+    out.stage(&args.output, &program.file)?;
+    if let Some(path) = &args.symbols {
+        out.stage(path, program.symbols.to_string().as_bytes())?;
+    }
+    out.commit()?;
     println!(
         "{}: {} ({}, {} bytes): the program at {}, started at ${:04X}",
         args.output.display(),
@@ -47,27 +57,5 @@ pub fn run(args: &BuildArgs) -> Result<()> {
         args.output.display(),
         t.machine
     );
-    Ok(())
-}
-
-/// Writes `bytes` to a temporary file beside `path` and renames it into place.
-fn write_whole(path: &std::path::Path, bytes: &[u8]) -> Result<()> {
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let name = path
-        .file_name()
-        .with_context(|| format!("{} is not a file name", path.display()))?;
-    let tmp = dir
-        .map(|d| d.to_path_buf())
-        .unwrap_or_default()
-        .join(format!(
-            ".{}.tmp{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
-    std::fs::write(&tmp, bytes).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| {
-        let _ = std::fs::remove_file(&tmp);
-        format!("cannot write {}", path.display())
-    })?;
     Ok(())
 }

@@ -71,6 +71,7 @@ pub fn run(
             if args.machine.is_some() || args.realtime {
                 bail!("{}", native_with_machine_flags(args));
             }
+            crate::engine_common::native_timing(&args.timing)?;
             native(args.profile.unwrap_or(ProfileArg::Full))
         }
         Some(port) => {

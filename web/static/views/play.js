@@ -30,6 +30,7 @@ const play = {
             <button type="button" id="flip">Flip</button>
             <button type="button" id="go">Engine move</button>
             <button type="button" id="stop" disabled>Stop</button>
+            <button type="button" id="debug" title="this search of the 8-bit build in the machine view, paused at its start">Step through it</button>
           </div>
           <form id="move-form" class="move-form">
             <label for="move-input">Your move</label>
@@ -89,6 +90,7 @@ const play = {
     $("flip").addEventListener("click", () => this.board.flip());
     $("go").addEventListener("click", () => this.think({ play: true }));
     $("stop").addEventListener("click", () => this.stop());
+    $("debug").addEventListener("click", () => this.debug());
     $("move-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const input = $("move-input");
@@ -133,6 +135,7 @@ const play = {
     for (const opt of machineOptions(engine)) select.appendChild(opt);
     select.disabled = !port;
     this.$("speed").disabled = !port;
+    this.$("debug").disabled = !port;
     this.$("depth").max = engine ? engine.max_depth : 32;
   },
 
@@ -160,7 +163,7 @@ const play = {
    * the engine's turn, else its move is shown with an arrow.
    */
   show(link, app, how) {
-    const searched = how === "link" && link.engine !== undefined && link.depth !== undefined;
+    const searched = how === "link" && link.engine != null && link.depth != null;
     if (link.engine && this.app.engines.some((e) => e.id === link.engine)) {
       this.$("engine").value = link.engine;
       this.fillMachines();
@@ -353,6 +356,15 @@ const play = {
 
   stop() {
     if (this.run) this.run.stop();
+  },
+
+  /** The 8-bit build's search of this position, in the machine view (paused at its start). */
+  debug() {
+    this.stop();
+    const s = this.settings();
+    this.app.router.setExtra("cycles", null);
+    const link = { ...this.app.router.current, engine: s.engine, machine: s.machine, depth: s.depth, view: "machine" };
+    this.app.show("machine", link, "link");
   },
 
   setBusy(busy) {

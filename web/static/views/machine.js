@@ -1,0 +1,327 @@
+// The Machine view: an 8-bit build's search under the emulator's debugger, in the worker
+// (worker/machine.js, machine.rs). Registers and flags; the disassembly around the PC with
+// symbols and the source line (file:line) of each instruction; memory; the engine's board in
+// RAM drawn as a board; the search path in the ply frames (the move at each ply, alpha and
+// beta, the RAM each ply takes); cycles and emulated time; the cycle profile by routine.
+// Pause, step, step over, step out, run to a routine or address, breakpoints, continue.
+//
+// Link: #engine=z80|6502&machine=<id>&depth=N&view=machine opens a search of the game's
+// position paused at its start; the view's own key `cycles=N` runs it to that cycle count
+// (the same state on every host), and the view writes it at every pause.
+
+import { ChessBoard } from "../board.js";
+import { registerView } from "../views.js";
+import { fmtInt, fmtScore, fmtSeconds, h } from "../ui.js";
+
+const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+const hex = (n, digits = 4) => "$" + n.toString(16).toUpperCase().padStart(digits, "0");
+
+const machine = {
+  name: "machine",
+  title: "Machine",
+  order: 30,
+  app: null,
+  run: null,
+  state: null,
+  running: false,
+  board: null,
+
+  mount(root, app) {
+    this.app = app;
+    root.innerHTML = `
+      <div class="machine">
+        <div class="mach-top">
+          <label>Engine <select id="mach-engine"><option value="z80">Z80 build</option><option value="6502">6502 build</option></select></label>
+          <label>Machine <select id="mach-machine"></select></label>
+          <label>Depth <input id="mach-depth" type="number" min="1" max="32" value="3"></label>
+          <button type="button" id="mach-start">Search the game's position</button>
+          <button type="button" id="mach-end" disabled>End</button>
+        </div>
+        <div class="mach-controls controls" role="toolbar" aria-label="debugger">
+          <button type="button" id="mach-pause" disabled>Pause</button>
+          <button type="button" id="mach-step" disabled title="one instruction">Step</button>
+          <button type="button" id="mach-over" disabled title="over a call">Step over</button>
+          <button type="button" id="mach-out" disabled title="until the routine returns">Step out</button>
+          <button type="button" id="mach-continue" disabled>Continue</button>
+          <form id="mach-to-form"><input id="mach-target" spellcheck="false" placeholder="search, gen_moves or $1234" aria-label="a routine or address">
+            <button type="submit" id="mach-to" disabled>Run to</button>
+            <button type="button" id="mach-break" disabled>Breakpoint</button></form>
+        </div>
+        <div id="mach-status" class="status"></div>
+        <div class="mach-grid">
+          <section class="mach-cpu">
+            <h3>CPU</h3>
+            <table id="mach-regs" class="regs"><tbody></tbody></table>
+            <div id="mach-flags" class="flags mono"></div>
+            <table class="counters"><tbody>
+              <tr><th>PC</th><td id="mach-pc" class="mono"></td></tr>
+              <tr><th>routine</th><td id="mach-routine" class="mono"></td></tr>
+              <tr><th>cycles</th><td id="mach-cycles"></td></tr>
+              <tr><th>instructions</th><td id="mach-instructions"></td></tr>
+              <tr><th>emulated time</th><td id="mach-time"></td></tr>
+              <tr><th>nodes</th><td id="mach-nodes"></td></tr>
+              <tr><th>iteration / ply</th><td id="mach-ply"></td></tr>
+            </tbody></table>
+          </section>
+          <section class="mach-code">
+            <h3>Code</h3>
+            <table id="mach-disasm" class="disasm mono"><tbody></tbody></table>
+          </section>
+          <section class="mach-board">
+            <h3>The board in RAM</h3>
+            <div id="mach-board" class="board-wrap small"></div>
+            <div id="mach-fen" class="mono small-text"></div>
+          </section>
+          <section class="mach-path">
+            <h3>Search path (ply frames)</h3>
+            <table id="mach-path"><thead><tr><th>ply</th><th>move</th><th>alpha</th><th>beta</th><th>RAM</th><th>frame</th></tr></thead><tbody></tbody></table>
+            <h3>Iterations</h3>
+            <table id="mach-iters"><thead><tr><th>depth</th><th>score</th><th>nodes</th><th>cycles</th><th>principal variation</th></tr></thead><tbody></tbody></table>
+            <div id="mach-result" class="result"></div>
+          </section>
+          <section class="mach-profile">
+            <h3>Cycle profile</h3>
+            <table id="mach-profile"><thead><tr><th>routine</th><th>cycles</th><th>share</th><th>calls</th></tr></thead><tbody></tbody></table>
+          </section>
+          <section class="mach-memory">
+            <h3>Memory</h3>
+            <form id="mach-mem-form"><input id="mach-mem-addr" spellcheck="false" placeholder="$0400" aria-label="memory address"><button type="submit">Show</button></form>
+            <pre id="mach-memory" class="mono"></pre>
+          </section>
+        </div>
+      </div>`;
+    const $ = (id) => root.querySelector(`#${id}`);
+    this.board = new ChessBoard($("mach-board"), { canMove: () => false });
+    $("mach-engine").addEventListener("change", () => this.fillMachines());
+    this.fillMachines();
+    $("mach-start").addEventListener("click", () => this.start());
+    $("mach-end").addEventListener("click", () => this.end());
+    $("mach-pause").addEventListener("click", () => this.run && this.run.send("pause"));
+    for (const [id, kind] of [["mach-step", "step"], ["mach-over", "over"], ["mach-out", "out"], ["mach-continue", "continue"]]) {
+      $(id).addEventListener("click", () => this.act({ kind }));
+    }
+    $("mach-to-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      this.act({ kind: "to", target: $("mach-target").value });
+    });
+    $("mach-break").addEventListener("click", () => this.act({ kind: "break", target: $("mach-target").value }));
+    $("mach-mem-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const text = $("mach-mem-addr").value.trim().replace(/^\$|^0x/i, "");
+      const addr = parseInt(text, 16);
+      if (!/^[0-9a-f]{1,4}$/i.test(text)) this.app.message(`Memory: '${$("mach-mem-addr").value}' is not an address ($0000 to $FFFF)`, "error");
+      else if (this.run) this.run.send({ mem: addr });
+    });
+  },
+
+  $(id) {
+    return document.getElementById(id);
+  },
+
+  fillMachines() {
+    const engine = this.app.engines.find((e) => e.id === this.$("mach-engine").value);
+    const select = this.$("mach-machine");
+    select.innerHTML = "";
+    for (const m of engine ? engine.machines : []) select.appendChild(h("option", { value: m.id }, `${m.name}: ${m.chip} at ${m.mhz} MHz`));
+  },
+
+  show(link, app, how) {
+    if (link.engine === "z80" || link.engine === "6502") {
+      this.$("mach-engine").value = link.engine;
+      this.fillMachines();
+    }
+    if (link.machine && [...this.$("mach-machine").options].some((o) => o.value === link.machine)) this.$("mach-machine").value = link.machine;
+    if (link.depth) this.$("mach-depth").value = Math.min(32, link.depth);
+    if (how !== "link") return;
+    if (link.engine && link.engine !== "z80" && link.engine !== "6502") {
+      app.message(`The machine view runs the 8-bit builds (z80, 6502), not the native ${link.engine}: choose a build and press "Search the game's position"`, "error");
+    }
+    const fen = link.fen || START;
+    const moves = (link.moves || []).join(",");
+    if (fen !== app.game.start_fen() || moves !== app.game.moves()) {
+      try {
+        app.setGame(app.k.Board.from_moves(fen, moves));
+      } catch (err) {
+        app.message(String(err.message || err), "error");
+      }
+    }
+    if (link.depth != null && (link.engine === "z80" || link.engine === "6502")) {
+      const cycles = app.router.extra("cycles");
+      let until = null;
+      if (cycles !== null) {
+        if (/^\d{1,15}$/.test(cycles)) until = Number(cycles);
+        else app.message(`The link's cycles=${cycles} is not a cycle count: the search starts at its beginning`, "error");
+      }
+      this.start(until);
+    }
+  },
+
+  hide() {},
+
+  start(until = null) {
+    const app = this.app;
+    this.end();
+    const game = JSON.parse(app.game.view());
+    if (game.status.over) {
+      app.message("The game is over: no move to search.", "error");
+      return;
+    }
+    const spec = {
+      fen: app.game.start_fen(),
+      moves: app.game.moves() ? app.game.moves().split(",") : [],
+      engine: this.$("mach-engine").value,
+      machine: this.$("mach-machine").value,
+      depth: Math.max(1, Number(this.$("mach-depth").value) || 1),
+    };
+    app.router.update({ engine: spec.engine, machine: spec.machine, depth: spec.depth });
+    for (const id of ["mach-iters", "mach-path", "mach-profile"]) this.$(id).querySelector("tbody").innerHTML = "";
+    this.$("mach-result").textContent = "";
+    const run = app.client.request("machine", { spec }, (ev) => this.onEvent(ev));
+    this.run = run;
+    this.running = false;
+    this.setButtons();
+    if (until !== null) this.act({ kind: "until", cycles: until });
+    run.done.catch((err) => app.message(`The machine view's search failed: ${err.message || err}`, "error")).finally(() => {
+      if (this.run === run) {
+        this.run = null;
+        this.running = false;
+        this.setButtons();
+      }
+    });
+  },
+
+  end() {
+    if (this.run) this.run.send("stop");
+    this.run = null;
+    this.running = false;
+    this.setButtons();
+  },
+
+  act(action) {
+    if (!this.run) return;
+    if (action.kind !== "break") {
+      this.running = true;
+      document.body.dataset.machine = "running";
+    }
+    this.setButtons();
+    this.run.send({ action });
+  },
+
+  setButtons() {
+    const live = !!this.run && !(this.state && this.state.done);
+    const idle = live && !this.running;
+    this.$("mach-end").disabled = !this.run;
+    this.$("mach-pause").disabled = !(live && this.running);
+    for (const id of ["mach-step", "mach-over", "mach-out", "mach-continue", "mach-to", "mach-break"]) this.$(id).disabled = !idle;
+  },
+
+  onEvent(ev) {
+    for (const e of ev.events || []) this.searchEvent(e);
+    if (ev.error) this.app.message(ev.error, "error");
+    if (ev.running) {
+      const p = ev.progress;
+      this.$("mach-status").textContent = `running · ${fmtInt(p.cycles)} cycles · ${fmtInt(p.nodes)} nodes · iteration ${p.iteration} · emulated ${fmtSeconds(p.emulated_ms)}`;
+      this.$("mach-cycles").textContent = fmtInt(p.cycles);
+      return;
+    }
+    if (ev.state) {
+      this.running = false;
+      this.showState(ev.state, ev.report);
+      document.body.dataset.machine = ev.state.done ? "done" : "paused";
+      this.setButtons();
+    }
+  },
+
+  searchEvent(e) {
+    if (e.kind === "info") {
+      this.$("mach-iters").querySelector("tbody").appendChild(h("tr", {}, [
+        h("td", {}, e.depth ?? ""), h("td", {}, fmtScore(e.score, e.mate)), h("td", {}, fmtInt(e.nodes)),
+        h("td", {}, e.cycles != null ? fmtInt(e.cycles) : ""), h("td", { class: "pv" }, e.pv_san.join(" ")),
+      ]));
+    } else if (e.kind === "done") {
+      const r = e;
+      this.$("mach-result").textContent = r.best
+        ? `The search chose ${r.best_san} (${r.best}), score ${fmtScore(r.score, r.mate)}, ${fmtInt(r.nodes)} nodes, ${fmtInt(r.machine ? r.machine.cycles : 0)} cycles.`
+        : `No move: ${r.note || ""}`;
+      this.$("mach-result").dataset.best = r.best || "";
+    }
+  },
+
+  showState(s, report) {
+    this.state = s;
+    const why = report && report.stop ? report.stop.why : null;
+    let status = s.done ? "the search is over" : "paused";
+    if (why && typeof why === "object" && why.Breakpoint !== undefined) status += ` at the breakpoint ${hex(why.Breakpoint)}`;
+    this.$("mach-status").textContent = `${s.cpu.toUpperCase()} on ${s.machine} · ${status}`;
+    const pc = this.$("mach-pc");
+    pc.textContent = hex(s.pc);
+    pc.dataset.value = s.pc;
+    this.$("mach-routine").textContent = s.routine || "";
+    const cycles = this.$("mach-cycles");
+    cycles.textContent = fmtInt(s.cycles);
+    cycles.dataset.value = s.cycles;
+    this.$("mach-instructions").textContent = fmtInt(s.instructions);
+    this.$("mach-time").textContent = fmtSeconds(s.emulated_ms);
+    this.$("mach-nodes").textContent = fmtInt(s.nodes);
+    this.$("mach-ply").textContent = `${s.iteration} / ${s.ply ?? "(outside the search)"}`;
+    if (this.app.activeView === this && this.run) this.app.router.setExtra("cycles", s.cycles);
+    const regs = this.$("mach-regs").querySelector("tbody");
+    regs.innerHTML = "";
+    for (const r of s.registers) regs.appendChild(h("tr", {}, [h("th", {}, r.name), h("td", { class: "mono" }, hex(r.value, r.bits / 4))]));
+    const flags = this.$("mach-flags");
+    flags.innerHTML = "";
+    for (const f of s.flags || []) flags.appendChild(h("span", { class: f.set ? "flag set" : "flag", title: `bit ${f.bit}` }, f.name));
+    this.showCode(s);
+    this.showBoard(s);
+    this.showPath(s);
+    const prof = this.$("mach-profile").querySelector("tbody");
+    prof.innerHTML = "";
+    for (const r of s.profile) prof.appendChild(h("tr", {}, [h("td", { class: "mono" }, r.routine), h("td", {}, fmtInt(r.cycles)), h("td", {}, `${r.share.toFixed(1)}%`), h("td", {}, fmtInt(r.calls))]));
+    const lines = [];
+    for (let i = 0; i < s.memory.bytes.length; i += 16) {
+      const row = s.memory.bytes.slice(i, i + 16);
+      const text = row.map((b) => (b >= 32 && b < 127 ? String.fromCharCode(b) : ".")).join("");
+      lines.push(`${hex((s.memory.addr + i) & 0xffff)}  ${row.map((b) => b.toString(16).padStart(2, "0")).join(" ")}  ${text}`);
+    }
+    this.$("mach-memory").textContent = lines.join("\n");
+  },
+
+  showCode(s) {
+    const body = this.$("mach-disasm").querySelector("tbody");
+    body.innerHTML = "";
+    for (const l of s.disassembly) {
+      const src = l.source ? `${l.source.file}:${l.source.line}` : "";
+      const tr = h("tr", { class: [l.current ? "current" : "", l.breakpoint ? "breakpoint" : ""].join(" ").trim() || null, "data-addr": l.addr }, [
+        h("td", {}, l.breakpoint ? "●" : l.current ? "▶" : ""),
+        h("td", {}, hex(l.addr)),
+        h("td", { class: "label" }, l.label ? `${l.label}:` : ""),
+        h("td", { class: "insn" }, l.text),
+        h("td", { class: "cyc", title: "cycles" }, l.cycles),
+        h("td", { class: "src", title: l.source ? l.source.text : "" }, src),
+      ]);
+      tr.addEventListener("click", () => {
+        this.$("mach-target").value = hex(l.addr);
+      });
+      body.appendChild(tr);
+    }
+  },
+
+  showBoard(s) {
+    const squares = s.squares.map((x) => (x === "?" ? "" : x));
+    this.board.render({ squares, legal: [], side: s.board.white_to_move ? "w" : "b", check: null, last: null });
+    this.$("mach-fen").textContent = s.board_fen.Ok !== undefined ? s.board_fen.Ok : `not a position now: ${s.board_fen.Err}`;
+  },
+
+  showPath(s) {
+    const body = this.$("mach-path").querySelector("tbody");
+    body.innerHTML = "";
+    for (const p of s.path) {
+      body.appendChild(h("tr", {}, [
+        h("td", {}, p.ply), h("td", { class: "mono" }, p.mv || ""), h("td", {}, p.alpha), h("td", {}, p.beta),
+        h("td", {}, `${p.bytes} B`), h("td", { class: "mono" }, hex(p.addr)),
+      ]));
+    }
+  },
+};
+
+registerView(machine);
