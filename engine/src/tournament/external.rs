@@ -679,7 +679,11 @@ impl Engine for XboardEngine {
         result.time = start.elapsed();
         // The protocol has no `searchmoves`: a move outside them is refused (and the game
         // set up afresh next time, since the engine played it on its board).
-        let result = limits.unrestricted(result, &label, "the xboard protocol has no searchmoves");
+        let result = limits.unrestricted(
+            result,
+            &self.process.label,
+            "the xboard protocol has no searchmoves",
+        );
         if result.is_err() {
             self.sent_start = None;
         }

@@ -3,7 +3,7 @@
 //! [`Tournament`] before any game, every refusal naming the setting; then the games played and
 //! the report made, as text or JSON. The front end reads the files and prints.
 
-use super::clock::{ClockMode, MAX_PERIOD_SECONDS, TimeControl};
+use super::clock::{ClockMode, TimeControl};
 use super::error::TournamentError;
 use super::game::{MoveLimit, Opening};
 use super::openings::parse_openings;

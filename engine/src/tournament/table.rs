@@ -435,9 +435,9 @@ impl Standings {
             group[first] = id;
             while let Some(i) = todo.pop() {
                 members.push(i);
-                for j in 0..n {
-                    if group[j] == usize::MAX && (self.count[i][j] > 0 || self.count[j][i] > 0) {
-                        group[j] = id;
+                for (j, g) in group.iter_mut().enumerate() {
+                    if *g == usize::MAX && (self.count[i][j] > 0 || self.count[j][i] > 0) {
+                        *g = id;
                         todo.push(j);
                     }
                 }
