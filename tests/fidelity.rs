@@ -1391,8 +1391,8 @@ fn boards_to_check() -> Vec<Game> {
             "d2d4 e7e5 d4d5 c7c5 d5c6 b7c6 h2h4 g7g5 h4g5 f7f5 g5f6",
         ),
         (
-            "4k3/1P6/8/8/8/8/6p1/4K3 w - - 0 1",
-            "b7b8q g2g1n b8b5 g1f3 e1e2 e8d8",
+            "8/1P6/7k/8/8/8/6p1/4K3 w - - 0 1",
+            "b7b8q g2g1n b8b5 g1f3 e1e2 h6g6",
         ),
         (
             "n7/1P5k/8/8/8/8/6p1/4K2R w - - 0 1",

@@ -526,6 +526,20 @@ const PLANS: &[(&str, How)] = &[
         },
     ),
     (
+        "asm DIR/sargon2.asm --cpu z80 --dialect tdl --paren-closes-bracket --overlap later-wins -o target/sargon.bin --listing target/sargon.lst --symbols target/sargon.sym",
+        How::Historical {
+            input: "",
+            check: succeeded,
+        },
+    ),
+    (
+        "uci --program adaptors/sargon-book-jupiter3.toml",
+        How::Historical {
+            input: "uci\nisready\n",
+            check: answers_uci,
+        },
+    ),
+    (
         "run target/console.bin --cpu z80 --symbols target/console.sym --input e2e4\\nq\\n --cycle-profile",
         How::Run {
             input: "",

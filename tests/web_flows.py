@@ -24,6 +24,7 @@ import traceback
 from urllib.parse import urlparse
 
 from selenium import webdriver
+from selenium.common.exceptions import StaleElementReferenceException
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
@@ -137,8 +138,18 @@ class Page:
         return json.loads(self.js("return kempelen.game.view()"))
 
     def click_square(self, sq):
-        rect = self.driver.find_element(By.CSS_SELECTOR, f"rect[data-square='{sq}']")
-        ActionChains(self.driver).move_to_element(rect).click().perform()
+        # The board is drawn again on every change of the game or the view (a link applied
+        # after the page booted, a move), so a square found a moment ago may be gone: find it
+        # again then.
+        for attempt in range(5):
+            rect = self.driver.find_element(By.CSS_SELECTOR, f"rect[data-square='{sq}']")
+            try:
+                ActionChains(self.driver).move_to_element(rect).click().perform()
+                return
+            except StaleElementReferenceException:
+                if attempt == 4:
+                    raise
+                time.sleep(0.1)
 
     def messages(self):
         return [e.text for e in self.driver.find_elements(By.CSS_SELECTOR, "#messages .message")]
