@@ -1395,8 +1395,8 @@ fn boards_to_check() -> Vec<Game> {
             "b7b8q g2g1n b8b5 g1f3 e1e2 h6g6",
         ),
         (
-            "n7/1P5k/8/8/8/8/6p1/4K2R w - - 0 1",
-            "b7a8r g2h1q e1d2 h1h2 d2c3 h7g6",
+            "n7/1P4k1/8/8/8/8/6p1/4K2R w - - 0 1",
+            "b7a8r g2h1q e1d2 h1h2 d2c3 g7g6",
         ),
     ] {
         let mut game = if fen == "startpos" {
