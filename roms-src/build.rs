@@ -177,7 +177,11 @@ fn target_files(dir: &Path) {
 }
 
 fn main() {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    // Read when the script runs, not when it was compiled: a target folder copied from another
+    // checkout keeps its compiled build script, which would otherwise bundle that checkout's
+    // sources (or none, once it is gone).
+    let manifest = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let manifest = Path::new(&manifest);
     port_sources(manifest);
     target_files(&manifest.join("targets"));
     let root = manifest.parent().unwrap().to_path_buf();

@@ -197,14 +197,22 @@ fn check_uci(input: &[u8]) {
     let mut out = Vec::new();
     kempelen_engine::uci::run(&mut engine, input, &mut out).expect("the loop ends normally");
     let text = String::from_utf8(out).expect("the engine writes UTF-8");
+    let sent = |command: &str| {
+        input
+            .split(|&b| b == b'\n')
+            .filter(|l| {
+                std::str::from_utf8(l).is_ok_and(|l| l.split_whitespace().next() == Some(command))
+            })
+            .count()
+    };
     // Every `isready` is answered.
-    let asked = input
-        .split(|&b| b == b'\n')
-        .filter(|l| {
-            std::str::from_utf8(l).is_ok_and(|l| l.split_whitespace().next() == Some("isready"))
-        })
-        .count();
-    assert_eq!(text.matches("readyok").count(), asked, "{text}");
+    assert_eq!(text.matches("readyok").count(), sent("isready"), "{text}");
+    // Every `go` is answered by one `bestmove`, or refused while a search runs.
+    assert_eq!(
+        text.matches("bestmove").count() + text.matches("already searching").count(),
+        sent("go"),
+        "{text}"
+    );
 }
 
 /// A table of properties, one line each: `name(input in strategy) => check;`, each its own

@@ -1029,34 +1029,73 @@ fn a_program_bench_without_a_searched_position_says_why_for_each() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = scratch("program-bench-none");
     let shipped = std::fs::read_to_string(root.join("adaptors/kempelen-console-z80.toml")).unwrap();
-    let text = shipped
-        .replace(
-            "clock = \"zx-spectrum\"",
-            "clock = \"zx-spectrum\"\nturn_budget = 1000",
-        )
-        .replace(
-            "file = \"console.bin\"",
-            &format!(
-                "file = \"{}\"\nassemble = {{ cpu = \"z80\" }}",
-                root.join("roms-src/z80/console.asm").display()
-            ),
-        )
-        + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"count_node\"]\n\
-           what = \"nodes (entries to count_node)\"\n";
-    let file = dir.file("starved.toml", text);
-    let stderr = fails_with(
-        &[
-            "bench",
-            "--program",
-            s(&file),
-            "--positions",
-            "2",
-            "--level",
-            "1",
-        ],
-        &["level 1: no position searched (", "not searched: "],
+    // A turn of one cycle (the smallest budget) and one of 1,000: neither reaches a move.
+    for budget in [1, 1000] {
+        let text = shipped
+            .replace(
+                "clock = \"zx-spectrum\"",
+                &format!("clock = \"zx-spectrum\"\nturn_budget = {budget}"),
+            )
+            .replace(
+                "file = \"console.bin\"",
+                &format!(
+                    "file = \"{}\"\nassemble = {{ cpu = \"z80\" }}",
+                    root.join("roms-src/z80/console.asm").display()
+                ),
+            )
+            + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"count_node\"]\n\
+               what = \"nodes (entries to count_node)\"\n";
+        let file = dir.file("starved.toml", text);
+        let stderr = fails_with(
+            &[
+                "bench",
+                "--program",
+                s(&file),
+                "--positions",
+                "2",
+                "--level",
+                "1",
+            ],
+            &[
+                "level 1: no position searched (",
+                "not searched: engine backend failed: Kempelen",
+                &format!("within the turn's budget of {budget} cycles"),
+            ],
+        );
+        assert_eq!(stderr.matches("not searched: ").count(), 2, "{stderr}");
+    }
+}
+
+/// The other ways no position is searched, each named per position: `--positions 1` whose
+/// position Microchess answers from its opening book (no node counted), and a suite whose
+/// positions it cannot hold (more pieces of a kind than its board keeps). Needs the real
+/// Microchess (KEMPELEN_HISTORICAL).
+#[test]
+fn a_program_bench_of_a_book_move_or_of_positions_the_program_cannot_hold_says_why() {
+    if common::historical_file("microchess.h65").is_none() {
+        return;
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let adaptor = root.join("adaptors/microchess-kim1.toml");
+    fails_with(
+        &["bench", "--program", s(&adaptor), "--positions", "1"],
+        &["no position searched (start position: answered without a node counted (a book move))"],
     );
-    assert!(stderr.matches("not searched: ").count() >= 2, "{stderr}");
+    let dir = scratch("program-bench-cannot-hold");
+    let suite = dir.file(
+        "cannot.epd",
+        "4k3/8/8/8/8/8/QQ6/4K3 w - - 0 1; id \"two queens\";\n\
+         4k3/8/8/8/8/8/8/NNN1K3 w - - 0 1; id \"three knights\";\n",
+    );
+    fails_with(
+        &["bench", "--program", s(&adaptor), "--suite", s(&suite)],
+        &[
+            "no position searched (two queens: not searched: ",
+            "cannot take this position: it keeps 1 queen for each side, and White has 2; \
+             three knights: not searched: ",
+            "it keeps 2 knights for each side, and White has 3)",
+        ],
+    );
 }
 
 /// An adapted program that computes for ever without waiting for input and names no best-move

@@ -115,6 +115,22 @@ impl Limits {
             _ => Ok(result),
         }
     }
+
+    /// Whether something other than a `stop` ends a search with these limits when `side` (0
+    /// white, 8 black) is to move: a depth, a node count, a move time or that side's clock.
+    /// Increments, moves to go and the other side's clock alone bound nothing.
+    pub fn bounded_for(&self, side: u8) -> bool {
+        let clock = if side == crate::piece::BLACK {
+            self.btime
+        } else {
+            self.wtime
+        };
+        !self.infinite
+            && (self.depth.is_some()
+                || self.nodes.is_some()
+                || self.movetime.is_some()
+                || clock.is_some())
+    }
 }
 
 /// Progress of a search, reported after each completed iteration (and by the full profile

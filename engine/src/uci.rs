@@ -312,7 +312,8 @@ struct Session<'scope, W> {
     game: Game,
     /// Why the last `position` was refused, until one is accepted or a new game begins.
     refused: Option<String>,
-    /// The running search is `go infinite` (it waits for `stop`).
+    /// The running search ends only when stopped (`go infinite`, or a `go` that bounds
+    /// nothing for the side to move).
     infinite: bool,
 }
 
@@ -442,12 +443,6 @@ impl<'scope, W: Write + Send> Session<'scope, W> {
             self.shared.line(&format!("info string error: go: {why}"));
             self.shared.line("bestmove 0000");
         };
-        if let Some(e) = &self.refused {
-            refuse(format!(
-                "the last 'position' was refused ({e}); send a position first"
-            ));
-            return;
-        }
         let limits = match parse_go(args, self.game.position()) {
             Ok(l) => l,
             Err(e) => {
@@ -455,7 +450,27 @@ impl<'scope, W: Write + Send> Session<'scope, W> {
                 return;
             }
         };
-        self.infinite = limits.infinite;
+        if let Some(e) = &self.refused {
+            refuse(format!(
+                "the last 'position' was refused ({e}); send a position first"
+            ));
+            return;
+        }
+        // A search that only `stop` ends (no depth, nodes, movetime or clock of the side to
+        // move: `go binc 2` for White) is stopped by the next command that needs the engine,
+        // as an infinite one is, never waited for.
+        let side = self.game.position().side();
+        self.infinite = !limits.bounded_for(side);
+        if !limits.infinite && self.infinite {
+            self.shared.line(&format!(
+                "info string go: no depth, nodes, movetime or {} for the side to move; searching until stopped",
+                if side == crate::piece::BLACK {
+                    "btime"
+                } else {
+                    "wtime"
+                }
+            ));
+        }
         self.stop = Arc::new(AtomicBool::new(false));
         self.shared.answered.store(false, Ordering::Release);
         let engine = self.idle.take().expect("the engine is idle");
@@ -914,6 +929,89 @@ mod tests {
             format_info(&info),
             "info depth 2 score cp -25 nodes 3000 nps 2000 time 1500 pv e2e4"
         );
+    }
+
+    /// A backend whose search ends only when stopped (or, if never stopped, after a minute,
+    /// saying so in its result: a loop that waits for it fails the test instead of hanging).
+    struct UntilStopped;
+
+    impl Engine for UntilStopped {
+        fn name(&self) -> String {
+            "Until stopped".into()
+        }
+        fn search_request(
+            &mut self,
+            request: SearchRequest<'_>,
+        ) -> Result<crate::SearchResult, EngineError> {
+            let start = Instant::now();
+            while !request.control.stop.load(Ordering::Relaxed) {
+                if start.elapsed() > Duration::from_secs(60) {
+                    return Err(EngineError::Backend("never stopped".into()));
+                }
+                thread::sleep(Duration::from_millis(1));
+            }
+            let best = request.game.position().parse_uci("e2e4").ok();
+            Ok(crate::SearchResult::of_iteration(
+                1,
+                0,
+                best.into_iter().collect(),
+                1,
+                start.elapsed(),
+            ))
+        }
+    }
+
+    #[test]
+    fn a_go_that_only_stop_ends_is_stopped_by_the_next_command_not_waited_for() {
+        // Increments, moves to go or the other side's clock alone bound nothing: such a
+        // search is stopped by the next command that needs the engine (as `go infinite` is)
+        // and at the end of input, so the loop reads on and `quit` ends it.
+        for (position, go, clock) in [
+            ("startpos", "go binc 2", "wtime"),
+            ("startpos", "go winc 100 movestogo 5", "wtime"),
+            ("startpos moves e2e4", "go wtime 1000 winc 10", "btime"),
+        ] {
+            let notice = format!(
+                "info string go: no depth, nodes, movetime or {clock} for the side to move; searching until stopped\n"
+            );
+            for then in [
+                "setoption name Hash value 1",
+                "position startpos",
+                "ucinewgame",
+                "uci",
+            ] {
+                for end in ["isready\nquit\n", "isready\n"] {
+                    let input = format!("position {position}\n{go}\n{then}\n{end}");
+                    let mut out = Vec::new();
+                    run(&mut UntilStopped, input.as_bytes(), &mut out).unwrap();
+                    let out = String::from_utf8(out).unwrap();
+                    assert!(out.contains(&notice), "{input}: {out}");
+                    assert!(!out.contains("never stopped"), "{input}: {out}");
+                    assert_eq!(out.matches("bestmove ").count(), 1, "{input}: {out}");
+                    assert!(out.ends_with("readyok\n"), "{input}: {out}");
+                }
+            }
+        }
+        // The native engine on the session the fuzzer found (it searched towards depth 32
+        // while `setoption` waited for it), and at the end of input.
+        for input in [
+            "go binc 2\nsetoption w\nisready\nstop\nquit\n",
+            "go movestogo 5\n",
+        ] {
+            let out = session(input);
+            assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+        }
+        // A search with a bound of its own gets no notice (and is let finish, as before).
+        for go in [
+            "go depth 1 binc 2",
+            "go nodes 50",
+            "go movetime 5",
+            "go wtime 100",
+        ] {
+            let out = session(&format!("{go}\nposition startpos\nquit\n"));
+            assert!(!out.contains("searching until stopped"), "{out}");
+            assert_eq!(out.matches("bestmove ").count(), 1, "{out}");
+        }
     }
 
     #[test]
