@@ -146,7 +146,10 @@ fn expectations() -> serde_json::Value {
 }
 
 /// With KEMPELEN_HISTORICAL set: the real programs' moves on a position, as `kempelen uci
-/// --program` plays them, and the files the page is given; `null` without it.
+/// --program` plays them, the files the page is given, and the boards the page must read from
+/// the program's RAM: the position given (before its turn) and the position after the move
+/// `kempelen uci --program` played, by Kempelen's own rules (this position needs nothing a
+/// program's board lacks: no castling, en passant or promotion is near); `null` without it.
 fn historical_expectations() -> serde_json::Value {
     use std::io::{BufRead, BufReader, Write};
     let Some(dir) = std::env::var_os("KEMPELEN_HISTORICAL").map(PathBuf::from) else {
@@ -176,12 +179,22 @@ fn historical_expectations() -> serde_json::Value {
                 .expect("bestmove");
             writeln!(stdin, "quit").unwrap();
             child.wait().unwrap();
+            let best = best.split(' ').next().unwrap().to_string();
+            let placement = |g: &kempelen_engine::Game| {
+                let f = g.position().to_fen();
+                f.split(' ').next().unwrap().to_string()
+            };
+            let mut game = kempelen_engine::Game::from_fen(fen).unwrap();
+            let before = placement(&game);
+            game.push_uci(&best).expect("the program's move is legal");
             serde_json::json!({
                 "id": id,
                 "file": dir.join(file),
                 "fen": fen,
                 "depth": depth,
-                "best": best.split(' ').next().unwrap(),
+                "best": best,
+                "board_before": before,
+                "board_after": placement(&game),
             })
         })
         .collect();
@@ -448,16 +461,22 @@ fn page_flows_in_chromium() {
     let shots = std::env::var_os("KEMPELEN_WEB_SHOTS")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target/web-shots"));
-    let out = Command::new("python3")
+    let mut flows = Command::new("python3");
+    flows
         .arg(root.join("tests/web_flows.py"))
         .arg("--page")
         .arg(&page)
         .arg("--expect")
         .arg(&expect)
         .arg("--shots")
-        .arg(&shots)
-        .output()
-        .expect("python3 runs");
+        .arg(&shots);
+    // KEMPELEN_WEB_FLOWS=name,name: only these flows (a view's own, while working on it).
+    if let Ok(only) = std::env::var("KEMPELEN_WEB_FLOWS") {
+        flows
+            .arg("--only")
+            .args(only.split(',').filter(|n| !n.is_empty()));
+    }
+    let out = flows.output().expect("python3 runs");
     eprintln!(
         "{}{}",
         String::from_utf8_lossy(&out.stdout),

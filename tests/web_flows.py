@@ -567,11 +567,29 @@ def a_lessons_position_shows_its_profiles_move(p, expect):
     p.shot("lesson-tree")
 
 
+def drawn_placement(p, board_id):
+    """The pieces the board's SVG draws, as a FEN's first field."""
+    return p.js(f"""
+        const on = {{}};
+        for (const g of document.querySelectorAll("#{board_id} g[data-piece]")) on[g.dataset.square] = g.dataset.piece;
+        const rows = [];
+        for (let r = 8; r >= 1; r--) {{
+          let row = "", empty = 0;
+          for (const f of "abcdefgh") {{
+            const c = on[f + r];
+            if (c) {{ if (empty) row += empty; empty = 0; row += c; }} else empty++;
+          }}
+          rows.push(empty ? row + empty : row);
+        }}
+        return rows.join("/");""")
+
+
 @flow
 def the_real_programs_from_the_users_files(p, expect):
     """Without KEMPELEN_HISTORICAL: the Programs view names the files and refuses a wrong one.
     With it: Microchess and Sargon, loaded through the file input from that folder, play the
-    move `kempelen uci --program` plays on the same position."""
+    move `kempelen uci --program` plays on the same position, and their boards read from their
+    RAM hold the position given before their turn and the position after that move."""
     p.open("view=programs&program=microchess")
     rows = p.driver.find_elements(By.CSS_SELECTOR, "#prog-checks tr[data-file]")
     check([r.get_attribute("data-file") for r in rows] == ["microchess.h65"],
@@ -586,6 +604,7 @@ def the_real_programs_from_the_users_files(p, expect):
     if not expect.get("historical"):
         print("    the real programs: SKIPPED (KEMPELEN_HISTORICAL is not set)")
         return
+    whole = {}
     for want in expect["historical"]["programs"]:
         p.open(f"view=programs&program={want['id']}&fen={fragment_fen(want['fen'])}&depth={want['depth']}")
         p.el("prog-files").send_keys(want["file"])
@@ -598,7 +617,57 @@ def the_real_programs_from_the_users_files(p, expect):
               f"kempelen uci --program {want['best']}")
         p.wait(lambda: dataset(p, "prog-result", "profileBest") is not None, 120, "the profile's move")
         print(f"    {want['id']}: {p.text('prog-result')}")
+        # Its board, read from its RAM: before its turn the position given, after its move the
+        # position after the move kempelen uci --program played; drawn, with no square marked.
+        for which in ("before", "after"):
+            got = dataset(p, "prog-result", which)
+            check(got == want[f"board_{which}"], f"{want['id']}: its board in RAM {which} its "
+                  f"turn reads {got!r}, the game's {want['board_' + which]!r}")
+            p.driver.find_element(By.CSS_SELECTOR, f"input[name=prog-which][value={which}]").click()
+            p.wait(lambda: dataset(p, "prog-board-note", "which") == which, 10, f"the {which} board")
+            check(dataset(p, "prog-board-note", "placement") == want[f"board_{which}"],
+                  f"{want['id']}: the board drawn {which}: {p.text('prog-board-note')}")
+            check(dataset(p, "prog-board-note", "differences") == "0",
+                  f"{want['id']}: squares marked: {p.text('prog-diffs')}")
+            drawn = drawn_placement(p, "prog-board")
+            check(drawn == want[f"board_{which}"],
+                  f"{want['id']}: the pieces drawn {which} its turn: {drawn}")
+        print(f"    {want['id']}: its board in RAM: {p.text('prog-board-note')}")
+        whole[want["id"]] = int(dataset(p, "prog-clock", "cycles") or 0)
         p.shot(f"program-{want['id']}")
+    # Stoppable, at its machine's real speed: Microchess's turn shows its clock as it thinks,
+    # stands still while paused, and stopped after 5 million cycles (5 s at the KIM-1's 1 MHz)
+    # it plays the move it holds as best, marked as stopped, after fewer cycles than its whole
+    # turn.
+    want = next(w for w in expect["historical"]["programs"] if w["id"] == "microchess")
+    p.open(f"view=programs&program=microchess&fen={fragment_fen(want['fen'])}&depth=1&speed=real")
+    p.el("prog-files").send_keys(want["file"])
+    p.wait(lambda: dataset(p, "prog-checks", "ready") == "true", 10, "microchess's file checked")
+    p.el("prog-play").click()
+    clock = lambda: int(dataset(p, "prog-clock", "cycles") or 0)
+    p.wait(lambda: clock() >= 1_000_000, 60, "Microchess's turn under way at real speed")
+    # Paused, its machine's clock stands still; resumed, it goes on.
+    p.el("prog-pause").click()
+    time.sleep(1.0)
+    held = clock()
+    time.sleep(1.5)
+    check(clock() == held, f"paused at {held} cycles, the clock went on to {clock()}")
+    p.el("prog-pause").click()
+    p.wait(lambda: clock() > held, 30, "the turn resumed")
+    p.wait(lambda: clock() >= 5_000_000, 60,
+           "5 million cycles of Microchess's turn at real speed")
+    check(dataset(p, "prog-board-note", "which") == "before",
+          f"while it thinks the board is its RAM's before its turn: {p.text('prog-board-note')}")
+    p.el("prog-stop").click()
+    p.wait(lambda: dataset(p, "prog-result", "stopped") is not None
+           or "error" in p.text("prog-result").lower(), 30, "the stopped turn's move")
+    best = dataset(p, "prog-result", "best")
+    cycles = int(dataset(p, "prog-clock", "cycles") or 0)
+    check(dataset(p, "prog-result", "stopped") == "true" and best,
+          f"microchess stopped: {p.text('prog-result')}")
+    check(5_000_000 <= cycles < whole["microchess"],
+          f"microchess stopped after {cycles} cycles; its whole turn takes {whole['microchess']}")
+    print(f"    microchess at real speed, stopped: {p.text('prog-result')}")
 
 def figures(p, expect, out):
     """The page's figures (not a flow: `--figures FILE`): for each search of
@@ -637,6 +706,10 @@ def figures(p, expect, out):
 
 def run(args):
     expect = json.load(open(args.expect)) if args.expect else {}
+    unknown = sorted(set(args.only or []) - {f.__name__ for f in FLOWS})
+    if unknown:
+        print("no such flow:", ", ".join(unknown))
+        return 1
     page = Page(args.page, args.shots, args.chromium, args.chromedriver)
     failed = []
     try:

@@ -62,7 +62,8 @@ struct AdaptorFile {
     best: Option<BestSpec>,
     /// Where the program keeps the score of its best move.
     score: Option<ScoreSpec>,
-    /// The program's board in RAM, read for the piece a pawn of the program became.
+    /// The program's board in RAM, read for the piece a pawn of the program became (and,
+    /// when it names every piece and the colour bit, read whole: [`crate::board`]).
     ram_board: Option<RamBoardSpec>,
     /// The time model: emulated time per move at each level, measured on the program.
     #[serde(default)]
@@ -172,8 +173,13 @@ struct RamBoardSpec {
     squares: String,
     /// The bits of a square's byte that name the piece.
     mask: u8,
-    /// The piece each value names: `q = 5`.
+    /// The piece each value names: `q = 5` (q, r, b, n: the pieces a pawn becomes; with p and
+    /// k too, and `black`, the whole board can be read).
     pieces: std::collections::BTreeMap<String, u8>,
+    /// The bit of a square's byte that marks a black piece.
+    black: Option<u8>,
+    /// The bit that marks a piece that has moved (the program's memory of castling rights).
+    moved: Option<u8>,
 }
 
 /// `[[level]]`: the emulated time the program took per move at one level (its `{depth}`),
@@ -568,10 +574,13 @@ pub(crate) struct Score {
 /// `[ram_board]`, resolved.
 #[derive(Clone, Debug)]
 pub(crate) struct RamBoard {
-    at: u16,
-    squares: ByteSquares,
-    mask: u8,
-    pieces: Vec<(u8, char)>,
+    pub(crate) at: u16,
+    pub(crate) squares: ByteSquares,
+    pub(crate) mask: u8,
+    /// The value of each piece the file names (`q`, and `p`, `k` when it names all six).
+    pub(crate) pieces: Vec<(u8, char)>,
+    pub(crate) black: Option<u8>,
+    pub(crate) moved: Option<u8>,
 }
 
 impl RamBoard {
@@ -589,7 +598,7 @@ impl RamBoard {
     pub(crate) fn piece(&self, byte: u8) -> Option<char> {
         self.pieces
             .iter()
-            .find(|(v, _)| byte & self.mask == *v)
+            .find(|(v, p)| byte & self.mask == *v && "qrbn".contains(*p))
             .map(|(_, p)| *p)
     }
 }
@@ -1298,10 +1307,12 @@ impl Reader<'_> {
                 .pieces
                 .iter()
                 .map(|(k, v)| match k.as_str() {
-                    "q" | "r" | "b" | "n" => Ok((*v, k.chars().next().unwrap_or('q'))),
-                    _ => Err(self.invalid(format!("[ram_board] pieces: `{k}` (q, r, b, n)"))),
+                    "p" | "n" | "b" | "r" | "q" | "k" => Ok((*v, k.chars().next().unwrap_or('q'))),
+                    _ => Err(self.invalid(format!("[ram_board] pieces: `{k}` (p, n, b, r, q, k)"))),
                 })
                 .collect::<Result<_>>()?,
+            black: r.black,
+            moved: r.moved,
         }))
     }
 

@@ -23,11 +23,12 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::board::{BoardError, ProgramBoard};
 use crate::description::Adaptor;
 use crate::error::AdaptorError;
 use crate::held::Held;
 use crate::machine::{
-    Action, Cause, Cmd, Host, Progress, SearchTurn, Turn, TurnEnd, one_line, run_actions,
+    Action, Advanced, Cause, Cmd, Host, Progress, SearchTurn, Turn, TurnEnd, one_line, run_actions,
 };
 use crate::setup::{Setup, before_last};
 
@@ -51,6 +52,20 @@ pub struct AdaptorEngine {
     realtime: bool,
     /// The exact figures of the last search's turn.
     last: Option<SearchFigures>,
+    /// The program's board around the last search's turn.
+    boards: Option<TurnBoards>,
+}
+
+/// The program's board read from its RAM (where its adaptor file says it keeps it) in the
+/// turn in which it computed its move: as the turn began (what the set-up left there) and as
+/// it ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnBoards {
+    /// As the turn began.
+    pub before: Result<ProgramBoard, BoardError>,
+    /// As the program answered; `None` when the turn was stopped in the middle of its search
+    /// (its board then holds a move of the search, not its answer) or never read.
+    pub after: Option<Result<ProgramBoard, BoardError>>,
 }
 
 /// The exact figures of the turn in which the program computed (or was stopped computing) its
@@ -89,6 +104,7 @@ impl AdaptorEngine {
             level: 0,
             realtime: false,
             last: None,
+            boards: None,
         }
     }
 
@@ -100,6 +116,12 @@ impl AdaptorEngine {
     /// The exact figures of the last search, when it reached the program's search turn.
     pub fn last_search(&self) -> Option<SearchFigures> {
         self.last
+    }
+
+    /// The program's board in the last search's turn (`None` before any, or when the search
+    /// ended before that turn).
+    pub fn last_boards(&self) -> Option<&TurnBoards> {
+        self.boards.as_ref()
     }
 
     /// Holds the emulation to the machine's clock while the program computes its move.
@@ -254,6 +276,23 @@ impl AdaptorEngine {
         })
     }
 
+    /// The program's boards of a turn that computed its move (see [`TurnBoards`]).
+    fn turn_boards(&self, turn: &Turn, program_black: bool) -> Option<TurnBoards> {
+        let a = &self.adaptor;
+        let Some((before, after)) = &turn.boards else {
+            return a.board_memory().is_none().then(|| TurnBoards {
+                before: Err(BoardError::NotDescribed {
+                    program: a.name.clone(),
+                }),
+                after: None,
+            });
+        };
+        Some(TurnBoards {
+            before: a.board_from_bytes(before, program_black),
+            after: (turn.end == TurnEnd::Waiting).then(|| a.board_from_bytes(after, program_black)),
+        })
+    }
+
     /// Forgets the running program (after a failure, or a stop in the middle of its search).
     fn drop_program(&mut self) {
         self.worker = None;
@@ -354,9 +393,28 @@ impl Engine for AdaptorEngine {
         let (game, limits, control) = (request.game, request.limits, request.control);
         self.check_request(game, limits)?;
         self.last = None;
+        self.boards = None;
         let side = game.position().side();
         let level = self.level_for(limits, side);
         let turn = self.search_turn(game, limits, control, level)?;
+        self.finish_search(game, limits, control, level, turn)
+    }
+}
+
+impl AdaptorEngine {
+    /// The search's result from the turn in which the program computed its move (or was
+    /// stopped): its figures and boards kept, its move read (what it printed, or what it held
+    /// as best), its info line reported.
+    fn finish_search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl<'_>,
+        level: Option<u32>,
+        turn: Turn,
+    ) -> Result<SearchResult, EngineError> {
+        let side = game.position().side();
+        self.boards = self.turn_boards(&turn, side != kempelen_engine::piece::WHITE);
         let time = self.adaptor.clock.duration(turn.cycles);
         self.last = Some(SearchFigures {
             cycles: turn.cycles,
@@ -404,6 +462,128 @@ impl Engine for AdaptorEngine {
             &self.adaptor.name,
             "the program chooses among all its moves",
         )
+    }
+}
+
+/// A search opened by [`AdaptorEngine::open_search`], whose turns run a slice at a time.
+#[derive(Debug)]
+pub struct OpenSearch {
+    game: Game,
+    limits: Limits,
+    level: Option<u32>,
+    program_black: bool,
+}
+
+/// What a slice of an open search ([`AdaptorEngine::advance`]) did.
+#[derive(Debug)]
+pub enum SearchSlice {
+    /// The program is still being set up, or still computes its move.
+    Running {
+        /// It computes its move (else a turn of its set-up runs).
+        searching: bool,
+        /// The cycles of the turn under way.
+        cycles: u64,
+        /// Its nodes in that turn, when its adaptor counts them.
+        nodes: Option<u64>,
+        /// Its board read from its RAM as the turn that computes its move began (`None`
+        /// before that turn, or when its adaptor file does not say where it keeps its board).
+        board_before: Option<Result<ProgramBoard, BoardError>>,
+    },
+    /// The search is over: what [`Engine::search`] returns.
+    Done(SearchResult),
+}
+
+impl AdaptorEngine {
+    /// Sets the program up for a search of `game` within `limits` as [`Engine::search`] does,
+    /// up to the point where its turns run (the program booted when it must start afresh):
+    /// [`AdaptorEngine::advance`] runs them a slice at a time. So a host that runs the machine
+    /// on its own thread (a page's Web Worker) reads its messages between slices:
+    /// `control.stop` set between two slices ends the search with the move the program holds
+    /// as best (as `stop` does on the command line), and the host may pace the slices to the
+    /// machine's clock. For an engine made with [`AdaptorEngine::with_thread`] `false` only.
+    pub fn open_search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        control: &SearchControl<'_>,
+    ) -> Result<OpenSearch, EngineError> {
+        if self.threaded {
+            return Err(EngineError::Unsupported(
+                "a search in slices: the engine's machine runs on a thread of its own".into(),
+            ));
+        }
+        self.check_request(game, limits)?;
+        self.last = None;
+        self.boards = None;
+        let side = game.position().side();
+        let level = self.level_for(limits, side);
+        let program_black = side != kempelen_engine::piece::WHITE;
+        let search = SearchTurn {
+            keys: String::new(),
+            stop: Arc::clone(&control.stop),
+            deadline: self.deadline(limits, side),
+            nodes: limits.nodes,
+            realtime: false,
+            program_black,
+        };
+        let opened = self
+            .actions(game, level, &control.stop)
+            .and_then(|actions| {
+                let w = self.worker.as_ref().expect("a running program");
+                w.open(actions, search)
+            });
+        if let Err(e) = opened {
+            self.drop_program();
+            return Err(e);
+        }
+        Ok(OpenSearch {
+            game: game.clone(),
+            limits: limits.clone(),
+            level,
+            program_black,
+        })
+    }
+
+    /// Runs the open search on for at most `cycles` cycles of its machine (a slice ends
+    /// early when a turn ends). The program's progress (the move it holds as best) is
+    /// reported to `control` as in [`Engine::search`]; once the program answered, or a limit
+    /// or `control.stop` ended its turn, the search's result.
+    pub fn advance(
+        &mut self,
+        open: &OpenSearch,
+        cycles: u64,
+        control: &SearchControl<'_>,
+    ) -> Result<SearchSlice, EngineError> {
+        let w = self
+            .worker
+            .as_ref()
+            .ok_or_else(|| EngineError::Backend("no search is open".into()))?;
+        let mut progress = |p: Progress| {
+            if let Some(info) = self.progress_info(&open.game, open.level, &p) {
+                control.report(&info);
+            }
+        };
+        match w.advance(cycles, &mut progress) {
+            Ok(Advanced::Running {
+                cycles,
+                nodes,
+                searching,
+                board_before,
+            }) => Ok(SearchSlice::Running {
+                searching,
+                cycles,
+                nodes,
+                board_before: board_before
+                    .map(|b| self.adaptor.board_from_bytes(&b, open.program_black)),
+            }),
+            Ok(Advanced::Done(turn)) => self
+                .finish_search(&open.game, &open.limits, control, open.level, turn)
+                .map(SearchSlice::Done),
+            Err(e) => {
+                self.drop_program();
+                Err(e)
+            }
+        }
     }
 }
 
@@ -457,9 +637,7 @@ impl AdaptorEngine {
         level: Option<u32>,
     ) -> Result<Turn, EngineError> {
         let side = game.position().side();
-        let deadline = time::budget(limits, side)
-            .hard
-            .map(|h| (h.as_secs_f64() * self.adaptor.clock.hz()).ceil().max(1.0) as u64);
+        let deadline = self.deadline(limits, side);
         let actions = match self.actions(game, level, &control.stop) {
             Ok(x) => x,
             Err(e) => {
@@ -488,6 +666,13 @@ impl AdaptorEngine {
                 Err(e)
             }
         }
+    }
+
+    /// The time limit's hard end in cycles of the machine, if the limits have one.
+    fn deadline(&self, limits: &Limits, side: u8) -> Option<u64> {
+        time::budget(limits, side)
+            .hard
+            .map(|h| (h.as_secs_f64() * self.adaptor.clock.hz()).ceil().max(1.0) as u64)
     }
 
     /// The move the program printed at the end of its turn, what it printed beside it, and

@@ -16,9 +16,11 @@
 //! checked into an [`Adaptor`]), `setup` (how a game is brought into a freshly started
 //! program: keys, board, pokes), `machine` (the emulated machine on a thread of its own,
 //! driven turn by turn) and [`engine`] ([`AdaptorEngine`], the [`kempelen_engine::Engine`]
-//! that reads the program's replies); [`player`] makes an adapted program a tournament player
+//! that reads the program's replies); [`board`] reads the program's own board from its RAM;
+//! [`player`] makes an adapted program a tournament player
 //! (`program:FILE.toml`).
 
+pub mod board;
 pub mod description;
 pub mod engine;
 pub mod error;
@@ -28,6 +30,7 @@ mod machine;
 pub mod player;
 mod setup;
 
+pub use board::{BoardError, ProgramBoard};
 pub use description::{Adaptor, ProgramSource};
-pub use engine::{AdaptorEngine, SearchFigures};
+pub use engine::{AdaptorEngine, OpenSearch, SearchFigures, SearchSlice, TurnBoards};
 pub use error::AdaptorError;

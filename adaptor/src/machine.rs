@@ -104,11 +104,35 @@ impl Driver<'_> {
         limits: &TurnLimits,
         mut watch: Option<(&RootBoard, &mut dyn FnMut(Progress))>,
     ) -> Result<Turn, EngineError> {
+        self.start_turn(m, keys, limits.realtime);
+        let mut run = Running::default();
+        loop {
+            if let Some(end) = self.run_until(m, &mut run, limits, u64::MAX, &mut watch)? {
+                return Ok(self.finish_turn(m, run, end, watch.map(|(root, _)| root)));
+            }
+        }
+    }
+
+    /// Types `keys` and begins a turn: the node count starts from 0, the machine paced to its
+    /// clock or not.
+    fn start_turn(&self, m: &mut Machine, keys: &str, realtime: bool) {
         m.console_mut().push_input(keys.as_bytes());
         if let Some((addrs, _)) = &self.adaptor.nodes {
             m.count_executions(addrs);
         }
-        m.set_realtime(limits.realtime);
+        m.set_realtime(realtime);
+    }
+
+    /// Runs the turn on slice by slice, at most `budget` cycles more: how it ended, or `None`
+    /// when the budget was spent first (the host runs it on later).
+    fn run_until(
+        &self,
+        m: &mut Machine,
+        run: &mut Running,
+        limits: &TurnLimits,
+        budget: u64,
+        watch: &mut Option<(&RootBoard, &mut dyn FnMut(Progress))>,
+    ) -> Result<Option<TurnEnd>, EngineError> {
         // Paced, a slice is 10 ms of emulated time, so a stop is seen within that much real
         // time too.
         let slice = if limits.realtime {
@@ -116,34 +140,159 @@ impl Driver<'_> {
         } else {
             SLICE
         };
-        let mut cycles = 0u64;
-        let mut held: Option<Held> = None;
-        let end = loop {
-            let mut this = slice.min(self.adaptor.turn_budget - cycles);
+        let stop_at = run.cycles.saturating_add(budget.max(1));
+        loop {
+            let mut this = slice
+                .min(self.adaptor.turn_budget - run.cycles)
+                .min(stop_at - run.cycles);
             if let Some(d) = limits.deadline {
-                this = this.min(d.saturating_sub(cycles).max(1));
+                this = this.min(d.saturating_sub(run.cycles).max(1));
             }
-            if self.run_slice(m, this, &mut cycles)? {
-                break TurnEnd::Waiting;
+            if self.run_slice(m, this, &mut run.cycles)? {
+                return Ok(Some(TurnEnd::Waiting));
             }
             if let Some((root, progress)) = watch.as_mut() {
-                self.send_held(m, root, &mut **progress, &mut held, cycles);
+                self.send_held(m, root, &mut **progress, &mut run.held, run.cycles);
             }
-            if let Some(end) = self.limit_reached(m, limits, cycles)? {
-                break end;
+            if let Some(end) = self.limit_reached(m, limits, run.cycles)? {
+                return Ok(Some(end));
             }
-        };
+            if run.cycles >= stop_at {
+                return Ok(None);
+            }
+        }
+    }
+
+    /// The turn's outcome once it ended; `root`: it computed the program's move (what the
+    /// program holds as best is read once more).
+    fn finish_turn(
+        &self,
+        m: &mut Machine,
+        run: Running,
+        end: TurnEnd,
+        root: Option<&RootBoard>,
+    ) -> Turn {
         m.set_realtime(false);
-        if let (Some((root, _)), true) = (watch, self.searching(m)) {
+        let mut held = run.held;
+        if let (Some(root), true) = (root, self.searching(m)) {
             held = Held::read(self.adaptor, m, root);
         }
-        Ok(Turn {
+        Turn {
             out: take_output(m),
-            cycles,
+            cycles: run.cycles,
             nodes: self.node_count(m),
             end,
             held,
-        })
+            boards: None,
+        }
+    }
+
+    /// Runs an opened search on for at most `budget` cycles: the steps of its set-up in turn,
+    /// then the turn that computes the move.
+    fn advance_opened(
+        &self,
+        m: &mut Machine,
+        o: &mut Opened,
+        budget: u64,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Advanced, EngineError> {
+        let mut left = budget.max(1);
+        loop {
+            if o.current.is_none() {
+                o.current = Some(self.next_step(m, o)?);
+                continue;
+            }
+            let cur = o.current.as_mut().expect("a turn under way");
+            let limits = TurnLimits {
+                stop: &o.search.stop,
+                deadline: cur.search.as_ref().and(o.search.deadline),
+                nodes: cur.search.as_ref().and(o.search.nodes),
+                realtime: cur.search.is_some() && o.search.realtime,
+            };
+            let ran = cur.run.cycles;
+            let mut watch = cur
+                .search
+                .as_ref()
+                .map(|(root, _)| (root, &mut *progress as &mut dyn FnMut(Progress)));
+            let end = self.run_until(m, &mut cur.run, &limits, left, &mut watch)?;
+            left = left.saturating_sub(cur.run.cycles - ran);
+            let Some(end) = end else {
+                return Ok(Advanced::Running {
+                    cycles: cur.run.cycles,
+                    nodes: self.node_count(m),
+                    searching: cur.search.is_some(),
+                    board_before: cur.search.as_ref().and_then(|(_, b)| b.clone()),
+                });
+            };
+            let cur = o.current.take().expect("a turn under way");
+            let mut turn = self.finish_turn(m, cur.run, end, cur.search.as_ref().map(|(r, _)| r));
+            if let Some((_, before)) = cur.search {
+                let board = self.adaptor.board_memory();
+                turn.boards = before.zip(board.map(|(at, len)| m.read_bytes(at, len)));
+                return Ok(Advanced::Done(turn));
+            }
+            if end != TurnEnd::Waiting {
+                return Ok(Advanced::Done(turn));
+            }
+            if left == 0 {
+                return Ok(Advanced::Running {
+                    cycles: 0,
+                    nodes: None,
+                    searching: false,
+                    board_before: None,
+                });
+            }
+        }
+    }
+
+    /// Begins the next step of an opened search: pokes are done at once, a restart or typed
+    /// keys begin a turn (the last one the search's, its board read as it begins).
+    fn next_step(&self, m: &mut Machine, o: &mut Opened) -> Result<Current, EngineError> {
+        loop {
+            let (step, last) = o
+                .steps
+                .pop_front()
+                .ok_or_else(|| EngineError::Backend("no turn computed a move".into()))?;
+            match step {
+                Step::Poke(bytes) => bytes
+                    .iter()
+                    .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
+                    .map_err(|e| EngineError::Backend(e.to_string()))?,
+                Step::Restart => {
+                    let entry = self.adaptor.entry.ok_or_else(|| {
+                        EngineError::Backend(format!(
+                            "{}: no entry to restart at",
+                            self.adaptor.name
+                        ))
+                    })?;
+                    m.set_pc(entry);
+                    self.start_turn(m, "", false);
+                    return Ok(Current {
+                        run: Running::default(),
+                        search: None,
+                    });
+                }
+                Step::Turn(keys) if last => {
+                    let root = RootBoard::read(self.adaptor, m, o.search.program_black);
+                    let before = self
+                        .adaptor
+                        .board_memory()
+                        .map(|(at, len)| m.read_bytes(at, len));
+                    self.start_turn(m, &keys, o.search.realtime);
+                    return Ok(Current {
+                        run: Running::default(),
+                        search: Some((root, before)),
+                    });
+                }
+                Step::Turn(keys) => {
+                    self.start_turn(m, &keys, false);
+                    return Ok(Current {
+                        run: Running::default(),
+                        search: None,
+                    });
+                }
+            }
+        }
     }
 
     /// Runs one slice of at most `this` cycles and adds the cycles it ran to `cycles`: whether
@@ -275,6 +424,13 @@ fn take_output(m: &mut Machine) -> String {
     String::from_utf8_lossy(&m.console_mut().take_output()).into_owned()
 }
 
+/// A turn under way: its cycles so far and the move the program held as best when last read.
+#[derive(Default)]
+struct Running {
+    cycles: u64,
+    held: Option<Held>,
+}
+
 /// What ends a turn early.
 struct TurnLimits<'a> {
     stop: &'a AtomicBool,
@@ -316,6 +472,9 @@ pub(crate) struct Turn {
     pub(crate) end: TurnEnd,
     /// In the turn that computes the move: what the program held in RAM at its end.
     pub(crate) held: Option<Held>,
+    /// In the turn that computes the move: the bytes of the program's board (where its
+    /// adaptor says it keeps it) as the turn began and as it ended.
+    pub(crate) boards: Option<(Vec<u8>, Vec<u8>)>,
 }
 
 /// A change of the move the program holds as best, while it searches.
@@ -392,9 +551,11 @@ fn answer(
                 nodes: s.nodes,
                 realtime: s.realtime,
             };
-            driver
-                .run_turn(m, &s.keys, &limits, Some((&root, progress)))
-                .map(Answer::Turn)
+            let board = driver.adaptor.board_memory();
+            let before = board.map(|(at, len)| m.read_bytes(at, len));
+            let mut turn = driver.run_turn(m, &s.keys, &limits, Some((&root, progress)))?;
+            turn.boards = before.zip(board.map(|(at, len)| m.read_bytes(at, len)));
+            Ok(Answer::Turn(turn))
         }
         (Cmd::Restart(stop), Some(m)) => driver.restart(m, &stop).map(Answer::Turn),
         (Cmd::Poke(bytes), Some(m)) => bytes
@@ -416,7 +577,39 @@ pub(crate) enum Host {
     Inline {
         adaptor: Arc<Adaptor>,
         machine: RefCell<Option<Box<Machine>>>,
+        /// A search opened to be run a slice at a time ([`Host::open`]).
+        opened: RefCell<Option<Opened>>,
     },
+}
+
+/// The turns of a search opened on the caller's thread and run a slice at a time: the steps
+/// still to do (the last turn computes the program's move), and the turn under way.
+pub(crate) struct Opened {
+    steps: std::collections::VecDeque<(Step, bool)>,
+    search: SearchTurn,
+    current: Option<Current>,
+}
+
+/// The turn under way in an [`Opened`] search.
+struct Current {
+    run: Running,
+    /// The turn computes the program's move: its piece list as it began (for the move it
+    /// holds) and the bytes of its board then.
+    search: Option<(RootBoard, Option<Vec<u8>>)>,
+}
+
+/// What a slice of an opened search did.
+pub(crate) enum Advanced {
+    /// The turns go on: the cycles of the turn under way, its nodes, whether it is the turn
+    /// that computes the move, and the program's board as that turn began.
+    Running {
+        cycles: u64,
+        nodes: Option<u64>,
+        searching: bool,
+        board_before: Option<Vec<u8>>,
+    },
+    /// The search turn ended (or a set-up turn was stopped): as [`run_actions`] returns it.
+    Done(Turn),
 }
 
 /// The thread's side of [`Host::Thread`].
@@ -451,7 +644,65 @@ impl Host {
         Host::Inline {
             adaptor,
             machine: RefCell::new(None),
+            opened: RefCell::new(None),
         }
+    }
+
+    /// Opens the search that `actions` make (see [`run_actions`]) without running it: its
+    /// turns run in [`Host::advance`], a slice at a time. On the caller's thread only.
+    pub(crate) fn open(&self, actions: Vec<Action>, search: SearchTurn) -> Result<(), EngineError> {
+        let Host::Inline { opened, .. } = self else {
+            return Err(EngineError::Backend(
+                "a search in slices runs on the caller's thread only".into(),
+            ));
+        };
+        let steps = steps(actions);
+        let last = steps
+            .iter()
+            .rposition(|s| matches!(s, Step::Turn(_)))
+            .ok_or_else(|| {
+                EngineError::Backend("nothing to type: no turn computes a move".into())
+            })?;
+        *opened.borrow_mut() = Some(Opened {
+            steps: steps
+                .into_iter()
+                .enumerate()
+                .map(|(i, s)| (s, i == last))
+                .collect(),
+            search,
+            current: None,
+        });
+        Ok(())
+    }
+
+    /// Runs the opened search on for at most `budget` cycles; progress of its search turn
+    /// goes to `progress`. An error closes it.
+    pub(crate) fn advance(
+        &self,
+        budget: u64,
+        progress: &mut dyn FnMut(Progress),
+    ) -> Result<Advanced, EngineError> {
+        let closed = || EngineError::Backend("no search is open".into());
+        let Host::Inline {
+            adaptor,
+            machine,
+            opened,
+        } = self
+        else {
+            return Err(closed());
+        };
+        let driver = Driver { adaptor };
+        let mut m = machine.borrow_mut();
+        let m = m
+            .as_deref_mut()
+            .ok_or_else(|| EngineError::Backend("the program is not running".into()))?;
+        let mut slot = opened.borrow_mut();
+        let o = slot.as_mut().ok_or_else(closed)?;
+        let r = driver.advance_opened(m, o, budget, progress);
+        if !matches!(r, Ok(Advanced::Running { .. })) {
+            *slot = None;
+        }
+        r
     }
 
     /// Sends `cmd` and waits for its answer; progress reports on the way go to `progress`.
@@ -467,7 +718,9 @@ impl Host {
                     }
                 }
             }
-            Host::Inline { adaptor, machine } => {
+            Host::Inline {
+                adaptor, machine, ..
+            } => {
                 let driver = Driver { adaptor };
                 let mut held = machine.borrow_mut();
                 let mut m = held.take().map(|b| *b);

@@ -19,6 +19,7 @@
 use kempelen_engine::Position;
 use kempelen_engine::tree::Algorithm;
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Parser, Tag, TagEnd, html};
+use serde::Serialize;
 
 /// One lesson: its id in links, where it lives in the repository, its Markdown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -77,8 +78,10 @@ impl LessonText {
     }
 }
 
-/// A command of a lesson that the page runs.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A command of a lesson that the page runs (serialised as the page reads it: `kind` is
+/// `search` or `tree`, the algorithm by its name).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Live {
     /// `kempelen search --profile P --depth N [--fen F] [--moves ...]`: the profile's move.
     Search {
@@ -94,6 +97,7 @@ pub enum Live {
     /// `kempelen tree ...`: a tree to expand.
     Tree {
         /// The algorithm.
+        #[serde(serialize_with = "by_name")]
         algorithm: Algorithm,
         /// The depth.
         depth: u32,
@@ -104,6 +108,11 @@ pub enum Live {
         /// The command as written.
         command: String,
     },
+}
+
+/// An algorithm by its name (`minimax`, `alphabeta`, `reference`).
+fn by_name<S: serde::Serializer>(a: &Algorithm, s: S) -> Result<S::Ok, S::Error> {
+    s.collect_str(a)
 }
 
 /// A lesson rendered: its HTML and the live commands its placeholders number.

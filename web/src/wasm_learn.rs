@@ -156,11 +156,34 @@ pub fn program_info(id: &str, picked: &Picked) -> Result<String, JsError> {
         .map_err(js)
 }
 
-/// The program's move ([`programs::play`]) for a [`programs::ProgramSpec`] in JSON.
+/// A real program's move, its turns run a slice at a time ([`programs::ProgramJob`]).
 #[wasm_bindgen]
-pub fn program_move(spec_json: &str, picked: &Picked) -> Result<String, JsError> {
-    let spec: programs::ProgramSpec = parse("program", spec_json)?;
-    programs::play(&spec, &picked.files)
-        .map(|m| json(&m))
-        .map_err(js)
+pub struct ProgramRun {
+    job: programs::ProgramJob,
+}
+
+#[wasm_bindgen]
+impl ProgramRun {
+    /// Sets up the program of a [`programs::ProgramSpec`] in JSON from the picked files.
+    pub fn start(spec_json: &str, picked: &Picked) -> Result<ProgramRun, JsError> {
+        let spec: programs::ProgramSpec = parse("program", spec_json)?;
+        programs::ProgramJob::start(&spec, &picked.files)
+            .map(|job| ProgramRun { job })
+            .map_err(js)
+    }
+
+    /// Runs on for at most `max_host_ms`: a [`programs::ProgramAdvance`] in JSON.
+    pub fn advance(&mut self, max_host_ms: f64) -> Result<String, JsError> {
+        self.job.advance(max_host_ms).map(|a| json(&a)).map_err(js)
+    }
+
+    /// After a pause: real speed counts from now.
+    pub fn resume(&mut self) {
+        self.job.resume();
+    }
+
+    /// Ends the turn at the next slice with the move the program holds.
+    pub fn stop(&mut self) {
+        self.job.stop();
+    }
 }

@@ -4,6 +4,7 @@
 //
 //   const board = new ChessBoard(element, { onMove: (uci) => ..., canMove: () => true });
 //   board.render(view);  board.flip();  board.setArrow("e2e4");  board.focus();
+//   board.setMarks({ e1: "differs" });  // a class on squares the caller wants marked
 //
 // Keyboard: the arrow keys move a cursor, Enter or Space picks up the piece under it and puts
 // it down, Escape drops it; on a promotion, Q, R, B or N (or the arrows and Enter) choose.
@@ -31,6 +32,7 @@ export class ChessBoard {
     this.selected = null;
     this.cursor = "e2";
     this.arrow = null;
+    this.marks = {};
     this.drag = null;
     this.svg = el("svg", {
       viewBox: `0 0 ${8 * SIZE} ${8 * SIZE}`,
@@ -64,6 +66,12 @@ export class ChessBoard {
   /** Marks a move (the engine's best) with an arrow; null removes it. */
   setArrow(uci) {
     this.arrow = uci;
+    this.draw();
+  }
+
+  /** Marks squares with a class each ({ e1: "differs" }); {} removes them. */
+  setMarks(marks) {
+    this.marks = marks || {};
     this.draw();
   }
 
@@ -120,6 +128,7 @@ export class ChessBoard {
         if (v.last && (v.last.uci.slice(0, 2) === sq || v.last.uci.slice(2, 4) === sq)) classes.push("last");
         if (this.selected === sq) classes.push("selected");
         if (v.check === sq) classes.push("check");
+        if (this.marks[sq]) classes.push(this.marks[sq]);
         el("rect", { x, y, width: SIZE, height: SIZE, class: classes.join(" "), "data-square": sq }, svg);
       }
     }

@@ -29,36 +29,6 @@ pub fn lessons() -> Vec<LessonItem> {
         .collect()
 }
 
-/// A live command of a lesson, as the page runs it.
-#[derive(Debug, Clone, Serialize)]
-#[serde(tag = "kind", rename_all = "lowercase")]
-pub enum LiveItem {
-    /// A profile's search: the page's search request.
-    Search {
-        /// The profile (`engine` of a search request).
-        profile: String,
-        /// Depth.
-        depth: u32,
-        /// The position.
-        fen: String,
-        /// The command as the lesson writes it.
-        command: String,
-    },
-    /// A tree: the tree view's request.
-    Tree {
-        /// `minimax`, `alphabeta`, `reference`.
-        algorithm: String,
-        /// Depth.
-        depth: u32,
-        /// Moves per node (0: all).
-        width: usize,
-        /// The root (None: the Tartan figure).
-        fen: Option<String>,
-        /// The command.
-        command: String,
-    },
-}
-
 /// A lesson rendered.
 #[derive(Debug, Clone, Serialize)]
 pub struct LessonPage {
@@ -70,8 +40,9 @@ pub struct LessonPage {
     pub file: &'static str,
     /// HTML (see `kempelen_claims::lessons::Rendered`).
     pub html: String,
-    /// Its live commands, by number.
-    pub live: Vec<LiveItem>,
+    /// Its live commands, by number (`kind` `search` or `tree`; a tree's `width` null: all
+    /// moves).
+    pub live: Vec<Live>,
 }
 
 /// The lesson `id`, rendered.
@@ -81,42 +52,12 @@ pub fn lesson_page(id: &str) -> Result<LessonPage, WebError> {
         WebError::Request(format!("no lesson '{id}' (lessons: {})", ids.join(", ")))
     })?;
     let r = render(l);
-    let live = r
-        .live
-        .into_iter()
-        .map(|x| match x {
-            Live::Search {
-                profile,
-                depth,
-                fen,
-                command,
-            } => LiveItem::Search {
-                profile,
-                depth,
-                fen,
-                command,
-            },
-            Live::Tree {
-                algorithm,
-                depth,
-                width,
-                fen,
-                command,
-            } => LiveItem::Tree {
-                algorithm: algorithm.to_string(),
-                depth,
-                width: width.unwrap_or(0),
-                fen,
-                command,
-            },
-        })
-        .collect();
     Ok(LessonPage {
         id: l.id,
         title: l.title(),
         file: l.file,
         html: r.html,
-        live,
+        live: r.live,
     })
 }
 
@@ -152,4 +93,32 @@ pub fn snippets() -> Vec<SnippetItem> {
 /// The guided example `id`.
 pub fn snippet_item(id: &str) -> Option<SnippetItem> {
     snippet(id).and_then(|s| snippets().into_iter().find(|x| x.id == s.id))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The live commands reach the page in the form views/lessons.js reads: `kind`, the
+    /// profile's search fields, a tree's algorithm by name and its width (null: all moves).
+    #[test]
+    fn live_commands_serialise_as_the_page_reads_them() {
+        let page = serde_json::to_value(lesson_page("search").unwrap()).unwrap();
+        let live = page["live"].as_array().unwrap();
+        let tree = live.iter().find(|x| x["kind"] == "tree").expect("a tree");
+        assert!(
+            ["minimax", "alphabeta", "reference"].contains(&tree["algorithm"].as_str().unwrap()),
+            "{tree}"
+        );
+        assert!(tree["depth"].is_u64() && tree.get("width").is_some() && tree.get("fen").is_some());
+        let page = serde_json::to_value(lesson_page("microchess").unwrap()).unwrap();
+        let search = page["live"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|x| x["kind"] == "search")
+            .expect("a search");
+        assert_eq!(search["profile"], "microchess");
+        assert!(search["fen"].is_string() && search["command"].is_string());
+    }
 }

@@ -51,6 +51,58 @@ pub struct ViewNode {
     pub cycles: Option<u64>,
 }
 
+/// Where a node stands in a search, as the native and the 8-bit trees both give it.
+struct Place {
+    parent: Option<usize>,
+    ply: usize,
+    kind: NodeKind,
+    white: bool,
+    alpha: i32,
+    beta: i32,
+    iteration: u32,
+}
+
+/// The [`Place`] of a node of either tree (`TraceNode` and `LiveNode` name these fields
+/// alike).
+macro_rules! place_of {
+    ($n:expr) => {
+        Place {
+            parent: $n.parent,
+            ply: $n.ply,
+            kind: $n.kind,
+            white: $n.white_to_move,
+            alpha: $n.alpha,
+            beta: $n.beta,
+            iteration: $n.iteration,
+        }
+    };
+}
+
+impl ViewNode {
+    /// A node at `place`, reached by the move `names` (coordinates, SAN), in position `fen`:
+    /// what both trees show. Each tree adds what only it knows (the native tree the value,
+    /// bound, cutoff and PV; the 8-bit tree the value so far and the cycles).
+    fn at(place: Place, (mv, san): (Option<String>, Option<String>), fen: String) -> ViewNode {
+        ViewNode {
+            parent: place.parent,
+            mv,
+            san,
+            ply: place.ply,
+            kind: kind_name(place.kind),
+            white: place.white,
+            alpha: place.alpha,
+            beta: place.beta,
+            score: None,
+            bound: None,
+            cutoff: false,
+            pv: false,
+            iteration: place.iteration,
+            fen,
+            cycles: None,
+        }
+    }
+}
+
 fn kind_name(k: NodeKind) -> &'static str {
     match k {
         NodeKind::Search => "search",
@@ -163,8 +215,7 @@ fn view_of(d: &Drawn, live: bool, tartan: bool) -> TreeView {
                 (None, _) | (_, None) => d.position.clone(),
                 (Some(p), Some(m)) => step(p, m),
             };
-            let (mv, san) = move_names(parent, n.mv);
-            let node = native_node(n, mv, san, pos.to_fen());
+            let node = native_node(n, move_names(parent, n.mv), pos.to_fen());
             positions.push(pos);
             node
         })
@@ -208,16 +259,8 @@ fn step(p: &Position, m: Move) -> Position {
     q
 }
 
-fn native_node(n: &TraceNode, mv: Option<String>, san: Option<String>, fen: String) -> ViewNode {
+fn native_node(n: &TraceNode, names: (Option<String>, Option<String>), fen: String) -> ViewNode {
     ViewNode {
-        parent: n.parent,
-        mv,
-        san,
-        ply: n.ply,
-        kind: kind_name(n.kind),
-        white: n.white_to_move,
-        alpha: n.alpha,
-        beta: n.beta,
         score: Some(n.score),
         bound: Some(match n.bound {
             Bound::Exact => "exact",
@@ -226,9 +269,7 @@ fn native_node(n: &TraceNode, mv: Option<String>, san: Option<String>, fen: Stri
         }),
         cutoff: n.cutoff,
         pv: n.pv,
-        iteration: n.iteration,
-        fen,
-        cycles: None,
+        ..ViewNode::at(place_of!(n), names, fen)
     }
 }
 
@@ -367,28 +408,15 @@ impl WalkJob {
 
     fn eight_bit_node(&self, i: usize, n: &LiveNode) -> ViewNode {
         let parent = n.parent.and_then(|p| self.walker.position_at(p));
-        let (mv, san) = move_names(parent.as_ref(), n.mv);
         let fen = self
             .walker
             .position_at(i)
             .map(|p| p.to_fen())
             .unwrap_or_default();
         ViewNode {
-            parent: n.parent,
-            mv,
-            san,
-            ply: n.ply,
-            kind: kind_name(n.kind),
-            white: n.white_to_move,
-            alpha: n.alpha,
-            beta: n.beta,
             score: n.score,
-            bound: None,
-            cutoff: false,
-            pv: false,
-            iteration: n.iteration,
-            fen,
             cycles: Some(n.cycles),
+            ..ViewNode::at(place_of!(n), move_names(parent.as_ref(), n.mv), fen)
         }
     }
 }

@@ -3,14 +3,23 @@
 // or fetches them), checks each against the SHA-256 the adaptor gives, and in the worker
 // assembles or loads the program, sets up the position and runs the program's turn on its
 // machine (learn/programs.rs); its move, cycles and its machine's time are the program's own.
+// The board is the program's own, read from its RAM where its adaptor file says it keeps it
+// (kempelen_adaptor::board): as its turn began (what the set-up left there) and after its
+// move; the squares where it differs from the game's position are marked, and what the
+// program's board does not hold (castling rights, the en-passant square) is said.
+// The turn runs in the worker a slice at a time (learn/programs.rs ProgramJob): its cycles
+// and its machine's clock are shown while it thinks, Pause holds it, Stop ends it at any moment
+// with the move it holds as best, and at the machine's real speed the slices are paced to its
+// clock.
 // Beside it the move of the program's profile (the native re-creation) on the same position.
-// Link keys: fen, depth, and its own `program` (microchess | sargon).
+// Link keys: fen, depth, speed (fast | real), and its own `program` (microchess | sargon).
 
 import { ChessBoard } from "../board.js";
 import { registerView } from "../views.js";
 import { fmtInt, h } from "../ui.js";
 
 const DEPTHS = { microchess: 1, sargon: 2 };
+const PIECE = { k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn" };
 
 const view = {
   name: "programs",
@@ -25,8 +34,13 @@ const view = {
       <div class="tree-view">
         <div class="board-col">
           <div id="prog-board" class="board-wrap small"></div>
-          <p class="hint">The board shows the position given to the program and its move; the
-          program's own board in its RAM is not read here.</p>
+          <div id="prog-which" class="which" role="radiogroup" aria-label="which board">
+            <label><input type="radio" name="prog-which" value="before" disabled> its RAM before its turn</label>
+            <label><input type="radio" name="prog-which" value="after" disabled> its RAM after its move</label>
+            <label><input type="radio" name="prog-which" value="game" checked> the game's position</label>
+          </div>
+          <p id="prog-board-note" class="hint" data-which="game"></p>
+          <ul id="prog-diffs" class="diffs"></ul>
         </div>
         <div>
           <form id="prog-form" class="tree-form">
@@ -39,8 +53,15 @@ const view = {
             <table id="prog-checks" class="regs"></table>
             <label>Position (FEN) <input id="prog-fen" spellcheck="false" autocomplete="off"></label>
             <label>Depth <select id="prog-depth"><option>1</option><option>2</option><option>3</option></select></label>
-            <div class="controls"><button type="submit" id="prog-play" disabled>Play its move</button></div>
+            <label>Speed <select id="prog-speed">
+              <option value="fast">as fast as the browser goes</option>
+              <option value="real">at its machine's real speed</option>
+            </select></label>
+            <div class="controls"><button type="submit" id="prog-play" disabled>Play its move</button>
+              <button type="button" id="prog-pause" disabled>Pause</button>
+              <button type="button" id="prog-stop" disabled>Stop</button></div>
           </form>
+          <div id="prog-clock" class="status"></div>
           <div id="prog-result" class="status" aria-live="polite"></div>
           <p class="hint">The files are the published ones the adaptor files in adaptors/ name
           (docs/history/microchess.md, sargon.md say where they are). The program runs on its
@@ -52,12 +73,18 @@ const view = {
     root.querySelector("#prog-files").addEventListener("change", (e) => this.pick(e.target.files));
     root.querySelector("#prog-form").addEventListener("submit", (e) => { e.preventDefault(); this.play(); });
     root.querySelector("#prog-fen").addEventListener("change", () => this.drawPosition());
+    root.querySelector("#prog-stop").addEventListener("click", () => { if (this.run) this.run.stop(); });
+    root.querySelector("#prog-pause").addEventListener("click", () => this.pause());
+    for (const r of root.querySelectorAll("input[name=prog-which]")) {
+      r.addEventListener("change", () => this.drawWhich(r.value));
+    }
   },
 
   show(link, app, how) {
     const id = app.router.extra("program");
     if (id && DEPTHS[id]) document.getElementById("prog-id").value = id;
     document.getElementById("prog-fen").value = link.fen || (app.game ? app.game.fen() : "");
+    if (link.speed === "real" || link.speed === "fast") document.getElementById("prog-speed").value = link.speed;
     if (how === "link" || !this.info) this.choose(link.depth);
   },
 
@@ -95,15 +122,89 @@ const view = {
     document.getElementById("prog-checks").dataset.ready = String(ready);
   },
 
+  /** The game's position (no program's board read yet). */
   drawPosition() {
-    const fen = document.getElementById("prog-fen").value.trim();
+    this.reads = null;
+    for (const r of document.querySelectorAll("input[name=prog-which]")) {
+      r.disabled = r.value !== "game";
+      r.checked = r.value === "game";
+    }
+    this.drawWhich("game");
+  },
+
+  /** The game's position as a board view, or null (a message said why). */
+  gameView(fen) {
     try {
       const b = fen ? this.app.k.Board.from_fen(fen) : new this.app.k.Board();
-      this.board.render(JSON.parse(b.view()));
+      const v = JSON.parse(b.view());
       b.free();
-      this.board.setArrow(null);
+      return v;
     } catch (err) {
       this.app.message(String(err.message || err), "error");
+      return null;
+    }
+  },
+
+  /**
+   * Draws one board: `before` / `after` (the program's, read from its RAM) or `game` (the
+   * position given to it, with its move once it answered). Squares where the program's board
+   * differs from the game's are marked and listed.
+   */
+  drawWhich(which) {
+    const note = document.getElementById("prog-board-note");
+    const diffs = document.getElementById("prog-diffs");
+    diffs.textContent = "";
+    note.dataset.which = which;
+    delete note.dataset.placement;
+    delete note.dataset.differences;
+    const read = this.reads ? this.reads[which] : null;
+    const best = this.reads ? this.reads.best : null;
+    if (!read) {
+      const fen = (this.reads && this.reads.fen) || document.getElementById("prog-fen").value.trim();
+      const v = this.gameView(fen);
+      if (!v) return;
+      this.board.render(v);
+      this.board.setMarks({});
+      this.board.setArrow(best);
+      note.textContent = best ? "The game's position, the program's move on it as an arrow." : "The game's position, given to the program.";
+      return;
+    }
+    const name = this.info ? this.info.name : "the program";
+    if (read.error) {
+      this.board.render({ squares: new Array(64).fill(""), legal: [], last: null, check: null });
+      this.board.setMarks({});
+      this.board.setArrow(null);
+      note.textContent = `Its board could not be read from its RAM: ${read.error}`;
+      return;
+    }
+    const b = read.board;
+    const squares = new Array(64).fill("");
+    b.squares.forEach((c, i) => { if (c) squares[(7 - Math.floor(i / 8)) * 8 + (i % 8)] = c; });
+    const last = which === "after" && best ? { uci: best } : null;
+    this.board.render({ squares, legal: [], last, check: null });
+    this.board.setArrow(null);
+    const marks = {};
+    for (const d of read.differences) marks[d.square] = "differs";
+    this.board.setMarks(marks);
+    note.dataset.placement = read.placement;
+    note.dataset.differences = String(read.differences.length);
+    const end = (b.at + b.bytes.length - 1).toString(16).toUpperCase().padStart(4, "0");
+    const where = `$${b.at.toString(16).toUpperCase().padStart(4, "0")}-$${end}`;
+    const layout = b.layout === "piece_list"
+      ? `${where}, the square of each of its ${b.bytes.length} pieces (${b.captured.length} marked captured)`
+      : `${where}, a byte per square`;
+    const when = which === "before" ? "as its turn began (what the set-up left there)" : "after its move";
+    const game = read.game.split(" ");
+    const holds = read.castling === null
+      ? `It keeps no castling rights, no en-passant square and no side to move (the game: castling ${game[2]}, en passant ${game[3]}).`
+      : `Its pieces' "moved" marks allow castling ${read.castling} (the game: ${game[2]}); it keeps no en-passant square on its board (the game: ${game[3]}).`;
+    const same = read.differences.length === 0
+      ? "Its pieces stand where the game's stand."
+      : `It differs from the game's position on ${read.differences.length} square${read.differences.length === 1 ? "" : "s"} (marked).`;
+    note.textContent = `${name}'s board read from its RAM ${when}: ${layout}. ${same} ${holds}`;
+    const show = (c) => (c ? `${c === c.toUpperCase() ? "White" : "Black"} ${PIECE[c.toLowerCase()]}` : "nothing");
+    for (const d of read.differences) {
+      diffs.appendChild(h("li", { "data-square": d.square }, `${d.square}: the game has ${show(d.game)}, its board ${show(d.program)}`));
     }
   },
 
@@ -111,25 +212,101 @@ const view = {
     const id = document.getElementById("prog-id").value;
     const fen = document.getElementById("prog-fen").value.trim() || null;
     const depth = Number(document.getElementById("prog-depth").value);
-    this.app.router.update({ fen: fen || undefined, depth });
+    const speed = document.getElementById("prog-speed").value;
+    this.app.router.update({ fen: fen || undefined, depth, speed });
     const out = document.getElementById("prog-result");
-    delete out.dataset.best;
-    delete out.dataset.profileBest;
-    out.textContent = `${this.info.name}: its turn runs on its machine…`;
+    for (const key of ["best", "profileBest", "before", "after", "stopped"]) delete out.dataset[key];
+    out.textContent = `${this.info.name}: set up on its machine…`;
+    const clock = document.getElementById("prog-clock");
+    clock.textContent = "";
+    delete clock.dataset.cycles;
     this.drawPosition();
     const files = this.files.map((f) => ({ name: f.name, bytes: f.bytes }));
+    const spec = { id, fen, depth, realtime: speed === "real" };
+    const play = document.getElementById("prog-play");
+    const stop = document.getElementById("prog-stop");
+    const pause = document.getElementById("prog-pause");
+    play.disabled = true;
+    stop.disabled = false;
+    pause.disabled = false;
+    pause.textContent = "Pause";
+    this.paused = false;
+    this.run = this.app.client.request("program", { spec, files }, (ev) => this.thinking(ev));
     try {
-      const r = await this.app.client.request("program", { spec: { id, fen, depth }, files }, undefined, { native: true }).done;
+      const r = await this.run.done;
+      this.showMove(r, depth);
+    } catch (err) {
+      out.textContent = String(err.message || err);
+    } finally {
+      this.run = null;
+      stop.disabled = true;
+      pause.disabled = true;
+      pause.textContent = "Pause";
+      play.disabled = !this.info.files.every((f) => f.ok);
+    }
+  },
+
+  /** Holds the program's turn (its machine stops between two slices) or lets it go on. */
+  pause() {
+    if (!this.run) return;
+    this.paused = !this.paused;
+    if (this.paused) this.run.pause();
+    else this.run.resume();
+    const button = document.getElementById("prog-pause");
+    button.textContent = this.paused ? "Resume" : "Pause";
+    document.getElementById("prog-clock").dataset.paused = String(this.paused);
+  },
+
+  /** A slice's report: the program's machine's clock while it thinks, its board before. */
+  thinking(ev) {
+    if (ev.board_before) {
+      this.reads = { before: ev.board_before, after: null, best: null, fen: ev.board_before.game };
+      for (const radio of document.querySelectorAll("input[name=prog-which]")) {
+        radio.disabled = radio.value === "after";
+        radio.checked = radio.value === "before";
+      }
+      this.drawWhich("before");
+    }
+    if (!ev.searching) return;
+    const clock = document.getElementById("prog-clock");
+    clock.dataset.cycles = String(ev.cycles);
+    clock.textContent = `${this.info.name} thinks: ${fmtInt(ev.cycles)} cycles, ${ev.seconds.toFixed(1)} s of its machine's time` +
+      (ev.nodes !== null ? `, ${fmtInt(ev.nodes)} nodes` : "");
+    document.getElementById("prog-result").textContent = `${this.info.name} computes its move on its machine…`;
+  },
+
+  /** The program's move, its boards from its RAM, and its profile's move at the same depth. */
+  async showMove(r, depth) {
+    const out = document.getElementById("prog-result");
+    try {
       if (!r.best) {
         out.textContent = `${this.info.name} answered no move`;
         return;
       }
-      this.board.setArrow(r.best);
+      this.reads = { before: r.board_before, after: r.board_after, best: r.best, fen: r.fen };
+      out.dataset.before = r.board_before && r.board_before.placement ? r.board_before.placement : "";
+      out.dataset.after = r.board_after && r.board_after.placement ? r.board_after.placement : "";
+      for (const radio of document.querySelectorAll("input[name=prog-which]")) {
+        radio.disabled = !this.reads[radio.value] && radio.value !== "game";
+        radio.checked = radio.value === (r.board_after ? "after" : "game");
+      }
+      this.drawWhich(r.board_after ? "after" : "game");
       const time = r.seconds === null ? "" : `, ${r.seconds.toFixed(1)} s at the ${r.machine}'s ${r.mhz} MHz`;
-      const line1 = `${this.info.name} plays ${r.san} (${r.best}): ${r.cycles === null ? "" : `${fmtInt(r.cycles)} cycles`}${time}` +
+      const verb = r.stopped ? "was stopped; the move it held as best is" : "plays";
+      const line1 = `${this.info.name} ${verb} ${r.san} (${r.best}): ${r.cycles === null ? "" : `${fmtInt(r.cycles)} cycles`}${time}` +
         (r.nodes !== null ? `, ${fmtInt(r.nodes)} nodes` : "") + (r.level !== null ? `, level ${r.level}` : "");
       out.textContent = line1;
       out.dataset.best = r.best;
+      out.dataset.stopped = String(r.stopped);
+      if (r.cycles !== null) {
+        const clock = document.getElementById("prog-clock");
+        clock.dataset.cycles = String(r.cycles);
+        clock.textContent = `its turn ${r.stopped ? "until stopped" : "to its answer"}: ${fmtInt(r.cycles)} cycles`;
+      }
+      if (r.stopped) {
+        out.appendChild(h("div", {}, "Stopped before it answered: its board in RAM then holds a move of its search, not its answer, so it is not drawn; its profile's move is not compared."));
+        return;
+      }
       const p = await this.app.client.request("search", { spec: { fen: r.fen, engine: this.info.profile, depth } }, undefined, { native: true }).done;
       out.dataset.profileBest = p.best || "";
       const same = p.best === r.best;

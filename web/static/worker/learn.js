@@ -1,6 +1,7 @@
-// Request kinds of the learning views: `tree` (a search tree, native, in one piece) and `walk`
+// Request kinds of the learning views: `tree` (a search tree, native, in one piece), `walk`
 // (an 8-bit build's search followed node by node, in slices: each slice's new nodes, values
-// and the routine the PC is in are posted as an event; `stop` ends it, `pause` holds it).
+// and the routine the PC is in are posted as an event; `stop` ends it, `pause` holds it) and
+// `program` (a real program's turn, in slices, below).
 
 import { k, registerHandler, whilePaused, yieldToEvents } from "./core.js";
 
@@ -27,14 +28,38 @@ async function walk(spec, job) {
   }
 }
 
-// `program`: a real program (Microchess, Sargon) from the files the user picked, its move on
-// a position (one piece: the program's turn runs to its end).
-registerHandler("program", async (req) => {
+// `program`: a real program (Microchess, Sargon) from the files the user picked, its move on a
+// position: set up, then its turn run a slice at a time (learn/programs.rs ProgramJob); each
+// slice's cycles and its machine's time are posted as an event (the first one after its turn
+// began carries its board read from its RAM); `stop` ends the turn at once with the move the
+// program holds as best, `pause` holds it; at real speed the slices wait for the machine's
+// clock (counted again from a resume).
+registerHandler("program", async (req, job) => {
   const picked = new k.Picked();
+  let run;
   try {
     for (const f of req.files) picked.add(f.name, new Uint8Array(f.bytes));
-    return JSON.parse(k.program_move(JSON.stringify(req.spec), picked));
+    run = k.ProgramRun.start(JSON.stringify(req.spec), picked);
   } finally {
     picked.free();
   }
+  try {
+    let stopped = false;
+    for (;;) {
+      if (await whilePaused(job)) run.resume();
+      if (job.control === "stop" && !stopped) {
+        stopped = true;
+        run.stop();
+      }
+      const a = JSON.parse(run.advance(PROGRAM_SLICE_MS));
+      if (a.result) return a.result;
+      job.post({ kind: "thinking", ...a });
+      await yieldToEvents(Math.min(a.wait_ms, 100));
+    }
+  } finally {
+    run.free();
+  }
 });
+
+/** Host time a real program's machine runs before the worker looks at its messages (ms). */
+const PROGRAM_SLICE_MS = 30;
