@@ -1085,7 +1085,6 @@ fn readme_round_robin_matches(readme: &str, printed: &str) -> Result<(), String>
 /// prints for them; the README's standings are those of docs/TOURNAMENT.md's crosstable.
 /// The whole round robin: [`readme_round_robin_is_what_the_tournament_prints`].
 #[test]
-#[ignore = "docs/TOURNAMENT.md's round robin is out of date (run before the microchess and sargon profiles' changes, as the README says): recompute it, then this runs in the normal suite again"]
 fn round_robin_pairings_as_in_the_readme() {
     let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
     let documented = tournament_md_round_robin();
