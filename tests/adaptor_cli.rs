@@ -728,7 +728,7 @@ fn the_pgn_names_the_machine_an_adapted_program_ran_on() {
         "--clock",
         "emulated",
         "--movetime",
-        "1",
+        "1s",
         "--games",
         "1",
         "--openings",

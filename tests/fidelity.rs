@@ -13,13 +13,24 @@
 //!   moves held against the profile's move on the same move history (book moves counted
 //!   apart). `FIDELITY_SEED` (default 0) picks other openings and opponents, `FIDELITY_GAMES`
 //!   the number of games, `FIDELITY_PGN_DIR` a folder to write the games to as PGN (the
-//!   record in engine/tests/data/fidelity/ was written so, with seed 0 and the default
-//!   numbers of games: 24 of Microchess, 8 of Sargon).
+//!   record in engine/tests/data/fidelity/ was written so, with seed 0, 24 games of
+//!   Microchess and 8 of Sargon). By default 16 games of Microchess and 8 of Sargon; game k
+//!   of a seed is the same whatever the number of games.
 //! - `microchess_values_agree_with_the_kim1`, `sargon_points_agree_with_the_listing`: value
 //!   by value: every move Microchess values in GO, and every POINTS of a Sargon search (the
 //!   program is stopped after each POINTS by a hook in spare RAM that logs ply, move and
 //!   score), on positions of games the reference profile plays against itself.
 //! - `sargon_book_bit_on_the_jupiter3`: the refresh-register bit BOOK reads as White.
+//!
+//! The games' figures for a seed the README names (`A of B (G games, seed S)`) must be the
+//! README's, or the test fails.
+//!
+//! Two tests here need no program and run in the normal suite:
+//! `microchess_profile_sees_the_board_its_adaptor_gives`, which holds the `microchess`
+//! profile's model of the program's board to what the adaptor gives the program (which moves
+//! it types, how it writes a position), so that a change of either shows at once; and
+//! `the_readme_fidelity_figures_are_read`, which holds the README's sentence to the form the
+//! games' check reads.
 
 mod common;
 
@@ -28,7 +39,7 @@ use kempelen_emulator::{Personality, StopReason, TraceFilter, Tracer};
 use kempelen_engine::history::{microchess, sargon};
 use kempelen_engine::{Engine, Game, Limits, Move, NativeEngine, Profile, SearchControl};
 use std::io::{BufRead, BufReader, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, Stdio};
 
 /// The RAM images of the KIM-1 Microchess hex dump ($0000-$03FF and $1780-$17FF).
@@ -872,6 +883,14 @@ impl Kind {
         self.profile.name()
     }
 
+    /// The program's name as the README writes it.
+    fn title(self) -> &'static str {
+        match self.profile {
+            Profile::Microchess => "Microchess",
+            _ => "Sargon",
+        }
+    }
+
     /// Whether the program's move in `game` comes from its book.
     fn is_book(self, game: &Game) -> bool {
         match self.profile {
@@ -1214,13 +1233,76 @@ fn fidelity_games(kind: Kind, look_aheads: &[u32], default_games: usize) -> Opti
     for d in &tally.differences {
         println!("  differs: {d}");
     }
+    // The README's figure for these games, when it gives one, is what they gave.
+    let program = kind.title();
+    if let Some((agree, of, in_games)) = readme_fidelity_figure(program, seed) {
+        if in_games == games {
+            assert_eq!(
+                (agree, of),
+                (tally.searched.agree, tally.searched.moves),
+                "the README says {program} {agree} of {of} ({in_games} games, seed {seed}); the games gave {} of {}",
+                tally.searched.agree,
+                tally.searched.moves
+            );
+        }
+    }
     Some(tally)
+}
+
+/// The README's figures for new games of `program` (`Microchess`, `Sargon`) on `seed`, as
+/// it writes them after "On new games not in the record": `A of B (G games, seed S)` gives
+/// the positions that agree, of how many, in how many games.
+fn readme_fidelity_figure(program: &str, seed: usize) -> Option<(usize, usize, usize)> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).ok()?;
+    let text = readme
+        .split("On new games not in the record")
+        .nth(1)?
+        .split("([docs/history")
+        .next()?;
+    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    // The program's part: from its name to the other program's name.
+    let mut part = text.split(program).nth(1)?;
+    for other in ["Microchess", "Sargon"] {
+        if other != program {
+            part = part.split(other).next()?;
+        }
+    }
+    let end = part.find(&format!(" games, seed {seed})"))?;
+    // "... A of B (G"
+    let words: Vec<&str> = part[..end].rsplit(' ').take(4).collect();
+    let number = |w: &str| {
+        w.trim_start_matches('(')
+            .replace(',', "")
+            .parse::<usize>()
+            .ok()
+    };
+    if words.len() < 4 || words[2] != "of" {
+        return None;
+    }
+    Some((number(words[3])?, number(words[1])?, number(words[0])?))
+}
+
+#[test]
+fn the_readme_fidelity_figures_are_read() {
+    // The figure reader finds what the README states for each program and seed it names
+    // (the ignored games above compare them with what the games give).
+    for (program, seed) in [
+        ("Microchess", 1),
+        ("Microchess", 2),
+        ("Sargon", 1),
+        ("Sargon", 2),
+    ] {
+        let f = readme_fidelity_figure(program, seed)
+            .unwrap_or_else(|| panic!("the README gives no figure for {program}, seed {seed}"));
+        assert!(f.0 <= f.1 && f.2 > 0, "{program} seed {seed}: {f:?}");
+    }
 }
 
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with microchess.h65; seconds a game"]
 fn microchess_fidelity_games() {
-    if let Some(t) = fidelity_games(Kind::of(Profile::Microchess), &[1], 24) {
+    if let Some(t) = fidelity_games(Kind::of(Profile::Microchess), &[1], 16) {
         assert!(t.differences.is_empty(), "{:#?}", t.differences);
         assert_eq!(t.book.agree, t.book.moves);
     }
@@ -1239,4 +1321,147 @@ fn sargon_fidelity_games() {
         );
         assert_eq!(t.book.agree, t.book.moves);
     }
+}
+
+// ----- the profile's board against the adaptor's set-up (no program needed) -----
+
+/// `adaptors/microchess-kim1.toml` with its image replaced by a stand-in of zeros (the
+/// program is not needed to see which moves the adaptor types and what it writes for a
+/// position), read as an adaptor.
+fn microchess_adaptor_without_the_program() -> kempelen_adaptor::Adaptor {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let text = std::fs::read_to_string(format!("{root}/adaptors/microchess-kim1.toml")).unwrap();
+    let dir = std::env::temp_dir().join(format!("kempelen-fidelity-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut stub = String::new();
+    for (start, end) in [(0x0000u16, 0x03FFu16), (0x1780, 0x17FF)] {
+        for line in (start..=end).step_by(16) {
+            stub.push_str(&format!("{line:04X}{}\n", " 00".repeat(16)));
+        }
+    }
+    std::fs::write(dir.join("stub.h65"), stub).unwrap();
+    let mut out = String::new();
+    for line in text.lines() {
+        if line.starts_with("file = \"$KEMPELEN_HISTORICAL/") {
+            out.push_str("file = \"stub.h65\"\n");
+            continue;
+        }
+        // The image's checksum is the program's.
+        if line.starts_with("sha256 = ") && out.ends_with("file = \"stub.h65\"\n") {
+            continue;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    let path = dir.join("microchess-kim1.toml");
+    std::fs::write(&path, out).unwrap();
+    let adaptor = kempelen_adaptor::Adaptor::from_file(&path).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    adaptor
+}
+
+/// The games the check walks: the committed record, and short games with each kind of move
+/// the adaptor gives by set-up (captures en passant and promotions of either side's opponent).
+fn boards_to_check() -> Vec<Game> {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut games = Vec::new();
+    let dir = format!("{root}/engine/tests/data/fidelity");
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        if !name.starts_with("microchess") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        for g in kempelen_engine::tournament::pgn::read_pgn(&text, &name).unwrap() {
+            let mut game = Game::default();
+            for san in &g.moves {
+                game.push_san(san).unwrap();
+            }
+            games.push(game);
+        }
+    }
+    for (fen, moves) in [
+        (
+            "startpos",
+            "e2e4 g8f6 e4e5 d7d5 e5d6 e7d6 d2d4 c7c5 d4d5 c5c4 b2b4 c4b3",
+        ),
+        (
+            "startpos",
+            "d2d4 e7e5 d4d5 c7c5 d5c6 b7c6 h2h4 g7g5 h4g5 f7f5 g5f6",
+        ),
+        (
+            "8/1P6/7k/8/8/8/6p1/4K3 w - - 0 1",
+            "b7b8q g2g1n b8b5 g1f3 e1e2 h6g6",
+        ),
+        (
+            "n7/1P4k1/8/8/8/8/6p1/4K2R w - - 0 1",
+            "b7a8r g2h1q e1d2 h1h2 d2c3 g7g6",
+        ),
+    ] {
+        let mut game = if fen == "startpos" {
+            Game::default()
+        } else {
+            Game::from_fen(fen).unwrap()
+        };
+        for m in moves.split_whitespace() {
+            game.push_uci(m).unwrap();
+        }
+        games.push(game);
+    }
+    games
+}
+
+/// The `microchess` profile plays on the board the program holds when Kempelen's adaptor gives
+/// it the game: every opponent's move the profile takes as typed, the adaptor types, and every
+/// one it takes as set up, the adaptor sets up; and the board the adaptor writes for a position
+/// is the profile's board of that position, number for number (the order of the pieces decides
+/// which of two equal moves the program plays). A change of the adaptor's set-up that the
+/// profile does not follow (or the other way round) fails here, without the program.
+#[test]
+fn microchess_profile_sees_the_board_its_adaptor_gives() {
+    let adaptor = microchess_adaptor_without_the_program();
+    let (mut moves, mut set_ups, mut boards) = (0, 0, 0);
+    for game in boards_to_check() {
+        let mut g = Game::new(game.start().clone());
+        for &m in game.moves() {
+            let before = g.position().clone();
+            let typed = adaptor.types_move(&before, m);
+            assert_eq!(
+                typed,
+                !microchess::given_by_set_up(&before, m),
+                "{} {}: the adaptor {} it",
+                before.to_fen(),
+                m.to_uci(),
+                if typed { "types" } else { "sets up" }
+            );
+            moves += 1;
+            set_ups += usize::from(!typed);
+            g.push(m).unwrap();
+            let pos = g.position();
+            if pos.legal_moves().is_empty() {
+                continue;
+            }
+            match adaptor.pieces_for(pos) {
+                Ok(bytes) => {
+                    let written: Vec<u8> = bytes.iter().map(|&(_, b)| b).collect();
+                    let ours = microchess::program_board(&Game::new(pos.clone()));
+                    // A captured piece is off the board either way ($CC as written, $AB as
+                    // the program's REVERSE leaves it): compare the squares on the board.
+                    let on_board = |b: u8| if b & 0x88 != 0 { 0xCC } else { b };
+                    let ours: Vec<u8> = ours.iter().map(|&b| on_board(b)).collect();
+                    let written: Vec<u8> = written.iter().map(|&b| on_board(b)).collect();
+                    assert_eq!(written, ours, "{}", pos.to_fen());
+                    assert_eq!(bytes.first().map(|&(a, _)| a), Some(0x0050));
+                    boards += 1;
+                }
+                Err(e) => assert!(e.to_string().contains("cannot take this position"), "{e}"),
+            }
+        }
+    }
+    println!("{moves} moves ({set_ups} set up), {boards} boards written");
+    assert!(
+        set_ups >= 6 && boards > 500,
+        "{moves} moves, {set_ups} set up, {boards} boards"
+    );
 }

@@ -1067,6 +1067,39 @@ fn the_championship_record_gives_the_readme_table() {
     assert_eq!(points, expected);
 }
 
+/// `ratings` on files whose players never met says so, and names the groups: the Z80
+/// build's match with Sargon and the 6502 build's with Microchess share no player; with the
+/// Sargon - Microchess match the four are one group and nothing is said.
+#[test]
+fn ratings_of_players_who_never_met_says_so() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/championship");
+    let file = |n: &str| dir.join(n).display().to_string();
+    let (z80, m6502, link) = (
+        file("z80-sargon.pgn"),
+        file("6502-microchess.pgn"),
+        file("sargon-microchess.pgn"),
+    );
+    let (stdout, _) = succeeds(&["ratings", &z80, &m6502]);
+    assert!(
+        stdout.contains("fall into 2 groups that never met"),
+        "{stdout}"
+    );
+    let (stdout, _) = succeeds(&["ratings", &z80, &m6502, &link]);
+    assert!(!stdout.contains("never met"), "{stdout}");
+    let (stdout, _) = succeeds(&["ratings", "--json", &z80, &m6502]);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let mut groups: Vec<Vec<String>> = serde_json::from_value(v["groups"].clone()).unwrap();
+    for g in &mut groups {
+        g.sort();
+    }
+    groups.sort();
+    assert_eq!(
+        groups,
+        [["6502", "microchess"], ["sargon", "z80"]],
+        "{stdout}"
+    );
+}
+
 /// A name longer than a PGN tag holds (255 characters): a label is refused before the first
 /// game, a PGN tag at its place; neither reaches the crosstable (whose formatting panicked on
 /// a name of 65,536 characters after every game was played).

@@ -447,7 +447,7 @@ impl AdaptorEngine {
             hashfull: None,
             string,
         });
-        Ok(SearchResult {
+        let result = SearchResult {
             best: Some(best),
             // The result's score and depth are numbers; the info line above says which the
             // program produced.
@@ -456,7 +456,12 @@ impl AdaptorEngine {
             depth: depth.unwrap_or(0),
             nodes: nodes.unwrap_or(0),
             time: time.max(Duration::from_nanos(1)),
-        })
+        };
+        limits.unrestricted(
+            result,
+            &self.adaptor.name,
+            "the program chooses among all its moves",
+        )
     }
 }
 

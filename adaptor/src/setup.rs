@@ -299,6 +299,27 @@ impl Setup<'_> {
     }
 }
 
+impl Adaptor {
+    /// Whether the opponent's move `m` (in `before`) is typed into the program as a move;
+    /// else the program is set up in the position after it (a promotion its keys cannot make,
+    /// a capture en passant it does not take as one).
+    pub fn types_move(&self, before: &kempelen_engine::Position, m: Move) -> bool {
+        Setup { adaptor: self }.typeable(before, m)
+    }
+
+    /// The bytes `[pieces]` writes (address, byte) to set the program up in `pos`, playing the
+    /// side to move; empty without `[pieces]`, an error for a position with more pieces of a
+    /// kind than the program has places for.
+    pub fn pieces_for(
+        &self,
+        pos: &kempelen_engine::Position,
+    ) -> Result<Vec<(u16, u8)>, EngineError> {
+        let parts = FenParts::of(pos);
+        let program_white = parts.side == 'w';
+        Setup { adaptor: self }.pieces_bytes(&parts, program_white)
+    }
+}
+
 /// How a game is brought into the program: the keys typed on a freshly booted program, the
 /// actions after them, and whether the program's new-game keys may stand for the fresh boot
 /// and its start keys.

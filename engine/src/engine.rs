@@ -50,6 +50,8 @@ pub struct Limits {
     pub movestogo: Option<u32>,
     /// Search until stopped (the result is still reported when a depth or node limit is hit).
     pub infinite: bool,
+    /// Search only these moves at the root (UCI `searchmoves`); empty: every legal move.
+    pub searchmoves: Vec<Move>,
 }
 
 impl Limits {
@@ -82,6 +84,35 @@ impl Limits {
         Limits {
             movetime: Some(t),
             ..Limits::default()
+        }
+    }
+
+    /// Whether the root move `m` may be searched: no `searchmoves`, or `m` is one of them.
+    pub fn allows(&self, m: Move) -> bool {
+        self.searchmoves.is_empty() || self.searchmoves.contains(&m)
+    }
+
+    /// The result of a search that could not be restricted to `searchmoves` (an engine that
+    /// searches every root move: the 8-bit builds, an adapted program, an xboard engine):
+    /// kept when its move is one of them (it is then also the best of them), else an error
+    /// that says so; `engine` names the engine, `why` why it cannot restrict its search. No
+    /// move outside the list is played in the engine's name.
+    pub fn unrestricted(
+        &self,
+        result: SearchResult,
+        engine: &str,
+        why: &str,
+    ) -> Result<SearchResult, EngineError> {
+        match result.best {
+            Some(m) if !self.allows(m) => {
+                let moves: Vec<String> = self.searchmoves.iter().map(|m| m.to_uci()).collect();
+                Err(EngineError::Unsupported(format!(
+                    "searchmoves {}: {engine} searches every move ({why}) and chose {}, which is not one of them",
+                    moves.join(" "),
+                    m.to_uci()
+                )))
+            }
+            _ => Ok(result),
         }
     }
 

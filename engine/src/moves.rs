@@ -184,6 +184,19 @@ impl MoveList {
     pub fn contains(&self, m: Move) -> bool {
         self.as_slice().contains(&m)
     }
+
+    /// Keeps the moves `keep` says yes to, in their order.
+    pub fn retain(&mut self, keep: impl Fn(Move) -> bool) {
+        let mut kept = 0;
+        for i in 0..self.len {
+            let m = self.moves[i];
+            if keep(m) {
+                self.moves[kept] = m;
+                kept += 1;
+            }
+        }
+        self.len = kept;
+    }
 }
 
 impl std::ops::Deref for MoveList {

@@ -167,16 +167,9 @@ pub(crate) fn kempelen_name(search: impl fmt::Display) -> String {
     format!("Kempelen {} ({search})", env!("CARGO_PKG_VERSION"))
 }
 
-impl Engine for NativeEngine {
-    fn name(&self) -> String {
-        kempelen_name(self.profile)
-    }
-
-    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
-        Ok(crate::perft::perft(pos, depth))
-    }
-
-    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+impl NativeEngine {
+    /// The search of the engine's profile.
+    fn search_profile(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
         let (game, limits, control) = (request.game, request.limits, request.control);
         let pos = game.position();
         match self.profile {
@@ -190,7 +183,10 @@ impl Engine for NativeEngine {
                     hard_time: budget.hard,
                 };
                 let history = game.history64();
-                Ok(self.full_state()?.search(pos, &history, fl, control))
+                let root_moves = &limits.searchmoves;
+                Ok(self
+                    .full_state()?
+                    .search_moves(pos, &history, fl, root_moves, control))
             }
             Profile::Sargon => Ok(sargon::search(game, limits, control)),
             Profile::Salomon => Ok(salomon::search(game, limits, control)),
@@ -216,6 +212,36 @@ impl Engine for NativeEngine {
                 micromax::search(pos, limits.depth, budget)
             }),
         }
+    }
+}
+
+impl Engine for NativeEngine {
+    fn name(&self) -> String {
+        kempelen_name(self.profile)
+    }
+
+    fn perft(&mut self, pos: &Position, depth: u32) -> Result<u64, EngineError> {
+        Ok(crate::perft::perft(pos, depth))
+    }
+
+    /// Every profile honours `searchmoves`: it chooses among those root moves only. Where it
+    /// chose none of them (a profile that promotes to a queen only, given underpromotions;
+    /// Microchess, given a move its board does not make), the search fails with the reason:
+    /// no move outside the list is played in its name.
+    fn search_request(&mut self, request: SearchRequest<'_>) -> Result<SearchResult, EngineError> {
+        let limits = request.limits;
+        let pos = request.game.position();
+        let result = self.search_profile(request)?;
+        let chose_none = result.best.is_none_or(|m| !limits.allows(m));
+        if !limits.searchmoves.is_empty() && chose_none && !pos.legal_moves().is_empty() {
+            let moves: Vec<String> = limits.searchmoves.iter().map(|m| m.to_uci()).collect();
+            return Err(EngineError::Unsupported(format!(
+                "searchmoves {}: the {} profile chooses none of these moves (it promotes to a queen only, and Microchess neither castles nor takes en passant)",
+                moves.join(" "),
+                self.profile
+            )));
+        }
+        Ok(result)
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {

@@ -355,6 +355,8 @@ pub struct ReferenceSearch<'c, 'i, N = ReferenceNull, S = AllOn, O = NoObserver>
     start: Instant,
     first_depth: u32,
     node_limit_ends_deepening: bool,
+    /// The root moves to search (UCI `searchmoves`); empty: every legal move.
+    root_moves: Vec<Move>,
     null: N,
     switches: S,
     observer: O,
@@ -386,6 +388,7 @@ impl<'c, 'i> ReferenceSearch<'c, 'i> {
             start: Instant::now(),
             first_depth: 1,
             node_limit_ends_deepening: false,
+            root_moves: Vec::new(),
             null: ReferenceNull,
             switches: AllOn,
             observer: NoObserver,
@@ -402,7 +405,8 @@ impl<'c> ReferenceSearch<'c, 'c> {
         let limits = ReferenceLimits::from_limits(request.limits, pos.side());
         Ok(
             ReferenceSearch::new(pos, &request.game.reference_history(), limits)
-                .with_control(request.control),
+                .with_control(request.control)
+                .with_root_moves(&request.limits.searchmoves),
         )
     }
 }
@@ -432,6 +436,7 @@ impl<'c, 'i, N: NullMove, S: Switches, O: Observer> ReferenceSearch<'c, 'i, N, S
             start: self.start,
             first_depth: self.first_depth,
             node_limit_ends_deepening: self.node_limit_ends_deepening,
+            root_moves: self.root_moves,
             null,
             switches,
             observer,
@@ -458,6 +463,14 @@ impl<'c, 'i, N: NullMove, S: Switches, O: Observer> ReferenceSearch<'c, 'i, N, S
     pub fn with_control(mut self, control: &'c SearchControl<'i>) -> Self {
         self.start = control.start;
         self.control = Some(control);
+        self
+    }
+
+    /// Searches only `moves` at the root (UCI `searchmoves`: legal moves of the root; empty,
+    /// every move). The other moves are left out of the root's list before it is ordered, so
+    /// the search is the one of a root that has only these moves.
+    pub fn with_root_moves(mut self, moves: &[Move]) -> Self {
+        self.root_moves = moves.to_vec();
         self
     }
 
@@ -741,6 +754,10 @@ impl<'c, 'i, N: NullMove, S: Switches, O: Observer> ReferenceSearch<'c, 'i, N, S
     ) -> i32 {
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.pos.generate(&mut list, GenMode::All);
+        if ply == 0 && !self.root_moves.is_empty() {
+            let root_moves = &self.root_moves;
+            list.retain(|m| root_moves.contains(&m));
+        }
         if list.is_empty() {
             self.lists[ply] = list;
             return if in_check { -(MATE - ply as i32) } else { 0 };

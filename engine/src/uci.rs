@@ -101,8 +101,25 @@ pub fn parse_position(args: &[&str]) -> Result<Game, String> {
     Ok(game)
 }
 
-/// Parses the arguments of `go`.
-pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
+/// The words of `go` (a `searchmoves` list ends at the next of them).
+const GO_WORDS: [&str; 12] = [
+    "depth",
+    "nodes",
+    "movetime",
+    "wtime",
+    "btime",
+    "winc",
+    "binc",
+    "movestogo",
+    "mate",
+    "infinite",
+    "ponder",
+    "searchmoves",
+];
+
+/// Parses the arguments of `go` for a search of `pos` (the moves of `searchmoves` are legal
+/// moves there, in UCI notation; each once).
+pub fn parse_go(args: &[&str], pos: &crate::position::Position) -> Result<Limits, String> {
     let mut limits = Limits::default();
     let mut i = 0;
     let mut any = false;
@@ -151,7 +168,24 @@ pub fn parse_go(args: &[&str]) -> Result<Limits, String> {
             "movestogo" => limits.movestogo = Some(positive(number()?)?.clamp(1, 1000) as u32),
             "mate" => limits.depth = Some((positive(number()?)?.clamp(1, 500) * 2) as u32),
             "infinite" | "ponder" => limits.infinite = true,
-            "searchmoves" => return Err("'searchmoves' is not supported".into()),
+            "searchmoves" => {
+                let first = limits.searchmoves.len();
+                while let Some(&text) = args.get(i + 1).filter(|t| !GO_WORDS.contains(t)) {
+                    let m = pos
+                        .parse_uci(text)
+                        .map_err(|e| format!("'searchmoves' {text}: {e}"))?;
+                    if !limits.searchmoves.contains(&m) {
+                        limits.searchmoves.push(m);
+                    }
+                    i += 1;
+                }
+                if limits.searchmoves.len() == first {
+                    return Err("'searchmoves' needs at least one move".into());
+                }
+                // The moves bound no search: `go searchmoves e2e4` alone runs until `stop`.
+                i += 1;
+                continue;
+            }
             other => return Err(format!("unknown 'go' parameter '{other}'")),
         }
         any = true;
@@ -203,186 +237,314 @@ pub fn run<R: BufRead, W: Write + Send>(
     };
     let shared = &shared;
     thread::scope(|scope| -> io::Result<()> {
-        let mut idle: Option<&mut dyn Engine> = Some(engine);
-        let mut running: Option<Running<'_>> = None;
-        let mut stop = Arc::new(AtomicBool::new(false));
-        let mut game = Game::default();
-        // Why the last `position` was refused, until one is accepted or a new game begins.
-        let mut refused: Option<String> = None;
-        let mut searching_infinite = false;
-        let mut input = input;
-        let mut raw = Vec::new();
-        let mut number = 0usize;
-        loop {
-            raw.clear();
-            let (read, too_long) = read_line_bounded(&mut input, &mut raw)?;
-            if read == 0 {
-                break;
+        let mut session = Session::new(engine, shared);
+        let mut lines = Lines {
+            input,
+            raw: Vec::new(),
+            number: 0,
+        };
+        while let Some(line) = lines.next(shared)? {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let Some((&command, args)) = words.split_first() else {
+                continue;
+            };
+            if session.command(scope, command, args) == Flow::Quit {
+                return Ok(());
             }
-            number += 1;
+        }
+        session.end_of_input();
+        Ok(())
+    })
+}
+
+/// The input's lines, each read within [`MAX_LINE`] bytes and checked to be UTF-8: a line that
+/// is too long or not UTF-8 is reported (with its number) and skipped, and the loop lives on
+/// (also while a search runs, so that `stop` and `isready` still reach it).
+struct Lines<R> {
+    input: R,
+    raw: Vec<u8>,
+    number: usize,
+}
+
+impl<R: BufRead> Lines<R> {
+    /// The next line that can be read, `None` at the end of input.
+    fn next<W: Write>(&mut self, shared: &Shared<W>) -> io::Result<Option<String>> {
+        loop {
+            self.raw.clear();
+            let (read, too_long) = read_line_bounded(&mut self.input, &mut self.raw)?;
+            if read == 0 {
+                return Ok(None);
+            }
+            self.number += 1;
+            let number = self.number;
             if too_long {
                 shared.line(&format!(
                     "info string error: input line {number} is longer than {MAX_LINE} bytes; line ignored"
                 ));
                 continue;
             }
-            // A line that is not UTF-8 is reported and skipped; the engine lives on (also
-            // while a search runs, so `stop` and `isready` still reach it).
-            let line = match std::str::from_utf8(&raw) {
-                Ok(line) => line,
-                Err(e) => {
-                    shared.line(&format!(
-                        "info string error: input line {number} is not valid UTF-8 (byte 0x{:02X} at column {}); line ignored",
-                        raw[e.valid_up_to()],
-                        e.valid_up_to() + 1
-                    ));
-                    continue;
-                }
-            };
-            let words: Vec<&str> = line.split_whitespace().collect();
-            let Some((&command, args)) = words.split_first() else {
-                continue;
-            };
-            if running.as_ref().is_some_and(|h| h.is_finished()) {
-                let handle = running.take().expect("checked");
-                match handle.join() {
-                    Ok(e) => idle = Some(e),
-                    Err(_) => shared.line("info string error: the search thread panicked"),
-                }
-            }
-            match command {
-                "uci" => {
-                    settle(&mut running, &mut idle, &stop, searching_infinite, shared);
-                    let engine = idle.as_deref_mut().expect("engine is idle");
-                    shared.line(&format!("id name {}", engine.name()));
-                    shared.line(&format!("id author {}", engine.author()));
-                    for o in engine.options() {
-                        shared.line(&match o.kind {
-                            OptionKind::Spin { default, min, max } => {
-                                format!("option name {} type spin default {default} min {min} max {max}", o.name)
-                            }
-                            OptionKind::Check { default } => {
-                                format!("option name {} type check default {default}", o.name)
-                            }
-                            OptionKind::Combo { default, choices } => {
-                                let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
-                                format!("option name {} type combo default {default} {}", o.name, vars.join(" "))
-                            }
-                        });
-                    }
-                    shared.line("uciok");
-                }
-                "isready" => shared.line("readyok"),
-                "debug" | "register" | "ponderhit" => {}
-                "ucinewgame" => {
-                    settle(&mut running, &mut idle, &stop, searching_infinite, shared);
-                    game = Game::default();
-                    refused = None;
-                    if let Err(e) = idle.as_deref_mut().expect("idle").new_game() {
-                        shared.line(&format!("info string error: ucinewgame: {e}"));
-                    }
-                }
-                "position" => {
-                    settle(&mut running, &mut idle, &stop, searching_infinite, shared);
-                    match parse_position(args) {
-                        Ok(g) => {
-                            game = g;
-                            refused = None;
-                        }
-                        Err(e) => {
-                            shared.line(&format!("info string error: position: {e}"));
-                            refused = Some(e);
-                        }
-                    }
-                }
-                "setoption" => {
-                    settle(&mut running, &mut idle, &stop, searching_infinite, shared);
-                    match parse_setoption(args) {
-                        Ok((name, value)) => {
-                            if let Err(e) =
-                                idle.as_deref_mut().expect("idle").set_option(&name, &value)
-                            {
-                                shared.line(&format!("info string error: setoption: {e}"));
-                            }
-                        }
-                        Err(e) => shared.line(&format!("info string error: setoption: {e}")),
-                    }
-                }
-                "go" => {
-                    // A search that has answered is over, even if its thread has not quite
-                    // ended: a GUI sends the next `go` as soon as it has the `bestmove`.
-                    if shared.answered.load(Ordering::Acquire) {
-                        finish(&mut running, &mut idle, &stop, shared);
-                    }
-                    if running.is_some() {
-                        shared.line("info string error: go: already searching (send 'stop' first)");
-                        continue;
-                    }
-                    let limits = match parse_go(args) {
-                        Ok(l) => l,
-                        Err(e) => {
-                            shared.line(&format!("info string error: go: {e}"));
-                            shared.line("bestmove 0000");
-                            continue;
-                        }
-                    };
-                    // A `go` that cannot run is still answered: a GUI waits for its
-                    // `bestmove`, and a move for another position than the one it sent (the
-                    // one before a refused `position`) would be a move the engine did not
-                    // choose.
-                    if let Some(e) = &refused {
-                        shared.line(&format!(
-                            "info string error: go: the last 'position' was refused ({e}); \
-                             send a position first"
-                        ));
-                        shared.line("bestmove 0000");
-                        continue;
-                    }
-                    // A search that only `stop` ends (no depth, nodes, movetime or clock of
-                    // the side to move: `go binc 2` for White) is stopped by the next command
-                    // that needs the engine, as an infinite one is, never waited for.
-                    let side = game.position().side();
-                    searching_infinite = !limits.bounded_for(side);
-                    if !limits.infinite && searching_infinite {
-                        shared.line(&format!(
-                            "info string go: no depth, nodes, movetime or {} for the side to \
-                             move; searching until stopped",
-                            if side == crate::piece::BLACK {
-                                "btime"
-                            } else {
-                                "wtime"
-                            }
-                        ));
-                    }
-                    stop = Arc::new(AtomicBool::new(false));
-                    shared.answered.store(false, Ordering::Release);
-                    let engine = idle.take().expect("engine is idle");
-                    let flag = Arc::clone(&stop);
-                    let game = game.clone();
-                    running = Some(
-                        scope.spawn(move || search_thread(engine, &game, &limits, flag, shared)),
-                    );
-                }
-                "stop" => finish(&mut running, &mut idle, &stop, shared),
-                "quit" => {
-                    finish(&mut running, &mut idle, &stop, shared);
-                    return Ok(());
-                }
-                "d" => shared.line(&format!("info string fen {}", game.position().to_fen())),
-                other => shared.line(&format!("info string error: unknown command '{other}'")),
+            match std::str::from_utf8(&self.raw) {
+                Ok(line) => return Ok(Some(line.to_string())),
+                Err(e) => shared.line(&format!(
+                    "info string error: input line {number} is not valid UTF-8 (byte 0x{:02X} at column {}); line ignored",
+                    self.raw[e.valid_up_to()],
+                    e.valid_up_to() + 1
+                )),
             }
         }
-        // End of input: let a bounded search finish, stop an infinite one.
-        if !searching_infinite {
-            if let Some(handle) = running.take() {
-                if let Ok(e) = handle.join() {
-                    idle = Some(e);
-                }
+    }
+}
+
+/// Whether the loop goes on after a command.
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+/// The loop's state between commands: the engine (idle, or lent to the search thread), the
+/// game of the last accepted `position`, and why the last one was refused.
+struct Session<'scope, W> {
+    shared: &'scope Shared<W>,
+    idle: Option<&'scope mut dyn Engine>,
+    running: Option<Running<'scope>>,
+    stop: Arc<AtomicBool>,
+    game: Game,
+    /// Why the last `position` was refused, until one is accepted or a new game begins.
+    refused: Option<String>,
+    /// The running search ends only when stopped (`go infinite`, or a `go` that bounds
+    /// nothing for the side to move).
+    infinite: bool,
+}
+
+impl<'scope, W: Write + Send> Session<'scope, W> {
+    fn new(engine: &'scope mut dyn Engine, shared: &'scope Shared<W>) -> Self {
+        Session {
+            shared,
+            idle: Some(engine),
+            running: None,
+            stop: Arc::new(AtomicBool::new(false)),
+            game: Game::default(),
+            refused: None,
+            infinite: false,
+        }
+    }
+
+    /// One command with its arguments.
+    fn command<'env>(
+        &mut self,
+        scope: &'scope thread::Scope<'scope, 'env>,
+        command: &str,
+        args: &[&str],
+    ) -> Flow {
+        self.reap();
+        match command {
+            "uci" => self.identify(),
+            "isready" => self.shared.line("readyok"),
+            "debug" | "register" | "ponderhit" => {}
+            "ucinewgame" => self.new_game(),
+            "position" => self.position(args),
+            "setoption" => self.set_option(args),
+            "go" => self.go(scope, args),
+            "stop" => self.finish(),
+            "quit" => {
+                self.finish();
+                return Flow::Quit;
+            }
+            "d" => self.shared.line(&format!(
+                "info string fen {}",
+                self.game.position().to_fen()
+            )),
+            other => self
+                .shared
+                .line(&format!("info string error: unknown command '{other}'")),
+        }
+        Flow::Continue
+    }
+
+    /// The engine between commands (a command that needs it first settles the search).
+    fn engine(&mut self) -> &mut (dyn Engine + 'scope) {
+        self.settle();
+        self.idle
+            .as_deref_mut()
+            .expect("the engine is idle once settled")
+    }
+
+    /// `uci`: the engine's name, author and options, then `uciok`.
+    fn identify(&mut self) {
+        let engine = self.engine();
+        let lines: Vec<String> = [
+            format!("id name {}", engine.name()),
+            format!("id author {}", engine.author()),
+        ]
+        .into_iter()
+        .chain(engine.options().iter().map(option_line))
+        .collect();
+        for line in lines {
+            self.shared.line(&line);
+        }
+        self.shared.line("uciok");
+    }
+
+    /// `ucinewgame`: the start position, and the engine forgets what it learnt.
+    fn new_game(&mut self) {
+        let result = self.engine().new_game();
+        self.game = Game::default();
+        self.refused = None;
+        if let Err(e) = result {
+            self.shared
+                .line(&format!("info string error: ucinewgame: {e}"));
+        }
+    }
+
+    /// `position`: the game to search next; a refused one is remembered, so that the next
+    /// `go` searches nothing.
+    fn position(&mut self, args: &[&str]) {
+        self.settle();
+        match parse_position(args) {
+            Ok(g) => {
+                self.game = g;
+                self.refused = None;
+            }
+            Err(e) => {
+                self.shared
+                    .line(&format!("info string error: position: {e}"));
+                self.refused = Some(e);
             }
         }
-        finish(&mut running, &mut idle, &stop, shared);
-        Ok(())
-    })
+    }
+
+    /// `setoption`.
+    fn set_option(&mut self, args: &[&str]) {
+        let result =
+            parse_setoption(args).and_then(|(name, value)| self.engine().set_option(&name, &value));
+        if let Err(e) = result {
+            self.shared
+                .line(&format!("info string error: setoption: {e}"));
+        }
+    }
+
+    /// `go`: starts the search on a thread of its own. A `go` that cannot run is still
+    /// answered, with `bestmove 0000`: a GUI waits for its `bestmove`, and a move for another
+    /// position than the one it sent (the one before a refused `position`) would be a move
+    /// the engine did not choose.
+    fn go<'env>(&mut self, scope: &'scope thread::Scope<'scope, 'env>, args: &[&str]) {
+        // A search that has answered is over, even if its thread has not quite ended: a GUI
+        // sends the next `go` as soon as it has the `bestmove`.
+        if self.shared.answered.load(Ordering::Acquire) {
+            self.finish();
+        }
+        if self.running.is_some() {
+            self.shared
+                .line("info string error: go: already searching (send 'stop' first)");
+            return;
+        }
+        let refuse = |why: String| {
+            self.shared.line(&format!("info string error: go: {why}"));
+            self.shared.line("bestmove 0000");
+        };
+        let limits = match parse_go(args, self.game.position()) {
+            Ok(l) => l,
+            Err(e) => {
+                refuse(e);
+                return;
+            }
+        };
+        if let Some(e) = &self.refused {
+            refuse(format!(
+                "the last 'position' was refused ({e}); send a position first"
+            ));
+            return;
+        }
+        // A search that only `stop` ends (no depth, nodes, movetime or clock of the side to
+        // move: `go binc 2` for White) is stopped by the next command that needs the engine,
+        // as an infinite one is, never waited for.
+        let side = self.game.position().side();
+        self.infinite = !limits.bounded_for(side);
+        if !limits.infinite && self.infinite {
+            self.shared.line(&format!(
+                "info string go: no depth, nodes, movetime or {} for the side to move; searching until stopped",
+                if side == crate::piece::BLACK {
+                    "btime"
+                } else {
+                    "wtime"
+                }
+            ));
+        }
+        self.stop = Arc::new(AtomicBool::new(false));
+        self.shared.answered.store(false, Ordering::Release);
+        let engine = self.idle.take().expect("the engine is idle");
+        let flag = Arc::clone(&self.stop);
+        let game = self.game.clone();
+        let shared = self.shared;
+        self.running =
+            Some(scope.spawn(move || search_thread(engine, &game, &limits, flag, shared)));
+    }
+
+    /// Takes the engine back from a search thread that has ended.
+    fn reap(&mut self) {
+        if self.running.as_ref().is_some_and(|h| h.is_finished()) {
+            let handle = self.running.take().expect("checked");
+            self.join(handle);
+        }
+    }
+
+    fn join(&mut self, handle: Running<'scope>) {
+        match handle.join() {
+            Ok(e) => self.idle = Some(e),
+            Err(_) => self
+                .shared
+                .line("info string error: the search thread panicked"),
+        }
+    }
+
+    /// Takes the engine back for a command that needs it (`uci`, `ucinewgame`, `position`,
+    /// `setoption`): a bounded search is let finish (its `bestmove` comes first, as the
+    /// commands were sent after it), an infinite one is stopped.
+    fn settle(&mut self) {
+        if !self.infinite {
+            if let Some(handle) = self.running.take() {
+                self.join(handle);
+            }
+        }
+        self.finish();
+    }
+
+    /// Stops a running search (if any) and takes the engine back.
+    fn finish(&mut self) {
+        if let Some(handle) = self.running.take() {
+            self.stop.store(true, Ordering::Relaxed);
+            self.join(handle);
+        }
+    }
+
+    /// End of input: a bounded search is let finish, an infinite one stopped.
+    fn end_of_input(&mut self) {
+        self.settle();
+    }
+}
+
+/// The `option` line of `uci` for one option.
+fn option_line(o: &crate::engine::EngineOption) -> String {
+    match &o.kind {
+        OptionKind::Spin { default, min, max } => {
+            format!(
+                "option name {} type spin default {default} min {min} max {max}",
+                o.name
+            )
+        }
+        OptionKind::Check { default } => {
+            format!("option name {} type check default {default}", o.name)
+        }
+        OptionKind::Combo { default, choices } => {
+            let vars: Vec<String> = choices.iter().map(|c| format!("var {c}")).collect();
+            format!(
+                "option name {} type combo default {default} {}",
+                o.name,
+                vars.join(" ")
+            )
+        }
+    }
 }
 
 /// The longest input line the loop reads (a `position ... moves` line of a 1,000-move game is
@@ -418,43 +580,6 @@ fn read_line_bounded<R: BufRead>(input: &mut R, raw: &mut Vec<u8>) -> io::Result
         consumed += len;
         if done {
             return Ok((consumed, too_long));
-        }
-    }
-}
-
-/// Takes the engine back for a command that needs it (`uci`, `ucinewgame`, `position`,
-/// `setoption`): a bounded search is let finish (its `bestmove` comes first, as the commands
-/// were sent after it), an infinite one is stopped.
-fn settle<'scope, W: Write>(
-    running: &mut Option<Running<'scope>>,
-    idle: &mut Option<&'scope mut dyn Engine>,
-    stop: &AtomicBool,
-    infinite: bool,
-    shared: &Shared<W>,
-) {
-    if !infinite {
-        if let Some(handle) = running.take() {
-            match handle.join() {
-                Ok(e) => *idle = Some(e),
-                Err(_) => shared.line("info string error: the search thread panicked"),
-            }
-        }
-    }
-    finish(running, idle, stop, shared);
-}
-
-/// Stops a running search (if any) and takes the engine back.
-fn finish<'scope, W: Write>(
-    running: &mut Option<Running<'scope>>,
-    idle: &mut Option<&'scope mut dyn Engine>,
-    stop: &AtomicBool,
-    shared: &Shared<W>,
-) {
-    if let Some(handle) = running.take() {
-        stop.store(true, Ordering::Relaxed);
-        match handle.join() {
-            Ok(e) => *idle = Some(e),
-            Err(_) => shared.line("info string error: the search thread panicked"),
         }
     }
 }
@@ -529,6 +654,11 @@ mod tests {
     use super::*;
     use crate::SearchRequest;
     use crate::native::{NativeEngine, Profile};
+
+    /// `go` with `args` in the start position.
+    fn go(args: &[&str]) -> Result<Limits, String> {
+        parse_go(args, &crate::position::Position::startpos())
+    }
 
     fn session(input: &str) -> String {
         let mut engine = NativeEngine::new(Profile::Reference);
@@ -605,7 +735,7 @@ mod tests {
 
     #[test]
     fn go_parsing() {
-        let l = parse_go(&[
+        let l = go(&[
             "wtime",
             "1000",
             "btime",
@@ -619,9 +749,9 @@ mod tests {
         assert_eq!(l.wtime, Some(Duration::from_millis(1000)));
         assert_eq!(l.btime, Some(Duration::ZERO));
         assert_eq!(l.movestogo, Some(3));
-        assert!(parse_go(&[]).unwrap().infinite);
-        assert!(parse_go(&["depth", "0"]).is_err());
-        assert!(parse_go(&["bogus"]).is_err());
+        assert!(go(&[]).unwrap().infinite);
+        assert!(go(&["depth", "0"]).is_err());
+        assert!(go(&["bogus"]).is_err());
     }
 
     #[test]
@@ -671,15 +801,15 @@ mod tests {
     #[test]
     fn negative_node_and_time_limits_are_errors() {
         assert_eq!(
-            parse_go(&["nodes", "-5"]).unwrap_err(),
+            go(&["nodes", "-5"]).unwrap_err(),
             "'nodes' must not be negative, found -5"
         );
         assert_eq!(
-            parse_go(&["movetime", "-1"]).unwrap_err(),
+            go(&["movetime", "-1"]).unwrap_err(),
             "'movetime' must not be negative, found -1"
         );
-        assert!(parse_go(&["mate", "-2"]).is_err());
-        assert_eq!(parse_go(&["nodes", "0"]).unwrap().nodes, Some(1));
+        assert!(go(&["mate", "-2"]).is_err());
+        assert_eq!(go(&["nodes", "0"]).unwrap().nodes, Some(1));
         // A refused `go` is answered with the null move (a GUI waits for a `bestmove`).
         let out = session("go nodes -5\nisready\n");
         assert_eq!(
@@ -687,7 +817,7 @@ mod tests {
             "info string error: go: 'nodes' must not be negative, found -5\nbestmove 0000\nreadyok\n"
         );
         assert_eq!(
-            parse_go(&["movetime", "18446744073709551615"]).unwrap_err(),
+            go(&["movetime", "18446744073709551615"]).unwrap_err(),
             "'movetime' 18446744073709551615 is out of range (at most 9223372036854775807)"
         );
     }

@@ -179,6 +179,15 @@ fn microchess_plays_the_1976_programs_move_in_every_recorded_position() {
     assert_every_move_agrees("microchess.pgn", Profile::Microchess, 500);
 }
 
+/// The games of the README's fidelity command on seeds 1 and 2 (16 each, played with the
+/// adaptor as it sets up a position today): a change of the profile or of the adaptor's
+/// set-up that parts them fails here, without the program.
+#[test]
+fn microchess_plays_the_programs_move_in_the_games_of_seeds_1_and_2() {
+    assert_every_move_agrees("microchess-seed1.pgn", Profile::Microchess, 340);
+    assert_every_move_agrees("microchess-seed2.pgn", Profile::Microchess, 340);
+}
+
 #[test]
 fn sargon_plays_the_real_sargons_move_in_every_recorded_position() {
     assert_every_move_agrees("sargon.pgn", Profile::Sargon, 300);
@@ -187,7 +196,7 @@ fn sargon_plays_the_real_sargons_move_in_every_recorded_position() {
 /// How many of the program's recorded moves the printed formula (exact hundredths, BMAXC
 /// weighed 2.56 and 0.50) would have chosen otherwise: the lesson's figure for what the
 /// difference between the printed text and the binary does (docs/history/microchess.md).
-const MICROCHESS_PRINTED_DIFFER: usize = 41;
+const MICROCHESS_PRINTED_DIFFER: usize = 44;
 
 #[test]
 fn microchess_printed_formula_on_the_record() {

@@ -186,6 +186,11 @@ pub struct PortEngine {
 /// How often the run loop looks at the stop flag and the clock.
 const POLL_CYCLES: u64 = 1 << 20;
 
+/// Inside an iteration, how much time passes between two progress reports (the iteration
+/// searched and the nodes so far) when nothing else was reported: one second of the machine's
+/// time (of emulated time with a clock, of the host's without).
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
 impl PortEngine {
     /// Builds the engine of `port` from an image assembled at `origin` and its symbols, in the
     /// Kempelen machine's layout.
@@ -440,15 +445,55 @@ impl PortEngine {
         budget: time::TimeBudget,
         report: &dyn Fn(&SearchInfo, u64),
     ) -> Result<SearchOutcome, PortEngineError> {
+        let limits = SearchBounds {
+            depth,
+            nodes,
+            budget,
+        };
+        self.search_reporting(pos, history, limits, control, report, None)
+    }
+
+    /// [`PortEngine::search_with`], and with `progress` also a report to the control inside
+    /// a long iteration: when `progress` of the machine's time has passed since the last
+    /// report, the iteration being searched (`V_ITER`) and the nodes so far (`R_NODES`, the
+    /// live counter), read from RAM between two slices, with the time, and no score or line
+    /// (the iteration has none yet). Reading RAM changes nothing of the search: its nodes and
+    /// cycles are those of a run without progress reports.
+    fn search_reporting(
+        &self,
+        pos: &Position,
+        history: &[u32],
+        limits: SearchBounds,
+        control: &SearchControl,
+        report: &dyn Fn(&SearchInfo, u64),
+        progress: Option<Duration>,
+    ) -> Result<SearchOutcome, PortEngineError> {
+        let SearchBounds {
+            depth,
+            nodes,
+            budget,
+        } = limits;
         let mut search = self.start_search(pos, history, depth, nodes, budget, control.start)?;
+        // When the next progress report is due (moved on by every report).
+        let mut next_progress = progress;
         loop {
             match search.step(POLL_CYCLES)? {
                 Slice::Running => {
                     if control.stopped() {
                         search.stop()?;
                     }
+                    let t = search.elapsed();
+                    if let (Some(every), Some(due)) = (progress, next_progress) {
+                        if t >= due && !search.is_stopping() {
+                            control.report(&progress_info(&search, t));
+                            next_progress = Some(t + every);
+                        }
+                    }
                 }
-                Slice::Iteration { info, cycles } => report(&info, cycles),
+                Slice::Iteration { info, cycles } => {
+                    report(&info, cycles);
+                    next_progress = progress.map(|every| search.elapsed() + every);
+                }
                 Slice::Done(out) => {
                     if let Some(info) = search.unreported_iteration() {
                         report(&info, out.cycles);
@@ -657,6 +702,30 @@ fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
     }
 }
 
+/// A search's progress inside an iteration: the iteration being searched (V_ITER) and the
+/// nodes so far (R_NODES counts live), without a score or a line.
+fn progress_info(search: &crate::SlicedSearch, time: Duration) -> SearchInfo {
+    let (nodes, iteration) = search.live_counters();
+    SearchInfo {
+        depth: Some(iteration),
+        seldepth: 0,
+        score: None,
+        nodes: Some(nodes),
+        time,
+        pv: Vec::new(),
+        hashfull: None,
+        string: None,
+    }
+}
+
+/// What bounds one search of the 8-bit engine: the deepest iteration, the node limit
+/// (ALGORITHM.md section 9) and the time limits.
+struct SearchBounds {
+    depth: u32,
+    nodes: Option<u32>,
+    budget: time::TimeBudget,
+}
+
 /// The last completed iteration (R_DEPTH, R_SCORE, R_NODES, R_PV) as the native engine's
 /// search reports it; `None` if its principal variation cannot be read.
 fn iteration_info(m: &Machine, l: &Protocol, pos: &Position, time: Duration) -> Option<SearchInfo> {
@@ -782,18 +851,28 @@ impl Engine for PortEngine {
             };
         let pos = game.position();
         let budget = time::budget(limits, pos.side());
+        // A GUI hears from the engine at least once a second of the machine's time, also
+        // inside an iteration that takes minutes.
+        let bounds = SearchBounds {
+            depth,
+            nodes,
+            budget,
+        };
         let out = self
-            .search_with(
+            .search_reporting(
                 pos,
                 &game.reference_history(),
-                depth,
-                nodes,
+                bounds,
                 control,
-                budget,
                 &|info, _| control.report(info),
+                Some(PROGRESS_EVERY),
             )
             .map_err(backend)?;
-        Ok(out.result)
+        limits.unrestricted(
+            out.result,
+            &format!("the {} engine", self.port.name),
+            "its assembly has no list of root moves to restrict",
+        )
     }
 
     /// Emulated time at the machine's clock when the engine has one, else the host's.

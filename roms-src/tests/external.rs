@@ -29,6 +29,13 @@ use kempelen_engine::reference::{self, ReferenceLimits};
 use kempelen_engine::{Game, MATE};
 use kempelen_roms::target::Target;
 
+/// The folder `KEMPELEN_SCREENSHOTS` names: the Fuse and openMSX tests save the emulator's
+/// screen there after the console's reply (`fuse-spectrum.png`, `openmsx-msx.png`; the
+/// pictures of docs/GUI.md).
+fn screenshots_dir() -> Option<PathBuf> {
+    std::env::var_os("KEMPELEN_SCREENSHOTS").map(PathBuf::from)
+}
+
 /// A scratch directory for one test.
 fn scratch(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("kempelen-external-{}-{name}", std::process::id()));
@@ -141,8 +148,14 @@ struct OpenMsx {
 }
 
 impl OpenMsx {
-    fn start(rom: &Path) -> Result<OpenMsx, String> {
-        let mut child = Command::new("openmsx")
+    /// openMSX with the cartridge `rom`, on the X `display` when one is given (for a
+    /// screenshot), else without one.
+    fn start(rom: &Path, display: Option<&str>) -> Result<OpenMsx, String> {
+        let mut command = Command::new("openmsx");
+        if let Some(d) = display {
+            command.env("DISPLAY", d);
+        }
+        let mut child = command
             .args(["-machine", "C-BIOS_MSX1", "-carta"])
             .arg(rom)
             .args(["-control", "stdio"])
@@ -238,7 +251,11 @@ fn msx_cartridge_in_openmsx() {
         return;
     }
     let (dir, rom, t) = built("msx", "msx");
-    let mut msx = match OpenMsx::start(&rom) {
+    // With KEMPELEN_SCREENSHOTS, openMSX runs on an X display of its own, so that it can
+    // draw the screen for a picture at the end.
+    let shots = screenshots_dir();
+    let x = shots.as_ref().and_then(|_| xvfb());
+    let mut msx = match OpenMsx::start(&rom, x.as_ref().map(|(_, d)| d.as_str())) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("SKIPPED: {e}");
@@ -273,6 +290,16 @@ fn msx_cartridge_in_openmsx() {
         .unwrap_or_else(|| panic!("the console did not take the move:\n{screen}"));
     eprintln!("openMSX (C-BIOS_MSX1) screen after e2e4:\n{screen}");
     assert_eq!(reply, expected_reply(), "{screen}");
+    if let (Some(shots), Some(_)) = (&shots, &x) {
+        // openMSX's own picture of the MSX screen (its SDL renderer draws the frames from
+        // now on; a second lets it draw some).
+        msx.cmd("set renderer SDL").unwrap();
+        std::thread::sleep(Duration::from_secs(2));
+        let file = shots.join("openmsx-msx.png");
+        msx.cmd(&format!("screenshot {}", file.display()))
+            .unwrap_or_else(|e| panic!("openMSX took no screenshot: {e}"));
+        eprintln!("openMSX's screen: {}", file.display());
+    }
     let _ = msx.cmd("exit");
     let _ = std::fs::remove_dir_all(&dir);
 }
@@ -509,6 +536,12 @@ fn spectrum_tape_in_fuse() {
     }
     let after = screen(&|s| reply_on_screen(t, s).is_some() || refused(s), 120);
     eprintln!("Fuse (48K, OpenSE BASIC) screen after e2e4:\n{after}");
+    if let Some(shots) = screenshots_dir() {
+        // The screenshot the screen above was read from.
+        let file = shots.join("fuse-spectrum.png");
+        std::fs::copy(dir.join("screen.png"), &file).unwrap();
+        eprintln!("Fuse's window: {}", file.display());
+    }
     assert_eq!(
         reply_on_screen(t, &after)
             .unwrap_or_else(|| panic!("the console did not take the move:\n{after}")),

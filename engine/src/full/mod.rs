@@ -103,6 +103,19 @@ impl FullState {
         limits: FullLimits,
         control: &SearchControl,
     ) -> SearchResult {
+        self.search_moves(pos, history, limits, &[], control)
+    }
+
+    /// [`FullState::search`] of only `root_moves` at the root (UCI `searchmoves`: legal moves
+    /// of `pos`; empty, every move).
+    pub fn search_moves(
+        &mut self,
+        pos: &Position,
+        history: &[u64],
+        limits: FullLimits,
+        root_moves: &[Move],
+        control: &SearchControl,
+    ) -> SearchResult {
         self.tt.new_search();
         let mut keys = history.to_vec();
         if keys.last() != Some(&pos.key64()) {
@@ -123,6 +136,7 @@ impl FullState {
             moved: [(0, 0); MAX_PLY + 2],
             lists: vec![MoveList::new(); MAX_PLY + 1],
             seldepth: 0,
+            root_moves: root_moves.to_vec(),
         };
         s.iterate()
     }
@@ -144,6 +158,8 @@ struct Searcher<'s, 'c, 'i> {
     moved: [(u8, u8); MAX_PLY + 2],
     lists: Vec<MoveList>,
     seldepth: usize,
+    /// The root moves to search; empty: every legal move.
+    root_moves: Vec<Move>,
 }
 
 fn to_tt(score: i32, ply: usize) -> i32 {
@@ -209,7 +225,13 @@ const MVV: [i32; 7] = [0, 100, 300, 310, 500, 900, 0];
 
 impl Searcher<'_, '_, '_> {
     fn iterate(&mut self) -> SearchResult {
-        let root_moves = self.pos.legal_moves();
+        let root_moves: Vec<Move> = self
+            .pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| self.root_moves.is_empty() || self.root_moves.contains(m))
+            .collect();
         if root_moves.is_empty() {
             return SearchResult::no_move(self.pos.in_check(), self.start.elapsed());
         }
@@ -489,6 +511,10 @@ impl Searcher<'_, '_, '_> {
         let ply = node.ply;
         let mut list = std::mem::take(&mut self.lists[ply]);
         self.pos.generate(&mut list, GenMode::All);
+        if ply == 0 && !self.root_moves.is_empty() {
+            let root_moves = &self.root_moves;
+            list.retain(|m| root_moves.contains(&m));
+        }
         if list.is_empty() {
             self.lists[ply] = list;
             return Err(if node.in_check {

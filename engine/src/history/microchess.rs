@@ -619,56 +619,55 @@ pub fn start_board() -> McBoard {
     b
 }
 
-/// Microchess's board for a position without history, White's frame: each piece gets the
-/// number of its kind whose start square it stands on, the others the free numbers of their
-/// kind in the order of the board (pawns the number of their file if free). A piece beyond
-/// its kind's numbers (a second queen) has no place on the program's board and is left out.
+/// Microchess's board for a position set up in it, White's frame, as Kempelen's adaptor
+/// writes it (`adaptors/microchess-kim1.toml`, `[pieces]`): each side's pieces go to the numbers
+/// of their kind (king, queen, two rooks, two bishops, two knights, eight pawns) in the order
+/// of their squares from a1 to h8, unused numbers hold a captured piece. A piece beyond its
+/// kind's numbers (a second queen) has no place on the program's board and is left out (the
+/// adaptor refuses such a position).
 pub fn board_of_position(pos: &Position) -> McBoard {
+    const KINDS: [u8; 16] = [
+        KING, QUEEN, ROOK, ROOK, BISHOP, BISHOP, KNIGHT, KNIGHT, PAWN, PAWN, PAWN, PAWN, PAWN,
+        PAWN, PAWN, PAWN,
+    ];
     let mut b = [CAPTURED; 32];
-    let start = start_board();
     for (side, colour) in [(0usize, WHITE), (16, piece::BLACK)] {
-        let kind_of = |n: usize| match n {
-            0 => KING,
-            1 => QUEEN,
-            2 | 3 => ROOK,
-            4 | 5 => BISHOP,
-            6 | 7 => KNIGHT,
-            _ => PAWN,
-        };
-        let mut placed = [false; 128];
-        // Pieces on their start squares first.
-        for n in 0..16 {
-            let sq = from_white_square(start[side + n]);
-            if pos.piece_at(sq) == kind_of(n) | colour {
-                b[side + n] = white_square(sq);
-                placed[sq as usize] = true;
-            }
-        }
-        // Then the others: a pawn prefers the number of its file, the rest take free numbers.
-        for sq in (0..128u8).filter(|&s| s & 0x88 == 0) {
-            let p = pos.piece_at(sq);
-            if p == 0 || piece::colour(p) != colour || placed[sq as usize] {
-                continue;
-            }
-            let kind = piece::piece_type(p);
-            let free = |n: usize| kind_of(n) == kind && b[side + n] == CAPTURED;
-            let own_file = (8..16).find(|&n| free(n) && HOME_FILES[n] == square::file(sq));
-            let n =
-                if kind == PAWN { own_file } else { None }.or_else(|| (0..16).find(|&n| free(n)));
-            if let Some(n) = n {
-                b[side + n] = white_square(sq);
+        let mut left: Vec<Square> = (0..128u8)
+            .filter(|&sq| sq & 0x88 == 0)
+            .filter(|&sq| {
+                let p = pos.piece_at(sq);
+                p != 0 && piece::colour(p) == colour
+            })
+            .collect();
+        for (n, &kind) in KINDS.iter().enumerate() {
+            if let Some(i) = left
+                .iter()
+                .position(|&sq| piece::piece_type(pos.piece_at(sq)) == kind)
+            {
+                b[side + n] = white_square(left.remove(i));
             }
         }
     }
     b
 }
 
+/// Whether Kempelen's adaptor gives the opponent's move `m` (in `before`) to Microchess by
+/// setting up the position after it instead of typing it: a capture en passant (typed, it
+/// would leave the captured pawn on the program's board) and a promotion (typed, the pawn
+/// would stay a pawn); `en_passant = false` and the move keys without a promotion in the
+/// adaptor file.
+pub fn given_by_set_up(before: &Position, m: Move) -> bool {
+    before.is_en_passant(m) || m.promotion() != 0
+}
+
 /// Microchess's board after the game's moves, White's frame, as the program playing the side
-/// to move keeps it. Its own moves move one piece (its book's castling moves only the king);
-/// the opponent's moves are typed as from and to square, so a piece moves and whatever stands
-/// on the target is taken: castling is typed as the king's move and then the rook's, a capture
-/// en passant leaves the captured pawn on the program's board, and a promoted pawn stays a pawn.
-/// A move from a square where the program has no piece only takes what stands on the target.
+/// to move keeps it when Kempelen's adaptor gives it the game: a game from another position
+/// than the start is set up in it ([`board_of_position`]); its own moves move one piece (its
+/// book's castling moves only the king); the opponent's moves are typed as from and to square,
+/// so a piece moves and whatever stands on the target is taken, and castling is typed as the
+/// king's move and then the rook's; a capture en passant and a promotion of the opponent's
+/// are given by setting up the position after them ([`given_by_set_up`]). A move from a square
+/// where the program has no piece only takes what stands on the target.
 pub fn board_of_game(game: &Game) -> McBoard {
     let mut b = if game.start() == &Position::startpos() {
         start_board()
@@ -679,6 +678,11 @@ pub fn board_of_game(game: &Game) -> McBoard {
     let mut pos = game.start().clone();
     for &m in game.moves() {
         let own = pos.side() == program;
+        if !own && given_by_set_up(&pos, m) {
+            pos.play(m);
+            b = board_of_position(&pos);
+            continue;
+        }
         typed_move(&mut b, m.from(), m.to());
         if !own && pos.is_castling(m) {
             let rank = square::rank(m.from());
@@ -692,6 +696,18 @@ pub fn board_of_game(game: &Game) -> McBoard {
         pos.play(m);
     }
     b
+}
+
+/// Whether the program was set up during the game (an opponent's move given by set-up, see
+/// [`board_of_game`]): its book is then off (the set-up clears its book pointer).
+fn set_up_during(game: &Game) -> bool {
+    let program = game.position().side();
+    let mut pos = game.start().clone();
+    game.moves().iter().any(|&m| {
+        let set_up = pos.side() != program && given_by_set_up(&pos, m);
+        pos.play(m);
+        set_up
+    })
 }
 
 /// A move typed or played on Microchess's board (White's frame).
@@ -745,6 +761,7 @@ pub fn book_squares(game: &Game) -> Option<(McSquare, McSquare)> {
     if game.start() != &Position::startpos()
         || game.position().side() != WHITE
         || played.len() / 2 >= OPENING.len()
+        || set_up_during(game)
     {
         return None;
     }
@@ -837,7 +854,7 @@ pub fn decision(game: &Game) -> Decision {
 /// limits end it early with the best move valued so far).
 pub(crate) fn search(game: &Game, budget: &mut Budget, formula: Formula) -> SearchResult {
     let pos = game.position();
-    if let Some(m) = book_move(game) {
+    if let Some(m) = book_move(game).filter(|&m| budget.allows(m)) {
         let r = budget.result(1, 0, vec![m]);
         budget.report(1, 1, 0, &r.pv);
         return r;
@@ -851,13 +868,24 @@ pub(crate) fn search(game: &Game, budget: &mut Budget, formula: Formula) -> Sear
     let mut rest: Vec<usize> = (0..a.moves.len()).filter(|&i| Some(i) != a.best).collect();
     rest.sort_by_key(|&i| std::cmp::Reverse(a.moves[i].value));
     order.extend(rest);
+    // With `searchmoves`, the best valued of those moves.
     let chosen = order.iter().find_map(|&i| {
         let v = &a.moves[i];
-        real_move(pos, v.from, v.to).map(|m| (m, value_to_cp(v.value, formula)))
+        real_move(pos, v.from, v.to)
+            .filter(|&m| budget.allows(m))
+            .map(|m| (m, value_to_cp(v.value, formula)))
     });
-    let (m, score) = chosen
-        .or_else(|| pos.legal_moves().iter().next().map(|&m| (m, 0)))
-        .expect("the caller checked that a legal move exists");
+    // Without `searchmoves`, Kempelen's first legal move when none of the program's can be
+    // played; with them, no move (the program chose none of them, see NativeEngine).
+    let Some((m, score)) = chosen.or_else(|| {
+        let legal = pos.legal_moves();
+        legal
+            .iter()
+            .find(|&&m| budget.allows(m) && !budget.restricted())
+            .map(|&m| (m, 0))
+    }) else {
+        return SearchResult::default();
+    };
     let r = budget.result(1, score, vec![m]);
     budget.report(1, 1, score, &r.pv);
     r

@@ -185,7 +185,9 @@ impl MicroMax<'_, '_, '_> {
         let e = material(&self.pos);
         let q = -INF - 1;
         let l = INF - i32::from(INF <= e);
-        let list = moves(&self.pos);
+        let mut list = moves(&self.pos);
+        let budget = &*self.budget;
+        list.retain(|m| budget.allows(m));
         let in_check = self.pos.in_check();
         let last = requested.map(|d| d as i32 + 2).unwrap_or(MAX_ITERATION);
         let mut best: Option<Move> = None;

@@ -87,6 +87,8 @@ pub(crate) struct Budget<'c, 'i> {
     armed: bool,
     /// Set once a limit was hit; the running iteration is then abandoned.
     pub aborted: bool,
+    /// The root moves the search may choose (UCI `searchmoves`); empty: every legal move.
+    root_moves: Vec<Move>,
 }
 
 impl<'c, 'i> Budget<'c, 'i> {
@@ -101,6 +103,7 @@ impl<'c, 'i> Budget<'c, 'i> {
             start: control.start,
             armed: false,
             aborted: false,
+            root_moves: limits.searchmoves.clone(),
         }
     }
 
@@ -121,6 +124,16 @@ impl<'c, 'i> Budget<'c, 'i> {
             self.aborted = true;
         }
         self.aborted
+    }
+
+    /// Whether the search may choose the root move `m` (no `searchmoves`, or one of them).
+    pub(crate) fn allows(&self, m: Move) -> bool {
+        self.root_moves.is_empty() || self.root_moves.contains(&m)
+    }
+
+    /// Whether `searchmoves` restricts the root.
+    pub(crate) fn restricted(&self) -> bool {
+        !self.root_moves.is_empty()
     }
 
     /// Arms the limits (called after the first completed iteration).

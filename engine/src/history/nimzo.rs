@@ -174,11 +174,13 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
 pub fn run(game: &Game, limits: &Limits, control: &SearchControl) -> NimzoOutcome {
     let pos = game.position();
     let policy = root_policy(pos);
+    let root_moves = &limits.searchmoves;
     let limits = ReferenceLimits::from_limits(limits, pos.side());
     let Finished { result, null, .. } =
         ReferenceSearch::new(pos, &game.reference_history(), limits)
             .with_null(Donninger::new(policy))
             .with_control(control)
+            .with_root_moves(root_moves)
             .node_limit_ends_deepening()
             .finish();
     NimzoOutcome {

@@ -714,6 +714,10 @@ impl Salomon<'_, '_> {
     fn sorted_moves(&mut self, ply: usize, mode: GenMode, pv_move: Option<Move>) -> Vec<Move> {
         let mut list = MoveList::new();
         self.pos.generate(&mut list, mode);
+        if ply == 0 {
+            let budget = &self.budget;
+            list.retain(|m| budget.allows(m));
+        }
         let last_to = self.last_to[ply];
         let killers = std::mem::take(&mut self.killers[ply]);
         let mut keyed: Vec<(i64, Move)> = list

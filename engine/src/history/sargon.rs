@@ -813,6 +813,8 @@ struct Fndmov<'c, 'i, 'b> {
     best: Option<Move>,
     budget: &'b mut Budget<'c, 'i>,
     seldepth: usize,
+    /// The moves the root may choose (UCI `searchmoves`); empty: every move.
+    root_moves: Vec<Move>,
     /// Every POINTS of the search in order, when asked: (ply, from, to, score byte).
     log: Option<Vec<PointsCall>>,
     /// POSQ as MOVE and UNMOVE leave it.
@@ -847,6 +849,7 @@ impl<'c, 'i, 'b> Fndmov<'c, 'i, 'b> {
             best: None,
             budget,
             seldepth: 0,
+            root_moves: Vec::new(),
             log: log.then(|| vec![(0, 0, 0, root.valm)]),
             queens,
         }
@@ -959,6 +962,9 @@ impl<'c, 'i, 'b> Fndmov<'c, 'i, 'b> {
             scored.sort_by_key(|&(v, _)| v);
             order = scored.into_iter().map(|(_, m)| (m, true)).collect();
         }
+        if p == 1 && !self.root_moves.is_empty() {
+            order.retain(|(m, _)| self.root_moves.contains(m));
+        }
         for &(m, legal) in &order {
             if p == 1 && self.budget.aborted {
                 return NodeEnd::Aborted;
@@ -1020,7 +1026,20 @@ fn fndmov(
     queens: Queens,
     budget: &mut Budget,
 ) -> Option<(Move, u8, Vec<Move>, usize, Queens)> {
+    fndmov_of(pos, board, plymax, queens, &[], budget)
+}
+
+/// [`fndmov`] choosing among `root_moves` only at the root (empty: every move).
+fn fndmov_of(
+    pos: &Position,
+    board: &Board,
+    plymax: usize,
+    queens: Queens,
+    root_moves: &[Move],
+    budget: &mut Budget,
+) -> Option<(Move, u8, Vec<Move>, usize, Queens)> {
     let mut f = Fndmov::new(pos, *board, plymax, queens, budget, false);
+    f.root_moves = root_moves.to_vec();
     match f.node(1) {
         NodeEnd::Aborted => None,
         _ => Some((f.best?, f.score[1], f.pv[1].clone(), f.seldepth, f.queens)),
@@ -1131,7 +1150,8 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
     if pos.legal_moves().is_empty() {
         return SearchResult::no_move(pos.in_check(), budget.elapsed());
     }
-    if let Some(m) = book_move(pos, REFRESH_BIT_ON_JUPITER3) {
+    let root_moves = limits.searchmoves.clone();
+    if let Some(m) = book_move(pos, REFRESH_BIT_ON_JUPITER3).filter(|&m| budget.allows(m)) {
         let result = SearchResult {
             best: Some(m),
             score: 0,
@@ -1160,7 +1180,7 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
         let Some(queens) = queens_of_game(game, plymax, &mut budget) else {
             break;
         };
-        let Some(found) = fndmov(pos, &board, plymax, queens, &mut budget) else {
+        let Some(found) = fndmov_of(pos, &board, plymax, queens, &root_moves, &mut budget) else {
             break;
         };
         budget.arm();
@@ -1173,7 +1193,7 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
                 break;
             };
             if in_effect != plymax {
-                match fndmov(pos, &board, in_effect, queens, &mut budget) {
+                match fndmov_of(pos, &board, in_effect, queens, &root_moves, &mut budget) {
                     Some(f) => found = f,
                     None => break,
                 }
@@ -1197,7 +1217,11 @@ pub fn search(game: &Game, limits: &Limits, control: &SearchControl) -> SearchRe
             break;
         }
     }
-    let mut r = result.expect("the first look-ahead always completes");
+    // Only a root restricted to moves the program does not make (underpromotions) leaves
+    // the first look-ahead without a move.
+    let Some(mut r) = result else {
+        return SearchResult::default();
+    };
     r.nodes = budget.nodes;
     r.time = budget.elapsed();
     r

@@ -155,6 +155,10 @@ impl TypeA<'_, '_, '_> {
         self.pv.clear(ply);
         let mut list = MoveList::new();
         self.pos.generate(&mut list, GenMode::All);
+        if ply == 0 {
+            let budget = &*self.budget;
+            list.retain(|m| budget.allows(m));
+        }
         if list.is_empty() {
             return if self.pos.in_check() {
                 -(MATE - ply as i32)

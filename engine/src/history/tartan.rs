@@ -69,6 +69,10 @@ impl Minimax<'_, '_, '_> {
         let white = self.pos.side() == WHITE;
         let mut list = MoveList::new();
         self.pos.generate(&mut list, crate::GenMode::All);
+        if ply == 0 {
+            let budget = &*self.budget;
+            list.retain(|m| budget.allows(m));
+        }
         let mut value = if white { -WMAX } else { WMAX };
         if list.is_empty() && self.options.tartan_stalemate_fix && !self.pos.in_check() {
             value = 0;

@@ -302,6 +302,9 @@ fn decide(
     };
     let mut best: Option<(f64, f64, Vec<Move>)> = None;
     for &m in pos.legal_moves().iter() {
+        if !machine.budget.allows(m) {
+            continue;
+        }
         let castled = pos.is_castling(m);
         let capture = pos.is_capture(m).then_some(m.to());
         let undo = machine.pos.make(m);

@@ -314,6 +314,12 @@ fn go_command(limits: &Limits) -> String {
     if let Some(m) = limits.movestogo {
         s += &format!(" movestogo {m}");
     }
+    if !limits.searchmoves.is_empty() {
+        s += " searchmoves";
+        for m in &limits.searchmoves {
+            s += &format!(" {}", m.to_uci());
+        }
+    }
     s
 }
 
@@ -396,7 +402,12 @@ impl Engine for UciEngine {
         result.best = Some(best);
         result.pv = vec![best];
         result.time = start.elapsed();
-        Ok(result)
+        // It was sent the `searchmoves`; a move outside them is not played in its name.
+        limits.unrestricted(
+            result,
+            &self.process.label,
+            "it answered outside `searchmoves`",
+        )
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {
@@ -666,7 +677,17 @@ impl Engine for XboardEngine {
         result.best = Some(best);
         result.pv = vec![best];
         result.time = start.elapsed();
-        Ok(result)
+        // The protocol has no `searchmoves`: a move outside them is refused (and the game
+        // set up afresh next time, since the engine played it on its board).
+        let result = limits.unrestricted(
+            result,
+            &self.process.label,
+            "the xboard protocol has no searchmoves",
+        );
+        if result.is_err() {
+            self.sent_start = None;
+        }
+        result
     }
 
     fn new_game(&mut self) -> Result<(), EngineError> {

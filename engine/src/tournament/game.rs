@@ -31,16 +31,56 @@ pub enum MoveLimit {
     Clock(TimeControl),
 }
 
+/// Below this many milliseconds a plain `movetime` is taken for the seconds it used to mean.
+const MOVETIME_PLAIN_MIN_MS: u64 = 100;
+
+/// A fixed time per move as `search`, `uci` (`go movetime`) and the tournament take it:
+/// milliseconds (`30000`), or with a unit, `30000ms` or `30s` (`0.5s`). A plain number below
+/// 100 is refused with a hint: the tournament once took seconds, and `30` meant 30 s (write
+/// `30ms` for so short a time). At most 864000 s.
+pub fn parse_movetime(text: &str) -> Result<Duration, String> {
+    let t = text.trim();
+    let (number, seconds) = match (t.strip_suffix("ms"), t.strip_suffix('s')) {
+        (Some(ms), _) => (ms, false),
+        (None, Some(s)) => (s, true),
+        (None, None) => (t, false),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite())
+        .ok_or_else(|| {
+            format!("'{text}' is not a time: milliseconds (30000), or 30000ms or 30s")
+        })?;
+    let plain = number.len() == t.len();
+    if plain && (value.fract() != 0.0 || value < MOVETIME_PLAIN_MIN_MS as f64) && value > 0.0 {
+        return Err(format!(
+            "'{text}': a plain number is milliseconds (as in search and uci); for {value} seconds write {}s or {}, for {value} milliseconds {value}ms",
+            value,
+            (value * 1000.0).round()
+        ));
+    }
+    let secs = if seconds { value } else { value / 1000.0 };
+    if !(secs > 0.0 && secs <= super::clock::MAX_PERIOD_SECONDS) {
+        return Err(format!(
+            "'{text}' is out of range (above 0, at most {} s)",
+            super::clock::MAX_PERIOD_SECONDS
+        ));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
 /// The deepest fixed depth a tournament asks for: more than any of Kempelen's searches goes
 /// (the 8-bit builds stop at 32), and far more than a game can wait for.
 pub const MAX_DEPTH: u32 = 64;
 
 impl MoveLimit {
-    /// A player's own limit: `depth:N`, `nodes:N` or `movetime:SECONDS`.
+    /// A player's own limit: `depth:N`, `nodes:N` or `movetime:MS` (see [`parse_movetime`]).
     pub fn parse_fixed(text: &str) -> Result<MoveLimit, String> {
         let (kind, value) = text
             .split_once(':')
-            .ok_or_else(|| format!("'{text}': expected depth:N, nodes:N or movetime:SECONDS"))?;
+            .ok_or_else(|| format!("'{text}': expected depth:N, nodes:N or movetime:MS"))?;
         let value = value.trim();
         let limit = match kind.trim().to_ascii_lowercase().as_str() {
             "depth" => MoveLimit::Depth(
@@ -53,21 +93,12 @@ impl MoveLimit {
                     .parse()
                     .map_err(|_| format!("'{text}': nodes '{value}' is not a whole number"))?,
             ),
-            "movetime" => {
-                let v: f64 = value.parse().map_err(|_| {
-                    format!("'{text}': movetime '{value}' is not a number of seconds")
-                })?;
-                if !(v > 0.0 && v <= super::clock::MAX_PERIOD_SECONDS) {
-                    return Err(format!(
-                        "'{text}': movetime {value} is out of range (above 0, at most {} s)",
-                        super::clock::MAX_PERIOD_SECONDS
-                    ));
-                }
-                MoveLimit::MoveTime(Duration::from_secs_f64(v))
-            }
+            "movetime" => MoveLimit::MoveTime(
+                parse_movetime(value).map_err(|e| format!("'{text}': movetime {e}"))?,
+            ),
             _ => {
                 return Err(format!(
-                    "'{text}': expected depth:N, nodes:N or movetime:SECONDS"
+                    "'{text}': expected depth:N, nodes:N or movetime:MS"
                 ));
             }
         };
@@ -832,6 +863,30 @@ mod tests {
     ) -> GameRecord {
         let (white, black) = (Seat::new(white.0, white.1), Seat::new(black.0, black.1));
         play_game(white, black, &Opening::startpos(), settings)
+    }
+
+    #[test]
+    fn movetime_is_milliseconds_and_the_old_seconds_are_refused_with_a_hint() {
+        let ms = |t: &str| parse_movetime(t).map(|d| d.as_millis());
+        assert_eq!(ms("30000"), Ok(30_000));
+        assert_eq!(ms("30s"), Ok(30_000));
+        assert_eq!(ms("0.5s"), Ok(500));
+        assert_eq!(ms("50ms"), Ok(50));
+        assert_eq!(ms(" 100 "), Ok(100));
+        let old = parse_movetime("30").unwrap_err();
+        assert!(old.contains("write 30s or 30000"), "{old}");
+        let old = parse_movetime("1.5").unwrap_err();
+        assert!(old.contains("1.5s or 1500"), "{old}");
+        for bad in [
+            "", "s", "ms", "abc", "-5s", "0", "0ms", "inf", "NaN", "864001s",
+        ] {
+            assert!(parse_movetime(bad).is_err(), "{bad}");
+        }
+        assert!(matches!(
+            MoveLimit::parse_fixed("movetime:2s"),
+            Ok(MoveLimit::MoveTime(d)) if d.as_millis() == 2000
+        ));
+        assert!(MoveLimit::parse_fixed("movetime:2").is_err());
     }
 
     #[test]

@@ -48,7 +48,7 @@ pub use collection::{CollectionError, PgnCollection};
 pub use error::TournamentError;
 pub use game::{
     GameRecord, GameSettings, MAX_DEPTH, MoveLimit, MoveStamp, Opening, Outcome, PgnTags, Seat,
-    Termination, pgn_tag_value, play_game, to_pgn,
+    Termination, parse_movetime, pgn_tag_value, play_game, to_pgn,
 };
 pub use openings::parse_openings;
 pub use pgn::{PgnError, PgnGame, PgnReader, PgnTag, games, read_pgn};

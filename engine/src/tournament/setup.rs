@@ -3,7 +3,7 @@
 //! [`Tournament`] before any game, every refusal naming the setting; then the games played and
 //! the report made, as text or JSON. The front end reads the files and prints.
 
-use super::clock::{ClockMode, MAX_PERIOD_SECONDS, TimeControl};
+use super::clock::{ClockMode, TimeControl};
 use super::error::TournamentError;
 use super::game::{MoveLimit, Opening};
 use super::openings::parse_openings;
@@ -33,8 +33,8 @@ pub struct Setup {
     pub nodes: Option<u64>,
     /// `--depth`.
     pub depth: Option<u32>,
-    /// `--movetime`, seconds.
-    pub movetime: Option<f64>,
+    /// `--movetime`, as given: milliseconds, or `30s`, `500ms` ([`super::parse_movetime`]).
+    pub movetime: Option<String>,
     /// `--tc`, as PGN's TimeControl writes it.
     pub tc: Option<String>,
     /// Whose time the clocks charge.
@@ -146,20 +146,15 @@ pub fn parse_players(
 pub fn game_limit(
     nodes: Option<u64>,
     depth: Option<u32>,
-    movetime: Option<f64>,
+    movetime: Option<&str>,
     tc: Option<&str>,
 ) -> Result<MoveLimit, TournamentError> {
     let limit = match (nodes, depth, movetime, tc) {
         (Some(n), ..) => MoveLimit::Nodes(n),
         (_, Some(d), ..) => MoveLimit::Depth(d),
-        (_, _, Some(t), _) => {
-            if !(t > 0.0 && t <= MAX_PERIOD_SECONDS) {
-                return Err(bad(format!(
-                    "--movetime {t}: expected seconds above 0, at most 864000"
-                )));
-            }
-            MoveLimit::MoveTime(Duration::from_secs_f64(t))
-        }
+        (_, _, Some(t), _) => MoveLimit::MoveTime(
+            super::parse_movetime(t).map_err(|e| bad(format!("--movetime {e}")))?,
+        ),
         (_, _, _, Some(tc)) => MoveLimit::Clock(
             tc.parse::<TimeControl>()
                 .map_err(|e| bad(format!("--tc '{}': {}", e.text, e.reason)))?,
@@ -258,7 +253,12 @@ impl Setup {
     ) -> Result<Planned, E> {
         let players = parse_players(&self.players, kinds)?;
         self.check_event()?;
-        let limit = game_limit(self.nodes, self.depth, self.movetime, self.tc.as_deref())?;
+        let limit = game_limit(
+            self.nodes,
+            self.depth,
+            self.movetime.as_deref(),
+            self.tc.as_deref(),
+        )?;
         self.check_numbers()?;
         let own = own_limits(&self.limits, &players)?;
         let names: Vec<&str> = players.iter().map(|p| p.label.as_str()).collect();

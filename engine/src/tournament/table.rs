@@ -418,6 +418,36 @@ impl Standings {
         Standings::new(players, games, anchor)
     }
 
+    /// The players in groups that met (directly or through others), each group in the
+    /// players' order: one group when every two players are linked by games. Ratings are on
+    /// one scale within a group only; between groups they say nothing.
+    pub fn groups(&self) -> Vec<Vec<String>> {
+        let n = self.players.len();
+        let mut group = vec![usize::MAX; n];
+        let mut groups = Vec::new();
+        for first in 0..n {
+            if group[first] != usize::MAX {
+                continue;
+            }
+            let id = groups.len();
+            let mut members = Vec::new();
+            let mut todo = vec![first];
+            group[first] = id;
+            while let Some(i) = todo.pop() {
+                members.push(i);
+                for (j, g) in group.iter_mut().enumerate() {
+                    if *g == usize::MAX && (self.count[i][j] > 0 || self.count[j][i] > 0) {
+                        *g = id;
+                        todo.push(j);
+                    }
+                }
+            }
+            members.sort_unstable();
+            groups.push(members.iter().map(|&i| self.players[i].clone()).collect());
+        }
+        groups
+    }
+
     /// Pairings with games: (i, j, i's result against j, the Elo difference).
     pub fn pairings(&self) -> Vec<(usize, usize, Wdl, Option<EloEstimate>)> {
         let n = self.players.len();

@@ -207,11 +207,12 @@ fn header_text(c: &Comparison) -> String {
     format!("{h1} |\n{h2} | position\n")
 }
 
-/// The best move with `+` (solves the position's `bm`/`am`), `-` (does not) or nothing.
+/// The best move with `*` (solves the position's `bm`/`am`), `-` (does not) or nothing (`+`
+/// would read as check).
 fn marked(a: &Answer) -> String {
     let mark = match a.solved {
         None => "",
-        Some(true) => "+",
+        Some(true) => "*",
         Some(false) => "-",
     };
     format!("{}{mark}", mv(a.best))
@@ -303,7 +304,7 @@ fn summary_text(s: &Summary) -> String {
     out.push('\n');
     if s.scored > 0 {
         out.push_str(&format!(
-            "bm/am solved (+ in the table) of {} positions: native reference {}",
+            "bm/am solved (* in the table) of {} positions: native reference {}",
             s.scored, s.native_solved
         ));
         for b in &s.builds {

@@ -70,15 +70,18 @@ pub fn run(args: &MachinesArgs) -> Result<()> {
     if args.personalities {
         return print_personalities(&mut out);
     }
+    // Columns as wide as their longest entry (zx-spectrum-16k is the longest id).
+    let id_width = MACHINES.iter().map(|m| m.id.len()).max().unwrap_or(2);
+    let machine_width = MACHINES.iter().map(|m| m.machine.len()).max().unwrap_or(7);
     writeln!(
         out,
-        "{:<12} {:<46} {:<5} {:>6}  {:<22} source",
+        "{:<id_width$} {:<machine_width$} {:<5} {:>6}  {:<22} source",
         "id", "machine", "CPU", "MHz", "RAM"
     )?;
     for m in MACHINES {
         writeln!(
             out,
-            "{:<12} {:<46} {:<5} {:>6}  {:<22} {}",
+            "{:<id_width$} {:<machine_width$} {:<5} {:>6}  {:<22} {}",
             m.id, m.machine, m.chip, m.mhz, m.ram, m.source
         )?;
     }
@@ -116,13 +119,20 @@ fn print_personalities(out: &mut impl Write) -> Result<()> {
         out,
         "machine personalities (kempelen run --machine ID, or --machine FILE.toml of your own):"
     )?;
-    for p in personality_rows() {
+    let rows = personality_rows();
+    let id_width = rows.iter().map(|p| p.id.len()).max().unwrap_or(2);
+    for p in rows {
         writeln!(
             out,
-            "  {:<10} {:<5} {:>5} MHz  {}",
+            "  {:<id_width$} {:<5} {:>5} MHz  {}",
             p.id, p.cpu, p.mhz, p.name
         )?;
-        writeln!(out, "             traps: {}", p.traps.join(", "))?;
+        let traps = if p.traps.is_empty() {
+            "none (no ROM or monitor routine served by the host)".to_string()
+        } else {
+            p.traps.join(", ")
+        };
+        writeln!(out, "  {:<id_width$} traps: {traps}", "")?;
     }
     Ok(())
 }

@@ -55,9 +55,10 @@ pub struct TournamentArgs {
     /// Fixed depth per move (1 to 64).
     #[arg(long, conflicts_with_all = ["tc", "movetime"])]
     pub depth: Option<u32>,
-    /// Fixed time per move, in seconds (on each player's clock, see --clock).
-    #[arg(long, value_name = "SECONDS", conflicts_with = "tc")]
-    pub movetime: Option<f64>,
+    /// Fixed time per move, in milliseconds as in `search` and `uci` (`30000`; also `30s`,
+    /// `500ms`), on each player's clock (see --clock).
+    #[arg(long, value_name = "MS", conflicts_with = "tc")]
+    pub movetime: Option<String>,
     /// A clock per side, as PGN's TimeControl writes it: BASE+INC in seconds (`10+0.1`),
     /// MOVES/BASE (`40/7200`: 40 moves in two hours, repeated), periods joined by `:`
     /// (`40/7200:3600`).
@@ -68,7 +69,7 @@ pub struct TournamentArgs {
     /// 8-bit builds and adapted programs, host time for native profiles and external engines).
     #[arg(long, value_name = "host|emulated", default_value = "host")]
     pub clock: ClockMode,
-    /// A player's own limit: LABEL=depth:N, LABEL=nodes:N or LABEL=movetime:SECONDS
+    /// A player's own limit: LABEL=depth:N, LABEL=nodes:N or LABEL=movetime:MS
     /// (with a clock, on top of it; else instead of the game's limit). Repeat for several.
     #[arg(long = "limit", value_name = "LABEL=LIMIT")]
     pub limits: Vec<String>,
@@ -155,7 +156,7 @@ impl TournamentArgs {
             gauntlet: self.gauntlet,
             nodes: self.nodes,
             depth: self.depth,
-            movetime: self.movetime,
+            movetime: self.movetime.clone(),
             tc: self.tc.clone(),
             clock: self.clock,
             limits: self.limits.clone(),
@@ -300,8 +301,9 @@ pub fn ratings(args: &RatingsArgs) -> anyhow::Result<()> {
     }
     let unfinished = games.unfinished();
     let standings = games.standings(args.anchor.as_deref())?;
+    let groups = standings.groups();
     if args.json {
-        let fields = json!({ "files": args.files, "unfinished": unfinished });
+        let fields = json!({ "files": args.files, "unfinished": unfinished, "groups": groups });
         standings.write_json(fields, &mut std::io::stdout().lock())?;
         return Ok(());
     }
@@ -317,6 +319,14 @@ pub fn ratings(args: &RatingsArgs) -> anyhow::Result<()> {
             String::new()
         }
     );
+    if groups.len() > 1 {
+        let listed: Vec<String> = groups.iter().map(|g| g.join(", ")).collect();
+        println!(
+            "The players fall into {} groups that never met: {}. Elo is on one scale within a group only; between groups the figures compare nothing.",
+            groups.len(),
+            listed.join(" | ")
+        );
+    }
     println!();
     print!("{}", standings.to_text());
     Ok(())

@@ -69,9 +69,7 @@ pub fn run(
     let mut engine: Box<dyn Engine> = match port {
         None => {
             if args.machine.is_some() || args.realtime {
-                bail!(
-                    "--machine and --realtime: only an 8-bit engine (--cpu z80 or --cpu 6502) runs at a machine's clock"
-                );
+                bail!("{}", native_with_machine_flags(args));
             }
             crate::engine_common::native_timing(&args.timing)?;
             native(args.profile.unwrap_or(ProfileArg::Full))
@@ -96,6 +94,39 @@ pub fn run(
         }
     }
     Ok(())
+}
+
+/// Why `--machine` or `--realtime` cannot go with the native engine, naming the flags given
+/// and the `--cpu` a named machine needs.
+fn native_with_machine_flags(args: &UciArgs) -> String {
+    let given: Vec<String> = args
+        .machine
+        .iter()
+        .map(|m| format!("--machine {m}"))
+        .chain(args.realtime.then(|| "--realtime".to_string()))
+        .collect();
+    let hint = match args
+        .machine
+        .as_deref()
+        .and_then(kempelen_emulator::clock::machine)
+    {
+        // A 65C02 machine's engine is the 6502 build.
+        Some(m) => format!(
+            "; {} has a {} CPU: add --cpu {}",
+            m.id,
+            m.cpu.title(),
+            if m.cpu.is_6502_family() {
+                "6502"
+            } else {
+                "z80"
+            }
+        ),
+        None => " (add --cpu z80 or --cpu 6502)".to_string(),
+    };
+    format!(
+        "{} without --cpu: the native engine runs on the host, at no machine's clock; only an 8-bit build runs at one{hint}",
+        given.join(" and ")
+    )
 }
 
 /// The UCI input of an 8-bit engine, line by line, with the commands the protocol loop does
