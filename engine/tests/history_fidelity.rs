@@ -193,6 +193,14 @@ fn sargon_plays_the_real_sargons_move_in_every_recorded_position() {
     assert_every_move_agrees("sargon.pgn", Profile::Sargon, 300);
 }
 
+/// Sargon's games of the README's fidelity command on seeds 1 and 2 (8 each, look-ahead 2
+/// and 3), checked as the record is.
+#[test]
+fn sargon_plays_the_real_sargons_move_in_the_games_of_seeds_1_and_2() {
+    assert_every_move_agrees("sargon-seed1.pgn", Profile::Sargon, 360);
+    assert_every_move_agrees("sargon-seed2.pgn", Profile::Sargon, 290);
+}
+
 /// How many of the program's recorded moves the printed formula (exact hundredths, BMAXC
 /// weighed 2.56 and 0.50) would have chosen otherwise: the lesson's figure for what the
 /// difference between the printed text and the binary does (docs/history/microchess.md).
