@@ -63,7 +63,7 @@ fn folders_holding(dir: &Path, marker: &str) -> Vec<String> {
 /// One arm of a generated `match`: `"folder" => ...` giving `&[(name, text), ...]` with the
 /// files of `dir/folder` whose names `keep` takes, sorted by name. The texts are stored deflated
 /// (`OUT_DIR/<bundle>-<folder>.deflate`, one after the other) and inflated once on first use
-/// (`crate::packed::unpack`).
+/// (`kempelen_bundle::unpack`).
 fn bundled_arm(
     code: &mut String,
     dir: &Path,
@@ -78,28 +78,22 @@ fn bundled_arm(
         .filter(|n| keep(n))
         .collect();
     files.sort();
-    let mut text = String::new();
-    let mut sizes = Vec::new();
+    let mut texts = Vec::new();
     for f in &files {
         let path = dir.join(folder).join(f);
         println!("cargo:rerun-if-changed={}", path.display());
         let file =
             std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        sizes.push((f.clone(), file.len()));
-        text.push_str(&file);
+        texts.push((f.clone(), file));
     }
     let packed =
         Path::new(&std::env::var("OUT_DIR").unwrap()).join(format!("{bundle}-{folder}.deflate"));
-    std::fs::write(
-        &packed,
-        miniz_oxide::deflate::compress_to_vec(text.as_bytes(), 9),
-    )
-    .unwrap();
+    let sizes = kempelen_bundle::pack(&packed, &texts).unwrap();
     writeln!(
         code,
         "        {folder:?} => {{\n            \
          static FILES: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();\n            \
-         FILES.get_or_init(|| crate::packed::unpack(include_bytes!({:?}), &{sizes:?}))\n        }}",
+         FILES.get_or_init(|| kempelen_bundle::unpack(include_bytes!({:?}), &{sizes:?}))\n        }}",
         packed.display().to_string()
     )
     .unwrap();

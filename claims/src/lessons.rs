@@ -21,15 +21,13 @@ use kempelen_engine::tree::Algorithm;
 use pulldown_cmark::{CodeBlockKind, Event, LinkType, Parser, Tag, TagEnd, html};
 use serde::Serialize;
 
-/// One lesson: its id in links, where it lives in the repository, its Markdown.
+/// One lesson: its id in links, where it lives in the repository (its Markdown: [`Self::markdown`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LessonText {
     /// The id in the page's links (`tartan`).
     pub id: &'static str,
     /// The file in the repository (`docs/history/tartan.md`).
     pub file: &'static str,
-    /// The Markdown.
-    pub markdown: &'static str,
 }
 
 macro_rules! lesson {
@@ -37,9 +35,28 @@ macro_rules! lesson {
         LessonText {
             id: $id,
             file: $file,
-            markdown: include_str!(concat!("../../", $file)),
         }
     };
+}
+
+// `LESSON_FILES`: the paths and lengths of the Markdown files build.rs bundled.
+include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
+
+/// The text of a bundled lesson file (`docs/SEARCH.md`, `docs/history/*.md`): build.rs stores
+/// them deflated (the page's wasm carries a third of their bytes); they are inflated once.
+fn bundled(file: &str) -> &'static str {
+    static FILES: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();
+    FILES
+        .get_or_init(|| {
+            kempelen_bundle::unpack(
+                include_bytes!(concat!(env!("OUT_DIR"), "/lessons.deflate")),
+                LESSON_FILES,
+            )
+        })
+        .iter()
+        .find(|(name, _)| *name == file)
+        .map(|(_, text)| *text)
+        .unwrap_or_else(|| panic!("build.rs bundles {file} (docs/SEARCH.md, docs/history/*.md)"))
 }
 
 /// Every lesson, in the order a reader takes them: the search, the timeline, the programs.
@@ -62,9 +79,14 @@ pub fn lesson(id: &str) -> Option<&'static LessonText> {
 }
 
 impl LessonText {
+    /// The Markdown.
+    pub fn markdown(&self) -> &'static str {
+        bundled(self.file)
+    }
+
     /// The text of its first heading.
     pub fn title(&self) -> String {
-        self.markdown
+        self.markdown()
             .lines()
             .find_map(|l| l.strip_prefix("# "))
             .unwrap_or(self.id)
@@ -261,7 +283,7 @@ fn page_link(dest: &str) -> Option<String> {
 
 /// Renders `lesson`: its HTML with the live commands numbered (see [`Rendered`]).
 pub fn render(lesson: &LessonText) -> Rendered {
-    let markdown = without_live_link(lesson.markdown);
+    let markdown = without_live_link(lesson.markdown());
     let mut live = Vec::new();
     // The `kempelen tree` commands of the text, by their place in it: a drawn tree is the
     // first one after it (the text says below a picture which command draws it).
@@ -448,7 +470,7 @@ mod tests {
     fn every_lesson_links_to_its_live_page_and_the_page_leaves_the_link_out() {
         for l in &LESSONS {
             let link = format!("{LIVE_LINK_MARK} [");
-            let line = l.markdown.lines().find(|x| x.starts_with(&link));
+            let line = l.markdown().lines().find(|x| x.starts_with(&link));
             let line = line.unwrap_or_else(|| panic!("{}: no line '{LIVE_LINK_MARK}'", l.file));
             assert!(
                 line.contains(&format!("/{})", l.fragment())),

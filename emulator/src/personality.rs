@@ -14,8 +14,7 @@
 use crate::memory::{AddrRange, MemoryMap, parse_addr};
 use crate::traps::{Charset, Function, Reg, Select, Service, Trap};
 use crate::{ClockProfile, Cpu, MachineBuilder, clock};
-use serde::Deserialize;
-use std::collections::BTreeMap;
+use kempelen_descriptions::personality::{Entry, File, FillSpec, MirrorSpec, OptText};
 use std::ops::Range;
 use toml::Spanned;
 
@@ -88,81 +87,6 @@ pub struct Personality {
     pub mirrors: Vec<(AddrRange, u16)>,
     /// The host traps.
     pub traps: Vec<Trap>,
-}
-
-/// A text field the file may leave out, with its place in the file.
-type OptText = Option<Spanned<String>>;
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    id: String,
-    name: String,
-    cpu: Spanned<String>,
-    clock: OptText,
-    mhz: Option<Spanned<f64>>,
-    load: OptText,
-    sp: OptText,
-    stack: OptText,
-    io_page: OptText,
-    #[serde(default)]
-    memory: Vec<MemorySpec>,
-    #[serde(default)]
-    fill: Vec<FillSpec>,
-    #[serde(default)]
-    mirror: Vec<MirrorSpec>,
-    #[serde(default)]
-    trap: Vec<Entry>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MemorySpec {
-    name: String,
-    kind: Spanned<String>,
-    range: Spanned<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct FillSpec {
-    at: Spanned<String>,
-    bytes: Spanned<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MirrorSpec {
-    range: Spanned<String>,
-    of: Spanned<String>,
-}
-
-/// A trap, or one function of a trap (`[[trap.function]]`).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Entry {
-    name: String,
-    at: OptText,
-    code: OptText,
-    select: OptText,
-    cycles: Option<Spanned<u64>>,
-    #[serde(default)]
-    function: Vec<Entry>,
-    service: OptText,
-    register: OptText,
-    echo: Option<bool>,
-    terminator: Option<String>,
-    newline: Option<bool>,
-    args: Option<u8>,
-    digits: Option<Vec<Spanned<String>>>,
-    none: Option<u8>,
-    ready: Option<u8>,
-    keys: Option<BTreeMap<String, u8>>,
-    vector: OptText,
-    charset: OptText,
-    store: OptText,
-    flag: OptText,
-    bit: Option<u8>,
 }
 
 /// Turns byte offsets into file:line:col errors.
@@ -497,7 +421,8 @@ impl Personality {
     /// section in this order (the first error found is the one reported).
     pub fn parse(file: &str, text: &str) -> Result<Personality, PersonalityError> {
         let src = Source { file, text };
-        let f: File = toml::from_str(text).map_err(|e| src.error(e.span(), e.message()))?;
+        let f = kempelen_descriptions::personality::read(text)
+            .map_err(|e| src.error(e.span(), e.message()))?;
         let cpu: Cpu = f.cpu.get_ref().parse().map_err(|_| {
             src.error(
                 Some(f.cpu.span()),

@@ -35,7 +35,6 @@ pub mod engine;
 pub mod formats;
 pub mod inspect;
 pub mod layout;
-mod packed;
 pub mod player;
 pub mod port;
 pub mod setup;
