@@ -369,7 +369,7 @@ const PLANS: &[(&str, How)] = &[
     (
         "bench --cpu z80,6502",
         How::Elsewhere(
-            "about 11 minutes; NOT compared by a test yet: the README's two bench tables were measured with this command (tests/engine_cli.rs checks bench on fewer positions)",
+            "about 11 minutes (17 beside another build): the ignored readme_bench_tables_are_what_bench_prints runs it with --json and compares every figure of the README's two bench tables (and its sentence on the builds' speed); readme_bench_figures_agree_with_the_roms_and_the_clocks checks the engine ROMs and the tables' derived columns without it; tests/engine_cli.rs checks bench on fewer positions",
         ),
     ),
     (
@@ -1160,4 +1160,682 @@ fn readme_names_the_rust_the_workspace_needs() {
     assert_eq!(field("license"), "MIT");
     let license = std::fs::read_to_string(Path::new(ROOT).join("LICENSE")).unwrap();
     assert!(license.starts_with("MIT License") && license.contains("the Kempelen authors"));
+}
+
+// ----- the README's bench tables -----
+
+/// The numbers of a README cell as written, in order (`1,613 / 2,140 bytes` gives `1,613` and
+/// `2,140`, `(381` gives `381`); words that are not numbers (`48K`, `KIM-1`, `...`) left out.
+fn numbers(cell: &str) -> Vec<String> {
+    cell.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| matches!(c, '(' | ')' | ',' | ':' | ';')))
+        .filter(|w| w.replace(',', "").parse::<f64>().is_ok())
+        .map(str::to_string)
+        .collect()
+}
+
+/// The number of a cell before `word` (`3.5` in `381 at its 3.5 MHz CPU clock`).
+fn number_before(cell: &str, word: &str) -> Option<String> {
+    let words: Vec<&str> = cell.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == word)?;
+    numbers(words[..at].last()?).pop()
+}
+
+/// A README figure's value and its number of decimals (`3,981.8`: 3981.8 and 1).
+fn figure(text: &str) -> (f64, usize) {
+    let t = text.replace(',', "");
+    let decimals = t.split_once('.').map_or(0, |(_, d)| d.len());
+    (t.parse().unwrap_or(f64::NAN), decimals)
+}
+
+/// `value` rounded as the README rounds `readme` is the README's figure.
+fn at_readme_rounding(readme: &str, value: f64) -> bool {
+    let (v, decimals) = figure(readme);
+    format!("{value:.decimals$}").parse::<f64>() == Ok(v)
+}
+
+/// The values a README figure stands for: its value give or take half its last digit.
+fn span(readme: &str) -> (f64, f64) {
+    let (v, decimals) = figure(readme);
+    let half = 0.5 / 10f64.powi(decimals as i32);
+    (v - half, v + half)
+}
+
+/// The README's figure `readme` can be a value of `lo..=hi`.
+fn within(readme: &str, (lo, hi): (f64, f64)) -> bool {
+    let (a, b) = span(readme);
+    a <= hi && lo <= b
+}
+
+/// A machine of the README's table of machines (`| machine (model) | ...`): its name, its
+/// timing model (none for the machines of the last row, whose CPU clock is the machine), and
+/// its figures as written: nodes/s as it ran, at the CPU clock alone (`the same`), share.
+struct MachineRow {
+    name: String,
+    model: Option<String>,
+    as_ran: String,
+    cpu: String,
+    share: String,
+}
+
+impl MachineRow {
+    /// The nodes/s at the CPU clock alone as written (`the same`: the figure as it ran).
+    fn cpu_figure(&self) -> &str {
+        if self.cpu == "the same" {
+            &self.as_ran
+        } else {
+            &self.cpu
+        }
+    }
+}
+
+/// The README's table of machines, the last row's list (`TRS-80, Jupiter III, ...` beside
+/// `193.2, 217.8, ...`) one row a machine, the `...` left out.
+fn machine_table(readme: &str) -> Result<Vec<MachineRow>, String> {
+    let table = table_with_header(readme, "| machine (model) |");
+    let header = [
+        "machine (model)",
+        "nodes/s as it ran",
+        "at the CPU clock alone",
+        "share",
+    ];
+    if table.first().map(Vec::as_slice) != Some(&header.map(String::from)[..]) {
+        return Err(format!(
+            "the README's table of machines should have the columns {header:?}: {:?}",
+            table.first()
+        ));
+    }
+    let mut rows = Vec::new();
+    for r in &table[1..] {
+        if r.len() != 4 {
+            return Err(format!("a row of the table of machines: {r:?}"));
+        }
+        let row = |name: &str, model: Option<&str>, as_ran: &str| MachineRow {
+            name: name.to_string(),
+            model: model.map(str::to_string),
+            as_ran: as_ran.to_string(),
+            cpu: r[2].clone(),
+            share: r[3].clone(),
+        };
+        if let Some((name, rest)) = r[0].split_once(" (`") {
+            let model = rest.split('`').next().unwrap_or_default();
+            rows.push(row(name, Some(model), &r[1]));
+        } else {
+            let names: Vec<&str> = r[0]
+                .split(" (")
+                .next()
+                .unwrap_or_default()
+                .split(", ")
+                .collect();
+            let figures: Vec<&str> = r[1].split(", ").take_while(|f| *f != "...").collect();
+            if figures.is_empty() || figures.len() > names.len() {
+                return Err(format!(
+                    "the machines {names:?} and their figures {figures:?}"
+                ));
+            }
+            for (name, f) in names.iter().zip(figures) {
+                rows.push(row(name, None, f));
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// A text field of a JSON row (empty if none).
+fn text_of<'a>(v: &'a serde_json::Value, key: &str) -> &'a str {
+    v[key].as_str().unwrap_or_default()
+}
+
+/// A number field of a JSON row (NaN if none, which no README figure matches).
+fn number_of(v: &serde_json::Value, key: &str) -> f64 {
+    v[key].as_f64().unwrap_or(f64::NAN)
+}
+
+/// The clock (one of `clocks`, rows as `bench --json` prints them in `clocks`: `machine`,
+/// `name`, `mhz`, `timing`, and here `cpu`) of the README's machine `name` under `model`:
+/// with a model, the clock measured under `<machine>/<model>` (of several, the one whose name
+/// holds the README's name before its comma: `MSX, PAL`); without, the one whose name holds
+/// the README's name (`KIM-1`).
+fn clock_of<'a>(
+    clocks: &'a [serde_json::Value],
+    name: &str,
+    model: Option<&str>,
+) -> Result<&'a serde_json::Value, String> {
+    let short = name.split(", ").next().unwrap_or(name);
+    let named = |c: &&serde_json::Value| text_of(c, "name").contains(short);
+    let found: Vec<&serde_json::Value> = match model {
+        Some(m) => {
+            let modelled: Vec<_> = clocks
+                .iter()
+                .filter(|c| text_of(c, "timing").split_once('/').map(|t| t.1) == Some(m))
+                .collect();
+            if modelled.len() > 1 {
+                modelled.into_iter().filter(named).collect()
+            } else {
+                modelled
+            }
+        }
+        None => clocks.iter().filter(named).collect(),
+    };
+    match found.as_slice() {
+        [c] => Ok(c),
+        _ => Err(format!(
+            "the README's machine {name} (model {model:?}) names {} of the builds' machines, not one: {:?}",
+            found.len(),
+            found
+                .iter()
+                .map(|c| text_of(c, "machine"))
+                .collect::<Vec<_>>()
+        )),
+    }
+}
+
+/// The clock of the README's machine `name`, its model taken from the table of machines when
+/// a row has that name (`ZX Spectrum 48K` is `48k`).
+fn clock_named<'a>(
+    clocks: &'a [serde_json::Value],
+    machines: &[MachineRow],
+    name: &str,
+) -> Result<&'a serde_json::Value, String> {
+    let model = machines
+        .iter()
+        .find(|m| m.name == name)
+        .and_then(|m| m.model.as_deref());
+    clock_of(clocks, name, model)
+}
+
+/// Every clock with a timing model has a row of the table of machines (the machine ids of
+/// its rows: `named`): one line for each that has none.
+fn every_model_in_the_table(clocks: &[serde_json::Value], named: &[&str]) -> Vec<String> {
+    clocks
+        .iter()
+        .filter_map(|c| {
+            let (id, timing) = (text_of(c, "machine"), text_of(c, "timing"));
+            if timing != "cpu" && !named.contains(&id) {
+                Some(format!(
+                    "bench measures {id} under {timing}: the README's table of machines has no row for it"
+                ))
+            } else {
+                None
+            }
+        })
+        .collect()
+}
+
+/// The README's table of the builds (`| the same algorithm on (`kempelen bench ...`) | Z80 |
+/// 6502 |`).
+struct BuildsTable {
+    /// The command of its header, without `kempelen`.
+    command: String,
+    /// The builds' ids, by column.
+    cpus: Vec<String>,
+    /// The rows, the header left out.
+    rows: Vec<Vec<String>>,
+}
+
+/// The README's table of the builds.
+fn builds_table(readme: &str) -> Result<BuildsTable, String> {
+    let table = table_with_header(readme, "| the same algorithm on (");
+    let header = table
+        .first()
+        .ok_or("the README has no table of the builds")?;
+    let command = header[0]
+        .split_once("`kempelen ")
+        .and_then(|(_, c)| c.split_once('`'))
+        .map(|(c, _)| c.to_string())
+        .ok_or_else(|| format!("no command in `{}`", header[0]))?;
+    let cpus = header[1..].iter().map(|c| c.to_lowercase()).collect();
+    Ok(BuildsTable {
+        command,
+        cpus,
+        rows: table[1..].to_vec(),
+    })
+}
+
+/// The README's sentence on Kempelen's speed beside the historical programs (`Kempelen's
+/// builds search 218 nodes/s on the Jupiter III and 251 on the KIM-1`): (machine, figure).
+fn prose_speeds(readme: &str) -> Result<Vec<(String, String)>, String> {
+    let marker = "Kempelen's builds search ";
+    let at = readme
+        .find(marker)
+        .ok_or_else(|| format!("the README no longer says `{marker}`"))?;
+    let sentence = readme[at + marker.len()..]
+        .lines()
+        .next()
+        .unwrap_or_default();
+    sentence
+        .trim_end_matches(':')
+        .split(" and ")
+        .map(|part| {
+            let figure = numbers(part).into_iter().next();
+            let name = part.split_once("on the ").map(|(_, n)| n.to_string());
+            figure
+                .zip(name)
+                .map(|(f, n)| (n, f))
+                .ok_or_else(|| format!("not a figure on a machine: `{part}`"))
+        })
+        .collect()
+}
+
+/// The machine a cell of the builds' nodes/s row names (`376 on the ZX Spectrum 48K as it
+/// ran (...)`, `251 on the KIM-1 at 1 MHz`).
+fn machine_in(cell: &str) -> Result<&str, String> {
+    let rest = cell
+        .split_once("on the ")
+        .map(|(_, r)| r)
+        .ok_or_else(|| format!("no machine in `{cell}`"))?;
+    let end = [" as it ran", " at "]
+        .iter()
+        .filter_map(|p| rest.find(p))
+        .min()
+        .unwrap_or(rest.len());
+    Ok(&rest[..end])
+}
+
+/// The first number of `text` after `word` (`5` after `depth ` in `depth 5 (...)`).
+fn number_after(text: &str, word: &str) -> Option<String> {
+    numbers(text.split_once(word)?.1).into_iter().next()
+}
+
+/// `row`'s README figure `readme` against the figure bench printed, at the README's rounding:
+/// the difference, if any.
+fn differs(row: &str, readme: &str, printed: f64) -> Option<String> {
+    (!at_readme_rounding(readme, printed))
+        .then(|| format!("{row}: the README says `{readme}`, bench printed {printed}"))
+}
+
+/// One cell of the README's table of the builds (row `label`, the column of build `b` of
+/// bench's JSON) against what bench printed: the differences.
+fn builds_cell_differences(
+    label: &str,
+    cell: &str,
+    b: &serde_json::Value,
+    clocks: &[serde_json::Value],
+    machines: &[MachineRow],
+) -> Result<Vec<String>, String> {
+    let at = format!("`{label}` ({})", text_of(b, "cpu"));
+    let n = numbers(cell);
+    let first = n.first().map_or("", String::as_str);
+    let second = n.get(1).map_or("", String::as_str);
+    let ram = &b["ram"];
+    let mut out = Vec::new();
+    if label.starts_with("cycles per node") {
+        out.push(differs(&at, first, number_of(b, "cycles_per_node")));
+        let depth = number_after(label, "depth ").unwrap_or_default();
+        out.push(differs(
+            &format!("{at}, depth"),
+            &depth,
+            number_of(b, "depth"),
+        ));
+        let nodes = number_before(label, "nodes").unwrap_or_default();
+        out.push(differs(
+            &format!("{at}, nodes"),
+            &nodes,
+            number_of(b, "nodes"),
+        ));
+        let suite = text_of(b, "suite");
+        if label.contains("bundled suite") && suite != kempelen_roms::suite::BUNDLED_NAME {
+            out.push(Some(format!(
+                "{at}: bench searched {suite}, not the bundled suite"
+            )));
+        }
+    } else if label.starts_with("nodes per second") {
+        let name = machine_in(cell)?;
+        let c = clock_named(clocks, machines, name)?;
+        let at = format!("{at}, {name}");
+        out.push(differs(&at, first, number_of(c, "nodes_per_second")));
+        if cell.contains("as it ran") {
+            let cpu = number_of(c, "nodes_per_second_cpu");
+            out.push(differs(
+                &format!("{at} at the CPU clock alone"),
+                second,
+                cpu,
+            ));
+        } else if text_of(c, "timing") != "cpu" {
+            out.push(Some(format!(
+                "{at}: the README names no timing model, bench measured {}",
+                text_of(c, "timing")
+            )));
+        }
+        let mhz = number_before(cell, "MHz").unwrap_or_default();
+        out.push(differs(&format!("{at}, MHz"), &mhz, number_of(c, "mhz")));
+    } else if label == "engine ROM" {
+        out.push(differs(&at, first, number_of(&b["rom"], "engine")));
+    } else if label.starts_with("peak RAM") {
+        let depth = number_after(label, "depth-").unwrap_or_default();
+        let row = ram["by_depth"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|d| at_readme_rounding(&depth, number_of(d, "depth")))
+            .ok_or_else(|| format!("{at}: bench measured no RAM at depth `{depth}`"))?;
+        out.push(differs(
+            &format!("{at}, mean"),
+            first,
+            number_of(row, "mean"),
+        ));
+        out.push(differs(
+            &format!("{at}, largest"),
+            second,
+            number_of(row, "max"),
+        ));
+        let suite = text_of(ram, "suite");
+        if !label.contains(&format!("`{suite}`")) {
+            out.push(Some(format!("{at}: bench measured the RAM on {suite}")));
+        }
+    } else if label.starts_with("bytes of RAM per ply") {
+        out.push(differs(&at, first, number_of(ram, "bytes_per_ply")));
+        let deepest = number_after(label, " to ").unwrap_or_default();
+        let max_depth = number_of(ram, "max_depth");
+        out.push(differs(&format!("{at}, deepest"), &deepest, max_depth));
+    } else {
+        out.push(Some(format!(
+            "{at}: a row no test compares (say in tests/readme.rs which figure of bench it is)"
+        )));
+    }
+    Ok(out.into_iter().flatten().collect())
+}
+
+/// The README's table of machines against the clocks of bench's JSON: each machine's nodes/s
+/// as it ran and at its CPU clock alone, its share, no model where the README names none, and
+/// a row for every machine bench measures under a model.
+fn machine_table_differences(
+    machines: &[MachineRow],
+    clocks: &[serde_json::Value],
+) -> Result<Vec<String>, String> {
+    let mut out = Vec::new();
+    let mut named = Vec::new();
+    for m in machines {
+        let c = clock_of(clocks, &m.name, m.model.as_deref())?;
+        named.push(text_of(c, "machine"));
+        let at = format!("`{}` in the table of machines", m.name);
+        let ran = number_of(c, "nodes_per_second");
+        let cpu = number_of(c, "nodes_per_second_cpu");
+        out.extend(differs(&format!("{at}, as it ran"), &m.as_ran, ran));
+        let at_cpu = format!("{at}, at the CPU clock alone");
+        out.extend(differs(&at_cpu, m.cpu_figure(), cpu));
+        let share = numbers(&m.share).into_iter().next().unwrap_or_default();
+        out.extend(differs(&format!("{at}, share"), &share, 100.0 * ran / cpu));
+        if m.model.is_none() && text_of(c, "timing") != "cpu" {
+            out.push(format!(
+                "{at}: the README names no timing model, bench measured {}",
+                text_of(c, "timing")
+            ));
+        }
+    }
+    out.extend(every_model_in_the_table(clocks, &named));
+    Ok(out)
+}
+
+/// The clocks of every build of bench's JSON, each with its build's `cpu`.
+fn bench_clocks(json: &serde_json::Value) -> Vec<serde_json::Value> {
+    let mut clocks = Vec::new();
+    for b in json["builds"].as_array().into_iter().flatten() {
+        for c in b["clocks"].as_array().into_iter().flatten() {
+            let mut c = c.clone();
+            c["cpu"] = b["cpu"].clone();
+            clocks.push(c);
+        }
+    }
+    clocks
+}
+
+/// Every figure of the README's bench tables (the builds side by side, the machines) and of
+/// its sentence on the builds' speed beside the historical programs against `bench --json` of
+/// both builds (`json`), at the README's rounding: one line per difference, naming the row.
+fn bench_tables_differences(readme: &str, json: &serde_json::Value) -> Result<Vec<String>, String> {
+    let BuildsTable { cpus, rows, .. } = builds_table(readme)?;
+    let machines = machine_table(readme)?;
+    let builds = json["builds"]
+        .as_array()
+        .ok_or("no builds in bench's JSON")?;
+    let clocks = bench_clocks(json);
+    let mut out = Vec::new();
+    for row in &rows {
+        for (cpu, cell) in cpus.iter().zip(&row[1..]) {
+            let b = builds
+                .iter()
+                .find(|b| text_of(b, "cpu") == cpu)
+                .ok_or_else(|| format!("bench printed no build {cpu}"))?;
+            out.extend(builds_cell_differences(
+                &row[0], cell, b, &clocks, &machines,
+            )?);
+        }
+    }
+    out.extend(machine_table_differences(&machines, &clocks)?);
+    for (name, figure) in prose_speeds(readme)? {
+        let c = clock_of(&clocks, &name, None)?;
+        let at = format!("`Kempelen's builds search ...` on the {name}");
+        out.extend(differs(&at, &figure, number_of(c, "nodes_per_second")));
+    }
+    Ok(out)
+}
+
+/// The README's bench tables (the builds side by side; each machine as it ran, at its CPU
+/// clock alone, and the share) and its sentence on the builds' speed beside Sargon and
+/// Microchess are, figure for figure at the README's rounding, what the table's command
+/// prints with `--json` (about 11 minutes on two shared cores). `KEMPELEN_BENCH_JSON=FILE`
+/// compares a saved `bench --cpu z80,6502 --json` instead; each run saves its JSON in the
+/// target's tmp folder.
+#[test]
+#[ignore = "the README's bench of both builds: about 11 minutes"]
+fn readme_bench_tables_are_what_bench_prints() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let command = builds_table(&readme).unwrap().command;
+    let mut args: Vec<String> = command.split(' ').map(str::to_string).collect();
+    args.push("--json".to_string());
+    let printed = match std::env::var("KEMPELEN_BENCH_JSON") {
+        Ok(file) => {
+            eprintln!("comparing {file}, not running `kempelen {}`", key_of(&args));
+            std::fs::read_to_string(file).unwrap()
+        }
+        Err(_) => {
+            let started = Instant::now();
+            let ran = run_kempelen(&args, "", Duration::from_secs(3 * 3600)).unwrap();
+            let saved = Path::new(env!("CARGO_TARGET_TMPDIR")).join("readme-bench.json");
+            std::fs::write(&saved, &ran.stdout).unwrap();
+            eprintln!(
+                "kempelen {}: {:.0} s (saved in {})",
+                key_of(&args),
+                started.elapsed().as_secs_f64(),
+                saved.display()
+            );
+            ran.stdout
+        }
+    };
+    let json: serde_json::Value =
+        serde_json::from_str(&printed).unwrap_or_else(|e| panic!("bench's JSON: {e}\n{printed}"));
+    eprintln!("{}", json["side_by_side"]);
+    for c in bench_clocks(&json) {
+        eprintln!(
+            "{} {}: {} nodes/s as it ran ({}), {} at the CPU clock",
+            text_of(&c, "cpu"),
+            text_of(&c, "machine"),
+            number_of(&c, "nodes_per_second"),
+            text_of(&c, "timing"),
+            number_of(&c, "nodes_per_second_cpu")
+        );
+    }
+    let differences = bench_tables_differences(&readme, &json).unwrap();
+    assert!(
+        differences.is_empty(),
+        "the README's bench figures against `kempelen {}`:\n{}",
+        key_of(&args),
+        differences.join("\n")
+    );
+}
+
+/// The clocks of both builds as bench measures them without running it: `machine`, `name`,
+/// `mhz`, `cpu` and `timing` (the machine's timing model, `machine/model`, or `cpu`).
+fn machines_clocks() -> Vec<serde_json::Value> {
+    kempelen_roms::PORTS
+        .iter()
+        .flat_map(|p| {
+            p.clocks().into_iter().map(move |c| {
+                let model = kempelen_emulator::Timing::Machine
+                    .model_for(c.id)
+                    .ok()
+                    .flatten();
+                serde_json::json!({
+                    "machine": c.id, "name": c.machine, "mhz": c.mhz, "cpu": p.id,
+                    "timing": model.map_or("cpu".to_string(), |m| m.full_id()),
+                })
+            })
+        })
+        .collect()
+}
+
+/// The cell of the README's table of the builds in the row starting with `label`, column
+/// `cpu`.
+fn builds_cell<'a>(
+    cpus: &[String],
+    rows: &'a [Vec<String>],
+    label: &str,
+    cpu: &str,
+) -> Result<&'a str, String> {
+    let column = cpus.iter().position(|c| c == cpu).ok_or("no such build")?;
+    rows.iter()
+        .find(|r| r[0].starts_with(label))
+        .and_then(|r| r.get(column + 1))
+        .map(String::as_str)
+        .ok_or_else(|| format!("the README's table of the builds has no `{label}` for {cpu}"))
+}
+
+/// The README's table of machines against what needs no bench run: each machine's nodes/s at
+/// its CPU clock alone is its clock over the cycles per node of its CPU in the table of the
+/// builds, each share the nodes/s as it ran over those at the CPU clock, the machines without
+/// a model have none, and every machine with a model has a row (each figure as the values its
+/// rounding stands for).
+fn machine_table_consistency(
+    readme: &str,
+    clocks: &[serde_json::Value],
+) -> Result<Vec<String>, String> {
+    let BuildsTable { cpus, rows, .. } = builds_table(readme)?;
+    let mut out = Vec::new();
+    let mut named = Vec::new();
+    for m in machine_table(readme)? {
+        let c = clock_of(clocks, &m.name, m.model.as_deref())?;
+        named.push(text_of(c, "machine"));
+        let at = format!("`{}` in the table of machines", m.name);
+        let cpn = numbers(builds_cell(
+            &cpus,
+            &rows,
+            "cycles per node",
+            text_of(c, "cpu"),
+        )?);
+        let cpn = cpn
+            .first()
+            .ok_or("no cycles per node in the builds' table")?;
+        let (hz, (lo, hi)) = (number_of(c, "mhz") * 1e6, span(cpn));
+        let cpu = m.cpu_figure();
+        if !within(cpu, (hz / hi, hz / lo)) {
+            out.push(format!(
+                "{at}: {cpu} nodes/s at the CPU clock alone, but {} MHz over the {cpn} cycles per node of the builds' table give {:.2}",
+                number_of(c, "mhz"),
+                hz / figure(cpn).0
+            ));
+        }
+        let ((ran_lo, ran_hi), (cpu_lo, cpu_hi)) = (span(&m.as_ran), span(cpu));
+        let share = numbers(&m.share).into_iter().next().unwrap_or_default();
+        if !within(&share, (100.0 * ran_lo / cpu_hi, 100.0 * ran_hi / cpu_lo)) {
+            out.push(format!(
+                "{at}: share {share} %, but {} / {cpu} is {:.2} %",
+                m.as_ran,
+                100.0 * figure(&m.as_ran).0 / figure(cpu).0
+            ));
+        }
+        if m.model.is_none() && text_of(c, "timing") != "cpu" {
+            out.push(format!(
+                "{at}: no timing model in the README, but the machine runs under {}",
+                text_of(c, "timing")
+            ));
+        }
+    }
+    out.extend(every_model_in_the_table(clocks, &named));
+    Ok(out)
+}
+
+/// The figures of the README's builds' nodes/s row and of its sentence on the builds' speed
+/// are the table of machines' for the same machines (at their own rounding), at the machines'
+/// clocks.
+fn builds_speeds_consistency(
+    readme: &str,
+    clocks: &[serde_json::Value],
+) -> Result<Vec<String>, String> {
+    let BuildsTable { cpus, rows, .. } = builds_table(readme)?;
+    let machines = machine_table(readme)?;
+    let row_of = |name: &str| {
+        machines
+            .iter()
+            .find(|m| m.name == name)
+            .ok_or_else(|| format!("the README's table of machines has no {name}"))
+    };
+    let mut out = Vec::new();
+    for cpu in &cpus {
+        let cell = builds_cell(&cpus, &rows, "nodes per second", cpu)?;
+        let name = machine_in(cell)?;
+        let (m, c) = (row_of(name)?, clock_named(clocks, &machines, name)?);
+        let at = format!("`nodes per second` ({cpu}), {name}");
+        let n = numbers(cell);
+        let mut figures = vec![(n.first(), m.as_ran.as_str())];
+        if cell.contains("as it ran") {
+            figures.push((n.get(1), m.cpu_figure()));
+        } else if m.cpu != "the same" {
+            out.push(format!("{at}: the table of machines gives it a model"));
+        }
+        for (said, table) in figures {
+            let said = said.map_or("", String::as_str);
+            if !within(said, span(table)) {
+                out.push(format!("{at}: {said}, the table of machines {table}"));
+            }
+        }
+        let mhz = number_before(cell, "MHz").unwrap_or_default();
+        if !at_readme_rounding(&mhz, number_of(c, "mhz")) {
+            out.push(format!("{at}: {mhz} MHz, the machine's clock {}", c["mhz"]));
+        }
+    }
+    for (name, said) in prose_speeds(readme)? {
+        let m = row_of(&name)?;
+        if !within(&said, span(&m.as_ran)) {
+            out.push(format!(
+                "`Kempelen's builds search ...` on the {name}: {said}, the table of machines {}",
+                m.as_ran
+            ));
+        }
+    }
+    Ok(out)
+}
+
+/// The README's bench figures that need no 11-minute run (the ignored
+/// [`readme_bench_tables_are_what_bench_prints`] compares every one with bench): the engine
+/// ROMs, assembled here; the table of machines against the machines' clocks and the builds'
+/// cycles per node; the builds' nodes/s row and the sentence on the builds' speed against the
+/// table of machines.
+#[test]
+fn readme_bench_figures_agree_with_the_roms_and_the_clocks() {
+    let readme = std::fs::read_to_string(Path::new(ROOT).join("README.md")).unwrap();
+    let BuildsTable { cpus, rows, .. } = builds_table(&readme).unwrap();
+    let clocks = machines_clocks();
+    let mut out = machine_table_consistency(&readme, &clocks).unwrap();
+    out.extend(builds_speeds_consistency(&readme, &clocks).unwrap());
+    for cpu in &cpus {
+        let port = kempelen_roms::Port::by_id(cpu)
+            .unwrap_or_else(|| panic!("the README's table of the builds names no build {cpu}"));
+        if let Err(e) = port.require() {
+            eprintln!("SKIPPED: the {cpu} engine ROM: {e}");
+            continue;
+        }
+        let rom = kempelen_roms::PortEngine::assemble(port)
+            .unwrap()
+            .rom()
+            .len();
+        let cell = builds_cell(&cpus, &rows, "engine ROM", cpu).unwrap();
+        let said = numbers(cell).into_iter().next().unwrap_or_default();
+        if !at_readme_rounding(&said, rom as f64) {
+            out.push(format!(
+                "`engine ROM` ({cpu}): the README says `{said}`, the assembled engine is {rom} bytes"
+            ));
+        }
+    }
+    assert!(out.is_empty(), "{}", out.join("\n"));
 }
