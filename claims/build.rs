@@ -1,6 +1,8 @@
-//! Bundles the lessons' Markdown (`docs/SEARCH.md` and `docs/history/*.md`) deflated into
-//! `OUT_DIR/lessons.deflate`, with their paths and lengths in `OUT_DIR/lessons.rs`
-//! (`src/lessons.rs` inflates them once, on first use; `kempelen-bundle`).
+//! Bundles the documents the library reads, the lessons' Markdown (`docs/SEARCH.md` and
+//! `docs/history/*.md`) and the history's data (`docs/history/figures.toml`,
+//! `docs/history/program-speed.json`), deflated into `OUT_DIR/docs.deflate`, with their paths
+//! and lengths in `OUT_DIR/docs.rs` (`src/lib.rs` inflates them once, on first use;
+//! `kempelen-bundle`).
 
 use std::path::Path;
 
@@ -11,7 +13,7 @@ fn main() {
         .expect("docs/history/ is there")
         .filter_map(|e| e.ok())
         .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".md"))
+        .filter(|n| n.ends_with(".md") || n == "figures.toml" || n == "program-speed.json")
         .map(|n| format!("docs/history/{n}"))
         .collect();
     history.sort();
@@ -31,10 +33,10 @@ fn main() {
         })
         .collect();
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).to_path_buf();
-    let sizes = kempelen_bundle::pack(&out.join("lessons.deflate"), &files).unwrap();
+    let sizes = kempelen_bundle::pack(&out.join("docs.deflate"), &files).unwrap();
     std::fs::write(
-        out.join("lessons.rs"),
-        format!("/// The bundled lessons' paths and lengths.\nconst LESSON_FILES: &[(&str, usize)] = &{sizes:?};\n"),
+        out.join("docs.rs"),
+        format!("/// The bundled documents' paths and lengths.\nconst DOC_FILES: &[(&str, usize)] = &{sizes:?};\n"),
     )
     .unwrap();
 }

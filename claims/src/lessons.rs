@@ -39,26 +39,6 @@ macro_rules! lesson {
     };
 }
 
-// `LESSON_FILES`: the paths and lengths of the Markdown files build.rs bundled.
-include!(concat!(env!("OUT_DIR"), "/lessons.rs"));
-
-/// The text of a bundled lesson file (`docs/SEARCH.md`, `docs/history/*.md`): build.rs stores
-/// them deflated (the page's wasm carries a third of their bytes); they are inflated once.
-fn bundled(file: &str) -> &'static str {
-    static FILES: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();
-    FILES
-        .get_or_init(|| {
-            kempelen_bundle::unpack(
-                include_bytes!(concat!(env!("OUT_DIR"), "/lessons.deflate")),
-                LESSON_FILES,
-            )
-        })
-        .iter()
-        .find(|(name, _)| *name == file)
-        .map(|(_, text)| *text)
-        .unwrap_or_else(|| panic!("build.rs bundles {file} (docs/SEARCH.md, docs/history/*.md)"))
-}
-
 /// Every lesson, in the order a reader takes them: the search, the timeline, the programs.
 pub static LESSONS: [LessonText; 10] = [
     lesson!("search", "docs/SEARCH.md"),
@@ -81,7 +61,7 @@ pub fn lesson(id: &str) -> Option<&'static LessonText> {
 impl LessonText {
     /// The Markdown.
     pub fn markdown(&self) -> &'static str {
-        bundled(self.file)
+        crate::bundled(self.file)
     }
 
     /// The text of its first heading.

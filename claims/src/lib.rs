@@ -21,3 +21,25 @@ pub mod ledger;
 pub mod lessons;
 pub mod programs;
 pub mod tree;
+
+// `DOC_FILES`: the paths and lengths of the documents build.rs bundled.
+include!(concat!(env!("OUT_DIR"), "/docs.rs"));
+
+/// The text of a bundled document (`docs/SEARCH.md`, `docs/history/*.md`,
+/// `docs/history/figures.toml`, `docs/history/program-speed.json`), by its path in the
+/// repository: build.rs stores them deflated (the page's wasm carries a third of their bytes);
+/// they are inflated once, on first use.
+pub(crate) fn bundled(path: &str) -> &'static str {
+    static FILES: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();
+    FILES
+        .get_or_init(|| {
+            kempelen_bundle::unpack(
+                include_bytes!(concat!(env!("OUT_DIR"), "/docs.deflate")),
+                DOC_FILES,
+            )
+        })
+        .iter()
+        .find(|(name, _)| *name == path)
+        .map(|(_, text)| *text)
+        .unwrap_or_else(|| panic!("claims/build.rs bundles {path}"))
+}

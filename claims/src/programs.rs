@@ -13,10 +13,13 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The data file, as compiled in.
-pub const DATA: &str = include_str!("../../docs/history/program-speed.json");
 /// Where the data file lives in the repository.
 pub const DATA_PATH: &str = "docs/history/program-speed.json";
+
+/// The data file, as compiled in.
+pub fn data() -> &'static str {
+    crate::bundled(DATA_PATH)
+}
 
 /// The figures of one or more programs (the output of `kempelen bench --program ... --json`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -174,7 +177,7 @@ pub fn parse(file: &str, text: &str) -> Result<ProgramSpeeds, ProgramSpeedError>
 
 /// The compiled-in data file.
 pub fn measured() -> Result<ProgramSpeeds, ProgramSpeedError> {
-    parse(DATA_PATH, DATA)
+    parse(DATA_PATH, data())
 }
 
 /// Checks that every derived figure follows from the counts: each level's totals are its

@@ -8,6 +8,26 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use toml::Spanned;
 
+/// The built-in personalities (`emulator/machines/<id>.toml`), by id, in the order lists give
+/// them.
+pub const BUILT_IN: &[&str] = &[
+    "kim-1",
+    "cpm",
+    "jupiter-3",
+    "zx-spectrum",
+    "msx",
+    "trs-80",
+    "c64",
+    "apple-2",
+    "atari-800",
+    "py65",
+];
+
+/// The text of the built-in personality `id` ([`BUILT_IN`]).
+pub fn built_in(id: &str) -> Option<&'static str> {
+    crate::bundled(true, id)
+}
+
 /// Reads a personality file's TOML into its fields; what they mean is checked by the emulator.
 pub fn read(text: &str) -> Result<File, toml::de::Error> {
     toml::from_str(text)

@@ -6,6 +6,32 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+/// The bundled timing files (`emulator/timing/<id>.toml`), by machine id, in the order
+/// reports list them.
+pub const BUILT_IN: &[&str] = &[
+    "zx-spectrum",
+    "zx-spectrum-16k",
+    "zx81",
+    "cpc464",
+    "msx",
+    "trs-80",
+    "jupiter-3",
+    "nascom-1",
+    "c64",
+    "apple-2",
+    "atari-800",
+    "vcs-2600",
+    "kim-1",
+    "turbostar",
+    "milano",
+    "rebel5",
+];
+
+/// The text of the bundled timing file of machine `id` ([`BUILT_IN`]).
+pub fn built_in(id: &str) -> Option<&'static str> {
+    crate::bundled(false, id)
+}
+
 /// Reads a timing file's TOML into its types; the checks of what it says are the emulator's.
 pub fn read(text: &str) -> Result<MachineTiming, toml::de::Error> {
     toml::from_str(text)

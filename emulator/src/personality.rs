@@ -18,19 +18,8 @@ use kempelen_descriptions::personality::{Entry, File, FillSpec, MirrorSpec, OptT
 use std::ops::Range;
 use toml::Spanned;
 
-/// The built-in personalities: (id, TOML text).
-pub const BUILT_IN: &[(&str, &str)] = &[
-    ("kim-1", include_str!("../machines/kim-1.toml")),
-    ("cpm", include_str!("../machines/cpm.toml")),
-    ("jupiter-3", include_str!("../machines/jupiter-3.toml")),
-    ("zx-spectrum", include_str!("../machines/zx-spectrum.toml")),
-    ("msx", include_str!("../machines/msx.toml")),
-    ("trs-80", include_str!("../machines/trs-80.toml")),
-    ("c64", include_str!("../machines/c64.toml")),
-    ("apple-2", include_str!("../machines/apple-2.toml")),
-    ("atari-800", include_str!("../machines/atari-800.toml")),
-    ("py65", include_str!("../machines/py65.toml")),
-];
+/// The built-in personalities, by id (their texts: `kempelen_descriptions::personality::built_in`).
+pub use kempelen_descriptions::personality::BUILT_IN;
 
 /// The lowest clock a personality may give (`mhz`): 10 kHz.
 pub const MIN_MHZ: f64 = 0.01;
@@ -403,8 +392,8 @@ impl Source<'_> {
 impl Personality {
     /// The built-in personality `id`.
     pub fn built_in(id: &str) -> Option<Personality> {
-        BUILT_IN.iter().find(|(i, _)| *i == id).map(|(i, text)| {
-            Personality::parse(&format!("built-in {i}"), text)
+        kempelen_descriptions::personality::built_in(id).map(|text| {
+            Personality::parse(&format!("built-in {id}"), text)
                 .expect("built-in personalities parse (tested)")
         })
     }
@@ -413,7 +402,7 @@ impl Personality {
     pub fn all_built_in() -> Vec<Personality> {
         BUILT_IN
             .iter()
-            .filter_map(|(id, _)| Personality::built_in(id))
+            .filter_map(|id| Personality::built_in(id))
             .collect()
     }
 

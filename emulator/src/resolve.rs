@@ -79,7 +79,7 @@ pub fn machine(name: &str) -> Result<MachineChoice, ResolveError> {
         Some(c) => Ok(MachineChoice::Clock(c)),
         None => Err(ResolveError::UnknownMachine {
             name: name.to_string(),
-            personalities: personality::BUILT_IN.iter().map(|(id, _)| *id).collect(),
+            personalities: personality::BUILT_IN.to_vec(),
             clocks: clock::MACHINES.iter().map(|m| m.id).collect(),
         }),
     }

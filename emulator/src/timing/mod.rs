@@ -31,28 +31,8 @@ use std::fmt;
 use std::sync::OnceLock;
 use std::time::Duration;
 
-/// The bundled timing files: (machine id, TOML text).
-pub const BUILT_IN: &[(&str, &str)] = &[
-    ("zx-spectrum", include_str!("../../timing/zx-spectrum.toml")),
-    (
-        "zx-spectrum-16k",
-        include_str!("../../timing/zx-spectrum-16k.toml"),
-    ),
-    ("zx81", include_str!("../../timing/zx81.toml")),
-    ("cpc464", include_str!("../../timing/cpc464.toml")),
-    ("msx", include_str!("../../timing/msx.toml")),
-    ("trs-80", include_str!("../../timing/trs-80.toml")),
-    ("jupiter-3", include_str!("../../timing/jupiter-3.toml")),
-    ("nascom-1", include_str!("../../timing/nascom-1.toml")),
-    ("c64", include_str!("../../timing/c64.toml")),
-    ("apple-2", include_str!("../../timing/apple-2.toml")),
-    ("atari-800", include_str!("../../timing/atari-800.toml")),
-    ("vcs-2600", include_str!("../../timing/vcs-2600.toml")),
-    ("kim-1", include_str!("../../timing/kim-1.toml")),
-    ("turbostar", include_str!("../../timing/turbostar.toml")),
-    ("milano", include_str!("../../timing/milano.toml")),
-    ("rebel5", include_str!("../../timing/rebel5.toml")),
-];
+/// The bundled timing files, by machine id (their texts: `kempelen_descriptions::timing::built_in`).
+pub use kempelen_descriptions::timing::BUILT_IN;
 
 /// Which time a run reports (`--timing`).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -327,7 +307,11 @@ pub fn all() -> &'static [MachineTiming] {
     ALL.get_or_init(|| {
         BUILT_IN
             .iter()
-            .map(|(id, text)| parse(id, text).unwrap_or_else(|e| panic!("bundled: {e}")))
+            .map(|id| {
+                let text = kempelen_descriptions::timing::built_in(id)
+                    .unwrap_or_else(|| panic!("emulator/timing/{id}.toml is bundled"));
+                parse(id, text).unwrap_or_else(|e| panic!("bundled: {e}"))
+            })
             .collect()
     })
 }
