@@ -10,25 +10,7 @@ fn main() {
     let out = Path::new(&std::env::var("OUT_DIR").unwrap()).to_path_buf();
     let mut code = String::new();
     for (folder, name) in [("timing", "TIMING_FILES"), ("machines", "MACHINE_FILES")] {
-        let dir = emulator.join(folder);
-        println!("cargo:rerun-if-changed={}", dir.display());
-        let mut names: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-            .filter_map(|e| e.ok())
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .filter(|n| n.ends_with(".toml"))
-            .collect();
-        names.sort();
-        let files: Vec<(String, String)> = names
-            .into_iter()
-            .map(|n| {
-                let path = dir.join(&n);
-                println!("cargo:rerun-if-changed={}", path.display());
-                let text = std::fs::read_to_string(&path)
-                    .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-                (n, text)
-            })
-            .collect();
+        let files = kempelen_bundle::read_folder(&emulator.join(folder), |n| n.ends_with(".toml"));
         let sizes = kempelen_bundle::pack(&out.join(format!("{folder}.deflate")), &files).unwrap();
         writeln!(
             code,

@@ -71,21 +71,7 @@ fn bundled_arm(
     folder: &str,
     keep: impl Fn(&str) -> bool,
 ) {
-    let mut files: Vec<String> = std::fs::read_dir(dir.join(folder))
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| keep(n))
-        .collect();
-    files.sort();
-    let mut texts = Vec::new();
-    for f in &files {
-        let path = dir.join(folder).join(f);
-        println!("cargo:rerun-if-changed={}", path.display());
-        let file =
-            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        texts.push((f.clone(), file));
-    }
+    let texts = kempelen_bundle::read_folder(&dir.join(folder), keep);
     let packed =
         Path::new(&std::env::var("OUT_DIR").unwrap()).join(format!("{bundle}-{folder}.deflate"));
     let sizes = kempelen_bundle::pack(&packed, &texts).unwrap();

@@ -3,7 +3,7 @@
 //! that carries them this way holds about a quarter of their bytes, which is what the page's
 //! wasm downloads.
 //!
-//! A build script gathers the files of a bundle and writes them with [`pack`]; the library
+//! A build script gathers the files of a bundle ([`read_folder`]) and writes them with [`pack`]; the library
 //! includes the packed bytes (`include_bytes!`) with the names and lengths `pack` returned and
 //! splits them again with [`unpack`], once, into a `OnceLock`:
 //!
@@ -19,6 +19,33 @@
 //! ```
 
 use std::path::Path;
+
+/// For build scripts: the files of `dir` whose names `keep` takes, sorted by name, as (name,
+/// text). The folder and each file are named to cargo as inputs (`rerun-if-changed`), so a
+/// changed, added or removed file rebuilds the bundle.
+///
+/// # Panics
+/// When the folder or a file cannot be read as text: the build stops, naming it.
+pub fn read_folder(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<(String, String)> {
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| keep(n))
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|n| {
+            let path = dir.join(&n);
+            println!("cargo:rerun-if-changed={}", path.display());
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (n, text)
+        })
+        .collect()
+}
 
 /// For build scripts: writes the texts of `files` (name, text) one after the other, deflated,
 /// to `out`, and returns each one's name and length in bytes, in that order: what [`unpack`]
