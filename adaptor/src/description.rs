@@ -38,6 +38,9 @@ struct AdaptorFile {
     /// What the program searches, in words (for a program without levels: what it always
     /// searches); reports print it.
     search: Option<String>,
+    /// The native profile that re-creates the program's search (its tree is set beside the
+    /// program's).
+    profile: Option<String>,
     #[serde(default)]
     image: Vec<ImageSpec>,
     #[serde(default)]
@@ -68,6 +71,31 @@ struct AdaptorFile {
     /// The time model: emulated time per move at each level, measured on the program.
     #[serde(default)]
     level: Vec<toml::Spanned<LevelSpec>>,
+    /// Points of the program whose passes are counted in its turn.
+    #[serde(default)]
+    count: Vec<crate::variables::CountSpec>,
+    /// The program's variables and tables, decoded at every stop of a debugger.
+    #[serde(default)]
+    variable: Vec<crate::variables::VariableSpec>,
+    /// Where the program's search makes its moves and backs up its values.
+    tree: Option<crate::tree::TreeFile>,
+    /// A published listing laid over a binary image that has no text.
+    listing: Option<ListingSpec>,
+    /// The lessons' steps in the program's code.
+    #[serde(default)]
+    lesson: Vec<crate::lessons::LessonFile>,
+}
+
+/// `[listing]`: a published source of the program, assembled and laid over the binary the
+/// adaptor loads wherever its code is the same ([`crate::listing`]), for the debugger's view
+/// only: the program runs from its `[[image]]`, and without the listing's file it runs all the
+/// same.
+#[derive(Deserialize, Debug)]
+#[serde(deny_unknown_fields)]
+struct ListingSpec {
+    file: String,
+    sha256: Option<String>,
+    assemble: AssembleSpec,
 }
 
 /// `[pieces]`: the program keeps its board as a list of squares, one slot per piece, the side
@@ -307,6 +335,21 @@ impl AssembleSpec {
         symbols: &mut Vec<(String, u16)>,
         program: &mut ProgramSource,
     ) -> Result<Vec<kempelen_emulator::loaders::Chunk>> {
+        let out = self.assembly(file, sources)?;
+        symbols.extend(out.symbols.iter().map(|s| (s.name.clone(), s.value)));
+        program.add(&out);
+        Ok(vec![kempelen_emulator::loaders::Chunk {
+            addr: out.image.origin,
+            bytes: out.image.bytes,
+        }])
+    }
+
+    /// The assembly of `file` with these options (its errors are an error).
+    pub(crate) fn assembly(
+        &self,
+        file: &Path,
+        sources: &dyn kempelen_asm::source::SourceProvider,
+    ) -> Result<kempelen_asm::Assembly> {
         let cpu: kempelen_asm::Cpu = self.cpu.parse()?;
         let overlap = match self.overlap.as_deref() {
             None => kempelen_asm::Overlap::Error,
@@ -331,12 +374,7 @@ impl AssembleSpec {
                 report: out.report(),
             });
         }
-        symbols.extend(out.symbols.iter().map(|s| (s.name.clone(), s.value)));
-        program.add(&out);
-        Ok(vec![kempelen_emulator::loaders::Chunk {
-            addr: out.image.origin,
-            bytes: out.image.bytes,
-        }])
+        Ok(out)
     }
 }
 
@@ -495,7 +533,7 @@ pub(crate) enum ByteSquares {
 }
 
 impl ByteSquares {
-    fn parse(s: &str) -> Option<ByteSquares> {
+    pub(crate) fn parse(s: &str) -> Option<ByteSquares> {
         match s {
             "microchess" => Some(ByteSquares::Microchess),
             "10x12" => Some(ByteSquares::Board10x12),
@@ -647,6 +685,18 @@ pub struct Adaptor {
     pub(crate) symbols: Vec<(String, u16)>,
     /// The symbols and source lines of the assembled images.
     pub(crate) program: ProgramSource,
+    /// The declared variables.
+    pub(crate) variables: Vec<crate::variables::Variable>,
+    /// The counters.
+    pub(crate) counters: Vec<crate::variables::Counter>,
+    /// Where the search tree is read.
+    pub(crate) tree: Option<crate::tree::TreeSpec>,
+    /// A listing laid over the binary: what it explains and what not; or why it is not there.
+    pub(crate) listing: Option<std::result::Result<crate::listing::ListingMap, String>>,
+    /// The lessons' steps.
+    pub(crate) lessons: Vec<crate::lessons::LessonStep>,
+    /// The profile that re-creates its search.
+    pub(crate) profile: Option<kempelen_engine::Profile>,
 }
 
 fn hex_bytes(s: &str) -> Result<Vec<u8>> {
@@ -744,6 +794,42 @@ impl Adaptor {
         &self.program
     }
 
+    /// The native profile that re-creates the program's search (`profile`).
+    pub fn profile(&self) -> Option<kempelen_engine::Profile> {
+        self.profile
+    }
+
+    /// The declared variables (`[[variable]]`).
+    pub fn variables(&self) -> &[crate::variables::Variable] {
+        &self.variables
+    }
+
+    /// The counters (`[[count]]`).
+    pub fn counters(&self) -> &[crate::variables::Counter] {
+        &self.counters
+    }
+
+    /// Where the program's search tree is read (`[tree]`), if the file says.
+    pub fn tree_spec(&self) -> Option<&crate::tree::TreeSpec> {
+        self.tree.as_ref()
+    }
+
+    /// The listing laid over the binary (`[listing]`): what it explains, or why it is not
+    /// there; `None` when the file names no listing.
+    pub fn listing(&self) -> Option<&std::result::Result<crate::listing::ListingMap, String>> {
+        self.listing.as_ref()
+    }
+
+    /// The lessons' steps (`[[lesson]]`).
+    pub fn lessons(&self) -> &[crate::lessons::LessonStep] {
+        &self.lessons
+    }
+
+    /// The CPU.
+    pub fn cpu(&self) -> Cpu {
+        self.cpu
+    }
+
     /// The node routines as the file names them and what a node is (`[nodes]`), when the
     /// adaptor counts nodes.
     pub fn node_routines(&self) -> Option<(&[String], &str)> {
@@ -775,7 +861,13 @@ impl Adaptor {
             .map_err(|e| file.at_place(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
         let (personality, cpu, clock) = file.machine(&f)?;
         let default_addr = personality.as_ref().and_then(|p| p.load).unwrap_or(0);
-        let (chunks, symbols, program) = file.images(&f.image, f.source.as_ref(), default_addr)?;
+        let (chunks, symbols, mut program) =
+            file.images(&f.image, f.source.as_ref(), default_addr)?;
+        let listing = f
+            .listing
+            .as_ref()
+            .map(|l| file.listing(l, &chunks, &mut program));
+        let (counters, variables, tree, lessons) = file.declarations(&f, &symbols)?;
         let pokes = file.pokes(&f.poke, &symbols)?;
         file.check_setup(&f, &symbols)?;
         file.check_board(f.board.as_ref())?;
@@ -828,6 +920,17 @@ impl Adaptor {
             setup: f.setup,
             symbols,
             program,
+            variables,
+            counters,
+            tree,
+            listing,
+            lessons,
+            profile: f
+                .profile
+                .as_deref()
+                .map(str::parse)
+                .transpose()
+                .map_err(|e: String| file.invalid(format!("profile: {e}")))?,
         })
     }
 
@@ -1050,6 +1153,77 @@ impl Reader<'_> {
             }
         }
         Ok(())
+    }
+
+    /// `[listing]`: the listing assembled and laid over the binary's `chunks`, its lines and
+    /// labels added to `program`; an error (a missing or changed file, an assembly error) is
+    /// kept to be shown, not raised: the program runs without its listing.
+    fn listing(
+        &self,
+        l: &ListingSpec,
+        chunks: &Chunks,
+        program: &mut ProgramSource,
+    ) -> std::result::Result<crate::listing::ListingMap, String> {
+        let file = self
+            .files
+            .locate(self.dir, &l.file)
+            .map_err(|e| e.to_string())?;
+        let bytes = self
+            .files
+            .read(&file)
+            .map_err(|e| format!("{}: {e}", file.display()))?;
+        if let Some(want) = &l.sha256 {
+            check_sha256(&file, &bytes, want).map_err(|e| e.to_string())?;
+        }
+        let a = l
+            .assemble
+            .assembly(&file, self.files.sources())
+            .map_err(|e| e.to_string())?;
+        let (source, map) = crate::listing::map_listing(&a, chunks)?;
+        for s in source.symbols.iter() {
+            program.symbols.insert(s.name.clone(), s.value, s.kind);
+        }
+        for line in source.lines.iter() {
+            program.lines.insert(
+                line.addr,
+                line.len,
+                line.code,
+                line.file.clone(),
+                line.line,
+                line.text.clone(),
+            );
+        }
+        Ok(map)
+    }
+
+    /// `[[variable]]`, `[tree]` and `[[lesson]]`: each name and expression resolved with the
+    /// images' symbols and the variables declared before it.
+    #[allow(clippy::type_complexity)]
+    fn declarations(
+        &self,
+        f: &AdaptorFile,
+        symbols: &[(String, u16)],
+    ) -> Result<(
+        Vec<crate::variables::Counter>,
+        Vec<crate::variables::Variable>,
+        Option<crate::tree::TreeSpec>,
+        Vec<crate::lessons::LessonStep>,
+    )> {
+        let mut names = crate::expr::Names::symbols(symbols.to_vec());
+        let symbol = |s: &str| symbol_or_addr(symbols, s).map_err(|e| e.to_string());
+        let counters = crate::variables::resolve_counts(&f.count, &mut names, &symbol)
+            .map_err(|e| self.invalid(e))?;
+        let variables = crate::variables::resolve(&f.variable, &mut names, &symbol)
+            .map_err(|e| self.invalid(e))?;
+        let tree = f
+            .tree
+            .as_ref()
+            .map(|t| crate::tree::resolve(t, &names, &variables, &symbol))
+            .transpose()
+            .map_err(|e| self.invalid(e))?;
+        let lessons =
+            crate::lessons::resolve(&f.lesson, &names, &symbol).map_err(|e| self.invalid(e))?;
+        Ok((counters, variables, tree, lessons))
     }
 
     /// `[[poke]]`: bytes written after loading, each run inside the 64K.

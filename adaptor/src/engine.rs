@@ -300,6 +300,38 @@ impl AdaptorEngine {
     }
 }
 
+/// The actions that set a freshly booted program up in `game` at `level` and make it move:
+/// its start keys, the depth keys, then the plan (see `Setup::plan`).
+pub(crate) fn fresh_actions(
+    a: &Adaptor,
+    game: &Game,
+    level: Option<u32>,
+) -> Result<Vec<Action>, EngineError> {
+    let setup = Setup { adaptor: a };
+    let plan = setup.plan(game, level)?;
+    let mut pre = String::new();
+    if let (Some(d), Some(t)) = (level, &a.keys.depth) {
+        pre.push_str(&t.replace("{depth}", &a.depth.clamp(d).to_string()));
+    }
+    let mut actions = vec![
+        Action::Keys(plan.start),
+        Action::Flush,
+        Action::Keys(pre),
+        Action::Flush,
+    ];
+    actions.extend(plan.actions);
+    Ok(actions)
+}
+
+/// The level an adapted program searches at when asked for `depth` (`None`: its default, when
+/// it has levels).
+pub(crate) fn level_of(a: &Adaptor, depth: Option<u32>) -> Option<u32> {
+    match depth {
+        Some(d) => Some(a.depth.clamp(d)),
+        None => a.has_levels.then(|| a.depth_for(None)),
+    }
+}
+
 /// `text` as a legal move of `game`'s position.
 fn legal(game: &Game, text: &str) -> Option<Move> {
     let mut g = game.clone();

@@ -24,11 +24,17 @@ pub mod board;
 pub mod description;
 pub mod engine;
 pub mod error;
+pub mod expr;
 pub mod files;
 mod held;
+pub mod lessons;
+pub mod listing;
 mod machine;
 pub mod player;
+pub mod session;
 mod setup;
+pub mod tree;
+pub mod variables;
 
 pub use board::{BoardError, ProgramBoard};
 pub use description::{Adaptor, ProgramSource};

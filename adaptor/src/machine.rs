@@ -57,9 +57,7 @@ impl Driver<'_> {
             m.write_bytes(*a, bytes).map_err(|e| be(e.to_string()))?;
         }
         m.console_mut().set_stop_on_empty_input(true);
-        if let Some((addrs, _)) = &self.adaptor.nodes {
-            m.count_executions(addrs);
-        }
+        m.count_executions(&self.counted());
         let first = self.turn(&mut m, "", stop)?;
         if first.end != TurnEnd::Waiting {
             return Err(EngineError::Backend(format!(
@@ -117,10 +115,23 @@ impl Driver<'_> {
     /// clock or not.
     fn start_turn(&self, m: &mut Machine, keys: &str, realtime: bool) {
         m.console_mut().push_input(keys.as_bytes());
-        if let Some((addrs, _)) = &self.adaptor.nodes {
-            m.count_executions(addrs);
-        }
+        m.count_executions(&self.counted());
         m.set_realtime(realtime);
+    }
+
+    /// The points whose executions a turn counts: the node routines and the `[[count]]`
+    /// points.
+    fn counted(&self) -> Vec<u16> {
+        let mut addrs: Vec<u16> = self
+            .adaptor
+            .nodes
+            .as_ref()
+            .map(|(a, _)| a.clone())
+            .unwrap_or_default();
+        addrs.extend(self.adaptor.counters.iter().map(|c| c.at));
+        addrs.sort_unstable();
+        addrs.dedup();
+        addrs
     }
 
     /// Runs the turn on slice by slice, at most `budget` cycles more: how it ended, or `None`
@@ -403,10 +414,13 @@ impl Driver<'_> {
 
     /// The nodes counted since the turn began (the node routines' entries).
     fn node_count(&self, m: &Machine) -> Option<u64> {
-        self.adaptor
-            .nodes
-            .as_ref()
-            .map(|_| m.execution_counts().iter().map(|(_, n)| n).sum())
+        self.adaptor.nodes.as_ref().map(|(addrs, _)| {
+            m.execution_counts()
+                .iter()
+                .filter(|(a, _)| addrs.contains(a))
+                .map(|(_, n)| n)
+                .sum()
+        })
     }
 }
 
@@ -841,6 +855,53 @@ pub(crate) fn run_actions(
         }
     }
     Err(EngineError::Backend("no turn computed a move".into()))
+}
+
+/// A fresh machine with the program booted and brought, by `actions`, to the start of the
+/// turn in which it computes its move: every turn of the set-up run, the last one's keys
+/// typed and not yet read (the machine has not run since). What a debugger or a tree
+/// collector runs from.
+pub(crate) fn prepare_search(
+    adaptor: &Adaptor,
+    actions: Vec<Action>,
+) -> Result<Machine, EngineError> {
+    let driver = Driver { adaptor };
+    let stop = AtomicBool::new(false);
+    let (mut m, _) = driver.boot(&stop)?;
+    let steps = steps(actions);
+    let last = steps
+        .iter()
+        .rposition(|s| matches!(s, Step::Turn(_)))
+        .ok_or_else(|| EngineError::Backend("nothing to type: no turn computes a move".into()))?;
+    for (i, step) in steps.into_iter().enumerate() {
+        let t = match step {
+            Step::Turn(keys) if i == last => {
+                let _ = take_output(&mut m);
+                driver.start_turn(&mut m, &keys, false);
+                return Ok(m);
+            }
+            Step::Turn(keys) => driver.turn(&mut m, &keys, &stop)?,
+            Step::Restart => driver.restart(&mut m, &stop)?,
+            Step::Poke(bytes) => {
+                bytes
+                    .iter()
+                    .try_for_each(|(a, b)| m.write_bytes(*a, &[*b]))
+                    .map_err(|e| EngineError::Backend(e.to_string()))?;
+                continue;
+            }
+        };
+        if t.end != TurnEnd::Waiting {
+            return Err(EngineError::Backend(
+                "a turn of the set-up did not end".into(),
+            ));
+        }
+    }
+    Err(EngineError::Backend("no turn computed a move".into()))
+}
+
+/// The text the program printed since it was last taken.
+pub(crate) fn output(m: &mut Machine) -> String {
+    take_output(m)
 }
 
 /// Console text on one line (for an error that UCI prints as one `info string`), the last

@@ -74,6 +74,40 @@ impl LessonText {
             .to_string()
     }
 
+    /// The text of step `n` of the lesson's numbered list of how its program chooses a move
+    /// (the first numbered list under a heading that begins "How "), as written: the
+    /// paragraph a debugger shows beside the code the step is about.
+    ///
+    /// ```
+    /// let sargon = kempelen_claims::lessons::lesson("sargon").unwrap();
+    /// assert!(sargon.step(1).unwrap().starts_with("**Book.**"));
+    /// assert!(sargon.step(99).is_none());
+    /// ```
+    pub fn step(&self, n: u32) -> Option<String> {
+        let md = self.markdown();
+        let start = md.find("\n## How ")?;
+        let mut out: Option<String> = None;
+        let prefix = format!("{n}. ");
+        for line in md[start + 1..].lines().skip(1) {
+            if line.starts_with("## ") {
+                break;
+            }
+            let numbered = line
+                .split_once(". ")
+                .is_some_and(|(d, _)| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()));
+            match &mut out {
+                None if line.starts_with(&prefix) => out = Some(line[prefix.len()..].to_string()),
+                Some(_) if numbered || (!line.is_empty() && !line.starts_with(' ')) => break,
+                Some(text) => {
+                    text.push('\n');
+                    text.push_str(line.trim_start());
+                }
+                None => {}
+            }
+        }
+        out.map(|t| t.trim_end().to_string())
+    }
+
     /// The lesson's live page, as a fragment of the page's link.
     pub fn fragment(&self) -> String {
         format!("#view=lessons&lesson={}", self.id)

@@ -12,6 +12,8 @@
 //!   --program`), and its data file `docs/history/program-speed.json` (compiled in) for the chart.
 //! - [`tree`]: the tree a search visits, drawn as text, SVG or JSON; by default the lost
 //!   figure of C. Zwerschke's "Tartan" article (TOS 1/1991).
+//! - [`program_tree`]: a historical program's search tree (the real program's or its
+//!   profile's) drawn as text, SVG or JSON, marked against the other's.
 //! - [`lessons`]: `docs/SEARCH.md` and the lessons of `docs/history/` rendered for the page,
 //!   their commands made live.
 
@@ -19,6 +21,7 @@ pub mod chart;
 pub mod figures;
 pub mod ledger;
 pub mod lessons;
+pub mod program_tree;
 pub mod programs;
 pub mod tree;
 

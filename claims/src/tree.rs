@@ -10,6 +10,7 @@
 //! is symmetric (the article gives it the value 0).
 
 use kempelen_engine::tree::lesson::{Bound, LessonResult, NodeKind};
+use kempelen_engine::tree::searched::{View, cut_note_text};
 use kempelen_engine::tree::{Algorithm, Lesson, LessonConfig, TraceNode};
 use kempelen_engine::{Move, Position};
 use std::fmt::Write as _;
@@ -215,6 +216,53 @@ fn move_text(m: Option<Move>) -> String {
     }
 }
 
+/// What node `i`'s cut-off skipped and why (`None` for a node without a cut-off): the moves
+/// left unsearched, the move (or the null move, or the stand-pat) that refuted the move into
+/// the node, and the value against the bound, in `view`.
+pub fn cut_note(d: &Drawn, i: usize, view: View) -> Option<String> {
+    let t = &d.result.trace;
+    let n = t.get(i).filter(|n| n.cutoff)?;
+    let here = position_at(d, i)?;
+    let skipped: Vec<String> = n.skipped.iter().map(|&m| here.san(m)).collect();
+    let refuting = n.children.last().map(|&c| match t[c].mv {
+        Some(m) if m == Move::NULL => "the null move".to_string(),
+        Some(m) => here.san(m),
+        None => String::new(),
+    });
+    let refuting =
+        refuting.or_else(|| (n.kind == NodeKind::Quiescence).then(|| "standing pat".to_string()));
+    let refuted = match (n.parent, n.mv) {
+        (Some(p), Some(m)) if m == Move::NULL => {
+            let _ = p;
+            "the null move".to_string()
+        }
+        (Some(p), Some(m)) => position_at(d, p)?.san(m),
+        _ => "the root".to_string(),
+    };
+    // The refuting value and the bound, in the view of the side to move at the node's parent
+    // (after the refuting move): the node's value there is -score, its bound -beta.
+    Some(cut_note_text(
+        &skipped,
+        refuting.as_deref(),
+        &refuted,
+        (-n.score, -n.beta),
+        !n.white_to_move,
+        view,
+    ))
+}
+
+/// The value as shown in `view`, with a bound sign where alpha-beta returned one.
+pub fn value_text_in(n: &TraceNode, view: View) -> String {
+    match view {
+        View::White => value_text(n),
+        View::ToMove => match n.bound {
+            Bound::Exact => format!("{}", n.score),
+            Bound::Lower => format!("\u{2265}{}", n.score),
+            Bound::Upper => format!("\u{2264}{}", n.score),
+        },
+    }
+}
+
 /// The value as shown: White's point of view, with a bound sign where alpha-beta returned one.
 pub fn value_text(n: &TraceNode) -> String {
     let white_lower = match n.bound {
@@ -240,13 +288,22 @@ fn kind_text(n: &TraceNode) -> &'static str {
     }
 }
 
-/// The tree as indented text.
+/// The tree as indented text, values from White's view.
 pub fn text(d: &Drawn) -> String {
+    text_in(d, View::White)
+}
+
+/// The tree as indented text, values in `view`; under each cut-off what it skipped and why.
+pub fn text_in(d: &Drawn, view: View) -> String {
     let t = &d.result.trace;
     let mut s = String::new();
+    let view_name = match view {
+        View::White => "White's view",
+        View::ToMove => "the side to move's view",
+    };
     let _ = writeln!(
         s,
-        "{} to depth {}{} from {}: {} nodes, {} evaluated, {} cutoffs; value {} (White's view); PV {}",
+        "{} to depth {}{} from {}: {} nodes, {} evaluated, {} cutoffs; value {} ({view_name}); PV {}",
         d.algorithm,
         d.depth,
         d.width
@@ -256,7 +313,9 @@ pub fn text(d: &Drawn) -> String {
         t.len(),
         t.iter().filter(|n| n.evaluated).count(),
         t.iter().filter(|n| n.cutoff).count(),
-        t.first().map(value_text).unwrap_or_default(),
+        t.first()
+            .map(|n| value_text_in(n, view))
+            .unwrap_or_default(),
         d.result
             .pv
             .iter()
@@ -266,9 +325,16 @@ pub fn text(d: &Drawn) -> String {
     );
     let _ = writeln!(
         s,
-        "[n] = visit order; max = White to move; * = principal variation; // = cut off"
+        "[n] = visit order; max = White to move; * = principal variation; // = cut off (what it skipped and why); >= and <= = a bound, not the exact value"
     );
-    fn walk(t: &[TraceNode], i: usize, prefix: &str, last: bool, root: bool, s: &mut String) {
+    let notes: Vec<Option<String>> = (0..t.len()).map(|i| cut_note(d, i, view)).collect();
+    struct Walk<'a> {
+        t: &'a [TraceNode],
+        notes: &'a [Option<String>],
+        view: View,
+    }
+    fn walk(w: &Walk, i: usize, prefix: &str, last: bool, root: bool, s: &mut String) {
+        let (t, view) = (w.t, w.view);
         let n = &t[i];
         let branch = if root {
             ""
@@ -284,7 +350,7 @@ pub fn text(d: &Drawn) -> String {
             if n.mv.is_some() { " " } else { "" },
             i + 1,
             kind_text(n),
-            value_text(n),
+            value_text_in(n, view),
             if n.evaluated { " (evaluated)" } else { "" },
             if n.pv { " *" } else { "" },
         );
@@ -297,24 +363,20 @@ pub fn text(d: &Drawn) -> String {
         };
         let k = n.children.len();
         for (j, &c) in n.children.iter().enumerate() {
-            walk(t, c, &child_prefix, j + 1 == k && !n.cutoff, false, s);
+            walk(w, c, &child_prefix, j + 1 == k && !n.cutoff, false, s);
         }
         if n.cutoff {
-            let skipped = n
-                .skipped
-                .iter()
-                .map(|m| m.to_string())
-                .collect::<Vec<_>>()
-                .join(" ");
-            let _ = writeln!(
-                s,
-                "{child_prefix}\u{2514}\u{2500} // cut off{}{skipped}",
-                if skipped.is_empty() { "" } else { ": " }
-            );
+            let note = w.notes[i].clone().unwrap_or_default();
+            let _ = writeln!(s, "{child_prefix}\u{2514}\u{2500} // cut off: {note}");
         }
     }
     if !t.is_empty() {
-        walk(t, 0, "", true, true, &mut s);
+        let w = Walk {
+            t,
+            notes: &notes,
+            view,
+        };
+        walk(&w, 0, "", true, true, &mut s);
     }
     s
 }
@@ -331,6 +393,8 @@ pub fn escape(s: &str) -> String {
 /// Where the drawing puts each node: every leaf of the drawing (a node without children, or a
 /// skipped move) takes one slot, a parent sits midway over its first and last child.
 struct Layout {
+    /// Where the first ply is drawn.
+    top: f64,
     /// Each node's slot.
     x: Vec<f64>,
     /// Each node's cut-off branches' slots (one per skipped move, at least one).
@@ -349,6 +413,7 @@ const TREE_TOP: f64 = 90.0;
 impl Layout {
     fn of(t: &[TraceNode]) -> Layout {
         let mut l = Layout {
+            top: TREE_TOP,
             x: vec![0.0f64; t.len()],
             cut_x: vec![Vec::new(); t.len()],
             slots: 0.0,
@@ -388,38 +453,91 @@ impl Layout {
     }
 
     /// A ply's y coordinate.
-    fn py(ply: usize) -> f64 {
-        TREE_TOP + ply as f64 * PLY_DY + 20.0
+    fn py(&self, ply: usize) -> f64 {
+        self.top + ply as f64 * PLY_DY + 20.0
     }
 }
 
 /// The tree as SVG: one `<g class="node">` per node visited, one `<g class="cut">` per cutoff.
 pub fn svg(d: &Drawn, title: &str) -> String {
+    svg_in(d, title, View::White)
+}
+
+/// The tree as SVG with values in `view`, each cut-off's group titled with what it skipped
+/// and why.
+pub fn svg_in(d: &Drawn, title: &str, view: View) -> String {
     let t = &d.result.trace;
-    let l = Layout::of(t);
+    let look = Look {
+        values: (view != View::White).then(|| t.iter().map(|n| value_text_in(n, view)).collect()),
+        marks: None,
+        cut_notes: Some((0..t.len()).map(|i| cut_note(d, i, view)).collect()),
+    };
+    let values_from = match view {
+        View::White => "values from White's view",
+        View::ToMove => "values from the side to move's view (negamax)",
+    };
+    let lines = [
+        format!(
+            "{} nodes in visit order, {} evaluated, {} cutoffs (branches struck with //); thick: principal variation.",
+            t.len(),
+            t.iter().filter(|n| n.evaluated).count(),
+            t.iter().filter(|n| n.cutoff).count()
+        ),
+        format!(
+            "Boxes: White to move (max), ellipses: Black to move (min); {values_from}; >= and <= mark bounds; dashed: quiescence."
+        ),
+    ];
+    svg_nodes(t, title, &lines, &look)
+}
+
+/// A node's mark: a CSS class, the symbol drawn beside it and its colour.
+pub type NodeMark = (&'static str, &'static str, &'static str);
+
+/// How [`svg_nodes`] draws each node beyond the trace: the value's text (default: the node's
+/// value from White's view, with its bound) and a mark (a CSS class and a symbol drawn beside
+/// the node: a node another tree has elsewhere, with another value, or not at all).
+#[derive(Default)]
+pub struct Look {
+    /// Each node's value text.
+    pub values: Option<Vec<String>>,
+    /// Each node's mark: (class, symbol, colour), `None` for no mark.
+    pub marks: Option<Vec<Option<NodeMark>>>,
+    /// Below each cut-off: its note (what it skipped and why).
+    pub cut_notes: Option<Vec<Option<String>>>,
+}
+
+/// A trace as SVG: the `title`, the `lines` of legend under it, the nodes drawn as `look`
+/// says.
+pub fn svg_nodes(t: &[TraceNode], title: &str, lines: &[String], look: &Look) -> String {
+    let mut l = Layout::of(t);
+    l.top = tree_top(lines);
     let mut s = String::new();
-    svg_header(&mut s, t, &l, title);
+    svg_header(&mut s, t, &l, title, lines);
     // Edges first, nodes on top.
     for (i, n) in t.iter().enumerate() {
         for &c in &n.children {
             svg_edge(&mut s, t, &l, i, c);
         }
         if n.cutoff {
-            svg_cut(&mut s, n, i, &l);
+            let note = look.cut_notes.as_ref().and_then(|c| c[i].as_deref());
+            svg_cut(&mut s, n, i, &l, note);
         }
     }
     for (i, n) in t.iter().enumerate() {
-        svg_node(&mut s, n, i, &l);
+        let value = look.values.as_ref().map(|v| v[i].as_str());
+        let mark = look.marks.as_ref().and_then(|m| m[i]);
+        svg_node(&mut s, n, i, &l, value, mark);
     }
     let _ = writeln!(s, "</svg>");
     s
 }
 
-/// The `<svg>` element, its background and the title lines.
-fn svg_header(s: &mut String, t: &[TraceNode], l: &Layout, title: &str) {
+/// The `<svg>` element, its background, the title and the legend's lines.
+fn svg_header(s: &mut String, t: &[TraceNode], l: &Layout, title: &str, lines: &[String]) {
     let max_ply = t.iter().map(|n| n.ply).max().unwrap_or(0) as f64;
     let width = (l.slots.max(1.0) * SLOT_DX + 40.0).max(1200.0);
-    let height = TREE_TOP + (max_ply + 1.0) * PLY_DY + 60.0;
+    let top = tree_top(lines);
+    let height = top + (max_ply + 1.0) * PLY_DY + 60.0;
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" viewBox="0 0 {width:.0} {height:.0}" font-family="sans-serif" font-size="12">"#
@@ -430,23 +548,19 @@ fn svg_header(s: &mut String, t: &[TraceNode], l: &Layout, title: &str) {
         r#"<text x="20" y="22" font-size="15" font-weight="bold">{}</text>"#,
         escape(title)
     );
-    let _ = writeln!(
-        s,
-        r##"<text x="20" y="42" fill="#444">{}</text>"##,
-        escape(&format!(
-            "{} nodes in visit order, {} evaluated, {} cutoffs (branches struck with //); thick: principal variation.",
-            t.len(),
-            t.iter().filter(|n| n.evaluated).count(),
-            t.iter().filter(|n| n.cutoff).count()
-        ))
-    );
-    let _ = writeln!(
-        s,
-        r##"<text x="20" y="60" fill="#444">{}</text>"##,
-        escape(
-            "Boxes: White to move (max), ellipses: Black to move (min); values from White's view; dashed: quiescence."
-        )
-    );
+    for (k, line) in lines.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            r##"<text x="20" y="{}" fill="#444">{}</text>"##,
+            42 + 18 * k,
+            escape(line)
+        );
+    }
+}
+
+/// Where the tree begins below the title and `lines` of legend.
+fn tree_top(lines: &[String]) -> f64 {
+    TREE_TOP + 18.0 * (lines.len().saturating_sub(2)) as f64
 }
 
 /// The edge from node `i` to its child `c`, labelled with the child's move.
@@ -454,9 +568,9 @@ fn svg_edge(s: &mut String, t: &[TraceNode], l: &Layout, i: usize, c: usize) {
     let (n, ch) = (&t[i], &t[c]);
     let (x1, y1, x2, y2) = (
         Layout::px(l.x[i]),
-        Layout::py(n.ply) + 16.0,
+        l.py(n.ply) + 16.0,
         Layout::px(l.x[c]),
-        Layout::py(ch.ply) - 16.0,
+        l.py(ch.ply) - 16.0,
     );
     let (stroke, w) = if n.pv && ch.pv {
         ("#c0392b", 3.5)
@@ -483,17 +597,21 @@ fn svg_edge(s: &mut String, t: &[TraceNode], l: &Layout, i: usize, c: usize) {
 }
 
 /// Node `i`'s cut-off branches: a dotted line per skipped move, struck through with the
-/// article's double slash, the move below it.
-fn svg_cut(s: &mut String, n: &TraceNode, i: usize, l: &Layout) {
-    let (x1, y1) = (Layout::px(l.x[i]), Layout::py(n.ply) + 16.0);
+/// article's double slash, the move below it; `note`: what was skipped and why, as the
+/// group's tooltip.
+fn svg_cut(s: &mut String, n: &TraceNode, i: usize, l: &Layout, note: Option<&str>) {
+    let (x1, y1) = (Layout::px(l.x[i]), l.py(n.ply) + 16.0);
     let _ = writeln!(s, r#"<g class="cut" data-node="{}">"#, i + 1);
+    if let Some(note) = note {
+        let _ = writeln!(s, "<title>{}</title>", escape(note));
+    }
     let moves: Vec<String> = if n.skipped.is_empty() {
         vec![String::new()]
     } else {
         n.skipped.iter().map(|m| m.to_string()).collect()
     };
     for (k, &cx) in l.cut_x[i].iter().enumerate() {
-        let (x2, y2) = (Layout::px(cx), Layout::py(n.ply + 1) - 30.0);
+        let (x2, y2) = (Layout::px(cx), l.py(n.ply + 1) - 30.0);
         let _ = writeln!(
             s,
             r##"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="#999" stroke-width="1.2" stroke-dasharray="2,3"/>"##
@@ -520,9 +638,17 @@ fn svg_cut(s: &mut String, n: &TraceNode, i: usize, l: &Layout) {
     let _ = writeln!(s, "</g>");
 }
 
-/// Node `i`: a box (White to move) or an ellipse (Black to move), its number and value.
-fn svg_node(s: &mut String, n: &TraceNode, i: usize, l: &Layout) {
-    let (cx, cy) = (Layout::px(l.x[i]), Layout::py(n.ply));
+/// Node `i`: a box (White to move) or an ellipse (Black to move), its number and value
+/// (`value`: the text to show instead of its value), and its mark (class, symbol, colour).
+fn svg_node(
+    s: &mut String,
+    n: &TraceNode,
+    i: usize,
+    l: &Layout,
+    value: Option<&str>,
+    mark: Option<(&str, &str, &str)>,
+) {
+    let (cx, cy) = (Layout::px(l.x[i]), l.py(n.ply));
     let fill = match n.kind {
         NodeKind::Quiescence => "#eef5e9",
         NodeKind::Null => "#f4ecf7",
@@ -535,9 +661,10 @@ fn svg_node(s: &mut String, n: &TraceNode, i: usize, l: &Layout) {
     } else {
         ""
     };
+    let class = mark.map_or(String::new(), |(c, _, _)| format!(" {c}"));
     let _ = writeln!(
         s,
-        r#"<g class="node" data-number="{}" data-max="{}" data-value="{}">"#,
+        r#"<g class="node{class}" data-number="{}" data-max="{}" data-value="{}">"#,
         i + 1,
         n.white_to_move,
         n.value
@@ -572,12 +699,22 @@ fn svg_node(s: &mut String, n: &TraceNode, i: usize, l: &Layout) {
         cy - 3.0,
         i + 1
     );
+    let shown = value.map_or_else(|| value_text(n), str::to_string);
     let _ = writeln!(
         s,
         r#"<text x="{cx:.1}" y="{:.1}" text-anchor="middle" font-weight="bold">{}</text>"#,
         cy + 11.0,
-        escape(&value_text(n))
+        escape(&shown)
     );
+    if let Some((_, symbol, colour)) = mark {
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" font-weight="bold" fill="{colour}">{}</text>"#,
+            cx + 24.0,
+            cy - 10.0,
+            escape(symbol)
+        );
+    }
     let _ = writeln!(s, "</g>");
 }
 
@@ -604,6 +741,8 @@ pub fn json(d: &Drawn) -> serde_json::Value {
                 "evaluated": n.evaluated,
                 "cutoff": n.cutoff,
                 "skipped": n.skipped.iter().map(|m| m.to_string()).collect::<Vec<_>>(),
+                "cut_note": cut_note(d, i, View::ToMove),
+                "cut_note_white": cut_note(d, i, View::White),
                 "pv": n.pv,
             })
         })

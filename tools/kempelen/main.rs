@@ -74,6 +74,10 @@ enum Command {
     /// Draw the tree a search visits (text, or SVG with --svg); by default the lost figure of
     /// the Tartan article (TOS 1/1991).
     Tree(learn::tree::TreeArgs),
+    /// Step through an adapted historical program's own listing as it chooses a move: set up
+    /// in a position, run to breakpoints by label or line, print each stop's source line with
+    /// its comment, the registers and the variables its adaptor file declares.
+    Debug(learn::debug::DebugArgs),
     /// Print the version and exit.
     Version,
 }
@@ -143,6 +147,7 @@ fn main() -> anyhow::Result<()> {
         Command::Ratings(args) => learn::tournament::ratings(&args),
         Command::Claims(args) => learn::claims::run(&args),
         Command::Tree(args) => learn::tree::run(&args),
+        Command::Debug(args) => learn::debug::run(&args),
         Command::Machines(args) => learn::machines::run(&args),
         // --- assemble and emulate ---
         Command::Asm(args) => emulate::asm::run_asm(args),

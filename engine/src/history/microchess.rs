@@ -18,6 +18,7 @@ use crate::moves::Move;
 use crate::piece::{self, BISHOP, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE};
 use crate::position::Position;
 use crate::square::{self, Square};
+use crate::tree::searched::{NO_PARENT, SearchTree, tree_move};
 use std::ops::RangeInclusive;
 
 /// Piece points by piece number (table POINTS): king 11, queen 10, rooks 6, bishops and
@@ -461,6 +462,47 @@ struct Work<'b, 'c, 'i> {
     /// BCAP0, WCAP1, BCAP1, WCAP2, BCAP2: the best capture at each level of the tree.
     tree: [u8; 5],
     budget: Option<&'b mut Budget<'c, 'i>>,
+    /// The tree of the analysis, when asked ([`search_tree`]).
+    rec: Option<TreeRecorder>,
+}
+
+/// The moves MOVE makes in one GO, as a search tree: the candidates (ply 1), and below each
+/// the captures of the capture tree that TREE makes (plies 2 to 5).
+struct TreeRecorder {
+    tree: SearchTree,
+    /// The node of each ply on the path (the root at 0; [`NO_PARENT`] where the tree was full
+    /// or a move could not be read on the real board).
+    path: Vec<u32>,
+    /// The position of each node on the path.
+    positions: Vec<Position>,
+    /// The program plays White.
+    white: bool,
+}
+
+impl TreeRecorder {
+    /// The move of `piece` to `to` made at ply `p` on `b` (the frame of the side that moves):
+    /// its node.
+    fn enter(&mut self, p: usize, b: &McBoard, piece: usize, to: McSquare) -> u32 {
+        self.path.truncate(p);
+        self.positions.truncate(p);
+        let (parent, pos) = (self.path[p - 1], &self.positions[p - 1]);
+        // Odd plies are the program's moves, in its frame.
+        let white = self.white == (p % 2 == 1);
+        let (f, t) = (real_square(b[piece], white), real_square(to, white));
+        let made = (parent != NO_PARENT)
+            .then(|| tree_move(pos, f, t))
+            .flatten()
+            .and_then(|m| {
+                let i = self.tree.push(parent, m, false, 0)?;
+                let mut next = pos.clone();
+                next.play(m);
+                Some((i, next))
+            });
+        let (i, next) = made.unwrap_or((NO_PARENT, pos.clone()));
+        self.path.push(i);
+        self.positions.push(next);
+        i
+    }
 }
 
 impl Work<'_, '_, '_> {
@@ -478,6 +520,9 @@ impl Work<'_, '_, '_> {
         if level < 4 {
             if let Some(budget) = self.budget.as_deref_mut() {
                 budget.nodes += 1;
+            }
+            if let Some(rec) = self.rec.as_mut() {
+                rec.enter(level + 2, b, piece, to);
             }
             let mut after = *b;
             make(&mut after, piece, to);
@@ -529,10 +574,41 @@ pub fn has_bonus(piece: u8, from: McSquare, to: McSquare) -> bool {
 /// GO without the book: values every legal move of the program (`b[0..16]`) as the listing
 /// does and keeps the first strictly best.
 pub fn analyse(b: &McBoard, formula: Formula) -> Analysis {
-    analyse_with(b, formula, None)
+    analyse_with(b, formula, None, None).0
 }
 
-fn analyse_with(b: &McBoard, formula: Formula, budget: Option<&mut Budget>) -> Analysis {
+/// The moves of one GO on the game's position as a search tree, as the 1976 binary makes them
+/// (MOVE, called by ON4 for each candidate and by TREE for each capture it follows): the
+/// candidates at ply 1, each with the byte PUSH compares (side to move's view, 0xD0 as 0), and
+/// below them the captures of the capture tree at plies 2 to 5 (TREE counts and values them
+/// per level, not per move: they have no value). The root holds the best value (BESTV, which
+/// starts at 12). `None` when the book answers or there is no legal move; at most `limit`
+/// nodes.
+pub fn search_tree(game: &Game, limit: usize) -> Option<SearchTree> {
+    let pos = game.position();
+    if pos.legal_moves().is_empty() || book_move(game).is_some() {
+        return None;
+    }
+    let rec = TreeRecorder {
+        tree: SearchTree::new(pos.clone(), limit),
+        path: vec![0],
+        positions: vec![pos.clone()],
+        white: pos.side() == WHITE,
+    };
+    let (a, rec) = analyse_with(&program_board(game), Formula::Binary, None, Some(rec));
+    let mut t = rec?.tree;
+    let best = a.moves.iter().map(|v| v.value).max().unwrap_or(0);
+    let root = best.max(i32::from(FIRST_BEST));
+    t.set_value(0, (root - i32::from(NEUTRAL)) as i16, Some(root as u16));
+    Some(t)
+}
+
+fn analyse_with(
+    b: &McBoard,
+    formula: Formula,
+    budget: Option<&mut Budget>,
+    rec: Option<TreeRecorder>,
+) -> (Analysis, Option<TreeRecorder>) {
     let mut w = Work {
         prior: Counts::default(),
         candidate: Counts::default(),
@@ -540,6 +616,7 @@ fn analyse_with(b: &McBoard, formula: Formula, budget: Option<&mut Budget>) -> A
         cont: Counts::default(),
         tree: [0; 5],
         budget,
+        rec,
     };
     // The prior counts, pseudo-legal.
     let mut prior = Counts::default();
@@ -560,6 +637,7 @@ fn analyse_with(b: &McBoard, formula: Formula, budget: Option<&mut Budget>) -> A
         }
         w.candidate = Counts::default();
         w.candidate.count(b, piece, to, capture);
+        let node = w.rec.as_mut().map(|r| r.enter(1, b, piece, to));
         let counts = w.move_counts(b, piece, to);
         let from = b[piece];
         let bonus = has_bonus(piece as u8, from, to);
@@ -593,6 +671,12 @@ fn analyse_with(b: &McBoard, formula: Formula, budget: Option<&mut Budget>) -> A
                 v
             }
         };
+        if let (Some(r), Some(i)) = (w.rec.as_mut(), node.filter(|&i| i != NO_PARENT)) {
+            // PUSH's value is the program's (the mover's); the node's side to move is the
+            // opponent.
+            let v = (i32::from(NEUTRAL) - value) as i16;
+            r.tree.set_value(i, v, Some(value as u16));
+        }
         out.moves.push(Valued {
             piece: piece as u8,
             from,
@@ -605,7 +689,7 @@ fn analyse_with(b: &McBoard, formula: Formula, budget: Option<&mut Budget>) -> A
         }
     }
     out.resigns = formula == Formula::Binary && best_byte < RESIGN_BELOW;
-    out
+    (out, w.rec)
 }
 
 /// The board at the start of a game, White's frame (table SETW).
@@ -860,7 +944,7 @@ pub(crate) fn search(game: &Game, budget: &mut Budget, formula: Formula) -> Sear
         return r;
     }
     let b = program_board(game);
-    let a = analyse_with(&b, formula, Some(budget));
+    let a = analyse_with(&b, formula, Some(budget), None).0;
     // The program's choice, if it is a legal move on the real board; else the best valued
     // move that is (the real program's board can differ from the game's, see board_of_game);
     // else Kempelen's first legal move.

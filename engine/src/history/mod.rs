@@ -279,3 +279,32 @@ pub fn is_mate_after(pos: &Position, m: Move) -> bool {
 
 /// Piece types that are not pawns or kings (for loops over the pieces).
 pub const OFFICERS: [u8; 4] = [KNIGHT, BISHOP, ROOK, QUEEN];
+
+/// The tree a historical profile's search visits on the game's position, recorded as the
+/// program it re-creates would make it ([`crate::tree::searched`]): Sargon's FNDMOV at
+/// look-ahead `depth` (default 2), Microchess's one fixed look (no depth). `Ok(None)` when the
+/// program answers from its book or the position has no legal move; an error for a profile
+/// that re-creates no program whose tree is recorded.
+pub fn profile_tree(
+    profile: crate::native::Profile,
+    game: &crate::game::Game,
+    depth: Option<u32>,
+    limit: usize,
+) -> Result<Option<crate::tree::searched::SearchTree>, String> {
+    use crate::native::Profile;
+    match profile {
+        Profile::Sargon => Ok(sargon::search_tree(
+            game,
+            depth.unwrap_or(2) as usize,
+            limit,
+        )),
+        Profile::Microchess => Ok(microchess::search_tree(game, limit)),
+        p => Err(format!(
+            "the {} profile records no search tree of a program (sargon and microchess do)",
+            Profile::ALL
+                .iter()
+                .find(|(q, _)| *q == p)
+                .map_or("?", |(_, n)| n)
+        )),
+    }
+}

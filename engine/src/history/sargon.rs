@@ -28,6 +28,7 @@ use crate::moves::{Move, MoveList};
 use crate::piece::{self, BISHOP, BLACK, KING, KNIGHT, PAWN, QUEEN, ROOK, WHITE};
 use crate::position::Position;
 use crate::square::Square;
+use crate::tree::searched::{Cut, NO_PARENT, SearchTree};
 
 /// Deepest look-ahead Kempelen accepts (the original stops at 6 for want of memory).
 pub const MAX_DEPTH: u32 = 20;
@@ -819,6 +820,32 @@ struct Fndmov<'c, 'i, 'b> {
     log: Option<Vec<PointsCall>>,
     /// POSQ as MOVE and UNMOVE leave it.
     queens: Queens,
+    /// The tree of the search, when asked ([`search_tree`]).
+    tree: Option<TreeRecorder>,
+}
+
+/// The tree of a search as FNDMOV walks it: the node made at each ply of the path.
+struct TreeRecorder {
+    tree: SearchTree,
+    /// The node of each ply on the path (the root at 0; [`NO_PARENT`] where the tree was
+    /// full).
+    path: Vec<u32>,
+}
+
+impl TreeRecorder {
+    /// The move `m` of ply `p` made (a leaf at the end of the look-ahead): its node.
+    fn enter(&mut self, p: usize, m: Move, leaf: bool) -> u32 {
+        let parent = self.path[p - 1];
+        let i = if parent == NO_PARENT {
+            None
+        } else {
+            self.tree.push(parent, m, leaf, 0)
+        };
+        let i = i.unwrap_or(NO_PARENT);
+        self.path.truncate(p);
+        self.path.push(i);
+        i
+    }
 }
 
 /// One call of POINTS in a search: the ply (0 for the root position), the move just made
@@ -852,6 +879,46 @@ impl<'c, 'i, 'b> Fndmov<'c, 'i, 'b> {
             root_moves: Vec::new(),
             log: log.then(|| vec![(0, 0, 0, root.valm)]),
             queens,
+            tree: None,
+        }
+    }
+
+    /// A score byte as a tree's value: the side to move's view, 0x80 as 0.
+    fn tree_value(v: u8) -> i16 {
+        i16::from(v) - i16::from(NEUTRAL)
+    }
+
+    /// The node of the move `m` at ply `p`, made (a leaf when it is evaluated there).
+    fn tree_enter(&mut self, p: usize, m: Move, leaf: bool) -> u32 {
+        self.tree
+            .as_mut()
+            .map_or(NO_PARENT, |t| t.enter(p, m, leaf))
+    }
+
+    /// The value `v` FNDMOV compares for `node` (a move of ply `p`), and the cut-off it causes
+    /// at the node above: the moves of `order` after `rank` left unsearched.
+    fn tree_back_up(
+        &mut self,
+        p: usize,
+        node: u32,
+        v: u8,
+        end: Option<&NodeEnd>,
+        rest: &[(Move, bool)],
+    ) {
+        let bound = self.score[p - 1];
+        let Some(t) = self.tree.as_mut() else { return };
+        if node != NO_PARENT {
+            t.tree
+                .set_value(node, Self::tree_value(v), Some(u16::from(v)));
+        }
+        if matches!(end, Some(NodeEnd::Cut)) && t.path[p - 1] != NO_PARENT {
+            t.tree.cuts.push(Cut {
+                node: t.path[p - 1],
+                by: (node != NO_PARENT).then_some(node),
+                value: Self::tree_value(v),
+                bound: Self::tree_value(bound),
+                skipped: rest.iter().filter(|(_, l)| *l).map(|(m, _)| *m).collect(),
+            });
         }
     }
 
@@ -965,7 +1032,7 @@ impl<'c, 'i, 'b> Fndmov<'c, 'i, 'b> {
         if p == 1 && !self.root_moves.is_empty() {
             order.retain(|(m, _)| self.root_moves.contains(m));
         }
-        for &(m, legal) in &order {
+        for (rank, &(m, legal)) in order.iter().enumerate() {
             if p == 1 && self.budget.aborted {
                 return NodeEnd::Aborted;
             }
@@ -980,7 +1047,9 @@ impl<'c, 'i, 'b> Fndmov<'c, 'i, 'b> {
             self.make_move(m);
             let undo = self.pos.make(m);
             self.pv[p + 1].clear();
-            let v = if p < self.plymax || (p == self.plymax && self.pos.in_check()) {
+            let descend = p < self.plymax || (p == self.plymax && self.pos.in_check());
+            let node = self.tree_enter(p, m, !descend);
+            let v = if descend {
                 // Descend (at the last ply only for a check: one more ply).
                 self.score[p + 1] = self.score[p - 1];
                 match self.node(p + 1) {
@@ -1002,14 +1071,22 @@ impl<'c, 'i, 'b> Fndmov<'c, 'i, 'b> {
             self.pos.unmake(m, &undo);
             self.unmake_move(m, saved);
             if let Some(v) = v {
-                if let Some(end) = self.back_up(p, v, Some(m)) {
+                let end = self.back_up(p, v, Some(m));
+                if self.tree.is_some() {
+                    self.tree_back_up(p, node, v, end.as_ref(), &order[rank + 1..]);
+                }
+                if let Some(end) = end {
                     return end;
                 }
             }
         }
         if !any_legal {
             let v = if in_check { MATE_SCORE } else { NEUTRAL };
-            if let Some(end) = self.back_up(p, v, None) {
+            let end = self.back_up(p, v, None);
+            if self.tree.is_some() {
+                self.tree_back_up(p, NO_PARENT, v, end.as_ref(), &[]);
+            }
+            if let Some(end) = end {
                 return end;
             }
         }
@@ -1129,6 +1206,34 @@ pub fn traced_fndmov(
     let mut f = Fndmov::new(pos, board, plymax, queens, &mut budget, true);
     f.node(1);
     (f.best, f.score[1], f.log.unwrap_or_default())
+}
+
+/// The tree one FNDMOV walks on the game's position at look-ahead `plymax`, as the program
+/// does it (POSQ followed through the game, see [`Queens`]): every move it makes in the search
+/// (not SORTM's: those only order the moves; their scores are the move list's values) with its
+/// ply and the score byte FNDMOV compares for it, and every cut-off with the moves it skipped.
+/// `None` when the book answers (move 1) or the position has no legal move. The tree holds at
+/// most `limit` nodes.
+pub fn search_tree(game: &Game, plymax: usize, limit: usize) -> Option<SearchTree> {
+    let pos = game.position();
+    if pos.legal_moves().is_empty() || book_move(pos, REFRESH_BIT_ON_JUPITER3).is_some() {
+        return None;
+    }
+    let control = SearchControl::default();
+    let mut budget = Budget::new(&Limits::default(), pos.side(), &control);
+    let plymax = plymax.clamp(1, MAX_DEPTH as usize);
+    let queens = queens_of_game(game, plymax, &mut budget)?;
+    let board = board_of_game(game);
+    let mut f = Fndmov::new(pos, board, plymax, queens, &mut budget, false);
+    f.tree = Some(TreeRecorder {
+        tree: SearchTree::new(pos.clone(), limit),
+        path: vec![0],
+    });
+    f.node(1);
+    let root = f.score[1];
+    let mut t = f.tree.take()?.tree;
+    t.set_value(0, Fndmov::tree_value(root), Some(u16::from(root)));
+    Some(t)
 }
 
 /// Centipawns of a root score byte: one unit is a quarter of a half pawn (12.5 cp); 0xFF is a

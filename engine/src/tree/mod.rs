@@ -12,8 +12,11 @@
 //!   visits for drawing (`kempelen tree`), and measures what the null move costs and saves.
 //!   With every switch on and no width cap it visits exactly the nodes of
 //!   [`crate::reference`] (checked by a test).
+//! - [`searched`]: the tree a historical program's search visits, recorded from the real
+//!   program in the emulator and from its profile, and the two set side by side.
 
 pub mod lesson;
+pub mod searched;
 pub mod synthetic;
 
 pub use lesson::{Algorithm, Lesson, LessonConfig, NullStats, TraceNode};
