@@ -111,7 +111,7 @@ struct PiecesSpec {
     captured: String,
     /// How a square is a byte: `microchess` (rank in the high nibble, file in the low one,
     /// counted from the h-file, the board turned round when the program plays Black) or
-    /// `10x12` (a1 = 21, ranks 10 apart).
+    /// `10x12` (a1 = 21, ranks 10 apart) or `0x88` (a1 = 0, rank in the high nibble).
     squares: String,
 }
 
@@ -530,6 +530,8 @@ pub(crate) enum ByteSquares {
     Microchess,
     /// A 10 x 12 board: a1 = 21, b1 = 22, a2 = 31, h8 = 98.
     Board10x12,
+    /// A 0x88 board: rank in the high nibble, file in the low one, a1 = 0, h8 = $77.
+    Board0x88,
 }
 
 impl ByteSquares {
@@ -537,6 +539,7 @@ impl ByteSquares {
         match s {
             "microchess" => Some(ByteSquares::Microchess),
             "10x12" => Some(ByteSquares::Board10x12),
+            "0x88" => Some(ByteSquares::Board0x88),
             _ => None,
         }
     }
@@ -562,6 +565,12 @@ impl ByteSquares {
                 }
                 (f - 1, r - 2)
             }
+            ByteSquares::Board0x88 => {
+                if b & 0x88 != 0 {
+                    return None;
+                }
+                (b & 7, b >> 4)
+            }
         };
         Some(format!("{}{}", (b'a' + file) as char, rank + 1))
     }
@@ -572,6 +581,7 @@ impl ByteSquares {
             ByteSquares::Microchess if program_black => ((7 - rank) << 4) | file,
             ByteSquares::Microchess => (rank << 4) | (7 - file),
             ByteSquares::Board10x12 => 21 + file + 10 * rank,
+            ByteSquares::Board0x88 => (rank << 4) | file,
         }
     }
 }
@@ -696,7 +706,7 @@ pub struct Adaptor {
     /// The lessons' steps.
     pub(crate) lessons: Vec<crate::lessons::LessonStep>,
     /// The profile that re-creates its search.
-    pub(crate) profile: Option<kempelen_engine::Profile>,
+    pub(crate) profile: Option<kempelen_engine::history::TreeProfile>,
 }
 
 fn hex_bytes(s: &str) -> Result<Vec<u8>> {
@@ -795,7 +805,7 @@ impl Adaptor {
     }
 
     /// The native profile that re-creates the program's search (`profile`).
-    pub fn profile(&self) -> Option<kempelen_engine::Profile> {
+    pub fn profile(&self) -> Option<kempelen_engine::history::TreeProfile> {
         self.profile
     }
 
@@ -1014,8 +1024,9 @@ impl Reader<'_> {
 
     /// How `what` writes a square as a byte.
     fn squares_of(&self, what: &str, s: &str) -> Result<ByteSquares> {
-        ByteSquares::parse(s)
-            .ok_or_else(|| self.invalid(format!("{what} squares = `{s}` (microchess, 10x12)")))
+        ByteSquares::parse(s).ok_or_else(|| {
+            self.invalid(format!("{what} squares = `{s}` (microchess, 10x12, 0x88)"))
+        })
     }
 
     /// `machine`, `cpu` and `clock`: the personality (if any), its CPU and the clock profile.
@@ -1709,6 +1720,12 @@ mod tests {
         assert_eq!(m.encode(4, 7, true), 0x04);
         assert_eq!(m.decode(0x04, true).as_deref(), Some("e8"));
         assert_eq!(m.decode(0xCC, false), None);
+        let x = ByteSquares::Board0x88;
+        assert_eq!(
+            (x.encode(4, 1, false), x.decode(0x34, false).as_deref()),
+            (0x14, Some("e4"))
+        );
+        assert_eq!(x.decode(0x08, false), None);
         let b = ByteSquares::Board10x12;
         assert_eq!(b.encode(0, 0, false), 21);
         assert_eq!(b.encode(7, 7, false), 98);
@@ -1719,7 +1736,7 @@ mod tests {
         for file in 0..8 {
             for rank in 0..8 {
                 for black in [false, true] {
-                    for s in [m, b] {
+                    for s in [m, b, x] {
                         let sq = format!("{}{}", (b'a' + file) as char, rank + 1);
                         assert_eq!(s.decode(s.encode(file, rank, black), black), Some(sq));
                     }

@@ -322,8 +322,9 @@ fn squares(s: &VariableSpec) -> Result<ByteSquares, String> {
     let text = s
         .squares
         .as_deref()
-        .ok_or("give `squares` (10x12 or microchess)")?;
-    ByteSquares::parse(text).ok_or_else(|| format!("squares = `{text}` (10x12 or microchess)"))
+        .ok_or("give `squares` (10x12, 0x88 or microchess)")?;
+    ByteSquares::parse(text)
+        .ok_or_else(|| format!("squares = `{text}` (10x12, 0x88 or microchess)"))
 }
 
 fn resolve_one(

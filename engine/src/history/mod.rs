@@ -280,31 +280,72 @@ pub fn is_mate_after(pos: &Position, m: Move) -> bool {
 /// Piece types that are not pawns or kings (for loops over the pieces).
 pub const OFFICERS: [u8; 4] = [KNIGHT, BISHOP, ROOK, QUEEN];
 
-/// The tree a historical profile's search visits on the game's position, recorded as the
-/// program it re-creates would make it ([`crate::tree::searched`]): Sargon's FNDMOV at
-/// look-ahead `depth` (default 2), Microchess's one fixed look (no depth). `Ok(None)` when the
-/// program answers from its book or the position has no legal move; an error for a profile
-/// that re-creates no program whose tree is recorded.
+/// A re-creation of a program whose search tree Kempelen records, to set beside the tree the
+/// program itself visits in the emulator (an adaptor file's `profile`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TreeProfile {
+    /// Sargon's FNDMOV ([`sargon::search_tree`]).
+    Sargon,
+    /// Microchess's GO ([`microchess::search_tree`]).
+    Microchess,
+    /// Kempelen's small teaching program ([`crate::tree::minisearch`]).
+    Minisearch,
+}
+
+impl std::str::FromStr for TreeProfile {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TreeProfile, String> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "sargon" => Ok(TreeProfile::Sargon),
+            "microchess" => Ok(TreeProfile::Microchess),
+            "minisearch" => Ok(TreeProfile::Minisearch),
+            _ => Err(format!(
+                "no profile '{s}' records a program's tree (sargon, microchess, minisearch)"
+            )),
+        }
+    }
+}
+
+impl TreeProfile {
+    /// Its name (`sargon`).
+    pub fn name(self) -> &'static str {
+        match self {
+            TreeProfile::Sargon => "sargon",
+            TreeProfile::Microchess => "microchess",
+            TreeProfile::Minisearch => "minisearch",
+        }
+    }
+
+    /// What its values are.
+    pub fn units(self) -> &'static str {
+        match self {
+            TreeProfile::Sargon => "Sargon's score byte less 128 (4 per pawn)",
+            TreeProfile::Microchess => {
+                "Microchess's STRATGY byte less 208 (D0H); below ply 1 the program backs up no value"
+            }
+            TreeProfile::Minisearch => "minisearch's value byte less 128 (1 per pawn)",
+        }
+    }
+}
+
+/// The tree a profile's search visits on the game's position, recorded as the program it
+/// re-creates would make it ([`crate::tree::searched`]): Sargon's FNDMOV at look-ahead
+/// `depth` (default 2), Microchess's one fixed look (no depth), minisearch at `depth`
+/// (default 2). `None` when the program answers from its book or the position has no legal
+/// move.
 pub fn profile_tree(
-    profile: crate::native::Profile,
+    profile: TreeProfile,
     game: &crate::game::Game,
     depth: Option<u32>,
     limit: usize,
-) -> Result<Option<crate::tree::searched::SearchTree>, String> {
-    use crate::native::Profile;
+) -> Option<crate::tree::searched::SearchTree> {
     match profile {
-        Profile::Sargon => Ok(sargon::search_tree(
-            game,
-            depth.unwrap_or(2) as usize,
-            limit,
-        )),
-        Profile::Microchess => Ok(microchess::search_tree(game, limit)),
-        p => Err(format!(
-            "the {} profile records no search tree of a program (sargon and microchess do)",
-            Profile::ALL
-                .iter()
-                .find(|(q, _)| *q == p)
-                .map_or("?", |(_, n)| n)
-        )),
+        TreeProfile::Sargon => sargon::search_tree(game, depth.unwrap_or(2) as usize, limit),
+        TreeProfile::Microchess => microchess::search_tree(game, limit),
+        TreeProfile::Minisearch => {
+            let pos = game.position();
+            (!pos.legal_moves().is_empty())
+                .then(|| crate::tree::minisearch::search_tree(pos, depth.unwrap_or(2), limit).0)
+        }
     }
 }

@@ -14,8 +14,11 @@
 //!   [`crate::reference`] (checked by a test).
 //! - [`searched`]: the tree a historical program's search visits, recorded from the real
 //!   program in the emulator and from its profile, and the two set side by side.
+//! - [`minisearch`]: the search of Kempelen's small teaching program (`adaptors/minisearch/`)
+//!   in Rust, its tree the program's node for node.
 
 pub mod lesson;
+pub mod minisearch;
 pub mod searched;
 pub mod synthetic;
 

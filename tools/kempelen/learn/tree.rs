@@ -11,9 +11,10 @@ use kempelen_adaptor::Adaptor;
 use kempelen_adaptor::tree::{TREE_LIMIT, TreeRun};
 use kempelen_claims::program_tree::{self, ProgramDrawing};
 use kempelen_claims::tree::{self, Drawn, TreeError, json, svg_in, text_in, title};
+use kempelen_engine::history::TreeProfile;
 use kempelen_engine::tree::Algorithm;
 use kempelen_engine::tree::searched::{Comparison, SearchTree, View, compare};
-use kempelen_engine::{Game, Position, Profile};
+use kempelen_engine::{Game, Position};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -49,9 +50,9 @@ pub struct TreeArgs {
     /// where it differs from the other.
     #[arg(long, requires = "program")]
     pub beside_profile: bool,
-    /// The tree of a historical profile that re-creates a program (sargon, microchess).
+    /// The tree of a profile that re-creates a program (sargon, microchess, minisearch).
     #[arg(long, value_name = "NAME")]
-    pub profile: Option<Profile>,
+    pub profile: Option<TreeProfile>,
     /// With --program or --profile: the most nodes kept.
     #[arg(long, default_value_t = TREE_LIMIT)]
     pub nodes: usize,
@@ -122,22 +123,19 @@ fn game(args: &TreeArgs) -> Result<Game> {
     }))
 }
 
-/// A profile's tree (`None`: its book answers).
+/// A profile's tree (`None`: its book answers, or no legal move).
 fn profile_tree(
-    p: Profile,
+    p: TreeProfile,
     game: &Game,
     depth: Option<u32>,
     nodes: usize,
-) -> Result<Option<SearchTree>> {
-    kempelen_engine::history::profile_tree(p, game, depth, nodes).map_err(anyhow::Error::msg)
-}
-
-/// The units a profile's values are in.
-fn units(p: Profile) -> &'static str {
-    match p {
-        Profile::Sargon => "Sargon's score byte less 128 (4 per pawn)",
-        _ => "Microchess's STRATGY byte less 208 (D0H); below ply 1 the program backs up no value",
-    }
+) -> Result<SearchTree> {
+    kempelen_engine::history::profile_tree(p, game, depth, nodes).ok_or_else(|| {
+        anyhow::anyhow!(
+            "the {} profile plays from its book here (or has no legal move): no tree",
+            p.name()
+        )
+    })
 }
 
 /// `--program` and `--profile`: the trees, drawn.
@@ -164,32 +162,28 @@ fn run_program(args: &TreeArgs) -> Result<()> {
             "{name}{} from {fen}",
             level.map(|l| format!(" at level {l}")).unwrap_or_default()
         );
-        let p = profile.unwrap_or(Profile::Microchess);
-        trees.push((tree, title, units(p).to_string()));
+        let units = profile.map_or("the program's own numbers less its neutral value", |p| {
+            p.units()
+        });
+        trees.push((tree, title, units.to_string()));
         if args.beside_profile {
             let p = profile.ok_or_else(|| {
                 anyhow::anyhow!("--beside-profile: {} names no profile", file.display())
             })?;
-            let t = profile_tree(p, &game, level, args.nodes)?.ok_or_else(|| {
-                anyhow::anyhow!("the {p:?} profile answers from its book here: no tree")
-            })?;
-            trees.push((
-                t,
-                format!(
-                    "the {p:?} profile{}",
-                    level.map(|l| format!(" at level {l}")).unwrap_or_default()
-                ),
-                units(p).to_string(),
-            ));
+            let t = profile_tree(p, &game, level, args.nodes)?;
+            let title = format!(
+                "the {} profile{}",
+                p.name(),
+                level.map(|l| format!(" at level {l}")).unwrap_or_default()
+            );
+            trees.push((t, title, p.units().to_string()));
         }
     } else if let Some(p) = args.profile {
-        let t = profile_tree(p, &game, args.depth, args.nodes)?.ok_or_else(|| {
-            anyhow::anyhow!("the {p:?} profile answers from its book here: no tree")
-        })?;
+        let t = profile_tree(p, &game, args.depth, args.nodes)?;
         trees.push((
             t,
-            format!("the {p:?} profile from {fen}"),
-            units(p).to_string(),
+            format!("the {} profile from {fen}", p.name()),
+            p.units().to_string(),
         ));
     }
     let comparison: Option<(Comparison, Comparison)> = (trees.len() == 2).then(|| {
