@@ -27,6 +27,8 @@ const SLICE: u64 = 1 << 17;
 /// turn by turn within the turn's limits.
 struct Driver<'a> {
     adaptor: &'a Adaptor,
+    /// Run a Z80 on the core that shows every register (a debugger's view), not the fast one.
+    all_registers: bool,
 }
 
 impl Driver<'_> {
@@ -38,6 +40,9 @@ impl Driver<'_> {
             None => MachineBuilder::new(self.adaptor.cpu)
                 .memory_map(MemoryMap::default_for(self.adaptor.cpu)),
         };
+        if self.all_registers && self.adaptor.cpu == kempelen_emulator::Cpu::Z80 {
+            b = b.core(kempelen_emulator::CoreKind::RustzxZ80);
+        }
         for (a, bytes) in &self.adaptor.chunks {
             b = b.load(*a, bytes);
         }
@@ -639,7 +644,10 @@ impl Host {
         let (replies, rx) = mpsc::channel::<Msg>();
         std::thread::spawn(move || {
             let mut machine: Option<Machine> = None;
-            let driver = Driver { adaptor: &adaptor };
+            let driver = Driver {
+                adaptor: &adaptor,
+                all_registers: false,
+            };
             for cmd in cmds {
                 let mut progress = |p: Progress| {
                     let _ = replies.send(Msg::Progress(p));
@@ -705,7 +713,10 @@ impl Host {
         else {
             return Err(closed());
         };
-        let driver = Driver { adaptor };
+        let driver = Driver {
+            adaptor,
+            all_registers: false,
+        };
         let mut m = machine.borrow_mut();
         let m = m
             .as_deref_mut()
@@ -735,7 +746,10 @@ impl Host {
             Host::Inline {
                 adaptor, machine, ..
             } => {
-                let driver = Driver { adaptor };
+                let driver = Driver {
+                    adaptor,
+                    all_registers: false,
+                };
                 let mut held = machine.borrow_mut();
                 let mut m = held.take().map(|b| *b);
                 let reply = answer(&driver, &mut m, cmd, progress);
@@ -861,11 +875,16 @@ pub(crate) fn run_actions(
 /// turn in which it computes its move: every turn of the set-up run, the last one's keys
 /// typed and not yet read (the machine has not run since). What a debugger or a tree
 /// collector runs from.
+/// `all_registers`: a Z80 runs on the core that shows every register (for a debugger).
 pub(crate) fn prepare_search(
     adaptor: &Adaptor,
     actions: Vec<Action>,
+    all_registers: bool,
 ) -> Result<Machine, EngineError> {
-    let driver = Driver { adaptor };
+    let driver = Driver {
+        adaptor,
+        all_registers,
+    };
     let stop = AtomicBool::new(false);
     let (mut m, _) = driver.boot(&stop)?;
     let steps = steps(actions);

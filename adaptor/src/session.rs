@@ -147,6 +147,18 @@ impl Session {
         game: &Game,
         depth: Option<u32>,
     ) -> Result<Session, SessionError> {
+        Session::open_on(adaptor, game, depth, true)
+    }
+
+    /// [`Session::open`], a Z80 on the core that shows every register (`all_registers`: the
+    /// debugger's) or on the fast one (a run that reads only memory and the registers the
+    /// fast core shows, such as a tree's; the two run the same cycles).
+    pub fn open_on(
+        adaptor: Arc<Adaptor>,
+        game: &Game,
+        depth: Option<u32>,
+        all_registers: bool,
+    ) -> Result<Session, SessionError> {
         let pos = game.position();
         if pos.legal_moves().is_empty() {
             return Err(SessionError::Setup(format!(
@@ -157,8 +169,8 @@ impl Session {
         let level = level_of(&adaptor, depth);
         let actions =
             fresh_actions(&adaptor, game, level).map_err(|e| SessionError::Setup(e.to_string()))?;
-        let machine =
-            prepare_search(&adaptor, actions).map_err(|e| SessionError::Setup(e.to_string()))?;
+        let machine = prepare_search(&adaptor, actions, all_registers)
+            .map_err(|e| SessionError::Setup(e.to_string()))?;
         let debugger = Debugger::new().with_sources(adaptor.program.lines.clone());
         Ok(Session {
             start: machine.total_cycles(),

@@ -529,7 +529,7 @@ impl TreeRun {
         if adaptor.tree.is_none() {
             return Err(TreeError::NotDescribed(adaptor.name.clone()));
         }
-        let session = crate::session::Session::open(adaptor, game, depth)
+        let session = crate::session::Session::open_on(adaptor, game, depth, false)
             .map_err(|e| TreeError::Machine(e.to_string()))?;
         let collector =
             TreeCollector::new(session.adaptor(), session.machine(), game.position(), limit)?;

@@ -33,6 +33,7 @@ MLNEXT      = $18               ; word: where the next generated move goes
 EPTR        = $1A               ; word: the entry make, unmake and current work on
 TPTR        = $1C               ; word: the step or line table being used
 NUM         = $1E               ; word: the number putnumber prints
+CUTS        = $81               ; word: cut-offs
 ALPHA       = $20               ; per ply: the best value the side to move is sure of
 BETA        = $28               ; per ply: the value above which the opponent avoids the node
 BESTV       = $30               ; per ply: the best value found at the node so far
@@ -869,6 +870,9 @@ sr_advance:
 sr_again:
         jmp sr_next
 sr_cut:                         ; the rest of the list is not searched
+        inc CUTS
+        bne sr_done
+        inc CUTS+1
 sr_done:
         ldx PLY
         lda BESTV,x
@@ -890,6 +894,8 @@ go:
         lda #0
         sta NODES
         sta NODES+1
+        sta CUTS
+        sta CUTS+1
         sta BESTMV
         sta BESTMV+1
         sta PLY

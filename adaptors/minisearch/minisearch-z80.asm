@@ -47,6 +47,7 @@ DEPTH       equ $8081           ; the look-ahead in plies
 PLY         equ $8082           ; the ply being searched
 VALUE       equ $8083           ; what SEARCH returns: the node's value for its side to move
 NODES       equ $8084           ; word: nodes searched (entries to SEARCH)
+CUTS        equ $808A           ; word: cut-offs
 BESTMV      equ $8086           ; word: the root's best move (its entry in the move list)
 MLNEXT      equ $8088           ; word: where the next generated move goes
 ALPHA       equ $8090           ; per ply: the best value the side to move is sure of
@@ -886,6 +887,9 @@ sr_advance:
     inc (hl)
     jp sr_next
 sr_cut:                         ; the rest of the list is not searched
+    ld hl,(CUTS)
+    inc hl
+    ld (CUTS),hl
 sr_done:
     ld hl,BESTV
     call plybyte
@@ -907,6 +911,7 @@ sr_done:
 go:
     ld hl,0
     ld (NODES),hl
+    ld (CUTS),hl
     ld (BESTMV),hl
     xor a
     ld (PLY),a
