@@ -464,6 +464,55 @@ const PLANS: &[(&str, How)] = &[
         },
     ),
     (
+        "debug --program adaptors/minisearch-z80.toml --break sr_cut --stops 3",
+        How::Run {
+            input: "",
+            check: prints_stops,
+        },
+    ),
+    (
+        "debug --program adaptors/minisearch-6502.toml --lesson 2 --json",
+        How::Run {
+            input: "",
+            check: succeeded,
+        },
+    ),
+    (
+        "tree --program adaptors/minisearch-6502.toml --depth 2 --beside-profile --svg target/minisearch-tree.svg",
+        How::Run {
+            input: "",
+            check: trees_agree,
+        },
+    ),
+    (
+        "tree --view to-move",
+        How::Run {
+            input: "",
+            check: succeeded,
+        },
+    ),
+    (
+        "debug --program adaptors/sargon-book-jupiter3.toml --lesson 3",
+        How::Historical {
+            input: "",
+            check: prints_stops,
+        },
+    ),
+    (
+        "tree --program adaptors/sargon-book-jupiter3.toml --fen \"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\" --depth 2 --beside-profile",
+        How::Historical {
+            input: "",
+            check: trees_agree,
+        },
+    ),
+    (
+        "debug --program adaptors/microchess-kim1.toml --fen \"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3\" --break GENRM --stops 2",
+        How::Historical {
+            input: "",
+            check: prints_stops,
+        },
+    ),
+    (
         "machines",
         How::Run {
             input: "",
@@ -718,6 +767,26 @@ fn every_readme_command_runs() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// `kempelen debug`: stops with a source line and the registers.
+fn prints_stops(ran: &Ran, _: &str) -> Result<(), String> {
+    if ran.stdout.contains("stop 1:") && ran.stdout.contains("registers: PC=") {
+        Ok(())
+    } else {
+        Err(format!("no stop printed:\n{}", ran.stdout))
+    }
+}
+
+/// `kempelen tree --program --beside-profile`: every node of the program's tree is its
+/// profile's, in the same order with the same value.
+fn trees_agree(ran: &Ran, _: &str) -> Result<(), String> {
+    let first = ran.stdout.lines().next().unwrap_or("");
+    let w: Vec<&str> = first.split(' ').collect();
+    match w.as_slice() {
+        [a, "of", "the", "program's", b, ..] if a == b => Ok(()),
+        _ => Err(format!("the trees differ: {first}")),
+    }
 }
 
 fn succeeded(_: &Ran, _: &str) -> Result<(), String> {

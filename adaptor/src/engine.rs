@@ -332,6 +332,83 @@ pub(crate) fn level_of(a: &Adaptor, depth: Option<u32>) -> Option<u32> {
     }
 }
 
+/// The program's reply in what it printed in its turn (the last or first match of the
+/// adaptor's pattern) as a move's coordinates (`e2e4`: a promotion without its piece when the
+/// program names none), and what it printed beside it.
+fn reply_text(a: &Adaptor, game: &Game, out: &str) -> Result<(String, Printed), EngineError> {
+    let caps: Vec<regex::Captures> = a.reply.captures_iter(out).collect();
+    let cap = if a.first { caps.first() } else { caps.last() };
+    let Some(cap) = cap else {
+        return Err(EngineError::Backend(format!(
+            "{}: no reply matching `{}` in: {}",
+            a.name,
+            a.reply.as_str(),
+            one_line(out)
+        )));
+    };
+    let pos = game.position();
+    let white = pos.side() == kempelen_engine::piece::WHITE;
+    let rank = if white { '1' } else { '8' };
+    let text = match (cap.name("move"), cap.name("castle")) {
+        _ if cap.name("en_passant").is_some() => {
+            let ep: Vec<Move> = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .filter(|&m| pos.is_en_passant(m))
+                .collect();
+            match ep.as_slice() {
+                [m] => m.to_uci(),
+                [] => {
+                    return Err(EngineError::Backend(format!(
+                        "{}: it replies with an en-passant capture, and there is none here",
+                        a.name
+                    )));
+                }
+                _ => {
+                    return Err(EngineError::Backend(format!(
+                        "{}: it replies with an en-passant capture without saying which pawn takes ({} can)",
+                        a.name,
+                        ep.iter().map(|m| m.to_uci()).collect::<Vec<_>>().join(", ")
+                    )));
+                }
+            }
+        }
+        (_, Some(c)) if c.as_str().len() > 3 => format!("e{rank}c{rank}"),
+        (_, Some(_)) => format!("e{rank}g{rank}"),
+        (Some(mv), None) => mv.as_str().to_ascii_lowercase(),
+        (None, None) => {
+            let sq = |n: &str| {
+                cap.name(n)
+                    .and_then(|t| a.squares.decode(t.as_str(), !white))
+            };
+            match (sq("from"), sq("to")) {
+                (Some(f), Some(t)) => format!("{f}{t}"),
+                _ => String::new(),
+            }
+        }
+    };
+    let num = |n: &str| cap.name(n).and_then(|t| t.as_str().parse::<i64>().ok());
+    Ok((
+        text,
+        Printed {
+            depth: num("depth").and_then(|d| u32::try_from(d).ok()),
+            score: num("score").and_then(|s| i32::try_from(s).ok()),
+            nodes: num("nodes").and_then(|n| u64::try_from(n).ok()),
+        },
+    ))
+}
+
+impl Adaptor {
+    /// The move the program answered with in what it printed (`out`) in `game`'s position, if
+    /// the adaptor's pattern finds one that is legal there (a pawn reaching the last rank
+    /// without a piece named: a queen).
+    pub fn answer(&self, game: &Game, out: &str) -> Option<Move> {
+        let (text, _) = reply_text(self, game, out).ok()?;
+        legal(game, &text).or_else(|| legal(game, &format!("{text}q")))
+    }
+}
+
 /// `text` as a legal move of `game`'s position.
 fn legal(game: &Game, text: &str) -> Option<Move> {
     let mut g = game.clone();
@@ -769,72 +846,12 @@ impl AdaptorEngine {
     /// The program's move in what it printed in its turn: a legal move of `game`, with the
     /// piece a pawn became read from its board when the reply names none.
     fn read_reply(&self, game: &Game, out: &str) -> Result<(Move, Printed), EngineError> {
-        let a = &self.adaptor;
-        let caps: Vec<regex::Captures> = a.reply.captures_iter(out).collect();
-        let cap = if a.first { caps.first() } else { caps.last() };
-        let Some(cap) = cap else {
-            return Err(EngineError::Backend(format!(
-                "{}: no reply matching `{}` in: {}",
-                a.name,
-                a.reply.as_str(),
-                one_line(out)
-            )));
-        };
-        let pos = game.position();
-        let white = pos.side() == kempelen_engine::piece::WHITE;
-        let rank = if white { '1' } else { '8' };
-        let text = match (cap.name("move"), cap.name("castle")) {
-            _ if cap.name("en_passant").is_some() => {
-                let ep: Vec<Move> = pos
-                    .legal_moves()
-                    .iter()
-                    .copied()
-                    .filter(|&m| pos.is_en_passant(m))
-                    .collect();
-                match ep.as_slice() {
-                    [m] => m.to_uci(),
-                    [] => {
-                        return Err(EngineError::Backend(format!(
-                            "{}: it replies with an en-passant capture, and there is none here",
-                            a.name
-                        )));
-                    }
-                    _ => {
-                        return Err(EngineError::Backend(format!(
-                            "{}: it replies with an en-passant capture without saying which pawn takes ({} can)",
-                            a.name,
-                            ep.iter().map(|m| m.to_uci()).collect::<Vec<_>>().join(", ")
-                        )));
-                    }
-                }
-            }
-            (_, Some(c)) if c.as_str().len() > 3 => format!("e{rank}c{rank}"),
-            (_, Some(_)) => format!("e{rank}g{rank}"),
-            (Some(mv), None) => mv.as_str().to_ascii_lowercase(),
-            (None, None) => {
-                let sq = |n: &str| {
-                    cap.name(n)
-                        .and_then(|t| a.squares.decode(t.as_str(), !white))
-                };
-                match (sq("from"), sq("to")) {
-                    (Some(f), Some(t)) => format!("{f}{t}"),
-                    _ => String::new(),
-                }
-            }
-        };
+        let (text, printed) = reply_text(&self.adaptor, game, out)?;
         let mv = match legal(game, &text) {
             Some(m) => m,
             None => self.promoted(game, &text)?,
         };
-        let num = |n: &str| cap.name(n).and_then(|t| t.as_str().parse::<i64>().ok());
-        Ok((
-            mv,
-            Printed {
-                depth: num("depth").and_then(|d| u32::try_from(d).ok()),
-                score: num("score").and_then(|s| i32::try_from(s).ok()),
-                nodes: num("nodes").and_then(|n| u64::try_from(n).ok()),
-            },
-        ))
+        Ok((mv, printed))
     }
 
     /// A reply `text` that is a pawn's move to the last rank without a piece: the piece the

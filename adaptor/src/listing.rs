@@ -132,25 +132,32 @@ pub fn map_listing(
     for &(start, end) in &blocks {
         seed_runs(&bin[start..end], &lis, start, &mut pairs);
     }
+    let lines = listing.listing.source_map();
+    let data = find_data(&lines, listing, chunks);
     let map_addr = |pairs: &[(usize, usize)]| -> std::collections::HashMap<u16, u16> {
-        pairs
-            .iter()
-            .map(|&(b, l)| (lis[l].addr, bin[b].addr))
-            .collect()
+        let mut at: std::collections::HashMap<u16, u16> =
+            data.iter().map(|&(l, b, _)| (l, b)).collect();
+        at.extend(pairs.iter().map(|&(b, l)| (lis[l].addr, bin[b].addr)));
+        at
     };
-    // Operands naming code must name the same code; drop what fails until nothing does.
+    // Operands naming code must name the same code: an address of the listing its place in
+    // the binary, an address outside the listing itself. Drop what fails (or names code of
+    // the listing that has no place in the binary) until nothing does.
     loop {
         let at = map_addr(&pairs);
         let before = pairs.len();
         pairs.retain(|&(b, l)| match (lis[l].target, bin[b].target) {
-            (Some(tl), Some(tb)) => at.get(&tl).is_none_or(|&m| m == tb),
+            (Some(tl), Some(tb)) => match at.get(&tl) {
+                Some(&m) => m == tb,
+                None => lines.containing(tl).is_none() && tl == tb,
+            },
             _ => true,
         });
         if pairs.len() == before {
             break;
         }
     }
-    Ok(build(listing, chunks, &lis, &bin, &blocks, &pairs))
+    Ok(build(listing, &data, &lis, &bin, &blocks, &pairs))
 }
 
 /// Finds the runs of at least [`SEED`] equal instructions of `bin` (a block, whose first
@@ -183,7 +190,7 @@ fn seed_runs(bin: &[Ins], lis: &[Ins], base: usize, pairs: &mut Vec<(usize, usiz
 /// The source lines and symbols at the binary's addresses, and the report.
 fn build(
     listing: &Assembly,
-    chunks: &[(u16, Vec<u8>)],
+    data: &[(u16, u16, u16)],
     lis: &[Ins],
     bin: &[Ins],
     blocks: &[(usize, usize)],
@@ -208,7 +215,21 @@ fn build(
         }
         at.insert(li.addr, bi.addr);
     }
-    matched_bytes += map_data(&lines, listing, chunks, &mut out.lines, &mut at);
+    for &(l, b, len) in data {
+        let free = (b..b.saturating_add(len)).all(|a| out.lines.containing(a).is_none());
+        if let (true, Some(line)) = (free, lines.at(l)) {
+            out.lines.insert(
+                b,
+                len,
+                false,
+                line.file.clone(),
+                line.line,
+                line.text.clone(),
+            );
+            at.insert(l, b);
+            matched_bytes += usize::from(len);
+        }
+    }
     let mut labels_missing = Vec::new();
     for s in listing.symbols.iter() {
         match s.kind {
@@ -241,17 +262,15 @@ fn build(
     (out, report)
 }
 
-/// Lays the listing's data lines where the binary holds their bytes (once, not inside code
-/// already laid): the bytes laid.
-fn map_data(
+/// The listing's data lines (`.byte`, four bytes or more) whose bytes the binary holds at one
+/// place only: (the line's address, the binary's, the length).
+fn find_data(
     lines: &SourceMap,
     listing: &Assembly,
     chunks: &[(u16, Vec<u8>)],
-    out: &mut SourceMap,
-    at: &mut std::collections::HashMap<u16, u16>,
-) -> usize {
+) -> Vec<(u16, u16, u16)> {
     let (org, image) = (listing.image.origin, &listing.image.bytes);
-    let mut laid = 0;
+    let mut out = Vec::new();
     for l in lines.iter().filter(|l| !l.code && l.len >= 4) {
         let off = usize::from(l.addr.wrapping_sub(org));
         let Some(want) = image.get(off..off + usize::from(l.len)) else {
@@ -265,15 +284,12 @@ fn map_data(
                     .filter(|(_, w)| *w == want)
                     .map(move |(i, _)| a.wrapping_add(i as u16))
             })
-            .filter(|&a| out.containing(a).is_none())
             .collect();
         if let [a] = found[..] {
-            out.insert(a, l.len, false, l.file.clone(), l.line, l.text.clone());
-            at.insert(l.addr, a);
-            laid += usize::from(l.len);
+            out.push((l.addr, a, l.len));
         }
     }
-    laid
+    out
 }
 
 /// The binary's instructions between matched ones that no line explains, as ranges, each
