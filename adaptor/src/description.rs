@@ -71,31 +71,31 @@ struct AdaptorFile {
     /// The time model: emulated time per move at each level, measured on the program.
     #[serde(default)]
     level: Vec<toml::Spanned<LevelSpec>>,
-    /// Points of the program whose passes are counted in its turn.
+    /// Points of the program whose passes are counted in its turn (`crate::opened`).
     #[serde(default)]
-    count: Vec<crate::variables::CountSpec>,
+    count: Vec<toml::Value>,
     /// The program's variables and tables, decoded at every stop of a debugger.
     #[serde(default)]
-    variable: Vec<crate::variables::VariableSpec>,
+    variable: Vec<toml::Value>,
     /// Where the program's search makes its moves and backs up its values.
-    tree: Option<crate::tree::TreeFile>,
+    tree: Option<toml::Value>,
     /// A published listing laid over a binary image that has no text.
-    listing: Option<ListingSpec>,
+    listing: Option<toml::Value>,
     /// The lessons' steps in the program's code.
     #[serde(default)]
-    lesson: Vec<crate::lessons::LessonFile>,
+    lesson: Vec<toml::Value>,
 }
 
-/// `[listing]`: a published source of the program, assembled and laid over the binary the
-/// adaptor loads wherever its code is the same ([`crate::listing`]), for the debugger's view
-/// only: the program runs from its `[[image]]`, and without the listing's file it runs all the
-/// same.
-#[derive(Deserialize, Debug)]
-#[serde(deny_unknown_fields)]
-struct ListingSpec {
-    file: String,
-    sha256: Option<String>,
-    assemble: AssembleSpec,
+/// The sections of an adaptor file that open the program up (`[[count]]`, `[[variable]]`,
+/// `[tree]`, `[listing]`, `[[lesson]]`), as read, for `crate::opened` to resolve (a build
+/// without the feature `opened`, the page's, reads them and leaves them).
+#[cfg_attr(not(feature = "opened"), allow(dead_code))]
+pub(crate) struct OpenedParts<'a> {
+    pub(crate) count: &'a [toml::Value],
+    pub(crate) variable: &'a [toml::Value],
+    pub(crate) tree: Option<&'a toml::Value>,
+    pub(crate) listing: Option<&'a toml::Value>,
+    pub(crate) lesson: &'a [toml::Value],
 }
 
 /// `[pieces]`: the program keeps its board as a list of squares, one slot per piece, the side
@@ -310,7 +310,7 @@ struct ImageSpec {
 
 #[derive(Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
-struct AssembleSpec {
+pub(crate) struct AssembleSpec {
     /// `z80`, `6502` or `65c02`.
     cpu: String,
     /// `--ignore-case`.
@@ -695,16 +695,10 @@ pub struct Adaptor {
     pub(crate) symbols: Vec<(String, u16)>,
     /// The symbols and source lines of the assembled images.
     pub(crate) program: ProgramSource,
-    /// The declared variables.
-    pub(crate) variables: Vec<crate::variables::Variable>,
-    /// The counters.
-    pub(crate) counters: Vec<crate::variables::Counter>,
-    /// Where the search tree is read.
-    pub(crate) tree: Option<crate::tree::TreeSpec>,
-    /// A listing laid over the binary: what it explains and what not; or why it is not there.
-    pub(crate) listing: Option<std::result::Result<crate::listing::ListingMap, String>>,
-    /// The lessons' steps.
-    pub(crate) lessons: Vec<crate::lessons::LessonStep>,
+    /// The declarations that open the program up (variables, counters, tree, listing,
+    /// lessons).
+    #[cfg(feature = "opened")]
+    pub(crate) opened: crate::opened::Opened,
     /// The profile that re-creates its search.
     pub(crate) profile: Option<kempelen_engine::history::TreeProfile>,
 }
@@ -809,32 +803,6 @@ impl Adaptor {
         self.profile
     }
 
-    /// The declared variables (`[[variable]]`).
-    pub fn variables(&self) -> &[crate::variables::Variable] {
-        &self.variables
-    }
-
-    /// The counters (`[[count]]`).
-    pub fn counters(&self) -> &[crate::variables::Counter] {
-        &self.counters
-    }
-
-    /// Where the program's search tree is read (`[tree]`), if the file says.
-    pub fn tree_spec(&self) -> Option<&crate::tree::TreeSpec> {
-        self.tree.as_ref()
-    }
-
-    /// The listing laid over the binary (`[listing]`): what it explains, or why it is not
-    /// there; `None` when the file names no listing.
-    pub fn listing(&self) -> Option<&std::result::Result<crate::listing::ListingMap, String>> {
-        self.listing.as_ref()
-    }
-
-    /// The lessons' steps (`[[lesson]]`).
-    pub fn lessons(&self) -> &[crate::lessons::LessonStep] {
-        &self.lessons
-    }
-
     /// The CPU.
     pub fn cpu(&self) -> Cpu {
         self.cpu
@@ -871,13 +839,20 @@ impl Adaptor {
             .map_err(|e| file.at_place(e.span().map_or(0, |s| s.start), e.message().to_string()))?;
         let (personality, cpu, clock) = file.machine(&f)?;
         let default_addr = personality.as_ref().and_then(|p| p.load).unwrap_or(0);
+        #[cfg_attr(not(feature = "opened"), allow(unused_mut))]
         let (chunks, symbols, mut program) =
             file.images(&f.image, f.source.as_ref(), default_addr)?;
-        let listing = f
-            .listing
-            .as_ref()
-            .map(|l| file.listing(l, &chunks, &mut program));
-        let (counters, variables, tree, lessons) = file.declarations(&f, &symbols)?;
+        let parts = OpenedParts {
+            count: &f.count,
+            variable: &f.variable,
+            tree: f.tree.as_ref(),
+            listing: f.listing.as_ref(),
+            lesson: &f.lesson,
+        };
+        #[cfg(feature = "opened")]
+        let opened = crate::opened::Opened::read(&file, &parts, &chunks, &symbols, &mut program)?;
+        #[cfg(not(feature = "opened"))]
+        let _ = parts;
         let pokes = file.pokes(&f.poke, &symbols)?;
         file.check_setup(&f, &symbols)?;
         file.check_board(f.board.as_ref())?;
@@ -930,11 +905,8 @@ impl Adaptor {
             setup: f.setup,
             symbols,
             program,
-            variables,
-            counters,
-            tree,
-            listing,
-            lessons,
+            #[cfg(feature = "opened")]
+            opened,
             profile: f
                 .profile
                 .as_deref()
@@ -974,19 +946,19 @@ fn read_text(path: &Path) -> Result<String> {
 }
 
 /// The memory image so far: runs of bytes, each starting at its address.
-type Chunks = Vec<(u16, Vec<u8>)>;
+pub(crate) type Chunks = Vec<(u16, Vec<u8>)>;
 
 /// The symbols of the assembled images, with their values.
 type Symbols = Vec<(String, u16)>;
 
 /// The adaptor file being read: where it is and its text, for errors that point into it.
-struct Reader<'a> {
+pub(crate) struct Reader<'a> {
     path: &'a Path,
     text: &'a str,
     /// The folder the file's paths are relative to.
-    dir: &'a Path,
+    pub(crate) dir: &'a Path,
     /// Where the files it names come from.
-    files: &'a dyn ProgramFiles,
+    pub(crate) files: &'a dyn ProgramFiles,
 }
 
 /// The address range of an image read before, with where the image is named.
@@ -1010,7 +982,7 @@ impl Reader<'_> {
     }
 
     /// A value of the file that does not make sense (`file: message`).
-    fn invalid(&self, message: String) -> AdaptorError {
+    pub(crate) fn invalid(&self, message: String) -> AdaptorError {
         AdaptorError::Invalid {
             path: self.path.to_path_buf(),
             message,
@@ -1164,77 +1136,6 @@ impl Reader<'_> {
             }
         }
         Ok(())
-    }
-
-    /// `[listing]`: the listing assembled and laid over the binary's `chunks`, its lines and
-    /// labels added to `program`; an error (a missing or changed file, an assembly error) is
-    /// kept to be shown, not raised: the program runs without its listing.
-    fn listing(
-        &self,
-        l: &ListingSpec,
-        chunks: &Chunks,
-        program: &mut ProgramSource,
-    ) -> std::result::Result<crate::listing::ListingMap, String> {
-        let file = self
-            .files
-            .locate(self.dir, &l.file)
-            .map_err(|e| e.to_string())?;
-        let bytes = self
-            .files
-            .read(&file)
-            .map_err(|e| format!("{}: {e}", file.display()))?;
-        if let Some(want) = &l.sha256 {
-            check_sha256(&file, &bytes, want).map_err(|e| e.to_string())?;
-        }
-        let a = l
-            .assemble
-            .assembly(&file, self.files.sources())
-            .map_err(|e| e.to_string())?;
-        let (source, map) = crate::listing::map_listing(&a, chunks)?;
-        for s in source.symbols.iter() {
-            program.symbols.insert(s.name.clone(), s.value, s.kind);
-        }
-        for line in source.lines.iter() {
-            program.lines.insert(
-                line.addr,
-                line.len,
-                line.code,
-                line.file.clone(),
-                line.line,
-                line.text.clone(),
-            );
-        }
-        Ok(map)
-    }
-
-    /// `[[variable]]`, `[tree]` and `[[lesson]]`: each name and expression resolved with the
-    /// images' symbols and the variables declared before it.
-    #[allow(clippy::type_complexity)]
-    fn declarations(
-        &self,
-        f: &AdaptorFile,
-        symbols: &[(String, u16)],
-    ) -> Result<(
-        Vec<crate::variables::Counter>,
-        Vec<crate::variables::Variable>,
-        Option<crate::tree::TreeSpec>,
-        Vec<crate::lessons::LessonStep>,
-    )> {
-        let mut names = crate::expr::Names::symbols(symbols.to_vec());
-        let symbol = |s: &str| symbol_or_addr(symbols, s).map_err(|e| e.to_string());
-        let counters = crate::variables::resolve_counts(&f.count, &mut names, &symbol)
-            .map_err(|e| self.invalid(e))?;
-        let variables = crate::variables::resolve(&f.variable, &mut names, &symbol)
-            .map_err(|e| self.invalid(e))?;
-        let tree = f
-            .tree
-            .as_ref()
-            .map(|t| crate::tree::resolve(t, &names, &variables, &symbol))
-            .transpose()
-            .map_err(|e| self.invalid(e))?;
-        let lessons =
-            crate::lessons::resolve(&f.lesson, &names, &symbol).map_err(|e| self.invalid(e))?;
-        Ok((counters, variables, tree, lessons))
     }
 
     /// `[[poke]]`: bytes written after loading, each run inside the 64K.
@@ -1629,7 +1530,7 @@ impl Reader<'_> {
 }
 
 /// An image file's bytes against the SHA-256 the adaptor expects.
-fn check_sha256(file: &Path, bytes: &[u8], want: &str) -> Result<()> {
+pub(crate) fn check_sha256(file: &Path, bytes: &[u8], want: &str) -> Result<()> {
     let got = format!("{:x}", Sha256::digest(bytes));
     if !got.eq_ignore_ascii_case(want) {
         return Err(AdaptorError::Invalid {

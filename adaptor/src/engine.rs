@@ -300,6 +300,7 @@ impl AdaptorEngine {
     }
 }
 
+#[cfg(feature = "opened")]
 /// The actions that set a freshly booted program up in `game` at `level` and make it move:
 /// its start keys, the depth keys, then the plan (see `Setup::plan`).
 pub(crate) fn fresh_actions(
@@ -323,6 +324,7 @@ pub(crate) fn fresh_actions(
     Ok(actions)
 }
 
+#[cfg(feature = "opened")]
 /// The level an adapted program searches at when asked for `depth` (`None`: its default, when
 /// it has levels).
 pub(crate) fn level_of(a: &Adaptor, depth: Option<u32>) -> Option<u32> {
@@ -399,6 +401,7 @@ fn reply_text(a: &Adaptor, game: &Game, out: &str) -> Result<(String, Printed), 
     ))
 }
 
+#[cfg(feature = "opened")]
 impl Adaptor {
     /// The move the program answered with in what it printed (`out`) in `game`'s position, if
     /// the adaptor's pattern finds one that is legal there (a pawn reaching the last rank

@@ -19,21 +19,35 @@
 //! that reads the program's replies); [`board`] reads the program's own board from its RAM;
 //! [`player`] makes an adapted program a tournament player
 //! (`program:FILE.toml`).
+//!
+//! With the feature `opened` (on by default) the program is opened up: its adaptor file's
+//! variables, counters, search tree, listing and lesson steps are read (`opened`),
+//! `session` runs it under the debugger and `tree` reads its search tree as it plays; `expr`,
+//! `variables`, `listing` and `lessons` are their parts. The page leaves the feature out for
+//! now (the size of its wasm).
 
 pub mod board;
 pub mod description;
 pub mod engine;
 pub mod error;
+#[cfg(feature = "opened")]
 pub mod expr;
 pub mod files;
 mod held;
+#[cfg(feature = "opened")]
 pub mod lessons;
+#[cfg(feature = "opened")]
 pub mod listing;
 mod machine;
+#[cfg(feature = "opened")]
+mod opened;
 pub mod player;
+#[cfg(feature = "opened")]
 pub mod session;
 mod setup;
+#[cfg(feature = "opened")]
 pub mod tree;
+#[cfg(feature = "opened")]
 pub mod variables;
 
 pub use board::{BoardError, ProgramBoard};

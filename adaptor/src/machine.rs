@@ -133,7 +133,8 @@ impl Driver<'_> {
             .as_ref()
             .map(|(a, _)| a.clone())
             .unwrap_or_default();
-        addrs.extend(self.adaptor.counters.iter().map(|c| c.at));
+        #[cfg(feature = "opened")]
+        addrs.extend(self.adaptor.counters().iter().map(|c| c.at));
         addrs.sort_unstable();
         addrs.dedup();
         addrs
@@ -871,6 +872,7 @@ pub(crate) fn run_actions(
     Err(EngineError::Backend("no turn computed a move".into()))
 }
 
+#[cfg(feature = "opened")]
 /// A fresh machine with the program booted and brought, by `actions`, to the start of the
 /// turn in which it computes its move: every turn of the set-up run, the last one's keys
 /// typed and not yet read (the machine has not run since). What a debugger or a tree
@@ -919,6 +921,7 @@ pub(crate) fn prepare_search(
 }
 
 /// The text the program printed since it was last taken.
+#[cfg(feature = "opened")]
 pub(crate) fn output(m: &mut Machine) -> String {
     take_output(m)
 }

@@ -379,7 +379,7 @@ impl Session {
 
     /// The counters' values now (`[[count]]`).
     pub fn counters(&self) -> Vec<(String, i64)> {
-        count_values(&self.adaptor.counters, &self.machine)
+        count_values(self.adaptor.counters(), &self.machine)
     }
 
     /// The declared counters and variables, decoded now.
@@ -390,10 +390,10 @@ impl Session {
             program_black: self.program_black,
             counters: &counters,
         };
-        let mut out = counters_decoded(&self.adaptor.counters, &counters);
+        let mut out = counters_decoded(self.adaptor.counters(), &counters);
         out.extend(
             self.adaptor
-                .variables
+                .variables()
                 .iter()
                 .map(|v| v.decode(&self.machine, &cx)),
         );
@@ -421,7 +421,7 @@ impl Session {
                 comment,
             }
         });
-        let differs = match self.adaptor.listing.as_ref() {
+        let differs = match self.adaptor.listing() {
             Some(Ok(map)) => map.difference_at(pc).map(|d| {
                 format!(
                     "${:04X}-${:04X}: the binary differs from {} here{}",

@@ -255,12 +255,12 @@ impl TreeCollector {
         limit: usize,
     ) -> Result<TreeCollector, TreeError> {
         let spec = adaptor
-            .tree
-            .clone()
+            .tree_spec()
+            .cloned()
             .ok_or_else(|| TreeError::NotDescribed(adaptor.name.clone()))?;
         Ok(TreeCollector {
             spec,
-            counters: adaptor.counters.clone(),
+            counters: adaptor.counters().to_vec(),
             tree: SearchTree::new(root.clone(), limit),
             path: vec![(0, root.clone())],
             closed: Vec::new(),
@@ -526,7 +526,7 @@ impl TreeRun {
         depth: Option<u32>,
         limit: usize,
     ) -> Result<TreeRun, TreeError> {
-        if adaptor.tree.is_none() {
+        if adaptor.tree_spec().is_none() {
             return Err(TreeError::NotDescribed(adaptor.name.clone()));
         }
         let session = crate::session::Session::open_on(adaptor, game, depth, false)

@@ -6,6 +6,8 @@
 //! listing is laid over a binary assembled from it (the way Rictor's Microchess listing is laid
 //! over the 1976 KIM-1 binary), saying where the binary differs.
 
+#![cfg(feature = "opened")]
+
 use kempelen_adaptor::Adaptor;
 use kempelen_adaptor::session::Session;
 use kempelen_adaptor::tree::TreeRun;
@@ -295,4 +297,12 @@ fn declarations_that_do_not_fit_are_refused_at_their_place() {
     assert!(e.contains("no_label"), "{e}");
     let e = bad("profile = \"minisearch\"", "profile = \"turing\"");
     assert!(e.contains("profile"), "{e}");
+    let e = bad(
+        "type = \"word\"\nat = \"NODES\"",
+        "type = \"word\"\nat = \"NODES\"\nsise = 2",
+    );
+    assert!(
+        e.contains("[[variable]] \"NODES\"") && e.contains("sise"),
+        "{e}"
+    );
 }
