@@ -459,6 +459,38 @@ def the_tree_of_a_position_and_its_nodes(p, expect):
 
 
 @flow
+def a_cut_off_says_what_it_skipped_and_values_read_from_either_side(p, expect):
+    """The reference tree at depth 2: an opened cut-off ends with its greyed note (which moves
+    were not searched and the bound that refuted the move into the node), the legend explains
+    the marks, and White's side turns a Black-to-move node's value round."""
+    want = expect["tree"]
+    p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree=native")
+    p.wait(lambda: dataset(p, "tree-native-summary", "last"), 120, "the tree")
+    check("a cut-off" in p.text("tree-legend"), "the legend explains the cut-offs")
+    # Open every node down to the first cut-off whose children are searched.
+    cut = p.js("""
+        const li = [...document.querySelectorAll('#tree-native-tree li.cutoff')][0];
+        if (!li) return null;
+        const chain = [];
+        for (let x = li; x && x.classList.contains('tree-node'); x = x.parentElement.closest('li.tree-node')) chain.unshift(x);
+        return chain.map(x => Number(x.dataset.node));""")
+    check(cut, "a cut-off in the first iteration's visible nodes")
+    for i in cut:
+        p.js("document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > .toggle`).click()", i)
+    note = p.js("return document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > ul > li.not-searched`)?.textContent", cut[-1])
+    check(note and note.startswith("not searched: ") and "<= alpha" in note, f"the cut-off's note: {note!r}")
+    label = lambda: p.js("return document.querySelector(`#tree-native-tree li.black > .node`).textContent")
+    value = lambda text: int(text.split("→ ")[1].split()[0].replace("(", ""))
+    to_move = label()
+    p.set_select("tree-values", "white")
+    white = label()
+    check(value(white) == -value(to_move), f"White's side turns a Black node round: {to_move!r}, {white!r}")
+    note = p.js("return document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > ul > li.not-searched`)?.textContent", cut[-1])
+    check("White" in note, f"the note in White's view: {note!r}")
+    p.shot("tree-cut-off")
+
+
+@flow
 def the_8_bit_builds_visit_the_native_nodes(p, expect):
     """The Z80 and the 6502 build's searches, read from the machine node by node, end with
     the native tree's nodes, each at its place with its value."""

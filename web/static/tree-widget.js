@@ -10,14 +10,34 @@
 //   t.mark(index, cls)              a class on a node (e.g. "differs")
 //   t.setPath(indices)              the open nodes of a running search
 //   t.select(index)                 select (opens its ancestors)
+//   t.setView("white" | "to-move")  values (and windows) from White's side or the side to move's
+//
+// A cut-off's node, opened, ends with a greyed line saying what it left unsearched and the
+// bound that refuted the move into it (the node's `note`, from the Rust side).
 
 import { h } from "./ui.js";
 
 export class TreeWidget {
-  constructor(container, { onSelect = () => {} } = {}) {
+  constructor(container, { onSelect = () => {}, view = "to-move" } = {}) {
     this.container = container;
     this.onSelect = onSelect;
+    this.view = view;
     this.clear();
+  }
+
+  setView(view) {
+    this.view = view;
+    for (const i of this.items.keys()) {
+      this.label(i);
+      const note = this.items.get(i).querySelector(":scope > ul > .not-searched");
+      if (note) note.textContent = this.noteText(i);
+    }
+  }
+
+  /** What node `i`'s cut-off left unsearched and why, in the view shown. */
+  noteText(i) {
+    const note = this.nodes[i].note;
+    return note ? note[this.view === "white" ? 1 : 0] : "";
   }
 
   clear() {
@@ -62,13 +82,19 @@ export class TreeWidget {
     const n = this.nodes[i];
     const span = li.querySelector(":scope > .node");
     const move = n.parent === null || n.parent === undefined ? `iteration ${n.iteration}` : n.san || n.mv;
-    const value = n.score === null || n.score === undefined ? "…" : String(n.score);
-    const bound = n.bound && n.bound !== "exact" ? (n.bound === "lower" ? " (≥)" : " (≤)") : "";
+    // White's view turns a Black-to-move node's values round: its window [a, b] is [-b, -a]
+    // for White and a lower bound an upper one.
+    const turn = this.view === "white" && !n.white;
+    const value = n.score === null || n.score === undefined ? "…" : String(turn ? -n.score : n.score);
+    const lower = (n.bound === "lower") !== turn;
+    const bound = n.bound && n.bound !== "exact" ? (lower ? " (≥)" : " (≤)") : "";
+    const [a, b] = turn ? [-n.beta, -n.alpha] : [n.alpha, n.beta];
     const count = this.children[i].length ? `  ${this.children[i].length}` : "";
-    span.textContent = `${move}  [${fmtBound(n.alpha)}, ${fmtBound(n.beta)}] → ${value}${bound}${n.cutoff ? "  cut" : ""}${count}`;
+    span.textContent = `${move}  [${fmtBound(a)}, ${fmtBound(b)}] → ${value}${bound}${n.cutoff ? "  cut" : ""}${count}`;
     span.title = `node ${i + 1}, ply ${n.ply}, ${n.kind}, ${n.white ? "White" : "Black"} to move` +
       (n.cycles !== null && n.cycles !== undefined ? `, entered at cycle ${n.cycles}` : "") +
-      "; window and value from the side to move's view";
+      (this.view === "white" ? "; window and value from White's side" : "; window and value from the side to move's view") +
+      (n.note ? `; ${this.noteText(i)}` : "");
   }
 
   item(i) {
@@ -87,7 +113,7 @@ export class TreeWidget {
       if (e.key === "ArrowLeft") this.close(i);
     });
     this.items.set(i, li);
-    if (this.children[i].length) li.classList.add("has-children");
+    if (this.children[i].length || n.note) li.classList.add("has-children");
     this.label(i);
     return li;
   }
@@ -97,6 +123,7 @@ export class TreeWidget {
     if (!li || li.querySelector(":scope > ul")) return;
     const list = h("ul", { role: "group" });
     for (const c of this.children[i]) list.appendChild(this.item(c));
+    if (this.nodes[i].note) list.appendChild(h("li", { class: "not-searched" }, this.noteText(i)));
     li.appendChild(list);
     li.classList.add("open");
   }

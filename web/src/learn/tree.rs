@@ -5,6 +5,7 @@
 use kempelen_claims::tree::{self as claims_tree, Drawn};
 use kempelen_emulator::Machine;
 use kempelen_engine::tree::lesson::{Bound, NodeKind};
+use kempelen_engine::tree::searched::View;
 use kempelen_engine::tree::{Algorithm, TraceNode};
 use kempelen_engine::{Move, Position};
 use kempelen_roms::inspect::{LiveNode, NodeWalker, Walk};
@@ -49,6 +50,9 @@ pub struct ViewNode {
     pub fen: String,
     /// 8-bit trees: cycles of the search when the node was entered.
     pub cycles: Option<u64>,
+    /// A cut-off here: what it left unsearched and why, the values from the side to move's
+    /// view and from White's (native trees).
+    pub note: Option<[String; 2]>,
 }
 
 /// Where a node stands in a search, as the native and the 8-bit trees both give it.
@@ -99,6 +103,7 @@ impl ViewNode {
             iteration: place.iteration,
             fen,
             cycles: None,
+            note: None,
         }
     }
 }
@@ -219,7 +224,8 @@ fn view_of(d: &Drawn, live: bool, tartan: bool) -> TreeView {
             positions.push(pos);
             node
         })
-        .collect();
+        .collect::<Vec<ViewNode>>();
+    let nodes = with_notes(d, nodes);
     let mut iterations: Vec<(u32, usize)> = Vec::new();
     for n in t {
         match iterations.last_mut() {
@@ -247,6 +253,17 @@ fn view_of(d: &Drawn, live: bool, tartan: bool) -> TreeView {
         score: d.result.score,
         search_nodes: d.result.nodes,
     }
+}
+
+/// Each cut-off's note: what it left unsearched and why ([`claims_tree::cut_note`]), in the
+/// side to move's view and in White's.
+fn with_notes(d: &Drawn, mut nodes: Vec<ViewNode>) -> Vec<ViewNode> {
+    for (i, node) in nodes.iter_mut().enumerate().filter(|(_, n)| n.cutoff) {
+        node.note = claims_tree::cut_note(d, i, View::ToMove)
+            .zip(claims_tree::cut_note(d, i, View::White))
+            .map(|(a, b)| [a, b]);
+    }
+    nodes
 }
 
 fn step(p: &Position, m: Move) -> Position {
@@ -490,6 +507,10 @@ mod tests {
         })
         .unwrap();
         assert_eq!(tartan.nodes.len(), 31);
+        let cut = live.nodes.iter().find(|n| n.cutoff).expect("a cut-off");
+        let [to_move, white] = cut.note.clone().expect("its note");
+        assert!(to_move.starts_with("not searched: ") && to_move.contains("<= alpha"));
+        assert!(white.contains("White"));
         assert_eq!(tartan.nodes[1].san.as_deref(), Some("e4"));
         assert!(
             tree(&TreeSpec {

@@ -34,6 +34,10 @@ const view = {
               <option value="minimax">plain minimax (kempelen tree --algorithm minimax)</option>
             </select></label>
             <label>Moves per node <input id="tree-width" type="number" min="0" max="99" value="0" title="the first K moves of every node after ordering (kempelen tree --width); 0: all"></label>
+            <label>Values <select id="tree-values">
+              <option value="to-move" selected>from the side to move's view (negamax)</option>
+              <option value="white">from White's side (kempelen tree)</option>
+            </select></label>
             <div class="controls">
               <button type="submit" id="tree-native">Reference tree</button>
               <button type="button" id="tree-z80">Watch the Z80 build</button>
@@ -42,9 +46,17 @@ const view = {
             </div>
           </form>
           <p class="hint">The reference search (docs/ALGORITHM.md) with every iteration: each node
-          shows the move into it, alpha and beta on entry and the value it backed up, all from the
-          side to move's view; <em>cut</em> marks a cutoff, bold the principal variation.
+          shows the move into it, alpha and beta on entry and the value it backed up, from the
+          side to move's view or from White's.
           The 8-bit builds visit the same nodes: watch one build it as its code runs.</p>
+          <dl id="tree-legend" class="legend">
+            <dt>[a, b] → v</dt><dd>the window on entry and the value backed up</dd>
+            <dt>(≥) (≤)</dt><dd>a bound: alpha-beta proved the value at least, or at most, this much</dd>
+            <dt>cut</dt><dd>a cut-off: a move reached beta. Open the node: its last line, greyed, says which moves were not searched and the bound that refuted the move into it</dd>
+            <dt>bold</dt><dd>the principal variation</dd>
+            <dt>null, quiescence</dt><dd>a null move (a pass that proves the position good enough), the captures at the horizon</dd>
+            <dt>a number after a node</dt><dd>its children searched</dd>
+          </dl>
         </div>
         <div class="trees">
           <div class="tree-pane"><h3 id="tree-native-title">Reference search (native)</h3><div id="tree-native-summary" class="summary"></div><div id="tree-native-tree" class="tree-box"></div></div>
@@ -58,6 +70,14 @@ const view = {
     root.querySelector("#tree-z80").addEventListener("click", () => this.start("z80"));
     root.querySelector("#tree-6502").addEventListener("click", () => this.start("6502"));
     root.querySelector("#tree-stop").addEventListener("click", () => this.stop());
+    root.querySelector("#tree-values").addEventListener("change", (e) => this.setValues(e.target.value));
+  },
+
+  /** Values from White's side or the side to move's, in both trees and in the link. */
+  setValues(v) {
+    this.native.setView(v);
+    this.port.setView(v);
+    this.app.router.setExtra("values", v === "white" ? "white" : null);
   },
 
   show(link, app, how) {
@@ -66,6 +86,9 @@ const view = {
     if (link.depth && link.depth <= 4) document.getElementById("tree-depth").value = String(link.depth);
     const algorithm = app.router.extra("algorithm");
     if (["live", "reference", "alphabeta", "minimax"].includes(algorithm)) document.getElementById("tree-algorithm").value = algorithm;
+    const values = app.router.extra("values") === "white" ? "white" : "to-move";
+    document.getElementById("tree-values").value = values;
+    this.setValues(values);
     const width = Number(app.router.extra("width"));
     if (Number.isInteger(width) && width >= 0) document.getElementById("tree-width").value = String(width);
     if (how === "link" || !this.native.nodes.length) {
