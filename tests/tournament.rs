@@ -680,6 +680,21 @@ fn ratings_refuses_bad_pgn_with_the_place() {
     );
 }
 
+/// A PGN file that begins with a UTF-8 byte-order mark (as some editors save one) reads as
+/// the same games.
+#[test]
+fn ratings_reads_a_pgn_with_a_byte_order_mark() {
+    let plain = "[White \"a\"]\n[Black \"b\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n\n\
+        [White \"b\"]\n[Black \"a\"]\n[Result \"1/2-1/2\"]\n\n1. d4 1/2-1/2\n";
+    let with_mark = temp("bom.pgn");
+    std::fs::write(&with_mark, format!("\u{feff}{plain}")).unwrap();
+    let without = temp("plain.pgn");
+    std::fs::write(&without, plain).unwrap();
+    let a = json(&["ratings", "--json", arg(&with_mark)]);
+    let b = json(&["ratings", "--json", arg(&without)]);
+    assert_eq!(a["groups"], b["groups"]);
+}
+
 /// The crosstable shows a score as `1:1` (never `1/2`, which reads as a draw), and the
 /// pairings never print an infinity or a margin of 0.
 #[test]
