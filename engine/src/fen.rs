@@ -166,7 +166,10 @@ impl Position {
     /// five fields are refused). A byte-order mark before it (a FEN file saved with one) is
     /// skipped.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
-        let fen = fen.trim_start().strip_prefix(BYTE_ORDER_MARK).unwrap_or(fen);
+        let fen = fen
+            .trim_start()
+            .strip_prefix(BYTE_ORDER_MARK)
+            .unwrap_or(fen);
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 4 && fields.len() != 6 {
             return Err(err(FenField::Record, FenReason::FieldCount(fields.len())));

@@ -548,7 +548,9 @@ impl Iterator for PgnReader<'_> {
 /// The games of a PGN text one at a time; `source` names it in errors. A UTF-8 byte-order
 /// mark at the start (as some editors write one) is not part of the text.
 pub fn games<'a>(text: &'a str, source: &'a str) -> PgnReader<'a> {
-    let text = text.strip_prefix(crate::fen::BYTE_ORDER_MARK).unwrap_or(text);
+    let text = text
+        .strip_prefix(crate::fen::BYTE_ORDER_MARK)
+        .unwrap_or(text);
     PgnReader {
         chars: text.chars().peekable(),
         line: 1,
