@@ -172,7 +172,9 @@ const view = {
     flags.textContent = "";
     dis.textContent = "";
     if (!v || !v.loaded) {
-      status.textContent = v && v.marks.some((m) => m.severity === "error") ? "The program did not assemble: see the errors." : "";
+      status.textContent = v && v.marks.some((m) => m.severity === "error")
+        ? "The program did not assemble: see the errors."
+        : "No program to run: type one (or take an example) and press Assemble.";
       status.dataset.cycles = "";
       document.getElementById("asm-memory").textContent = "";
       return;

@@ -50,7 +50,7 @@ const compare = {
             <thead><tr><th>engine</th><th>move</th><th title="in pawns, from the view of the side to move in the position searched">score (side to move)</th><th>nodes</th><th>cycles</th><th>time on the machine</th><th>peak RAM</th><th>principal variation</th><th>agrees</th></tr></thead>
           </table>
           <div id="cmp-progress" class="progress"></div>
-          <div id="cmp-status" class="result"></div>
+          <div id="cmp-status" class="result">No comparison yet: choose a position and press Compare.</div>
         </div>
       </div>`;
     const $ = (id) => root.querySelector(`#${id}`);

@@ -94,7 +94,12 @@ const view = {
   /** The native tree's request: the search chosen (the 8-bit builds follow the live one). */
   nativeSpec() {
     const algorithm = document.getElementById("tree-algorithm").value;
-    const width = Math.max(0, Number(document.getElementById("tree-width").value) || 0);
+    const typed = Number(document.getElementById("tree-width").value) || 0;
+    const width = Math.min(99, Math.max(0, Math.floor(typed)));
+    if (width !== typed) {
+      this.app.message(`Moves per node: ${document.getElementById("tree-width").value} is not 0 to 99 (0: all): drawing ${width}`, "error");
+      document.getElementById("tree-width").value = String(width);
+    }
     this.app.router.setExtra("algorithm", algorithm === "live" ? null : algorithm);
     this.app.router.setExtra("width", width ? width : null);
     return { ...this.spec(), algorithm: algorithm === "live" ? null : algorithm, width };
