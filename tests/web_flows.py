@@ -259,7 +259,7 @@ def compare_view_equals_the_command_line(p, expect):
     # A stop while the native reference still searches (depth 12: minutes) ends it at once;
     # the view then compares again.
     p.open("fen=" + want["rows"][0]["fen"].replace(" ", "%20") + "&depth=12&view=compare")
-    time.sleep(0.5)
+    p.wait(lambda: p.js("return document.body.dataset.comparing") == "true", 10, "the comparison under way")
     p.el("cmp-stop").click()
     p.wait(lambda: p.js("return document.body.dataset.comparing") == "false", 10, "the stop")
     check("Stopped" in p.text("cmp-status"), f"status after the stop: {p.text('cmp-status')!r}")
@@ -287,12 +287,26 @@ def compare_view_equals_the_command_line(p, expect):
 @flow
 def machine_view_pause_and_step(p, expect):
     """The machine view: a Z80 search paused at its start; three steps move the PC and count
-    cycles; continue, pause; run to the routine `search` (the board in RAM and the path show);
-    a link with the cycle count restores the same PC."""
-    p.open("engine=z80&machine=trs-80&depth=5&view=machine")
+    cycles; a breakpoint on a routine stops Continue there; continue, pause; run to the routine
+    `search` (the board in RAM and the path show); a link with the cycle count restores the
+    same PC.
+
+    Every stop waits for a condition the emulator defines (a breakpoint, a routine, a cycle
+    count), never for host time. Pause is the one stop the user times: it is pressed once the
+    machine has run on from the last stop, in a depth-8 search that runs for minutes of host
+    time on any machine, so the search cannot end before the pause lands."""
+    p.open("engine=z80&machine=trs-80&depth=8&view=machine")
 
     def paused():
         return p.js("return document.body.dataset.machine") in ("paused", "done")
+
+    def breakpoints():
+        return p.js("return document.getElementById('mach-status').dataset.breakpoints || ''")
+
+    def live_cycles():
+        # The counter while the machine runs (its text: "1,234,567").
+        digits = "".join(c for c in p.text("mach-cycles") if c.isdigit())
+        return int(digits) if digits else -1
 
     def reading():
         pc = p.el("mach-pc").get_attribute("data-value")
@@ -313,8 +327,22 @@ def machine_view_pause_and_step(p, expect):
     check(p.driver.find_elements(By.CSS_SELECTOR, "#mach-disasm tr.current"), "the PC's line")
     src = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-disasm td.src") if e.text]
     check(any(".asm:" in t or ".inc:" in t for t in src), f"source lines {src}")
+    # A breakpoint on a routine: Continue stops there.
+    p.el("mach-target").clear()
+    p.el("mach-target").send_keys("search")
+    p.el("mach-break").click()
+    p.wait(lambda: breakpoints() != "", 20, "the breakpoint set")
     p.el("mach-continue").click()
-    time.sleep(0.5)
+    p.wait(lambda: paused() and reading()[1] > last[1], 60, "the stop at the breakpoint")
+    check(p.text("mach-routine") == "search",
+          f"stopped in {p.text('mach-routine')!r}, not at the breakpoint on search")
+    check("breakpoint" in p.text("mach-status"), f"status {p.text('mach-status')!r}")
+    last = reading()
+    # The breakpoint cleared (the same button again), Continue runs on until paused.
+    p.el("mach-break").click()
+    p.wait(lambda: breakpoints() == "", 20, "the breakpoint cleared")
+    p.el("mach-continue").click()
+    p.wait(lambda: live_cycles() > last[1], 60, "the machine running on after Continue")
     p.el("mach-pause").click()
     p.wait(paused, 20, "the pause")
     check(reading()[1] > last[1], f"continue ran no cycles: {reading()}")
@@ -653,12 +681,12 @@ def the_real_programs_from_the_users_files(p, expect):
     p.el("prog-play").click()
     clock = lambda: int(dataset(p, "prog-clock", "cycles") or 0)
     p.wait(lambda: clock() >= 1_000_000, 60, "Microchess's turn under way at real speed")
-    # Paused, its machine's clock stands still; resumed, it goes on.
+    # Paused, its machine is held (the worker says at which cycle, and runs no slice until
+    # Resume): the clock shows that cycle; resumed, it goes on.
     p.el("prog-pause").click()
-    time.sleep(1.0)
-    held = clock()
-    time.sleep(1.5)
-    check(clock() == held, f"paused at {held} cycles, the clock went on to {clock()}")
+    p.wait(lambda: dataset(p, "prog-clock", "heldAt") not in (None, ""), 10, "the turn held")
+    held = int(dataset(p, "prog-clock", "heldAt"))
+    check(clock() == held, f"held at {held} cycles, the clock shows {clock()}")
     p.el("prog-pause").click()
     p.wait(lambda: clock() > held, 30, "the turn resumed")
     p.wait(lambda: clock() >= 5_000_000, 60,

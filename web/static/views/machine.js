@@ -274,6 +274,7 @@ const machine = {
     let status = s.done ? "the search is over" : "paused";
     if (why && typeof why === "object" && why.Breakpoint !== undefined) status += ` at the breakpoint ${hex(why.Breakpoint)}`;
     this.$("mach-status").textContent = `${s.cpu.toUpperCase()} on ${s.machine} · ${status}`;
+    this.$("mach-status").dataset.breakpoints = s.breakpoints.join(",");
     const pc = this.$("mach-pc");
     pc.textContent = hex(s.pc);
     pc.dataset.value = s.pc;

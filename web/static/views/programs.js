@@ -299,6 +299,13 @@ const view = {
 
   /** A slice's report: the program's machine's clock while it thinks, its board before. */
   thinking(ev) {
+    const clock = document.getElementById("prog-clock");
+    if (ev.kind === "held") {
+      // The worker holds the machine: no slice runs until Resume.
+      clock.dataset.heldAt = ev.cycles === null ? "" : String(ev.cycles);
+      return;
+    }
+    delete clock.dataset.heldAt;
     if (ev.board_before) {
       this.reads = { before: ev.board_before, after: null, best: null, fen: ev.board_before.game };
       for (const radio of document.querySelectorAll("input[name=prog-which]")) {
@@ -308,7 +315,6 @@ const view = {
       this.drawWhich("before");
     }
     if (!ev.searching) return;
-    const clock = document.getElementById("prog-clock");
     clock.dataset.cycles = String(ev.cycles);
     clock.textContent = `${this.info.name} thinks: ${fmtInt(ev.cycles)} cycles, ${ev.seconds.toFixed(1)} s of its machine's time` +
       (ev.nodes !== null ? `, ${fmtInt(ev.nodes)} nodes` : "");
