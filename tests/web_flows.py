@@ -903,6 +903,19 @@ def the_tree_is_of_the_games_position(p, expect):
     p.show_tab("tree")
     p.wait(lambda: dataset(p, "tree-native-summary", "fen") == p.view()["fen"], 60,
            "the tree of the game's new position")
+    # From the standard start: the tree's link keeps the game as moves from the start (no
+    # `fen=` of the position reached beside them, which Play would refuse).
+    p.open("view=play")
+    p.set_select("engine-side", "none")
+    for m in ("e4", "e5", "Nf3"):
+        p.el("move-input").send_keys(m + "\n")
+    p.wait(lambda: len(p.view()["moves"]) == 3, 10, "three moves")
+    p.show_tab("tree")
+    p.wait(lambda: dataset(p, "tree-native-summary", "fen") == p.view()["fen"], 60, "the tree of the game")
+    link = fragment(p)
+    check("fen=" not in link.replace("root=", "") and "moves=e2e4,e7e5,g1f3" in link, link)
+    p.open("&".join(kv for kv in link.replace("view=tree", "view=play").split("&") if not kv.startswith("depth=")))
+    check(len(p.view()["moves"]) == 3 and not p.messages(), f"{p.view()['moves']} {p.messages()}")
     # Checkmate: no tree, said where the tree would be; no raw JavaScript error.
     p.open(f"view=tree&fen={fragment_fen(MATE)}&depth=2")
     p.wait(lambda: dataset(p, "tree-native-summary", "error"), 30, "the tree's answer")

@@ -111,7 +111,7 @@ const view = {
     try {
       this.sandbox = new this.app.k.Sandbox(cpu, text);
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`Assembler: ${err.message || err}`, "error");
     }
     this.draw();
   },
@@ -121,7 +121,7 @@ const view = {
     try {
       f(this.sandbox);
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`Assembler: ${err.message || err}`, "error");
     }
     this.draw();
   },
@@ -135,7 +135,7 @@ const view = {
     try {
       this.sandbox.toggle_breakpoint(line);
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`Assembler, breakpoint: ${err.message || err}`, "error");
     }
     this.draw();
   },

@@ -12,8 +12,6 @@
 import { registerView } from "../views.js";
 import { fmtInt, fmtScore, fmtSeconds, h } from "../ui.js";
 
-const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
 const compare = {
   name: "compare",
   title: "Compare",
@@ -120,15 +118,7 @@ const compare = {
     this.selectIf("cmp-6502", r.extra("6502"));
     if (link.depth) this.$("cmp-depth").value = Math.min(32, link.depth);
     if (how === "link") {
-      const fen = link.fen || START;
-      const moves = (link.moves || []).join(",");
-      if (fen !== app.game.start_fen() || moves !== app.game.moves()) {
-        try {
-          app.setGame(app.k.Board.from_moves(fen, moves));
-        } catch (err) {
-          app.message(String(err.message || err), "error");
-        }
-      }
+      app.gameFromLink(link);
       this.$("cmp-source").value = "game";
       const suite = r.extra("suite");
       if (suite === "all") this.$("cmp-source").value = "all";

@@ -226,7 +226,7 @@ const machine = {
     }
     if (run !== this.run) return;
     for (const e of ev.events || []) this.searchEvent(e);
-    if (ev.error) this.app.message(ev.error, "error");
+    if (ev.error) this.app.message(`Machine: ${ev.error}`, "error");
     if (ev.running) {
       const p = ev.progress;
       this.$("mach-status").textContent = `${this.$("mach-engine").value.toUpperCase()} running · ${fmtInt(p.cycles)} cycles · ${fmtInt(p.nodes)} nodes · iteration ${p.iteration} · emulated ${fmtSeconds(p.emulated_ms)}`;

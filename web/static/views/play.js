@@ -181,7 +181,7 @@ const play = {
       try {
         app.setGame(app.k.Board.from_moves(fen, moves));
       } catch (err) {
-        app.message(String(err.message || err), "error");
+        app.message(`Play, the link's game: ${err.message || err}`, "error");
       }
     } else {
       this.gameChanged();
@@ -232,7 +232,7 @@ const play = {
     try {
       app.game.play(text);
     } catch (err) {
-      app.message(String(err.message || err), "error");
+      app.message(`Your move: ${err.message || err}`, "error");
       return false;
     }
     app.gameChanged();
@@ -270,7 +270,7 @@ const play = {
       this.app.setGame(board);
       this.clearThinking();
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`FEN box: ${err.message || err}`, "error");
     }
   },
 
@@ -297,7 +297,7 @@ const play = {
       this.app.setGame(board);
       this.clearThinking();
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`PGN box: ${err.message || err}`, "error");
     }
   },
 

@@ -177,7 +177,7 @@ const view = {
       b.free();
       return v;
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`Real programs, the position: ${err.message || err}`, "error");
       return null;
     }
   },
@@ -357,7 +357,7 @@ const view = {
       out.dataset.profileBest = p.best || "";
       const same = p.best === r.best;
       out.appendChild(h("div", { class: same ? "same" : "differs" },
-        `its profile \`${this.info.profile}\` (the native re-creation) plays ${p.best_san || "no move"} (${p.best || "-"}) at depth ${depth}: ` +
+        `its profile ${this.info.profile} (the native re-creation) plays ${p.best_san || "no move"} (${p.best || "-"}) at depth ${depth}: ` +
         (same ? "the same move" : "a different move")));
     } catch (err) {
       out.textContent = String(err.message || err);
