@@ -143,8 +143,59 @@ fn expectations() -> serde_json::Value {
         "asm_error": asm_error_expectations(),
         "asm_run": asm_run_expectations(),
         "lessons": lesson_expectations(),
+        "program_debug": program_debug_expectations(),
         "historical": historical_expectations(),
     })
+}
+
+/// The program debugger on minisearch (both CPUs) as `kempelen debug` gives it: the first
+/// stop at `sr_made` (its cycles, PC and the move MLCUR holds) on an opening at depth 2; with
+/// KEMPELEN_HISTORICAL, the files of Sargon's book text and of Microchess with its listing.
+fn program_debug_expectations() -> serde_json::Value {
+    let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    let stops: Vec<serde_json::Value> = ["z80", "6502"]
+        .iter()
+        .map(|cpu| {
+            let program = Path::new(ROOT).join(format!("adaptors/minisearch-{cpu}.toml"));
+            let j = kempelen_json(&[
+                "debug",
+                "--program",
+                program.to_str().unwrap(),
+                "--fen",
+                fen,
+                "--level",
+                "2",
+                "--break",
+                "sr_made",
+                "--stops",
+                "2",
+                "--json",
+            ]);
+            let stop = &j["stops"][1]["stop"];
+            let mlcur = stop["variables"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|v| v["name"] == "MLCUR")
+                .unwrap()["text"]
+                .clone();
+            serde_json::json!({
+                "program": format!("minisearch-{cpu}"),
+                "cycles": stop["cycles"],
+                "pc": stop["pc"],
+                "mlcur": mlcur,
+            })
+        })
+        .collect();
+    let historical = std::env::var_os("KEMPELEN_HISTORICAL")
+        .map(PathBuf::from)
+        .map(|dir| {
+            serde_json::json!({
+                "sargon": [dir.join("sargon-z80.asm"), dir.join("sargon2.asm")],
+                "microchess": [dir.join("microchess.h65"), dir.join("microchess_drictor.asm")],
+            })
+        });
+    serde_json::json!({ "fen": fen, "depth": 2, "stops": stops, "historical": historical })
 }
 
 /// With KEMPELEN_HISTORICAL set: the real programs' moves on a position, as `kempelen uci

@@ -495,17 +495,16 @@ def a_cut_off_says_what_it_skipped_and_values_read_from_either_side(p, expect):
     p.open(f"view=tree&fen={fragment_fen(want['fen'])}&depth={want['depth']}&tree=native")
     p.wait(lambda: dataset(p, "tree-native-summary", "last"), 120, "the tree")
     check("a cut-off" in p.text("tree-legend"), "the legend explains the cut-offs")
-    # Open every node down to the first cut-off whose children are searched.
+    # The first cut-off with a note, selected (its ancestors open), then opened itself.
     cut = p.js("""
-        const li = [...document.querySelectorAll('#tree-native-tree li.cutoff')][0];
-        if (!li) return null;
-        const chain = [];
-        for (let x = li; x && x.classList.contains('tree-node'); x = x.parentElement.closest('li.tree-node')) chain.unshift(x);
-        return chain.map(x => Number(x.dataset.node));""")
-    check(cut, "a cut-off in the first iteration's visible nodes")
-    for i in cut:
-        p.js("document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > .toggle`).click()", i)
-    note = p.js("return document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > ul > li.not-searched`)?.textContent", cut[-1])
+        const t = kempelen.activeView.native;
+        const i = t.nodes.findIndex((n) => n.cutoff && n.note);
+        if (i < 0) return null;
+        t.select(i);
+        return i;""")
+    check(cut is not None, "a cut-off with its note in the tree")
+    p.js("document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > .toggle`).click()", cut)
+    note = p.js("return document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > ul > li.not-searched`)?.textContent", cut)
     check(note and note.startswith("not searched: ") and "<= alpha" in note, f"the cut-off's note: {note!r}")
     label = lambda: p.js("return document.querySelector(`#tree-native-tree li.black > .node`).textContent")
     value = lambda text: int(text.split("→ ")[1].split()[0].replace("(", ""))
@@ -513,7 +512,7 @@ def a_cut_off_says_what_it_skipped_and_values_read_from_either_side(p, expect):
     p.set_select("tree-values", "white")
     white = label()
     check(value(white) == -value(to_move), f"White's side turns a Black node round: {to_move!r}, {white!r}")
-    note = p.js("return document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > ul > li.not-searched`)?.textContent", cut[-1])
+    note = p.js("return document.querySelector(`#tree-native-tree li[data-node='${arguments[0]}'] > ul > li.not-searched`)?.textContent", cut)
     check("White" in note, f"the note in White's view: {note!r}")
     p.shot("tree-cut-off")
 
@@ -735,6 +734,108 @@ def the_real_programs_from_the_users_files(p, expect):
     check(5_000_000 <= cycles < whole["microchess"],
           f"microchess stopped after {cycles} cycles; its whole turn takes {whole['microchess']}")
     print(f"    microchess at real speed, stopped: {p.text('prog-result')}")
+
+def program_state(p):
+    return p.js("return document.body.dataset.program")
+
+
+def wait_program_paused(p, what, seconds=60):
+    p.wait(lambda: program_state(p) in ("paused", "over", "error"), seconds, what)
+    check(program_state(p) != "error", f"{what}: {p.text('pd-status')} {p.messages()}")
+
+
+def variable_text(p, name):
+    return p.js("return document.querySelector(`#pd-vars tr[data-name='${arguments[0]}'] pre`)?.textContent", name)
+
+
+@flow
+def a_program_stepped_through_its_own_text(p, expect):
+    """The program debugger on minisearch (Kempelen's own test program), Z80 and 6502: its
+    whole text with each line's address and cycles; a breakpoint by label stops where `kempelen
+    debug` stops (cycles, PC, the move MLCUR holds, decoded); the current line is marked; a
+    click on a line sets a breakpoint there; the link holds program, position and cycles, not
+    the text, and reopens the same pause; step, run to a label, continue to the answer."""
+    want = expect["program_debug"]
+    for stop in want["stops"]:
+        prog = stop["program"]
+        p.open(f"view=program&program={prog}&fen={fragment_fen(want['fen'])}&depth={want['depth']}")
+        wait_program_paused(p, f"{prog} opened")
+        rows = p.js("return document.querySelectorAll('#pd-code .pd-row').length")
+        code = p.js("return [...document.querySelectorAll('#pd-code .pd-row.code')].map(r => [r.querySelector('.cyc').textContent, r.querySelector('.addr').textContent])")
+        check(rows > 300 and len(code) > 100 and all(c and a.startswith("$") for c, a in code),
+              f"{prog}: its text {rows} lines, {len(code)} of code with cycles and addresses")
+        check(p.js("return document.querySelectorAll('#pd-code .cmt').length") > 50, f"{prog}: the comments")
+        check(dataset(p, "pd-status", "cycles") == "0", f"{prog}: opens where its turn begins")
+        p.set_input("pd-target", "sr_made")
+        p.el("pd-break").click()
+        p.wait(lambda: dataset(p, "pd-status", "breakpoints"), 10, "the breakpoint")
+        p.el("pd-continue").click()
+        wait_program_paused(p, f"{prog} at sr_made")
+        check(int(dataset(p, "pd-status", "cycles")) == stop["cycles"]
+              and int(dataset(p, "pd-status", "pc")) == stop["pc"],
+              f"{prog}: stopped at {dataset(p, 'pd-status', 'cycles')} cycles, pc {dataset(p, 'pd-status', 'pc')}; "
+              f"kempelen debug: {stop['cycles']}, {stop['pc']}")
+        check(variable_text(p, "MLCUR") == stop["mlcur"],
+              f"{prog}: MLCUR {variable_text(p, 'MLCUR')!r}, kempelen debug {stop['mlcur']!r}")
+        current = p.js("return document.querySelector('#pd-code .pd-row.current')?.dataset.addr")
+        check(current is not None and int(current) == stop["pc"], f"{prog}: the current line {current}")
+        link = fragment(p)
+        check(f"cycles={stop['cycles']}" in link and f"program={prog}" in link and len(link) < 400,
+              f"{prog}: the link {link!r}")
+        p.shot(f"program-debug-{prog}")
+        # A click on a line of code: a breakpoint there (the first code line after the current).
+        addr = p.js("""const rows = [...document.querySelectorAll('#pd-code .pd-row.code')];
+            const i = rows.findIndex(r => r.classList.contains('current'));
+            rows[i + 3].click(); return Number(rows[i + 3].dataset.addr);""")
+        p.wait(lambda: str(addr) in (dataset(p, "pd-status", "breakpoints") or "").split(","), 10, "the clicked breakpoint")
+        check(p.js("return document.querySelector(`#pd-code .pd-row[data-addr='${arguments[0]}']`).classList.contains('breakpoint')", addr),
+              f"{prog}: the clicked line marked")
+        before = int(dataset(p, "pd-status", "cycles"))
+        p.el("pd-step").click()
+        p.wait(lambda: int(dataset(p, "pd-status", "cycles")) > before, 10, "a step")
+        # The link reopens the pause: the same cycles and PC.
+        p.open(link)
+        wait_program_paused(p, f"{prog} from its link")
+        p.wait(lambda: dataset(p, "pd-status", "cycles") == str(stop["cycles"]), 60, "the pause of the link")
+        check(int(dataset(p, "pd-status", "pc")) == stop["pc"], f"{prog}: the link's pause at pc {dataset(p, 'pd-status', 'pc')}")
+        p.set_input("pd-target", "search")
+        p.el("pd-to").click()
+        p.wait(lambda: dataset(p, "pd-status", "label") == "search", 30, "run to search")
+        ply = variable_text(p, "PLY")
+        check(ply and ply[0] in "12", f"{prog}: PLY at the next search: {ply!r}")
+        p.el("pd-continue").click()
+        p.wait(lambda: program_state(p) == "over", 120, f"{prog}'s answer")
+        check("move " in p.text("pd-printed"), f"{prog} printed {p.text('pd-printed')!r}")
+    # A lesson step opens at its routine with its paragraph beside the code.
+    p.open(f"view=program&program=minisearch-z80")
+    wait_program_paused(p, "minisearch opened")
+    p.js("document.querySelector(\"#pd-lessons a[data-step='2']\").click()")
+    p.wait(lambda: dataset(p, "pd-status", "label") == "sr_cut", 60, "the lesson step's routine")
+    check("A cut-off" in p.text("pd-lesson"), f"the lesson's paragraph: {p.text('pd-lesson')!r}")
+    check("step=2" in fragment(p), f"the link names the step: {fragment(p)}")
+    if not want.get("historical"):
+        print("    the real programs under the debugger: SKIPPED (KEMPELEN_HISTORICAL is not set)")
+        return
+    # From "Real programs": the user's files picked and checked, Step through it.
+    for prog, label, var in (("sargon", "FNDMOV", "NPLY"), ("microchess", "GNM", "BESTV")):
+        p.open(f"view=programs&program={prog}&fen={fragment_fen(want['fen'])}")
+        p.el("prog-files").send_keys("\n".join(want["historical"][prog]))
+        p.wait(lambda: dataset(p, "prog-checks", "ready") == "true", 10, f"{prog}'s files checked")
+        p.el("prog-step").click()
+        wait_program_paused(p, f"{prog} opened under the debugger", 120)
+        names = p.text("pd-file")
+        check(".asm" in names, f"{prog}: its text {names!r}")
+        p.set_input("pd-target", label)
+        p.el("pd-to").click()
+        p.wait(lambda: dataset(p, "pd-status", "label") == label or program_state(p) == "over", 120, f"{prog} at {label}")
+        check(dataset(p, "pd-status", "label") == label, f"{prog}: {p.text('pd-status')}")
+        check(variable_text(p, var) is not None, f"{prog}: its variable {var}")
+        print(f"    {prog}: at {label}, {p.text('pd-line')}; {var} = {variable_text(p, var)!r}")
+        p.shot(f"program-debug-{prog}")
+        link = fragment(p)
+        p.open(link)
+        check("pick its files" in p.text("pd-status"), f"{prog}: the link asks for the files: {p.text('pd-status')}")
+
 
 # ---------------------------------------------------------------------------------------------
 # Hostile and careless input: each defect found by trying the page with it has a flow here, and

@@ -53,6 +53,10 @@ install_tools() {
 build() {
   install_tools
   cargo build --profile web --target "$target" -p kempelen-web
+  # The debugger of the adapted programs: a module of its own, loaded by the worker only when
+  # a program is stepped through. Built apart (not in the same cargo call), so that its
+  # adaptor features do not reach the page's main module.
+  cargo build --profile web --target "$target" -p kempelen-web-debug
   local tmp="$out.partial"
   rm -rf "$tmp"
   mkdir -p "$tmp"
@@ -60,11 +64,13 @@ build() {
   # Rust panic still reaches the console with its message and place (wasm.rs's hook).
   wasm-bindgen --target web --no-typescript --remove-name-section --out-dir "$tmp/pkg" \
     "target/$target/web/kempelen_web.wasm"
+  wasm-bindgen --target web --no-typescript --remove-name-section --out-dir "$tmp/pkg" \
+    "target/$target/web/kempelen_web_debug.wasm"
   cp -R web/static/. "$tmp/"
   # Whole or not at all: the old folder is replaced only by a complete new one.
   rm -rf "$out"
   mv "$tmp" "$out"
-  echo "tools/web.sh: the page is in $out/ ($(du -k "$out/pkg/kempelen_web_bg.wasm" | cut -f1) KB of wasm); copy the folder to any static host" >&2
+  echo "tools/web.sh: the page is in $out/ ($(du -k "$out/pkg/kempelen_web_bg.wasm" | cut -f1) KB of wasm, $(du -k "$out/pkg/kempelen_web_debug_bg.wasm" | cut -f1) KB more for the debugger when a program is stepped through); copy the folder to any static host" >&2
 }
 
 case "${1:-serve}" in

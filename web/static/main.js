@@ -28,6 +28,7 @@ import "./views/lessons.js";
 import "./views/programs.js";
 import "./views/compare.js";
 import "./views/machine.js";
+import "./views/program.js";
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 

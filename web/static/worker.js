@@ -17,6 +17,7 @@ import "./worker/search.js";
 import "./worker/learn.js";
 import "./worker/compare.js";
 import "./worker/machine.js";
+import "./worker/program-debug.js";
 
 const jobs = new Map();
 

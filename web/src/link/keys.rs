@@ -25,6 +25,11 @@ pub fn view_depths(view: &str) -> Option<(u32, u32, &'static str)> {
         )),
         "tree" => Some((1, 4, "the tree view draws depths 1 to 4")),
         "programs" => Some((1, 3, "the real programs play at depths 1 to 3")),
+        "program" => Some((
+            1,
+            6,
+            "the program debugger opens depths 1 to 6 (each program's adaptor file limits its own)",
+        )),
         _ => None,
     }
 }
@@ -33,7 +38,7 @@ pub fn view_depths(view: &str) -> Option<(u32, u32, &'static str)> {
 pub const DEFAULT_ENGINE: &str = "z80";
 
 /// The views' own keys, each with what it takes (in a problem's message).
-pub const VIEW_KEYS: [(&str, &str); 17] = [
+pub const VIEW_KEYS: [(&str, &str); 18] = [
     (
         "cycles",
         "a cycle count of the machine view's search (a whole number, at most 10^15)",
@@ -74,7 +79,14 @@ pub const VIEW_KEYS: [(&str, &str); 17] = [
         "example",
         "a live command of the lesson (its number, 0 or more)",
     ),
-    ("program", "a real program: microchess or sargon"),
+    (
+        "program",
+        "a real program: microchess or sargon; in the program debugger also sargon-book, minisearch-z80 or minisearch-6502",
+    ),
+    (
+        "step",
+        "a lesson step of the program debugger's program (its number, 1 or more)",
+    ),
 ];
 
 /// Checks a view's own key: `None` for a key no view of the page reads; else whether the value
@@ -112,7 +124,15 @@ pub fn check_view_key(key: &str, value: &str) -> Option<Result<(), String>> {
         "src" => true,
         "cpu" => ["z80", "6502", "65c02"].contains(&v),
         "lesson" => LESSONS.iter().any(|l| l.id == v),
-        "program" => ["microchess", "sargon"].contains(&v),
+        "program" => [
+            "microchess",
+            "sargon",
+            "sargon-book",
+            "minisearch-z80",
+            "minisearch-6502",
+        ]
+        .contains(&v),
+        "step" => whole(1_000_000).is_some_and(|n| n >= 1),
         _ => false,
     };
     Some(if ok {

@@ -60,7 +60,8 @@ const view = {
             </select></label>
             <div class="controls"><button type="submit" id="prog-play" disabled aria-describedby="prog-why">Play its move</button>
               <button type="button" id="prog-pause" disabled>Pause</button>
-              <button type="button" id="prog-stop" disabled>Stop</button></div>
+              <button type="button" id="prog-stop" disabled>Stop</button>
+              <button type="button" id="prog-step" title="its turn on this position under the debugger, in its own text (Program debugger)">Step through it</button></div>
             <p id="prog-why" class="hint" aria-live="polite"></p>
             <ul id="prog-unused" class="diffs"></ul>
           </form>
@@ -84,6 +85,7 @@ const view = {
     });
     root.querySelector("#prog-stop").addEventListener("click", () => { if (this.run) this.run.stop(); });
     root.querySelector("#prog-pause").addEventListener("click", () => this.pause());
+    root.querySelector("#prog-step").addEventListener("click", () => this.stepThrough());
     for (const r of root.querySelectorAll("input[name=prog-which]")) {
       r.addEventListener("change", () => this.drawWhich(r.value));
     }
@@ -97,6 +99,22 @@ const view = {
     document.getElementById("prog-fen").value = app.router.extra("root") || app.game.fen();
     if (link.speed === "real" || link.speed === "fast") document.getElementById("prog-speed").value = link.speed;
     if (how === "link" || !this.info) this.choose(link.depth);
+  },
+
+  /**
+   * Opens the program's turn on this position in the Program debugger, with the files picked
+   * here (kept in memory; the debugger asks for any it needs besides: Sargon's book text).
+   */
+  stepThrough() {
+    const id = document.getElementById("prog-id").value;
+    const root = this.app.router.extra("root");
+    if (root) this.app.gameFromLink({ fen: root, moves: [] });
+    this.app.programHandoff = {
+      program: id === "sargon" ? "sargon-book" : id,
+      files: this.files,
+      depth: Number(document.getElementById("prog-depth").value),
+    };
+    this.app.show("program");
   },
 
   choose(depth) {
