@@ -149,7 +149,8 @@ fn expectations() -> serde_json::Value {
 }
 
 /// The program debugger on minisearch (both CPUs) as `kempelen debug` gives it: the first
-/// stop at `sr_made` (its cycles, PC and the move MLCUR holds) on an opening at depth 2; with
+/// stop at `sr_made` (its cycles, PC and the move MLCUR holds) on an opening at depth 2, and
+/// its tree beside its profile's (`kempelen tree --program --beside-profile`); with
 /// KEMPELEN_HISTORICAL, the files of Sargon's book text and of Microchess with its listing.
 fn program_debug_expectations() -> serde_json::Value {
     let fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
@@ -179,20 +180,63 @@ fn program_debug_expectations() -> serde_json::Value {
                 .find(|v| v["name"] == "MLCUR")
                 .unwrap()["text"]
                 .clone();
+            let tree = kempelen_json(&[
+                "tree",
+                "--program",
+                program.to_str().unwrap(),
+                "--fen",
+                fen,
+                "--depth",
+                "2",
+                "--beside-profile",
+                "--json",
+            ]);
             serde_json::json!({
                 "program": format!("minisearch-{cpu}"),
                 "cycles": stop["cycles"],
                 "pc": stop["pc"],
                 "mlcur": mlcur,
+                "tree": {
+                    "nodes": tree["program"]["nodes"],
+                    "agree": tree["program"]["comparison"]["agree"],
+                    "found": tree["program"]["comparison"]["found"],
+                    "profile_nodes": tree["profile"]["nodes"],
+                },
             })
         })
         .collect();
     let historical = std::env::var_os("KEMPELEN_HISTORICAL")
         .map(PathBuf::from)
         .map(|dir| {
+            // Their trees as `kempelen tree --program --beside-profile` counts them, at the depths
+            // the Programs view opens them with (Sargon 2, Microchess 1).
+            let tree = |adaptor: &str, depth: &str| {
+                let program = Path::new(ROOT).join("adaptors").join(adaptor);
+                let t = kempelen_json(&[
+                    "tree",
+                    "--program",
+                    program.to_str().unwrap(),
+                    "--fen",
+                    fen,
+                    "--depth",
+                    depth,
+                    "--beside-profile",
+                    "--json",
+                ]);
+                serde_json::json!({
+                    "nodes": t["program"]["nodes"],
+                    "agree": t["program"]["comparison"]["agree"],
+                    "found": t["program"]["comparison"]["found"],
+                    "profile_nodes": t["profile"]["nodes"],
+                })
+            };
             serde_json::json!({
                 "sargon": [dir.join("sargon-z80.asm"), dir.join("sargon2.asm")],
                 "microchess": [dir.join("microchess.h65"), dir.join("microchess_drictor.asm")],
+                "trees": {
+                    "sargon": tree("sargon-book-jupiter3.toml", "2"),
+                    "microchess": tree("microchess-kim1.toml", "1"),
+                },
             })
         });
     serde_json::json!({ "fen": fen, "depth": 2, "stops": stops, "historical": historical })

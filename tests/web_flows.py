@@ -806,6 +806,16 @@ def a_program_stepped_through_its_own_text(p, expect):
         p.el("pd-continue").click()
         p.wait(lambda: program_state(p) == "over", 120, f"{prog}'s answer")
         check("move " in p.text("pd-printed"), f"{prog} printed {p.text('pd-printed')!r}")
+        # Its tree beside its profile's, as kempelen tree --program --beside-profile counts them.
+        p.el("pd-tree").click()
+        p.wait(lambda: dataset(p, "pd-tree-summary", "nodes") or dataset(p, "pd-tree-summary", "error"), 120, f"{prog}'s tree")
+        got = {k: int(dataset(p, "pd-tree-summary", key) or -1) for k, key in
+               (("nodes", "nodes"), ("agree", "agree"), ("found", "found"), ("profile_nodes", "profileNodes"))}
+        check(got == stop["tree"], f"{prog}: the page's trees {got}, kempelen tree {stop['tree']}: {p.text('pd-tree-summary')}")
+        check(p.js("return document.querySelectorAll('#pd-tree-program li.differs').length") == 0,
+              f"{prog}: no node marked where the trees agree")
+        p.js("document.querySelector('#pd-tree-program li[data-node=\"0\"] > .toggle').click()")
+        check(p.js("return document.querySelectorAll('#pd-tree-program li.tree-node').length") > 1, f"{prog}: the root opens")
     # A lesson step opens at its routine with its paragraph beside the code.
     p.open(f"view=program&program=minisearch-z80")
     wait_program_paused(p, "minisearch opened")
@@ -832,6 +842,14 @@ def a_program_stepped_through_its_own_text(p, expect):
         check(variable_text(p, var) is not None, f"{prog}: its variable {var}")
         print(f"    {prog}: at {label}, {p.text('pd-line')}; {var} = {variable_text(p, var)!r}")
         p.shot(f"program-debug-{prog}")
+        p.el("pd-tree").click()
+        p.wait(lambda: dataset(p, "pd-tree-summary", "nodes") or dataset(p, "pd-tree-summary", "error"), 600, f"{prog}'s tree")
+        got = {k: int(dataset(p, "pd-tree-summary", key) or -1) for k, key in
+               (("nodes", "nodes"), ("agree", "agree"), ("found", "found"), ("profile_nodes", "profileNodes"))}
+        check(got == want["historical"]["trees"][prog],
+              f"{prog}: the page's trees {got}, kempelen tree {want['historical']['trees'][prog]}")
+        print(f"    {prog}: {p.text('pd-tree-summary')}")
+        p.shot(f"program-tree-{prog}")
         link = fragment(p)
         p.open(link)
         check("pick its files" in p.text("pd-status"), f"{prog}: the link asks for the files: {p.text('pd-status')}")

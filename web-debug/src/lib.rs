@@ -15,6 +15,7 @@
 //! the session does and go nowhere else. Nothing here reads the host's clock: a pause is
 //! reproduced from the program, the position and the turn's cycles ([`Action::Until`]).
 
+pub mod tree;
 pub mod wasm;
 
 use std::path::Path;

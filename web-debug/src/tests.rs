@@ -262,3 +262,47 @@ fn the_historical_programs_step_through_their_listings() {
         assert!(s.state(None).stop.over, "{id}");
     }
 }
+
+#[test]
+fn the_programs_tree_is_its_profiles_node_for_node_on_minisearch() {
+    for id in ["minisearch-z80", "minisearch-6502"] {
+        let spec = OpenSpec {
+            program: id.into(),
+            fen: Some(FEN.into()),
+            moves: vec![],
+            depth: Some(2),
+        };
+        let mut job = crate::tree::TreeJob::open(&spec, &[]).unwrap();
+        let mut slices = 0;
+        while !job.advance(1 << 16).unwrap() {
+            slices += 1;
+        }
+        assert!(slices > 1, "{id}: collected in slices");
+        let t = job.finish().unwrap();
+        let profile = t.profile.expect("its profile's tree");
+        let n = t.program.nodes.len();
+        assert!(n > 50, "{id}: {n} nodes");
+        assert_eq!((t.agree, t.found), (n, n), "{id}");
+        assert_eq!(profile.nodes.len(), n, "{id}");
+        assert!(t.program.nodes.iter().all(|x| x.mark == "="), "{id}");
+        let cut = t
+            .program
+            .nodes
+            .iter()
+            .find(|x| x.cutoff)
+            .expect("a cut-off");
+        assert!(
+            cut.note.as_ref().unwrap()[0].starts_with("not searched: "),
+            "{id}"
+        );
+        assert_eq!(
+            t.program.nodes[1].san.as_deref().map(|s| !s.is_empty()),
+            Some(true)
+        );
+        assert!(
+            t.printed.contains(&format!("nodes {n}")),
+            "{id}: {}",
+            t.printed
+        );
+    }
+}

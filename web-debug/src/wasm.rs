@@ -117,3 +117,36 @@ impl Program {
         json(&self.stepper.state(mem))
     }
 }
+
+/// A program's turn with its tree collected ([`crate::tree::TreeJob`]).
+#[wasm_bindgen]
+pub struct ProgramTree {
+    job: crate::tree::TreeJob,
+}
+
+#[wasm_bindgen]
+impl ProgramTree {
+    /// Opens an [`OpenSpec`] in JSON from the picked files, its turn not begun.
+    pub fn open(spec_json: &str, files: &Files) -> Result<ProgramTree, JsError> {
+        let spec: OpenSpec = parse("tree", spec_json)?;
+        crate::tree::TreeJob::open(&spec, &files.files)
+            .map(|job| ProgramTree { job })
+            .map_err(js)
+    }
+
+    /// Runs the turn on for at most `budget` cycles: whether it is over.
+    pub fn advance(&mut self, budget: f64) -> Result<bool, JsError> {
+        self.job.advance(budget as u64).map_err(js)
+    }
+
+    /// `[nodes, cycles]` so far.
+    pub fn progress(&self) -> Vec<f64> {
+        let (n, c) = self.job.progress();
+        vec![n as f64, c as f64]
+    }
+
+    /// The two trees ([`crate::tree::Trees`]) in JSON, once the turn is over.
+    pub fn finish(&mut self) -> Result<String, JsError> {
+        self.job.finish().map(|t| json(&t)).map_err(js)
+    }
+}

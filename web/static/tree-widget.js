@@ -84,7 +84,7 @@ export class TreeWidget {
     if (!li) return;
     const n = this.nodes[i];
     const span = li.querySelector(":scope > .node");
-    const move = n.parent === null || n.parent === undefined ? `iteration ${n.iteration}` : n.san || n.mv;
+    const move = n.parent === null || n.parent === undefined ? n.label || `iteration ${n.iteration}` : n.san || n.mv;
     // White's view turns a Black-to-move node's values round: its window [a, b] is [-b, -a]
     // for White and a lower bound an upper one.
     const turn = this.view === "white" && !n.white;
@@ -95,7 +95,11 @@ export class TreeWidget {
     const count = this.children[i].length ? `  ${this.children[i].length}` : "";
     const shape = h("span", { class: `shape ${n.white ? "max" : "min"}`, "aria-hidden": "true" }, String(i + 1));
     span.textContent = "";
-    span.append(shape, ` ${move}  [${fmtBound(a)}, ${fmtBound(b)}] → ${value}${bound}${n.cutoff ? "  cut" : ""}${count}`);
+    // A program's tree read from the machine has no window; its nodes carry a mark against the
+    // other tree instead (= the same, ~V another value, <K> another rank, + not tried there).
+    const window = n.alpha === undefined || n.alpha === null ? "" : `  [${fmtBound(a)}, ${fmtBound(b)}]`;
+    const mark = n.mark && n.mark !== "=" ? `  ${n.mark}` : "";
+    span.append(shape, ` ${move}${window} → ${value}${bound}${n.cutoff ? "  cut" : ""}${mark}${count}`);
     span.title = `node ${i + 1}, ply ${n.ply}, ${n.kind}, ${n.white ? "White" : "Black"} to move` +
       (n.cycles !== null && n.cycles !== undefined ? `, entered at cycle ${n.cycles}` : "") +
       (this.view === "white" ? "; window and value from White's side" : "; window and value from the side to move's view") +

@@ -14,6 +14,7 @@
 // view's own `program` and `cycles` (the turn's cycles at the pause) or `step` (a lesson step);
 // opening such a link asks for the files again (minisearch's come with the page).
 
+import { TreeWidget } from "../tree-widget.js";
 import { registerView } from "../views.js";
 import { fmtInt, h } from "../ui.js";
 
@@ -94,8 +95,34 @@ const view = {
             <ol id="pd-lessons" class="pd-lessons"></ol>
           </section>
         </div>
+        <section class="pd-trees">
+          <h3>Its search tree beside its profile's</h3>
+          <div class="controls"><button type="button" id="pd-tree">Collect its tree (its turn on this position, played whole)</button>
+            <label>Values <select id="pd-tree-values">
+              <option value="to-move" selected>from the side to move's view</option>
+              <option value="white">from White's side</option>
+            </select></label></div>
+          <p class="hint">The positions the program reaches as it plays its turn (each move made by
+          the routine its adaptor file names) and the value it backs up for each, beside the tree of
+          its profile (the Rust re-creation) at the same level. Marks against the other tree:
+          <em>~V</em> another value (the other's), <em>&lt;K&gt;</em> tried at another rank,
+          <em>+</em> the other does not try this move; such nodes are shaded. <em>cut</em> marks a
+          cut-off: open the node, its last line says what it left unsearched and why.</p>
+          <div id="pd-tree-summary" class="summary" aria-live="polite"></div>
+          <div class="trees">
+            <div class="tree-pane"><h3 id="pd-tree-program-title">The program</h3><div id="pd-tree-program" class="tree-box"></div></div>
+            <div class="tree-pane"><h3 id="pd-tree-profile-title">Its profile</h3><div id="pd-tree-profile" class="tree-box"></div></div>
+          </div>
+        </section>
       </div>`;
     const $ = (id) => root.querySelector(`#${id}`);
+    this.programTree = new TreeWidget($("pd-tree-program"));
+    this.profileTree = new TreeWidget($("pd-tree-profile"));
+    $("pd-tree").addEventListener("click", () => this.collectTree());
+    $("pd-tree-values").addEventListener("change", (e) => {
+      this.programTree.setView(e.target.value);
+      this.profileTree.setView(e.target.value);
+    });
     $("pd-program").addEventListener("change", () => this.chosen());
     $("pd-files").addEventListener("change", async (e) => {
       this.files = await Promise.all(Array.from(e.target.files, async (f) => ({ name: f.name, bytes: await f.arrayBuffer() })));
@@ -245,6 +272,62 @@ const view = {
         this.setButtons();
       }
     });
+  },
+
+  /** The program's turn played whole with its tree collected, beside its profile's tree. */
+  async collectTree() {
+    const app = this.app;
+    if (!this.ready()) {
+      app.message("Its tree: pick the program's files first", "error");
+      return;
+    }
+    if (this.treeRun) this.treeRun.stop();
+    const [id] = this.program();
+    const depth = Math.max(1, Math.min(6, Number(this.$("pd-depth").value) || 1));
+    const spec = { program: id, fen: app.game.start_fen(), moves: app.game.moves() ? app.game.moves().split(",") : [], depth };
+    const files = this.files.map((f) => ({ name: f.name, bytes: f.bytes }));
+    const summary = this.$("pd-tree-summary");
+    for (const k of ["agree", "found", "nodes", "profileNodes", "error"]) delete summary.dataset[k];
+    summary.textContent = "Playing its turn, collecting its tree …";
+    this.programTree.clear();
+    this.profileTree.clear();
+    const run = app.client.request("program-tree", { spec, files }, (ev) => {
+      summary.textContent = `Playing its turn: ${fmtInt(ev.nodes)} nodes so far, ${fmtInt(ev.cycles)} cycles`;
+    });
+    this.treeRun = run;
+    try {
+      const t = await run.done;
+      if (this.treeRun !== run || t.stopped) return;
+      this.showTrees(t);
+    } catch (err) {
+      summary.textContent = `No tree: ${err.message || err}`;
+      summary.dataset.error = String(err.message || err);
+    } finally {
+      if (this.treeRun === run) this.treeRun = null;
+    }
+  },
+
+  showTrees(t) {
+    const summary = this.$("pd-tree-summary");
+    const n = t.program.nodes.length;
+    this.$("pd-tree-program-title").textContent = t.program.title;
+    this.programTree.setTree(t.program);
+    t.program.nodes.forEach((x, i) => { if (x.mark && x.mark !== "=") this.programTree.mark(i, "differs"); });
+    summary.dataset.nodes = String(n);
+    let text = `${t.program.title}: ${fmtInt(n)} nodes in its turn of ${fmtInt(t.cycles)} cycles` +
+      (t.program.not_kept ? ` (${fmtInt(t.program.not_kept)} more not kept)` : "");
+    if (t.profile) {
+      this.$("pd-tree-profile-title").textContent = t.profile.title;
+      this.profileTree.setTree(t.profile);
+      t.profile.nodes.forEach((x, i) => { if (x.mark && x.mark !== "=") this.profileTree.mark(i, "differs"); });
+      summary.dataset.agree = String(t.agree);
+      summary.dataset.found = String(t.found);
+      summary.dataset.profileNodes = String(t.profile.nodes.length);
+      text += `; ${fmtInt(t.agree)} of them are the profile's, in the same order with the same value (${fmtInt(t.found)} found in the profile's tree at all; the profile's tree: ${fmtInt(t.profile.nodes.length)} nodes)`;
+    } else {
+      this.$("pd-tree-profile-title").textContent = "Its profile: no tree here (it plays from its book)";
+    }
+    summary.textContent = text;
   },
 
   end() {

@@ -118,3 +118,32 @@ registerHandler("program-files", async (req) => {
     files.free();
   }
 });
+
+// Request kind `program-tree`: the program's turn played with its search tree collected,
+// slice by slice ({spec, files}); events {nodes, cycles} while it grows; the answer: the
+// program's tree and its profile's, each node marked against the other (web-debug's tree.rs).
+registerHandler("program-tree", async (req, job) => {
+  const d = await load();
+  const files = new d.Files();
+  let t;
+  try {
+    for (const f of req.files || []) files.add(f.name, new Uint8Array(f.bytes));
+    t = d.ProgramTree.open(JSON.stringify(req.spec), files);
+  } finally {
+    files.free();
+  }
+  try {
+    for (;;) {
+      if (job.control === "stop") return { stopped: true };
+      const t0 = performance.now();
+      let done = false;
+      while (!done && performance.now() - t0 < SLICE_MS) done = t.advance(BUDGET);
+      if (done) return JSON.parse(t.finish());
+      const [nodes, cycles] = t.progress();
+      job.post({ nodes, cycles });
+      await yieldToEvents(0);
+    }
+  } finally {
+    t.free();
+  }
+});
