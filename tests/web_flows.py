@@ -853,6 +853,21 @@ def a_program_stepped_through_its_own_text(p, expect):
         link = fragment(p)
         p.open(link)
         check("pick its files" in p.text("pd-status"), f"{prog}: the link asks for the files: {p.text('pd-status')}")
+    # The lessons point into the code: each numbered step of "How ... chooses a move" links to
+    # the program paused at its routine, the paragraph beside the code.
+    for prog, lesson, step, label in (("sargon", "sargon", 3, "FM40"), ("microchess", "microchess", 3, "CHKCHK")):
+        p.open(f"view=lessons&lesson={lesson}")
+        links = p.js("return [...document.querySelectorAll('#lesson a.step-in-code')].map(a => a.getAttribute('href'))")
+        check(len(links) >= 7, f"{lesson}: the steps' links {links}")
+        p.js("document.querySelector(`#lesson a.step-in-code[data-step='${arguments[0]}']`).click()", step)
+        p.wait(lambda: "pick its files" in p.text("pd-status"), 30, f"{lesson} step {step} asking for the files")
+        p.el("pd-files").send_keys("\n".join(want["historical"][prog]))
+        wait_program_paused(p, f"{lesson} step {step}", 300)
+        p.wait(lambda: dataset(p, "pd-lesson", "step") == str(step), 30, "the step's paragraph")
+        check(dataset(p, "pd-status", "label") == label, f"{lesson} step {step}: paused at {p.text('pd-status')} {dataset(p, 'pd-status', 'label')}")
+        check(len(p.text("pd-lesson")) > 100, f"{lesson} step {step}: the paragraph {p.text('pd-lesson')!r}")
+        print(f"    {lesson} step {step}: {p.text('pd-status')}")
+        p.shot(f"program-lesson-{lesson}")
 
 
 # ---------------------------------------------------------------------------------------------

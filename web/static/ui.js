@@ -80,3 +80,17 @@ export function describeResult(r, engines, s) {
   if (r.stopped) text += " (stopped: its last completed iteration)";
   return `${text}.`;
 }
+
+/** The adapted program whose code a history lesson's numbered steps open (views/program.js). */
+export const LESSON_PROGRAMS = { sargon: "sargon-book", microchess: "microchess" };
+
+/**
+ * The numbered steps of a lesson's "How ... chooses a move" (the list after that heading) in
+ * a rendered lesson, as list items: step N is the N-th.
+ */
+export function lessonSteps(root) {
+  const heading = [...root.querySelectorAll("h2")].find((x) => /^How .* chooses a move/.test(x.textContent));
+  let list = heading ? heading.nextElementSibling : null;
+  while (list && list.tagName !== "OL" && list.tagName !== "H2") list = list.nextElementSibling;
+  return list && list.tagName === "OL" ? [...list.children].filter((x) => x.tagName === "LI") : [];
+}

@@ -7,7 +7,7 @@
 import { ChessBoard } from "../board.js";
 import { TreeWidget } from "../tree-widget.js";
 import { registerView } from "../views.js";
-import { fmtInt, fmtScore, scoreView, h } from "../ui.js";
+import { LESSON_PROGRAMS, fmtInt, fmtScore, scoreView, h, lessonSteps } from "../ui.js";
 
 /** The most nodes a lesson's tree may have to open whole. */
 const SMALL_TREE = 64;
@@ -50,6 +50,15 @@ const view = {
     for (const a of document.querySelectorAll("#lesson-list a")) a.classList.toggle("current", a.dataset.lesson === id);
     article.querySelectorAll("code.live").forEach((code) => this.liveCode(code));
     article.querySelectorAll("div.live-tree").forEach((div) => this.liveTree(div));
+    // A history lesson of a real program: each numbered step of how it chooses a move opens
+    // the program paused at the routine the step names (the Program debugger).
+    const program = LESSON_PROGRAMS[id];
+    if (program) {
+      lessonSteps(article).forEach((li, k) => {
+        li.appendChild(h("a", { class: "step-in-code", href: `#view=program&program=${program}&step=${k + 1}`, "data-step": String(k + 1) },
+          " ▶ in its code"));
+      });
+    }
     if (example !== null) {
       const target = article.querySelector(`[data-live="${example}"]`);
       if (!target) {

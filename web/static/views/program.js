@@ -16,7 +16,7 @@
 
 import { TreeWidget } from "../tree-widget.js";
 import { registerView } from "../views.js";
-import { fmtInt, h } from "../ui.js";
+import { LESSON_PROGRAMS, fmtInt, h, lessonSteps } from "../ui.js";
 
 const hex = (n, digits = 4) => "$" + n.toString(16).toUpperCase().padStart(digits, "0");
 
@@ -415,6 +415,9 @@ const view = {
   },
 
   showLessons(lessons) {
+    // Opened at a lesson step by a link: the game is the step's position.
+    const at = this.lessonStep != null && lessons.find((x) => x.step === this.lessonStep);
+    if (at) this.app.gameFromLink({ fen: at.fen, moves: at.moves });
     const list = this.$("pd-lessons");
     list.textContent = "";
     this.lessons = lessons;
@@ -508,15 +511,32 @@ const view = {
     }
   },
 
-  /** A lesson step's paragraph beside the code, while the session opened at it lives. */
+  /**
+   * A lesson step's paragraph beside the code, while the session opened at it lives: the
+   * numbered step of the lesson's "How ... chooses a move" as the Lessons view renders it
+   * (Sargon, Microchess), else the step's title and why from the adaptor file (minisearch).
+   */
   showLessonParagraph() {
     const box = this.$("pd-lesson");
     const l = this.lessonStep != null && (this.lessons || []).find((x) => x.step === this.lessonStep);
     box.hidden = !l;
     if (!l) return;
     box.textContent = "";
-    box.append(h("strong", {}, `Step ${l.step} of the ${l.lesson} lesson: ${l.title}. `),
-      `${l.name}: ${l.why}`);
+    box.dataset.step = String(l.step);
+    const lesson = Object.keys(LESSON_PROGRAMS).find((k) => LESSON_PROGRAMS[k] === this.program()[0]);
+    let paragraph = null;
+    if (lesson) {
+      const page = JSON.parse(this.app.k.lesson_page(lesson));
+      const div = document.createElement("div");
+      div.innerHTML = page.html;
+      const li = lessonSteps(div)[l.step - 1];
+      if (li) paragraph = li.textContent.trim();
+      box.append(h("a", { href: `#view=lessons&lesson=${lesson}` }, `Step ${l.step} of the ${page.title || lesson} lesson`), ". ");
+    } else {
+      box.append(h("strong", {}, `Step ${l.step} of the ${l.lesson} lesson: ${l.title}. `));
+    }
+    box.append(h("span", { class: "lesson-paragraph" }, paragraph || ""),
+      h("div", { class: "hint" }, `Paused at ${l.name}: ${l.why}`));
   },
 };
 
