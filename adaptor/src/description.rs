@@ -1,6 +1,11 @@
 //! The adaptor file: what it may say (the TOML fields, documented on each), read and checked
 //! into an [`Adaptor`]: the machine and its clock, the images (loaded, checked against their
-//! SHA-256, or assembled with Kempelen's assembler), the keys, the reply pattern.
+//! SHA-256, or assembled with Kempelen's assembler), the keys, the reply pattern; with the
+//! feature `opened`, what opens the program up (`[[variable]]`, `[[count]]`, `[tree]`,
+//! `[listing]`, `[[lesson]]`: [`opened`], a part of the description).
+
+#[cfg(feature = "opened")]
+pub(crate) mod opened;
 
 use kempelen_emulator::clock::{self, ClockProfile};
 use kempelen_emulator::loaders::Chunk;
@@ -71,7 +76,7 @@ struct AdaptorFile {
     /// The time model: emulated time per move at each level, measured on the program.
     #[serde(default)]
     level: Vec<toml::Spanned<LevelSpec>>,
-    /// Points of the program whose passes are counted in its turn (`crate::opened`).
+    /// Points of the program whose passes are counted in its turn (`opened`).
     #[serde(default)]
     count: Vec<toml::Value>,
     /// The program's variables and tables, decoded at every stop of a debugger.
@@ -87,7 +92,7 @@ struct AdaptorFile {
 }
 
 /// The sections of an adaptor file that open the program up (`[[count]]`, `[[variable]]`,
-/// `[tree]`, `[listing]`, `[[lesson]]`), as read, for `crate::opened` to resolve (a build
+/// `[tree]`, `[listing]`, `[[lesson]]`), as read, for `opened` to resolve (a build
 /// without the feature `opened`, the page's, reads them and leaves them).
 #[cfg_attr(not(feature = "opened"), allow(dead_code))]
 pub(crate) struct OpenedParts<'a> {
@@ -698,7 +703,7 @@ pub struct Adaptor {
     /// The declarations that open the program up (variables, counters, tree, listing,
     /// lessons).
     #[cfg(feature = "opened")]
-    pub(crate) opened: crate::opened::Opened,
+    pub(crate) opened: opened::Opened,
     /// The profile that re-creates its search.
     pub(crate) profile: Option<kempelen_engine::history::TreeProfile>,
 }
@@ -850,7 +855,7 @@ impl Adaptor {
             lesson: &f.lesson,
         };
         #[cfg(feature = "opened")]
-        let opened = crate::opened::Opened::read(&file, &parts, &chunks, &symbols, &mut program)?;
+        let opened = opened::Opened::read(&file, &parts, &chunks, &symbols, &mut program)?;
         #[cfg(not(feature = "opened"))]
         let _ = parts;
         let pokes = file.pokes(&f.poke, &symbols)?;

@@ -39,8 +39,6 @@ pub mod lessons;
 #[cfg(feature = "opened")]
 pub mod listing;
 mod machine;
-#[cfg(feature = "opened")]
-mod opened;
 pub mod player;
 #[cfg(feature = "opened")]
 pub mod session;

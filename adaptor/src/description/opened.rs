@@ -8,7 +8,7 @@
 
 use serde::de::DeserializeOwned;
 
-use crate::description::{
+use super::{
     Adaptor, AssembleSpec, Chunks, OpenedParts, ProgramSource, Reader, check_sha256, symbol_or_addr,
 };
 use crate::error::AdaptorError;
@@ -144,7 +144,7 @@ fn lay_listing(
     Ok(map)
 }
 
-/// What opens the program up (`crate::opened`).
+/// What opens the program up (`crate::description::opened`).
 impl Adaptor {
     /// The declared variables (`[[variable]]`).
     pub fn variables(&self) -> &[Variable] {
