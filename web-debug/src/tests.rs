@@ -274,9 +274,20 @@ fn the_programs_tree_is_its_profiles_node_for_node_on_minisearch() {
         };
         let mut job = crate::tree::TreeJob::open(&spec, &[]).unwrap();
         let mut slices = 0;
+        let mut drawn: Vec<crate::tree::PageNode> = Vec::new();
         while !job.advance(1 << 16).unwrap() {
             slices += 1;
+            // The tree while it grows: each node once, its parent drawn before it.
+            let fresh = job.nodes_from(drawn.len());
+            for n in &fresh {
+                assert!(
+                    n.parent
+                        .is_none_or(|p| (p as usize) < drawn.len() + fresh.len())
+                );
+            }
+            drawn.extend(fresh);
         }
+        assert!(!drawn.is_empty(), "{id}: nodes shown before the turn ended");
         assert!(slices > 1, "{id}: collected in slices");
         let t = job.finish().unwrap();
         let profile = t.profile.expect("its profile's tree");
@@ -284,6 +295,10 @@ fn the_programs_tree_is_its_profiles_node_for_node_on_minisearch() {
         assert!(n > 50, "{id}: {n} nodes");
         assert_eq!((t.agree, t.found), (n, n), "{id}");
         assert_eq!(profile.nodes.len(), n, "{id}");
+        // The nodes drawn while it grew are the first of the whole tree, move for move.
+        for (a, b) in drawn.iter().zip(&t.program.nodes) {
+            assert_eq!((a.parent, &a.mv), (b.parent, &b.mv), "{id}");
+        }
         assert!(t.program.nodes.iter().all(|x| x.mark == "="), "{id}");
         let cut = t
             .program

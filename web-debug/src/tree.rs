@@ -117,6 +117,18 @@ impl TreeJob {
             .map_or((0, 0), |r| (r.tree().nodes.len(), r.cycles()))
     }
 
+    /// The nodes the program has entered from the `from`th on, as they stand now (a value not
+    /// yet backed up is `None`): the tree drawn while it grows.
+    pub fn nodes_from(&self, from: usize) -> Vec<PageNode> {
+        let Some(run) = &self.run else {
+            return Vec::new();
+        };
+        let t = run.tree();
+        (from..t.nodes.len())
+            .map(|i| page_node(t, i, None, String::new()))
+            .collect()
+    }
+
     /// The trees, once the turn is over.
     pub fn finish(&mut self) -> Result<Trees, DebugError> {
         let run = self.run.take().expect("finished once");
@@ -171,32 +183,38 @@ fn page_tree(t: &SearchTree, title: String, marks: Option<&[Mark]>) -> PageTree 
     for c in &t.cuts {
         notes[c.node as usize] = Some([t.cut_note(c, View::ToMove), t.cut_note(c, View::White)]);
     }
-    let nodes = t
-        .nodes
-        .iter()
+    let nodes = notes
+        .into_iter()
         .enumerate()
-        .map(|(i, n)| {
-            let root = n.parent == NO_PARENT;
-            PageNode {
-                parent: (!root).then_some(n.parent),
-                mv: (!root).then(|| n.mv.to_uci()),
-                san: (!root).then(|| t.position(n.parent).san(n.mv)),
-                ply: n.ply,
-                kind: if n.leaf { "leaf" } else { "node" },
-                white: n.white_to_move,
-                score: n.value,
-                raw: n.raw,
-                cycles: n.cycles,
-                cutoff: notes[i].is_some(),
-                note: notes[i].clone(),
-                mark: marks.map(|m| mark_text(m[i])).unwrap_or_default(),
-                label: root.then(|| "the root".to_string()),
-            }
+        .map(|(i, note)| {
+            let mark = marks.map(|m| mark_text(m[i])).unwrap_or_default();
+            page_node(t, i, note, mark)
         })
         .collect();
     PageTree {
         title,
         not_kept: t.truncated,
         nodes,
+    }
+}
+
+/// Node `i` of `t` for the page.
+fn page_node(t: &SearchTree, i: usize, note: Option<[String; 2]>, mark: String) -> PageNode {
+    let n = &t.nodes[i];
+    let root = n.parent == NO_PARENT;
+    PageNode {
+        parent: (!root).then_some(n.parent),
+        mv: (!root).then(|| n.mv.to_uci()),
+        san: (!root).then(|| t.position(n.parent).san(n.mv)),
+        ply: n.ply,
+        kind: if n.leaf { "leaf" } else { "node" },
+        white: n.white_to_move,
+        score: n.value,
+        raw: n.raw,
+        cycles: n.cycles,
+        cutoff: note.is_some(),
+        note,
+        mark,
+        label: root.then(|| "the root".to_string()),
     }
 }

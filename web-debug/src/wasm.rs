@@ -145,6 +145,11 @@ impl ProgramTree {
         vec![n as f64, c as f64]
     }
 
+    /// The nodes entered from the `from`th on, JSON (the tree while it grows).
+    pub fn nodes_from(&self, from: usize) -> String {
+        json(&self.job.nodes_from(from))
+    }
+
     /// The two trees ([`crate::tree::Trees`]) in JSON, once the turn is over.
     pub fn finish(&mut self) -> Result<String, JsError> {
         self.job.finish().map(|t| json(&t)).map_err(js)

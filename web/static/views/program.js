@@ -287,12 +287,16 @@ const view = {
     const spec = { program: id, fen: app.game.start_fen(), moves: app.game.moves() ? app.game.moves().split(",") : [], depth };
     const files = this.files.map((f) => ({ name: f.name, bytes: f.bytes }));
     const summary = this.$("pd-tree-summary");
-    for (const k of ["agree", "found", "nodes", "profileNodes", "error"]) delete summary.dataset[k];
+    for (const k of ["agree", "found", "nodes", "profileNodes", "error", "growing"]) delete summary.dataset[k];
     summary.textContent = "Playing its turn, collecting its tree …";
     this.programTree.clear();
     this.profileTree.clear();
+    this.$("pd-tree-program-title").textContent = "The program, as its tree grows";
     const run = app.client.request("program-tree", { spec, files }, (ev) => {
-      summary.textContent = `Playing its turn: ${fmtInt(ev.nodes)} nodes so far, ${fmtInt(ev.cycles)} cycles`;
+      if (this.treeRun !== run) return;
+      summary.textContent = `Playing its turn: ${fmtInt(ev.nodes)} nodes so far, ${fmtInt(ev.cycles)} cycles (values appear as it backs them up; the comparison when its turn is over)`;
+      if (ev.fresh && ev.fresh.length) this.programTree.append(ev.fresh, ev.from);
+      summary.dataset.growing = String(ev.from + (ev.fresh ? ev.fresh.length : 0));
     });
     this.treeRun = run;
     try {

@@ -120,7 +120,8 @@ registerHandler("program-files", async (req) => {
 });
 
 // Request kind `program-tree`: the program's turn played with its search tree collected,
-// slice by slice ({spec, files}); events {nodes, cycles} while it grows; the answer: the
+// slice by slice ({spec, files}); events {nodes, cycles, from, fresh} while it grows (the nodes
+// entered since the last event, drawn as they come); the answer: the
 // program's tree and its profile's, each node marked against the other (web-debug's tree.rs).
 registerHandler("program-tree", async (req, job) => {
   const d = await load();
@@ -132,6 +133,8 @@ registerHandler("program-tree", async (req, job) => {
   } finally {
     files.free();
   }
+  // The nodes entered since the last event go with it: the page draws the tree as it grows.
+  let sent = 0;
   try {
     for (;;) {
       if (job.control === "stop") return { stopped: true };
@@ -140,7 +143,9 @@ registerHandler("program-tree", async (req, job) => {
       while (!done && performance.now() - t0 < SLICE_MS) done = t.advance(BUDGET);
       if (done) return JSON.parse(t.finish());
       const [nodes, cycles] = t.progress();
-      job.post({ nodes, cycles });
+      const fresh = JSON.parse(t.nodes_from(sent));
+      job.post({ nodes, cycles, from: sent, fresh });
+      sent += fresh.length;
       await yieldToEvents(0);
     }
   } finally {
