@@ -1374,11 +1374,12 @@ def the_page_fits_a_phone(p, expect):
     """At 390 px wide (a phone) no view scrolls sideways: the board, the move entry, the tabs
     and the assembler's registers fit; at 1280 px the assembler view fits too."""
     try:
-        for width, views in ((390, ("play", "compare", "machine", "tree", "asm", "lessons", "programs")),
+        for width, views in ((390, ("play", "compare", "machine", "tree", "asm", "lessons", "programs", "program")),
                              (1280, ("asm",))):
             p.driver.set_window_size(width, 844 if width == 390 else 900)
             for view in views:
                 link = {"machine": "engine=z80&depth=2&view=machine", "tree": "view=tree&depth=2",
+                        "program": "view=program&program=minisearch-6502&depth=2",
                         "compare": "view=compare&depth=1&fen=" + fragment_fen(KIWI)}.get(view, f"view={view}")
                 p.open(link)
                 if view == "machine":
@@ -1390,6 +1391,8 @@ def the_page_fits_a_phone(p, expect):
                     p.wait(lambda: dataset(p, "cmp-status", "status"), 120, "the comparison")
                 elif view == "asm":
                     p.el("asm-step").click()
+                elif view == "program":
+                    wait_program_paused(p, "the program debugger")
                 fits(p, f"{view} at {width} px")
                 inside = p.js("""const w = document.documentElement.clientWidth;
                     return [...document.querySelectorAll(arguments[0])].filter((e) => e.offsetParent !== null)
