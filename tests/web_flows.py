@@ -831,6 +831,11 @@ def a_program_stepped_through_its_own_text(p, expect):
         p.open(f"view=programs&program={prog}&fen={fragment_fen(want['fen'])}")
         p.el("prog-files").send_keys("\n".join(want["historical"][prog]))
         p.wait(lambda: dataset(p, "prog-checks", "ready") == "true", 10, f"{prog}'s files checked")
+        # The file Play does not use but the debugger reads is said so, not called unused.
+        extra = os.path.basename(want["historical"][prog][1])
+        p.wait(lambda: p.js("const li = document.querySelector(`#prog-unused li[data-file='${arguments[0]}']`);"
+                            " return li && li.dataset.debugger", extra), 60, f"{extra} named as the debugger's")
+        check("Step through it reads it" in p.text("prog-unused"), f"{prog}: {p.text('prog-unused')!r}")
         p.el("prog-step").click()
         wait_program_paused(p, f"{prog} opened under the debugger", 120)
         names = p.text("pd-file")

@@ -175,6 +175,36 @@ const view = {
     const unused = document.getElementById("prog-unused");
     unused.textContent = "";
     for (const u of info.unused) unused.appendChild(h("li", { "data-file": u.name }, `${u.name}: not used, ${u.reason}`));
+    if (info.unused.length) this.debuggerUses(info);
+  },
+
+  /**
+   * The picked files Play does not use may be ones the Program debugger reads (Sargon's book
+   * text, Microchess's listing): its module, asked in the worker, matches them by contents, and
+   * their lines say so instead of "not used".
+   */
+  async debuggerUses(info) {
+    const unused = document.getElementById("prog-unused");
+    const token = (unused.dataset.token = String(Number(unused.dataset.token || 0) + 1));
+    const names = new Set(info.unused.map((u) => u.name));
+    const files = this.files.filter((f) => names.has(f.name.split(/[\\/]/).pop()))
+      .map((f) => ({ name: f.name, bytes: f.bytes }));
+    const program = info.id === "sargon" ? "sargon-book" : info.id;
+    let needed;
+    try {
+      needed = await this.app.client.request("program-files", { program, files }).done;
+    } catch (err) {
+      return; // the lines stay as Play sees the files: no module, no claim about it
+    }
+    if (unused.dataset.token !== token) return;
+    for (const n of needed) {
+      if (!n.picked_as) continue;
+      const li = [...unused.children].find((el) => el.dataset.file === n.picked_as.split(/[\\/]/).pop());
+      if (!li) continue;
+      const as = n.role === "listing" ? "its listing" : "the program's text";
+      li.textContent = `${li.dataset.file}: not used to play its move; Step through it reads it as ${n.name} (${as}).`;
+      li.dataset.debugger = n.name;
+    }
   },
 
   /** The game's position (no program's board read yet). */
