@@ -104,6 +104,35 @@ fn the_tartan_default_draws_the_search_it_runs() {
     assert!(lesson.contains(&format!("with {} cutoffs", j["cutoffs"])));
 }
 
+/// The lesson's first tree (minimax on the Tartan article's moves) is what its text says: the
+/// value and the principal variation it quotes are the search's.
+#[test]
+fn the_lesson_quotes_the_minimax_trees_line_and_value() {
+    let j = json(&["tree", "--algorithm", "minimax", "--json"]);
+    let mut pos = Position::from_fen(START_FEN).unwrap();
+    let mut san = Vec::new();
+    for (i, m) in j["pv"].as_array().unwrap().iter().enumerate() {
+        let m = pos.parse_uci(m.as_str().unwrap()).unwrap();
+        let number = if i % 2 == 0 {
+            format!("{}.", i / 2 + 1)
+        } else {
+            String::new()
+        };
+        san.push(format!("{number}{}", pos.san(m)));
+        pos.play(m);
+    }
+    let lesson =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/SEARCH.md")).unwrap();
+    let lesson = lesson.split_whitespace().collect::<Vec<_>>().join(" ");
+    let quoted = format!(
+        "backs up +{} (centipawns, White's view) through {}",
+        j["value"],
+        san.join(" ")
+    );
+    assert!(lesson.contains(&quoted), "docs/SEARCH.md lacks '{quoted}'");
+    assert!(lesson.contains("the root's second move is 1.Na3"));
+}
+
 /// The pictures in docs/ are what the commands draw today.
 #[test]
 fn the_pictures_in_docs_are_current() {

@@ -21,7 +21,7 @@ import sys
 import tempfile
 import time
 import traceback
-from urllib.parse import urlparse
+from urllib.parse import quote, urlparse
 
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException
@@ -259,7 +259,7 @@ def compare_view_equals_the_command_line(p, expect):
     # A stop while the native reference still searches (depth 12: minutes) ends it at once;
     # the view then compares again.
     p.open("fen=" + want["rows"][0]["fen"].replace(" ", "%20") + "&depth=12&view=compare")
-    time.sleep(0.5)
+    p.wait(lambda: p.js("return document.body.dataset.comparing") == "true", 10, "the comparison under way")
     p.el("cmp-stop").click()
     p.wait(lambda: p.js("return document.body.dataset.comparing") == "false", 10, "the stop")
     check("Stopped" in p.text("cmp-status"), f"status after the stop: {p.text('cmp-status')!r}")
@@ -287,12 +287,26 @@ def compare_view_equals_the_command_line(p, expect):
 @flow
 def machine_view_pause_and_step(p, expect):
     """The machine view: a Z80 search paused at its start; three steps move the PC and count
-    cycles; continue, pause; run to the routine `search` (the board in RAM and the path show);
-    a link with the cycle count restores the same PC."""
-    p.open("engine=z80&machine=trs-80&depth=5&view=machine")
+    cycles; a breakpoint on a routine stops Continue there; continue, pause; run to the routine
+    `search` (the board in RAM and the path show); a link with the cycle count restores the
+    same PC.
+
+    Every stop waits for a condition the emulator defines (a breakpoint, a routine, a cycle
+    count), never for host time. Pause is the one stop the user times: it is pressed once the
+    machine has run on from the last stop, in a depth-8 search that runs for minutes of host
+    time on any machine, so the search cannot end before the pause lands."""
+    p.open("engine=z80&machine=trs-80&depth=8&view=machine")
 
     def paused():
         return p.js("return document.body.dataset.machine") in ("paused", "done")
+
+    def breakpoints():
+        return p.js("return document.getElementById('mach-status').dataset.breakpoints || ''")
+
+    def live_cycles():
+        # The counter while the machine runs (its text: "1,234,567").
+        digits = "".join(c for c in p.text("mach-cycles") if c.isdigit())
+        return int(digits) if digits else -1
 
     def reading():
         pc = p.el("mach-pc").get_attribute("data-value")
@@ -313,8 +327,22 @@ def machine_view_pause_and_step(p, expect):
     check(p.driver.find_elements(By.CSS_SELECTOR, "#mach-disasm tr.current"), "the PC's line")
     src = [e.text for e in p.driver.find_elements(By.CSS_SELECTOR, "#mach-disasm td.src") if e.text]
     check(any(".asm:" in t or ".inc:" in t for t in src), f"source lines {src}")
+    # A breakpoint on a routine: Continue stops there.
+    p.el("mach-target").clear()
+    p.el("mach-target").send_keys("search")
+    p.el("mach-break").click()
+    p.wait(lambda: breakpoints() != "", 20, "the breakpoint set")
     p.el("mach-continue").click()
-    time.sleep(0.5)
+    p.wait(lambda: paused() and reading()[1] > last[1], 60, "the stop at the breakpoint")
+    check(p.text("mach-routine") == "search",
+          f"stopped in {p.text('mach-routine')!r}, not at the breakpoint on search")
+    check("breakpoint" in p.text("mach-status"), f"status {p.text('mach-status')!r}")
+    last = reading()
+    # The breakpoint cleared (the same button again), Continue runs on until paused.
+    p.el("mach-break").click()
+    p.wait(lambda: breakpoints() == "", 20, "the breakpoint cleared")
+    p.el("mach-continue").click()
+    p.wait(lambda: live_cycles() > last[1], 60, "the machine running on after Continue")
     p.el("mach-pause").click()
     p.wait(paused, 20, "the pause")
     check(reading()[1] > last[1], f"continue ran no cycles: {reading()}")
@@ -653,12 +681,12 @@ def the_real_programs_from_the_users_files(p, expect):
     p.el("prog-play").click()
     clock = lambda: int(dataset(p, "prog-clock", "cycles") or 0)
     p.wait(lambda: clock() >= 1_000_000, 60, "Microchess's turn under way at real speed")
-    # Paused, its machine's clock stands still; resumed, it goes on.
+    # Paused, its machine is held (the worker says at which cycle, and runs no slice until
+    # Resume): the clock shows that cycle; resumed, it goes on.
     p.el("prog-pause").click()
-    time.sleep(1.0)
-    held = clock()
-    time.sleep(1.5)
-    check(clock() == held, f"paused at {held} cycles, the clock went on to {clock()}")
+    p.wait(lambda: dataset(p, "prog-clock", "heldAt") not in (None, ""), 10, "the turn held")
+    held = int(dataset(p, "prog-clock", "heldAt"))
+    check(clock() == held, f"held at {held} cycles, the clock shows {clock()}")
     p.el("prog-pause").click()
     p.wait(lambda: clock() > held, 30, "the turn resumed")
     p.wait(lambda: clock() >= 5_000_000, 60,
@@ -675,6 +703,539 @@ def the_real_programs_from_the_users_files(p, expect):
     check(5_000_000 <= cycles < whole["microchess"],
           f"microchess stopped after {cycles} cycles; its whole turn takes {whole['microchess']}")
     print(f"    microchess at real speed, stopped: {p.text('prog-result')}")
+
+# ---------------------------------------------------------------------------------------------
+# Hostile and careless input: each defect found by trying the page with it has a flow here, and
+# the properties beside them (links read back, errors that say what and fit, no request
+# dropped, every view saying what it does).
+
+KIWI = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
+MATE = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"
+
+
+def fragment(p):
+    url = p.driver.current_url
+    return url.split("#", 1)[1] if "#" in url else ""
+
+
+def fits(p, what):
+    """Nothing on the page is wider than the window, and no message is taller than half of it."""
+    sizes = p.js("""const d = document.documentElement;
+        return [d.scrollWidth, d.clientWidth,
+                Math.max(0, ...[...document.querySelectorAll('#messages .message')].map((m) => m.getBoundingClientRect().height)),
+                window.innerHeight];""")
+    check(sizes[0] <= sizes[1], f"{what}: the page is {sizes[0]} px wide in a window {sizes[1]} px wide")
+    check(sizes[2] <= sizes[3] / 2, f"{what}: a message {sizes[2]} px tall in a window of {sizes[3]}")
+
+
+def link_state(p, text):
+    """A link as the page reads it (parse_link), the views' own keys in any order."""
+    link = json.loads(p.js("return kempelen.k.parse_link(arguments[0])", text))["link"]
+    link["extra"] = sorted(link["extra"])
+    return link
+
+
+def play_random_game(p, rng, plies):
+    """Random legal moves from the game on the board (through the page's own board)."""
+    for _ in range(plies):
+        v = p.view()
+        if v["status"]["over"] or not v["legal"]:
+            break
+        p.js("kempelen.game.play(arguments[0]); kempelen.gameChanged();", rng.choice(v["legal"])["uci"])
+
+
+def random_program(rng):
+    """A program's text with whatever a user may type: labels, comments, %, &, =, +, #, quotes,
+    letters of other scripts, tabs, blank lines."""
+    words = ["ld a,5", "loop:", "dex", "bne loop", "; 0x88 & 7 = 0?", "+", "%1010", "#$FF",
+             "'\"'", "ü ß é 中 🙂", "\t", "", "=", "a&b=c#d", ".org $0200", "halt", "%zz", "100%"]
+    lines = [" ".join(rng.choice(words) for _ in range(rng.randint(0, 5)))
+             for _ in range(rng.randint(1, 400))]
+    return "\n".join(lines)
+
+
+@flow
+def links_read_back_what_the_page_wrote(p, expect):
+    """The round-trip property through the page: random games (from several start positions),
+    random programs in the assembler, random views with their own settings and machines paused
+    at random places each write a link that, opened again, gives the same state and the same
+    link."""
+    rng = random.Random(40)
+    starts = ["", "fen=" + fragment_fen(KIWI), "fen=" + fragment_fen("8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1")]
+    for case in range(20):
+        kind = ("game", "program", "view", "machine")[case % 4]
+        if kind == "game":
+            p.open(rng.choice(starts))
+            p.set_select("engine-side", "none")
+            play_random_game(p, rng, 2 * rng.randint(0, 30))
+            p.set_input("depth", rng.randint(1, 6))
+            before = (p.view()["start_fen"], [m["uci"] for m in p.view()["moves"]])
+            link = fragment(p)
+            p.open(link)
+            after = (p.view()["start_fen"], [m["uci"] for m in p.view()["moves"]])
+            check(after == before, f"game {case}: {link[:200]} gave {after}, not {before}")
+        elif kind == "program":
+            p.open("view=asm")
+            text = random_program(rng)
+            cpu = rng.choice(["z80", "6502", "65c02"])
+            p.set_select("asm-cpu", cpu)
+            p.js("document.getElementById('asm-source').value = arguments[0]", text)
+            p.el("asm-assemble").click()
+            link = fragment(p)
+            p.open(link)
+            got = p.js("return [document.getElementById('asm-source').value, document.getElementById('asm-cpu').value]")
+            check(got == [text, cpu], f"program {case}: {len(text)} characters read back as {len(got[0])}, cpu {got[1]}")
+        elif kind == "view":
+            view = rng.choice(["tree", "compare", "lessons", "programs", "asm"])
+            p.open(f"view={view}")
+            if view == "tree":
+                p.set_select("tree-algorithm", rng.choice(["live", "reference", "alphabeta", "minimax"]))
+                p.set_input("tree-width", rng.randint(0, 4))
+                p.js("document.getElementById('tree-depth').value = arguments[0]", str(rng.randint(1, 2)))
+                p.el("tree-native").click()
+                p.wait(lambda: dataset(p, "tree-native-summary", "nodes"), 60, "the tree")
+            elif view == "compare":
+                p.set_select("cmp-z80", rng.choice(["zx-spectrum", "trs-80"]))
+                p.set_select("cmp-source", rng.choice(["suite", "fen"]))
+                p.set_input("cmp-fen", KIWI)
+                p.set_input("cmp-depth", 1)
+            elif view == "lessons":
+                lesson = rng.choice(["search", "tartan", "sargon", "history"])
+                p.driver.find_element(By.CSS_SELECTOR, f"#lesson-list a[data-lesson='{lesson}']").click()
+                p.wait(lambda: p.js("return document.getElementById('lesson').dataset.lesson") == lesson, 10, "the lesson")
+            elif view == "programs":
+                p.set_select("prog-id", rng.choice(["microchess", "sargon"]))
+            else:
+                p.set_select("asm-snippet", rng.choice(["timed-loop-z80", "offboard-0x88-6502", "engine-slide-6502"]))
+            link = fragment(p)
+            p.open(link)
+            p.wait(lambda: link_state(p, fragment(p)) == link_state(p, link), 30,
+                   f"{view}: the link read back ({fragment(p)[:200]} against {link[:200]})")
+        else:
+            cpu = rng.choice(["z80", "6502"])
+            p.open(f"engine={cpu}&depth=3&view=machine")
+            p.wait(lambda: p.js("return document.body.dataset.machine") == "paused", 60, "the machine at its start")
+            for _ in range(rng.randint(1, 12)):
+                before = p.el("mach-cycles").get_attribute("data-value")
+                p.el("mach-step").click()
+                p.wait(lambda: p.el("mach-cycles").get_attribute("data-value") != before
+                       and p.js("return document.body.dataset.machine") == "paused", 20, "a step")
+            for _ in range(rng.randint(0, 3)):
+                p.el("mach-target").clear()
+                p.el("mach-target").send_keys("search")
+                p.el("mach-to").click()
+                p.wait(lambda: p.js("return document.body.dataset.machine") in ("paused", "done")
+                       and p.text("mach-routine") == "search", 60, "the run to search")
+            state = (p.el("mach-pc").get_attribute("data-value"), p.el("mach-cycles").get_attribute("data-value"))
+            link = fragment(p)
+            check(f"cycles={state[1]}" in link, f"machine {case}: {link}")
+            p.open(link)
+            p.wait(lambda: p.js("return document.body.dataset.machine") in ("paused", "done")
+                   and p.el("mach-cycles").get_attribute("data-value") == state[1], 60,
+                   f"the machine at cycle {state[1]}")
+            got = (p.el("mach-pc").get_attribute("data-value"), p.el("mach-cycles").get_attribute("data-value"))
+            check(got == state, f"machine {case}: {link} reopened at {got}, not {state}")
+        msgs = [m for m in p.messages() if "link" in m]
+        check(not msgs, f"{kind} {case}: the page's own link was refused: {msgs}")
+    print("    20 links written and read back (5 games, 5 programs, 5 views, 5 paused machines)")
+
+
+@flow
+def a_long_program_and_a_long_game_survive_their_links(p, expect):
+    """A program of 25 KB in the assembler and a game of 2,000 plies write links that read
+    back whole; a program too long for any link is said to be so."""
+    line = "        dex              ; count down: 0x88 & 7 = 0? 'ü' + %1010 #\n"
+    text = line * 400
+    p.open("view=asm")
+    p.set_select("asm-cpu", "6502")
+    p.js("document.getElementById('asm-source').value = arguments[0]", text)
+    p.el("asm-assemble").click()
+    link = fragment(p)
+    check(len(link) > 16 * 1024, f"the link is {len(link)} bytes")
+    p.open(link)
+    got = p.js("return document.getElementById('asm-source').value")
+    check(got == text, f"the program read back is {len(got)} characters, written {len(text)}")
+    # A long game: knights out and back (legal, a draw by repetition is no end in a link).
+    moves = ",".join(["g1f3", "g8f6", "f3g1", "f6g8"] * 500)
+    p.open("view=play")
+    p.set_select("engine-side", "none")
+    p.js("kempelen.setGame(kempelen.k.Board.from_moves(arguments[0], arguments[1]))",
+         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", moves)
+    link = fragment(p)
+    p.open(link)
+    check(len(p.view()["moves"]) == 2000, f"the game read back has {len(p.view()['moves'])} plies")
+    # Too long for a link: said, and the address keeps its last link.
+    p.open("view=asm")
+    p.set_select("asm-cpu", "6502")
+    p.js("document.getElementById('asm-source').value = arguments[0]", line * 20000)
+    p.el("asm-assemble").click()
+    p.wait(lambda: any("more than the" in m and "src=" in m for m in p.messages()), 20,
+           "the message that the program is too long for a link")
+    fits(p, "a program too long for a link")
+
+
+@flow
+def the_tree_is_of_the_games_position(p, expect):
+    """The Tree tab opened from a game searches the game's position and leaves the game's link
+    as it was (Play takes it back whole); a position without a legal move has no tree, and
+    the view says why."""
+    p.open("fen=" + fragment_fen(KIWI) + "&view=play")
+    p.set_select("engine-side", "none")
+    for m in ("a2a3", "b4c3", "d2c3"):
+        p.el("move-input").send_keys(m + "\n")
+    p.wait(lambda: len(p.view()["moves"]) == 3, 10, "three moves")
+    game_fen = p.view()["fen"]
+    p.show_tab("tree")
+    p.wait(lambda: dataset(p, "tree-native-summary", "fen"), 60, "the tree")
+    check(dataset(p, "tree-native-summary", "fen") == game_fen,
+          f"the tree of {dataset(p, 'tree-native-summary', 'fen')}, the game is at {game_fen}")
+    link = fragment(p)
+    check("root=" not in link and "moves=a2a3,b4c3,d2c3" in link, link)
+    # Play takes the tree's link back (its depth left out: the engine is not asked to move).
+    p.open("&".join(kv for kv in link.replace("view=tree", "view=play").split("&") if not kv.startswith("depth=")))
+    check([m["uci"] for m in p.view()["moves"]] == ["a2a3", "b4c3", "d2c3"],
+          f"Play from the tree's link: {p.view()['moves']} {p.messages()}")
+    check(not p.messages(), f"messages: {p.messages()}")
+    # A move more in Play: the Tree tab draws the new position.
+    p.set_select("engine-side", "none")
+    p.el("move-input").send_keys("e6d5\n")
+    p.wait(lambda: len(p.view()["moves"]) == 4, 10, "a fourth move")
+    p.show_tab("tree")
+    p.wait(lambda: dataset(p, "tree-native-summary", "fen") == p.view()["fen"], 60,
+           "the tree of the game's new position")
+    # From the standard start: the tree's link keeps the game as moves from the start (no
+    # `fen=` of the position reached beside them, which Play would refuse).
+    p.open("view=play")
+    p.set_select("engine-side", "none")
+    for m in ("e4", "e5", "Nf3"):
+        p.el("move-input").send_keys(m + "\n")
+    p.wait(lambda: len(p.view()["moves"]) == 3, 10, "three moves")
+    p.show_tab("tree")
+    p.wait(lambda: dataset(p, "tree-native-summary", "fen") == p.view()["fen"], 60, "the tree of the game")
+    link = fragment(p)
+    check("fen=" not in link.replace("root=", "") and "moves=e2e4,e7e5,g1f3" in link, link)
+    p.open("&".join(kv for kv in link.replace("view=tree", "view=play").split("&") if not kv.startswith("depth=")))
+    check(len(p.view()["moves"]) == 3 and not p.messages(), f"{p.view()['moves']} {p.messages()}")
+    # Checkmate: no tree, said where the tree would be; no raw JavaScript error.
+    p.open(f"view=tree&fen={fragment_fen(MATE)}&depth=2")
+    p.wait(lambda: dataset(p, "tree-native-summary", "error"), 30, "the tree's answer")
+    summary = p.text("tree-native-summary")
+    check("checkmated" in summary, summary)
+    bad = [m for m in p.messages() if "TypeError" in m or "undefined" in m or "Cannot read" in m]
+    check(not bad, f"a raw error: {bad}")
+    p.el("tree-z80").click()
+    p.wait(lambda: "checkmated" in p.text("tree-port-summary"), 30, "the Z80 build's answer")
+
+
+@flow
+def no_view_waits_for_anothers_search(p, expect):
+    """While the compare view's native reference searches (depth 12: minutes), the machine view
+    starts its session and the tree view draws its tree; stopping the comparison ends neither."""
+    # Depth 20: the native reference would search for hours; it is stopped below.
+    p.open("fen=" + fragment_fen(KIWI) + "&depth=20&view=compare")
+    p.wait(lambda: p.js("return document.body.dataset.comparing") == "true", 10, "the comparison")
+    p.show_tab("machine")
+    p.el("mach-start").click()
+    p.wait(lambda: p.js("return document.body.dataset.machine") == "paused", 60,
+           "the machine view's session beside the comparison")
+    p.show_tab("tree")
+    p.wait(lambda: dataset(p, "tree-native-summary", "nodes"), 60, "the tree beside the comparison")
+    p.show_tab("compare")
+    p.el("cmp-stop").click()
+    p.wait(lambda: p.js("return document.body.dataset.comparing") == "false", 10, "the stop")
+    p.show_tab("machine")
+    before = int(p.el("mach-cycles").get_attribute("data-value"))
+    p.el("mach-step").click()
+    p.wait(lambda: int(p.el("mach-cycles").get_attribute("data-value") or 0) > before, 20,
+           "a step after the comparison was stopped (its session lives)")
+    # Play's native engine beside the machine view: its move comes while the session lives.
+    p.show_tab("play")
+    p.set_select("engine", "reference")
+    p.set_input("depth", 3)
+    p.el("go").click()
+    p.wait(lambda: dataset(p, "result", "best"), 60, "the native engine's move beside the session")
+    p.show_tab("machine")
+    before = int(p.el("mach-cycles").get_attribute("data-value"))
+    p.el("mach-step").click()
+    p.wait(lambda: int(p.el("mach-cycles").get_attribute("data-value") or 0) > before, 20,
+           "a step after Play's search")
+
+
+@flow
+def a_search_asked_for_while_the_last_stops_is_run(p, expect):
+    """A link opened (or New game pressed with the engine to move) while the last search still
+    runs: that one stops and the new one runs; the old answer is neither shown nor played."""
+    slow = "engine=z80&machine=zx-spectrum&depth=5&speed=real"
+    p.open(slow + "&view=play")
+    p.wait(lambda: p.js("return document.body.dataset.thinking") == "true", 30, "the slow search")
+    p.driver.execute_script("location.hash = arguments[0]",
+                            "engine=6502&machine=kim-1&depth=1&speed=fast&moves=e2e4&view=play")
+    p.wait(lambda: len(p.view()["moves"]) == 2, 120, "the 6502 build's reply after the link")
+    p.idle()
+    check(dataset(p, "result", "engine") == "6502", f"the answer shown: {p.text('result')}")
+    # The engine set to play White while its search of the position (an arrow) runs, then New
+    # game while White's search runs: each asks for a search while the last one stops.
+    p.open("engine=z80&machine=zx-spectrum&depth=4&speed=real&view=play")
+    p.wait(lambda: p.js("return document.body.dataset.thinking") == "true", 30, "the search for an arrow")
+    p.set_select("engine-side", "w")
+    p.el("new-game").click()
+    p.wait(lambda: len(p.view()["moves"]) == 1, 300, "the engine's first move of the new game")
+    p.idle()
+    check(len(p.view()["moves"]) == 1, f"moves: {p.view()['moves']}")
+
+
+@flow
+def the_machine_view_says_where_it_stands(p, expect):
+    """The machine view before its search starts claims no board, ply or frame; its Run-to
+    names this build's routines (the Z80 build has no gen_moves) and a second click adds no
+    banner; End says where the machine ended and the link reopens it there."""
+    p.open("engine=z80&machine=trs-80&depth=5&view=machine")
+    p.wait(lambda: p.js("return document.body.dataset.machine") == "paused", 60, "the search paused at its start")
+    check(p.js("return document.getElementById('mach-board').hidden") is True, "a board drawn before the engine set it up")
+    check("not set up" in p.text("mach-fen"), f"the board in RAM: {p.text('mach-fen')!r}")
+    check(not p.driver.find_elements(By.CSS_SELECTOR, "#mach-path tbody tr"), "ply frames before the search")
+    check("gen_moves" not in p.el("mach-target").get_attribute("placeholder"), p.el("mach-target").get_attribute("placeholder"))
+    for _ in range(2):
+        p.el("mach-target").clear()
+        p.el("mach-target").send_keys("gen_moves")
+        p.el("mach-to").click()
+        p.wait(lambda: any("gen_moves" in m for m in p.messages()), 10, "the Run-to error")
+        p.wait(lambda: p.js("return document.body.dataset.machine") == "paused", 10, "paused again")
+    runs = [m for m in p.messages() if "gen_moves" in m]
+    check(len(runs) == 1 and "(×2)" in runs[0], f"banners: {runs}")
+    check("search" in runs[0] and "include" in runs[0], runs[0])
+    # End right after Pause (no wait between): the view says where it ended, the link holds it.
+    p.el("mach-continue").click()
+    p.el("mach-pause").click()
+    p.el("mach-end").click()
+    p.wait(lambda: p.js("return document.body.dataset.machine") == "ended", 30, "the end")
+    status = p.text("mach-status")
+    check("ended at cycle" in status, status)
+    cycles = p.el("mach-cycles").get_attribute("data-value")
+    pc = p.el("mach-pc").get_attribute("data-value")
+    check(f"cycles={cycles}" in fragment(p), f"{fragment(p)} after ending at {cycles}")
+    p.open(fragment(p))
+    p.wait(lambda: p.js("return document.body.dataset.machine") in ("paused", "done")
+           and p.el("mach-cycles").get_attribute("data-value") == cycles, 60, f"the machine at cycle {cycles}")
+    check(p.el("mach-pc").get_attribute("data-value") == pc, "another PC")
+
+
+@flow
+def a_failed_comparison_says_so_and_moves_read_as_in_play(p, expect):
+    """A comparison that fails says so where its status is (no "searches ..." left); moves are
+    SAN as Play writes them, and the score says whose view it is."""
+    p.open("view=compare")
+    p.set_select("cmp-source", "fen")
+    p.set_input("cmp-fen", "8/8/8 w - - 0 1")
+    p.el("cmp-run").click()
+    p.wait(lambda: dataset(p, "cmp-status", "status") == "failed", 30, "the failure")
+    status = p.text("cmp-status")
+    check("failed" in status and "searches" not in status and "FEN" in status, status)
+    fen = "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5Q2/PPPP1PPP/RNB1KBNR b KQkq - 3 3"
+    p.set_input("cmp-fen", fen)
+    p.set_input("cmp-depth", 2)
+    p.el("cmp-run").click()
+    p.wait(lambda: dataset(p, "cmp-status", "status") in ("ok", "diff", "error"), 120, "the comparison")
+    tr = p.driver.find_element(By.CSS_SELECTOR, "#cmp-table tr[data-engine='native']")
+    best = tr.get_attribute("data-best")
+    san = json.loads(p.js("return kempelen.k.san_line(arguments[0], arguments[1])", fen, best))[0]
+    cell = tr.find_element(By.CSS_SELECTOR, "td[data-field='best']").text
+    check(cell.startswith(san) and best in cell, f"the move cell {cell!r}: SAN {san}, {best}")
+    check("Black to move" in p.text("cmp-position"), p.text("cmp-position"))
+    check("side to move" in p.driver.find_element(By.CSS_SELECTOR, "#cmp-table thead").text, "the score's header")
+    p.open("engine=6502&machine=kim-1&depth=2&moves=e2e4&view=play")
+    p.idle()
+    check("Black's view" in p.text("result"), p.text("result"))
+
+
+@flow
+def picked_files_are_used_or_named(p, expect):
+    """A file picked under another name is matched by its contents or as a browser's copy
+    (`name (1).ext`); a file of no use is named with the reason; the greyed button says why;
+    the lesson and the adaptor file are links, not plain text."""
+    p.open("view=programs&program=microchess")
+    why = p.text("prog-why")
+    check("microchess.h65" in why and "Pick" in why, f"the reason for the greyed button: {why!r}")
+    folder = tempfile.mkdtemp(prefix="kempelen-flow-")
+    copy = os.path.join(folder, "microchess (1).h65")
+    other = os.path.join(folder, "notes.txt")
+    for path, text in ((copy, "not the published file\n"), (other, "hello\n")):
+        with open(path, "w") as f:
+            f.write(text)
+    p.el("prog-files").send_keys(copy + "\n" + other)
+    p.wait(lambda: "picked as microchess (1).h65" in p.text("prog-checks"), 10, "the browser's copy matched")
+    p.wait(lambda: "notes.txt" in p.text("prog-unused"), 10, "the unused file named")
+    check("not the published file" in p.text("prog-why"), p.text("prog-why"))
+    check(p.driver.find_element(By.CSS_SELECTOR, "#prog-lesson").get_attribute("href").endswith("#view=lessons&lesson=microchess"),
+          "the lesson's link")
+    p.js("document.getElementById('prog-adaptor').open = true")
+    check("[[image]]" in p.text("prog-adaptor") or "sha256" in p.text("prog-adaptor"), "the adaptor file shown")
+    if expect.get("historical"):
+        want = next(w for w in expect["historical"]["programs"] if w["id"] == "microchess")
+        renamed = os.path.join(folder, "mc-download.bin")
+        with open(want["file"], "rb") as src, open(renamed, "wb") as dst:
+            dst.write(src.read())
+        p.open("view=programs&program=microchess")
+        p.el("prog-files").send_keys(renamed)
+        p.wait(lambda: dataset(p, "prog-checks", "ready") == "true", 10, "the file known by its contents")
+
+
+@flow
+def lessons_read_as_their_markdown(p, expect):
+    """Lesson tables are tables, the list shows no Markdown marks, and the search lesson's first
+    tree opens whole with the moves its text names, in boxes and ellipses as the text says."""
+    p.open("view=lessons&lesson=history")
+    check(p.driver.find_elements(By.CSS_SELECTOR, "#lesson table td"), "no table in the history lesson")
+    check("|---|" not in p.text("lesson") and "| --- |" not in p.text("lesson"), "a table as text")
+    titles = [a.text for a in p.driver.find_elements(By.CSS_SELECTOR, "#lesson-list a")]
+    check(all("`" not in t for t in titles), f"titles: {titles}")
+    p.open("view=lessons&lesson=search")
+    check("1.Na3" in p.text("lesson"), "the text names the root's second move")
+    p.driver.find_element(By.CSS_SELECTOR, "#lesson div.live-tree button.run-live").click()
+    p.wait(lambda: p.js("const e = document.querySelector('#lesson .lesson-tree .summary');"
+                        "return e && e.dataset.nodes"), 60, "the lesson's tree")
+    shown = p.text("lesson")
+    for move in ("e4", "Na3", "Nc3", "Nf3", "Nc6", "d6"):
+        check(f" {move} " in shown, f"the tree shows no {move}")
+    maxes = len(p.driver.find_elements(By.CSS_SELECTOR, "#lesson .lesson-tree .shape.max"))
+    mins = len(p.driver.find_elements(By.CSS_SELECTOR, "#lesson .lesson-tree .shape.min"))
+    check(maxes + mins == 31 and maxes > 0 and mins > 0, f"{maxes} boxes and {mins} ellipses")
+
+
+@flow
+def a_pgn_or_fen_with_a_byte_order_mark_is_read(p, expect):
+    """A PGN and a FEN saved with a UTF-8 byte-order mark load as without it."""
+    p.open("view=play")
+    p.set_select("engine-side", "none")
+    p.js("document.getElementById('pgn-box').open = true")
+    p.js("document.getElementById('pgn').value = arguments[0]", "\ufeff[Event \"x\"]\n\n1. e4 e5 2. Nf3 *\n")
+    p.el("pgn-load").click()
+    p.wait(lambda: len(p.view()["moves"]) == 3, 10, f"the PGN's moves ({p.messages()})")
+    p.js("document.getElementById('fen-box').open = true")
+    p.js("document.getElementById('fen-input').value = arguments[0]", "\ufeff" + KIWI)
+    p.el("fen-load").click()
+    p.wait(lambda: p.view()["fen"] == KIWI, 10, f"the FEN ({p.messages()})")
+
+
+@flow
+def every_error_names_what_and_fits_the_screen(p, expect):
+    """Hostile values for every key of a link and long text in every input: each is refused
+    with a message that names the key or the field, and the page stays as wide as its window."""
+    long = "x" * 50000 + "ü%&=#"
+    batches = [
+        {"fen": long, "moves": "e2e4," + long, "engine": long, "depth": "99"},
+        {"machine": long, "speed": long, "view": long},
+        {"view": "tree", "depth": "9", "width": "1e99", "node": "0", "root": long},
+        {"view": "compare", "depth": "40", "suite": long, "z80": "kim-1", "cmpfen": long},
+        {"view": "machine", "engine": "z80", "depth": "3", "cycles": "-1"},
+        {"view": "asm", "snippet": long, "cpu": "8086"},
+        {"view": "lessons", "lesson": long, "example": "x"},
+        {"view": "programs", "program": "chess4", "depth": "7"},
+        {long: "1"},
+    ]
+    for batch in batches:
+        link = "&".join(f"{quote(k)}={quote(v)}" for k, v in batch.items())
+        p.open(link)
+        msgs = p.messages()
+        for key, value in batch.items():
+            if key == "view" and value in ("tree", "compare", "machine", "asm", "lessons", "programs"):
+                continue
+            if key in ("engine", "depth") and value in ("z80", "3"):
+                continue
+            named = key[:60]
+            check(any(f"{named}" in m for m in msgs), f"no message names {named[:20]}=: {[m[:120] for m in msgs]}")
+        check(all("invalid type" not in m and "expected usize" not in m for m in msgs), f"a raw parser message: {msgs}")
+        fits(p, f"the link {link[:60]}")
+    # Long text typed into the inputs.
+    p.open("view=play")
+    for field, button, says in (("fen-input", "fen-load", "FEN"), ("move-input", None, "move")):
+        p.js("document.getElementById('fen-box').open = true")
+        p.js("document.getElementById(arguments[0]).value = arguments[1]", field, long)
+        if button:
+            p.el(button).click()
+        else:
+            p.el(field).send_keys("\n")
+        p.wait(lambda: any(says.lower() in m.lower() for m in p.messages()), 10, f"the message for {field}")
+        fits(p, field)
+    p.open("view=tree")
+    p.js("document.getElementById('tree-fen').value = arguments[0]", long)
+    p.el("tree-native").click()
+    p.wait(lambda: any("FEN" in m for m in p.messages()), 20, "the tree's FEN error")
+    fits(p, "the tree's FEN")
+    p.open("engine=z80&depth=2&view=machine")
+    p.wait(lambda: p.js("return document.body.dataset.machine") == "paused", 60, "the machine")
+    p.js("document.getElementById('mach-target').value = arguments[0]", long)
+    p.el("mach-to").click()
+    p.wait(lambda: any("Run to" in m for m in p.messages()), 10, "the Run-to error")
+    fits(p, "Run to")
+    p.open("view=asm")
+    p.js("document.getElementById('asm-source').value = arguments[0]", " nop " + long)
+    p.el("asm-assemble").click()
+    p.wait(lambda: p.driver.find_elements(By.CSS_SELECTOR, "#asm-marks .mark.error"), 10, "the error")
+    check(":1:" in p.text("asm-marks"), f"the error's place: {p.text('asm-marks')[:200]}")
+    fits(p, "a long line of a program")
+
+
+@flow
+def every_view_says_what_it_is_doing(p, expect):
+    """Each view states what it does or waits for: before, while and after its work."""
+    p.open("view=machine")
+    check("No search yet" in p.text("mach-status"), p.text("mach-status"))
+    p.el("mach-start").click()
+    check(p.text("mach-status"), "the machine view says nothing after Search")
+    p.wait(lambda: "paused" in p.text("mach-status"), 60, "the machine's status")
+    p.open("view=compare")
+    p.el("cmp-run").click()
+    check(p.text("cmp-status"), "the compare view says nothing after Compare")
+    p.wait(lambda: dataset(p, "cmp-status", "status"), 120, "the comparison")
+    p.open("view=tree&depth=2")
+    p.wait(lambda: dataset(p, "tree-native-summary", "nodes"), 60, "the tree")
+    p.el("tree-6502").click()
+    check(p.text("tree-port-summary"), "the 8-bit tree says nothing when it starts")
+    p.wait(lambda: dataset(p, "tree-port-summary", "done") == "true", 120, "the 6502 tree")
+    p.open("view=play&engine=z80&depth=3")
+    p.set_select("engine-side", "w")
+    p.wait(lambda: p.text("progress") or dataset(p, "result", "best"), 30, "Play's progress line")
+    p.idle()
+    p.open("view=programs")
+    check(p.text("prog-why"), "the programs view does not say why it cannot play")
+    p.open("view=asm")
+    check(p.text("asm-status"), "the assembler says nothing about its program")
+
+
+@flow
+def the_page_fits_a_phone(p, expect):
+    """At 390 px wide (a phone) no view scrolls sideways: the board, the move entry, the tabs
+    and the assembler's registers fit; at 1280 px the assembler view fits too."""
+    try:
+        for width, views in ((390, ("play", "compare", "machine", "tree", "asm", "lessons", "programs")),
+                             (1280, ("asm",))):
+            p.driver.set_window_size(width, 844 if width == 390 else 900)
+            for view in views:
+                link = {"machine": "engine=z80&depth=2&view=machine", "tree": "view=tree&depth=2",
+                        "compare": "view=compare&depth=1&fen=" + fragment_fen(KIWI)}.get(view, f"view={view}")
+                p.open(link)
+                if view == "machine":
+                    p.wait(lambda: p.js("return document.body.dataset.machine") == "paused", 60, "the machine")
+                    p.el("mach-step").click()
+                elif view == "tree":
+                    p.wait(lambda: dataset(p, "tree-native-summary", "nodes"), 60, "the tree")
+                elif view == "compare":
+                    p.wait(lambda: dataset(p, "cmp-status", "status"), 120, "the comparison")
+                elif view == "asm":
+                    p.el("asm-step").click()
+                fits(p, f"{view} at {width} px")
+                inside = p.js("""const w = document.documentElement.clientWidth;
+                    return [...document.querySelectorAll(arguments[0])].filter((e) => e.offsetParent !== null)
+                      .map((e) => [e.id || e.className || e.tagName, Math.round(e.getBoundingClientRect().right)])
+                      .filter(([, r]) => r > w);""",
+                              "#tabs button, #board svg, #move-input, #asm-regs td, #asm-regs th, #view-" + view)
+                check(not inside, f"{view} at {width} px: past the right edge: {inside}")
+                if width == 390 and view in ("play", "asm", "machine"):
+                    p.shot(f"phone-{view}")
+    finally:
+        p.driver.set_window_size(1280, 900)
+
 
 def figures(p, expect, out):
     """The page's figures (not a flow: `--figures FILE`): for each search of

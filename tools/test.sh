@@ -21,10 +21,12 @@ fi
 # emulator/tests/openmsx.rs, and the MSX cartridge, roms-src/tests/external.rs); for the other
 # target machines' program files (roms-src/tests/external.rs) Fuse with the free OpenSE BASIC
 # ROM and tzxlist, driven under Xvfb with xdotool and ImageMagick; Chromium and its WebDriver
-# for the page's tests in a real browser (tests/web.rs).
+# for the page's tests in a real browser (tests/web.rs); Slurm and MUNGE for the one-node
+# cluster that runs the tournament's array job file (tests/slurm.rs; no daemon of the system is
+# started or configured: the test starts its own in a temporary folder).
 packages=(pasmo z80asm xa65 cc65 64tass acme stockfish fairymax python3 python3-pip
   openmsx cbios fuse-emulator-sdl fuse-emulator-utils opense-basic xvfb xdotool imagemagick
-  chromium chromium-driver)
+  chromium chromium-driver slurm-wlm munge)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -57,7 +59,15 @@ if ! python3 -c 'import selenium' 2>/dev/null; then
     || python3 -m pip install --quiet --user selenium \
     || python3 -m pip install --quiet --break-system-packages selenium
 fi
-export PATH="$PATH:/usr/games" # stockfish and fairymax live there on Debian
+# kubernetes-validate carries the Kubernetes API's schemas: the Job file in tools/match/ is
+# checked against them offline (tests/slurm.rs).
+if ! command -v kubernetes-validate >/dev/null; then
+  echo "tools/test.sh: installing kubernetes-validate"
+  python3 -m pip install --quiet kubernetes-validate \
+    || python3 -m pip install --quiet --user kubernetes-validate \
+    || python3 -m pip install --quiet --break-system-packages kubernetes-validate
+fi
+export PATH="$PATH:/usr/games:$HOME/.local/bin" # stockfish and fairymax live in /usr/games on Debian
 
 command -v cargo >/dev/null || { echo "tools/test.sh: cargo not found: install Rust first (https://rustup.rs)" >&2; exit 1; }
 

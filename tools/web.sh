@@ -32,9 +32,21 @@ install_tools() {
   if [ "$have" != "$want" ]; then
     echo "tools/web.sh: installing wasm-bindgen-cli $want (found: ${have:-none})" >&2
     # --locked builds with the CLI's own lock file; on a registry that lacks one of the
-    # locked versions, without it.
-    cargo install wasm-bindgen-cli --version "$want" --locked \
-      || cargo install wasm-bindgen-cli --version "$want"
+    # locked versions (a mirror that has yanked or not yet taken it), without it. The first
+    # attempt's output is kept back and shown only if the second fails too, so that a working
+    # fallback prints no error.
+    local log
+    log=$(mktemp)
+    if ! cargo install wasm-bindgen-cli --version "$want" --locked >"$log" 2>&1; then
+      echo "tools/web.sh: the CLI's own lock file names versions this registry does not have; building it with the registry's versions" >&2
+      if ! cargo install wasm-bindgen-cli --version "$want"; then
+        echo "tools/web.sh: with its lock file, the install said:" >&2
+        cat "$log" >&2
+        rm -f "$log"
+        return 1
+      fi
+    fi
+    rm -f "$log"
   fi
 }
 

@@ -18,7 +18,7 @@
 
 use kempelen_engine::Position;
 use kempelen_engine::tree::Algorithm;
-use pulldown_cmark::{CodeBlockKind, Event, LinkType, Parser, Tag, TagEnd, html};
+use pulldown_cmark::{CodeBlockKind, Event, LinkType, Options, Parser, Tag, TagEnd, html};
 use serde::Serialize;
 
 /// One lesson: its id in links, where it lives in the repository (its Markdown: [`Self::markdown`]).
@@ -64,14 +64,14 @@ impl LessonText {
         crate::bundled(self.file)
     }
 
-    /// The text of its first heading.
+    /// The text of its first heading, as it reads (without the Markdown's code marks).
     pub fn title(&self) -> String {
         self.markdown()
             .lines()
             .find_map(|l| l.strip_prefix("# "))
             .unwrap_or(self.id)
             .trim()
-            .to_string()
+            .replace('`', "")
     }
 
     /// The lesson's live page, as a fragment of the page's link.
@@ -261,13 +261,19 @@ fn page_link(dest: &str) -> Option<String> {
         .map(|l| l.fragment())
 }
 
+/// The Markdown the lessons are written in: CommonMark with GitHub's tables (as GitHub and
+/// any Markdown viewer of the repository shows them).
+fn parser(markdown: &str) -> Parser<'_> {
+    Parser::new_ext(markdown, Options::ENABLE_TABLES)
+}
+
 /// Renders `lesson`: its HTML with the live commands numbered (see [`Rendered`]).
 pub fn render(lesson: &LessonText) -> Rendered {
     let markdown = without_live_link(lesson.markdown());
     let mut live = Vec::new();
     // The `kempelen tree` commands of the text, by their place in it: a drawn tree is the
     // first one after it (the text says below a picture which command draws it).
-    let trees: Vec<(usize, Live)> = Parser::new(&markdown)
+    let trees: Vec<(usize, Live)> = parser(&markdown)
         .enumerate()
         .filter_map(|(i, e)| match e {
             Event::Code(c) => parse_command(&c)
@@ -281,7 +287,7 @@ pub fn render(lesson: &LessonText) -> Rendered {
     let mut in_image = false;
     // For each open link: whether it leads somewhere in the page (else only its text shows).
     let mut links: Vec<bool> = Vec::new();
-    for (i, e) in Parser::new(&markdown).enumerate() {
+    for (i, e) in parser(&markdown).enumerate() {
         match e {
             Event::Start(Tag::CodeBlock(CodeBlockKind::Fenced(_) | CodeBlockKind::Indented)) => {
                 in_code_block = true;
@@ -446,6 +452,18 @@ mod tests {
         }
     }
 
+    /// The lesson list shows titles as they read: no Markdown code marks.
+    #[test]
+    fn titles_read_without_markdown_marks() {
+        for l in &LESSONS {
+            assert!(!l.title().contains('`'), "{}: {}", l.id, l.title());
+        }
+        assert_eq!(
+            lesson("nimzo").unwrap().title(),
+            "Nimzo and Donninger's null move (about 1993): profile nimzo"
+        );
+    }
+
     #[test]
     fn every_lesson_links_to_its_live_page_and_the_page_leaves_the_link_out() {
         for l in &LESSONS {
@@ -499,6 +517,12 @@ mod tests {
             ]
         );
         assert!(search.html.contains("is in CLAIMS.md."));
+        // Tables as tables (GitHub's Markdown), not their pipes as text.
+        assert!(
+            search.html.contains("<table>"),
+            "no table in the search lesson"
+        );
+        assert!(!search.html.contains("|---|"), "a table left as text");
         let history = render(lesson("history").unwrap());
         assert!(
             history

@@ -157,10 +157,19 @@ fn err(field: FenField, reason: FenReason) -> FenError {
 
 const SIDE_NAMES: [&str; 2] = ["White", "Black"];
 
+/// The UTF-8 byte-order mark some editors write at the start of a text file: not part of the
+/// text a FEN or a PGN reader reads.
+pub const BYTE_ORDER_MARK: char = '\u{feff}';
+
 impl Position {
     /// Parses and validates a FEN (the last two fields may be left out together, as in EPD;
-    /// five fields are refused).
+    /// five fields are refused). A byte-order mark before it (a FEN file saved with one) is
+    /// skipped.
     pub fn from_fen(fen: &str) -> Result<Position, FenError> {
+        let fen = fen
+            .trim_start()
+            .strip_prefix(BYTE_ORDER_MARK)
+            .unwrap_or(fen);
         let fields: Vec<&str> = fen.split_whitespace().collect();
         if fields.len() != 4 && fields.len() != 6 {
             return Err(err(FenField::Record, FenReason::FieldCount(fields.len())));

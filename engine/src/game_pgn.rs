@@ -165,6 +165,15 @@ mod tests {
         assert_eq!(back.position(), g.position());
     }
 
+    /// A PGN file saved with a UTF-8 byte-order mark reads as the same game.
+    #[test]
+    fn a_byte_order_mark_before_a_pgn_is_skipped() {
+        let text = "\u{feff}[Event \"x\"]\n[FEN \"\u{feff}7k/8/6K1/8/8/8/8/R7 w - - 0 1\"]\n\n1. Ra8# 1-0\n";
+        let g = Game::from_pgn(text).unwrap();
+        assert_eq!(g.moves().len(), 1);
+        assert!(g.status().is_over());
+    }
+
     #[test]
     fn a_bad_move_is_named() {
         let err = Game::from_pgn("1. e4 e5 2. Ke3 *").unwrap_err();

@@ -130,3 +130,14 @@ fn accessors_use_the_algorithm_encoding() {
     let start = Position::startpos();
     assert_eq!(start.ep_square(), 0x80);
 }
+
+/// A FEN saved by an editor that writes a UTF-8 byte-order mark reads as the FEN without it.
+#[test]
+fn a_byte_order_mark_before_a_fen_is_skipped() {
+    let fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    let p = Position::from_fen(&format!("\u{feff}{fen}")).unwrap();
+    assert_eq!(p.to_fen(), fen);
+    // Only at the start: a mark inside the board field is still a bad character there.
+    let inside = fen.replacen('/', "/\u{feff}", 1);
+    assert!(Position::from_fen(&inside).is_err());
+}

@@ -183,14 +183,29 @@ fn reference_is_deterministic_and_reports_every_iteration() {
     assert_eq!(seen.last().unwrap().1, a.nodes);
 }
 
+/// A stop set by another thread ends an infinite search with the last completed iteration.
+/// The other thread stops it once the search has reported its third iteration (a condition
+/// the search defines, not a host delay), so the result holds at least that iteration on any
+/// host, however fast or busy.
 #[test]
 fn stop_flag_ends_an_infinite_search() {
-    use std::sync::atomic::Ordering;
-    let control = SearchControl::default();
-    let stop = control.stop.clone();
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, mpsc};
+    let (tx, rx) = mpsc::channel::<u32>();
+    let tx = std::sync::Mutex::new(tx);
+    let mut control = SearchControl::with_info(move |i| {
+        let _ = tx.lock().unwrap().send(i.depth.unwrap_or(0));
+    });
+    let stop = Arc::new(AtomicBool::new(false));
+    control.stop = stop.clone();
     let handle = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(200));
-        stop.store(true, Ordering::Relaxed);
+        for depth in rx.iter() {
+            if depth >= 3 {
+                stop.store(true, Ordering::Relaxed);
+                return depth;
+            }
+        }
+        0
     });
     let mut engine = NativeEngine::new(Profile::Full);
     engine.set_hash_mb(8);
@@ -199,8 +214,10 @@ fn stop_flag_ends_an_infinite_search() {
         ..Limits::default()
     };
     let r = engine.search(&Game::default(), &limits, &control).unwrap();
-    handle.join().unwrap();
-    assert!(r.best.is_some() && r.depth >= 1);
+    drop(control);
+    let stopped_after = handle.join().unwrap();
+    assert_eq!(stopped_after, 3, "the stop came after the third iteration");
+    assert!(r.best.is_some() && r.depth >= 3, "depth {}", r.depth);
 }
 
 #[test]

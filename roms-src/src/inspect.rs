@@ -181,8 +181,9 @@ pub struct PlyFrame {
     /// The frame's address.
     pub addr: u16,
     /// The RAM the ply takes: its frame and its move lists (to the next ply's frame; for the
-    /// deepest, to where its child's frame would go).
-    pub bytes: u16,
+    /// deepest, to where its child's frame would go); `None` while the frame is being entered
+    /// (its `F_NEXT` not written yet: no figure the engine produced).
+    pub bytes: Option<u16>,
     /// Alpha as the frame holds it now (raised as better moves are found), side to move's view.
     pub alpha: i32,
     /// Beta, side to move's view.
@@ -303,7 +304,7 @@ impl EngineMap {
             path.push(PlyFrame {
                 ply: k,
                 addr: at,
-                bytes: next.wrapping_sub(at),
+                bytes: (next > at).then(|| next - at),
                 alpha: Self::signed(m, at + self.f_alpha),
                 beta: Self::signed(m, at + self.f_beta),
                 move_bytes: [m.read_byte(at + self.f_mfrom), m.read_byte(at + self.f_mto)],

@@ -11,7 +11,8 @@
 //! - [`setup`]: the position as the protocol block carries it (0x88 board and state).
 //! - [`suite`]: EPD suites (with `moves` for repetition histories), such as the bundled one.
 //! - [`engine`]: a port's engine: assemble, load, run a command, read the result.
-//! - [`sliced`]: a port engine's search driven by the host one slice of cycles at a time.
+//! - [`sliced`] (a part of [`engine`]): a port engine's search driven by the host one slice of
+//!   cycles at a time.
 //! - [`inspect`]: a port engine's state read from the machine (board, ply frames, routine),
 //!   and its search followed node by node.
 //! - [`differential`]: a port's engine against the native reference on generated cases.
@@ -38,16 +39,15 @@ pub mod layout;
 pub mod player;
 pub mod port;
 pub mod setup;
-pub mod sliced;
 pub mod snippets;
 pub mod suite;
 pub mod tables;
 pub mod target;
 
+pub use engine::sliced::{self, Slice, SlicedSearch};
 pub use engine::{PerftOutcome, PortEngine, PortEngineError, SearchOutcome};
 pub use port::{PORTS, Port};
 pub use setup::Setup;
-pub use sliced::{Slice, SlicedSearch};
 
 /// A generated file checked in (`path` below this crate's folder) must be exactly `want`, the
 /// generator's text; with `KEMPELEN_BLESS=1` it is rewritten first.

@@ -134,8 +134,25 @@ fn a_pause_shows_the_board_the_frames_and_the_routine() {
         assert!(
             view.path[..2]
                 .iter()
-                .all(|f| f.bytes > 30 && f.bytes < 1024)
+                .all(|f| f.bytes.is_some_and(|b| b > 30 && b < 1024))
         );
         assert_eq!(view.nodes as usize, w.nodes().len() - 1);
+    }
+}
+
+/// Before the engine has set up its first frame (the machine at its first instruction), no
+/// frame claims a size: the RAM between the frames and address 0 is no ply's.
+#[test]
+fn a_frame_not_set_up_claims_no_ram() {
+    for p in port::Port::present() {
+        let engine = PortEngine::shared(p).unwrap();
+        let (w, m) = NodeWalker::machine(engine, &Position::startpos(), &[], 2).unwrap();
+        let view = w.map().view(&m);
+        assert!(
+            view.path.iter().all(|f| f.bytes.is_none()),
+            "{}: {:?}",
+            p.name,
+            view.path
+        );
     }
 }

@@ -383,11 +383,12 @@ impl UciSession {
         }
     }
 
-    /// Sends `line` and waits (at most 10 s) for the answer, the line starting with `prefix`:
-    /// that line and how long it took to come.
+    /// Sends `line` and waits for the answer, the line starting with `prefix`: that line and
+    /// how long it took to come. The wait gives up after 60 s, a guard against a hang on a
+    /// busy machine, never a measure of speed.
     pub fn ask(&mut self, line: &str, prefix: &str) -> (String, std::time::Duration) {
         let asked = self.send(line);
-        let (answer, at) = self.wait_for(prefix, std::time::Duration::from_secs(10));
+        let (answer, at) = self.wait_for(prefix, std::time::Duration::from_secs(60));
         (answer, at - asked)
     }
 
@@ -411,4 +412,33 @@ impl UciSession {
         }
         err
     }
+}
+
+/// The JSON parts of a `tournament --json` or `ratings --json` report that describe the games
+/// and the standings (not how they were played).
+pub fn standings_of(v: &serde_json::Value) -> serde_json::Value {
+    serde_json::json!({
+        "players": v["players"],
+        "crosstable": v["crosstable"],
+        "pairings": v["pairings"],
+        "terminations": v["terminations"],
+        "games": v["games"],
+    })
+}
+
+/// The games of a PGN file by round, as text.
+pub fn games_by_round(text: &str) -> std::collections::BTreeMap<u64, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for game in text
+        .split("\n\n[Event")
+        .map(|g| g.trim_start_matches("[Event"))
+    {
+        let round: u64 = game
+            .lines()
+            .find_map(|l| l.strip_prefix("[Round \""))
+            .and_then(|r| r.trim_end_matches("\"]").parse().ok())
+            .unwrap_or_else(|| panic!("no round: {game}"));
+        out.insert(round, game.trim().to_string());
+    }
+    out
 }

@@ -1,15 +1,23 @@
 //! The page's links: the URL fragment holds what is on screen, so a link reproduces it.
 //!
 //! `#fen=<URL-encoded FEN>&moves=e2e4,e7e5&engine=z80|6502|<profile>&machine=<id>&depth=<N>
-//! &speed=real|fast&view=<view>` and any further keys a view defines (kept as they are, for
-//! that view to read). Each known value is checked here with the command line's own rules; a
-//! bad one is dropped with a message that names the key and what it takes, and the rest of
-//! the link still applies.
+//! &speed=real|fast&view=<view>` and the keys the views define ([`keys::VIEW_KEYS`]). Each
+//! value is checked here with the command line's own rules (the depth against the engine's
+//! range and the view's); a bad one is dropped with a message that names the key and what it
+//! takes, and the rest of the link still applies. A key no view reads is kept for the page and
+//! named in a problem too.
+//!
+//! What [`format`] writes, [`parse`] reads back to the same link: both hold links up to
+//! [`MAX_FRAGMENT`] bytes, and [`format`] refuses a longer one rather than write a link the
+//! page could not read.
+
+pub mod keys;
 
 use kempelen_engine::Game;
 use serde::{Deserialize, Serialize};
 
 use crate::choice::EngineChoice;
+use keys::{DEFAULT_ENGINE, check_view_key, shown, view_depths};
 
 /// How fast an 8-bit build runs in the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,8 +71,9 @@ pub struct ParsedLink {
     pub problems: Vec<LinkProblem>,
 }
 
-/// The longest fragment read (a link that long is not one a page wrote).
-pub const MAX_FRAGMENT: usize = 16 * 1024;
+/// The longest fragment read and written: 1 MiB (Chromium takes addresses up to 2 MiB), room
+/// for a program of the assembler view of some hundred KB or a game of thousands of moves.
+pub const MAX_FRAGMENT: usize = 1 << 20;
 
 /// Reads a fragment (with or without its leading `#`).
 pub fn parse(fragment: &str) -> ParsedLink {
@@ -74,7 +83,7 @@ pub fn parse(fragment: &str) -> ParsedLink {
         out.problems.push(LinkProblem {
             key: String::new(),
             value: format!("{} bytes", fragment.len()),
-            message: format!("the link is longer than {MAX_FRAGMENT} bytes: ignored"),
+            message: format!("the link is longer than the {MAX_FRAGMENT} bytes a link of this page holds: ignored"),
         });
         return out;
     }
@@ -93,8 +102,8 @@ pub fn parse(fragment: &str) -> ParsedLink {
 impl ParsedLink {
     fn problem(&mut self, key: &str, value: &str, message: String) {
         self.problems.push(LinkProblem {
-            key: key.to_string(),
-            value: value.to_string(),
+            key: shown(key),
+            value: shown(value),
             message,
         });
     }
@@ -150,10 +159,19 @@ impl ParsedLink {
                     Err("a view's name (letters, digits, '-')".into())
                 }
             }
-            _ => {
-                self.link.extra.push((key.to_string(), value.clone()));
-                Ok(())
-            }
+            _ => match check_view_key(key, &value) {
+                Some(Ok(())) => {
+                    self.link.extra.push((key.to_string(), value.clone()));
+                    Ok(())
+                }
+                Some(Err(message)) => Err(message),
+                None => {
+                    // Kept for the page (a view may read it), and named: a mistyped key is
+                    // otherwise dropped without a word.
+                    self.link.extra.push((key.to_string(), value.clone()));
+                    Err("not a key of this page's links: it changes nothing here".into())
+                }
+            },
         };
         if let Err(message) = checked {
             self.problem(key, &value, message);
@@ -185,23 +203,87 @@ impl ParsedLink {
             .engine
             .as_deref()
             .and_then(|e| EngineChoice::parse(e).ok());
-        if let (Some(id), Some(engine)) = (self.link.machine.clone(), engine) {
-            if let Err(e) = engine.machine(Some(&id)) {
-                self.problem("machine", &id, e.to_string());
+        if let Some(id) = self.link.machine.clone() {
+            if let Err(message) = check_machine(&id, engine) {
+                self.problem("machine", &id, message);
                 self.link.machine = None;
             }
         }
-        if let (Some(d), Some(engine)) = (self.link.depth, engine) {
-            if let Err(e) = engine.check_depth(d) {
-                self.problem("depth", &d.to_string(), e.to_string());
+        if let Some(d) = self.link.depth {
+            if let Err(message) = self.check_depth(d, engine) {
+                self.problem("depth", &d.to_string(), message);
                 self.link.depth = None;
             }
         }
     }
+
+    /// A depth against the engine the link names and the view it opens (without an engine,
+    /// Play's default engine's range; each view's own range besides).
+    fn check_depth(&self, depth: u32, engine: Option<EngineChoice>) -> Result<(), String> {
+        let view = self.link.view.as_deref().unwrap_or("play");
+        let engine = match engine {
+            Some(e) => Some(e),
+            None if view == "play" => EngineChoice::parse(DEFAULT_ENGINE).ok(),
+            None => None,
+        };
+        if let Some(e) = engine {
+            if e.check_depth(depth).is_err() {
+                let note = match self.link.engine {
+                    None => " (Play's default opponent)",
+                    Some(_) => "",
+                };
+                return Err(format!(
+                    "the {} engine{note} searches depths 1 to {}",
+                    e.id(),
+                    e.max_depth()
+                ));
+            }
+        }
+        match view_depths(view) {
+            Some((lo, hi, what)) if !(lo..=hi).contains(&depth) => Err(what.to_string()),
+            _ => Ok(()),
+        }
+    }
 }
 
-/// Writes a link's fragment (without `#`), the keys in a fixed order, then the views' own.
-pub fn format(link: &Link) -> String {
+/// A machine against the engine the link names; without one, a machine of either build.
+fn check_machine(id: &str, engine: Option<EngineChoice>) -> Result<(), String> {
+    if let Some(e) = engine {
+        return e.machine(Some(id)).map(|_| ()).map_err(|e| e.to_string());
+    }
+    let builds = ["z80", "6502"].map(|b| EngineChoice::parse(b).expect("the builds are engines"));
+    if builds.iter().any(|b| b.machine(Some(id)).is_ok()) {
+        return Ok(());
+    }
+    let known: Vec<&str> = crate::choice::engines()
+        .into_iter()
+        .flat_map(|e| e.machines.into_iter().map(|m| m.id))
+        .collect();
+    Err(format!(
+        "'{}': not a machine of the 8-bit builds ({})",
+        shown(id),
+        known.join(", ")
+    ))
+}
+
+/// A link [`format`] will not write: longer than [`MAX_FRAGMENT`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "the link would be {bytes} bytes, more than the {MAX_FRAGMENT} a link of this page holds \
+     ({key}= alone is {key_bytes} bytes): the address keeps its last link"
+)]
+pub struct TooLong {
+    /// The link's length.
+    pub bytes: usize,
+    /// Its longest key.
+    pub key: String,
+    /// That key's part of the link.
+    pub key_bytes: usize,
+}
+
+/// Writes a link's fragment (without `#`), the keys in a fixed order, then the views' own;
+/// refused when it would be longer than [`parse`] reads.
+pub fn format(link: &Link) -> Result<String, TooLong> {
     let mut parts = Vec::new();
     if let Some(f) = &link.fen {
         parts.push(format!("fen={}", encode(f)));
@@ -229,7 +311,19 @@ pub fn format(link: &Link) -> String {
     for (k, v) in &link.extra {
         parts.push(format!("{}={}", encode(k), encode(v)));
     }
-    parts.join("&")
+    let text = parts.join("&");
+    if text.len() <= MAX_FRAGMENT {
+        return Ok(text);
+    }
+    let longest = parts
+        .iter()
+        .max_by_key(|p| p.len())
+        .expect("a long link has parts");
+    Err(TooLong {
+        bytes: text.len(),
+        key: longest.split('=').next().unwrap_or("").to_string(),
+        key_bytes: longest.len(),
+    })
 }
 
 /// Percent-decoding of a fragment's value (`+` is a space, as in a query string: a FEN has no
@@ -292,9 +386,9 @@ mod tests {
             depth: Some(3),
             speed: Some(Speed::Real),
             view: Some("compare".into()),
-            extra: vec![("node".into(), "1.2 3".into())],
+            extra: vec![("cmpfen".into(), KIWI.into())],
         };
-        let text = format(&link);
+        let text = format(&link).unwrap();
         assert!(text.starts_with("fen=r3k2r/p1ppqpb1/"), "{text}");
         let back = parse(&format!("#{text}"));
         assert!(back.problems.is_empty(), "{:?}", back.problems);
@@ -333,6 +427,64 @@ mod tests {
         assert_eq!(p.link.engine.as_deref(), Some("6502"));
         assert_eq!(p.link.view.as_deref(), Some("compare"));
         assert!(p.link.fen.is_none() && p.link.machine.is_none() && p.link.depth.is_none());
+    }
+
+    /// A depth is checked against the view it opens even when no engine is named, and a view's
+    /// own key against what it takes: each problem names the key.
+    #[test]
+    fn depths_and_view_keys_are_checked_whatever_the_link_names() {
+        for (text, key, says) in [
+            ("depth=99", "depth", "1 to 32"),
+            ("view=tree&depth=9", "depth", "1 to 4"),
+            ("view=compare&depth=40", "depth", "1 to 32"),
+            ("view=compare&engine=reference&depth=40", "depth", "1 to 32"),
+            ("view=programs&depth=4", "depth", "1 to 3"),
+            ("view=tree&width=1e99", "width", "up to 99"),
+            ("view=tree&node=0", "node", "1 or more"),
+            ("view=machine&cycles=-5", "cycles", "cycle count"),
+            ("view=compare&z80=kim-1", "z80", "6502"),
+            ("view=lessons&lesson=chess", "lesson", "tartan"),
+            ("view=tree&root=8/8/8", "root", "not a position"),
+            ("dpeth=3", "dpeth", "not a key"),
+            ("machine=vic-21", "machine", "trs-80"),
+        ] {
+            let p = parse(text);
+            assert_eq!(p.problems.len(), 1, "{text}: {:?}", p.problems);
+            assert_eq!(p.problems[0].key, key, "{text}");
+            assert!(
+                p.problems[0].message.contains(says),
+                "{text}: {:?}",
+                p.problems
+            );
+        }
+        for ok in [
+            "view=tree&depth=4",
+            "view=play&engine=full&depth=40",
+            "view=asm&depth=50",
+        ] {
+            assert!(
+                parse(ok).problems.is_empty(),
+                "{ok}: {:?}",
+                parse(ok).problems
+            );
+        }
+    }
+
+    /// A long value is shown cut in a problem (its message must fit a screen), and the page
+    /// writes no link longer than it reads.
+    #[test]
+    fn long_values_are_cut_in_messages_and_long_links_refused() {
+        let long = "x".repeat(100_000);
+        let p = parse(&format!("fen={long}"));
+        assert!(p.problems[0].value.len() < 200, "{}", p.problems[0].value);
+        assert!(p.problems[0].value.contains("100000 bytes"));
+        let link = Link {
+            extra: vec![("src".into(), "; a comment\n".repeat(MAX_FRAGMENT / 10))],
+            ..Link::default()
+        };
+        let e = format(&link).unwrap_err();
+        assert_eq!(e.key, "src");
+        assert!(e.to_string().contains("more than the 1048576"), "{e}");
     }
 
     #[test]

@@ -119,8 +119,12 @@ pub struct MachineState {
     pub ply: Option<usize>,
     /// The board in RAM, and its FEN when it is a position (mid-move it may not be).
     pub board: RamBoard,
-    /// The board's FEN, or why it is not a position now.
+    /// The board's FEN, or why it is not a position now (before the engine has set up its
+    /// board, that it has not: nothing is claimed about RAM it did not write).
     pub board_fen: Result<String, String>,
+    /// Whether the engine has set up its board (a position is there, or its first iteration
+    /// has begun); before, the page draws no board.
+    pub board_set: bool,
     /// The board's squares as the board draws them (session::BoardView's order, a8 to h1):
     /// a FEN piece letter, `?` for a code no piece has, or empty.
     pub squares: Vec<String>,
@@ -134,6 +138,8 @@ pub struct MachineState {
     pub memory: Memory,
     /// The breakpoints.
     pub breakpoints: Vec<u16>,
+    /// Routines of this build a Run-to may name ([`ROUTINE_HINTS`] it has).
+    pub routines: Vec<&'static str>,
     /// The search is over.
     pub done: bool,
 }
@@ -173,6 +179,26 @@ fn squares(board: &RamBoard) -> Vec<String> {
         .collect()
 }
 
+/// Routines a Run-to box may name, the ones this build has (for its hint and its errors).
+pub const ROUTINE_HINTS: [&str; 8] = [
+    "search",
+    "quiesce",
+    "node_exit",
+    "gen_tac",
+    "gen_quiet",
+    "gen_moves",
+    "make",
+    "evaluate",
+];
+
+/// The routines of [`ROUTINE_HINTS`] the program at `m` has.
+fn routines(m: &kempelen_emulator::Machine) -> Vec<&'static str> {
+    ROUTINE_HINTS
+        .into_iter()
+        .filter(|r| m.symbols().is_some_and(|s| s.get(r).is_some()))
+        .collect()
+}
+
 /// An address: `$1234`, `0x1234` or `1234` (hex), or a label of the program.
 fn address(m: &kempelen_emulator::Machine, target: &str) -> Result<u16, WebError> {
     let t = target.trim();
@@ -184,9 +210,18 @@ fn address(m: &kempelen_emulator::Machine, target: &str) -> Result<u16, WebError
         return u16::from_str_radix(h, 16)
             .map_err(|_| WebError::Request(format!("'{t}': not an address ($0000 to $FFFF)")));
     }
-    kempelen_emulator::debug::symbol(m.symbols(), t).map_err(|e| {
+    if t.is_empty() {
+        return Err(WebError::Request(format!(
+            "Run to: give a routine ({} ...) or an address ($1234)",
+            routines(m).join(", ")
+        )));
+    }
+    kempelen_emulator::debug::symbol(m.symbols(), t).map_err(|_| {
         WebError::Request(format!(
-            "{e}: give a routine's label (search, gen_moves ...) or an address ($1234)"
+            "Run to '{}': no such label in this build; its routines include {} (the Code and \
+             the cycle profile name more), or give an address ($1234)",
+            crate::link::keys::shown(t),
+            routines(m).join(", ")
         ))
     })
 }
@@ -349,6 +384,19 @@ impl MachineSession {
         let profile = m.profile();
         let frames = view.path.first().map_or(0, |f| f.addr);
         let addr = mem.unwrap_or(frames);
+        // Before its first iteration the engine has no ply and no frame; its board is there
+        // once its set-up wrote a position.
+        let started = view.iteration > 0;
+        let position = view.board.position();
+        let board_set = started || position.is_ok();
+        let board_fen = match position {
+            Ok(p) => Ok(p.to_fen()),
+            Err(_) if !board_set => Err(
+                "the engine has not set up its board yet (it does before its first iteration)"
+                    .to_string(),
+            ),
+            Err(e) => Err(e),
+        };
         MachineState {
             cpu: self.cpu,
             machine: self.job.machine_id(),
@@ -365,11 +413,20 @@ impl MachineSession {
             emulated_ms: millis(s.elapsed()),
             nodes: view.nodes,
             iteration: view.iteration,
-            ply: view.ply,
-            board_fen: view.board.position().map(|p| p.to_fen()),
-            squares: squares(&view.board),
+            ply: view.ply.filter(|_| started),
+            board_fen,
+            board_set,
+            squares: if board_set {
+                squares(&view.board)
+            } else {
+                vec![String::new(); 64]
+            },
             board: view.board,
-            path: self.path(view.path),
+            path: if started {
+                self.path(view.path)
+            } else {
+                Vec::new()
+            },
             profiled_cycles: profile.as_ref().map_or(0, |p| p.total_cycles),
             profile: profile
                 .map(|p| p.rows.into_iter().take(PROFILE_ROWS).collect())
@@ -379,6 +436,7 @@ impl MachineSession {
                 bytes: m.read_bytes(addr, MEMORY_BYTES),
             },
             breakpoints: self.debugger.breakpoints(),
+            routines: routines(m),
             done: self.job.is_done(),
         }
     }
@@ -538,6 +596,65 @@ mod tests {
         let (pc, cycles, instructions, regs) = run(1 << 30);
         assert!((123_457..123_457 + 8).contains(&cycles), "{cycles}");
         assert_eq!(run(1000), (pc, cycles, instructions, regs));
+    }
+
+    /// Before the engine's first iteration nothing it has not produced is shown: no board, no
+    /// ply, no frame and no RAM per ply (the stack pointer still 0 would claim 31,072 bytes).
+    #[test]
+    fn before_the_search_starts_no_board_ply_or_frame_is_claimed() {
+        for engine in ["z80", "6502"] {
+            let s = session(engine);
+            let st = s.state(None);
+            assert!(!st.board_set, "{engine}");
+            assert!(st.squares.iter().all(String::is_empty), "{engine}");
+            let why = st.board_fen.clone().unwrap_err();
+            assert!(why.contains("not set up"), "{engine}: {why}");
+            assert!(
+                st.path.is_empty() && st.ply.is_none(),
+                "{engine}: {:?}",
+                st.path
+            );
+        }
+        // Once the search is under way the board and the frames are the engine's.
+        let mut s = session("z80");
+        s.act(
+            &Action::Break {
+                target: "search".into(),
+            },
+            0,
+        )
+        .unwrap();
+        let mut r = s.act(&Action::Continue, 1 << 20).unwrap();
+        while r.pending {
+            r = s.resume(1 << 20).unwrap();
+        }
+        let st = s.state(None);
+        assert!(st.board_set && st.board_fen.is_ok(), "{:?}", st.board_fen);
+        assert!(
+            st.path
+                .iter()
+                .all(|p| p.frame.bytes.is_none_or(|b| b < 1024))
+        );
+    }
+
+    /// The Run-to errors name the routines this build has: the Z80 build has no `gen_moves`.
+    #[test]
+    fn run_to_names_the_routines_of_this_build() {
+        let mut s = session("z80");
+        let e = s
+            .act(
+                &Action::To {
+                    target: "gen_moves".into(),
+                },
+                10,
+            )
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("'gen_moves'") && e.contains("search"), "{e}");
+        let hints = e.split("include ").nth(1).unwrap();
+        assert!(!hints.contains("gen_moves"), "{e}");
+        let e = s.act(&Action::To { target: " ".into() }, 10).unwrap_err();
+        assert!(e.to_string().contains("give a routine"), "{e}");
     }
 
     #[test]

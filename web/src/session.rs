@@ -234,6 +234,19 @@ impl Session {
     }
 }
 
+/// Moves in coordinates from `fen` in SAN (a move list or a principal variation as the page
+/// writes moves), as far as they are legal there.
+pub fn san_line(fen: &str, moves: &[String]) -> Result<Vec<String>, WebError> {
+    let mut pos = Position::from_fen(fen.trim()).map_err(|e| WebError::Fen(e.to_string()))?;
+    let mut out = Vec::with_capacity(moves.len());
+    for m in moves {
+        let Ok(mv) = pos.parse_uci(m) else { break };
+        out.push(pos.san(mv));
+        pos.play(mv);
+    }
+    Ok(out)
+}
+
 /// Whether `fen` is the standard start position.
 pub fn is_start(fen: &str) -> bool {
     fen.trim() == START_FEN
@@ -315,6 +328,15 @@ mod tests {
         assert_eq!(v.status.result, "1-0");
         assert_eq!(v.check.as_deref(), Some("h8"));
         assert!(s.play("Kh7").unwrap_err().to_string().contains("over"));
+    }
+
+    #[test]
+    fn coordinates_read_as_san() {
+        let fen = "rnbqkb1r/pppp1ppp/5n2/4p3/4P3/5Q2/PPPP1PPP/RNB1KBNR b KQkq - 3 3";
+        let line: Vec<String> = ["f6g4", "f3g4", "d7d5"].map(String::from).to_vec();
+        assert_eq!(san_line(fen, &line).unwrap(), ["Ng4", "Qxg4", "d5"]);
+        let bad: Vec<String> = ["e2e4", "f6g4"].map(String::from).to_vec();
+        assert!(san_line(fen, &bad).unwrap().is_empty());
     }
 
     #[test]

@@ -60,7 +60,21 @@ pub fn parse_link(fragment: &str) -> String {
 pub fn format_link(link_json: &str) -> Result<String, JsError> {
     let l: link::Link =
         serde_json::from_str(link_json).map_err(|e| js(WebError::Request(format!("link: {e}"))))?;
-    Ok(link::format(&l))
+    link::format(&l).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Moves in coordinates (comma-separated) from `fen` in SAN, as far as they are legal
+/// ([`crate::session::san_line`]): a JSON list.
+#[wasm_bindgen]
+pub fn san_line(fen: &str, moves: &str) -> Result<String, JsError> {
+    let moves: Vec<String> = moves
+        .split(',')
+        .filter(|m| !m.is_empty())
+        .map(str::to_string)
+        .collect();
+    crate::session::san_line(fen, &moves)
+        .map(|l| json(&l))
+        .map_err(js)
 }
 
 /// The game on the page's board.

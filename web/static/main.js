@@ -9,7 +9,10 @@
 //   app.game               the game on the board (a k.Board); app.setGame(board) replaces it
 //   app.onGame(fn)         fn(app.game) after every change of the game
 //   app.gameChanged()      tells the listeners that app.game changed
-//   app.message(text, level)  a line in the message bar ("info", "error")
+//   app.message(text, level)  a line in the message bar ("info", "error"); the same line again
+//                          is counted on the line already there, a very long one is cut
+//   app.gameFromLink(link) the game the link holds (its fen and moves) on the board; false
+//                          (with a message) when it cannot be
 //   app.show(name)         makes a view active
 //   app.activeSearch       {run, spec, engine} of the 8-bit search running now, or null
 
@@ -25,6 +28,18 @@ import "./views/lessons.js";
 import "./views/programs.js";
 import "./views/compare.js";
 import "./views/machine.js";
+
+const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+/** The longest message shown whole: a longer one (an echoed input) is cut in the middle. */
+const MESSAGE_CHARS = 400;
+
+function cut(text) {
+  if (text.length <= MESSAGE_CHARS) return text;
+  const head = text.slice(0, MESSAGE_CHARS - 100);
+  const tail = text.slice(-60);
+  return `${head} … (${text.length - head.length - tail.length} characters left out) … ${tail}`;
+}
 
 const app = {
   k,
@@ -51,8 +66,20 @@ const app = {
 
   message(text, level = "info") {
     const bar = document.getElementById("messages");
+    text = cut(String(text));
+    // The same message again (a button clicked twice) is counted, not stacked.
+    for (const old of bar.querySelectorAll(".message")) {
+      if (old.dataset.text === text && old.classList.contains(level)) {
+        const n = Number(old.dataset.count || 1) + 1;
+        old.dataset.count = String(n);
+        old.querySelector("span").textContent = `${text} (×${n})`;
+        bar.appendChild(old);
+        return;
+      }
+    }
     const line = document.createElement("div");
     line.className = `message ${level}`;
+    line.dataset.text = text;
     line.setAttribute("role", level === "error" ? "alert" : "status");
     const span = document.createElement("span");
     span.textContent = text;
@@ -65,6 +92,19 @@ const app = {
     line.appendChild(close);
     bar.appendChild(line);
     while (bar.children.length > 6) bar.firstChild.remove();
+  },
+
+  gameFromLink(link) {
+    const fen = link.fen || START;
+    const moves = (link.moves || []).join(",");
+    if (fen === this.game.start_fen() && moves === this.game.moves()) return true;
+    try {
+      this.setGame(this.k.Board.from_moves(fen, moves));
+      return true;
+    } catch (err) {
+      this.message(String(err.message || err), "error");
+      return false;
+    }
   },
 
   show(name, link = this.router.current, how = "tab") {
@@ -110,7 +150,8 @@ function buildTabs() {
 function reportProblems(problems) {
   for (const p of problems) {
     const what = p.key ? `${p.key}=${p.value}` : p.value;
-    app.message(`The link's ${what} was not used: ${p.message}`, "error");
+    const used = /not a key of this page/.test(p.message) ? "is not read" : "was not used";
+    app.message(`The link's ${what} ${used}: ${p.message}`, "error");
   }
 }
 
@@ -127,6 +168,7 @@ function openLink(link, problems) {
 async function main() {
   await init();
   app.router = new Router(k);
+  app.router.onError = (text) => app.message(`The link: ${text}`, "error");
   app.client = new EngineClient();
   buildTabs();
   const hello = app.client.request("hello");

@@ -5,6 +5,8 @@
 //   router.current            // the link on screen: {fen, moves, engine, machine, depth, speed, view, extra}
 //   router.update({depth: 5}) // changes part of it and rewrites the address (no reload, no history entry)
 //   router.onChange(fn)       // fn(link, problems) when the user opens or edits a link
+//   router.onError = fn       // fn(text) when a link cannot be written (longer than a link
+//                             //   holds): the address keeps its last link
 
 export class Router {
   constructor(k) {
@@ -12,6 +14,7 @@ export class Router {
     this.current = {};
     this.listeners = [];
     this.written = null;
+    this.onError = null;
     window.addEventListener("hashchange", () => {
       if (location.hash.slice(1) === this.written) return;
       this.read();
@@ -38,7 +41,13 @@ export class Router {
       if (value === undefined) delete link[key];
     }
     this.current = link;
-    const text = this.k.format_link(JSON.stringify(link));
+    let text;
+    try {
+      text = this.k.format_link(JSON.stringify(link));
+    } catch (err) {
+      if (this.onError) this.onError(String(err.message || err));
+      return;
+    }
     this.written = text;
     history.replaceState(null, "", text ? `#${text}` : location.pathname + location.search);
   }

@@ -1,7 +1,10 @@
 // A search tree to expand and collapse: the nodes the Rust side sends (learn/tree.rs's
 // ViewNode: parent, move, ply, kind, window, value, cutoff, principal variation, position),
 // drawn as nested lists, children built when a node is opened. It computes nothing: it shows
-// the values the search produced, and a node without a value yet shows none.
+// the values the search produced, and a node without a value yet shows none. Each node's
+// number (its place in the visit order) stands in a box for White to move (a max node) or
+// an ellipse for Black (a min node), as the lessons' pictures draw them; the principal
+// variation is bold.
 //
 //   const t = new TreeWidget(element, { onSelect: (index, node) => ... });
 //   t.setTree(tree)                 a whole tree ({nodes, iterations})
@@ -65,7 +68,9 @@ export class TreeWidget {
     const value = n.score === null || n.score === undefined ? "…" : String(n.score);
     const bound = n.bound && n.bound !== "exact" ? (n.bound === "lower" ? " (≥)" : " (≤)") : "";
     const count = this.children[i].length ? `  ${this.children[i].length}` : "";
-    span.textContent = `${move}  [${fmtBound(n.alpha)}, ${fmtBound(n.beta)}] → ${value}${bound}${n.cutoff ? "  cut" : ""}${count}`;
+    const shape = h("span", { class: `shape ${n.white ? "max" : "min"}`, "aria-hidden": "true" }, String(i + 1));
+    span.textContent = "";
+    span.append(shape, ` ${move}  [${fmtBound(n.alpha)}, ${fmtBound(n.beta)}] → ${value}${bound}${n.cutoff ? "  cut" : ""}${count}`);
     span.title = `node ${i + 1}, ply ${n.ply}, ${n.kind}, ${n.white ? "White" : "Black"} to move` +
       (n.cycles !== null && n.cycles !== undefined ? `, entered at cycle ${n.cycles}` : "") +
       "; window and value from the side to move's view";

@@ -28,6 +28,12 @@ export function fmtScore(score, mate) {
   return (p > 0 ? "+" : "") + p.toFixed(2);
 }
 
+/** Whose view a score of a position is from: the side to move's ("w", "b" or a FEN). */
+export function scoreView(side) {
+  const s = side && side.length > 1 ? side.split(" ")[1] : side;
+  return s === "b" ? "Black's view" : "White's view";
+}
+
 /** Milliseconds as seconds: "12.345 s". */
 export function fmtSeconds(ms) {
   if (ms === null || ms === undefined) return "";
@@ -60,7 +66,8 @@ export function describeResult(r, engines, s) {
   if (!r.best) return `${who}: no move. ${r.note || ""}`.trim();
   let text = `${who} chose ${r.best_san} (${r.best})`;
   if (r.book) return `${text}: its book move, played without a search.`;
-  text += `, score ${fmtScore(r.score, r.mate)}, depth ${r.depth}, ${fmtInt(r.nodes)} nodes`;
+  const view = s.side ? ` (${scoreView(s.side)}, the side to move)` : "";
+  text += `, score ${fmtScore(r.score, r.mate)}${view}, depth ${r.depth}, ${fmtInt(r.nodes)} nodes`;
   if (r.machine) {
     const m = r.machine;
     const machine = e ? e.machines.find((x) => x.id === m.id) : null;

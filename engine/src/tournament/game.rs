@@ -5,7 +5,6 @@
 //! time, illegal move, engine failure). Also the game as PGN, with each move's time.
 
 use super::clock::{ClockMode, SideClock, TimeControl, pgn_time};
-use super::pgn::MAX_STRING_CHARS;
 use crate::engine::{Engine, EngineClock, Limits, SearchControl};
 use crate::game::{Game, GameStatus};
 use crate::moves::Move;
@@ -16,6 +15,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use web_time::Instant;
+
+/// The longest string (a tag's value) and symbol (a tag's name, a move) the PGN standard
+/// allows: "a string is limited to a maximum of 255 characters of data" (Edwards, "Portable
+/// Game Notation Specification and Implementation Guide", 1994, section 7).
+pub const MAX_STRING_CHARS: usize = 255;
 
 /// What limits every move of a game (or one player's moves).
 #[derive(Clone, Debug, PartialEq, Eq)]

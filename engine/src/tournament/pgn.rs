@@ -6,12 +6,7 @@
 //! (skipped), move numbers with any number of dots. A malformed file gives an error with
 //! `source:line:column`.
 
-use super::game::{Outcome, Termination, printable};
-
-/// The longest string (a tag's value) and symbol (a tag's name, a move) the PGN standard
-/// allows: "a string is limited to a maximum of 255 characters of data" (Edwards, "Portable
-/// Game Notation Specification and Implementation Guide", 1994, section 7).
-pub const MAX_STRING_CHARS: usize = 255;
+use super::game::{MAX_STRING_CHARS, Outcome, Termination, printable};
 
 /// The most plies a game may have: more than any game of chess (the 75-move rule of the FIDE
 /// Laws ends every game within about 8,850 moves). It bounds what one game can cost.
@@ -545,8 +540,12 @@ impl Iterator for PgnReader<'_> {
     }
 }
 
-/// The games of a PGN text one at a time; `source` names it in errors.
+/// The games of a PGN text one at a time; `source` names it in errors. A UTF-8 byte-order
+/// mark at the start (as some editors write one) is not part of the text.
 pub fn games<'a>(text: &'a str, source: &'a str) -> PgnReader<'a> {
+    let text = text
+        .strip_prefix(crate::fen::BYTE_ORDER_MARK)
+        .unwrap_or(text);
     PgnReader {
         chars: text.chars().peekable(),
         line: 1,

@@ -14,7 +14,7 @@
 
 use super::error::TournamentError;
 use super::external::{UciEngine, XboardEngine};
-use super::pgn::MAX_STRING_CHARS;
+use super::game::MAX_STRING_CHARS;
 use crate::engine::{Engine, EngineError, EngineOption, SearchRequest, SearchResult};
 use crate::native::kempelen_name;
 use crate::native::{NativeEngine, Profile};

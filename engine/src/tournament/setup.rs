@@ -5,9 +5,9 @@
 
 use super::clock::{ClockMode, TimeControl};
 use super::error::TournamentError;
+use super::game::MAX_STRING_CHARS;
 use super::game::{MoveLimit, Opening};
 use super::openings::parse_openings;
-use super::pgn::MAX_STRING_CHARS;
 use super::player::{PlayerKinds, PlayerSpec};
 use super::run::{PlayedGame, Tournament};
 use super::schedule::{Format, Shard, Slice};

@@ -3,8 +3,9 @@
 //! Bradley-Terry rating with its 95 % margin, every pairing's Elo difference, the count of each
 //! kind of ending and the forfeits. As text for a terminal and as JSON.
 
+use super::game::MAX_STRING_CHARS;
 use super::game::{GameRecord, Outcome, Termination};
-use super::pgn::{MAX_STRING_CHARS, PgnGame};
+use super::pgn::PgnGame;
 use super::rating::{
     EloEstimate, Rating, RatingError, Wdl, describe_elo, elo_difference, fit_ratings,
 };

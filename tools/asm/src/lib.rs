@@ -30,7 +30,6 @@ mod expr;
 pub mod listing;
 mod parse;
 pub mod source;
-mod tdl;
 
 pub use assemble::{Assembly, Dialect, Image, Options, Overlap, assemble, assemble_source};
 pub use kempelen_isa as isa;

@@ -56,14 +56,28 @@ fn program(id: &str) -> Result<&'static ProgramText, WebError> {
 /// A file a program needs, and what was picked for it.
 #[derive(Debug, Clone, Serialize)]
 pub struct FileCheck {
-    /// Its name (the picked file must have it).
+    /// Its name as the adaptor file gives it.
     pub name: String,
     /// The SHA-256 the adaptor file gives.
     pub sha256: String,
     /// The picked file's SHA-256 (`None`: not picked).
     pub picked: Option<String>,
+    /// The picked file's name, when it is not `name` (a file with the same contents under
+    /// another name, or a browser's copy `name (1).ext`).
+    pub picked_as: Option<String>,
     /// Picked and equal.
     pub ok: bool,
+}
+
+/// A picked file the program does not use, and why.
+#[derive(Debug, Clone, Serialize)]
+pub struct UnusedFile {
+    /// Its name as picked.
+    pub name: String,
+    /// Its SHA-256.
+    pub sha256: String,
+    /// Why it is not used, in a sentence.
+    pub reason: String,
 }
 
 /// What the page shows of a program before it runs.
@@ -75,10 +89,14 @@ pub struct ProgramInfo {
     pub name: String,
     /// The adaptor file.
     pub file: &'static str,
+    /// The adaptor file's text (compiled in), for the page to show.
+    pub adaptor: &'static str,
     /// Its profile.
     pub profile: &'static str,
     /// The files it needs, checked against the picked ones.
     pub files: Vec<FileCheck>,
+    /// The picked files it does not use (each said, never dropped without a word).
+    pub unused: Vec<UnusedFile>,
 }
 
 /// The historical files an adaptor names (`$KEMPELEN_HISTORICAL/NAME`) with their SHA-256.
@@ -104,24 +122,83 @@ fn sha256_hex(bytes: &[u8]) -> String {
         .collect()
 }
 
+fn base_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// Whether `picked` names the file `name`: the same name, or a browser's copy of it
+/// (`microchess (1).h65`, as browsers save a file whose name is taken).
+fn same_name(picked: &str, name: &str) -> bool {
+    let picked = base_name(picked);
+    if picked == name {
+        return true;
+    }
+    let (stem, ext) = name.rsplit_once('.').map_or((name, ""), |(s, e)| (s, e));
+    let (p_stem, p_ext) = picked
+        .rsplit_once('.')
+        .map_or((picked, ""), |(s, e)| (s, e));
+    p_ext == ext
+        && p_stem
+            .strip_prefix(stem)
+            .and_then(|rest| rest.trim_start().strip_prefix('('))
+            .and_then(|rest| rest.strip_suffix(')'))
+            .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// The picked files matched to the files a program needs: by contents first (a file with
+/// the published SHA-256 whatever its name), then by name (then it differs); each needed
+/// file with the index of its picked file, and the picked files left unused.
+fn assign(
+    needed: &[(String, String)],
+    picked: &[(String, Vec<u8>)],
+) -> (Vec<(FileCheck, Option<usize>)>, Vec<UnusedFile>) {
+    let hashes: Vec<String> = picked.iter().map(|(_, b)| sha256_hex(b)).collect();
+    let mut used = vec![false; picked.len()];
+    let mut checks = Vec::new();
+    for (name, sha256) in needed {
+        let free = |i: &usize, used: &[bool]| !used[*i];
+        let by_content = (0..picked.len()).find(|i| free(i, &used) && hashes[*i] == *sha256);
+        let by_name =
+            || (0..picked.len()).find(|i| free(i, &used) && same_name(&picked[*i].0, name));
+        let at = by_content.or_else(by_name);
+        if let Some(i) = at {
+            used[i] = true;
+        }
+        let picked_name = at.map(|i| base_name(&picked[i].0).to_string());
+        checks.push((
+            FileCheck {
+                ok: at.is_some_and(|i| hashes[i] == *sha256),
+                picked: at.map(|i| hashes[i].clone()),
+                picked_as: picked_name.filter(|n| n != name),
+                name: name.clone(),
+                sha256: sha256.clone(),
+            },
+            at,
+        ));
+    }
+    let names: Vec<&str> = needed.iter().map(|(n, _)| n.as_str()).collect();
+    let unused = (0..picked.len())
+        .filter(|i| !used[*i])
+        .map(|i| UnusedFile {
+            name: base_name(&picked[i].0).to_string(),
+            sha256: hashes[i].clone(),
+            reason: if names.iter().any(|n| same_name(&picked[i].0, n)) {
+                "another file was picked for the same name".into()
+            } else {
+                format!(
+                    "neither its name nor its contents are those of a file this program needs ({})",
+                    names.join(", ")
+                )
+            },
+        })
+        .collect();
+    (checks, unused)
+}
+
 /// The program `id`, its files checked against `picked` (name, bytes).
 pub fn info(id: &str, picked: &[(String, Vec<u8>)]) -> Result<ProgramInfo, WebError> {
     let p = program(id)?;
-    let files = needed(p.text)?
-        .into_iter()
-        .map(|(name, sha256)| {
-            let got = picked
-                .iter()
-                .find(|(n, _)| n.rsplit(['/', '\\']).next() == Some(name.as_str()))
-                .map(|(_, b)| sha256_hex(b));
-            FileCheck {
-                ok: got.as_deref() == Some(sha256.as_str()),
-                name,
-                sha256,
-                picked: got,
-            }
-        })
-        .collect();
+    let (checks, unused) = assign(&needed(p.text)?, picked);
     let name = toml::from_str::<toml::Value>(p.text)
         .ok()
         .and_then(|v| v.get("name")?.as_str().map(String::from))
@@ -130,9 +207,24 @@ pub fn info(id: &str, picked: &[(String, Vec<u8>)]) -> Result<ProgramInfo, WebEr
         id: p.id,
         name,
         file: p.file,
+        adaptor: p.text,
         profile: p.profile,
-        files,
+        files: checks.into_iter().map(|(c, _)| c).collect(),
+        unused,
     })
+}
+
+/// The picked files under the names the adaptor file gives them (a file picked under another
+/// name, matched by its contents or as a browser's copy, goes in under the adaptor's name).
+fn as_named(text: &str, picked: &[(String, Vec<u8>)]) -> Result<PickedFiles, WebError> {
+    let (checks, _) = assign(&needed(text)?, picked);
+    let mut files = PickedFiles::new();
+    for (check, at) in checks {
+        if let Some(i) = at {
+            files.add(&check.name, picked[i].1.clone());
+        }
+    }
+    Ok(files)
 }
 
 /// What the page asks a program to play.
@@ -277,10 +369,7 @@ impl ProgramJob {
     /// on the position (no turn runs yet).
     pub fn start(spec: &ProgramSpec, picked: &[(String, Vec<u8>)]) -> Result<ProgramJob, WebError> {
         let p = program(&spec.id)?;
-        let mut files = PickedFiles::new();
-        for (name, bytes) in picked {
-            files.add(name, bytes.clone());
-        }
+        let files = as_named(p.text, picked)?;
         let adaptor = Adaptor::from_text(Path::new(p.file), p.text, &files)
             .map_err(|e| WebError::Engine(e.to_string()))?;
         let machine = adaptor.machine().to_string();
@@ -476,6 +565,43 @@ mod tests {
         let e = play(&spec, &[]).unwrap_err().to_string();
         assert!(e.contains("microchess.h65"), "{e}");
         assert!(info("chess4", &[]).is_err());
+    }
+
+    /// A picked file is matched by its contents whatever its name, or by its name (also as a
+    /// browser's copy `name (1).ext`); a file that is neither is said, never dropped.
+    #[test]
+    fn picked_files_are_matched_by_contents_or_name_and_the_rest_named() {
+        let needed = vec![
+            ("microchess.h65".to_string(), sha256_hex(b"the program")),
+            ("rom.bin".to_string(), sha256_hex(b"the rom")),
+        ];
+        let picked = vec![
+            ("Downloads/mc.txt".to_string(), b"the program".to_vec()),
+            ("rom (1).bin".to_string(), b"another rom".to_vec()),
+            ("notes.txt".to_string(), b"hello".to_vec()),
+        ];
+        let (checks, unused) = assign(&needed, &picked);
+        assert!(checks[0].0.ok);
+        assert_eq!(checks[0].0.picked_as.as_deref(), Some("mc.txt"));
+        assert!(!checks[1].0.ok && checks[1].0.picked.is_some());
+        assert_eq!(checks[1].0.picked_as.as_deref(), Some("rom (1).bin"));
+        assert_eq!(unused.len(), 1);
+        assert_eq!(unused[0].name, "notes.txt");
+        assert!(
+            unused[0].reason.contains("microchess.h65, rom.bin"),
+            "{}",
+            unused[0].reason
+        );
+        for (a, b, same) in [
+            ("dir/x.h65", "x.h65", true),
+            ("x (12).h65", "x.h65", true),
+            ("x(2).h65", "x.h65", true),
+            ("x (a).h65", "x.h65", false),
+            ("x (1).asm", "x.h65", false),
+            ("xy.h65", "x.h65", false),
+        ] {
+            assert_eq!(same_name(a, b), same, "{a} {b}");
+        }
     }
 
     /// With the historical files (KEMPELEN_HISTORICAL): each program's board read from its

@@ -172,9 +172,31 @@ fn root(fen: &Option<String>) -> Result<Position, WebError> {
     }
 }
 
+/// Why a position has no tree: no legal move (checkmate or stalemate), said as such.
+fn no_move(position: &Position) -> Result<(), WebError> {
+    if !position.legal_moves().is_empty() {
+        return Ok(());
+    }
+    let side = if position.side() == 0 {
+        "White"
+    } else {
+        "Black"
+    };
+    let how = if position.in_check() {
+        "is checkmated"
+    } else {
+        "is stalemated"
+    };
+    Err(WebError::Limit(format!(
+        "no tree to draw: {side} {how} in this position (no legal move), so the search has \
+         nothing to try"
+    )))
+}
+
 /// The tree `spec` asks for, searched now.
 pub fn tree(spec: &TreeSpec) -> Result<TreeView, WebError> {
     let position = root(&spec.fen)?;
+    no_move(&position)?;
     let live = spec.algorithm.as_deref().is_none_or(|a| a == "live");
     let max = if live { 6 } else { 12 };
     if !(1..=max).contains(&spec.depth) {
@@ -491,6 +513,29 @@ mod tests {
         .unwrap();
         assert_eq!(tartan.nodes.len(), 31);
         assert_eq!(tartan.nodes[1].san.as_deref(), Some("e4"));
+        // A position without a legal move has no tree, and says why.
+        for (fen, says) in [
+            ("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1", "Black is checkmated"),
+            ("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", "Black is stalemated"),
+        ] {
+            let spec = |algorithm: Option<&str>| TreeSpec {
+                fen: Some(fen.into()),
+                algorithm: algorithm.map(String::from),
+                depth: 2,
+                width: None,
+                tartan: false,
+            };
+            for algorithm in [None, Some("minimax"), Some("reference")] {
+                let e = tree(&spec(algorithm)).unwrap_err().to_string();
+                assert!(e.contains(says), "{e}");
+            }
+            let walk = WalkJob::start(&WalkSpec {
+                fen: Some(fen.into()),
+                cpu: "6502".into(),
+                depth: 2,
+            });
+            assert!(walk.is_err_and(|e| e.to_string().contains(says)));
+        }
         assert!(
             tree(&TreeSpec {
                 fen: Some("8/8/8 w".into()),

@@ -46,9 +46,9 @@ const view = {
           <div id="asm-status" class="status" aria-live="polite"></div>
           <table id="asm-regs" class="regs"></table>
           <div id="asm-flags" class="flags"></div>
-          <table id="asm-disasm" class="disasm"></table>
+          <div class="table-box"><table id="asm-disasm" class="disasm"></table></div>
           <div class="memory-bar"><label>Memory at <input id="asm-mem-addr" value="0000" size="6" spellcheck="false"></label></div>
-          <pre id="asm-memory" class="memory"></pre>
+          <pre id="asm-memory" class="memory table-box"></pre>
           <p class="hint">Click a line number to set a breakpoint. Cycles are exact: the
           Z80's T-states, the 6502's clock cycles, as the machine counts them.</p>
         </div>
@@ -111,7 +111,7 @@ const view = {
     try {
       this.sandbox = new this.app.k.Sandbox(cpu, text);
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`Assembler: ${err.message || err}`, "error");
     }
     this.draw();
   },
@@ -121,7 +121,7 @@ const view = {
     try {
       f(this.sandbox);
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`Assembler: ${err.message || err}`, "error");
     }
     this.draw();
   },
@@ -135,7 +135,7 @@ const view = {
     try {
       this.sandbox.toggle_breakpoint(line);
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`Assembler, breakpoint: ${err.message || err}`, "error");
     }
     this.draw();
   },
@@ -172,7 +172,9 @@ const view = {
     flags.textContent = "";
     dis.textContent = "";
     if (!v || !v.loaded) {
-      status.textContent = v && v.marks.some((m) => m.severity === "error") ? "The program did not assemble: see the errors." : "";
+      status.textContent = v && v.marks.some((m) => m.severity === "error")
+        ? "The program did not assemble: see the errors."
+        : "No program to run: type one (or take an example) and press Assemble.";
       status.dataset.cycles = "";
       document.getElementById("asm-memory").textContent = "";
       return;
@@ -183,8 +185,8 @@ const view = {
     status.dataset.pc = String(v.pc);
     status.dataset.line = v.line ? String(v.line) : "";
     status.dataset.last = v.last || "";
-    regs.appendChild(h("tr", {}, v.registers.map((r) => h("th", {}, r.name))));
-    regs.appendChild(h("tr", {}, v.registers.map((r) => h("td", { "data-reg": r.name }, hex(r.value, r.bits / 4)))));
+    // One row per register (a name and its value), laid out as many to a line as fit.
+    regs.appendChild(h("tbody", {}, v.registers.map((r) => h("tr", {}, [h("th", {}, r.name), h("td", { "data-reg": r.name }, hex(r.value, r.bits / 4))]))));
     for (const f of v.flags) flags.appendChild(h("span", { class: f.set ? "flag set" : "flag", title: `bit ${f.bit}` }, f.name));
     for (const d of v.disasm) {
       dis.appendChild(h("tr", { class: d.current ? "current" : d.breakpoint ? "breakpoint" : "" }, [

@@ -12,8 +12,6 @@
 import { registerView } from "../views.js";
 import { fmtInt, fmtScore, fmtSeconds, h } from "../ui.js";
 
-const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
-
 const compare = {
   name: "compare",
   title: "Compare",
@@ -47,10 +45,10 @@ const compare = {
         <div class="compare-out">
           <div id="cmp-position" class="mono cmp-position"></div>
           <table id="cmp-table" class="compare-table">
-            <thead><tr><th>engine</th><th>move</th><th>score</th><th>nodes</th><th>cycles</th><th>time on the machine</th><th>peak RAM</th><th>principal variation</th><th>agrees</th></tr></thead>
+            <thead><tr><th>engine</th><th>move</th><th title="in pawns, from the view of the side to move in the position searched">score (side to move)</th><th>nodes</th><th>cycles</th><th>time on the machine</th><th>peak RAM</th><th>principal variation</th><th>agrees</th></tr></thead>
           </table>
           <div id="cmp-progress" class="progress"></div>
-          <div id="cmp-status" class="result"></div>
+          <div id="cmp-status" class="result">No comparison yet: choose a position and press Compare.</div>
         </div>
       </div>`;
     const $ = (id) => root.querySelector(`#${id}`);
@@ -120,15 +118,7 @@ const compare = {
     this.selectIf("cmp-6502", r.extra("6502"));
     if (link.depth) this.$("cmp-depth").value = Math.min(32, link.depth);
     if (how === "link") {
-      const fen = link.fen || START;
-      const moves = (link.moves || []).join(",");
-      if (fen !== app.game.start_fen() || moves !== app.game.moves()) {
-        try {
-          app.setGame(app.k.Board.from_moves(fen, moves));
-        } catch (err) {
-          app.message(String(err.message || err), "error");
-        }
-      }
+      app.gameFromLink(link);
       this.$("cmp-source").value = "game";
       const suite = r.extra("suite");
       if (suite === "all") this.$("cmp-source").value = "all";
@@ -143,7 +133,7 @@ const compare = {
       }
     }
     this.sourceChanged();
-    if (how === "link" && link.depth != null && !this.run) this.compare();
+    if (how === "link" && link.depth != null) this.compare();
   },
 
   hide() {},
@@ -172,8 +162,18 @@ const compare = {
     return body;
   },
 
+  /**
+   * Compares the position chosen. Asked for while a comparison runs (a link opened then), it
+   * stops that one and runs when it has ended, said as such, never dropped.
+   */
   async compare() {
-    if (this.run) return;
+    if (this.busy) {
+      this.queued = true;
+      this.stop();
+      this.$("cmp-progress").textContent = "Waiting for the comparison under way to stop; this one starts then.";
+      return;
+    }
+    this.queued = false;
     for (const b of this.$("cmp-table").querySelectorAll("tbody")) b.remove();
     this.$("cmp-progress").textContent = "";
     const status = this.$("cmp-status");
@@ -181,6 +181,7 @@ const compare = {
     delete status.dataset.positions;
     this.setBusy(true);
     this.stopped = false;
+    this.failed = false;
     try {
       if (this.$("cmp-source").value === "all") await this.compareAll();
       else {
@@ -190,6 +191,7 @@ const compare = {
       }
     } finally {
       this.setBusy(false);
+      if (this.queued) this.compare();
     }
   },
 
@@ -217,7 +219,7 @@ const compare = {
     const run = app.client.request("compare", { spec }, (a) => {
       this.heard = true;
       this.showRow(a, body, head);
-    });
+    }, { alone: true });
     this.run = run;
     try {
       const a = await run.done;
@@ -229,7 +231,13 @@ const compare = {
       this.showRow(a, body, head);
       return a;
     } catch (err) {
-      app.message(`The comparison failed: ${err.message || err}`, "error");
+      const text = `The comparison failed: ${err.message || err}`;
+      app.message(text, "error");
+      const status = this.$("cmp-status");
+      status.textContent = text;
+      status.dataset.status = "failed";
+      this.$("cmp-progress").textContent = "";
+      this.failed = true;
       return null;
     } finally {
       if (this.run === run) this.run = null;
@@ -241,29 +249,38 @@ const compare = {
     const status = this.$("cmp-status");
     this.$("cmp-progress").textContent = "";
     if (!rows.length) {
-      status.textContent = "";
+      if (!this.failed && !this.stopped) status.textContent = "";
       return;
     }
     const failed = rows.filter((r) => r.ports.some((p) => p.result.error !== undefined)).length;
     const differ = rows.filter((r) => !r.agree).length - failed;
-    status.dataset.status = failed ? "error" : differ ? "diff" : "ok";
-    status.dataset.positions = rows.length;
     const of = total > 1 ? ` (${rows.length} of ${total} positions)` : "";
-    status.textContent = failed
+    const text = failed
       ? `A build gave no answer on ${failed} position(s)${of}: see the rows.`
       : differ
         ? `A build differs from the native reference on ${differ} position(s)${of}: the differing fields are marked.`
         : `Both builds agree with the native reference: move, score, principal variation and nodes${of}.`;
+    status.dataset.positions = rows.length;
+    if (this.failed) {
+      // The failure stays the first thing said; what was compared before it follows.
+      status.textContent = `${status.textContent} Before it: ${text}`;
+      return;
+    }
+    status.dataset.status = failed ? "error" : differ ? "diff" : "ok";
+    status.textContent = text;
   },
 
   stop() {
     this.stopped = true;
     if (!this.run) return;
+    // While the native reference searches (in one piece) its worker is ended; the builds
+    // stop between slices.
     if (this.heard) this.run.stop();
-    else this.app.client.restart(this.run.id);
+    else this.run.end();
   },
 
   setBusy(busy) {
+    this.busy = busy;
     document.body.dataset.comparing = busy ? "true" : "false";
     this.$("cmp-run").disabled = busy;
     this.$("cmp-stop").disabled = !busy;
@@ -273,11 +290,12 @@ const compare = {
    * position's name above it. */
   showRow(a, body, head) {
     const row = a.row;
-    const where = row.id === row.fen ? row.fen : `${row.id}: ${row.fen}`;
+    const fen = row.fen;
+    const where = (row.id === fen ? fen : `${row.id}: ${fen}`) + ` (${fen.split(" ")[1] === "b" ? "Black" : "White"} to move; scores from its view)`;
     if (!head) this.$("cmp-position").textContent = where;
     body.innerHTML = "";
     if (head) body.appendChild(h("tr", { class: "pos-head" }, h("th", { colspan: 9 }, where)));
-    body.appendChild(this.answerRow("native", "native reference", row.native, null));
+    body.appendChild(this.answerRow("native", "native reference", row.native, null, fen));
     for (const p of row.ports) {
       const who = `${p.name} on ${p.machine.id} (${p.machine.mhz} MHz)`;
       if (p.result.error !== undefined) {
@@ -285,7 +303,7 @@ const compare = {
           h("td", {}, who), h("td", { colspan: 8, class: "note" }, p.result.error),
         ]));
       } else {
-        body.appendChild(this.answerRow(p.cpu, who, p.result.ran.answer, p.result.ran));
+        body.appendChild(this.answerRow(p.cpu, who, p.result.ran.answer, p.result.ran, fen));
       }
     }
     if (a.done) body.dataset.status = row.ports.some((p) => p.result.error !== undefined) ? "error" : row.agree ? "ok" : "diff";
@@ -298,18 +316,30 @@ const compare = {
     }
   },
 
-  answerRow(engine, who, ans, run) {
+  /** SAN of moves in coordinates from `fen` (as Play writes them), coordinates where not legal. */
+  san(fen, moves) {
+    try {
+      const san = JSON.parse(this.app.k.san_line(fen, moves.join(",")));
+      return moves.map((m, i) => san[i] || m);
+    } catch {
+      return moves;
+    }
+  },
+
+  answerRow(engine, who, ans, run, fen) {
     const differs = new Set(run ? run.differs : []);
     const cell = (field, text) => h("td", { class: differs.has(field) ? "differs" : null, "data-field": field }, text);
+    const pv = this.san(fen, ans.pv);
+    const best = ans.best ? `${this.san(fen, [ans.best])[0]}` : "";
     return h("tr", { "data-engine": engine, "data-nodes": ans.nodes, "data-best": ans.best, "data-score": ans.score, "data-cycles": run ? run.cycles : null }, [
       h("td", {}, who),
-      cell("best", ans.best),
+      cell("best", best && best !== ans.best ? `${best} (${ans.best})` : ans.best),
       cell("score", fmtScore(ans.score, ans.mate)),
       cell("nodes", fmtInt(ans.nodes)),
       h("td", {}, run ? fmtInt(run.cycles) : ""),
       h("td", {}, run ? `${run.seconds.toFixed(3)} s` : ""),
       h("td", {}, run ? `${fmtInt(run.peak_ram)} B` : ""),
-      cell("pv", ans.pv.join(" ")),
+      cell("pv", pv.join(" ")),
       h("td", { class: run ? (run.agree ? "agree" : "differs") : null }, run ? (run.agree ? "yes" : `no: ${run.differs.join(", ")}`) : "(reference)"),
     ]);
   },

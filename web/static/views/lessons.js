@@ -7,7 +7,10 @@
 import { ChessBoard } from "../board.js";
 import { TreeWidget } from "../tree-widget.js";
 import { registerView } from "../views.js";
-import { fmtInt, fmtScore, h } from "../ui.js";
+import { fmtInt, fmtScore, scoreView, h } from "../ui.js";
+
+/** The most nodes a lesson's tree may have to open whole. */
+const SMALL_TREE = 64;
 
 const view = {
   name: "lessons",
@@ -49,7 +52,9 @@ const view = {
     article.querySelectorAll("div.live-tree").forEach((div) => this.liveTree(div));
     if (example !== null) {
       const target = article.querySelector(`[data-live="${example}"]`);
-      if (target) {
+      if (!target) {
+        this.app.message(`The link's example=${example} is not a live command of this lesson (it has ${this.page.live.length}, numbered from 0)`, "error");
+      } else {
         target.scrollIntoView({ block: "center" });
         const button = target.parentNode.querySelector(`button[data-run="${example}"]`) || target.querySelector("button");
         if (button) button.click();
@@ -102,7 +107,7 @@ const view = {
         return;
       }
       out.textContent = `${item.command} → ${item.profile} plays ${r.best_san} (${r.best})` +
-        (r.book ? ", its book move" : `, score ${fmtScore(r.score, r.mate)}, ${fmtInt(r.nodes)} nodes, line ${(r.pv || []).join(" ")}`);
+        (r.book ? ", its book move" : `, score ${fmtScore(r.score, r.mate)} (${scoreView(item.fen)}), ${fmtInt(r.nodes)} nodes, line ${(r.pv_san || r.pv || []).join(" ")}`);
       out.dataset.best = r.best;
       const board = h("div", { class: "board-wrap tiny" });
       out.appendChild(board);
@@ -114,8 +119,11 @@ const view = {
       const tree = h("button", { type: "button", class: "open-tree" }, "its position's tree (reference search)");
       tree.title = "The tree view draws the reference search, minimax and alpha-beta; a profile's own search is not recorded node by node";
       tree.addEventListener("click", () => {
-        this.app.router.update({ fen: item.fen, depth: Math.min(item.depth, 3) });
+        // The lesson's position as the tree view's own (the game on the board stays as it is).
+        this.app.router.update({ depth: Math.min(item.depth, 3) });
+        this.app.router.setExtra("root", item.fen);
         this.app.router.setExtra("tree", "native");
+        for (const key of ["node", "algorithm", "width"]) this.app.router.setExtra(key, null);
         this.app.show("tree", this.app.router.current, "link");
       });
       out.appendChild(tree);
@@ -146,7 +154,10 @@ const view = {
       widget.setTree(tree);
       summary.textContent = `${tree.title}: ${fmtInt(tree.nodes.length)} nodes, value ${tree.score}, principal variation ${tree.pv.join(" ")}`;
       summary.dataset.nodes = String(tree.nodes.length);
-      widget.open(0);
+      // A small tree (a lesson's figure) opens whole, as the figure draws it; a larger one
+      // at its root.
+      if (tree.nodes.length <= SMALL_TREE) tree.nodes.forEach((_, i) => widget.open(i));
+      else widget.open(0);
       widget.select(0);
     } catch (err) {
       summary.textContent = String(err.message || err);

@@ -13,7 +13,6 @@ import { ChessBoard } from "../board.js";
 import { registerView } from "../views.js";
 import { fmtInt, fmtScore, fmtSeconds, h } from "../ui.js";
 
-const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 const hex = (n, digits = 4) => "$" + n.toString(16).toUpperCase().padStart(digits, "0");
 
 const machine = {
@@ -43,11 +42,11 @@ const machine = {
           <button type="button" id="mach-over" disabled title="over a call">Step over</button>
           <button type="button" id="mach-out" disabled title="until the routine returns">Step out</button>
           <button type="button" id="mach-continue" disabled>Continue</button>
-          <form id="mach-to-form"><input id="mach-target" spellcheck="false" placeholder="search, gen_moves or $1234" aria-label="a routine or address">
+          <form id="mach-to-form"><input id="mach-target" spellcheck="false" placeholder="search, quiesce or $1234" aria-label="a routine or address">
             <button type="submit" id="mach-to" disabled>Run to</button>
             <button type="button" id="mach-break" disabled>Breakpoint</button></form>
         </div>
-        <div id="mach-status" class="status"></div>
+        <div id="mach-status" class="status" aria-live="polite">No search yet: choose a build, its machine and a depth, and press "Search the game's position".</div>
         <div class="mach-grid">
           <section class="mach-cpu">
             <h3>CPU</h3>
@@ -65,18 +64,18 @@ const machine = {
           </section>
           <section class="mach-code">
             <h3>Code</h3>
-            <table id="mach-disasm" class="disasm mono"><tbody></tbody></table>
+            <div class="table-box"><table id="mach-disasm" class="disasm mono"><tbody></tbody></table></div>
           </section>
           <section class="mach-board">
             <h3>The board in RAM</h3>
-            <div id="mach-board" class="board-wrap small"></div>
+            <div id="mach-board" class="board-wrap small" hidden></div>
             <div id="mach-fen" class="mono small-text"></div>
           </section>
           <section class="mach-path">
             <h3>Search path (ply frames)</h3>
-            <table id="mach-path"><thead><tr><th>ply</th><th>move</th><th>alpha</th><th>beta</th><th>RAM</th><th>frame</th></tr></thead><tbody></tbody></table>
+            <div class="table-box"><table id="mach-path"><thead><tr><th>ply</th><th>move</th><th>alpha</th><th>beta</th><th>RAM</th><th>frame</th></tr></thead><tbody></tbody></table></div>
             <h3>Iterations</h3>
-            <table id="mach-iters"><thead><tr><th>depth</th><th>score</th><th>nodes</th><th>cycles</th><th>principal variation</th></tr></thead><tbody></tbody></table>
+            <div class="table-box"><table id="mach-iters"><thead><tr><th>depth</th><th title="in pawns, from the view of the side to move in the position searched">score (side to move)</th><th>nodes</th><th>cycles</th><th>principal variation</th></tr></thead><tbody></tbody></table></div>
             <div id="mach-result" class="result"></div>
           </section>
           <section class="mach-profile">
@@ -86,7 +85,7 @@ const machine = {
           <section class="mach-memory">
             <h3>Memory</h3>
             <form id="mach-mem-form"><input id="mach-mem-addr" spellcheck="false" placeholder="$0400" aria-label="memory address"><button type="submit">Show</button></form>
-            <pre id="mach-memory" class="mono"></pre>
+            <pre id="mach-memory" class="mono table-box"></pre>
           </section>
         </div>
       </div>`;
@@ -95,7 +94,7 @@ const machine = {
     $("mach-engine").addEventListener("change", () => this.fillMachines());
     this.fillMachines();
     $("mach-start").addEventListener("click", () => this.start());
-    $("mach-end").addEventListener("click", () => this.end());
+    $("mach-end").addEventListener("click", () => this.end({ keep: true }));
     $("mach-pause").addEventListener("click", () => this.run && this.run.send("pause"));
     for (const [id, kind] of [["mach-step", "step"], ["mach-over", "over"], ["mach-out", "out"], ["mach-continue", "continue"]]) {
       $(id).addEventListener("click", () => this.act({ kind }));
@@ -136,15 +135,7 @@ const machine = {
     if (link.engine && link.engine !== "z80" && link.engine !== "6502") {
       app.message(`The machine view runs the 8-bit builds (z80, 6502), not the native ${link.engine}: choose a build and press "Search the game's position"`, "error");
     }
-    const fen = link.fen || START;
-    const moves = (link.moves || []).join(",");
-    if (fen !== app.game.start_fen() || moves !== app.game.moves()) {
-      try {
-        app.setGame(app.k.Board.from_moves(fen, moves));
-      } catch (err) {
-        app.message(String(err.message || err), "error");
-      }
-    }
+    app.gameFromLink(link);
     if (link.depth != null && (link.engine === "z80" || link.engine === "6502")) {
       const cycles = app.router.extra("cycles");
       let until = null;
@@ -161,6 +152,7 @@ const machine = {
   start(until = null) {
     const app = this.app;
     this.end();
+    this.ending = null;
     const game = JSON.parse(app.game.view());
     if (game.status.over) {
       app.message("The game is over: no move to search.", "error");
@@ -176,7 +168,10 @@ const machine = {
     app.router.update({ engine: spec.engine, machine: spec.machine, depth: spec.depth });
     for (const id of ["mach-iters", "mach-path", "mach-profile"]) this.$(id).querySelector("tbody").innerHTML = "";
     this.$("mach-result").textContent = "";
-    const run = app.client.request("machine", { spec }, (ev) => this.onEvent(ev));
+    const name = spec.engine === "z80" ? "Z80" : "6502";
+    this.$("mach-status").textContent = `Starting the ${name} build's search on the ${spec.machine} (the worker assembles the build the first time) …`;
+    document.body.dataset.machine = "starting";
+    const run = app.client.request("machine", { spec }, (ev) => this.onEvent(ev, run));
     this.run = run;
     this.running = false;
     this.setButtons();
@@ -190,8 +185,17 @@ const machine = {
     });
   },
 
-  end() {
-    if (this.run) this.run.send("stop");
+  /**
+   * Ends the session. With `keep` (the End button) the machine's last state comes back from
+   * the worker (a goal under way dropped first): the view then says where it ended and the
+   * link holds that cycle count, so it reopens the search paused there.
+   */
+  end({ keep = false } = {}) {
+    if (this.run) {
+      if (keep) this.ending = this.run;
+      this.run.send("stop");
+      if (keep) this.$("mach-status").textContent = "Ending the search: waiting for the machine's last state …";
+    }
     this.run = null;
     this.running = false;
     this.setButtons();
@@ -215,12 +219,17 @@ const machine = {
     for (const id of ["mach-step", "mach-over", "mach-out", "mach-continue", "mach-to", "mach-break"]) this.$(id).disabled = !idle;
   },
 
-  onEvent(ev) {
+  onEvent(ev, run) {
+    if (ev.ended) {
+      if (run === this.ending) this.ended(ev.state);
+      return;
+    }
+    if (run !== this.run) return;
     for (const e of ev.events || []) this.searchEvent(e);
-    if (ev.error) this.app.message(ev.error, "error");
+    if (ev.error) this.app.message(`Machine: ${ev.error}`, "error");
     if (ev.running) {
       const p = ev.progress;
-      this.$("mach-status").textContent = `running · ${fmtInt(p.cycles)} cycles · ${fmtInt(p.nodes)} nodes · iteration ${p.iteration} · emulated ${fmtSeconds(p.emulated_ms)}`;
+      this.$("mach-status").textContent = `${this.$("mach-engine").value.toUpperCase()} running · ${fmtInt(p.cycles)} cycles · ${fmtInt(p.nodes)} nodes · iteration ${p.iteration} · emulated ${fmtSeconds(p.emulated_ms)}`;
       this.$("mach-cycles").textContent = fmtInt(p.cycles);
       return;
     }
@@ -230,6 +239,18 @@ const machine = {
       document.body.dataset.machine = ev.state.done ? "done" : "paused";
       this.setButtons();
     }
+  },
+
+  /** The session's last state, after End: where it ended, in the status and the link. */
+  ended(s) {
+    this.ending = null;
+    this.state = s;
+    this.showState(s, null, { live: false });
+    if (this.app.activeView === this) this.app.router.setExtra("cycles", s.cycles);
+    this.$("mach-status").textContent = `${s.cpu.toUpperCase()} on ${s.machine} · ended at cycle ${fmtInt(s.cycles)}` +
+      (s.done ? " (the search was over)" : ": the link reopens the search paused there");
+    document.body.dataset.machine = "ended";
+    this.setButtons();
   },
 
   searchEvent(e) {
@@ -247,12 +268,13 @@ const machine = {
     }
   },
 
-  showState(s, report) {
+  showState(s, report, { live = true } = {}) {
     this.state = s;
     const why = report && report.stop ? report.stop.why : null;
     let status = s.done ? "the search is over" : "paused";
     if (why && typeof why === "object" && why.Breakpoint !== undefined) status += ` at the breakpoint ${hex(why.Breakpoint)}`;
     this.$("mach-status").textContent = `${s.cpu.toUpperCase()} on ${s.machine} · ${status}`;
+    this.$("mach-status").dataset.breakpoints = s.breakpoints.join(",");
     const pc = this.$("mach-pc");
     pc.textContent = hex(s.pc);
     pc.dataset.value = s.pc;
@@ -264,7 +286,9 @@ const machine = {
     this.$("mach-time").textContent = fmtSeconds(s.emulated_ms);
     this.$("mach-nodes").textContent = fmtInt(s.nodes);
     this.$("mach-ply").textContent = `${s.iteration} / ${s.ply ?? "(outside the search)"}`;
-    if (this.app.activeView === this && this.run) this.app.router.setExtra("cycles", s.cycles);
+    if (live && this.app.activeView === this && this.run) this.app.router.setExtra("cycles", s.cycles);
+    const target = this.$("mach-target");
+    if (s.routines && s.routines.length) target.placeholder = `${s.routines.slice(0, 2).join(", ")} or $1234`;
     const regs = this.$("mach-regs").querySelector("tbody");
     regs.innerHTML = "";
     for (const r of s.registers) regs.appendChild(h("tr", {}, [h("th", {}, r.name), h("td", { class: "mono" }, hex(r.value, r.bits / 4))]));
@@ -306,10 +330,17 @@ const machine = {
     }
   },
 
+  /** The board in RAM, once the engine has set it up (before, nothing is drawn). */
   showBoard(s) {
+    this.$("mach-board").hidden = !s.board_set;
+    const fen = this.$("mach-fen");
+    if (!s.board_set) {
+      fen.textContent = s.board_fen.Err;
+      return;
+    }
     const squares = s.squares.map((x) => (x === "?" ? "" : x));
     this.board.render({ squares, legal: [], side: s.board.white_to_move ? "w" : "b", check: null, last: null });
-    this.$("mach-fen").textContent = s.board_fen.Ok !== undefined ? s.board_fen.Ok : `not a position now: ${s.board_fen.Err}`;
+    fen.textContent = s.board_fen.Ok !== undefined ? s.board_fen.Ok : `not a position now (a move is being made or taken back): ${s.board_fen.Err}`;
   },
 
   showPath(s) {
@@ -318,7 +349,8 @@ const machine = {
     for (const p of s.path) {
       body.appendChild(h("tr", {}, [
         h("td", {}, p.ply), h("td", { class: "mono" }, p.mv || ""), h("td", {}, p.alpha), h("td", {}, p.beta),
-        h("td", {}, `${p.bytes} B`), h("td", { class: "mono" }, hex(p.addr)),
+        h("td", { title: p.bytes == null ? "the frame is being entered: its size is not written yet" : null }, p.bytes == null ? "" : `${fmtInt(p.bytes)} B`),
+        h("td", { class: "mono" }, hex(p.addr)),
       ]));
     }
   },

@@ -5,7 +5,7 @@
 
 import { ChessBoard } from "../board.js";
 import { registerView } from "../views.js";
-import { fmtInt, fmtScore, fmtSeconds, describeResult, engineOptions, machineOptions, h } from "../ui.js";
+import { fmtInt, fmtScore, fmtSeconds, describeResult, engineOptions, machineOptions, scoreView, h } from "../ui.js";
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
@@ -58,10 +58,10 @@ const play = {
           <div id="thinking" class="thinking">
             <div id="clock" class="clock" title="emulated time of this search"></div>
             <div id="progress" class="progress"></div>
-            <table id="iterations" class="iterations">
-              <thead><tr><th>depth</th><th>score</th><th>nodes</th><th>time</th><th>nps</th><th>cycles</th><th>principal variation</th></tr></thead>
+            <div class="table-box"><table id="iterations" class="iterations">
+              <thead><tr><th>depth</th><th id="score-head">score</th><th>nodes</th><th>time</th><th>nps</th><th>cycles</th><th>principal variation</th></tr></thead>
               <tbody></tbody>
-            </table>
+            </table></div>
             <div id="result" class="result"></div>
           </div>
           <h3>Moves</h3>
@@ -89,7 +89,7 @@ const play = {
     $("undo").addEventListener("click", () => this.undo());
     $("flip").addEventListener("click", () => this.board.flip());
     $("go").addEventListener("click", () => this.think({ play: true }));
-    $("stop").addEventListener("click", () => this.stop());
+    $("stop").addEventListener("click", () => this.stop({ byUser: true }));
     $("debug").addEventListener("click", () => this.debug());
     $("move-form").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -110,6 +110,7 @@ const play = {
     $("engine-side").addEventListener("change", () => {
       this.engineSide = $("engine-side").value;
       this.board.render(JSON.parse(this.app.game.view()));
+      // Now the engine's turn: its move is searched (after the search under way, if any).
       this.maybeEngineMoves();
     });
     app.onGame(() => this.gameChanged());
@@ -180,13 +181,13 @@ const play = {
       try {
         app.setGame(app.k.Board.from_moves(fen, moves));
       } catch (err) {
-        app.message(String(err.message || err), "error");
+        app.message(`Play, the link's game: ${err.message || err}`, "error");
       }
     } else {
       this.gameChanged();
     }
     this.settingsChanged();
-    if (searched && !this.run && !JSON.parse(app.game.view()).status.over) {
+    if (searched && !JSON.parse(app.game.view()).status.over) {
       this.think({ play: this.isEngineTurn() });
     }
   },
@@ -231,7 +232,7 @@ const play = {
     try {
       app.game.play(text);
     } catch (err) {
-      app.message(String(err.message || err), "error");
+      app.message(`Your move: ${err.message || err}`, "error");
       return false;
     }
     app.gameChanged();
@@ -239,8 +240,9 @@ const play = {
     return true;
   },
 
+  /** The engine's move when it is its turn (after the search under way, if one runs). */
   maybeEngineMoves() {
-    if (!this.run && this.isEngineTurn() && !JSON.parse(this.app.game.view()).status.over) {
+    if (this.isEngineTurn() && !JSON.parse(this.app.game.view()).status.over) {
       this.think({ play: true });
     }
   },
@@ -268,7 +270,7 @@ const play = {
       this.app.setGame(board);
       this.clearThinking();
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`FEN box: ${err.message || err}`, "error");
     }
   },
 
@@ -295,7 +297,7 @@ const play = {
       this.app.setGame(board);
       this.clearThinking();
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`PGN box: ${err.message || err}`, "error");
     }
   },
 
@@ -308,10 +310,19 @@ const play = {
     for (const key of Object.keys(r.dataset)) delete r.dataset[key];
   },
 
-  /** Runs a search of the position on the board; with `play`, its move is played. */
+  /**
+   * Runs a search of the position on the board; with `play`, its move is played. Asked for
+   * while the last search still runs (it is stopping: a new game, a link), it waits for that
+   * one to end and then runs, said as such, never dropped.
+   */
   async think({ play }) {
     const app = this.app;
-    if (this.run) return;
+    if (this.run) {
+      this.queued = { play };
+      this.stop();
+      this.$("progress").textContent = "Waiting for the last search to stop; this one starts then.";
+      return;
+    }
     if (JSON.parse(app.game.view()).status.over) {
       app.message("The game is over: no move to search.", "error");
       return;
@@ -325,9 +336,12 @@ const play = {
       depth: s.depth,
       speed: s.speed,
     };
+    s.side = JSON.parse(app.game.view()).side;
     const engine = app.engines.find((e) => e.id === s.engine);
     const native = engine && engine.kind === "native";
     this.clearThinking();
+    this.$("score-head").textContent = `score (${scoreView(s.side)})`;
+    this.$("progress").textContent = `${engine ? engine.label : s.engine} searches ${play ? "its move" : "this position"} …`;
     const startedAt = app.game.fen() + "|" + app.game.moves();
     const run = app.client.request("search", { spec }, (ev) => this.onEvent(ev), { native });
     this.run = run;
@@ -335,9 +349,16 @@ const play = {
     this.setBusy(true);
     try {
       const result = await run.done;
-      this.showResult(result, s);
       const same = app.game.fen() + "|" + app.game.moves() === startedAt;
-      if (result.best && same) {
+      if (!same || run.superseded) {
+        // The game changed while it searched (it was stopped for that): its answer is not
+        // this position's, so none is shown.
+        this.clearThinking();
+        this.$("result").textContent = "The search of the position before was stopped: the game changed.";
+        return;
+      }
+      this.showResult(result, s);
+      if (result.best) {
         if (play) {
           app.game.play(result.best);
           app.gameChanged();
@@ -351,11 +372,22 @@ const play = {
       if (this.run === run) this.run = null;
       if (app.activeSearch && app.activeSearch.run === run) app.activeSearch = null;
       this.setBusy(false);
+      const next = this.queued;
+      this.queued = null;
+      if (next && !JSON.parse(app.game.view()).status.over) this.think(next);
     }
   },
 
-  stop() {
-    if (this.run) this.run.stop();
+  /**
+   * Stops the search under way. By the Stop button its answer is shown (an 8-bit build's last
+   * completed iteration, played when it is the engine's turn); otherwise (a new game, a link,
+   * an undo: the position changes) it is dropped and nothing is played in its name.
+   */
+  stop({ byUser = false } = {}) {
+    if (!this.run) return;
+    if (byUser) this.queued = null;
+    else this.run.superseded = true;
+    this.run.stop();
   },
 
   /** The 8-bit build's search of this position, in the machine view (paused at its start). */

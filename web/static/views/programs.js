@@ -12,7 +12,8 @@
 // with the move it holds as best, and at the machine's real speed the slices are paced to its
 // clock.
 // Beside it the move of the program's profile (the native re-creation) on the same position.
-// Link keys: fen, depth, speed (fast | real), and its own `program` (microchess | sargon).
+// Link keys: the game (fen, moves) whose position it plays, or `root` (a FEN typed here),
+// depth, speed (fast | real), and its own `program` (microchess | sargon).
 
 import { ChessBoard } from "../board.js";
 import { registerView } from "../views.js";
@@ -57,22 +58,30 @@ const view = {
               <option value="fast">as fast as the browser goes</option>
               <option value="real">at its machine's real speed</option>
             </select></label>
-            <div class="controls"><button type="submit" id="prog-play" disabled>Play its move</button>
+            <div class="controls"><button type="submit" id="prog-play" disabled aria-describedby="prog-why">Play its move</button>
               <button type="button" id="prog-pause" disabled>Pause</button>
               <button type="button" id="prog-stop" disabled>Stop</button></div>
+            <p id="prog-why" class="hint" aria-live="polite"></p>
+            <ul id="prog-unused" class="diffs"></ul>
           </form>
           <div id="prog-clock" class="status"></div>
           <div id="prog-result" class="status" aria-live="polite"></div>
-          <p class="hint">The files are the published ones the adaptor files in adaptors/ name
-          (docs/history/microchess.md, sargon.md say where they are). The program runs on its
-          machine as Kempelen's emulator runs it: its cycles, its time at the machine's clock.</p>
+          <p class="hint">The files are the published ones its adaptor file names
+          (<a id="prog-lesson" href="#view=lessons&amp;lesson=microchess">its lesson</a> says where they are;
+          a file is known by its contents, whatever its name). The program runs on its machine as
+          Kempelen's emulator runs it: its cycles, its time at the machine's clock.</p>
+          <details id="prog-adaptor"><summary>its adaptor file</summary><pre class="mono"></pre></details>
         </div>
       </div>`;
     this.board = new ChessBoard(root.querySelector("#prog-board"), { canMove: () => false });
     root.querySelector("#prog-id").addEventListener("change", () => this.choose());
     root.querySelector("#prog-files").addEventListener("change", (e) => this.pick(e.target.files));
     root.querySelector("#prog-form").addEventListener("submit", (e) => { e.preventDefault(); this.play(); });
-    root.querySelector("#prog-fen").addEventListener("change", () => this.drawPosition());
+    root.querySelector("#prog-fen").addEventListener("change", () => {
+      const fen = document.getElementById("prog-fen").value.trim();
+      this.app.router.setExtra("root", fen && fen !== this.app.game.fen() ? fen : null);
+      this.drawPosition();
+    });
     root.querySelector("#prog-stop").addEventListener("click", () => { if (this.run) this.run.stop(); });
     root.querySelector("#prog-pause").addEventListener("click", () => this.pause());
     for (const r of root.querySelectorAll("input[name=prog-which]")) {
@@ -83,7 +92,9 @@ const view = {
   show(link, app, how) {
     const id = app.router.extra("program");
     if (id && DEPTHS[id]) document.getElementById("prog-id").value = id;
-    document.getElementById("prog-fen").value = link.fen || (app.game ? app.game.fen() : "");
+    if (how === "link") app.gameFromLink(link);
+    // The game's position, or the view's own (`root`: a FEN typed here).
+    document.getElementById("prog-fen").value = app.router.extra("root") || app.game.fen();
     if (link.speed === "real" || link.speed === "fast") document.getElementById("prog-speed").value = link.speed;
     if (how === "link" || !this.info) this.choose(link.depth);
   },
@@ -113,13 +124,39 @@ const view = {
     table.textContent = "";
     table.appendChild(h("tr", {}, [h("th", {}, "file"), h("th", {}, "SHA-256 (adaptor)"), h("th", {}, "picked")]));
     for (const f of this.info.files) {
-      const state = f.ok ? "✓ the same" : f.picked ? `✖ differs: ${f.picked.slice(0, 16)}…` : "not picked";
+      const as = f.picked_as ? ` (picked as ${f.picked_as})` : "";
+      const state = f.ok ? `✓ the same${as}` : f.picked ? `✖ differs${as}: ${f.picked.slice(0, 16)}…` : "not picked";
       table.appendChild(h("tr", { "data-file": f.name, "data-ok": String(f.ok) }, [
         h("td", {}, f.name), h("td", { title: f.sha256 }, `${f.sha256.slice(0, 16)}…`), h("td", {}, state)]));
     }
     const ready = this.info.files.every((f) => f.ok);
     document.getElementById("prog-play").disabled = !ready;
     document.getElementById("prog-checks").dataset.ready = String(ready);
+    this.explain(ready);
+  },
+
+  /** Why the Play button is greyed, the files picked that are not used, the adaptor file. */
+  explain(ready) {
+    const info = this.info;
+    const lesson = document.getElementById("prog-lesson");
+    lesson.href = `#view=lessons&lesson=${info.id}`;
+    lesson.textContent = `the ${info.name.split(" ")[0]} lesson`;
+    const adaptor = document.getElementById("prog-adaptor");
+    adaptor.querySelector("summary").textContent = `its adaptor file, adaptors/${info.file}`;
+    adaptor.querySelector("pre").textContent = info.adaptor;
+    const missing = info.files.filter((f) => !f.picked).map((f) => f.name);
+    const wrong = info.files.filter((f) => f.picked && !f.ok).map((f) => f.picked_as ? `${f.picked_as} (for ${f.name})` : f.name);
+    const why = document.getElementById("prog-why");
+    why.textContent = ready
+      ? `Ready: ${info.files.map((f) => f.picked_as ? `${f.picked_as} is ${f.name}` : f.name).join(", ")}.`
+      : [
+          missing.length ? `Pick ${missing.join(" and ")} (the published file${missing.length > 1 ? "s" : ""}; the lesson says where to find ${missing.length > 1 ? "them" : "it"}) to play.` : "",
+          wrong.length ? `The picked ${wrong.join(", ")} is not the published file (its SHA-256 differs): pick the published one.` : "",
+        ].filter(Boolean).join(" ");
+    why.dataset.ready = String(ready);
+    const unused = document.getElementById("prog-unused");
+    unused.textContent = "";
+    for (const u of info.unused) unused.appendChild(h("li", { "data-file": u.name }, `${u.name}: not used, ${u.reason}`));
   },
 
   /** The game's position (no program's board read yet). */
@@ -140,7 +177,7 @@ const view = {
       b.free();
       return v;
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.app.message(`Real programs, the position: ${err.message || err}`, "error");
       return null;
     }
   },
@@ -213,7 +250,8 @@ const view = {
     const fen = document.getElementById("prog-fen").value.trim() || null;
     const depth = Number(document.getElementById("prog-depth").value);
     const speed = document.getElementById("prog-speed").value;
-    this.app.router.update({ fen: fen || undefined, depth, speed });
+    this.app.router.update({ depth, speed });
+    this.app.router.setExtra("root", fen && fen !== this.app.game.fen() ? fen : null);
     const out = document.getElementById("prog-result");
     for (const key of ["best", "profileBest", "before", "after", "stopped"]) delete out.dataset[key];
     out.textContent = `${this.info.name}: set up on its machine…`;
@@ -227,6 +265,7 @@ const view = {
     const stop = document.getElementById("prog-stop");
     const pause = document.getElementById("prog-pause");
     play.disabled = true;
+    document.getElementById("prog-why").textContent = "Its turn runs (Play is greyed until it answers): Pause or Stop it.";
     stop.disabled = false;
     pause.disabled = false;
     pause.textContent = "Pause";
@@ -243,6 +282,7 @@ const view = {
       pause.disabled = true;
       pause.textContent = "Pause";
       play.disabled = !this.info.files.every((f) => f.ok);
+      this.explain(!play.disabled);
     }
   },
 
@@ -259,6 +299,13 @@ const view = {
 
   /** A slice's report: the program's machine's clock while it thinks, its board before. */
   thinking(ev) {
+    const clock = document.getElementById("prog-clock");
+    if (ev.kind === "held") {
+      // The worker holds the machine: no slice runs until Resume.
+      clock.dataset.heldAt = ev.cycles === null ? "" : String(ev.cycles);
+      return;
+    }
+    delete clock.dataset.heldAt;
     if (ev.board_before) {
       this.reads = { before: ev.board_before, after: null, best: null, fen: ev.board_before.game };
       for (const radio of document.querySelectorAll("input[name=prog-which]")) {
@@ -268,7 +315,6 @@ const view = {
       this.drawWhich("before");
     }
     if (!ev.searching) return;
-    const clock = document.getElementById("prog-clock");
     clock.dataset.cycles = String(ev.cycles);
     clock.textContent = `${this.info.name} thinks: ${fmtInt(ev.cycles)} cycles, ${ev.seconds.toFixed(1)} s of its machine's time` +
       (ev.nodes !== null ? `, ${fmtInt(ev.nodes)} nodes` : "");
@@ -311,7 +357,7 @@ const view = {
       out.dataset.profileBest = p.best || "";
       const same = p.best === r.best;
       out.appendChild(h("div", { class: same ? "same" : "differs" },
-        `its profile \`${this.info.profile}\` (the native re-creation) plays ${p.best_san || "no move"} (${p.best || "-"}) at depth ${depth}: ` +
+        `its profile ${this.info.profile} (the native re-creation) plays ${p.best_san || "no move"} (${p.best || "-"}) at depth ${depth}: ` +
         (same ? "the same move" : "a different move")));
     } catch (err) {
       out.textContent = String(err.message || err);

@@ -1,14 +1,15 @@
 // The Tree view: the reference search's tree of a position, and the same search as the Z80 or
 // 6502 build runs it in the emulator, node by node beside it (read from the machine at the
-// engine's node entries: learn/tree.rs). Select a node to see its position. Link keys:
-// fen, depth, and its own `tree` (native | z80 | 6502) and `node` (a node's number).
+// engine's node entries: learn/tree.rs). Select a node to see its position. Its position is
+// the game's (the link's fen and moves, as Play's), or the view's own key `root` (a FEN typed
+// here); further keys: depth, `tree` (native | z80 | 6502), `algorithm`, `width` and `node`
+// (a node's number).
 
 import { ChessBoard } from "../board.js";
 import { TreeWidget } from "../tree-widget.js";
 import { registerView } from "../views.js";
 import { fmtInt, h } from "../ui.js";
 
-const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
 const view = {
   name: "tree",
@@ -61,14 +62,18 @@ const view = {
   },
 
   show(link, app, how) {
-    const fen = link.fen || (app.game ? app.game.fen() : START);
+    if (how === "link") app.gameFromLink(link);
+    const fen = app.router.extra("root") || app.game.fen();
+    const changed = fen !== document.getElementById("tree-fen").value;
     document.getElementById("tree-fen").value = fen;
     if (link.depth && link.depth <= 4) document.getElementById("tree-depth").value = String(link.depth);
     const algorithm = app.router.extra("algorithm");
     if (["live", "reference", "alphabeta", "minimax"].includes(algorithm)) document.getElementById("tree-algorithm").value = algorithm;
     const width = Number(app.router.extra("width"));
     if (Number.isInteger(width) && width >= 0) document.getElementById("tree-width").value = String(width);
-    if (how === "link" || !this.native.nodes.length) {
+    // Opened by a link, for the first time, or on another position than the tree drawn (the
+    // game moved on since): the tree of the position shown is searched.
+    if (how === "link" || !this.native.nodes.length || changed) {
       const which = app.router.extra("tree") || "native";
       const node = Number(app.router.extra("node"));
       this.start(["z80", "6502"].includes(which) ? which : "native", Number.isInteger(node) && node > 0 ? node - 1 : null);
@@ -89,7 +94,12 @@ const view = {
   /** The native tree's request: the search chosen (the 8-bit builds follow the live one). */
   nativeSpec() {
     const algorithm = document.getElementById("tree-algorithm").value;
-    const width = Math.max(0, Number(document.getElementById("tree-width").value) || 0);
+    const typed = Number(document.getElementById("tree-width").value) || 0;
+    const width = Math.min(99, Math.max(0, Math.floor(typed)));
+    if (width !== typed) {
+      this.app.message(`Moves per node: ${document.getElementById("tree-width").value} is not 0 to 99 (0: all): drawing ${width}`, "error");
+      document.getElementById("tree-width").value = String(width);
+    }
     this.app.router.setExtra("algorithm", algorithm === "live" ? null : algorithm);
     this.app.router.setExtra("width", width ? width : null);
     return { ...this.spec(), algorithm: algorithm === "live" ? null : algorithm, width };
@@ -119,27 +129,38 @@ const view = {
   async start(which, selectNode = null) {
     this.stop();
     const spec = this.spec();
-    this.app.router.update({ fen: spec.fen || undefined, depth: spec.depth });
+    // The game's position is the link's fen and moves; another one is the view's own key.
+    this.app.router.update({ depth: spec.depth });
+    this.app.router.setExtra("root", spec.fen && spec.fen !== this.app.game.fen() ? spec.fen : null);
     this.app.router.setExtra("tree", which);
     const portPane = document.getElementById("tree-port-pane");
     const summary = document.getElementById("tree-native-summary");
     portPane.hidden = which === "native";
     document.getElementById("tree-stop").disabled = which === "native";
     summary.textContent = "searching…";
+    for (const key of ["error", "nodes", "last", "fen"]) delete summary.dataset[key];
     if (which === "native") {
       const run = this.app.client.request("tree", { spec: this.nativeSpec() }, undefined, { native: true });
+      this.run = run;
       try {
         const tree = await run.done;
+        if (this.run !== run) return;
+        if (!tree.nodes) {
+          summary.textContent = "Stopped before the tree was searched: no tree.";
+          return;
+        }
         this.native.setTree(tree);
         this.showRoot(tree.fen);
         document.getElementById("tree-native-title").textContent = tree.title;
         summary.textContent = treeSummary(tree);
         summary.dataset.nodes = String(tree.nodes.length);
-        summary.dataset.last = String(tree.iterations[tree.iterations.length - 1][1]);
+        summary.dataset.fen = tree.fen;
+        summary.dataset.last = String(tree.iterations.length ? tree.iterations[tree.iterations.length - 1][1] : 0);
         if (selectNode !== null) this.native.select(selectNode);
       } catch (err) {
-        summary.textContent = "";
-        this.app.message(String(err.message || err), "error");
+        if (this.run === run) this.failed(summary, err);
+      } finally {
+        if (this.run === run) this.run = null;
       }
       return;
     }
@@ -182,11 +203,23 @@ const view = {
       else portSummary.textContent = `${this.portName}: ${fmtInt(nodes)} nodes in ${fmtInt(result.cycles)} cycles; ${fmtInt(same)} of them entered as the reference's node at the same place` + (differs ? `, ${differs} values differ` : ", every value the same");
       if (selectNode !== null) this.port.select(selectNode);
     } catch (err) {
-      this.app.message(String(err.message || err), "error");
+      this.failed(portSummary, err);
+      summary.textContent = "";
     } finally {
       if (this.run === run) this.run = null;
       document.getElementById("tree-stop").disabled = true;
     }
+  },
+
+  /** A tree that could not be searched: said where its tree would be, and in the messages. */
+  failed(where, err) {
+    const text = String(err.message || err);
+    this.native.clear();
+    where.textContent = `No tree: ${text}`;
+    where.dataset.error = text;
+    delete where.dataset.nodes;
+    delete where.dataset.last;
+    this.app.message(`Tree: ${text}`, "error");
   },
 
   stop() {

@@ -45,7 +45,10 @@ registerHandler("program", async (req, job) => {
   }
   try {
     let stopped = false;
+    // The turn's cycles at the last slice: a pause holds the machine there, and says so.
+    let cycles = null;
     for (;;) {
+      if (job.control === "pause") job.post({ kind: "held", cycles });
       if (await whilePaused(job)) run.resume();
       if (job.control === "stop" && !stopped) {
         stopped = true;
@@ -53,6 +56,7 @@ registerHandler("program", async (req, job) => {
       }
       const a = JSON.parse(run.advance(PROGRAM_SLICE_MS));
       if (a.result) return a.result;
+      if (a.searching) cycles = a.cycles;
       job.post({ kind: "thinking", ...a });
       await yieldToEvents(Math.min(a.wait_ms, 100));
     }

@@ -10,8 +10,10 @@
 //   "pause"                                                 drops the goal being pursued
 //   "stop"                                                  ends the session
 //
-// Events to the page: {state, report?, events?, error?} at every pause, and {running,
-// progress, events} while a goal runs (the state is sent when it pauses).
+// Events to the page: {state, report?, events?, error?} at every pause, {running, progress,
+// events} while a goal runs (the state is sent when it pauses), and {state, ended: true} last,
+// when "stop" ends it: the machine as it was then (a goal under way is dropped first), so the
+// page's link can hold where it ended.
 
 import { k, registerHandler, yieldToEvents } from "./core.js";
 
@@ -29,7 +31,11 @@ registerHandler("machine", async (req, job) => {
     for (;;) {
       while (job.inbox.length) {
         const c = job.inbox.shift();
-        if (c === "stop") return { stopped: true };
+        if (c === "stop") {
+          if (pending) d.cancel();
+          state({ ended: true });
+          return { stopped: true };
+        }
         if (c === "pause") {
           if (pending) {
             d.cancel();

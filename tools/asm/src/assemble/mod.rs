@@ -1223,7 +1223,7 @@ impl<'a> Pass<'a> {
 
     /// TDL's `.DEFINE`: the macro its lines define (errors of its definition line reported
     /// here, where the pass meets it).
-    fn define_macro(&mut self, ctx: &LineCtx, def: &crate::tdl::Define, unit: &Unit) {
+    fn define_macro(&mut self, ctx: &LineCtx, def: &stmt::tdl::Define, unit: &Unit) {
         for e in &def.errors {
             self.syntax_error(ctx, e);
         }

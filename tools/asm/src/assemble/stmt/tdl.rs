@@ -10,7 +10,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use crate::assemble::stmt::{Body, Dir, DirArg, DirValue, Operands, Parsed, Syntax, empty};
+use super::{Body, Dir, DirArg, DirValue, Operands, Parsed, Syntax, empty};
 use crate::expr::{BinOp, Expr, Span};
 use crate::isa::tdl::{self as spelling, Part, Slot, TdlForm, ValueKind};
 use crate::isa::z80::{Kw, Operand};
@@ -407,7 +407,7 @@ impl Reader {
         }
     }
 
-    fn push(&mut self, stmt: crate::assemble::stmt::Stmt) {
+    fn push(&mut self, stmt: super::Stmt) {
         self.out.push(Parsed {
             stmt,
             radix: self.syntax.radix,
@@ -444,7 +444,7 @@ impl Reader {
 
     /// A line outside any definition.
     fn line(&mut self, number: u32, text: &str) {
-        let stmt = crate::assemble::stmt::parse_line(&self.syntax, text);
+        let stmt = super::parse_line(&self.syntax, text);
         match &stmt.body {
             Body::Dir {
                 dir: Dir::Radix,
@@ -594,7 +594,7 @@ impl Reader {
             .push((number, Arc::from(body_text.trim_end())));
         if closed_at.is_some() {
             let open = self.open.take().expect("open");
-            self.out[open.at].stmt = crate::assemble::stmt::Stmt {
+            self.out[open.at].stmt = super::Stmt {
                 label: None,
                 body: Body::Define(Rc::new(open.define)),
             };
@@ -603,8 +603,8 @@ impl Reader {
     }
 }
 
-fn error_stmt(e: SyntaxError) -> crate::assemble::stmt::Stmt {
-    crate::assemble::stmt::Stmt {
+fn error_stmt(e: SyntaxError) -> super::Stmt {
+    super::Stmt {
         label: None,
         body: Body::Error(e),
     }

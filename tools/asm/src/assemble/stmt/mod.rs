@@ -3,10 +3,12 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
+use crate::Cpu;
 use crate::expr::{Expr, Span};
 use crate::isa::{self, Dialect, Form, mos6502::Mode};
 use crate::parse::{self, ExprSyntax, MosArg, SyntaxError, Z80Arg};
-use crate::{Cpu, tdl};
+
+pub(crate) mod tdl;
 
 /// How a line is read: the instruction set, the dialect and, in TDL, the radix of numbers
 /// (which `.RADIX` changes for the lines after it).

@@ -31,7 +31,10 @@ use thiserror::Error;
 use crate::layout::Layout;
 use crate::port::{Port, PortError};
 use crate::setup::Setup;
-use crate::sliced::Slice;
+
+pub mod sliced;
+
+use sliced::Slice;
 
 /// What went wrong running a port engine.
 #[derive(Debug, Error)]
@@ -462,7 +465,7 @@ impl PortEngine {
     /// completes (the engine's host call "iteration complete", docs/PROTOCOL.md), with the
     /// same depth, score, nodes and principal variation as the native reference search
     /// reports. Between the iterations the machine runs in slices of at most 2^20 cycles
-    /// between which the host looks at the stop flag and the clock ([`crate::SlicedSearch`], which a
+    /// between which the host looks at the stop flag and the clock ([`sliced::SlicedSearch`], which a
     /// host that cannot block drives itself); the slices are one run of the machine, so the
     /// outcome's cycles and `ram` are those of [`PortEngine::search`] in one piece. The
     /// iterations go to `report` (the control's own callback: `|info, _| control.report(info)`),
@@ -550,7 +553,7 @@ impl PortEngine {
     }
 
     /// The live node counter and the iteration being searched (see
-    /// [`crate::SlicedSearch::live_counters`]).
+    /// [`sliced::SlicedSearch::live_counters`]).
     pub(crate) fn live_counters(&self, m: &Machine) -> (u64, u32) {
         let nodes = u64::from(read_u32(m, self.protocol.r_nodes));
         let iteration = self
@@ -737,7 +740,7 @@ fn run(m: &mut Machine, budget: u64) -> Result<u64, PortEngineError> {
 
 /// A search's progress inside an iteration: the iteration being searched (V_ITER) and the
 /// nodes so far (R_NODES counts live), without a score or a line.
-fn progress_info(search: &crate::SlicedSearch, time: Duration) -> SearchInfo {
+fn progress_info(search: &sliced::SlicedSearch, time: Duration) -> SearchInfo {
     let (nodes, iteration) = search.live_counters();
     SearchInfo {
         depth: Some(iteration),

@@ -17,7 +17,7 @@ use kempelen_engine::time::TimeBudget;
 use kempelen_engine::{Position, SearchInfo};
 use web_time::Instant;
 
-use crate::engine::{PortEngine, PortEngineError, SearchOutcome};
+use super::{PortEngine, PortEngineError, SearchOutcome};
 
 /// What one slice of a [`SlicedSearch`] ended with.
 #[derive(Debug, Clone, PartialEq, Eq)]
