@@ -83,7 +83,8 @@ pub static M6502: Port = Port {
     engine_main: "engine.asm",
     console_main: "console.asm",
     entry: Entry::ResetVector,
-    rom_limit: 8192,
+    // 10 KB: ENGINE_BASE ($D800) to the vectors (layout.inc; docs/PORTS.md).
+    rom_limit: 10240,
     machines: &[
         "kim-1",
         "apple-2",
