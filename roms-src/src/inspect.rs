@@ -612,7 +612,10 @@ impl NodeWalker {
             ));
         }
         let mut pos = parent_pos.clone();
-        let (from, to) = (m.read_byte(frame + map.f_mfrom), m.read_byte(frame + map.f_mto));
+        let (from, to) = (
+            m.read_byte(frame + map.f_mfrom),
+            m.read_byte(frame + map.f_mto),
+        );
         let mv = protocol_move(&pos, from, to).ok_or_else(|| {
             Self::inconsistent(
                 m,
