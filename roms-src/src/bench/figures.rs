@@ -451,6 +451,12 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "mkl_",
             "gqc_attacked",
             "flag_check",
+            "flag_node",
+            "flag_carry",
+            "node_check",
+            "nc_",
+            "nch",
+            "ncl_",
         ],
     ),
     (
@@ -495,8 +501,8 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "gen_",
             "gt_",
             "gtn_",
-            "gtw_",
-            "gtb_",
+            "gtw",
+            "gtb",
             "gtp_",
             "gq",
             "emit",
@@ -525,6 +531,7 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "s_",
             "quiesce",
             "q_",
+            "qs_",
             "count_node",
             "cn_",
             "child_",
@@ -715,6 +722,12 @@ mod tests {
         assert_eq!(category("mk_pawn"), Category::MakeUnmake);
         assert_eq!(category("unmake_null"), Category::MakeUnmake);
         assert_eq!(category("zob_xor4"), Category::MakeUnmake);
+        // The Z80's gen_tac unrolled per side, node_check and q_stands' inner labels.
+        assert_eq!(category("gtwp_plain"), Category::MoveGeneration);
+        assert_eq!(category("gtbr3"), Category::MoveGeneration);
+        assert_eq!(category("nchl_walk"), Category::AttackTest);
+        assert_eq!(category("nc_line"), Category::AttackTest);
+        assert_eq!(category("qs_x"), Category::Search);
         assert_eq!(category("evaluate"), Category::Evaluation);
         assert_eq!(category("mat_npm"), Category::Evaluation);
         assert_eq!(category("gen_quiet"), Category::MoveGeneration);
