@@ -466,3 +466,75 @@ fn symbols_and_cycle_profile_are_the_new_spelling_of_profile() {
         "{help}"
     );
 }
+
+/// A loop counted down 256 times (Z80, at $0000), as source.
+const COUNT_ASM: &str = "; counts B down from 0 (256 times), then stops
+        org 0
+start:  ld b,0
+loop:   dec b
+        jr nz,loop
+        xor a
+        out (0FFh),a
+";
+
+#[test]
+fn hot_lines_give_each_source_line_its_cycles_and_executions() {
+    let src = program("count.asm", COUNT_ASM);
+    let bin = program(
+        "count.bin",
+        [0x06, 0x00, 0x05, 0x20, 0xFD, 0xAF, 0xD3, 0xFF],
+    );
+    let (_, err) = run_ok(
+        &bin,
+        &["--cpu", "z80", "--source", arg(&src), "--hot-lines", "2"],
+    );
+    // JR NZ jumps 255 times (12 T-states) and falls through once (7); DEC B runs 256 times.
+    let rows: Vec<Vec<&str>> = err
+        .lines()
+        .skip_while(|l| !l.starts_with("line "))
+        .skip(1)
+        .take(3)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert!(rows[0][0].ends_with("count.asm:5"), "{err}");
+    assert_eq!(
+        rows[0][1..7],
+        ["3,067", "74.57", "%", "256", "12.0", "loop"]
+    );
+    assert!(rows[1][0].ends_with("count.asm:4"), "{err}");
+    assert_eq!(rows[1][1..7], ["1,024", "24.90", "%", "256", "4.0", "loop"]);
+    assert_eq!(
+        rows[2].join(" "),
+        "2 of 5 lines: 4,091 of 4,113 cycles (99.5 %)"
+    );
+    // Without the source: each instruction by its address, disassembled; JSON the same.
+    let v = run_json(&bin, &["--cpu", "z80", "--hot-lines", "1"]);
+    let top = &v["hot_lines"]["lines"][0];
+    assert_eq!(
+        (
+            &top["place"],
+            &top["text"],
+            &top["cycles"],
+            &top["executions"]
+        ),
+        (
+            &"$0003".into(),
+            &"JR NZ,$0002".into(),
+            &3067.into(),
+            &256.into()
+        )
+    );
+    assert_eq!(v["hot_lines"]["total_cycles"], 4113);
+    // A source that is not the program's is refused with the first byte that differs.
+    let other = program("other.asm", COUNT_ASM.replace("ld b,0", "ld b,1"));
+    run_fails(
+        &bin,
+        &["--cpu", "z80", "--source", arg(&other), "--hot-lines", "2"],
+        &["other.asm", "$01 at $0001", "not the program's source"],
+    );
+    run_fails(
+        &bin,
+        &["--cpu", "z80", "--hot-lines", "0"],
+        &["--hot-lines must be at least 1"],
+    );
+}

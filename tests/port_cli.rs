@@ -784,10 +784,48 @@ kempelen_roms::port_tests!(
             "2",
             "--ram-suite",
             suite,
+            "--hot-lines",
+            "4",
             "--json",
         ]);
         assert_eq!(v["cpu"], cpu);
         assert_eq!(v["clocks"].as_array().unwrap().len(), port.machines.len());
+        // The hottest lines of the speed run: source lines of the port's files, most cycles
+        // first, out of the profile's cycles.
+        let hot = v["hot_lines"]["lines"].as_array().unwrap();
+        assert_eq!(hot.len(), 4, "{cpu}");
+        assert_eq!(v["hot_lines"]["total_cycles"], v["profile"]["total_cycles"]);
+        for (k, l) in hot.iter().enumerate() {
+            let file = l["file"].as_str().unwrap();
+            assert!(port.sources().iter().any(|(n, _)| *n == file), "{cpu}: {l}");
+            assert_eq!(l["place"], format!("{file}:{}", l["line"]));
+            assert!(l["executions"].as_u64().unwrap() > 0, "{l}");
+            if k > 0 {
+                assert!(
+                    hot[k - 1]["cycles"].as_u64() >= l["cycles"].as_u64(),
+                    "{cpu}"
+                );
+            }
+        }
+        let (text, _) = succeeds(&[
+            "bench",
+            "--cpu",
+            cpu,
+            "--depth",
+            "1",
+            "--suite",
+            suite,
+            "--ram-depth",
+            "1",
+            "--ram-suite",
+            suite,
+            "--timing",
+            "cpu",
+            "--hot-lines",
+            "3",
+        ]);
+        assert!(text.contains("hottest source lines"), "{text}");
+        assert!(text.contains("3 of "), "{text}");
         let (text, _) = uci_session(
             &["--cpu", cpu],
             "uci\nisready\nposition startpos\ngo depth 1\nquit\n",

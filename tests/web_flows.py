@@ -1411,6 +1411,57 @@ def the_page_fits_a_phone(p, expect):
         p.driver.set_window_size(1280, 900)
 
 
+@flow
+def the_machine_view_shows_cycles_by_line(p, expect):
+    """Cycles by source line in the machine view, on both builds: a search run to its end; a
+    routine chosen in the cycle profile shows its source lines, whose cycles add up to exactly
+    the routine's cycles in the profile, shaded by their cycles (the heat map); the listing's
+    column holds the cycles its instructions spent; the run's hottest lines come in order, and
+    one of them shows its routine's lines."""
+    for cpu, machine in (("6502", "kim-1"), ("z80", "trs-80")):
+        p.open(f"engine={cpu}&machine={machine}&depth=2&moves=e2e4&view=machine")
+        p.wait(lambda: p.js("return document.body.dataset.machine") == "paused", 60,
+               f"the {cpu} search paused at its start")
+        p.el("mach-continue").click()
+        p.wait(lambda: p.js("return document.body.dataset.machine") == "done", 120,
+               f"the {cpu} search's end")
+        profile = p.js("return [...document.querySelectorAll('#mach-profile tbody tr')]"
+                       ".map(r => [r.dataset.routine, Number(r.dataset.cycles)])")
+        check(len(profile) >= 3, f"{cpu}: profile {profile}")
+
+        def shown():
+            return p.text("mach-lines-routine")
+
+        for k, (routine, cycles) in enumerate(profile[:3]):
+            p.driver.find_elements(By.CSS_SELECTOR, "#mach-profile tbody tr")[k].click()
+            p.wait(lambda: shown() == routine, 20, f"{cpu}: the lines of {routine}")
+            box = p.el("mach-lines-sum")
+            total = int(box.get_attribute("data-sum"))
+            check(total == cycles == int(box.get_attribute("data-routine-cycles")),
+                  f"{cpu} {routine}: its lines add up to {total}, the profile says {cycles}")
+            rows = p.js("return [...document.querySelectorAll('#mach-lines tbody tr')]"
+                        ".map(r => [Number(r.dataset.cycles), r.style.backgroundColor, "
+                        "r.cells[0].textContent, r.cells[4].textContent])")
+            check(rows and sum(r[0] for r in rows) == cycles, f"{cpu} {routine}: rows {rows[:3]}")
+            check(all(".inc:" in r[2] or ".asm:" in r[2] for r in rows) and any(r[3].strip() for r in rows),
+                  f"{cpu} {routine}: places and source text {rows[:3]}")
+            hottest = max(rows, key=lambda r: r[0])
+            coolest = min(rows, key=lambda r: r[0])
+            check(hottest[1] and hottest[1] != coolest[1] or hottest[0] == coolest[0],
+                  f"{cpu} {routine}: the heat map shades {hottest} and {coolest} alike")
+        hot = p.js("return [...document.querySelectorAll('#mach-hot tbody tr')]"
+                   ".map(r => [Number(r.dataset.cycles), r.cells[3].textContent])")
+        check(len(hot) >= 5 and all(a[0] >= b[0] for a, b in zip(hot, hot[1:])), f"{cpu}: hot lines {hot}")
+        p.driver.find_elements(By.CSS_SELECTOR, "#mach-hot tbody tr")[0].click()
+        p.wait(lambda: shown() == hot[0][1], 20, f"{cpu}: the lines of the hottest line's routine")
+        spent = p.js("return [...document.querySelectorAll('#mach-disasm td.spent')]"
+                     ".map(c => Number(c.dataset.cycles))")
+        check(spent and any(c > 0 for c in spent), f"{cpu}: the listing's cycles {spent}")
+    p.driver.set_window_size(1280, 1500)
+    p.shot("machine-lines")
+    p.driver.set_window_size(1280, 900)
+
+
 def figures(p, expect, out):
     """The page's figures (not a flow: `--figures FILE`): for each search of
     `expect["native_speed"]`, the time from opening the page to the engine's first move on the

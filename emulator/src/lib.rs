@@ -7,7 +7,8 @@
 //! against runaway programs (a cycle budget, ROM writes, illegal opcodes, the PC leaving the
 //! program, the stack leaving its region). Runs report exact cycles and instructions
 //! ([`RunStats`]), the time at a historical machine's clock ([`clock`]), RAM use
-//! ([`RamProfile`]) and, when asked, cycles per routine ([`profiler`]) and an instruction trace
+//! ([`RamProfile`]) and, when asked, cycles per routine ([`profiler`]) and per source line
+//! ([`lines`]) and an instruction trace
 //! ([`trace`]). A [`debug::Debugger`] steps, steps over and out, runs to breakpoints and
 //! disassembles around the PC with symbols and source lines.
 //!
@@ -28,6 +29,7 @@ pub mod debug;
 pub mod devices;
 pub mod error;
 pub mod files;
+pub mod lines;
 pub mod loaders;
 pub mod machine;
 pub mod memory;
@@ -51,10 +53,11 @@ pub use core::{Core, Flag, RegisterValue, Registers};
 pub use devices::{Console, ConsoleHost, ConsoleRead};
 pub use error::{Fault, RunError};
 pub use kempelen_isa::{Cpu, SymbolKind, SymbolTable, UnknownCpu};
+pub use lines::{LineCost, LineProfile};
 pub use machine::{CoreKind, Machine};
 pub use memory::{AddrRange, ConfigError, MemoryMap, RegionKind};
 pub use personality::{Personality, PersonalityError};
-pub use profiler::{ProfileReport, grouped};
+pub use profiler::{InstructionCost, ProfileReport, grouped};
 pub use stats::{Paused, RamProfile, RunStats, StopReason};
 pub use symbols::Routines;
 pub use timing::{MachineTime, Timing, TimingModel};

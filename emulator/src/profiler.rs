@@ -16,6 +16,10 @@
 //! until the next jump into another routine (a loop among labels opens no endless frames) or
 //! the return.
 //!
+//! Besides the routines, the profiler counts every instruction address's cycles and executions
+//! ([`ProfileReport::instructions`]): the cycles per source line of [`crate::lines`] are made
+//! from them, so a line's figure and its routine's add up to the same cycles.
+//!
 //! The look-up is a 64K table built once, so profiling costs a few table reads per instruction,
 //! and nothing at all when the profiler is off (the machine's step loop is compiled without it).
 
@@ -73,6 +77,9 @@ pub struct Profiler {
     inclusive: Vec<u64>,
     calls: Vec<u64>,
     on_stack: Vec<u32>,
+    /// Cycles and executions of the instruction at each address.
+    at_cycles: Box<[u64]>,
+    at_count: Box<[u64]>,
     frames: Vec<Frame>,
     base_sp: u16,
     last_depth: u32,
@@ -97,6 +104,8 @@ impl Profiler {
             inclusive: vec![0; n],
             calls: vec![0; n],
             on_stack: vec![0; n],
+            at_cycles: vec![0; 0x10000].into_boxed_slice(),
+            at_count: vec![0; 0x10000].into_boxed_slice(),
             frames: Vec::new(),
             base_sp: 0,
             last_depth: 0,
@@ -115,6 +124,8 @@ impl Profiler {
             v.iter_mut().for_each(|c| *c = 0);
         }
         self.on_stack.iter_mut().for_each(|c| *c = 0);
+        self.at_cycles.iter_mut().for_each(|c| *c = 0);
+        self.at_count.iter_mut().for_each(|c| *c = 0);
         self.frames.clear();
         self.clock = 0;
     }
@@ -138,6 +149,8 @@ impl Profiler {
     pub(crate) fn after_step(&mut self, pc: u16, op: u8, cycles: u32, sp: u16, new_pc: u16) {
         let r = self.routine_of[pc as usize] as usize;
         self.self_cycles[r] += u64::from(cycles);
+        self.at_cycles[pc as usize] += u64::from(cycles);
+        self.at_count[pc as usize] += 1;
         self.clock += u64::from(cycles);
         let depth = self.depth(sp);
         if depth < self.last_depth {
@@ -228,9 +241,18 @@ impl Profiler {
             })
             .collect();
         rows.sort_by(|a, b| b.cycles.cmp(&a.cycles).then(a.address.cmp(&b.address)));
+        let instructions = (0..=0xFFFFu16)
+            .filter(|&a| self.at_count[usize::from(a)] > 0)
+            .map(|address| InstructionCost {
+                address,
+                cycles: self.at_cycles[usize::from(address)],
+                executions: self.at_count[usize::from(address)],
+            })
+            .collect();
         ProfileReport {
             rows,
             total_cycles: total,
+            instructions,
         }
     }
 }
@@ -255,19 +277,46 @@ pub struct ProfileRow {
     pub calls: u64,
 }
 
-/// Cycles per routine.
+/// What the instruction at one address cost over the profiled runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct InstructionCost {
+    /// The instruction's first byte.
+    pub address: u16,
+    /// Its cycles, all executions together.
+    pub cycles: u64,
+    /// Times it ran.
+    pub executions: u64,
+}
+
+/// Cycles per routine, and per instruction.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct ProfileReport {
     /// Routines, most self cycles first.
     pub rows: Vec<ProfileRow>,
     /// Cycles profiled.
     pub total_cycles: u64,
+    /// Every instruction that ran, by address (not serialized: [`crate::lines`] turns them
+    /// into lines, which is what a report shows).
+    #[serde(skip)]
+    pub instructions: Vec<InstructionCost>,
 }
 
 impl ProfileReport {
     /// The row of `routine`.
     pub fn row(&self, routine: &str) -> Option<&ProfileRow> {
         self.rows.iter().find(|r| r.routine == routine)
+    }
+
+    /// The routine an instruction at `addr` is charged to: the row with the highest address
+    /// at or below it (the profiler's `(no symbol)` row below the first symbol). Every
+    /// instruction that ran has its routine among the rows, since that routine has cycles.
+    pub fn routine_of(&self, addr: u16) -> Option<&ProfileRow> {
+        let below = self
+            .rows
+            .iter()
+            .filter(|r| r.address.is_some_and(|a| a <= addr))
+            .max_by_key(|r| r.address);
+        below.or_else(|| self.rows.iter().find(|r| r.address.is_none()))
     }
 }
 

@@ -70,7 +70,8 @@ impl SourceMap {
         if len == 0 {
             return;
         }
-        let len = len.min((0x10000 - u32::from(addr)) as u16);
+        // In u32: at address 0, 0x10000 does not fit a u16.
+        let len = u32::from(len).min(0x10000 - u32::from(addr)) as u16;
         let end = u32::from(addr) + u32::from(len);
         // Sorted and without overlaps, the lines' ends are sorted too: the ones this line
         // overlaps are one run.
@@ -177,5 +178,13 @@ mod tests {
         assert_eq!(m.containing(0xFFFF), None);
         m.insert(0xFFFE, 5, true, "a.asm", 9, "wraps");
         assert_eq!(m.containing(0xFFFF).unwrap().line, 9);
+    }
+
+    #[test]
+    fn a_line_at_address_zero_keeps_its_length() {
+        let mut m = SourceMap::new();
+        m.insert(0x0000, 3, true, "a.asm", 1, "jp start");
+        assert_eq!(m.at(0x0000).unwrap().len, 3);
+        assert_eq!(m.containing(0x0002).unwrap().line, 1);
     }
 }

@@ -8,8 +8,10 @@
 //!   the PC is in.
 //! - [`NodeWalker`]: the search node by node. The machine stops at the engine's node entries
 //!   (the labels `search` and `quiesce`: a node is entered, its window is in its frame, `V_PLY`
-//!   is its ply) and at `node_exit` (its score is final: the Z80's HL, the 6502's `SCORE`); the
-//!   walker reads each node there ([`LiveNode`]: the move into it from the parent's frame, its
+//!   is its ply) and at `node_exit` (its score is final: the Z80's HL, the 6502's `SCORE`),
+//!   and, where the build has it, at `q_leaf` (a quiescence child that the node knows will
+//!   stand pat at once, counted but never made: it is entered and left there, its window the
+//!   node's negated and its value its beta); the walker reads each node there ([`LiveNode`]: the move into it from the parent's frame, its
 //!   ply, alpha and beta on entry, later the value it backs up, the cycles when it was
 //!   entered), so a tree of the 8-bit search grows as the Z80 or 6502 code visits it. Its nodes
 //!   are the native reference search's, in the same order (`tests/inspect.rs` checks it).
@@ -95,6 +97,8 @@ pub struct EngineMap {
     search: u16,
     quiesce: u16,
     node_exit: u16,
+    /// A quiescence child entered and left at once, where the build has that shortcut.
+    leaf: Option<u16>,
 }
 
 /// The board in RAM: the 64 squares in the engine's piece codes and the state beside them.
@@ -241,12 +245,17 @@ impl EngineMap {
             search: g("search")?,
             quiesce: g("quiesce")?,
             node_exit: g("node_exit")?,
+            leaf: s.get("q_leaf"),
         })
     }
 
-    /// The node entries (`search`, `quiesce`) and the node exit, where a walker stops.
-    pub fn node_stops(&self) -> [u16; 3] {
+    /// The node entries (`search`, `quiesce`, `q_leaf`) and the node exit, where a walker
+    /// stops.
+    pub fn node_stops(&self) -> Vec<u16> {
         [self.search, self.quiesce, self.node_exit]
+            .into_iter()
+            .chain(self.leaf)
+            .collect()
     }
 
     /// The board in RAM.
@@ -527,6 +536,9 @@ impl NodeWalker {
         if pc == self.map.node_exit {
             return self.leave(m);
         }
+        if Some(pc) == self.map.leaf {
+            return self.leaf(m);
+        }
         let map = &self.map;
         let frame = map.frame_pointer(m);
         let ply = map
@@ -581,6 +593,53 @@ impl NodeWalker {
             frame,
         });
         self.open.push((self.nodes.len() - 1, pos));
+        Ok(())
+    }
+
+    /// A quiescence child of the node on top of the path that stands pat at once (`q_leaf`):
+    /// the move in the node's frame, the node's window negated, and that window's beta backed
+    /// up, as the child would have returned it.
+    fn leaf(&mut self, m: &Machine) -> Result<(), InspectError> {
+        let map = &self.map;
+        let frame = map.frame_pointer(m);
+        let Some(&(p, ref parent_pos)) = self.open.last() else {
+            return Err(Self::inconsistent(m, "a leaf with no node open".into()));
+        };
+        if self.nodes[p].frame != frame {
+            return Err(Self::inconsistent(
+                m,
+                format!("a leaf of node {p} in frame ${frame:04X}"),
+            ));
+        }
+        let mut pos = parent_pos.clone();
+        let (from, to) = (
+            m.read_byte(frame + map.f_mfrom),
+            m.read_byte(frame + map.f_mto),
+        );
+        let mv = protocol_move(&pos, from, to).ok_or_else(|| {
+            Self::inconsistent(
+                m,
+                format!("no legal move {from:02X} {to:02X} in {}", pos.to_fen()),
+            )
+        })?;
+        pos.play(mv);
+        let (alpha, beta) = (
+            -EngineMap::signed(m, frame + map.f_beta),
+            -EngineMap::signed(m, frame + map.f_alpha),
+        );
+        self.nodes.push(LiveNode {
+            parent: Some(p),
+            mv: Some(mv),
+            ply: self.open.len(),
+            kind: NodeKind::Quiescence,
+            white_to_move: pos.side() == WHITE,
+            alpha,
+            beta,
+            score: Some(beta),
+            iteration: u32::from(m.read_byte(map.v_iter)),
+            cycles: m.total_cycles() - self.start,
+            frame: m.read_word(frame + map.f_next),
+        });
         Ok(())
     }
 

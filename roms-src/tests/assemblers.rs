@@ -8,8 +8,8 @@ use std::process::Command;
 use kempelen_roms::PortEngine;
 use kempelen_roms::port::{self, Port};
 
-/// The engine's ROM budget: 8 KB, the Zobrist table included.
-const ROM_BUDGET: usize = 8192;
+/// The engine's ROM budget, the Zobrist table included: the port's limit.
+const ROM_BUDGET: usize = port::Z80.rom_limit;
 
 fn assemble(tool: &str, out: &Path) -> Vec<u8> {
     let dir = port::Z80.source_dir();

@@ -16,7 +16,8 @@
 use kempelen_asm::source::MemorySource;
 use kempelen_asm::{Options, assemble};
 use kempelen_emulator::debug::{DebugStop, Debugger, DisasmLine, Goal, Why};
-use kempelen_emulator::profiler::ProfileRow;
+use kempelen_emulator::lines::{LineCost, LineProfile};
+use kempelen_emulator::profiler::{ProfileReport, ProfileRow};
 use kempelen_emulator::{Flag, RegisterValue, StopReason};
 use kempelen_roms::engine::protocol_move;
 use kempelen_roms::inspect::{EngineMap, PlyFrame, RamBoard};
@@ -55,6 +56,12 @@ pub enum Action {
         /// The label or address.
         target: String,
     },
+    /// Shows the cycles by source line of a routine (its label; empty: the routine the PC
+    /// is in, as at the start). Allowed after the search is over too.
+    Lines {
+        /// The routine's label, or empty.
+        routine: String,
+    },
 }
 
 /// The rows of the disassembly shown before the PC and from it.
@@ -64,6 +71,24 @@ const DISASM_AFTER: usize = 14;
 const PROFILE_ROWS: usize = 14;
 /// Bytes of memory shown.
 const MEMORY_BYTES: usize = 128;
+/// The hottest lines of the whole run shown.
+const HOT_LINES: usize = 12;
+
+/// Cycles by source line of one routine: its lines in the order of their addresses, each with
+/// its cycles and executions, so the page draws a column and a heat map over the listing.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RoutineLines {
+    /// The routine (a label of the build).
+    pub routine: String,
+    /// Its cycles in the routine profile: its lines' cycles add up to exactly this.
+    pub cycles: u64,
+    /// Times it was entered.
+    pub calls: u64,
+    /// Whether the page chose it ([`Action::Lines`]); else it is the routine the PC is in.
+    pub chosen: bool,
+    /// Its lines that have run, by address.
+    pub lines: Vec<LineCost>,
+}
 
 /// A ply of the search path, with the move its frame holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -103,6 +128,9 @@ pub struct MachineState {
     pub flags: Option<Vec<Flag>>,
     /// The disassembly around the PC.
     pub disassembly: Vec<DisasmLine>,
+    /// The profiled cycles of each disassembly row's instruction so far, in the rows' order
+    /// (0: it has not run): the listing's cycles column.
+    pub disassembly_cycles: Vec<u64>,
     /// `routine+offset` of the PC.
     pub routine: Option<String>,
     /// Cycles since the search began (stepped ones included).
@@ -134,6 +162,11 @@ pub struct MachineState {
     pub profile: Vec<ProfileRow>,
     /// Cycles profiled.
     pub profiled_cycles: u64,
+    /// Cycles by source line of the routine the page chose, else of the one the PC is in
+    /// (none before an instruction of it has a routine).
+    pub lines: Option<RoutineLines>,
+    /// The hottest source lines of the whole run, most cycles first.
+    pub hot_lines: Vec<LineCost>,
     /// Memory at the address the page asked for.
     pub memory: Memory,
     /// The breakpoints.
@@ -163,6 +196,8 @@ pub struct MachineSession {
     cpu: &'static str,
     /// The cycle count [`Action::Until`] runs to.
     until: Option<u64>,
+    /// The routine whose lines the page chose ([`Action::Lines`]).
+    lines_of: Option<String>,
 }
 
 /// The RAM board's squares from a8 to h1 as FEN letters.
@@ -197,6 +232,34 @@ fn routines(m: &kempelen_emulator::Machine) -> Vec<&'static str> {
         .into_iter()
         .filter(|r| m.symbols().is_some_and(|s| s.get(r).is_some()))
         .collect()
+}
+
+/// The profiled cycles of the instruction at `addr` (0 if it has not run).
+fn spent(profile: Option<&ProfileReport>, addr: u16) -> u64 {
+    profile.map_or(0, |p| {
+        p.instructions
+            .binary_search_by_key(&addr, |i| i.address)
+            .map_or(0, |k| p.instructions[k].cycles)
+    })
+}
+
+/// The routine [`Action::Lines`] names: `None` for the PC's (an empty name), else a label of
+/// the program.
+fn lines_routine(
+    m: &kempelen_emulator::Machine,
+    routine: &str,
+) -> Result<Option<String>, WebError> {
+    let t = routine.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    if m.symbols().is_some_and(|s| s.get(t).is_some()) {
+        return Ok(Some(t.to_string()));
+    }
+    Err(WebError::Request(format!(
+        "Cycles by line: '{}' is no routine of this build (the cycle profile names them)",
+        crate::link::keys::shown(t)
+    )))
 }
 
 /// An address: `$1234`, `0x1234` or `1234` (hex), or a label of the program.
@@ -257,12 +320,21 @@ impl MachineSession {
             map,
             cpu: port.id,
             until: None,
+            lines_of: None,
         })
     }
 
     /// Does `action`: a breakpoint change at once; a goal for at most `budget` cycles (see
     /// [`MachineSession::resume`]).
     pub fn act(&mut self, action: &Action, budget: u64) -> Result<Report, WebError> {
+        if let Action::Lines { routine } = action {
+            self.lines_of = lines_routine(self.job.search().machine(), routine)?;
+            return Ok(Report {
+                stop: None,
+                pending: false,
+                events: Vec::new(),
+            });
+        }
         if self.job.is_done() {
             return Err(WebError::Request(
                 "the search is over: start another to step through it".into(),
@@ -295,6 +367,7 @@ impl MachineSession {
                 self.until = Some(*cycles);
                 Goal::Continue
             }
+            Action::Lines { .. } => unreachable!("answered above"),
         };
         self.debugger.set_goal(goal);
         self.resume(budget)
@@ -382,6 +455,10 @@ impl MachineSession {
         let regs = m.registers();
         let view = self.map.view(m);
         let profile = m.profile();
+        let disassembly = self
+            .debugger
+            .disassembly(m, m.pc(), DISASM_BEFORE, DISASM_AFTER);
+        let (lines, hot_lines) = self.line_costs(m, profile.as_ref());
         let frames = view.path.first().map_or(0, |f| f.addr);
         let addr = mem.unwrap_or(frames);
         // Before its first iteration the engine has no ply and no frame; its board is there
@@ -404,9 +481,11 @@ impl MachineSession {
             sp: m.sp(),
             registers: regs.values(),
             flags: regs.flags(),
-            disassembly: self
-                .debugger
-                .disassembly(m, m.pc(), DISASM_BEFORE, DISASM_AFTER),
+            disassembly_cycles: disassembly
+                .iter()
+                .map(|l| spent(profile.as_ref(), l.addr))
+                .collect(),
+            disassembly,
             routine: view.routine.clone(),
             cycles: m.total_cycles(),
             instructions: m.total_instructions(),
@@ -428,6 +507,8 @@ impl MachineSession {
                 Vec::new()
             },
             profiled_cycles: profile.as_ref().map_or(0, |p| p.total_cycles),
+            lines,
+            hot_lines,
             profile: profile
                 .map(|p| p.rows.into_iter().take(PROFILE_ROWS).collect())
                 .unwrap_or_default(),
@@ -439,6 +520,44 @@ impl MachineSession {
             routines: routines(m),
             done: self.job.is_done(),
         }
+    }
+
+    /// Cycles by line: of the routine chosen (else the PC's), and the hottest of the run.
+    fn line_costs(
+        &self,
+        m: &kempelen_emulator::Machine,
+        profile: Option<&ProfileReport>,
+    ) -> (Option<RoutineLines>, Vec<LineCost>) {
+        let Some(report) = profile else {
+            return (None, Vec::new());
+        };
+        let all = LineProfile::new(report, self.debugger.sources(), |a| {
+            let window = m.read_bytes(a, 4);
+            kempelen_asm::isa::decode_with(m.cpu(), &window, a, m.symbols())
+                .map_or_else(|_| format!("${a:04X}"), |d| d.text())
+        });
+        let chosen = self.lines_of.is_some();
+        let routine = self.lines_of.clone().or_else(|| {
+            report
+                .rows
+                .iter()
+                .filter(|r| r.address.is_some_and(|a| a <= m.pc()))
+                .max_by_key(|r| r.address)
+                .map(|r| r.routine.clone())
+        });
+        let lines = routine.map(|routine| {
+            let row = report.row(&routine);
+            let mut lines: Vec<LineCost> = all.of_routine(&routine).cloned().collect();
+            lines.sort_by_key(|l| l.address);
+            RoutineLines {
+                cycles: row.map_or(0, |r| r.cycles),
+                calls: row.map_or(0, |r| r.calls),
+                routine,
+                chosen,
+                lines,
+            }
+        });
+        (lines, all.top(HOT_LINES).to_vec())
     }
 
     /// The frames with their moves, played from the searched position as far as they are
@@ -655,6 +774,61 @@ mod tests {
         assert!(!hints.contains("gen_moves"), "{e}");
         let e = s.act(&Action::To { target: " ".into() }, 10).unwrap_err();
         assert!(e.to_string().contains("give a routine"), "{e}");
+    }
+
+    #[test]
+    fn cycles_by_line_add_up_to_the_routine_profile_on_both_cpus() {
+        for engine in ["z80", "6502"] {
+            let mut s = session(engine);
+            let mut r = s.act(&Action::Continue, 1 << 20).unwrap();
+            while r.pending {
+                r = s.resume(1 << 20).unwrap();
+            }
+            assert!(s.is_done());
+            // After the search: the lines of each of the profile's routines, chosen by name.
+            let st = s.state(None);
+            assert!(st.profile.len() >= 5);
+            for row in &st.profile[..5] {
+                s.act(
+                    &Action::Lines {
+                        routine: row.routine.clone(),
+                    },
+                    0,
+                )
+                .unwrap();
+                let lines = s.state(None).lines.unwrap();
+                assert!(lines.chosen);
+                assert_eq!(lines.routine, row.routine);
+                assert_eq!(lines.cycles, row.cycles);
+                let sum: u64 = lines.lines.iter().map(|l| l.cycles).sum();
+                assert_eq!(sum, row.cycles, "{engine} {}", row.routine);
+                assert!(lines.lines.windows(2).all(|w| w[0].address < w[1].address));
+                assert!(
+                    lines
+                        .lines
+                        .iter()
+                        .all(|l| l.file.is_some() && l.executions > 0)
+                );
+            }
+            // The hottest lines, and the listing's column: the cycles of the instructions shown.
+            let hot = &st.hot_lines;
+            assert_eq!(hot.len(), HOT_LINES);
+            assert!(hot.windows(2).all(|w| w[0].cycles >= w[1].cycles));
+            assert_eq!(st.disassembly_cycles.len(), st.disassembly.len());
+            // An unknown routine is refused; an empty name goes back to the PC's routine.
+            assert!(matches!(
+                s.act(&Action::Lines { routine: "no_such".into() }, 0),
+                Err(WebError::Request(m)) if m.contains("no_such")
+            ));
+            s.act(
+                &Action::Lines {
+                    routine: " ".into(),
+                },
+                0,
+            )
+            .unwrap();
+            assert!(!s.state(None).lines.is_none_or(|l| l.chosen));
+        }
     }
 
     #[test]

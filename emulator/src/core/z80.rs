@@ -51,9 +51,32 @@ impl<B: Bus> ::z80::Z80_io for Direct<'_, B> {
     }
 }
 
+/// The `z80` crate's registers on a cache line of their own. The step loop reads and writes
+/// them on every instruction beside the bus's fields; where they start depends on the size of
+/// the bus before them, and a start near the end of a line splits them over two lines (a
+/// field added to the bus once made the machine's step 10 % slower that way). Aligned, they
+/// stay in one line whatever the bus holds.
+#[repr(align(64))]
+struct Registers64(::z80::Z80);
+
+impl std::ops::Deref for Registers64 {
+    type Target = ::z80::Z80;
+    #[inline(always)]
+    fn deref(&self) -> &::z80::Z80 {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Registers64 {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut ::z80::Z80 {
+        &mut self.0
+    }
+}
+
 /// Z80 on the `z80` crate.
 pub struct Z80Core<B> {
-    cpu: ::z80::Z80,
+    cpu: Registers64,
     io: Io<B>,
 }
 
@@ -66,7 +89,10 @@ impl<B: Bus> Core for Z80Core<B> {
         let mut cpu = ::z80::Z80::new();
         // Power-on state as the crate defines it: PC 0, SP and AF 0xFFFF, others 0.
         cpu.init();
-        Z80Core { cpu, io: Io(bus) }
+        Z80Core {
+            cpu: Registers64(cpu),
+            io: Io(bus),
+        }
     }
 
     #[inline(always)]

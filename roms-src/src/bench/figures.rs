@@ -3,13 +3,14 @@
 //! by part of the engine ([`category`], [`ProfileSummary`]). Nothing here reads a clock of the
 //! host.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use kempelen_emulator::ProfileReport;
+use kempelen_emulator::profiler::ProfileRow;
 use kempelen_emulator::{ClockProfile, Timing, TimingModel};
+use kempelen_emulator::{InstructionCost, LineProfile, ProfileReport};
 use kempelen_engine::{Game, Move};
 use thiserror::Error;
 
@@ -450,6 +451,12 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "mkl_",
             "gqc_attacked",
             "flag_check",
+            "flag_node",
+            "flag_carry",
+            "node_check",
+            "nc_",
+            "nch",
+            "ncl_",
         ],
     ),
     (
@@ -494,8 +501,8 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "gen_",
             "gt_",
             "gtn_",
-            "gtw_",
-            "gtb_",
+            "gtw",
+            "gtb",
             "gtp_",
             "gq",
             "emit",
@@ -524,6 +531,7 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "s_",
             "quiesce",
             "q_",
+            "qs_",
             "count_node",
             "cn_",
             "child_",
@@ -582,13 +590,15 @@ pub struct RoutineCycles {
     pub calls: u64,
 }
 
-/// Cycle profiles of several searches added up, by routine and by category.
+/// Cycle profiles of several searches added up, by routine, by category and by instruction.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ProfileSummary {
     /// Routines, most cycles first.
     pub routines: Vec<RoutineCycles>,
     /// All profiled cycles.
     pub total: u64,
+    /// Every instruction that ran, by address: its cycles and executions over all searches.
+    pub instructions: Vec<InstructionCost>,
 }
 
 impl ProfileSummary {
@@ -614,10 +624,45 @@ impl ProfileSummary {
         }
         let mut routines: Vec<RoutineCycles> = by_name.into_values().collect();
         routines.sort_by(|a, b| b.cycles.cmp(&a.cycles).then(a.routine.cmp(&b.routine)));
+        let mut by_address: BTreeMap<u16, InstructionCost> = BTreeMap::new();
+        for ins in reports.iter().flat_map(|r| &r.instructions) {
+            let e = by_address.entry(ins.address).or_insert(InstructionCost {
+                address: ins.address,
+                cycles: 0,
+                executions: 0,
+            });
+            e.cycles += ins.cycles;
+            e.executions += ins.executions;
+        }
         ProfileSummary {
             total: reports.iter().map(|r| r.total_cycles).sum(),
             routines,
+            instructions: by_address.into_values().collect(),
         }
+    }
+
+    /// The cycles per source line of `engine` (its source map; an instruction without a line
+    /// shown disassembled): the lines of each routine add up to its cycles here.
+    pub fn lines(&self, engine: &PortEngine) -> LineProfile {
+        let report = ProfileReport {
+            rows: self
+                .routines
+                .iter()
+                .map(|r| ProfileRow {
+                    routine: r.routine.clone(),
+                    address: r.address,
+                    cycles: r.cycles,
+                    share: self.share(r.cycles),
+                    inclusive: r.inclusive,
+                    calls: r.calls,
+                })
+                .collect(),
+            total_cycles: self.total,
+            instructions: self.instructions.clone(),
+        };
+        LineProfile::new(&report, Some(engine.source_map()), |a| {
+            engine.disassemble(a).unwrap_or_else(|| format!("${a:04X}"))
+        })
     }
 
     /// Cycles per category, in [`Category::ALL`] order.
@@ -677,6 +722,12 @@ mod tests {
         assert_eq!(category("mk_pawn"), Category::MakeUnmake);
         assert_eq!(category("unmake_null"), Category::MakeUnmake);
         assert_eq!(category("zob_xor4"), Category::MakeUnmake);
+        // The Z80's gen_tac unrolled per side, node_check and q_stands' inner labels.
+        assert_eq!(category("gtwp_plain"), Category::MoveGeneration);
+        assert_eq!(category("gtbr3"), Category::MoveGeneration);
+        assert_eq!(category("nchl_walk"), Category::AttackTest);
+        assert_eq!(category("nc_line"), Category::AttackTest);
+        assert_eq!(category("qs_x"), Category::Search);
         assert_eq!(category("evaluate"), Category::Evaluation);
         assert_eq!(category("mat_npm"), Category::Evaluation);
         assert_eq!(category("gen_quiet"), Category::MoveGeneration);
@@ -727,5 +778,45 @@ mod tests {
             );
         }
         assert!(parallel_map(&[] as &[u32], 4, |x| *x).is_empty());
+    }
+
+    #[test]
+    fn the_lines_of_each_routine_add_up_to_its_cycles_on_both_builds() {
+        for port in crate::port::PORTS {
+            let Ok(engine) = PortEngine::shared(port) else {
+                continue;
+            };
+            let game = Game::from_fen(
+                "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+            )
+            .unwrap();
+            let reports: Vec<ProfileReport> = (1..=2)
+                .map(|depth| {
+                    engine
+                        .search_profiled(game.position(), &[], depth, None)
+                        .unwrap()
+                        .1
+                })
+                .collect();
+            let summary = ProfileSummary::merge(&reports);
+            let lines = summary.lines(engine);
+            assert_eq!(lines.total_cycles, summary.total, "{}", port.name);
+            for r in &summary.routines {
+                let sum: u64 = lines.of_routine(&r.routine).map(|l| l.cycles).sum();
+                assert_eq!(sum, r.cycles, "{}: {}", port.name, r.routine);
+            }
+            // Every instruction of the engine has its source line.
+            assert!(
+                lines.lines.iter().all(|l| l.file.is_some()),
+                "{}: {:?}",
+                port.name,
+                lines.lines.iter().find(|l| l.file.is_none())
+            );
+            let executions: u64 = summary.instructions.iter().map(|i| i.executions).sum();
+            assert_eq!(
+                lines.lines.iter().map(|l| l.executions).sum::<u64>(),
+                executions
+            );
+        }
     }
 }

@@ -82,6 +82,19 @@ pub fn to_json(r: &PortBench) -> serde_json::Value {
     })
 }
 
+/// The speed run's `n` hottest source lines (`kempelen bench --hot-lines N --json`): place,
+/// file, line, text, routine, address, cycles, share and executions of each.
+pub fn hot_lines_json(r: &PortBench, n: usize) -> serde_json::Value {
+    json!({
+        "total_cycles": r.lines.total_cycles,
+        "lines": r.lines.top(n).iter().map(|l| json!({
+            "place": l.place(), "file": l.file, "line": l.line, "text": l.text,
+            "routine": l.routine, "address": l.address, "cycles": l.cycles,
+            "share": l.share, "executions": l.executions,
+        })).collect::<Vec<_>>(),
+    })
+}
+
 /// [`side_by_side_text`](super::text::side_by_side_text) as JSON: one object per build.
 pub fn side_by_side_json(reports: &[PortBench]) -> serde_json::Value {
     json!(

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::time::Duration;
 use web_time::Instant;
 
-use kempelen_emulator::{ClockProfile, Timing};
+use kempelen_emulator::{ClockProfile, LineProfile, Timing};
 use thiserror::Error;
 
 use super::figures::{self, BenchError, BenchPosition, ProfileSummary, RamReport, SpeedReport};
@@ -92,6 +92,8 @@ pub struct PortBench {
     pub suite: String,
     /// The speed run (with the profile).
     pub speed: SpeedReport,
+    /// The speed run's cycles per source line of the engine.
+    pub lines: LineProfile,
     /// Suite of the RAM table.
     pub ram_suite: String,
     /// The RAM table.
@@ -256,6 +258,11 @@ pub fn measure(
             done,
         )?;
     }
+    let lines = speed
+        .profile
+        .as_ref()
+        .expect("the speed run is profiled")
+        .lines(&engine);
     phase(format!("{} RAM, depths 1-{}", port.name, plan.ram_depth));
     let ram = figures::ram_by_depth(
         &engine,
@@ -269,6 +276,7 @@ pub fn measure(
         port,
         suite: suite.name.clone(),
         speed,
+        lines,
         ram_suite: ram_suite.name.clone(),
         ram,
         rom_engine: engine.rom().len(),

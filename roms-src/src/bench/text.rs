@@ -241,6 +241,22 @@ fn profile_text(s: &mut String, r: &PortBench) {
     }
 }
 
+/// The speed run's `n` hottest source lines of the engine (`kempelen bench --hot-lines N`):
+/// where in a routine its cycles go.
+pub fn hot_lines_text(r: &PortBench, n: usize) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "The {} build's {n} hottest source lines in the speed run ({} {}; each: {} per execution)",
+        r.port.name,
+        grouped(r.lines.total_cycles),
+        cycle_unit(r.port),
+        cycle_unit(r.port)
+    );
+    s.push_str(&r.lines.table(n));
+    s
+}
+
 /// The build's [`targets`], each with the figure measured and whether it is met.
 fn targets_text(s: &mut String, r: &PortBench) {
     let (sp, ram) = (&r.speed, &r.ram);
@@ -390,8 +406,13 @@ mod tests {
                         calls: 1,
                     }],
                     total: cycles,
+                    instructions: Vec::new(),
                 }),
                 machine: Vec::new(),
+            },
+            lines: kempelen_emulator::LineProfile {
+                lines: Vec::new(),
+                total_cycles: cycles,
             },
             ram_suite: "r.epd".into(),
             ram: RamReport {

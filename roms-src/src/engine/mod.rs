@@ -10,8 +10,10 @@
 //! (docs/MACHINE.md), which also measures it: exact cycles, the RAM profile and, on request,
 //! cycles per routine.
 
+use kempelen_asm::isa::{self, SourceMap};
 use kempelen_asm::source::{MemorySource, SourceProvider};
 use kempelen_asm::{Options, assemble};
+use std::sync::Arc;
 use std::time::Duration;
 
 use kempelen_emulator::timing::TimingError;
@@ -166,6 +168,9 @@ pub struct PortEngine {
     origin: u16,
     entry: u16,
     symbols: SymbolTable,
+    /// The source line of each address, where the engine was assembled here (empty for an
+    /// engine made from an image).
+    sources: Arc<SourceMap>,
     protocol: Protocol,
     /// Cycle budget of one command (a run that needs more stops with [`PortEngineError::Run`]
     /// or, sliced, [`PortEngineError::CycleBudget`]).
@@ -253,6 +258,7 @@ impl PortEngine {
             origin,
             entry,
             symbols,
+            sources: Arc::default(),
             protocol,
             max_cycles: 1 << 44,
             clock: None,
@@ -309,6 +315,7 @@ impl PortEngine {
             out.image.bytes.clone(),
             out.symbols.clone(),
         )
+        .map(|e| e.with_sources(out.listing.source_map()))
     }
 
     /// The layout the engine was assembled in.
@@ -338,6 +345,32 @@ impl PortEngine {
             out.image.bytes.clone(),
             out.symbols.clone(),
         )
+        .map(|e| e.with_sources(out.listing.source_map()))
+    }
+
+    /// The engine with the source map of its image (what [`PortEngine::source_map`] gives).
+    pub fn with_sources(mut self, sources: SourceMap) -> PortEngine {
+        self.sources = Arc::new(sources);
+        self
+    }
+
+    /// The source line of each address of the image (empty when the engine was made from an
+    /// image without its sources).
+    pub fn source_map(&self) -> &SourceMap {
+        &self.sources
+    }
+
+    /// The instruction at `addr` disassembled (`LD A,(IX+$05)`), with the engine's symbols;
+    /// `None` outside the image.
+    pub fn disassemble(&self, addr: u16) -> Option<String> {
+        let at = usize::from(addr.checked_sub(self.origin)?);
+        let window: Vec<u8> = (0..4)
+            .map(|k| self.rom.get(at + k).copied().unwrap_or(0))
+            .collect();
+        (at < self.rom.len()).then(|| {
+            isa::decode_with(self.port.cpu, &window, addr, Some(&self.symbols))
+                .map_or_else(|_| format!("${addr:04X}"), |d| d.text())
+        })
     }
 
     /// The engine of `port` assembled once from the bundled sources and shared (for tests

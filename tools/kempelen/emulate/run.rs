@@ -4,6 +4,8 @@
 
 use anyhow::{Context, Result, bail};
 use clap::Args;
+use kempelen_asm::isa::SourceMap;
+use kempelen_asm::source::FsSource;
 use kempelen_emulator::Timing;
 use kempelen_emulator::clock::ClockProfile;
 use kempelen_emulator::resolve;
@@ -12,7 +14,7 @@ use kempelen_emulator::runner::{
 };
 use kempelen_emulator::trace::TraceFilter;
 use kempelen_emulator::{
-    AddrRange, ConsoleHost, Cpu, Machine, RunStats, SymbolTable, TraceEntry, Tracer,
+    AddrRange, ConsoleHost, Cpu, LineProfile, Machine, RunStats, SymbolTable, TraceEntry, Tracer,
 };
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -83,6 +85,16 @@ pub struct RunArgs {
     /// Symbol file (`NAME EQU $XXXX`) for traces, error reports and --cycle-profile.
     #[arg(long, value_name = "SYMFILE")]
     pub symbols: Option<PathBuf>,
+    /// The program's assembly source: assembled for the run's CPU, it must give the bytes
+    /// loaded; its lines are those of --hot-lines, and its labels the routines (unless
+    /// --symbols names others).
+    #[arg(long, value_name = "FILE.asm")]
+    pub source: Option<PathBuf>,
+    /// Print the N lines with the most cycles: file:line, cycles, share, executions, cycles
+    /// per execution, routine and the line (with --source; else each instruction,
+    /// disassembled, by its address). --json: `hot_lines`.
+    #[arg(long, value_name = "N")]
+    pub hot_lines: Option<usize>,
     /// Z80 core: z80 (fast, default) or rustzx (shows every register; default with --trace
     /// and with a personality's host traps).
     #[arg(long, value_parser = ["z80", "rustzx"])]
@@ -282,8 +294,43 @@ fn program_name(args: &RunArgs) -> String {
     }
 }
 
-/// The machine of the run, its clock, and the pokes written.
-fn machine(args: &RunArgs) -> Result<(Machine, &'static ClockProfile)> {
+/// `--source FILE`: the program assembled for `cpu` (refused with the assembler's report).
+fn assembled_source(args: &RunArgs, cpu: Cpu) -> Result<Option<kempelen_asm::Assembly>> {
+    let Some(path) = &args.source else {
+        return Ok(None);
+    };
+    let main = path.to_string_lossy().into_owned();
+    let out = kempelen_asm::assemble(&main, &FsSource, &kempelen_asm::Options::new(cpu));
+    if !out.is_ok() {
+        bail!("--source {main}: it does not assemble\n{}", out.report());
+    }
+    Ok(Some(out))
+}
+
+/// Whether the machine holds the bytes `out` assembled (else the first address that
+/// differs: the source is not the program's).
+fn check_source(m: &Machine, out: &kempelen_asm::Assembly, path: &std::path::Path) -> Result<()> {
+    let origin = out.image.origin;
+    let loaded = m.read_bytes(origin, out.image.bytes.len());
+    if let Some(k) = loaded
+        .iter()
+        .zip(&out.image.bytes)
+        .position(|(a, b)| a != b)
+    {
+        let at = usize::from(origin) + k;
+        bail!(
+            "--source {}: it assembles to ${:02X} at ${at:04X}, where the program loaded has ${:02X}: not the program's source",
+            path.display(),
+            out.image.bytes[k],
+            loaded[k]
+        );
+    }
+    Ok(())
+}
+
+/// The machine of the run, its clock, the pokes written, and the program's source lines
+/// (--source).
+fn machine(args: &RunArgs) -> Result<(Machine, &'static ClockProfile, Option<SourceMap>)> {
     let name = program_name(args);
     let mut options = options(args);
     let setup = RunSetup::new(&options)?;
@@ -291,10 +338,11 @@ fn machine(args: &RunArgs) -> Result<(Machine, &'static ClockProfile)> {
         eprintln!("note: {note}");
     }
     options.images = images(args)?;
+    let assembled = assembled_source(args, setup.cpu)?;
     let mut b = setup.builder(&options)?;
     let symbols = match (&args.profile, &args.symbols) {
         (Some(p), _) | (None, Some(p)) => Some(read_symbols(p)?),
-        (None, None) => None,
+        (None, None) => assembled.as_ref().map(|a| a.symbols.clone()),
     };
     if let Some(s) = symbols {
         b = b.symbols(s);
@@ -302,6 +350,9 @@ fn machine(args: &RunArgs) -> Result<(Machine, &'static ClockProfile)> {
     let mut m = b
         .build()
         .with_context(|| format!("cannot set up the machine for {name}"))?;
+    if let (Some(out), Some(path)) = (&assembled, &args.source) {
+        check_source(&m, out, path)?;
+    }
     let pokes = args
         .poke
         .iter()
@@ -311,12 +362,25 @@ fn machine(args: &RunArgs) -> Result<(Machine, &'static ClockProfile)> {
         m.write_bytes(poke.addr, &poke.bytes)
             .with_context(|| format!("--poke {p}"))?;
     }
-    Ok((m, setup.clock))
+    Ok((m, setup.clock, assembled.map(|a| a.listing.source_map())))
+}
+
+/// Cycles per line of the run (--hot-lines): by the source's lines, else by instruction.
+fn line_profile(m: &Machine, sources: Option<&SourceMap>) -> Option<LineProfile> {
+    let report = m.profile()?;
+    Some(LineProfile::new(&report, sources, |a| {
+        let window = m.read_bytes(a, 4);
+        kempelen_asm::isa::decode_with(m.cpu(), &window, a, m.symbols())
+            .map_or_else(|_| format!("${a:04X}"), |d| d.text())
+    }))
 }
 
 pub fn run(args: &RunArgs) -> Result<()> {
     let name = program_name(args);
-    let (mut m, clock) = machine(args)?;
+    if args.hot_lines == Some(0) {
+        bail!("--hot-lines must be at least 1");
+    }
+    let (mut m, clock, sources) = machine(args)?;
     let input = args.input.as_deref().map(runner::unescape).transpose()?;
     let mut script = Script::new(input.as_deref());
     // Scripted input that has run out never grows: stop instead of spinning to the budget.
@@ -324,7 +388,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if !args.json && args.input.is_none() {
         m.console_mut().attach(Box::new(Terminal::new()));
     }
-    if args.profile.is_some() || args.cycle_profile {
+    if args.profile.is_some() || args.cycle_profile || args.hot_lines.is_some() {
         m.enable_profiler();
     }
     if args.trace.is_some() || args.trace_range.is_some() {
@@ -340,7 +404,17 @@ pub fn run(args: &RunArgs) -> Result<()> {
     if args.json {
         let report = RunReport::new(&mut m, &result, clock, &script.queued, &args.dump);
         // Through a JSON value, so the keys come out sorted, as in every --json output.
-        let value = serde_json::to_value(&report)?;
+        let mut value = serde_json::to_value(&report)?;
+        if let (Some(n), Some(lines)) = (args.hot_lines, line_profile(&m, sources.as_ref())) {
+            value["hot_lines"] = serde_json::json!({
+                "total_cycles": lines.total_cycles,
+                "lines": lines.top(n).iter().map(|l| serde_json::json!({
+                    "place": l.place(), "file": l.file, "line": l.line, "text": l.text,
+                    "routine": l.routine, "address": l.address, "cycles": l.cycles,
+                    "share": l.share, "executions": l.executions,
+                })).collect::<Vec<_>>(),
+            });
+        }
         println!("{}", serde_json::to_string_pretty(&value)?);
         if let Err(e) = result {
             bail!("{}", e.fault);
@@ -360,13 +434,25 @@ pub fn run(args: &RunArgs) -> Result<()> {
     match &result {
         Ok(stats) => report(&m, stats, clock, args),
         Err(e) => {
-            if let Some(p) = m.profile() {
-                eprintln!("{p}");
+            if args.cycle_profile || args.profile.is_some() {
+                if let Some(p) = m.profile() {
+                    eprintln!("{p}");
+                }
             }
+            print_hot_lines(&m, sources.as_ref(), args);
             bail!("{name}: {e}");
         }
     }
+    print_hot_lines(&m, sources.as_ref(), args);
     Ok(())
+}
+
+/// --hot-lines N: the table of the N lines with the most cycles.
+fn print_hot_lines(m: &Machine, sources: Option<&SourceMap>, args: &RunArgs) {
+    if let (Some(n), Some(lines)) = (args.hot_lines, line_profile(m, sources)) {
+        eprintln!("cycles per line, the {n} with the most:");
+        eprint!("{}", lines.table(n));
+    }
 }
 
 pub(crate) use kempelen_emulator::grouped;
@@ -405,7 +491,9 @@ fn report(m: &Machine, stats: &RunStats, clock: &ClockProfile, args: &RunArgs) {
     if args.ram_profile {
         eprintln!("{}", m.ram_profile());
     }
-    if let Some(p) = m.profile() {
-        eprintln!("{p}");
+    if args.cycle_profile || args.profile.is_some() {
+        if let Some(p) = m.profile() {
+            eprintln!("{p}");
+        }
     }
 }

@@ -76,6 +76,11 @@ pub struct BenchArgs {
     /// docs/history/program-speed.json).
     #[arg(long, value_name = "FILE")]
     pub save: Option<std::path::PathBuf>,
+    /// 8-bit: also print the N source lines of the engine with the most cycles in the speed
+    /// run (file:line, cycles, share, executions, routine, the line), under each build's
+    /// tables (`--json`: `hot_lines` in each build).
+    #[arg(long, value_name = "N")]
+    pub hot_lines: Option<usize>,
     /// Machine-readable output.
     #[arg(long)]
     pub json: bool,
@@ -121,6 +126,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<()> {
         (args.svg.is_some(), "--svg"),
         (args.jobs.is_some(), "--jobs"),
         (args.timing.is_some(), "--timing"),
+        (args.hot_lines.is_some(), "--hot-lines"),
     ] {
         if given {
             anyhow::bail!("{name} belongs to the 8-bit bench: add --cpu z80 or --cpu 6502");
@@ -150,6 +156,7 @@ fn run_programs(args: &BenchArgs) -> anyhow::Result<()> {
         ),
         (args.jobs.is_some(), "--jobs"),
         (args.timing.is_some(), "--timing"),
+        (args.hot_lines.is_some(), "--hot-lines"),
     ] {
         if given {
             anyhow::bail!("{name} does not go with --program: bench the programs on their own");
@@ -178,6 +185,7 @@ fn run_ports(args: &BenchArgs, ports: Vec<&'static kempelen_roms::Port>) -> anyh
         jobs: args.jobs,
         json: args.json,
         timing: args.timing.clone().unwrap_or_default(),
+        hot_lines: args.hot_lines,
     })
 }
 

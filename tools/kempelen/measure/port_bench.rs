@@ -20,8 +20,8 @@ use std::path::PathBuf;
 
 use anyhow::bail;
 use kempelen_emulator::Timing;
-use kempelen_roms::bench::json::{side_by_side_json, to_json};
-use kempelen_roms::bench::text::{side_by_side_text, to_text};
+use kempelen_roms::bench::json::{hot_lines_json, side_by_side_json, to_json};
+use kempelen_roms::bench::text::{hot_lines_text, side_by_side_text, to_text};
 use kempelen_roms::bench::{self, BenchPlan};
 use kempelen_roms::{Port, suite};
 use serde_json::json;
@@ -54,6 +54,8 @@ pub struct PortBenchOptions {
     pub json: bool,
     /// The machines' time (`machine`: each one's timing model) or the CPU clock's (`cpu`).
     pub timing: Timing,
+    /// Print this many of the engine's hottest source lines.
+    pub hot_lines: Option<usize>,
 }
 
 /// Runs the 8-bit bench.
@@ -67,6 +69,9 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
             "--ram-depth {}: the 8-bit engines search depths 1 to 32",
             o.ram_depth
         );
+    }
+    if o.hot_lines == Some(0) {
+        bail!("--hot-lines must be at least 1");
     }
     let jobs = match o.jobs {
         Some(0) => bail!("--jobs must be at least 1"),
@@ -128,10 +133,17 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
     drop(ticker);
     bar.finish_and_clear();
     if o.json {
+        let build = |r| {
+            let mut v = to_json(r);
+            if let Some(n) = o.hot_lines {
+                v["hot_lines"] = hot_lines_json(r, n);
+            }
+            v
+        };
         let mut v = if reports.len() == 1 {
-            to_json(&reports[0])
+            build(&reports[0])
         } else {
-            json!({ "builds": reports.iter().map(to_json).collect::<Vec<_>>() })
+            json!({ "builds": reports.iter().map(build).collect::<Vec<_>>() })
         };
         if reports.len() > 1 {
             v["side_by_side"] = side_by_side_json(&reports);
@@ -143,6 +155,10 @@ pub fn run(o: &PortBenchOptions) -> anyhow::Result<()> {
                 println!();
             }
             print!("{}", to_text(r));
+            if let Some(n) = o.hot_lines {
+                println!();
+                print!("{}", hot_lines_text(r, n));
+            }
         }
         if reports.len() > 1 {
             println!();

@@ -2,7 +2,10 @@
 // (worker/machine.js, machine.rs). Registers and flags; the disassembly around the PC with
 // symbols and the source line (file:line) of each instruction; memory; the engine's board in
 // RAM drawn as a board; the search path in the ply frames (the move at each ply, alpha and
-// beta, the RAM each ply takes); cycles and emulated time; the cycle profile by routine.
+// beta, the RAM each ply takes); cycles and emulated time; the cycle profile by routine; the
+// cycles by source line: a column and a heat map over the listing (the disassembly's
+// instructions, and the source lines of the routine chosen in the profile, else the PC's),
+// whose lines add up to the routine's cycles in the profile, and the run's hottest lines.
 // Pause, step, step over, step out, run to a routine or address, breakpoints, continue.
 //
 // Link: #engine=z80|6502&machine=<id>&depth=N&view=machine opens a search of the game's
@@ -14,6 +17,12 @@ import { registerView } from "../views.js";
 import { fmtInt, fmtScore, fmtSeconds, h } from "../ui.js";
 
 const hex = (n, digits = 4) => "$" + n.toString(16).toUpperCase().padStart(digits, "0");
+
+/** A line's place: `file:line`, or its address without a source line. */
+const place = (l) => (l.file ? `${l.file}:${l.line}` : hex(l.address));
+
+/** The heat map's shade of a cell: from none (no cycles) to full at the most cycles shown. */
+const heat = (cycles, most) => (cycles > 0 && most > 0 ? `background: rgba(230, 90, 20, ${(0.08 + 0.5 * (cycles / most)).toFixed(3)})` : null);
 
 const machine = {
   name: "machine",
@@ -80,7 +89,14 @@ const machine = {
           </section>
           <section class="mach-profile">
             <h3>Cycle profile</h3>
-            <table id="mach-profile"><thead><tr><th>routine</th><th>cycles</th><th>share</th><th>calls</th></tr></thead><tbody></tbody></table>
+            <table id="mach-profile" title="a routine's row shows its cycles by line"><thead><tr><th>routine</th><th>cycles</th><th>share</th><th>calls</th></tr></thead><tbody></tbody></table>
+          </section>
+          <section class="mach-lines">
+            <h3>Cycles by line <span id="mach-lines-routine" class="mono"></span></h3>
+            <div id="mach-lines-sum" class="small-text"></div>
+            <div class="table-box"><table id="mach-lines" class="lines mono"><thead><tr><th>line</th><th>cycles</th><th title="of the routine's cycles">share</th><th>runs</th><th>source</th></tr></thead><tbody></tbody></table></div>
+            <h3>Hottest lines of the run</h3>
+            <div class="table-box"><table id="mach-hot" class="lines mono"><thead><tr><th>line</th><th>cycles</th><th title="of all cycles profiled">share</th><th>routine</th><th>source</th></tr></thead><tbody></tbody></table></div>
           </section>
           <section class="mach-memory">
             <h3>Memory</h3>
@@ -203,7 +219,7 @@ const machine = {
 
   act(action) {
     if (!this.run) return;
-    if (action.kind !== "break") {
+    if (action.kind !== "break" && action.kind !== "lines") {
       this.running = true;
       document.body.dataset.machine = "running";
     }
@@ -300,7 +316,15 @@ const machine = {
     this.showPath(s);
     const prof = this.$("mach-profile").querySelector("tbody");
     prof.innerHTML = "";
-    for (const r of s.profile) prof.appendChild(h("tr", {}, [h("td", { class: "mono" }, r.routine), h("td", {}, fmtInt(r.cycles)), h("td", {}, `${r.share.toFixed(1)}%`), h("td", {}, fmtInt(r.calls))]));
+    for (const r of s.profile) {
+      const chosen = s.lines && s.lines.chosen && s.lines.routine === r.routine;
+      const tr = h("tr", { class: chosen ? "chosen" : null, "data-routine": r.routine, "data-cycles": r.cycles }, [
+        h("td", { class: "mono" }, r.routine), h("td", {}, fmtInt(r.cycles)), h("td", {}, `${r.share.toFixed(1)}%`), h("td", {}, fmtInt(r.calls)),
+      ]);
+      tr.addEventListener("click", () => this.act({ kind: "lines", routine: chosen ? "" : r.routine }));
+      prof.appendChild(tr);
+    }
+    this.showLines(s);
     const lines = [];
     for (let i = 0; i < s.memory.bytes.length; i += 16) {
       const row = s.memory.bytes.slice(i, i + 16);
@@ -313,20 +337,61 @@ const machine = {
   showCode(s) {
     const body = this.$("mach-disasm").querySelector("tbody");
     body.innerHTML = "";
-    for (const l of s.disassembly) {
+    const spent = s.disassembly_cycles || [];
+    const most = Math.max(0, ...spent);
+    for (const [i, l] of s.disassembly.entries()) {
       const src = l.source ? `${l.source.file}:${l.source.line}` : "";
       const tr = h("tr", { class: [l.current ? "current" : "", l.breakpoint ? "breakpoint" : ""].join(" ").trim() || null, "data-addr": l.addr }, [
         h("td", {}, l.breakpoint ? "●" : l.current ? "▶" : ""),
         h("td", {}, hex(l.addr)),
         h("td", { class: "label" }, l.label ? `${l.label}:` : ""),
         h("td", { class: "insn" }, l.text),
-        h("td", { class: "cyc", title: "cycles" }, l.cycles),
+        h("td", { class: "cyc", title: "cycles of one execution (from the table)" }, l.cycles),
+        h("td", { class: "spent", title: "cycles it has spent so far", style: heat(spent[i], most), "data-cycles": spent[i] }, spent[i] ? fmtInt(spent[i]) : ""),
         h("td", { class: "src", title: l.source ? l.source.text : "" }, src),
       ]);
       tr.addEventListener("click", () => {
         this.$("mach-target").value = hex(l.addr);
       });
       body.appendChild(tr);
+    }
+  },
+
+  /**
+   * Cycles by source line: the routine's lines in address order with their cycles, share of
+   * the routine and executions, shaded by cycles (the heat map), and their sum against the
+   * routine's cycles in the profile; and the run's hottest lines.
+   */
+  showLines(s) {
+    const body = this.$("mach-lines").querySelector("tbody");
+    body.innerHTML = "";
+    const r = s.lines;
+    this.$("mach-lines-routine").textContent = r ? `${r.routine}${r.chosen ? "" : " (the PC's routine)"}` : "";
+    const sum = r ? r.lines.reduce((a, l) => a + l.cycles, 0) : 0;
+    const sumBox = this.$("mach-lines-sum");
+    sumBox.dataset.sum = sum;
+    sumBox.dataset.routineCycles = r ? r.cycles : "";
+    sumBox.textContent = r
+      ? `${r.lines.length} lines run, ${fmtInt(sum)} cycles: the routine's ${fmtInt(r.cycles)} in the profile (${fmtInt(r.calls)} calls). A row of the profile shows its routine's lines.`
+      : "No routine has run yet.";
+    const most = r ? Math.max(0, ...r.lines.map((l) => l.cycles)) : 0;
+    for (const l of r ? r.lines : []) {
+      body.appendChild(h("tr", { "data-cycles": l.cycles, style: heat(l.cycles, most) }, [
+        h("td", {}, place(l)), h("td", {}, fmtInt(l.cycles)),
+        h("td", {}, r.cycles ? `${((100 * l.cycles) / r.cycles).toFixed(1)}%` : ""), h("td", {}, fmtInt(l.executions)),
+        h("td", { class: "src" }, l.text),
+      ]));
+    }
+    const hot = this.$("mach-hot").querySelector("tbody");
+    hot.innerHTML = "";
+    const top = s.hot_lines && s.hot_lines.length ? s.hot_lines[0].cycles : 0;
+    for (const l of s.hot_lines || []) {
+      const tr = h("tr", { "data-cycles": l.cycles, style: heat(l.cycles, top) }, [
+        h("td", {}, place(l)), h("td", {}, fmtInt(l.cycles)), h("td", {}, `${l.share.toFixed(1)}%`),
+        h("td", {}, l.routine), h("td", { class: "src" }, l.text),
+      ]);
+      tr.addEventListener("click", () => this.act({ kind: "lines", routine: l.routine }));
+      hot.appendChild(tr);
     }
   },
 

@@ -6,6 +6,7 @@
 //   {action: {kind: "step" | "over" | "out" | "continue"}}   a debugger action
 //   {action: {kind: "to" | "break", target: "search" | "$1234"}}
 //   {action: {kind: "until", cycles: N}}                   run to a cycle count
+//   {action: {kind: "lines", routine: "gen_tac" | ""}}       cycles by line of that routine
 //   {mem: address}                                          memory from there
 //   "pause"                                                 drops the goal being pursued
 //   "stop"                                                  ends the session
