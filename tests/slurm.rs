@@ -15,7 +15,7 @@
 mod common;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use common::{json, standings_of};
@@ -261,8 +261,12 @@ fn the_array_job_file_runs_on_a_real_slurm_cluster_and_its_slices_give_the_whole
     );
     let job = Path::new(ROOT).join("tools/match/championship.slurm");
     let started = Instant::now();
-    let mut sbatch = cluster
-        .command("sbatch")
+    // sbatch --wait returns when every task has ended; coreutils' timeout is the guard against
+    // a job that never runs (it ends sbatch and answers 124).
+    let out = Command::new("timeout")
+        .arg(JOB_GUARD.as_secs().to_string())
+        .arg(which("sbatch").unwrap())
+        .env("SLURM_CONF", &cluster.conf)
         .arg("--wait")
         .arg(format!("--array=1-{SLICES}"))
         .arg(format!("--chdir={ROOT}"))
@@ -274,25 +278,14 @@ fn the_array_job_file_runs_on_a_real_slurm_cluster_and_its_slices_give_the_whole
         .env("KEMPELEN_LIMIT", LIMIT)
         .env("KEMPELEN_GAMES", GAMES.to_string())
         .env("KEMPELEN_PGN", out_dir.join("slice"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .output()
         .expect("sbatch runs");
-    // sbatch --wait returns when every task has ended; a guard against a job that never runs.
-    let status = loop {
-        if let Some(s) = sbatch.try_wait().unwrap() {
-            break s;
-        }
-        if started.elapsed() > JOB_GUARD {
-            let _ = sbatch.kill();
-            panic!(
-                "the job did not end within {JOB_GUARD:?}{}",
-                cluster.log("slurmd")
-            );
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    };
-    let out = sbatch.wait_with_output().unwrap();
+    let status = out.status;
+    assert!(
+        status.code() != Some(124),
+        "the job did not end within {JOB_GUARD:?}{}",
+        cluster.log("slurmd")
+    );
     let logs: Vec<String> = (1..=SLICES)
         .map(|k| {
             std::fs::read_to_string(out_dir.join(format!("slice-{k}.log"))).unwrap_or_default()
