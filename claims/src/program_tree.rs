@@ -28,18 +28,6 @@ pub struct ProgramDrawing<'a> {
     pub marks: Option<(&'a [Mark], String)>,
 }
 
-/// A mark as a short symbol: `=` the same, `~v` another value (the other's), `<k>` another
-/// rank among the siblings, `+` the other tree does not try it.
-pub fn mark_text(m: Mark) -> String {
-    match m {
-        Mark::Same => "=".into(),
-        Mark::Value(Some(v)) => format!("~{v}"),
-        Mark::Value(None) => "~none".into(),
-        Mark::Order(k) => format!("<{}>", k + 1),
-        Mark::Missing => "+".into(),
-    }
-}
-
 /// The legend of the marks and signs.
 pub fn legend(other: &str) -> String {
     format!(
@@ -119,7 +107,7 @@ pub fn text(d: &ProgramDrawing) -> String {
         let mark = d
             .marks
             .as_ref()
-            .map(|(m, _)| format!(" {}", mark_text(m[i as usize])))
+            .map(|(m, _)| format!(" {}", m[i as usize].symbol()))
             .unwrap_or_default();
         let _ = writeln!(
             s,
@@ -260,7 +248,7 @@ pub fn json(d: &ProgramDrawing, comparison: Option<&Comparison>) -> serde_json::
                 "raw": n.raw,
                 "leaf": n.leaf,
                 "cycles": n.cycles,
-                "mark": d.marks.as_ref().map(|(m, _)| mark_text(m[i])),
+                "mark": d.marks.as_ref().map(|(m, _)| m[i].symbol()),
             })
         })
         .collect();

@@ -167,16 +167,6 @@ impl TreeJob {
     }
 }
 
-fn mark_text(m: Mark) -> String {
-    match m {
-        Mark::Same => "=".into(),
-        Mark::Value(Some(v)) => format!("~{v}"),
-        Mark::Value(None) => "~none".into(),
-        Mark::Order(k) => format!("<{}>", k + 1),
-        Mark::Missing => "+".into(),
-    }
-}
-
 /// A tree's nodes for the page, each with its mark against the other tree.
 fn page_tree(t: &SearchTree, title: String, marks: Option<&[Mark]>) -> PageTree {
     let mut notes: Vec<Option<[String; 2]>> = vec![None; t.nodes.len()];
@@ -187,7 +177,7 @@ fn page_tree(t: &SearchTree, title: String, marks: Option<&[Mark]>) -> PageTree 
         .into_iter()
         .enumerate()
         .map(|(i, note)| {
-            let mark = marks.map(|m| mark_text(m[i])).unwrap_or_default();
+            let mark = marks.map(|m| m[i].symbol()).unwrap_or_default();
             page_node(t, i, note, mark)
         })
         .collect();

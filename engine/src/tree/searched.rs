@@ -347,6 +347,20 @@ pub enum Mark {
     Missing,
 }
 
+impl Mark {
+    /// The mark as a short symbol: `=` the same, `~v` another value (the other's), `<k>`
+    /// another rank among the siblings, `+` the other tree does not try it.
+    pub fn symbol(self) -> String {
+        match self {
+            Mark::Same => "=".into(),
+            Mark::Value(Some(v)) => format!("~{v}"),
+            Mark::Value(None) => "~none".into(),
+            Mark::Order(k) => format!("<{}>", k + 1),
+            Mark::Missing => "+".into(),
+        }
+    }
+}
+
 /// Two trees set side by side: a mark for every node of each.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Comparison {
