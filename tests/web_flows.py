@@ -748,6 +748,25 @@ def variable_text(p, name):
     return p.js("return document.querySelector(`#pd-vars tr[data-name='${arguments[0]}'] pre`)?.textContent", name)
 
 
+def spent_check(p, prog, outside):
+    """The cycles beside the program's lines (the heat map) add up, with the cycles of the
+    routines the host serves (the monitor calls of the Jupiter III and the KIM-1; none for
+    minisearch), to the turn's cycles at the pause; the hottest lines come most cycles first."""
+    total = int(dataset(p, "pd-status", "cycles"))
+    run = int(dataset(p, "pd-spent-sum", "sum"))
+    served = int(dataset(p, "pd-spent-sum", "outside"))
+    cells = p.js("return [...document.querySelectorAll('#pd-code .spent[data-cycles]')].map(c => Number(c.dataset.cycles))")
+    hot = p.js("return [...document.querySelectorAll('#pd-hot tbody tr')].map(r => Number(r.dataset.cycles))")
+    check(run + served == total and (served > 0) == outside,
+          f"{prog}: lines {run} + host-served {served} cycles, the turn {total}")
+    # The real programs also run code that is no line of their text (Microchess's binary
+    # where it differs from Rictor's listing, the machine's own glue): counted by address.
+    check(len(cells) > 5 and (sum(cells) == run if prog.startswith("minisearch") else sum(cells) <= run),
+          f"{prog}: {len(cells)} lines with their cycles, {sum(cells)} of {run}")
+    check(0 < len(hot) <= 12 and hot == sorted(hot, reverse=True) and hot[0] >= max(cells),
+          f"{prog}: the hottest lines {hot[:3]}")
+
+
 @flow
 def a_program_stepped_through_its_own_text(p, expect):
     """The program debugger on minisearch (Kempelen's own test program), Z80 and 6502: its
@@ -779,6 +798,7 @@ def a_program_stepped_through_its_own_text(p, expect):
               f"{prog}: MLCUR {variable_text(p, 'MLCUR')!r}, kempelen debug {stop['mlcur']!r}")
         current = p.js("return document.querySelector('#pd-code .pd-row.current')?.dataset.addr")
         check(current is not None and int(current) == stop["pc"], f"{prog}: the current line {current}")
+        spent_check(p, prog, outside=False)
         link = fragment(p)
         check(f"cycles={stop['cycles']}" in link and f"program={prog}" in link and len(link) < 400,
               f"{prog}: the link {link!r}")
@@ -846,6 +866,7 @@ def a_program_stepped_through_its_own_text(p, expect):
         check(dataset(p, "pd-status", "label") == label, f"{prog}: {p.text('pd-status')}")
         check(variable_text(p, var) is not None, f"{prog}: its variable {var}")
         print(f"    {prog}: at {label}, {p.text('pd-line')}; {var} = {variable_text(p, var)!r}")
+        spent_check(p, prog, outside=True)
         p.shot(f"program-debug-{prog}")
         p.el("pd-tree").click()
         p.wait(lambda: dataset(p, "pd-tree-summary", "nodes") or dataset(p, "pd-tree-summary", "error"), 600, f"{prog}'s tree")

@@ -4,9 +4,10 @@
 //! stepped, stepped over and out of, run to a label or a line of its listing, to breakpoints,
 //! to a cycle count or on ([`kempelen_adaptor::session`]). At every pause the page gets the
 //! source line with its author's comment, the instruction and its cycles, registers, flags,
-//! memory and the variables the adaptor file declares, decoded ([`Stepper::state`]); once,
-//! the whole text of the program's listing with each line's address and cycles
-//! ([`Stepper::source`]).
+//! memory and the variables the adaptor file declares, decoded, and the cycles every
+//! instruction has spent in the turn so far (the profiler's, the heat map over the text;
+//! [`Stepper::state`]); once, the whole text of the program's listing with each line's
+//! address and cycles ([`Stepper::source`]).
 //!
 //! It is a wasm module of its own ([`wasm`]), loaded by the page's worker only when a program
 //! is stepped through: the page's main module stays without the debugger and the adaptor
@@ -275,6 +276,24 @@ pub struct State {
     pub memory: Memory,
     /// What the program printed in its turn.
     pub printed: String,
+    /// The instructions run in the turn so far, each with the cycles it has spent and how
+    /// often it ran (the profiler's counts since the turn began), by address. With
+    /// `spent_outside` they add up to the turn's cycles.
+    pub spent: Vec<Spent>,
+    /// Cycles of the turn that no instruction of the program ran: the machine's routines the
+    /// host serves (a monitor's console calls, charged at their cost), 0 on a machine without.
+    pub spent_outside: u64,
+}
+
+/// The cycles one instruction has spent in the turn so far.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Spent {
+    /// The instruction's address.
+    pub addr: u16,
+    /// Its cycles, all executions together.
+    pub cycles: u64,
+    /// Times it ran.
+    pub executions: u64,
 }
 
 /// What a call did.
@@ -323,8 +342,9 @@ impl Stepper {
         let p = program(&spec.program)?;
         let game = game_of(spec.fen.as_deref(), &spec.moves)?;
         let (adaptor, texts) = adaptor_of(p, picked)?;
-        let session = Session::open(Arc::new(adaptor), &game, spec.depth)
+        let mut session = Session::open(Arc::new(adaptor), &game, spec.depth)
             .map_err(|e| DebugError::Setup(e.to_string()))?;
+        session.machine_mut().enable_profiler();
         Ok(Stepper {
             id: p.id,
             session,
@@ -353,6 +373,7 @@ impl Stepper {
         let game = s.game().map_err(DebugError::Position)?;
         let mut session = Session::open(Arc::new(adaptor), &game, s.level)
             .map_err(|e| DebugError::Setup(e.to_string()))?;
+        session.machine_mut().enable_profiler();
         let reached = session
             .run_to_lesson(&s, budget)
             .map_err(|e| DebugError::Session(e.to_string()))?;
@@ -462,6 +483,22 @@ impl Stepper {
         let breakpoints = self.session.debugger().breakpoints();
         let m = self.session.machine();
         let addr = mem.unwrap_or(m.pc());
+        let spent: Vec<Spent> = m
+            .profile()
+            .map(|p| {
+                p.instructions
+                    .iter()
+                    .filter(|i| i.executions > 0)
+                    .map(|i| Spent {
+                        addr: i.address,
+                        cycles: i.cycles,
+                        executions: i.executions,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let run: u64 = spent.iter().map(|x| x.cycles).sum();
+        let spent_outside = self.session.cycles().saturating_sub(run);
         State {
             stop: self.session.view(),
             id: self.id,
@@ -474,6 +511,8 @@ impl Stepper {
                 bytes: m.read_bytes(addr, MEMORY_BYTES),
             },
             printed,
+            spent,
+            spent_outside,
         }
     }
 

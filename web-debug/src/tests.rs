@@ -155,6 +155,63 @@ fn stepping_runs_to_labels_lines_and_breakpoints_and_decodes_the_variables() {
 }
 
 #[test]
+fn every_instruction_run_has_its_cycles_and_they_add_up_to_the_turns() {
+    for id in ["minisearch-z80", "minisearch-6502"] {
+        let mut s = open(id);
+        assert!(s.state(None).spent.is_empty(), "{id}: nothing run yet");
+        run(
+            &mut s,
+            Action::To {
+                target: "search".into(),
+            },
+        );
+        let sum = |st: &State| st.spent.iter().map(|x| x.cycles).sum::<u64>();
+        let at_search = s.state(None);
+        assert_eq!(sum(&at_search), s.cycles(), "{id}");
+        assert_eq!(
+            at_search.spent_outside, 0,
+            "{id}: no routine served by the host"
+        );
+        // The instruction at the PC has not run yet: the first node begins there.
+        assert!(at_search.spent.iter().all(|x| x.addr != at_search.stop.pc));
+        // One instruction on: it is counted once, with its cycles.
+        run(&mut s, Action::Step);
+        let stepped = s.state(None);
+        let first = stepped
+            .spent
+            .iter()
+            .find(|x| x.addr == at_search.stop.pc)
+            .expect("the stepped instruction");
+        assert_eq!(first.executions, 1, "{id}");
+        assert_eq!(first.cycles, s.cycles() - sum(&at_search), "{id}");
+        // The whole turn: every instruction's cycles add up to the turn's, and the code
+        // column knows every address that ran (the program's own text).
+        run(&mut s, Action::Continue);
+        let end = s.state(None);
+        assert!(end.stop.over, "{id}");
+        assert_eq!(sum(&end), s.cycles(), "{id}");
+        let src = s.source();
+        for x in &end.spent {
+            assert!(
+                src.code.iter().any(|c| c.addr == x.addr),
+                "{id}: ${:04X} ran but is no line of the text",
+                x.addr
+            );
+        }
+        // A pause reopened from its cycles has the same counts.
+        let mut t = open(id);
+        run(
+            &mut t,
+            Action::Until {
+                cycles: s.cycles() / 2,
+            },
+        );
+        let half = t.state(None);
+        assert_eq!(sum(&half), t.cycles(), "{id}");
+    }
+}
+
+#[test]
 fn a_bad_target_and_a_bad_position_are_named() {
     let mut s = open("minisearch-z80");
     let e = s
@@ -259,7 +316,19 @@ fn the_historical_programs_step_through_their_listings() {
         assert!(st.stop.source.as_ref().unwrap().comment.is_some() || id == "microchess");
         assert!(st.stop.variables.iter().any(|v| v.name == var), "{id}");
         run(&mut s, Action::Continue);
-        assert!(s.state(None).stop.over, "{id}");
+        let end = s.state(None);
+        assert!(end.stop.over, "{id}");
+        // The heat map's counts: every instruction run; with the cycles of the routines the
+        // host serves (Sargon's monitor calls on the Jupiter III), the turn's cycles.
+        let spent: u64 = end.spent.iter().map(|x| x.cycles).sum();
+        assert_eq!(spent + end.spent_outside, s.cycles(), "{id}");
+        let served = !s.session.machine().traps().is_empty();
+        assert_eq!(end.spent_outside > 0, served, "{id}: {}", end.spent_outside);
+        assert!(
+            end.spent.len() > 100,
+            "{id}: {} instructions",
+            end.spent.len()
+        );
     }
 }
 

@@ -21,6 +21,11 @@ export function fmtInt(n) {
 }
 
 /** A score in pawns from the side to move's view, or "mate in N". */
+/** The heat map's shade of a cell: from none (no cycles) to full at the most cycles shown. */
+export function heat(cycles, most) {
+  return cycles > 0 && most > 0 ? `background: rgba(230, 90, 20, ${(0.08 + 0.5 * (cycles / most)).toFixed(3)})` : null;
+}
+
 export function fmtScore(score, mate) {
   if (mate !== null && mate !== undefined) return mate > 0 ? `mate in ${mate}` : `mated in ${-mate}`;
   if (score === null || score === undefined) return "";

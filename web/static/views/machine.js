@@ -14,15 +14,13 @@
 
 import { ChessBoard } from "../board.js";
 import { registerView } from "../views.js";
-import { fmtInt, fmtScore, fmtSeconds, h } from "../ui.js";
+import { fmtInt, fmtScore, fmtSeconds, h, heat } from "../ui.js";
 
 const hex = (n, digits = 4) => "$" + n.toString(16).toUpperCase().padStart(digits, "0");
 
 /** A line's place: `file:line`, or its address without a source line. */
 const place = (l) => (l.file ? `${l.file}:${l.line}` : hex(l.address));
 
-/** The heat map's shade of a cell: from none (no cycles) to full at the most cycles shown. */
-const heat = (cycles, most) => (cycles > 0 && most > 0 ? `background: rgba(230, 90, 20, ${(0.08 + 0.5 * (cycles / most)).toFixed(3)})` : null);
 
 const machine = {
   name: "machine",

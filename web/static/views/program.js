@@ -6,7 +6,9 @@
 // a click on a line sets or clears a breakpoint there. Step, step over, step out, run to a
 // label or a line, continue, pause; registers, flags, memory; the variables the adaptor file
 // declares, decoded at every pause; the lesson steps it declares, each opening the program
-// paused where the step decides something, its paragraph beside the code.
+// paused where the step decides something, its paragraph beside the code. Beside each line,
+// the cycles it has spent in the turn so far (the profiler's count, shaded as a heat map),
+// and the turn's hottest lines.
 //
 // The program's files are the user's: picked here or in "Real programs", matched by their
 // SHA-256, held by the worker while the session lives and never written into a link or sent
@@ -16,7 +18,10 @@
 
 import { TreeWidget } from "../tree-widget.js";
 import { registerView } from "../views.js";
-import { LESSON_PROGRAMS, fmtInt, h, lessonSteps } from "../ui.js";
+import { LESSON_PROGRAMS, fmtInt, h, heat, lessonSteps } from "../ui.js";
+
+/** Rows of the turn's hottest lines. */
+const HOT_LINES = 12;
 
 const hex = (n, digits = 4) => "$" + n.toString(16).toUpperCase().padStart(digits, "0");
 
@@ -84,6 +89,9 @@ const view = {
             <div id="pd-flags" class="flags mono"></div>
             <h3>Its variables</h3>
             <table id="pd-vars" class="pd-vars"><tbody></tbody></table>
+            <h3>Where its turn's cycles went</h3>
+            <p id="pd-spent-sum" class="hint"></p>
+            <div class="table-box"><table id="pd-hot" class="lines mono"><thead><tr><th>line</th><th>cycles</th><th title="of the turn's cycles so far">share</th><th>runs</th><th>source</th></tr></thead><tbody></tbody></table></div>
             <h3>Disassembly</h3>
             <div class="table-box"><table id="pd-disasm" class="disasm mono"><tbody></tbody></table></div>
             <h3>Memory</h3>
@@ -393,6 +401,7 @@ const view = {
           h("span", { class: "ln" }, String(i + 1)),
           h("span", { class: "addr" }, c ? hex(c.addr) : ""),
           h("span", { class: "cyc", title: c ? "cycles (not taken / taken)" : null }, c ? c.cycles : ""),
+          h("span", { class: "spent" }, ""),
           h("span", { class: "txt" }, semi < 0 ? text : text.slice(0, semi)),
           semi < 0 ? null : h("span", { class: "cmt" }, text.slice(semi)),
         ]);
@@ -472,6 +481,7 @@ const view = {
     }
     this.showDisasm(s);
     this.markSource(s);
+    this.showSpent(s);
     const lines = [];
     for (let i = 0; i < s.memory.bytes.length; i += 16) {
       const row = s.memory.bytes.slice(i, i + 16);
@@ -496,6 +506,62 @@ const view = {
       row.classList.add("current");
       const box = this.$("pd-code");
       box.scrollTop = row.offsetTop - box.offsetTop - box.clientHeight / 3;
+    }
+  },
+
+  /**
+   * The cycles every line has spent in the turn so far, beside it and shaded (the heat map),
+   * their sum against the turn's cycles, and the hottest lines (a click shows the line).
+   */
+  showSpent(s) {
+    if (!this.byAddr) return;
+    const perLine = new Map();
+    for (const x of s.spent) {
+      const row = this.byAddr.get(x.addr);
+      const key = row ? `${row.dataset.file}:${row.dataset.line}` : hex(x.addr);
+      const l = perLine.get(key) || { place: key, row, cycles: 0, executions: 0, text: row ? row.querySelector(".txt").textContent.trim() : "(no line of its text)" };
+      l.cycles += x.cycles;
+      l.executions += x.executions;
+      perLine.set(key, l);
+    }
+    const lines = [...perLine.values()].sort((a, b) => b.cycles - a.cycles);
+    const most = lines.length ? lines[0].cycles : 0;
+    for (const r of this.$("pd-code").querySelectorAll(".pd-row.code .spent[data-cycles]")) {
+      r.textContent = "";
+      r.removeAttribute("style");
+      delete r.dataset.cycles;
+    }
+    const total = s.stop.cycles;
+    for (const l of lines) {
+      if (!l.row) continue;
+      const cell = l.row.querySelector(".spent");
+      cell.textContent = fmtInt(l.cycles);
+      cell.dataset.cycles = l.cycles;
+      cell.setAttribute("style", heat(l.cycles, most));
+      cell.title = `${fmtInt(l.cycles)} cycles in ${fmtInt(l.executions)} runs so far (${((100 * l.cycles) / Math.max(1, total)).toFixed(2)}% of the turn)`;
+    }
+    const run = lines.reduce((a, l) => a + l.cycles, 0);
+    const sum = this.$("pd-spent-sum");
+    sum.dataset.sum = run;
+    sum.dataset.outside = s.spent_outside;
+    sum.textContent = `${fmtInt(lines.length)} lines run, ${fmtInt(run)} cycles` +
+      (s.spent_outside ? ` + ${fmtInt(s.spent_outside)} in the machine's routines the host serves (its monitor's console calls)` : "") +
+      ` = the turn's ${fmtInt(total)} cycles. Beside each line of the text: its cycles so far, shaded by how many.`;
+    const hot = this.$("pd-hot").querySelector("tbody");
+    hot.textContent = "";
+    for (const l of lines.slice(0, HOT_LINES)) {
+      const tr = h("tr", { "data-cycles": l.cycles, style: heat(l.cycles, most) }, [
+        h("td", {}, l.place), h("td", {}, fmtInt(l.cycles)),
+        h("td", {}, `${((100 * l.cycles) / Math.max(1, total)).toFixed(1)}%`), h("td", {}, fmtInt(l.executions)),
+        h("td", { class: "src" }, l.text),
+      ]);
+      if (l.row) {
+        tr.addEventListener("click", () => {
+          const box = this.$("pd-code");
+          box.scrollTop = l.row.offsetTop - box.offsetTop - box.clientHeight / 3;
+        });
+      }
+      hot.appendChild(tr);
     }
   },
 
