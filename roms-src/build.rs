@@ -63,7 +63,7 @@ fn folders_holding(dir: &Path, marker: &str) -> Vec<String> {
 /// One arm of a generated `match`: `"folder" => ...` giving `&[(name, text), ...]` with the
 /// files of `dir/folder` whose names `keep` takes, sorted by name. The texts are stored deflated
 /// (`OUT_DIR/<bundle>-<folder>.deflate`, one after the other) and inflated once on first use
-/// (`kempelen_bundle::unpack`).
+/// (`kempelen_bundle::unpack`); a port's generated `tables.inc` is put back among them.
 fn bundled_arm(
     code: &mut String,
     dir: &Path,
@@ -71,6 +71,12 @@ fn bundled_arm(
     folder: &str,
     keep: impl Fn(&str) -> bool,
 ) {
+    // A port's files get its generated ones back (`port::with_generated`).
+    let (wrap, close) = if bundle == "port" {
+        (format!("super::with_generated({folder:?}, "), ")")
+    } else {
+        (String::new(), "")
+    };
     let texts = kempelen_bundle::read_folder(&dir.join(folder), keep);
     let packed =
         Path::new(&std::env::var("OUT_DIR").unwrap()).join(format!("{bundle}-{folder}.deflate"));
@@ -79,7 +85,7 @@ fn bundled_arm(
         code,
         "        {folder:?} => {{\n            \
          static FILES: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();\n            \
-         FILES.get_or_init(|| kempelen_bundle::unpack(include_bytes!({:?}), &{sizes:?}))\n        }}",
+         FILES.get_or_init(|| {wrap}kempelen_bundle::unpack(include_bytes!({:?}), &{sizes:?}){close})\n        }}",
         packed.display().to_string()
     )
     .unwrap();
@@ -121,8 +127,10 @@ fn port_sources(dir: &Path) {
          pub fn bundled(folder: &str) -> &'static [(&'static str, &'static str)] {\n    match folder {\n",
     );
     for folder in &folders {
+        // The generated tables (random Zobrist keys as hex: 14 KB deflated for both ports)
+        // are written again on first use by the port's generator (`port::with_generated`).
         bundled_arm(&mut code, dir, "port", folder, |n| {
-            n.ends_with(".asm") || n.ends_with(".inc")
+            (n.ends_with(".asm") || n.ends_with(".inc")) && n != "tables.inc"
         });
     }
     code.push_str("        _ => &[],\n    }\n}\n");

@@ -566,8 +566,8 @@ fn the_handshake_names_the_authors_and_realtime_paces_the_program() {
 }
 
 /// `kempelen bench --program` on a program that ships with Kempelen: the console front end,
-/// assembled from its source, with levels (`[depth]`) and its node routine (`count_node`, the
-/// search's node counter) named in a copy of its adaptor file. Each position's nodes are the
+/// assembled from its source, with levels (`[depth]`) and its node entries (`search`,
+/// `quiesce` and `q_leaf`, where the search counts a node) named in a copy of its adaptor file. Each position's nodes are the
 /// native reference search's at that depth (the build reproduces it node for node), two runs
 /// agree to the cycle, and positions per second are the nodes over the cycles at the clock.
 #[test]
@@ -582,7 +582,7 @@ fn program_bench_counts_the_named_node_routine_exactly() {
             "file = \"{}\"\nassemble = {{ cpu = \"z80\" }}",
             root.join("roms-src/z80/console.asm").display()
         ),
-    ) + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"count_node\"]\nwhat = \"nodes (entries to count_node)\"\n";
+    ) + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"search\", \"quiesce\", \"q_leaf\"]\nwhat = \"nodes (entries to search, quiesce and q_leaf)\"\n";
     let file = dir.join("counted.toml");
     std::fs::write(&file, text).unwrap();
     let f = file.to_str().unwrap();
@@ -644,7 +644,7 @@ fn program_bench_counts_the_named_node_routine_exactly() {
     let p = &first.programs[0];
     assert_eq!(p.machine, "zx-spectrum");
     assert_eq!(p.mhz, 3.5);
-    assert_eq!(p.node_routines, ["count_node"]);
+    assert_eq!(p.node_routines, ["search", "quiesce", "q_leaf"]);
     let levels: Vec<Option<u32>> = p.levels.iter().map(|l| l.level).collect();
     assert_eq!(levels, [Some(1), Some(2)]);
     for l in &p.levels {

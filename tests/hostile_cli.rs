@@ -1048,8 +1048,8 @@ fn a_program_bench_without_a_searched_position_says_why_for_each() {
                     root.join("roms-src/z80/console.asm").display()
                 ),
             )
-            + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"count_node\"]\n\
-               what = \"nodes (entries to count_node)\"\n";
+            + "\n[depth]\ndefault = 2\nmax = 9\n\n[nodes]\nroutines = [\"search\", \"quiesce\", \"q_leaf\"]\n\
+               what = \"nodes (entries to search, quiesce and q_leaf)\"\n";
         let file = dir.file("starved.toml", text);
         let stderr = fails_with(
             &[

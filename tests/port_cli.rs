@@ -406,13 +406,22 @@ fn bench_on_the_z80_reports_exact_figures_and_draws_the_chart() {
         total, cycles,
         "the profile covers every cycle of the speed run"
     );
-    let other = categories
+    // "other" is the position's set-up and the command's start and end: no routine of the
+    // search is left unclassified (on three small searches the set-up is about 1 %).
+    let setup = ["su_", "setup", "occ_init", "start", "finish", "(no symbol)"];
+    let unclassified: Vec<&serde_json::Value> = v["profile"]["labels"]
+        .as_array()
+        .unwrap()
         .iter()
-        .find(|c| c["category"] == "other")
-        .unwrap();
+        .filter(|l| l["category"] == "other")
+        .filter(|l| {
+            let name = l["label"].as_str().unwrap();
+            !setup.iter().any(|p| name.starts_with(p))
+        })
+        .collect();
     assert!(
-        other["share"].as_f64().unwrap() < 1.0,
-        "unclassified routines: {other}"
+        unclassified.is_empty(),
+        "unclassified routines: {unclassified:?}"
     );
 
     let text = std::fs::read_to_string(&svg).unwrap();

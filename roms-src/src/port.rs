@@ -16,6 +16,21 @@ mod bundled {
     include!(concat!(env!("OUT_DIR"), "/port_sources.rs"));
 }
 
+/// The bundled files of port folder `folder` with its generated `tables.inc` put back in name
+/// order. The build bundles the folder without it: the tables are the engine's constants (the
+/// Zobrist keys as hex, 14 KB deflated for both ports, which the page would download), and
+/// the generator writes exactly the checked-in file (`tables::tests::tables_inc_files_are_fresh`).
+fn with_generated(
+    folder: &str,
+    mut files: Vec<(&'static str, &'static str)>,
+) -> Vec<(&'static str, &'static str)> {
+    if let Some(write) = PORTS.iter().find(|p| p.id == folder).and_then(|p| p.tables) {
+        files.push(("tables.inc", Box::leak(write().into_boxed_str())));
+        files.sort_by_key(|(name, _)| *name);
+    }
+    files
+}
+
 /// Where execution starts once the image is loaded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Entry {

@@ -474,6 +474,24 @@ mod tests {
         }
     }
 
+    /// The ports' bundled sources carry the generated tables (the build leaves the file out
+    /// and the generator writes it back), in name order like every other file.
+    #[test]
+    fn the_bundled_sources_carry_the_generated_tables() {
+        for port in crate::port::PORTS.iter().filter(|p| p.is_present()) {
+            let write = port.tables.expect("a port with tables");
+            let files = port.sources();
+            let tables = files.iter().find(|(n, _)| *n == "tables.inc");
+            assert_eq!(
+                tables.map(|(_, t)| *t),
+                Some(write().as_str()),
+                "{}",
+                port.id
+            );
+            assert!(files.windows(2).all(|w| w[0].0 < w[1].0), "{}", port.id);
+        }
+    }
+
     #[test]
     fn pst_reads_rank_one_from_the_last_printed_row() {
         assert_eq!(pst(6, 6), 30); // king on g1

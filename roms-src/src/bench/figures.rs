@@ -488,6 +488,8 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "pr_",
             "piece_value",
             "mat_",
+            "ma_pawn",
+            "mr_pawn",
             "kings_eval",
             "ke_",
             "neg_hl",
@@ -730,6 +732,11 @@ mod tests {
         assert_eq!(category("qs_x"), Category::Search);
         assert_eq!(category("evaluate"), Category::Evaluation);
         assert_eq!(category("mat_npm"), Category::Evaluation);
+        assert_eq!(category("ma_pawn"), Category::Evaluation);
+        assert_eq!(category("mr_pawn"), Category::Evaluation);
+        assert_eq!(category("pt_qfirst"), Category::MoveGeneration);
+        assert_eq!(category("mk_cap"), Category::MakeUnmake);
+        assert_eq!(category("qs_view"), Category::Search);
         assert_eq!(category("gen_quiet"), Category::MoveGeneration);
         assert_eq!(category("gqc_long"), Category::MoveGeneration);
         assert_eq!(category("gqc_attacked"), Category::AttackTest);
