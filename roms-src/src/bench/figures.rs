@@ -549,7 +549,6 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "repetition",
             "rp_",
             "insufficient",
-            "cmp_hl_de",
             "neg_score",
             "ret_eval",
             "ret_beta",
