@@ -23,8 +23,11 @@ pub const PROTO_BYTES: u16 = 0x20;
 pub const PV_BYTES: u16 = 0x40;
 /// Bytes of the 6502 front end's zero page (`ZP_CONSOLE`).
 pub const ZP_CONSOLE_BYTES: u16 = 9;
-/// Offset of the first search frame from the engine's RAM base (`FRAMES`, ram.inc).
+/// Offset of the Z80's first search frame from the engine's RAM base (`FRAMES`, ram.inc).
 pub const FRAMES_OFFSET: u16 = 0x06A0;
+/// Offset of the 6502's first search frame from the engine's RAM base (`FRAMES`, ram.inc:
+/// below it the 6502's two 256-byte bit tables, `LOW_FILE` and `CLR_LOW`).
+pub const FRAMES_OFFSET_6502: u16 = 0x0900;
 /// Bytes the front end's RAM takes from `CON_RAM` (console_ram.inc).
 pub const CONSOLE_RAM_BYTES: u16 = 0x1000;
 /// How far the last frame's move lists may reach past the frame limit (ram.inc).
@@ -42,7 +45,7 @@ pub struct Layout {
     /// page above it.
     pub code: u16,
     /// `ENG_RAM` (Z80) / `LOW_RAM` (6502), a page: the engine's RAM; the search frames start
-    /// [`FRAMES_OFFSET`] above it.
+    /// [`FRAMES_OFFSET`] (Z80) or [`FRAMES_OFFSET_6502`] above it.
     pub engine_ram: u16,
     /// `FRAME_LIMIT_HI`: no search frame starts at or above this page.
     pub frame_limit_hi: u8,
@@ -119,7 +122,16 @@ impl Layout {
 
     /// The first search frame.
     pub fn frames(&self) -> u16 {
-        self.engine_ram.wrapping_add(FRAMES_OFFSET)
+        self.engine_ram.wrapping_add(self.frames_offset())
+    }
+
+    /// The first search frame's offset from the engine's RAM base.
+    pub fn frames_offset(&self) -> u16 {
+        if self.cpu == Cpu::Z80 {
+            FRAMES_OFFSET
+        } else {
+            FRAMES_OFFSET_6502
+        }
     }
 
     /// `STACK_TOP`: the Z80's SP at the start (0 for a stack ending at `$FFFF`).
@@ -292,7 +304,11 @@ impl Layout {
         (
             name,
             hex16(self.engine_ram),
-            "a page: the engine's RAM (ram.inc); frames at + $06A0",
+            if self.cpu == Cpu::Z80 {
+                "a page: the engine's RAM (ram.inc); frames at + $06A0"
+            } else {
+                "a page: the engine's RAM (ram.inc); frames at + $0900"
+            },
         )
     }
 
