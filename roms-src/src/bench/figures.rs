@@ -494,7 +494,6 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "ke_",
             "neg_hl",
             "add_eval",
-            "pst_base",
         ],
     ),
     (
