@@ -99,6 +99,10 @@ pub struct EngineMap {
     node_exit: u16,
     /// A quiescence child entered and left at once, where the build has that shortcut.
     leaf: Option<u16>,
+    /// Where a build that keeps such a child's move outside the frame has it at `q_leaf`
+    /// (`Q_LEAF_ENTRY`, the Z80's): a word pointing at the move's tactical-list entry (key,
+    /// from, to). Without it the move is the frame's `F_MFROM` / `F_MTO`.
+    leaf_entry: Option<u16>,
 }
 
 /// The board in RAM: the 64 squares in the engine's piece codes and the state beside them.
@@ -246,6 +250,7 @@ impl EngineMap {
             quiesce: g("quiesce")?,
             node_exit: g("node_exit")?,
             leaf: s.get("q_leaf"),
+            leaf_entry: s.get("Q_LEAF_ENTRY"),
         })
     }
 
@@ -612,10 +617,19 @@ impl NodeWalker {
             ));
         }
         let mut pos = parent_pos.clone();
-        let (from, to) = (
-            m.read_byte(frame + map.f_mfrom),
-            m.read_byte(frame + map.f_mto),
-        );
+        let (from, to) = match map.leaf_entry {
+            Some(at) => {
+                let entry = u16::from_le_bytes([m.read_byte(at), m.read_byte(at.wrapping_add(1))]);
+                (
+                    m.read_byte(entry.wrapping_add(1)),
+                    m.read_byte(entry.wrapping_add(2)),
+                )
+            }
+            None => (
+                m.read_byte(frame + map.f_mfrom),
+                m.read_byte(frame + map.f_mto),
+            ),
+        };
         let mv = protocol_move(&pos, from, to).ok_or_else(|| {
             Self::inconsistent(
                 m,
