@@ -25,7 +25,7 @@
 ;
 ; Layout (layout.inc; the Kempelen machine's addresses in parentheses): the engine's tables
 ; must start at a page (they are indexed by page), so the engine keeps its place at
-; ENGINE_BASE ($E000-$FFFF) exactly as in engine.asm (without engine.asm's `start`, which the
+; ENGINE_BASE ($D700-$FFFF) exactly as in engine.asm (without engine.asm's `start`, which the
 ; console's entry replaces), and the front end with the machine layer fills the image below
 ; it, from con_begin (LOAD_BASE = $C000, after a machine's header) to con_end. RAM: the
 ; engine's (ram.inc), the front end's 4 KB from CON_RAM ($A000, console_ram.inc), the

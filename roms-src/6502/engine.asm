@@ -7,15 +7,14 @@
 ; $01 ("iteration complete") after every completed iteration.
 ;
 ; Layout (layout.inc, the Kempelen machine's here; the addresses in the comments are those):
-; the image fills the top 10 KB of the ROM, ENGINE_BASE = $D800 to $FFFF (at most 12 KB
+; the image fills the top 10.25 KB of the ROM, ENGINE_BASE = $D700 to $FFFF (at most 12 KB
 ; may be taken, but the console program, front end and engine in one 16 KB ROM from $C000,
-; leaves the engine these 10 KB). $D800 setup, $D900-$E767 the generated tables (tables.inc,
-; indexed by page, so they must start at a page; the holes of the pawn key pages hold small
-; routines, hole_*.inc; the tables.inc comments name them at the old base $E000), then the
-; rest of the code, and (VECTORS) the vectors at $FFFA. Tables that need no ROM are built
-; in RAM at setup (SQ_BIT, LOW_FILE, CLR_LOW: occ_init). RAM and zero page as in ram.inc; the hardware
-; stack holds only the return addresses of the routine being run (the search frames are in
-; RAM).
+; leaves the engine these 10.25 KB). $D700 setup, $D800-$E667 the generated tables
+; (tables.inc, indexed by page, so they must start at a page; the holes of the pawn key pages
+; hold small routines, hole_*.inc), then the rest of the code, and (VECTORS) the vectors at
+; $FFFA. Tables that need no ROM are built in RAM at setup (SQ_BIT, LOW_FILE, CLR_LOW:
+; occ_init). RAM and zero page as in ram.inc; the hardware stack holds only the return
+; addresses of the routine being run (the search frames are in RAM).
 
 HOST_ITER_CALL = 1      ; host call $01 after every completed iteration: the host reports
                         ; the iteration (docs/PROTOCOL.md); the machine ignores it unless

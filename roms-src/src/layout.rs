@@ -88,7 +88,7 @@ impl Layout {
         Layout {
             cpu: if z80 { Cpu::Z80 } else { Cpu::Mos6502 },
             load: if z80 { 0x0000 } else { 0xC000 },
-            code: if z80 { 0x0000 } else { 0xD800 },
+            code: if z80 { 0x0000 } else { 0xD700 },
             engine_ram: if z80 { 0x8000 } else { 0x0200 },
             frame_limit_hi: if z80 { 0xEC } else { 0xBA },
             stack: if z80 {
