@@ -434,7 +434,7 @@ impl fmt::Display for Category {
 }
 
 /// Label prefixes per category, first match wins, for both ports' labels (the 6502's own
-/// names, such as `add_eval` or `node_exit`, are listed whole). The engine's sources name the
+/// names, such as `piece_value` or `node_exit`, are listed whole). The engine's sources name the
 /// labels inside a routine with the routine's own short prefix (`gen_tac`: `gt_`, `gtw_` ...),
 /// so a prefix covers a routine and its inner labels. Order matters where prefixes overlap
 /// (`is_attacked` before the move picker's `is_`, `mk_legal` before `mk_`).
@@ -489,7 +489,6 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "mr_pawn",
             "kings_eval",
             "neg_hl",
-            "add_eval",
         ],
     ),
     (
@@ -705,7 +704,7 @@ mod tests {
     #[test]
     fn categories_of_the_engines_routines() {
         // The 6502's own routine names.
-        assert_eq!(category("add_eval"), Category::Evaluation);
+        assert_eq!(category("piece_value"), Category::Evaluation);
         assert_eq!(category("node_exit"), Category::Search);
         assert_eq!(category("flag_check"), Category::AttackTest);
         assert_eq!(category("list_end"), Category::MoveGeneration);
