@@ -115,23 +115,54 @@ fn test_modules(
     tests
 }
 
-/// Writes `OUT_DIR/port_sources.rs`: `fn bundled(folder) -> &[(name, text)]` with every
-/// `.asm` and `.inc` file of each folder of `roms-src/` that holds an `engine.asm`, sorted by
-/// name; an absent folder gives an empty list.
+/// Writes `OUT_DIR/port_sources.rs` for each folder of `roms-src/` that holds an
+/// `engine.asm`, each list sorted by name (an absent folder gives an empty one):
+/// `fn bundled(folder)`, the engine's `.asm` and `.inc` files; `fn console(folder)`, the console
+/// front end's (`console*`), a bundle of its own, so that a program that only runs the engine
+/// (the page's wasm) carries no front end; `fn all(folder)`, both.
 fn port_sources(dir: &Path) {
     // A changed or new file in any folder (a new port's first file included) reruns this.
     println!("cargo:rerun-if-changed={}", dir.display());
     let folders = folders_holding(dir, "engine.asm");
+    let source = |n: &str| n.ends_with(".asm") || n.ends_with(".inc");
     let mut code = String::from(
-        "/// The bundled `.asm`/`.inc` files of the port folder `folder` (empty when absent).\n\
+        "/// The bundled engine `.asm`/`.inc` files of the port folder `folder` (empty when absent).\n\
          pub fn bundled(folder: &str) -> &'static [(&'static str, &'static str)] {\n    match folder {\n",
     );
     for folder in &folders {
         // The generated tables (random Zobrist keys as hex: 14 KB deflated for both ports)
         // are written again on first use by the port's generator (`port::with_generated`).
         bundled_arm(&mut code, dir, "port", folder, |n| {
-            (n.ends_with(".asm") || n.ends_with(".inc")) && n != "tables.inc"
+            source(n) && !n.starts_with("console") && n != "tables.inc"
         });
+    }
+    code.push_str("        _ => &[],\n    }\n}\n");
+    code.push_str(
+        "/// The bundled console front end files (`console*`) of the port folder `folder`.\n\
+         pub fn console(folder: &str) -> &'static [(&'static str, &'static str)] {\n    match folder {\n",
+    );
+    for folder in &folders {
+        bundled_arm(&mut code, dir, "console", folder, |n| {
+            source(n) && n.starts_with("console")
+        });
+    }
+    code.push_str("        _ => &[],\n    }\n}\n");
+    code.push_str(
+        "/// Every bundled file of the port folder `folder`: the engine's and the front end's.\n\
+         pub fn all(folder: &str) -> &'static [(&'static str, &'static str)] {\n    match folder {\n",
+    );
+    for folder in &folders {
+        writeln!(
+            code,
+            "        {folder:?} => {{\n            \
+             static FILES: std::sync::OnceLock<Vec<(&str, &str)>> = std::sync::OnceLock::new();\n            \
+             FILES.get_or_init(|| {{\n                \
+             let mut files = bundled({folder:?}).to_vec();\n                \
+             files.extend_from_slice(console({folder:?}));\n                \
+             files.sort_by_key(|(name, _)| *name);\n                \
+             files\n            }})\n        }}"
+        )
+        .unwrap();
     }
     code.push_str("        _ => &[],\n    }\n}\n");
     let out = std::env::var("OUT_DIR").unwrap();

@@ -169,19 +169,31 @@ impl Port {
         PORTS.iter().copied().filter(|p| p.is_present()).collect()
     }
 
-    /// The bundled sources of the port's folder (every `.asm` and `.inc` file, by name).
+    /// The bundled sources of the port's folder (every `.asm` and `.inc` file, by name): the
+    /// engine's and the console front end's.
     pub fn sources(&self) -> &'static [(&'static str, &'static str)] {
+        bundled::all(self.id)
+    }
+
+    /// The bundled sources of the engine alone (every `.asm` and `.inc` file but the console
+    /// front end's `console*`, by name): what `engine.asm` includes. A program that runs only
+    /// the engine (the page) reads these, and so carries no front end.
+    pub fn engine_sources(&self) -> &'static [(&'static str, &'static str)] {
         bundled::bundled(self.id)
     }
 
     /// Whether the engine's sources were bundled (the folder has an `engine.asm`).
     pub fn is_present(&self) -> bool {
-        self.sources().iter().any(|(n, _)| *n == self.engine_main)
+        self.engine_sources()
+            .iter()
+            .any(|(n, _)| *n == self.engine_main)
     }
 
     /// Whether the console front end's sources were bundled.
     pub fn has_console(&self) -> bool {
-        self.sources().iter().any(|(n, _)| *n == self.console_main)
+        bundled::console(self.id)
+            .iter()
+            .any(|(n, _)| *n == self.console_main)
     }
 
     /// `Ok` when the sources are present, else the error that says so.

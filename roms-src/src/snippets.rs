@@ -110,7 +110,7 @@ fn take(line: &str, what: &str) -> Result<String, TakeError> {
     let (path, label) = what.trim().split_once(' ').ok_or_else(|| err(what, ""))?;
     let (folder, file) = path.split_once('/').ok_or_else(|| err(path, label))?;
     let text = Port::by_id(folder)
-        .and_then(|p| p.sources().iter().find(|(n, _)| *n == file))
+        .and_then(|p| p.engine_sources().iter().find(|(n, _)| *n == file))
         .map(|(_, t)| *t)
         .ok_or_else(|| err(path, label))?;
     let lines: Vec<&str> = text.lines().collect();

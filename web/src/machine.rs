@@ -309,7 +309,7 @@ impl MachineSession {
         let map =
             EngineMap::of(job.search().engine()).map_err(|e| WebError::Search(e.to_string()))?;
         let mut source = MemorySource::new();
-        for (name, text) in port.sources() {
+        for (name, text) in port.engine_sources() {
             source.add(name, text.as_bytes());
         }
         let out = assemble(port.engine_main, &source, &Options::new(port.cpu));

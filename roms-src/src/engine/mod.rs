@@ -274,7 +274,7 @@ impl PortEngine {
     pub fn assemble(port: &'static Port) -> Result<PortEngine, PortEngineError> {
         port.require()?;
         let mut source = MemorySource::new();
-        for (name, text) in port.sources() {
+        for (name, text) in port.engine_sources() {
             source.add(name, text.as_bytes());
         }
         PortEngine::assemble_from(port, &source, port.engine_main)
@@ -293,7 +293,7 @@ impl PortEngine {
         })?;
         let inc = layout.to_inc("a layout of the engine's host-protocol build");
         let mut source = MemorySource::new();
-        for (name, text) in port.sources() {
+        for (name, text) in port.engine_sources() {
             let text = if *name == "layout.inc" {
                 inc.as_str()
             } else {
