@@ -555,7 +555,6 @@ const CATEGORY_PREFIXES: &[(Category, &[&str])] = &[
             "set_lists",
             "next_at_lp",
             "call_search",
-            "call_quiesce",
         ],
     ),
 ];
